@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module map and dependency direction: see ARCHITECTURE.md (disk → probe → index → query → CLI/playlists/player).
+let package = Package(
+    name: "mlib",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mlib", targets: ["mlib"]),
+        .library(name: "MediaModel", targets: ["MediaModel"]),
+        .library(name: "MediaProbe", targets: ["MediaProbe"]),
+        .library(name: "MediaIndex", targets: ["MediaIndex"]),
+        .library(name: "MediaScanner", targets: ["MediaScanner"]),
+        .library(name: "Playlists", targets: ["Playlists"]),
+        .library(name: "Playback", targets: ["Playback"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CTagLibSystem", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        // C interface over TagLib's C++ API (PropertyMap, pictures, audio properties in ms).
+        .target(name: "CTagLib", dependencies: ["CTagLibSystem"],
+                cxxSettings: [.unsafeFlags(["-std=c++17"])]),
+
+        .target(name: "MediaModel"),
+        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "CTagLib", "MediaModel"]),
+        .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
+                                                     .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Playlists", dependencies: ["MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "MediaModel"]),
+        .executableTarget(name: "mlib", dependencies: [
+            "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
+        .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel"]),
+        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
+        .testTarget(name: "CLITests", dependencies: ["mlib"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+int mlib_taglib_placeholder(void);

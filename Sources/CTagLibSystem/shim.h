@@ -1,0 +1,1 @@
+#include <taglib/fileref.h>

@@ -1,0 +1,58 @@
+/// A file path as the kernel sees it: bytes. Linux file names need not be UTF-8; the index stores the
+/// bytes and gives them back exactly. `string` is for display (invalid bytes become U+FFFD).
+public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+    /// Exact when `isUTF8`, otherwise with replacement characters.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public var isUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+    public var description: String { string }
+
+    /// Calls `body` with a NUL-terminated C string of the exact bytes.
+    public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        try (bytes + [0]).withUnsafeBufferPointer { buf in
+            try buf.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    public var lastComponent: MediaPath {
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return self }
+        return MediaPath(bytes: Array(bytes[(slash + 1)...]))
+    }
+    public var directory: MediaPath {
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return MediaPath(".") }
+        return slash == 0 ? MediaPath("/") : MediaPath(bytes: Array(bytes[..<slash]))
+    }
+    /// Lower-cased extension without the dot ("mp3"), or "".
+    public var fileExtension: String {
+        let name = lastComponent.bytes
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return "" }
+        return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+    }
+    public func appending(_ component: MediaPath) -> MediaPath {
+        if bytes.last == UInt8(ascii: "/") { return MediaPath(bytes: bytes + component.bytes) }
+        return MediaPath(bytes: bytes + [UInt8(ascii: "/")] + component.bytes)
+    }
+    public func hasPrefix(directory dir: MediaPath) -> Bool {
+        let d = dir.bytes.last == UInt8(ascii: "/") ? dir.bytes : dir.bytes + [UInt8(ascii: "/")]
+        return bytes.starts(with: d)
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+
+    // Codable: a UTF-8 path encodes as a plain string; otherwise as {"bytes": [..]} so nothing is lost.
+    private enum Keys: String, CodingKey { case bytes }
+    public init(from decoder: Decoder) throws {
+        if let s = try? decoder.singleValueContainer().decode(String.self) { self.init(s); return }
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(bytes: try c.decode([UInt8].self, forKey: .bytes))
+    }
+    public func encode(to encoder: Encoder) throws {
+        if isUTF8 { var c = encoder.singleValueContainer(); try c.encode(string) } else {
+            var c = encoder.container(keyedBy: Keys.self); try c.encode(bytes, forKey: .bytes)
+        }
+    }
+}

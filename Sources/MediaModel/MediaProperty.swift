@@ -1,0 +1,146 @@
+/// The one list of media item properties. Everything that is generic over properties (JSON output, the
+/// index schema, predicate compilation and evaluation, `--format` templates, sorting) reads this table, so
+/// adding a property is one `case` plus one line in `spec` (and an index migration adding its column).
+///
+/// Names follow Apple's `MPMediaItem` property keys where one exists (`albumTitle`, `playbackDuration`,
+/// `albumTrackNumber`…); the technical ones follow ffprobe/mediainfo vocabulary.
+public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
+    // Identity and file
+    case persistentID, path, fileSize, modificationDate
+    // Tags (MPMediaItem)
+    case mediaType, title, albumTitle, artist, albumArtist, genre, composer, grouping
+    case albumTrackNumber, albumTrackCount, discNumber, discCount, isCompilation
+    case releaseDate, year, beatsPerMinute, comments, lyrics, hasArtwork
+    case musicBrainzTrackID, musicBrainzRecordingID, musicBrainzAlbumID, musicBrainzArtistID
+    case musicBrainzAlbumArtistID, musicBrainzReleaseGroupID
+    case replayGainTrackGain, replayGainTrackPeak, replayGainAlbumGain, replayGainAlbumPeak
+    // Technical (container and streams)
+    case playbackDuration, container, audioCodec, videoCodec, bitRate, sampleRate, channels, bitDepth
+    case width, height, frameRate
+    // Library state kept by the index (user data: never overwritten by a rescan)
+    case playCount, skipCount, lastPlayedDate, rating, dateAdded
+
+    public enum ValueType: String, Sendable, Codable {
+        case text        // String
+        case integer     // Int64
+        case real        // Double
+        case bool        // Bool
+        case date        // ISO-8601 text, possibly partial ("1997", "1997-06", "1997-06-16"); sorts as text
+        case timestamp   // seconds since 1970 (Double)
+        case duration    // seconds (Double)
+        case mediaType   // MediaType option set raw value (Int64)
+    }
+
+    public enum Origin: String, Sendable, Codable {
+        case file        // derived from the file system
+        case tag         // read from tags
+        case stream      // read from the container / codec
+        case library     // kept by the index (user data, identity)
+    }
+
+    public struct Spec: Sendable {
+        public let type: ValueType
+        public let origin: Origin
+        public let displayName: String
+        /// Indexed for search (FTS) and stored folded for `[cd]` comparisons.
+        public let searchable: Bool
+        /// Can be a grouping key for collections (albums, artists, …).
+        public let groupable: Bool
+    }
+
+    public var spec: Spec {
+        switch self {
+        case .persistentID:          Spec(.integer, .library, "Persistent ID")
+        case .path:                  Spec(.text, .file, "Path")
+        case .fileSize:              Spec(.integer, .file, "File Size")
+        case .modificationDate:      Spec(.timestamp, .file, "Modified")
+        case .mediaType:             Spec(.mediaType, .tag, "Media Type")
+        case .title:                 Spec(.text, .tag, "Title", searchable: true, groupable: true)
+        case .albumTitle:            Spec(.text, .tag, "Album", searchable: true, groupable: true)
+        case .artist:                Spec(.text, .tag, "Artist", searchable: true, groupable: true)
+        case .albumArtist:           Spec(.text, .tag, "Album Artist", searchable: true, groupable: true)
+        case .genre:                 Spec(.text, .tag, "Genre", searchable: true, groupable: true)
+        case .composer:              Spec(.text, .tag, "Composer", searchable: true, groupable: true)
+        case .grouping:              Spec(.text, .tag, "Grouping", groupable: true)
+        case .albumTrackNumber:      Spec(.integer, .tag, "Track")
+        case .albumTrackCount:       Spec(.integer, .tag, "Track Count")
+        case .discNumber:            Spec(.integer, .tag, "Disc")
+        case .discCount:             Spec(.integer, .tag, "Disc Count")
+        case .isCompilation:         Spec(.bool, .tag, "Compilation")
+        case .releaseDate:           Spec(.date, .tag, "Release Date")
+        case .year:                  Spec(.integer, .tag, "Year", groupable: true)
+        case .beatsPerMinute:        Spec(.integer, .tag, "BPM")
+        case .comments:              Spec(.text, .tag, "Comments")
+        case .lyrics:                Spec(.text, .tag, "Lyrics")
+        case .hasArtwork:            Spec(.bool, .tag, "Artwork")
+        case .musicBrainzTrackID:    Spec(.text, .tag, "MusicBrainz Track ID")
+        case .musicBrainzRecordingID: Spec(.text, .tag, "MusicBrainz Recording ID")
+        case .musicBrainzAlbumID:    Spec(.text, .tag, "MusicBrainz Album ID")
+        case .musicBrainzArtistID:   Spec(.text, .tag, "MusicBrainz Artist ID")
+        case .musicBrainzAlbumArtistID: Spec(.text, .tag, "MusicBrainz Album Artist ID")
+        case .musicBrainzReleaseGroupID: Spec(.text, .tag, "MusicBrainz Release Group ID")
+        case .replayGainTrackGain:   Spec(.real, .tag, "ReplayGain Track Gain")
+        case .replayGainTrackPeak:   Spec(.real, .tag, "ReplayGain Track Peak")
+        case .replayGainAlbumGain:   Spec(.real, .tag, "ReplayGain Album Gain")
+        case .replayGainAlbumPeak:   Spec(.real, .tag, "ReplayGain Album Peak")
+        case .playbackDuration:      Spec(.duration, .stream, "Duration")
+        case .container:             Spec(.text, .stream, "Container", groupable: true)
+        case .audioCodec:            Spec(.text, .stream, "Audio Codec", groupable: true)
+        case .videoCodec:            Spec(.text, .stream, "Video Codec", groupable: true)
+        case .bitRate:               Spec(.integer, .stream, "Bit Rate")
+        case .sampleRate:            Spec(.integer, .stream, "Sample Rate")
+        case .channels:              Spec(.integer, .stream, "Channels")
+        case .bitDepth:              Spec(.integer, .stream, "Bit Depth")
+        case .width:                 Spec(.integer, .stream, "Width")
+        case .height:                Spec(.integer, .stream, "Height")
+        case .frameRate:             Spec(.real, .stream, "Frame Rate")
+        case .playCount:             Spec(.integer, .library, "Plays")
+        case .skipCount:             Spec(.integer, .library, "Skips")
+        case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
+        case .rating:                Spec(.integer, .library, "Rating")
+        case .dateAdded:             Spec(.timestamp, .library, "Date Added")
+        }
+    }
+
+    /// Position in `allCases`: the index into `MediaItem`'s value storage.
+    public var ordinal: Int { Self.ordinals[self]! }
+    private static let ordinals: [MediaProperty: Int] =
+        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    /// Properties that a rescan refreshes from the file (everything not kept by the library).
+    public static let fileDerived: [MediaProperty] = allCases.filter { $0.spec.origin != .library }
+    /// User data the index owns; a rescan, a retag or a move never touches these.
+    public static let userData: [MediaProperty] = [.playCount, .skipCount, .lastPlayedDate, .rating, .dateAdded]
+
+    public static func < (a: Self, b: Self) -> Bool { a.ordinal < b.ordinal }
+
+    /// Resolves user-typed names: exact key, case-insensitive key, or a common alias (`album`, `track`…).
+    public init?(name: String) {
+        if let p = MediaProperty(rawValue: name) { self = p; return }
+        let lower = name.lowercased()
+        if let p = MediaProperty.allCases.first(where: { $0.rawValue.lowercased() == lower }) { self = p; return }
+        guard let p = MediaProperty.aliases[lower] else { return nil }
+        self = p
+    }
+
+    public static let aliases: [String: MediaProperty] = [
+        "id": .persistentID, "album": .albumTitle, "albumartist": .albumArtist, "album_artist": .albumArtist,
+        "track": .albumTrackNumber, "tracknumber": .albumTrackNumber, "tracktotal": .albumTrackCount,
+        "trackcount": .albumTrackCount, "disc": .discNumber, "discnumber": .discNumber, "disctotal": .discCount,
+        "compilation": .isCompilation, "comp": .isCompilation, "date": .releaseDate, "bpm": .beatsPerMinute,
+        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .container,
+        "codec": .audioCodec, "bitrate": .bitRate, "samplerate": .sampleRate, "size": .fileSize,
+        "mtime": .modificationDate, "plays": .playCount, "skips": .skipCount, "lastplayed": .lastPlayedDate,
+        "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,
+        "mb_trackid": .musicBrainzTrackID, "mb_albumid": .musicBrainzAlbumID, "mb_artistid": .musicBrainzArtistID,
+        "mb_albumartistid": .musicBrainzAlbumArtistID, "mb_releasegroupid": .musicBrainzReleaseGroupID,
+        "mb_recordingid": .musicBrainzRecordingID, "fps": .frameRate, "bits": .bitDepth,
+    ]
+}
+
+extension MediaProperty.Spec {
+    init(_ type: MediaProperty.ValueType, _ origin: MediaProperty.Origin, _ displayName: String,
+         searchable: Bool = false, groupable: Bool = false) {
+        self.init(type: type, origin: origin, displayName: displayName, searchable: searchable, groupable: groupable)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The one language of filtering (see ARCHITECTURE.md). Every front end produces this tree: the
+/// NSPredicate-style format parser, the short `field:value` CLI form, `MediaPropertyPredicate` and the Swift
+/// builder. Every back end consumes it: the SQL compiler in MediaIndex and `evaluate(_:)` in memory, which
+/// tests hold to the same answers.
+public indirect enum Predicate: Sendable, Hashable {
+    case all                        // TRUEPREDICATE
+    case none                       // FALSEPREDICATE
+    case comparison(Comparison)
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+    /// Full-text search over the searchable properties (bare words on the command line). Every word must
+    /// match the start of a word in title, album, artist, album artist, composer or genre (folded [cd]).
+    case search(String)
+}
+
+public struct Comparison: Sendable, Hashable {
+    public enum Operator: String, Sendable, Hashable, CaseIterable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case between = "BETWEEN", `in` = "IN", contains = "CONTAINS", beginsWith = "BEGINSWITH"
+        case endsWith = "ENDSWITH", like = "LIKE", matches = "MATCHES"
+    }
+
+    /// The right-hand side. `.null` is `nil` in a format string (`title == nil`: the property has no value).
+    public enum Operand: Sendable, Hashable {
+        case value(MediaValue)
+        case null
+        case list([MediaValue])                  // IN {a, b, c}
+        case range(MediaValue, MediaValue)       // BETWEEN {lo, hi}, inclusive
+    }
+
+    /// `[c]` case-insensitive, `[d]` diacritic-insensitive, as NSComparisonPredicate.Options.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let caseInsensitive = Options(rawValue: 1)
+        public static let diacriticInsensitive = Options(rawValue: 2)
+        public static let cd: Options = [.caseInsensitive, .diacriticInsensitive]
+    }
+
+    public var property: MediaProperty
+    public var op: Operator
+    public var operand: Operand
+    public var options: Options
+
+    public init(_ property: MediaProperty, _ op: Operator, _ operand: Operand, options: Options = []) {
+        self.property = property
+        self.op = op
+        self.operand = operand
+        self.options = options
+    }
+}
+
+/// Text folding shared by every back end, so `[cd]` means one thing everywhere: the SQL store keeps a
+/// folded copy of each searchable column made by this function, and the in-memory evaluator calls it.
+public enum TextFolding {
+    public static func fold(_ s: String, _ options: Comparison.Options) -> String {
+        var o: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { o.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { o.insert(.diacriticInsensitive) }
+        if o.isEmpty { return s }
+        // Foundation's folding lower-cases for .caseInsensitive; also fold ß/æ style ligatures simply.
+        return s.folding(options: o, locale: nil)
+    }
+    /// The fully folded form stored in the index's `*_folded` columns.
+    public static func folded(_ s: String) -> String { fold(s, .cd) }
+}

@@ -1,0 +1,72 @@
+import MediaModel
+
+/// What reading one file gives: the item (tags + stream facts + file facts) and the details a metadata
+/// tool shows beyond the item's properties.
+public struct ProbeResult: Sendable, Hashable {
+    public var item: MediaItem
+    /// Every stream in the container, in order.
+    public var streams: [StreamInfo]
+    /// Embedded pictures (cover art), without their bytes.
+    public var pictures: [PictureInfo]
+    /// Set when the file was read only in part (e.g. truncated): the values present are right, others may be missing.
+    public var isPartial: Bool
+    /// Non-fatal problems, one line each ("TagLib could not read the tags; FFmpeg's used").
+    public var warnings: [String]
+    /// Which reader supplied the tags: "taglib", "ffmpeg" or "none".
+    public var tagSource: String
+    /// Tag format(s) as TagLib names them ("ID3v2.4", "Xiph", "MP4", "RIFF INFO"…), when known.
+    public var tagFormat: String?
+
+    public init(item: MediaItem, streams: [StreamInfo] = [], pictures: [PictureInfo] = [], isPartial: Bool = false,
+                warnings: [String] = [], tagSource: String = "none", tagFormat: String? = nil) {
+        self.item = item
+        self.streams = streams
+        self.pictures = pictures
+        self.isPartial = isPartial
+        self.warnings = warnings
+        self.tagSource = tagSource
+        self.tagFormat = tagFormat
+    }
+}
+
+public struct StreamInfo: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable { case audio, video, subtitle, attachment, data, unknown }
+    public var index: Int
+    public var kind: Kind
+    public var codec: String
+    public var codecLongName: String?
+    public var profile: String?
+    public var duration: Double?
+    public var bitRate: Int64?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var channelLayout: String?
+    public var bitDepth: Int?
+    public var sampleFormat: String?
+    public var width: Int?
+    public var height: Int?
+    public var frameRate: Double?
+    public var pixelFormat: String?
+    public var language: String?
+    /// An embedded cover picture carried as a video stream (AV_DISPOSITION_ATTACHED_PIC).
+    public var isAttachedPicture: Bool
+
+    public init(index: Int, kind: Kind, codec: String) {
+        self.index = index
+        self.kind = kind
+        self.codec = codec
+        self.isAttachedPicture = false
+    }
+}
+
+public struct PictureInfo: Sendable, Hashable, Codable {
+    public var mimeType: String
+    /// ID3v2/FLAC picture type ("Front Cover", "Other"…).
+    public var type: String
+    public var size: Int
+    public init(mimeType: String, type: String, size: Int) {
+        self.mimeType = mimeType
+        self.type = type
+        self.size = size
+    }
+}

@@ -1,0 +1,1 @@
+// MediaScanner module

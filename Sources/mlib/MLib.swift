@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// The `mlib` command. Each subcommand lives in its own file and is a thin layer over the library modules.
+@main
+struct MLib: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mlib",
+        abstract: "Index, query and play a media library; read metadata from any audio or video file.",
+        discussion: """
+            The library is an SQLite database, by default $XDG_DATA_HOME/mlib/library.sqlite \
+            (~/.local/share/mlib/library.sqlite); set --library or MLIB_LIBRARY to use another. \
+            See mlib(1) and mlib-query(7).
+            """,
+        version: MLibVersion.string,
+        subcommands: [Info.self, Scan.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
+    )
+}
+
+enum MLibVersion {
+    static let string = "0.1.0"
+}
+
+/// Exit codes, documented in mlib(1).
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// Some inputs failed (unreadable files, unresolved playlist entries, a missing scan root).
+    static let partialFailure: Int32 = 1
+    /// Usage error (ArgumentParser's own code for validation errors).
+    static let usage: Int32 = 2
+    /// The library could not be opened or is locked by another scan (with --no-wait).
+    static let libraryUnavailable: Int32 = 3
+    /// Interrupted by a signal (the work done so far is committed and consistent).
+    static let interrupted: Int32 = 130
+}
