@@ -6,6 +6,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/samplefmt.h>
+#include <libavutil/pixdesc.h>
 #include <libswresample/swresample.h>
 
 // Swift cannot import these macros (casts, compound literals, MKTAG): expose them as functions.

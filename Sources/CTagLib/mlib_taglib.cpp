@@ -1,2 +1,241 @@
 #include "mlib_taglib.h"
-int mlib_taglib_placeholder(void) { return 0; }
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <taglib/aifffile.h>
+#include <taglib/apefile.h>
+#include <taglib/apetag.h>
+#include <taglib/asffile.h>
+#include <taglib/attachedpictureframe.h>
+#include <taglib/fileref.h>
+#include <taglib/flacfile.h>
+#include <taglib/id3v1tag.h>
+#include <taglib/id3v2tag.h>
+#include <taglib/infotag.h>
+#include <taglib/mp4file.h>
+#include <taglib/mpcfile.h>
+#include <taglib/mpegfile.h>
+#include <taglib/oggflacfile.h>
+#include <taglib/opusfile.h>
+#include <taglib/speexfile.h>
+#include <taglib/trueaudiofile.h>
+#include <taglib/tpropertymap.h>
+#include <taglib/vorbisfile.h>
+#include <taglib/wavfile.h>
+#include <taglib/wavpackfile.h>
+#include <taglib/xiphcomment.h>
+
+using namespace TagLib;
+
+struct Picture {
+    std::string mime;
+    int type;
+    std::vector<unsigned char> data;
+};
+
+struct mlib_tl_file {
+    std::string tagFormat;
+    std::vector<std::pair<std::string, std::string>> properties;
+    bool hasAudio = false;
+    int lengthMs = 0, bitrate = 0, sampleRate = 0, channels = 0, bitsPerSample = 0;
+    std::vector<Picture> pictures;
+};
+
+namespace {
+
+std::unique_ptr<File> openAs(const char *path, const std::string &hint, bool audio) {
+    auto style = AudioProperties::Average;
+    FileName name(path);
+    if (hint == "mpeg") return std::make_unique<MPEG::File>(name, audio, style);
+    if (hint == "flac") return std::make_unique<FLAC::File>(name, audio, style);
+    if (hint == "ogg-vorbis") return std::make_unique<Ogg::Vorbis::File>(name, audio, style);
+    if (hint == "ogg-opus") return std::make_unique<Ogg::Opus::File>(name, audio, style);
+    if (hint == "ogg-flac") return std::make_unique<Ogg::FLAC::File>(name, audio, style);
+    if (hint == "ogg-speex") return std::make_unique<Ogg::Speex::File>(name, audio, style);
+    if (hint == "mp4") return std::make_unique<MP4::File>(name, audio, style);
+    if (hint == "wav") return std::make_unique<RIFF::WAV::File>(name, audio, style);
+    if (hint == "aiff") return std::make_unique<RIFF::AIFF::File>(name, audio, style);
+    if (hint == "wavpack") return std::make_unique<WavPack::File>(name, audio, style);
+    if (hint == "ape") return std::make_unique<APE::File>(name, audio, style);
+    if (hint == "asf") return std::make_unique<ASF::File>(name, audio, style);
+    if (hint == "mpc") return std::make_unique<MPC::File>(name, audio, style);
+    if (hint == "tta") return std::make_unique<TrueAudio::File>(name, audio, style);
+    return nullptr;
+}
+
+void addPicture(mlib_tl_file *out, const String &mime, int type, const ByteVector &data) {
+    if (data.isEmpty()) return;
+    Picture p;
+    p.mime = mime.to8Bit(true);
+    p.type = type;
+    p.data.assign(data.data(), data.data() + data.size());
+    out->pictures.push_back(std::move(p));
+}
+
+void addID3v2Pictures(mlib_tl_file *out, ID3v2::Tag *tag) {
+    if (!tag) return;
+    for (auto *frame : tag->frameListMap()["APIC"]) {
+        if (auto *apic = dynamic_cast<ID3v2::AttachedPictureFrame *>(frame))
+            addPicture(out, apic->mimeType(), static_cast<int>(apic->type()), apic->picture());
+    }
+}
+
+void addXiphPictures(mlib_tl_file *out, Ogg::XiphComment *xiph) {
+    if (!xiph) return;
+    for (auto *pic : xiph->pictureList())
+        addPicture(out, pic->mimeType(), static_cast<int>(pic->type()), pic->data());
+}
+
+void addAPEPictures(mlib_tl_file *out, APE::Tag *ape) {
+    if (!ape) return;
+    // APE binary items "Cover Art (Front)" etc.: "<file name>\0<image bytes>".
+    for (const auto &entry : ape->itemListMap()) {
+        String key = entry.first.upper();
+        if (!key.startsWith("COVER ART") || entry.second.type() != APE::Item::Binary) continue;
+        ByteVector value = entry.second.binaryData();
+        int nul = value.find('\0');
+        if (nul < 0) continue;
+        ByteVector image = value.mid(nul + 1);
+        String mime = image.startsWith("\x89PNG") ? "image/png" : "image/jpeg";
+        addPicture(out, mime, key == "COVER ART (FRONT)" ? 3 : 0, image);
+    }
+}
+
+std::string id3v2Format(ID3v2::Tag *tag) {
+    return "ID3v2." + std::to_string(tag->header()->majorVersion());
+}
+
+void join(std::string &acc, const std::string &part) {
+    if (part.empty()) return;
+    if (!acc.empty()) acc += "+";
+    acc += part;
+}
+
+// Format-specific extras: pictures and the name of the tag format(s) present.
+void readExtras(mlib_tl_file *out, File *file) {
+    std::string fmt;
+    if (auto *f = dynamic_cast<MPEG::File *>(file)) {
+        if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
+        if (f->hasAPETag()) join(fmt, "APE");
+        if (f->hasID3v1Tag()) join(fmt, "ID3v1");
+        if (f->hasID3v2Tag()) addID3v2Pictures(out, f->ID3v2Tag());
+    } else if (auto *f = dynamic_cast<FLAC::File *>(file)) {
+        if (f->hasXiphComment()) join(fmt, "Xiph");
+        if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
+        for (auto *pic : f->pictureList())
+            addPicture(out, pic->mimeType(), static_cast<int>(pic->type()), pic->data());
+        if (out->pictures.empty() && f->hasXiphComment()) addXiphPictures(out, f->xiphComment());
+    } else if (auto *f = dynamic_cast<Ogg::File *>(file)) {
+        auto *xiph = dynamic_cast<Ogg::XiphComment *>(f->tag());
+        if (xiph && !xiph->isEmpty()) join(fmt, "Xiph");
+        addXiphPictures(out, xiph);
+    } else if (auto *f = dynamic_cast<MP4::File *>(file)) {
+        if (f->hasMP4Tag()) {
+            join(fmt, "MP4");
+            MP4::Tag *tag = f->tag();
+            if (tag->contains("covr")) {
+                for (const auto &art : tag->item("covr").toCoverArtList()) {
+                    const char *mime = art.format() == MP4::CoverArt::PNG ? "image/png"
+                                     : art.format() == MP4::CoverArt::BMP ? "image/bmp"
+                                     : art.format() == MP4::CoverArt::GIF ? "image/gif" : "image/jpeg";
+                    addPicture(out, mime, 3, art.data());
+                }
+            }
+        }
+    } else if (auto *f = dynamic_cast<RIFF::WAV::File *>(file)) {
+        if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
+        if (f->hasInfoTag()) join(fmt, "RIFF INFO");
+        if (f->hasID3v2Tag()) addID3v2Pictures(out, f->ID3v2Tag());
+    } else if (auto *f = dynamic_cast<RIFF::AIFF::File *>(file)) {
+        if (f->hasID3v2Tag()) { join(fmt, id3v2Format(f->tag())); addID3v2Pictures(out, f->tag()); }
+    } else if (auto *f = dynamic_cast<WavPack::File *>(file)) {
+        if (f->hasAPETag()) { join(fmt, "APE"); addAPEPictures(out, f->APETag()); }
+        if (f->hasID3v1Tag()) join(fmt, "ID3v1");
+    } else if (auto *f = dynamic_cast<APE::File *>(file)) {
+        if (f->hasAPETag()) { join(fmt, "APE"); addAPEPictures(out, f->APETag()); }
+        if (f->hasID3v1Tag()) join(fmt, "ID3v1");
+    } else if (auto *f = dynamic_cast<MPC::File *>(file)) {
+        if (f->hasAPETag()) { join(fmt, "APE"); addAPEPictures(out, f->APETag()); }
+    } else if (auto *f = dynamic_cast<ASF::File *>(file)) {
+        join(fmt, "ASF");
+        ASF::Tag *tag = f->tag();
+        if (tag && tag->contains("WM/Picture")) {
+            for (const auto &attr : tag->attribute("WM/Picture")) {
+                ASF::Picture pic = attr.toPicture();
+                if (pic.isValid()) addPicture(out, pic.mimeType(), static_cast<int>(pic.type()), pic.picture());
+            }
+        }
+    }
+    out->tagFormat = fmt;
+}
+
+} // namespace
+
+extern "C" {
+
+mlib_tl_file *mlib_tl_open(const char *path, const char *format_hint, int read_audio_properties) {
+    if (!path) return nullptr;
+    try {
+        bool audio = read_audio_properties != 0;
+        std::unique_ptr<File> owned;
+        FileRef ref;
+        File *file = nullptr;
+        if (format_hint && *format_hint) {
+            owned = openAs(path, format_hint, audio);
+            file = owned.get();
+        } else {
+            ref = FileRef(path, audio, AudioProperties::Average);
+            file = ref.isNull() ? nullptr : ref.file();
+        }
+        if (!file || !file->isValid()) return nullptr;
+
+        auto *out = new mlib_tl_file();
+        PropertyMap map = file->properties();
+        for (const auto &entry : map) {
+            std::string key = entry.first.upper().to8Bit(true);
+            for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
+        }
+        if (AudioProperties *props = file->audioProperties()) {
+            out->hasAudio = true;
+            out->lengthMs = props->lengthInMilliseconds();
+            out->bitrate = props->bitrate();
+            out->sampleRate = props->sampleRate();
+            out->channels = props->channels();
+            if (auto *p = dynamic_cast<FLAC::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<MP4::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<RIFF::WAV::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<RIFF::AIFF::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<WavPack::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<APE::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+            else if (auto *p = dynamic_cast<TrueAudio::Properties *>(props)) out->bitsPerSample = p->bitsPerSample();
+        }
+        readExtras(out, file);
+        return out;
+    } catch (...) {
+        return nullptr;  // TagLib rarely throws, but never let an exception cross into Swift.
+    }
+}
+
+void mlib_tl_close(mlib_tl_file *file) { delete file; }
+
+const char *mlib_tl_tag_format(const mlib_tl_file *f) { return f->tagFormat.c_str(); }
+int mlib_tl_property_count(const mlib_tl_file *f) { return static_cast<int>(f->properties.size()); }
+const char *mlib_tl_property_key(const mlib_tl_file *f, int i) { return f->properties.at(i).first.c_str(); }
+const char *mlib_tl_property_value(const mlib_tl_file *f, int i) { return f->properties.at(i).second.c_str(); }
+
+int mlib_tl_has_audio_properties(const mlib_tl_file *f) { return f->hasAudio ? 1 : 0; }
+int mlib_tl_length_ms(const mlib_tl_file *f) { return f->lengthMs; }
+int mlib_tl_bitrate(const mlib_tl_file *f) { return f->bitrate; }
+int mlib_tl_sample_rate(const mlib_tl_file *f) { return f->sampleRate; }
+int mlib_tl_channels(const mlib_tl_file *f) { return f->channels; }
+int mlib_tl_bits_per_sample(const mlib_tl_file *f) { return f->bitsPerSample; }
+
+int mlib_tl_picture_count(const mlib_tl_file *f) { return static_cast<int>(f->pictures.size()); }
+const char *mlib_tl_picture_mime(const mlib_tl_file *f, int i) { return f->pictures.at(i).mime.c_str(); }
+int mlib_tl_picture_type(const mlib_tl_file *f, int i) { return f->pictures.at(i).type; }
+size_t mlib_tl_picture_size(const mlib_tl_file *f, int i) { return f->pictures.at(i).data.size(); }
+const unsigned char *mlib_tl_picture_data(const mlib_tl_file *f, int i) { return f->pictures.at(i).data.data(); }
+
+} // extern "C"

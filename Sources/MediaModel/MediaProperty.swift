@@ -11,7 +11,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     case mediaType, title, albumTitle, artist, albumArtist, genre, composer, grouping
     case albumTrackNumber, albumTrackCount, discNumber, discCount, isCompilation
     case releaseDate, year, beatsPerMinute, comments, lyrics, hasArtwork
-    case musicBrainzTrackID, musicBrainzRecordingID, musicBrainzAlbumID, musicBrainzArtistID
+    // musicBrainzTrackID is MUSICBRAINZ_TRACKID as Picard and beets write it (the recording ID);
+    // musicBrainzReleaseTrackID is MUSICBRAINZ_RELEASETRACKID.
+    case musicBrainzTrackID, musicBrainzReleaseTrackID, musicBrainzAlbumID, musicBrainzArtistID
     case musicBrainzAlbumArtistID, musicBrainzReleaseGroupID
     case replayGainTrackGain, replayGainTrackPeak, replayGainAlbumGain, replayGainAlbumPeak
     // Technical (container and streams)
@@ -74,7 +76,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .lyrics:                Spec(.text, .tag, "Lyrics")
         case .hasArtwork:            Spec(.bool, .tag, "Artwork")
         case .musicBrainzTrackID:    Spec(.text, .tag, "MusicBrainz Track ID")
-        case .musicBrainzRecordingID: Spec(.text, .tag, "MusicBrainz Recording ID")
+        case .musicBrainzReleaseTrackID: Spec(.text, .tag, "MusicBrainz Release Track ID")
         case .musicBrainzAlbumID:    Spec(.text, .tag, "MusicBrainz Album ID")
         case .musicBrainzArtistID:   Spec(.text, .tag, "MusicBrainz Artist ID")
         case .musicBrainzAlbumArtistID: Spec(.text, .tag, "MusicBrainz Album Artist ID")
@@ -134,7 +136,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,
         "mb_trackid": .musicBrainzTrackID, "mb_albumid": .musicBrainzAlbumID, "mb_artistid": .musicBrainzArtistID,
         "mb_albumartistid": .musicBrainzAlbumArtistID, "mb_releasegroupid": .musicBrainzReleaseGroupID,
-        "mb_recordingid": .musicBrainzRecordingID, "fps": .frameRate, "bits": .bitDepth,
+        "mb_releasetrackid": .musicBrainzReleaseTrackID, "fps": .frameRate, "bits": .bitDepth,
     ]
 }
 

@@ -1,1 +1,50 @@
-int mlib_taglib_placeholder(void);
+#ifndef MLIB_TAGLIB_H
+#define MLIB_TAGLIB_H
+// A small C interface over TagLib 1.13's C++ API. TagLib's own C API has no property map, no pictures
+// and no WAV INFO tags; Swift's C++ interop refuses FileRef's accessors. Everything here is copied into
+// the handle when it is opened, so the accessors are plain reads and the handle is independent of TagLib
+// afterwards. One handle belongs to one thread; distinct handles may be used concurrently.
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mlib_tl_file mlib_tl_file;
+
+// Opens `path` and reads tags, audio properties and pictures. `format_hint` names the TagLib class to use
+// (from FFmpeg's content sniffing: "mpeg", "flac", "ogg-vorbis", "ogg-opus", "ogg-flac", "ogg-speex", "mp4",
+// "wav", "aiff", "wavpack", "ape", "asf", "mpc", "tta"), or NULL to let TagLib choose (by extension, then
+// content). Returns NULL when TagLib cannot read the file as that format.
+mlib_tl_file *mlib_tl_open(const char *path, const char *format_hint, int read_audio_properties);
+void mlib_tl_close(mlib_tl_file *file);
+
+// Tag format(s) TagLib found, e.g. "ID3v2.4", "ID3v2.3+ID3v1", "Xiph", "MP4", "RIFF INFO", "APE"; "" if none.
+const char *mlib_tl_tag_format(const mlib_tl_file *file);
+
+// The unified PropertyMap: keys upper case (TITLE, ALBUMARTIST, DISCNUMBER "1/2", MUSICBRAINZ_ALBUMID,
+// REPLAYGAIN_TRACK_GAIN, LYRICS…); a key with several values appears once per value, in order.
+int mlib_tl_property_count(const mlib_tl_file *file);
+const char *mlib_tl_property_key(const mlib_tl_file *file, int index);
+const char *mlib_tl_property_value(const mlib_tl_file *file, int index);
+
+// Audio properties; 0 when unknown. Bitrate in kbit/s.
+int mlib_tl_has_audio_properties(const mlib_tl_file *file);
+int mlib_tl_length_ms(const mlib_tl_file *file);
+int mlib_tl_bitrate(const mlib_tl_file *file);
+int mlib_tl_sample_rate(const mlib_tl_file *file);
+int mlib_tl_channels(const mlib_tl_file *file);
+int mlib_tl_bits_per_sample(const mlib_tl_file *file);
+
+// Embedded pictures (ID3v2 APIC, FLAC/Xiph METADATA_BLOCK_PICTURE, MP4 covr, APE cover art, ASF WM/Picture).
+// Type follows ID3v2/FLAC numbering (3 = front cover, 0 = other).
+int mlib_tl_picture_count(const mlib_tl_file *file);
+const char *mlib_tl_picture_mime(const mlib_tl_file *file, int index);
+int mlib_tl_picture_type(const mlib_tl_file *file, int index);
+size_t mlib_tl_picture_size(const mlib_tl_file *file, int index);
+const unsigned char *mlib_tl_picture_data(const mlib_tl_file *file, int index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

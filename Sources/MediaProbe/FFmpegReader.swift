@@ -1,0 +1,176 @@
+import CFFmpeg
+import MediaModel
+
+/// Container and stream facts from libavformat. Opens the header only (`avformat_open_input`, ~0.2 ms);
+/// `avformat_find_stream_info` (~10× the cost, and a full read of a WAV) runs only when the caller says the
+/// header left something out. The C context never leaves `read`.
+struct FFmpegReader {
+    struct Container: Sendable {
+        var formatName: String          // ffprobe's format_name ("mp3", "mov,mp4,m4a,3gp,3g2,mj2"…)
+        var formatLongName: String?
+        var duration: Double?           // seconds
+        var bitRate: Int64?
+        var streams: [StreamInfo]
+        var metadata: [(String, String)]  // format-level tags, then stream-level (Ogg keeps tags on the stream)
+        var probedStreams: Bool           // find_stream_info ran
+        /// The audio ends well before the duration the header declares (checked for formats whose header
+        /// states the length independently of the file size, e.g. FLAC's STREAMINFO sample count).
+        var endsEarly = false
+    }
+
+    private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
+
+    /// - Parameter needsStreamInfo: given the header-only view, says whether to read further.
+    static func read(_ path: MediaPath, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
+        _ = quietLogs
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let openResult = path.withCString { avformat_open_input(&ctx, $0, nil, nil) }
+        guard openResult >= 0, let ctx else { throw openError(openResult, path) }
+        var context: UnsafeMutablePointer<AVFormatContext>? = ctx
+        defer { avformat_close_input(&context) }
+
+        var container = describe(ctx, probed: false)
+        if needsStreamInfo(container) {
+            let r = avformat_find_stream_info(ctx, nil)
+            if r < 0 {
+                throw ProbeError.corrupt(path, reason: "FFmpeg: \(errorString(r))")
+            }
+            container = describe(ctx, probed: true)
+        }
+        if headerStatesLength.contains(container.formatName), let duration = container.duration {
+            container.endsEarly = audioEndsBefore(0.9 * duration, ctx)
+        }
+        return container
+    }
+
+    /// The file already passed open(2) and stat(2) (FileFacts), so most failures here are about content.
+    static let headerStatesLength: Set<String> = ["flac"]  // WavPack seeks land too coarsely on short files
+
+    /// Seeks to `seconds` and reads one packet: a short file yields nothing, or a packet from far earlier.
+    /// One seek and one read near the end of the file; only run where the header states the length.
+    private static func audioEndsBefore(_ seconds: Double, _ ctx: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        guard avformat_seek_file(ctx, -1, Int64.min, target, target, 0) >= 0 else { return true }
+        guard let packet = av_packet_alloc() else { return false }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&p) }
+        while av_read_frame(ctx, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard let st = ctx.pointee.streams[Int(packet.pointee.stream_index)],
+                  st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            let pts = packet.pointee.pts != mlib_nopts_value() ? packet.pointee.pts : packet.pointee.dts
+            guard pts != mlib_nopts_value() else { return false }
+            return Double(pts) * av_q2d(st.pointee.time_base) < seconds / 2
+        }
+        return true
+    }
+
+    private static func openError(_ code: Int32, _ path: MediaPath) -> ProbeError {
+        switch code {
+        case mlib_averror(ENOENT): .notFound(path)
+        case mlib_averror(EACCES), mlib_averror(EPERM): .permissionDenied(path)
+        case mlib_averror_invaliddata(), mlib_averror(EINVAL), mlib_averror(ENOSYS):
+            .notMedia(path, reason: "FFmpeg: \(errorString(code))")
+        case mlib_averror(EIO), mlib_averror(ENXIO), mlib_averror(ENODEV):
+            // FFmpeg says EIO both for a failing disk and for a demuxer that ran past a short file.
+            FileFacts.isReadable(path) ? .corrupt(path, reason: "FFmpeg: the file ends early or is damaged")
+                                       : .io(path, reason: errorString(code))
+        case mlib_averror_eof(): .corrupt(path, reason: "FFmpeg: unexpected end of file")
+        default: .corrupt(path, reason: "FFmpeg: \(errorString(code))")
+        }
+    }
+
+    static func errorString(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+
+    private static func describe(_ ctx: UnsafeMutablePointer<AVFormatContext>, probed: Bool) -> Container {
+        let f = ctx.pointee
+        let nopts = mlib_nopts_value()
+        var duration: Double? = f.duration != nopts && f.duration > 0 ? Double(f.duration) / Double(AV_TIME_BASE) : nil
+        var streams: [StreamInfo] = []
+        var metadata = dictionary(f.metadata)
+        for i in 0..<Int(f.nb_streams) {
+            guard let st = f.streams[i] else { continue }
+            let info = stream(st, index: i)
+            if duration == nil, let d = info.duration, info.kind == .audio || info.kind == .video, !info.isAttachedPicture {
+                duration = d
+            }
+            streams.append(info)
+            if info.kind == .audio || !info.isAttachedPicture { metadata += dictionary(st.pointee.metadata) }
+        }
+        return Container(
+            formatName: f.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            formatLongName: f.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } },
+            duration: duration,
+            bitRate: f.bit_rate > 0 ? f.bit_rate : nil,
+            streams: streams, metadata: metadata, probedStreams: probed)
+    }
+
+    private static func stream(_ st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {
+        let s = st.pointee
+        let par = s.codecpar.pointee
+        let kind: StreamInfo.Kind = switch par.codec_type {
+        case AVMEDIA_TYPE_AUDIO: .audio
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_SUBTITLE: .subtitle
+        case AVMEDIA_TYPE_ATTACHMENT: .attachment
+        case AVMEDIA_TYPE_DATA: .data
+        default: .unknown
+        }
+        var info = StreamInfo(index: index, kind: kind, codec: String(cString: avcodec_get_name(par.codec_id)))
+        if let desc = avcodec_descriptor_get(par.codec_id), let long = desc.pointee.long_name {
+            info.codecLongName = String(cString: long)
+        }
+        if let profile = avcodec_profile_name(par.codec_id, par.profile) { info.profile = String(cString: profile) }
+        if s.duration != mlib_nopts_value(), s.duration > 0, s.time_base.den > 0 {
+            info.duration = Double(s.duration) * av_q2d(s.time_base)
+        }
+        info.bitRate = par.bit_rate > 0 ? par.bit_rate : nil
+        info.isAttachedPicture = s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        info.language = dictionary(s.metadata).first { $0.0 == "language" }?.1
+        switch kind {
+        case .audio:
+            info.sampleRate = par.sample_rate > 0 ? Int(par.sample_rate) : nil
+            var layout = par.ch_layout
+            info.channels = layout.nb_channels > 0 ? Int(layout.nb_channels) : nil
+            if layout.nb_channels > 0 {
+                var buffer = [CChar](repeating: 0, count: 64)
+                if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 { info.channelLayout = String(cString: buffer) }
+            }
+            let bits = par.bits_per_raw_sample > 0 ? par.bits_per_raw_sample : par.bits_per_coded_sample
+            info.bitDepth = bits > 0 && isLossless(par.codec_id) ? Int(bits) : nil
+            if par.format >= 0, let name = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)) {
+                info.sampleFormat = String(cString: name)
+            }
+        case .video:
+            info.width = par.width > 0 ? Int(par.width) : nil
+            info.height = par.height > 0 ? Int(par.height) : nil
+            let rate = s.avg_frame_rate.den > 0 && s.avg_frame_rate.num > 0 ? s.avg_frame_rate : s.r_frame_rate
+            if rate.den > 0, rate.num > 0, !info.isAttachedPicture { info.frameRate = av_q2d(rate) }
+            if par.format >= 0, let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
+                info.pixelFormat = String(cString: name)
+            }
+        default: break
+        }
+        return info
+    }
+
+    /// Bit depth means something for PCM and lossless codecs only (ffprobe reports 0 for lossy ones too).
+    private static func isLossless(_ id: AVCodecID) -> Bool {
+        guard let desc = avcodec_descriptor_get(id) else { return false }
+        return desc.pointee.props & AV_CODEC_PROP_LOSSLESS != 0
+    }
+
+    private static func dictionary(_ dict: OpaquePointer?) -> [(String, String)] {
+        var out: [(String, String)] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let e = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            out.append((String(cString: e.pointee.key), String(cString: e.pointee.value)))
+            entry = e
+        }
+        return out
+    }
+}

@@ -1,0 +1,76 @@
+import CTagLib
+import MediaModel
+
+/// Tags, audio properties and pictures from TagLib (through the CTagLib C shim). The handle is opened and
+/// closed inside `read`, so nothing TagLib owns escapes.
+struct TagLibReader {
+    struct Result: Sendable {
+        var tagFormat: String
+        var properties: [(String, String)]
+        var lengthMs: Int?
+        var bitRateKbps: Int?
+        var sampleRate: Int?
+        var channels: Int?
+        var bitsPerSample: Int?
+        var pictures: [PictureInfo]
+    }
+
+    /// nil when TagLib cannot read the file as `hint`.
+    static func read(_ path: MediaPath, hint: String?) -> Result? {
+        let handle = path.withCString { p in
+            hint.map { h in h.withCString { mlib_tl_open(p, $0, 1) } } ?? mlib_tl_open(p, nil, 1)
+        }
+        guard let handle else { return nil }
+        defer { mlib_tl_close(handle) }
+        var properties: [(String, String)] = []
+        for i in 0..<mlib_tl_property_count(handle) {
+            properties.append((String(cString: mlib_tl_property_key(handle, i)), String(cString: mlib_tl_property_value(handle, i))))
+        }
+        var pictures: [PictureInfo] = []
+        for i in 0..<mlib_tl_picture_count(handle) {
+            pictures.append(PictureInfo(mimeType: String(cString: mlib_tl_picture_mime(handle, i)),
+                                        type: pictureTypeName(mlib_tl_picture_type(handle, i)),
+                                        size: mlib_tl_picture_size(handle, i)))
+        }
+        let audio = mlib_tl_has_audio_properties(handle) != 0
+        func positive(_ v: Int32) -> Int? { audio && v > 0 ? Int(v) : nil }
+        return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
+                      lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
+                      sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
+                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures)
+    }
+
+    /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file
+    /// named .mp3 must be read as Ogg). nil = a format TagLib 1.13 does not know (Matroska, WebM…).
+    static func hint(formatName: String, firstAudioCodec: String?) -> String? {
+        let names = Set(formatName.split(separator: ",").map(String.init))
+        if names.contains("mp3") { return "mpeg" }
+        if names.contains("flac") { return "flac" }
+        if names.contains("ogg") {
+            switch firstAudioCodec {
+            case "vorbis": return "ogg-vorbis"
+            case "opus": return "ogg-opus"
+            case "flac": return "ogg-flac"
+            case "speex": return "ogg-speex"
+            default: return nil
+            }
+        }
+        if names.contains("mp4") || names.contains("m4a") || names.contains("mov") { return "mp4" }
+        if names.contains("wav") { return "wav" }
+        if names.contains("aiff") { return "aiff" }
+        if names.contains("wv") { return "wavpack" }
+        if names.contains("ape") { return "ape" }
+        if names.contains("asf") { return "asf" }
+        if names.contains("mpc") || names.contains("mpc8") { return "mpc" }
+        if names.contains("tta") { return "tta" }
+        return nil
+    }
+
+    static func pictureTypeName(_ type: Int32) -> String {
+        let names = ["Other", "File Icon", "Other File Icon", "Front Cover", "Back Cover", "Leaflet Page", "Media",
+                     "Lead Artist", "Artist", "Conductor", "Band", "Composer", "Lyricist", "Recording Location",
+                     "During Recording", "During Performance", "Movie Screen Capture", "Coloured Fish",
+                     "Illustration", "Band Logo", "Publisher Logo"]
+        return type >= 0 && Int(type) < names.count ? names[Int(type)] : "Other"
+    }
+}

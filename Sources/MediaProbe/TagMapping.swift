@@ -1,0 +1,153 @@
+import MediaModel
+
+/// Turns tags from any source into one vocabulary: upper-case Vorbis-comment style keys (what TagLib's
+/// PropertyMap already uses), then into `MediaProperty` values.
+enum TagMapping {
+    /// FFmpeg's per-muxer key spellings (ID3 via lavf, MP4 atoms, Matroska upper case, RIFF INFO) → canonical.
+    static let ffmpegKeys: [String: String] = [
+        "album_artist": "ALBUMARTIST", "album artist": "ALBUMARTIST", "albumartist": "ALBUMARTIST",
+        "track": "TRACKNUMBER", "tracknumber": "TRACKNUMBER", "part_number": "TRACKNUMBER",
+        "totaltracks": "TRACKTOTAL", "tracktotal": "TRACKTOTAL", "total_parts": "TRACKTOTAL",
+        "disc": "DISCNUMBER", "disk": "DISCNUMBER", "discnumber": "DISCNUMBER",
+        "totaldiscs": "DISCTOTAL", "disctotal": "DISCTOTAL",
+        "date": "DATE", "year": "DATE", "date_released": "DATE", "icrd": "DATE",
+        "compilation": "COMPILATION", "tcmp": "COMPILATION", "cpil": "COMPILATION",
+        "comment": "COMMENT", "tbpm": "BPM", "bpm": "BPM", "tmpo": "BPM",
+        "lyrics": "LYRICS", "unsyncedlyrics": "LYRICS", "grouping": "GROUPING", "tit1": "GROUPING",
+        "musicbrainz album id": "MUSICBRAINZ_ALBUMID", "musicbrainz artist id": "MUSICBRAINZ_ARTISTID",
+        "musicbrainz album artist id": "MUSICBRAINZ_ALBUMARTISTID",
+        "musicbrainz release group id": "MUSICBRAINZ_RELEASEGROUPID",
+        "musicbrainz release track id": "MUSICBRAINZ_RELEASETRACKID",
+        "musicbrainz track id": "MUSICBRAINZ_TRACKID",
+    ]
+
+    /// Container bookkeeping FFmpeg reports as metadata; not tags a user wrote.
+    static let ffmpegNoise: Set<String> = [
+        "MAJOR_BRAND", "MINOR_VERSION", "COMPATIBLE_BRANDS", "HANDLER_NAME", "VENDOR_ID", "LANGUAGE", "DURATION",
+        "NUMBER_OF_FRAMES", "NUMBER_OF_BYTES", "BPS", "ENCODER_OPTIONS", "CREATION_TIME",
+    ]
+
+    static func canonicalFFmpegKey(_ key: String) -> String? {
+        let lower = key.lowercased()
+        if let k = ffmpegKeys[lower] { return k }
+        if lower.hasPrefix("lyrics-") { return "LYRICS" }   // ID3 USLT with a language: "lyrics-eng"
+        let upper = key.uppercased()
+        if ffmpegNoise.contains(upper) || upper.hasPrefix("_STATISTICS") { return nil }
+        return upper
+    }
+
+    /// Merges tag lists: the first source wins per key; later ones only fill keys it lacks.
+    /// Multiple values of one key are joined with "; ".
+    static func merge(_ sources: [[(String, String)]]) -> [String: String] {
+        var out: [String: String] = [:]
+        for source in sources {
+            var fromThis: [String: [String]] = [:]
+            var order: [String] = []
+            for (key, value) in source where out[key] == nil && !value.isEmpty {
+                if fromThis[key] == nil { order.append(key) }
+                fromThis[key, default: []].append(value)
+            }
+            for key in order {
+                var seen = Set<String>()
+                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: "; ")
+            }
+        }
+        return out
+    }
+
+    /// Fills the tag-origin properties of `item` from its canonical tag map.
+    static func apply(_ tags: [String: String], to item: inout MediaItem) {
+        func text(_ keys: String...) -> String? {
+            for k in keys { if let v = tags[k]?.trimmed, !v.isEmpty { return v } }
+            return nil
+        }
+        item.title = text("TITLE")
+        item.artist = text("ARTIST")
+        item.albumTitle = text("ALBUM")
+        item.albumArtist = text("ALBUMARTIST", "ALBUM ARTIST")
+        item.genre = text("GENRE")
+        item.composer = text("COMPOSER")
+        item[.grouping] = text("GROUPING", "CONTENTGROUP").map(MediaValue.text)
+        item[.comments] = text("COMMENT", "DESCRIPTION").map(MediaValue.text)
+        item[.lyrics] = text("LYRICS", "UNSYNCEDLYRICS").map(MediaValue.text)
+
+        let (track, trackTotal) = numberPair(text("TRACKNUMBER"))
+        item[.albumTrackNumber] = track.map(MediaValue.integer)
+        item[.albumTrackCount] = (trackTotal ?? leadingInteger(text("TRACKTOTAL", "TOTALTRACKS"))).map(MediaValue.integer)
+        let (disc, discTotal) = numberPair(text("DISCNUMBER"))
+        item[.discNumber] = disc.map(MediaValue.integer)
+        item[.discCount] = (discTotal ?? leadingInteger(text("DISCTOTAL", "TOTALDISCS"))).map(MediaValue.integer)
+
+        if let c = text("COMPILATION") { item[.isCompilation] = .bool(["1", "true", "yes"].contains(c.lowercased())) }
+        if let date = releaseDate(text("DATE", "ORIGINALDATE", "YEAR")) {
+            item[.releaseDate] = .text(date)
+            item[.year] = Int64(date.prefix(4)).map(MediaValue.integer)
+        }
+        if let bpm = leadingNumber(text("BPM")), bpm > 0 { item[.beatsPerMinute] = .integer(Int64(bpm.rounded())) }
+
+        item[.musicBrainzTrackID] = text("MUSICBRAINZ_TRACKID").map(MediaValue.text)
+        item[.musicBrainzReleaseTrackID] = text("MUSICBRAINZ_RELEASETRACKID").map(MediaValue.text)
+        item[.musicBrainzAlbumID] = text("MUSICBRAINZ_ALBUMID").map(MediaValue.text)
+        item[.musicBrainzArtistID] = text("MUSICBRAINZ_ARTISTID").map(MediaValue.text)
+        item[.musicBrainzAlbumArtistID] = text("MUSICBRAINZ_ALBUMARTISTID").map(MediaValue.text)
+        item[.musicBrainzReleaseGroupID] = text("MUSICBRAINZ_RELEASEGROUPID").map(MediaValue.text)
+
+        item[.replayGainTrackGain] = leadingNumber(text("REPLAYGAIN_TRACK_GAIN")).map(MediaValue.real)
+        item[.replayGainTrackPeak] = leadingNumber(text("REPLAYGAIN_TRACK_PEAK")).map(MediaValue.real)
+        item[.replayGainAlbumGain] = leadingNumber(text("REPLAYGAIN_ALBUM_GAIN")).map(MediaValue.real)
+        item[.replayGainAlbumPeak] = leadingNumber(text("REPLAYGAIN_ALBUM_PEAK")).map(MediaValue.real)
+    }
+
+    /// "3/12" → (3, 12); "03" → (3, nil); "" → (nil, nil).
+    static func numberPair(_ s: String?) -> (Int64?, Int64?) {
+        guard let s else { return (nil, nil) }
+        let parts = s.split(separator: "/", maxSplits: 1).map { String($0) }
+        return (leadingInteger(parts.first), parts.count > 1 ? leadingInteger(parts[1]) : nil)
+    }
+
+    static func leadingInteger(_ s: String?) -> Int64? {
+        guard let digits = s?.trimmed.prefix(while: \.isASCIIDigit), !digits.isEmpty else { return nil }
+        return Int64(digits)
+    }
+
+    /// "-6.50 dB" → -6.5; "0.988831" → 0.988831.
+    static func leadingNumber(_ s: String?) -> Double? {
+        guard let s = s?.trimmed else { return nil }
+        let number = s.prefix { $0.isASCIIDigit || $0 == "." || $0 == "-" || $0 == "+" }
+        return Double(number)
+    }
+
+    /// Normalises the date forms tags carry ("2003", "2003-05-17", "2003-05-17T12:00:00Z", "2003/05/17",
+    /// "20030517") to ISO "YYYY", "YYYY-MM" or "YYYY-MM-DD". nil when there is no plausible year.
+    static func releaseDate(_ s: String?) -> String? {
+        guard let s = s?.trimmed else { return nil }
+        let digits = s.prefix(10).map { $0 == "/" || $0 == "." ? "-" : $0 }
+        let text = String(digits)
+        let year = text.prefix(4)
+        guard year.count == 4, year.allSatisfy(\.isASCIIDigit), let y = Int(year), y >= 1000 else { return nil }
+        var result = String(year)
+        var rest = text.dropFirst(4)
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let month = rest.prefix(2)
+        guard month.count == 2, month.allSatisfy(\.isASCIIDigit), let m = Int(month), (1...12).contains(m) else { return result }
+        result += "-" + month
+        rest = rest.dropFirst(2)
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let day = rest.prefix(2)
+        guard day.count == 2, day.allSatisfy(\.isASCIIDigit), let d = Int(day), (1...31).contains(d) else { return result }
+        return result + "-" + day
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    var trimmed: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace || c == "\0" { s.removeFirst() }
+        while let c = s.last, c.isWhitespace || c == "\0" { s.removeLast() }
+        return String(s)
+    }
+}

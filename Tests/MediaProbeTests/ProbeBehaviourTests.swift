@@ -1,0 +1,102 @@
+import Foundation
+@testable import MediaProbe
+import MediaModel
+import Testing
+
+struct TagMappingTests {
+    @Test func numberPairsSplit() {
+        #expect(TagMapping.numberPair("3/12") == (3, 12))
+        #expect(TagMapping.numberPair("03") == (3, nil))
+        #expect(TagMapping.numberPair(" 2 / 3 ") == (2, 3))
+        #expect(TagMapping.numberPair("x") == (nil, nil))
+        #expect(TagMapping.numberPair(nil) == (nil, nil))
+    }
+
+    @Test func datesNormalise() {
+        #expect(TagMapping.releaseDate("2003-05-17") == "2003-05-17")
+        #expect(TagMapping.releaseDate("2003") == "2003")
+        #expect(TagMapping.releaseDate("2003-05-17T10:00:00Z") == "2003-05-17")
+        #expect(TagMapping.releaseDate("2003/05") == "2003-05")
+        #expect(TagMapping.releaseDate("20030517") == "2003-05-17")
+        #expect(TagMapping.releaseDate("2003-13-01") == "2003")
+        #expect(TagMapping.releaseDate("May 2003") == nil)
+        #expect(TagMapping.releaseDate("") == nil)
+    }
+
+    @Test func gainsParse() {
+        #expect(TagMapping.leadingNumber("-6.50 dB") == -6.5)
+        #expect(TagMapping.leadingNumber("+1.2 dB") == 1.2)
+        #expect(TagMapping.leadingNumber("0.988831") == 0.988831)
+        #expect(TagMapping.leadingNumber("loud") == nil)
+    }
+
+    @Test func firstSourceWinsAndOthersFillGaps() {
+        let merged = TagMapping.merge([[("TITLE", "A"), ("ARTIST", "x"), ("ARTIST", "y")], [("TITLE", "B"), ("GENRE", "Rock")]])
+        #expect(merged == ["TITLE": "A", "ARTIST": "x; y", "GENRE": "Rock"])
+    }
+
+    @Test func ffmpegKeysCanonicalise() {
+        #expect(TagMapping.canonicalFFmpegKey("album_artist") == "ALBUMARTIST")
+        #expect(TagMapping.canonicalFFmpegKey("ALBUM_ARTIST") == "ALBUMARTIST")
+        #expect(TagMapping.canonicalFFmpegKey("DISC") == "DISCNUMBER")
+        #expect(TagMapping.canonicalFFmpegKey("MusicBrainz Album Id") == "MUSICBRAINZ_ALBUMID")
+        #expect(TagMapping.canonicalFFmpegKey("lyrics-eng") == "LYRICS")
+        #expect(TagMapping.canonicalFFmpegKey("major_brand") == nil)
+        #expect(TagMapping.canonicalFFmpegKey("_STATISTICS_TAGS") == nil)
+    }
+}
+
+/// Errors and odd paths, on files made at test time.
+struct ProbeErrorTests {
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-probe-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    func code(_ path: MediaPath) -> String? {
+        do { _ = try MediaProbe.probe(path); return nil } catch { return error.code }
+    }
+
+    @Test func missingFile() { #expect(code(MediaPath(dir.path + "/nope.mp3")) == "not-found") }
+    @Test func directory() { #expect(code(MediaPath(dir.path)) == "not-a-file") }
+
+    @Test func emptyFile() throws {
+        let p = dir.appendingPathComponent("empty.flac")
+        try Data().write(to: p)
+        #expect(code(MediaPath(p.path)) == "empty")
+    }
+
+    @Test func textFileWithMediaExtension() throws {
+        let p = dir.appendingPathComponent("notes.m4a")
+        try Data("just some text, not audio\n".utf8).write(to: p)
+        #expect(code(MediaPath(p.path)) == "not-media")
+    }
+
+    @Test func unreadableFile() throws {
+        let p = dir.appendingPathComponent("secret.mp3")
+        try Data(repeating: 1, count: 100).write(to: p)
+        chmod(p.path, 0)
+        let result = code(MediaPath(p.path))
+        // root reads mode-000 files; everyone else must get a clear permission error.
+        if getuid() == 0 { #expect(result == "not-media") } else { #expect(result == "permission-denied") }
+    }
+
+    @Test func nonUTF8FileNameIsReadByItsBytes() throws {
+        let source = FixtureTests.fixtures.appendingPathComponent("expected.json")
+        try #require(FileManager.default.fileExists(atPath: source.path))
+        let good = try #require(FixtureTests.expectations.first { !($0.spec["error"] is String) && ($0.file.hasSuffix(".flac") || $0.file.hasSuffix(".mp3")) })
+        let data = try Data(contentsOf: FixtureTests.fixtures.appendingPathComponent(good.file))
+        // "caf\xE9.mp3": Latin-1 é, invalid as UTF-8.
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array((good.file.hasSuffix(".flac") ? ".flac" : ".mp3").utf8)
+        let path = MediaPath(dir.path).appending(MediaPath(bytes: name))
+        #expect(!path.isUTF8)
+        let fd = path.withCString { open($0, O_CREAT | O_WRONLY, 0o644) }
+        try #require(fd >= 0)
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, data.count) }
+        close(fd)
+        let result = try MediaProbe.probe(path)
+        #expect(result.item.path == path)
+        #expect(result.item.playbackDuration > 0)
+    }
+}

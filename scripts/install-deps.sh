@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages mlib builds, tests and benchmarks against.
+# Used by the README quick start and by .ci/run, so a fresh machine and CI install the same set.
+set -euo pipefail
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+PACKAGES=(
+  pkg-config
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev   # FFmpeg: demux, decode, resample
+  libtag1-dev                                                      # TagLib 1.13
+  libsqlite3-dev                                                   # SQLite (GRDB links the system library)
+  libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`
+  ffmpeg                                                           # fixtures, ffprobe comparisons in tests
+  mediainfo                                                        # benchmark peer
+  mpd mpc                                                          # playlist interoperability test, scan peer
+  libxml2-utils                                                    # xmllint: XSPF well-formedness test
+  tmux                                                             # terminal test of `mlib play`
+)
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
