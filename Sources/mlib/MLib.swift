@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `mlib` command. Each subcommand lives in its own file and is a thin layer over the library modules.
 @main
@@ -14,6 +15,24 @@ struct MLib: AsyncParsableCommand {
         version: MLibVersion.string,
         subcommands: [Info.self, Scan.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
     )
+
+    /// ArgumentParser exits 64 (EX_USAGE) on a usage error; mlib documents 2, like most Unix tools.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 enum MLibVersion {
@@ -25,7 +44,7 @@ enum ExitStatus {
     static let success: Int32 = 0
     /// Some inputs failed (unreadable files, unresolved playlist entries, a missing scan root).
     static let partialFailure: Int32 = 1
-    /// Usage error (ArgumentParser's own code for validation errors).
+    /// Usage error: unknown option, missing argument, invalid value.
     static let usage: Int32 = 2
     /// The library could not be opened or is locked by another scan (with --no-wait).
     static let libraryUnavailable: Int32 = 3

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct InfoCommandTests {
+    /// Every fixture at once, good and bad, in one process: no crash, no hang, one JSON object per file in
+    /// argument order, failures as documented, exit status 1 because some files are bad.
+    @Test func everyFixtureAtOnce() throws {
+        let files = try CLI.fixtureFiles()
+        let r = try CLI.run(["info", "--json"] + files)
+        #expect(r.status == 1)
+        let array = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        #expect(array.count == files.count)
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.fixtures.appendingPathComponent("expected.json"))) as! [String: Any]
+        let specs = expected["files"] as! [String: [String: Any]]
+        for (object, file) in zip(array, files) {
+            #expect(object["path"] as? String == file)
+            let relative = String(file.dropFirst(CLI.fixtures.path.count + 1))
+            if let code = specs[relative]?["error"] as? String {
+                #expect(object["ok"] as? Bool == false)
+                #expect((object["error"] as? [String: Any])?["code"] as? String == code, "\(relative)")
+                #expect(r.stderr.contains("mlib: \(file): "), "one stderr line per failure")
+            } else {
+                #expect(object["ok"] as? Bool == true, "\(relative)")
+                let item = try #require(object["item"] as? [String: Any])
+                #expect(item["container"] is String)
+                // Numbers are numbers, not strings.
+                if let rate = item["sampleRate"] { #expect(rate is NSNumber && !(rate is String)) }
+            }
+        }
+        #expect(r.stderr.split(separator: "\n").count == specs.values.filter { $0["error"] is String }.count)
+    }
+
+    @Test func allGoodFilesExitZero() throws {
+        let good = try CLI.fixtureFiles().filter { !$0.contains("/bad/") }
+        let r = try CLI.run(["info", "--jsonl"] + good)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.split(separator: "\n").count == good.count)
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func textReportShowsTagsAndStreams() throws {
+        let r = try CLI.run(["info", CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac").path])
+        #expect(r.status == 0)
+        #expect(r.out.contains("Album Artist"))
+        #expect(r.out.contains("Stream #0 audio: flac"))
+        #expect(r.out.contains("Picture: Front Cover"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try CLI.run(["info"]).status == 2)
+        #expect(try CLI.run(["info", "--json", "--jsonl", "x"]).status == 2)
+    }
+
+    @Test func missingFileIsOneClearLine() throws {
+        let r = try CLI.run(["info", "/nonexistent/song.mp3"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "mlib: /nonexistent/song.mp3: no such file\n")
+    }
+}
