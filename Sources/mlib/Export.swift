@@ -1,7 +1,53 @@
 import ArgumentParser
+import Foundation
+import MediaModel
+import Playlists
 
-// Placeholder: replaced when this command lands.
 struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Export query results as a playlist.")
-    func run() async throws { throw ValidationError("not implemented yet") }
+    static let configuration = CommandConfiguration(
+        abstract: "Export query results as a playlist.",
+        discussion: """
+            Writes the items matching QUERY (all items without one) as a playlist, to standard output or \
+            atomically to -o FILE (an interrupted export never leaves half a playlist over a good one).
+
+            Paths are absolute unless --relative-to DIR or --relative (relative to the -o file's folder) is \
+            given. File names that are not UTF-8: m3u writes the raw bytes; m3u8 and pls write an absolute \
+            file:// URI with %XX escapes; xspf and jspf always use escaped URIs; json writes {"bytes": [...]}.
+
+            Examples:
+              mlib export artist:Björk --sort album -o bjork.m3u8
+              mlib export 'genre ==[c] "jazz" AND year < 1970' --format xspf > jazz.xspf
+              mlib export --relative -o ~/Music/playlists/all.m3u
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var outputOptions: PlaylistOutputOptions
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. artist,-year,album (- for descending).", valueName: "keys"))
+    var sort: String?
+
+    @Option(name: .long, help: "Export at most this many items.")
+    var limit: Int?
+
+    @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u).")
+    var title: String?
+
+    @Argument(help: ArgumentHelp("Query: field:value words or a format string (see mlib-query(7)).", valueName: "query"))
+    var query: [String] = []
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
+
+    func run() async throws {
+        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let index = try libraryOptions.open()
+        var writer = outputOptions.writer(title: title)
+        do { try index.forEachItem(query) { writer.append($0) } } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        if writer.count == 0 { printError("no items match; the playlist is empty") }
+        try outputOptions.emit(writer.finish())
+    }
 }

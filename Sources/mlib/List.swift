@@ -1,7 +1,192 @@
 import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
 
-// Placeholder: replaced when this command lands.
+/// `mlib ls [QUERY...]` (alias `query`): items or collections matching a query, streamed as they are read.
 struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ls", abstract: "Query the library.", aliases: ["query"])
-    func run() async throws { throw ValidationError("not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "ls",
+        abstract: "Query the library.",
+        discussion: """
+            Each QUERY argument is either a format string with an operator \
+            ('artist ==[cd] "bjork" AND year > 1995', 'title CONTAINS "love"', 'year BETWEEN {1990, 1999}') \
+            or short-form terms like beets: artist:Björk year:1990..1999 genre:rock,pop ^comments:live \
+            "title:love song"; bare words search title, album, artist, album artist, composer and genre. \
+            Arguments are ANDed. The whole language, with examples: mlib-query(7).
+
+            Examples:
+              mlib ls artist:björk
+              mlib ls 'playbackDuration > 5:00' --sort=-duration --limit 10
+              mlib ls --group albums year:1990..
+              mlib ls -f '${artist:20} ${title:40} $duration' genre:jazz
+              mlib ls --paths -0 type:music | xargs -0 ls -l
+            """,
+        aliases: ["query"])
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Argument(help: ArgumentHelp("Query: a format string or short-form terms (see mlib-query(7)).", valueName: "query"))
+    var query: [String] = []
+
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Output template: $field or ${field:WIDTH} (${field:>WIDTH} right-aligned); with --group also $name and $count.",
+        valueName: "template"))
+    var format: String?
+
+    @Flag(help: "Print a JSON array of items (every property that has a value, by key).")
+    var json = false
+
+    @Flag(help: "Print one JSON object per line.")
+    var jsonl = false
+
+    @Option(help: ArgumentHelp("Sort keys, comma-separated, '-' for descending (default: artist,album,title; album sorts by disc and track).",
+                               valueName: "keys"))
+    var sort: String?
+
+    @Flag(help: "Sort \"The Beatles\" as \"Beatles\" (leading The, A, An).")
+    var ignoreArticles = false
+
+    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists.",
+                               valueName: "kind"))
+    var group: String?
+
+    @Option(help: "At most this many items (or collections).")
+    var limit: Int?
+
+    @Option(help: "Skip this many items (or collections) first.")
+    var offset: Int = 0
+
+    @Flag(help: "Print only the number of matching items (or collections).")
+    var count = false
+
+    @Flag(help: "Print file paths only, exactly as stored (bytes).")
+    var paths = false
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "With --paths, end each path with NUL instead of a newline.")
+    var nul = false
+
+    func validate() throws {
+        if json && jsonl { throw ValidationError("--json and --jsonl exclude each other") }
+        if paths && (json || jsonl || format != nil) { throw ValidationError("--paths prints paths only: drop --json/--jsonl/--format") }
+        if nul && !paths { throw ValidationError("-0 goes with --paths") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if offset < 0 { throw ValidationError("--offset must be 0 or more") }
+        if let group, Self.grouping(group) == nil {
+            throw ValidationError("unknown --group '\(group)'; use albums, artists, albumArtists, composers, genres, titles or playlists")
+        }
+    }
+
+    static func grouping(_ name: String) -> MediaGrouping? {
+        switch name.lowercased() {
+        case "album", "albums": .album
+        case "artist", "artists": .artist
+        case "albumartist", "albumartists", "album_artists": .albumArtist
+        case "composer", "composers": .composer
+        case "genre", "genres": .genre
+        case "title", "titles", "song", "songs": .title
+        case "playlist", "playlists": .playlist
+        case "podcast", "podcasts": .podcastTitle
+        default: nil
+        }
+    }
+
+    func run() async throws {
+        let mediaQuery = try reportingQueryErrors { () throws -> MediaQuery in
+            let grouping = group.flatMap(Self.grouping) ?? .title
+            let sortText = sort ?? (group == nil ? "artist,album,title" : nil)
+            let sortKeys = try sortText.map { try MediaSortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
+            return MediaQuery(filter: try QueryArguments.predicate(query), sort: sortKeys, grouping: grouping,
+                              limit: limit, offset: offset)
+        }
+        let template = try reportingQueryErrors {
+            try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
+        }
+        let index = try libraryOptions.open()
+        var out = StandardOutput()
+        defer { out.flush() }
+        do {
+            if group != nil {
+                try listCollections(index, mediaQuery, template, &out)
+            } else if count {
+                out.write("\(try index.count(mediaQuery))\n")
+            } else {
+                try listItems(index, mediaQuery, template, &out)
+            }
+        } catch let error as QueryError {
+            out.flush()
+            try reportingQueryErrors { throw error }
+        } catch let error as IndexError {
+            out.flush()
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+    }
+
+    private func listItems(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
+        let text = template ?? (try! ItemTemplate("$artist - $album - $title"))
+        var first = true
+        if json { out.write("[") }
+        try index.forEachItem(query) { item in
+            if paths {
+                out.write(bytes: item.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
+            } else if json || jsonl {
+                var bytes: [UInt8] = json ? Array((first ? "\n" : ",\n").utf8) : []
+                item.json().write(into: &bytes)
+                if jsonl { bytes.append(UInt8(ascii: "\n")) }
+                out.write(bytes: bytes)
+            } else {
+                out.write(text.render(item) + "\n")
+            }
+            first = false
+        }
+        if json { out.write(first ? "]\n" : "\n]\n") }
+    }
+
+    private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
+                                 _ out: inout StandardOutput) throws {
+        if count {
+            var n = 0
+            try index.forEachCollectionSummary(query) { _ in n += 1 }
+            out.write("\(n)\n")
+            return
+        }
+        let defaultTemplate = query.grouping == .album ? "$albumArtist - $name ($count)" : "$name ($count)"
+        let text = template ?? (try! ItemTemplate(defaultTemplate, extraNames: ["name", "count"]))
+        var first = true
+        if json { out.write("[") }
+        try index.forEachCollectionSummary(query) { summary in
+            if paths {
+                out.write(bytes: summary.representativeItem.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
+            } else if json || jsonl {
+                var bytes: [UInt8] = json ? Array((first ? "\n" : ",\n").utf8) : []
+                let object = JSONValue.object([
+                    ("name", summary.name.map(JSONValue.string) ?? .null), ("count", .int(Int64(summary.count))),
+                    ("representativeItem", summary.representativeItem.json(includeTags: false)),
+                ])
+                object.write(into: &bytes)
+                if jsonl { bytes.append(UInt8(ascii: "\n")) }
+                out.write(bytes: bytes)
+            } else {
+                var item = summary.representativeItem
+                if query.grouping == .album, item.albumArtist == nil { item.albumArtist = item.artist }
+                out.write(text.render(item, extra: ["name": summary.name ?? "(none)", "count": String(summary.count)]) + "\n")
+            }
+            first = false
+        }
+        if json { out.write(first ? "]\n" : "\n]\n") }
+    }
+}
+
+/// Runs `body`; a `QueryError` becomes one line on standard error, the query with a caret under the
+/// problem, and exit status 2 (usage).
+func reportingQueryErrors<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as QueryError {
+        printError("query error: \(error)")
+        if let diagram = error.caretDiagram {
+            FileHandle.standardError.write(Data(diagram.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "  " + $0 }.joined(separator: "\n").utf8 + [UInt8(ascii: "\n")]))
+        }
+        throw ExitCode(ExitStatus.usage)
+    }
 }

@@ -1,7 +1,191 @@
 import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaProbe
+import Playback
 
-// Placeholder: replaced when this command lands.
+/// `mlib play`: a queue from the library (or from files), played by `MusicPlayer` into a sink.
 struct Play: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Play items from the library.")
-    func run() async throws { throw ValidationError("not implemented yet") }
+    static let configuration = CommandConfiguration(
+        abstract: "Play items from the library, or files, through a queue player.",
+        discussion: """
+            QUERY selects items as in `mlib ls` (short terms such as artist:Björk, or a predicate such as \
+            'genre == "Jazz" AND year < 1970'); no QUERY plays the whole library. With --files the \
+            arguments are file paths instead, and no library is needed.
+
+            On a terminal a status line shows the state, the item, time / duration and the queue position; \
+            keys: space pause/resume, n next, p previous (back to the start of the item after 3 s), \
+            ←/→ seek 10 s, ↑/↓ or +/- volume, s shuffle (off → songs → albums), r repeat (none → all → one), \
+            q quit. Without a terminal it plays through and prints one line per item.
+
+            A play is counted (playCount, lastPlayedDate) when an item plays to its end or past half its \
+            length or 4 minutes; a skip (skipCount) when n or p leaves an item within its first 20 seconds.
+
+            Sinks: auto (PulseAudio/PipeWire if a server is reachable, else an error), null (discard at \
+            real-time speed), null:fast (discard as fast as decoding goes), wav:FILE, pcm (s16le 44.1 kHz \
+            stereo on standard output, e.g. | aplay -f cd).
+
+            Examples:
+              mlib play artist:Björk --shuffle albums
+              mlib play 'genre == "Jazz"' --sort year --repeat all
+              mlib play --files a.flac b.mp3 --sink wav:out.wav
+              mlib play album:Vespertine --sink pcm | aplay -f cd
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Argument(help: ArgumentHelp("A query (as for mlib ls), or file paths with --files.", valueName: "query"))
+    var terms: [String] = []
+
+    @Flag(help: "Treat the arguments as audio files to play (looked up in the library when present there).")
+    var files = false
+
+    @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"))
+    var playlist: String?
+
+    @Option(help: ArgumentHelp("Sort keys for the queue, as for mlib ls (album,track; descending: --sort=-year).", valueName: "keys"))
+    var sort: String?
+
+    @Option(help: "Queue at most this many items.")
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("Shuffle the play order: songs, or albums (each album in track order).", valueName: "mode"))
+    var shuffle: ShuffleMode?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Repeat one item or all of the queue.", valueName: "mode"))
+    var repeatMode: RepeatMode?
+
+    @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
+    var sink: String = "auto"
+
+    @Option(help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
+    var start: Int?
+
+    @Option(help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
+    var volume: Int = 100
+
+    @Option(help: "Seed for the shuffle (the same seed gives the same order).")
+    var seed: UInt64?
+
+    @Flag(help: "Print the queue in play order and exit.")
+    var dryRun = false
+
+    func validate() throws {
+        if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
+        if files && terms.isEmpty { throw ValidationError("--files needs at least one file") }
+        if files && playlist != nil { throw ValidationError("--files and --playlist cannot be combined") }
+        if let start, start < 1 { throw ValidationError("--start counts from 1") }
+        if !(0...100).contains(volume) { throw ValidationError("--volume must be 0–100") }
+    }
+
+    func run() async throws {
+        let spec = SinkSpec(sink)!
+        let index = try openLibrary()
+        let items = try queueItems(index)
+        guard !items.isEmpty else {
+            printError(files ? "nothing to play" : "nothing to play: no item matches")
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        if let start, start > items.count {
+            throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
+        }
+
+        let output: any AudioSink
+        do { output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open() } catch let error as SinkError {
+            printError(error.message)
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        let player = MusicPlayer(sink: output, seed: seed)
+        player.setQueue(with: items)
+        if let start { player.setNowPlayingItem(at: start - 1) } else { player.prepareToPlay() }
+        if let shuffle { player.shuffleMode = shuffle }
+        if let repeatMode { player.repeatMode = repeatMode }
+        player.volume = Float(volume) / 100
+
+        if dryRun {
+            try player.close()
+            printQueue(player.queue, order: player.playOrder)
+            return
+        }
+        let session = PlaySession(player: player, index: index, linesToStandardError: spec.usesStandardOutput)
+        let failures = await session.run()
+        do { try player.close(drain: true) } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        if session.outputFailed || failures > 0 { throw ExitCode(ExitStatus.partialFailure) }
+        if session.interrupted { throw ExitCode(ExitStatus.interrupted) }
+    }
+
+    /// The library, if one is needed or exists: playing files works without one.
+    private func openLibrary() throws -> SQLiteIndex? {
+        let exists = FileManager.default.fileExists(atPath: libraryOptions.resolvedPath)
+        if files && !exists { return nil }
+        guard exists else {
+            printError("no library at \(libraryOptions.resolvedPath) (run mlib scan DIR first, or use --files)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        return try libraryOptions.open()
+    }
+
+    private func queueItems(_ index: SQLiteIndex?) throws -> [MediaItem] {
+        if files { return try fileItems(index) }
+        guard let index else { return [] }
+        if let playlist {
+            var items: [MediaItem] = []
+            try libraryCall {
+                try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
+            }
+            return items
+        }
+        let query = try PlaylistQuery.query(terms, sort: sort, limit: limit)
+        return try libraryCall { try index.items(query) }
+    }
+
+    /// Files from the command line: the library's item when the path is indexed (so statistics are kept),
+    /// else an item with just the path. Missing files are one line each and are left out.
+    private func fileItems(_ index: SQLiteIndex?) throws -> [MediaItem] {
+        var items: [MediaItem] = []
+        for argument in terms {
+            let path = MediaPath(argument)
+            guard FileManager.default.fileExists(atPath: argument) else {
+                printError("\(argument): no such file")
+                continue
+            }
+            let absolute = MediaPath(URL(fileURLWithPath: argument).standardizedFileURL.path)
+            if let indexed = try index.flatMap({ try $0.item(path: absolute) }) { items.append(indexed); continue }
+            // Not indexed: read its tags and duration now, so the status line has them.
+            if let probed = try? MediaProbe.probe(path) { items.append(probed.item); continue }
+            var item = MediaItem(path: path)
+            item.title = path.lastComponent.string
+            items.append(item)
+        }
+        return Array(items.prefix(limit ?? .max))
+    }
+
+    private func printQueue(_ queue: [MediaItem], order: [Int]) {
+        var out = StandardOutput()
+        let width = String(order.count).count
+        for (n, index) in order.enumerated() {
+            let item = queue[index]
+            let duration = item.playbackDuration > 0 ? PlayLines.clock(item.playbackDuration) : "?:??"
+            let album = item.albumTitle.map { "  (\($0))" } ?? ""
+            out.write("\(String(n + 1).leftPadded(width))  \(duration.leftPadded(7))  \(PlayLines.title(item))\(album)\n")
+        }
+        out.flush()
+    }
+}
+
+extension ShuffleMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let mode = ShuffleMode(rawValue: argument), mode != .off || argument == "off" else { return nil }
+        self = mode
+    }
+    public static var allValueStrings: [String] { ["off", "songs", "albums"] }
+}
+
+extension RepeatMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { ["none", "one", "all"] }
 }

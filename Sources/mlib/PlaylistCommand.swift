@@ -1,7 +1,248 @@
 import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
+import Playlists
 
-// Placeholder: replaced when this command lands.
+/// `mlib playlist …`: playlists kept in the library, as MPMediaPlaylist. Static playlists hold item ids,
+/// so their entries survive rescans and moves; smart playlists hold a query evaluated when read.
 struct PlaylistCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "playlist", abstract: "Manage playlists.")
-    func run() async throws { throw ValidationError("not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "playlist",
+        abstract: "Manage playlists kept in the library.",
+        discussion: """
+            Static playlists list items in a chosen order and follow files across rescans and moves. \
+            Smart playlists store a query (with --sort and --limit) and are evaluated each time they are \
+            shown or exported, like iTunes smart playlists.
+
+            Examples:
+              mlib playlist create Road
+              mlib playlist add Road artist:Björk --sort album
+              mlib playlist smart Jazz genre:jazz --sort -year --limit 50
+              mlib playlist smart "Last week" 'dateAdded > "-7d"' --sort -added
+              mlib playlist export Road -o road.m3u8
+              mlib playlist import ~/old/party.pls
+            """,
+        subcommands: [PlaylistCreate.self, PlaylistAdd.self, PlaylistRemove.self, PlaylistList.self,
+                      PlaylistShow.self, PlaylistRename.self, PlaylistDelete.self, PlaylistExport.self,
+                      PlaylistSmart.self, PlaylistImport.self])
+}
+
+struct PlaylistCreate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty static playlist.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Argument(help: "The playlist's name.") var name: String
+
+    func run() async throws {
+        try libraryCall { try libraryOptions.open().createPlaylist(name: name) }
+    }
+}
+
+struct PlaylistAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Append the items matching a query to a static playlist.",
+        discussion: "Items are appended in the query's order (--sort); an item already listed is listed again.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. album,track.", valueName: "keys")) var sort: String?
+    @Option(name: .long, help: "Add at most this many items.") var limit: Int?
+    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query")) var query: [String]
+
+    func run() async throws {
+        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let index = try libraryOptions.open()
+        if try index.requirePlaylist(name).isSmart { throw notStatic(name) }
+        let ids = try libraryCall { try index.items(query).map(\.persistentID) }
+        if ids.isEmpty { printError("no items match; playlist \"\(name)\" unchanged"); throw ExitCode(ExitStatus.partialFailure) }
+        try libraryCall { try index.appendToPlaylist(name: name, itemIDs: ids) }
+        print("added \(ids.count) item\(ids.count == 1 ? "" : "s") to \"\(name)\"")
+    }
+}
+
+struct PlaylistRemove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove entries from a static playlist by position (as `show` numbers them).")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: ArgumentHelp("Positions, from 1; ranges such as 3-7 work.", valueName: "position"))
+    var positions: [String]
+
+    func run() async throws {
+        var zeroBased: [Int] = []
+        for text in positions {
+            let bounds = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+            guard bounds.allSatisfy({ ($0 ?? 0) >= 1 }), let lo = bounds.first ?? nil, let hi = bounds.last ?? nil, lo <= hi else {
+                throw ValidationError("'\(text)' is not a position (1, 2, …) or a range (3-7).")
+            }
+            zeroBased += (lo...hi).map { $0 - 1 }
+        }
+        let index = try libraryOptions.open()
+        let playlist = try index.requirePlaylist(name)
+        if playlist.isSmart { throw notStatic(name) }
+        if let bad = zeroBased.first(where: { $0 >= playlist.entryCount }) {
+            printError("playlist \"\(name)\" has no position \(bad + 1) (it has \(playlist.entryCount) entries)")
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        try libraryCall { try index.removeFromPlaylist(name: name, positions: zeroBased) }
+    }
+}
+
+struct PlaylistList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List playlists with their item counts.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let index = try libraryOptions.open()
+        var rows: [JSONValue] = []
+        for playlist in try libraryCall({ try index.playlists() }) {
+            let count = try libraryCall { try playlist.smart.map { try index.count(try PlaylistQuery.query($0)) } ?? playlist.entryCount }
+            if json {
+                rows.append(.object([
+                    ("name", .string(playlist.name)), ("smart", .bool(playlist.isSmart)), ("count", .int(Int64(count))),
+                    ("query", playlist.smart.map { .string($0.predicate) } ?? .null),
+                    ("sort", playlist.smart?.sort.map { .string($0) } ?? .null),
+                    ("limit", playlist.smart?.limit.map { .int(Int64($0)) } ?? .null),
+                    ("created", .double(playlist.created.timeIntervalSince1970)),
+                    ("modified", .double(playlist.modified.timeIntervalSince1970)),
+                ]))
+            } else {
+                let rule = playlist.smart.map { "  [smart: \($0.predicate)\($0.sort.map { " sort \($0)" } ?? "")\($0.limit.map { " limit \($0)" } ?? "")]" } ?? ""
+                print("\(playlist.name)\t\(count) item\(count == 1 ? "" : "s")\(rule)")
+            }
+        }
+        if json { print(JSONValue.array(rows).serialized(pretty: true)) }
+    }
+}
+
+struct PlaylistShow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a playlist's items in order.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(name: .long, help: "Print the items as JSON (the same form as mlib ls --json).") var json = false
+    @Argument(help: "The playlist's name.") var name: String
+
+    func run() async throws {
+        let index = try libraryOptions.open()
+        let playlist = try index.requirePlaylist(name)
+        var out = StandardOutput()
+        var position = 0
+        if json { out.write("[") }
+        try libraryCall {
+            try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+                position += 1
+                if json {
+                    out.write(position == 1 ? "\n" : ",\n")
+                    var bytes: [UInt8] = []
+                    item.json().write(into: &bytes)
+                    out.write(bytes: bytes)
+                } else {
+                    let title = item.artist.map { "\($0) - \(item.displayTitle)" } ?? item.displayTitle
+                    out.write("\(String(position).leftPadded(4))  \(Self.clock(item.playbackDuration).leftPadded(7))  \(title)\t\(item.path)\n")
+                }
+            }
+        }
+        if json { out.write("\n]\n") }
+        out.flush()
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        guard seconds > 0, seconds.isFinite else { return "--:--" }
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
+
+struct PlaylistRename: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a playlist.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Argument(help: "The current name.") var name: String
+    @Argument(help: "The new name.") var newName: String
+
+    func run() async throws {
+        try libraryCall { try libraryOptions.open().renamePlaylist(name, to: newName) }
+    }
+}
+
+struct PlaylistDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a playlist (its items stay in the library).")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Argument(help: "The playlist's name.") var name: String
+
+    func run() async throws {
+        try libraryCall { try libraryOptions.open().deletePlaylist(name: name) }
+    }
+}
+
+struct PlaylistExport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write a playlist to a file or standard output.",
+        discussion: "Options as for mlib export; a smart playlist is evaluated now. The playlist's name is its title.")
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var outputOptions: PlaylistOutputOptions
+    @Argument(help: "The playlist's name.") var name: String
+
+    func run() async throws {
+        let index = try libraryOptions.open()
+        let playlist = try index.requirePlaylist(name)
+        var writer = outputOptions.writer(title: name)
+        try libraryCall { try PlaylistQuery.forEachItem(of: playlist, in: index) { writer.append($0) } }
+        try outputOptions.emit(writer.finish())
+    }
+}
+
+struct PlaylistSmart: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "smart", abstract: "Create (or with --replace, redefine) a smart playlist from a query.",
+        discussion: """
+            The query is stored and evaluated whenever the playlist is listed, shown or exported. When every \
+            argument is a format string they are stored as typed, so a relative date (dateAdded > "-7d") \
+            stays relative; otherwise the query is stored as the equivalent format string, with relative \
+            dates in field:value words (added:-7d..) fixed when the playlist is saved.
+            """)
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. -playCount,title.", valueName: "keys")) var sort: String?
+    @Option(name: .long, help: "At most this many items.") var limit: Int?
+    @Flag(name: .long, help: "Replace the rule of an existing smart playlist of that name.") var replace = false
+    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query")) var query: [String]
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+    }
+
+    func run() async throws {
+        let rule = try PlaylistQuery.rule(query, sort: sort, limit: limit)
+        let index = try libraryOptions.open()
+        try libraryCall {
+            if replace, let old = try index.playlist(named: name) {
+                guard old.isSmart else { throw notSmart(name) }
+                try index.deletePlaylist(name: name)
+            }
+            try index.createPlaylist(name: name, smart: rule)
+        }
+    }
+}
+
+/// The error for editing the entries of a smart playlist.
+func notStatic(_ name: String) -> ExitCode {
+    printError("\"\(name)\" is a smart playlist: change its query with mlib playlist smart --replace")
+    return ExitCode(ExitStatus.partialFailure)
+}
+
+func notSmart(_ name: String) -> ExitCode {
+    printError("\"\(name)\" is a static playlist; --replace only redefines smart playlists")
+    return ExitCode(ExitStatus.partialFailure)
+}
+
+/// Runs a library call; an `IndexError` (no such playlist, name taken, …) becomes one line and exit 1.
+@discardableResult
+func libraryCall<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as IndexError {
+        printError("\(error)")
+        throw ExitCode(ExitStatus.partialFailure)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

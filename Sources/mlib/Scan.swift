@@ -1,7 +1,212 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaScanner
 
-// Placeholder: replaced when this command lands.
 struct Scan: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add directories to the library and scan them.")
-    func run() async throws { throw ValidationError("not implemented yet") }
+    static let configuration = CommandConfiguration(
+        abstract: "Add directories to the library and scan them.",
+        discussion: """
+            With directories, adds them as library roots and scans them. Without, rescans every root: the \
+            form to run from cron or a systemd timer. Only new and changed files are read (size, mtime and \
+            inode tell); moved files keep their identity, play counts and playlist entries; deleted files \
+            leave the index. A missing or unmounted root removes nothing and makes the scan exit 1.
+
+            A progress line is shown when standard error is a terminal. Files that cannot be read are \
+            listed on standard error and recorded (see `mlib failures`). Only one scan runs per library: a \
+            second one waits for the first, or exits with status 3 with --no-wait. Ctrl-C or SIGTERM stops \
+            after committing the current batch (exit 130); the next scan completes the work.
+
+            Exit status: 0 success; 1 some files failed, or a root was missing or unreadable; 2 usage \
+            error; 3 the library could not be opened or is locked (--no-wait); 130 interrupted.
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(name: .shortAndLong, help: "No progress line and no summary (errors still go to standard error).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print the summary as JSON on standard output.")
+    var json = false
+
+    @Flag(name: .long, help: "Exit with status 3 at once if another scan holds the library, instead of waiting.")
+    var noWait = false
+
+    @Option(name: .long, help: ArgumentHelp("Wait at most this long for another scan to finish.", valueName: "seconds"))
+    var waitTimeout: Double?
+
+    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(name: .long, help: .hidden)
+    var batchSize = 500
+
+    @Flag(name: .long, help: "List the recorded failures instead of scanning (same as `mlib failures`).")
+    var failures = false
+
+    @Option(name: .long, help: ArgumentHelp("Remove a root and everything indexed under it, then exit.", valueName: "dir"))
+    var forget: String?
+
+    @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"))
+    var directories: [String] = []
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1.") }
+        if let waitTimeout, waitTimeout < 0 { throw ValidationError("--wait-timeout cannot be negative.") }
+    }
+
+    func run() async throws {
+        if failures { return try Failures.list(libraryOptions, json: json) }
+
+        let libraryPath = libraryOptions.resolvedPath
+        let lock: ScanLock
+        do {
+            lock = try ScanLock(libraryPath: libraryPath, timeout: noWait ? 0 : waitTimeout) {
+                if !quiet { printError("waiting for another scan of \(libraryPath) to finish…") }
+            }
+        } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let index = try libraryOptions.open()
+
+        if let forget {
+            let root = absolutePath(MediaPath(forget))
+            guard try index.roots().contains(root) else { throw ValidationError("\(root) is not a library root.") }
+            try index.removeRoot(root)
+            if !quiet { print("forgot \(root)") }
+            return
+        }
+
+        let roots = try resolveRoots(index)
+        let stop = StopFlag()
+        let signals = stop.watch([SIGINT, SIGTERM])
+        defer { signals.forEach { $0.cancel() } }
+        let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
+
+        var progress: (@Sendable (ScanProgress) -> Void)?
+        if let display { progress = { display.show($0) } }
+        let scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                   batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
+        let summary = try await scanner.scan(roots)
+        display?.clear()
+
+        for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
+        for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
+        for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
+        if summary.interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
+
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(summary) + Data("\n".utf8))
+        } else if !quiet {
+            print(Self.text(summary))
+        }
+
+        if summary.interrupted { throw ExitCode(ExitStatus.interrupted) }
+        if summary.hasProblems { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    static func text(_ s: ScanSummary) -> String {
+        "\(s.added) added, \(s.updated) updated, \(s.moved) moved, \(s.removed) removed, \(s.unchanged) unchanged, "
+            + "\(s.failed) failed in \(String(format: "%.2f", s.elapsed)) s (\(Int(s.filesPerSecond.rounded())) files/s)"
+    }
+
+    /// The roots to scan: the given directories (added as roots) or, without any, every root.
+    private func resolveRoots(_ index: SQLiteIndex) throws -> [MediaPath] {
+        if directories.isEmpty {
+            let roots = try index.roots()
+            if roots.isEmpty {
+                printError("the library has no roots yet: run `mlib scan DIR` first")
+                throw ExitCode(ExitStatus.usage)
+            }
+            return roots
+        }
+        var roots: [MediaPath] = []
+        for directory in rawDirectories() {
+            guard let root = Self.realPath(directory) else {
+                printError("\(directory): \(String(cString: strerror(errno)))")
+                throw ExitCode(ExitStatus.partialFailure)
+            }
+            var st = stat()
+            guard root.withCString({ stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+                printError("\(directory): not a directory")
+                throw ExitCode(ExitStatus.partialFailure)
+            }
+            try index.addRoot(root)
+            roots.append(root)
+        }
+        return roots
+    }
+
+    /// The directory arguments as raw bytes, so non-UTF-8 names reach the file system intact.
+    private func rawDirectories() -> [MediaPath] {
+        let raw = RawArguments.all
+        var cursor = raw.startIndex
+        return directories.map { directory in
+            guard let i = raw[cursor...].firstIndex(where: { MediaPath(bytes: $0).string == directory }) else { return MediaPath(directory) }
+            cursor = raw.index(after: i)
+            return MediaPath(bytes: raw[i])
+        }
+    }
+
+    static func realPath(_ path: MediaPath) -> MediaPath? {
+        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return MediaPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+    }
+
+    private func absolutePath(_ path: MediaPath) -> MediaPath {
+        if let real = Self.realPath(path) { return real }
+        if path.bytes.first == UInt8(ascii: "/") { return path }
+        return MediaPath(FileManager.default.currentDirectoryPath).appending(path)
+    }
+}
+
+/// Set by SIGINT/SIGTERM; the scanner polls it and stops after committing its current batch.
+/// A second signal exits at once (the index is still consistent: every batch is a transaction).
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    var isSet: Bool { lock.withLock { set } }
+
+    func watch(_ signals: [Int32]) -> [any DispatchSourceSignal] {
+        signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                let again = lock.withLock { defer { set = true }; return set }
+                if again { exit(ExitStatus.interrupted) }
+            }
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// The one-line progress display on a terminal's standard error: files, rate, ETA, current directory.
+final class ProgressLine: @unchecked Sendable {
+    private let columns: Int = {
+        var size = winsize()
+        return ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 20 ? Int(size.ws_col) : 80
+    }()
+
+    func show(_ p: ScanProgress) {
+        let rate = p.elapsed > 0 ? Double(p.filesSeen) / p.elapsed : 0
+        var line = "\(p.filesSeen) files, \(Int(rate)) files/s, \(p.filesProbed) read"
+        if let expected = p.expectedFiles, rate > 0, expected > p.filesSeen {
+            let eta = Int(Double(expected - p.filesSeen) / rate)
+            line += String(format: ", ETA %d:%02d", eta / 60, eta % 60)
+        }
+        line += "  " + p.directory.string
+        if line.count > columns - 1 { line = String(line.prefix(columns - 2)) + "…" }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 }

@@ -1,0 +1,105 @@
+// query-bench: builds (once) a library of synthetic items and times queries in-process, release build.
+//   swift run -c release query-bench LIBRARY [ITEMS]      (Benchmarks/query-bench runs the whole set)
+import Foundation
+import MediaIndex
+import MediaModel
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: query-bench LIBRARY [ITEMS]\n".utf8))
+    exit(2)
+}
+let libraryPath = arguments[1]
+let itemCount = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
+
+/// SplitMix64, so every run builds the same library.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+let artistStems = ["Björk", "Beyoncé", "The Beatles", "Sigur Rós", "Motörhead", "Daft Punk", "Röyksopp", "Ólafur Arnalds",
+                   "Radiohead", "A Tribe Called Quest", "Mötley Crüe", "Portishead", "Massive Attack", "Aphex Twin"]
+let genres = ["Rock", "Pop", "Electronic", "Jazz", "Hip-Hop", "Classical", "Folk", "Metal", "Ambient", "Soul"]
+
+/// 10 tracks per album, 5 albums per artist: 100,000 items → 2,000 artists, 10,000 albums.
+func syntheticItem(_ n: Int, _ rng: inout SeededRandom) -> MediaItem {
+    let albumNumber = n / 10, artistNumber = albumNumber / 5
+    let artist = "\(artistStems[artistNumber % artistStems.count]) \(artistNumber)"
+    var item = MediaItem(path: MediaPath("/music/\(artist)/Album \(albumNumber)/\(n % 10 + 1) Song \(n).flac"),
+                         tags: ["TITLE": "Song \(n)", "ARTIST": artist])
+    item.title = "Song \(n) \(["love", "night", "río", "straße", "day"][n % 5])"
+    item.artist = artist
+    item.albumArtist = artist
+    item.albumTitle = "Album \(albumNumber)"
+    item.genre = genres[albumNumber % genres.count]
+    item.mediaType = n % 50 == 0 ? .podcast : .music
+    item.playbackDuration = Double.random(in: 60...600, using: &rng)
+    item[.albumTrackNumber] = .integer(Int64(n % 10 + 1))
+    item[.discNumber] = .integer(1)
+    item[.year] = .integer(Int64(1960 + albumNumber % 60))
+    item[.releaseDate] = .text("\(1960 + albumNumber % 60)-0\(1 + albumNumber % 9)-15")
+    item[.fileSize] = .integer(Int64.random(in: 1_000_000...50_000_000, using: &rng))
+    item[.container] = .text("flac")
+    item[.audioCodec] = .text("flac")
+    item[.sampleRate] = .integer(44100)
+    item[.channels] = .integer(2)
+    return item
+}
+
+func time<T>(_ label: String, target: Double? = nil, runs: Int = 7, _ body: () throws -> T) rethrows -> T {
+    var result = try body()                               // warm-up (page cache, statement cache)
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        result = try body()
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    samples.sort()
+    let median = samples[samples.count / 2]
+    let verdict = target.map { median < $0 ? "  (target < \(Int($0)) ms: ok)" : "  (target < \(Int($0)) ms: MISSED)" } ?? ""
+    let padded = label.count < 52 ? label + String(repeating: " ", count: 52 - label.count) : label
+    print(padded + String(format: " median %8.2f ms  min %8.2f ms", median, samples[0]) + verdict)
+    return result
+}
+
+let index = try SQLiteIndex(path: libraryPath)
+let existing = try index.count(MediaQuery())
+if existing < itemCount {
+    var rng = SeededRandom(state: 42)
+    let start = Date()
+    var batch: [ScanChange] = []
+    for n in existing..<itemCount {
+        batch.append(.add(syntheticItem(n, &rng), FileStamp(size: 1, mtimeNanoseconds: 1, inode: Int64(n)), fingerprint: Int64(n)))
+        if batch.count == 5000 { try index.apply(batch); batch.removeAll() }
+    }
+    try index.apply(batch)
+    print(String(format: "built %d synthetic items in %.1f s", itemCount - existing, Date().timeIntervalSince(start)))
+}
+print("library: \(libraryPath), \(try index.count(MediaQuery())) items")
+
+let artistX = "Björk 700"
+func q(_ format: String) throws -> MediaQuery { MediaQuery(filter: try PredicateParser.parse(format), sort: [SortDescriptor(.albumTitle)]) }
+
+let eqFolded = try time("indexed equality: artist ==[cd] \"bjork 700\"", target: 5) { try index.items(q("artist ==[cd] \"bjork 700\"")) }
+let eqExact = try time("indexed equality: artist == \"Björk 700\"", target: 5) { try index.items(q("artist == \"\(artistX)\"")) }
+let eqYear = try time("indexed equality: year == 1999 (count)", target: 5) { try index.count(q("year == 1999")) }
+let contains = try time("artist CONTAINS[cd] \"rk 70\"", target: 100) { try index.items(q("artist CONTAINS[cd] \"rk 70\"")) }
+let short = try time("short form artist:björk (count)", target: 100) {
+    try index.count(MediaQuery(filter: try ShortQueryParser.parse(terms: ["artist:björk"])))
+}
+let search = try time("full-text search \"sigur 13\"", target: 100) { try index.items(MediaQuery(filter: .search("sigur 13"))) }
+let albums = try time("grouped albums (10,000 summaries)", target: 100) { try index.collectionSummaries(MediaQuery.albums()) }
+let artists = try time("grouped artists (summaries)", target: 100) { try index.collectionSummaries(MediaQuery.artists()) }
+let all = try time("count all", runs: 5) { try index.count(MediaQuery()) }
+let sorted = try time("first 100 of all, sorted by artist,album", runs: 5) {
+    try index.items(MediaQuery(sort: [SortDescriptor(.artist), SortDescriptor(.albumTitle)], limit: 100))
+}
+print("rows: \(eqFolded.count) \(eqExact.count) \(eqYear) \(contains.count) \(short) \(search.count) \(albums.count) albums "
+      + "\(artists.count) artists \(all) total \(sorted.count) sorted")

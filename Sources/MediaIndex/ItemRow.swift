@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import MediaModel
+
+/// The one mapping between `MediaItem` and a row of `items`, generic over `MediaProperty.allCases`:
+/// the schema, the scanner's writes and every read (including the query compiler's, in Query*.swift) use it,
+/// so adding a property needs no edit here.
+enum ItemRow {
+    /// Properties stored in a column of their own (`id` and `path` are special).
+    static let stored: [MediaProperty] = MediaProperty.allCases.filter { $0 != .persistentID && $0 != .path }
+    /// Properties with a `<name>_folded` twin and an FTS column.
+    static let searchable: [MediaProperty] = MediaProperty.allCases.filter { $0.spec.searchable }
+    /// Properties a rescan rewrites (everything not kept by the library).
+    static let fileDerived: [MediaProperty] = stored.filter { $0.spec.origin != .library }
+
+    static func column(_ p: MediaProperty) -> String {
+        p == .persistentID ? "id" : p == .path ? "path_text" : p.rawValue
+    }
+    static func foldedColumn(_ p: MediaProperty) -> String { p.rawValue + "_folded" }
+    static func quoted(_ name: String) -> String { "\"\(name)\"" }
+
+    static func sqlType(_ type: MediaProperty.ValueType) -> String {
+        switch type {
+        case .text, .date: "TEXT"
+        case .integer, .mediaType, .bool: "INTEGER"
+        case .real, .timestamp, .duration: "REAL"
+        }
+    }
+
+    /// Column list every item SELECT uses, in the order `decode` expects: id, path, tags, then `stored`.
+    /// Qualified with `items.` so joins (playlists, FTS) stay unambiguous.
+    static let selectColumns: String =
+        (["id", "path", "tags"] + stored.map(\.rawValue)).map { "items." + quoted($0) }.joined(separator: ", ")
+
+    /// Builds an item from a row selected with `selectColumns` (extra trailing columns are ignored).
+    static func decode(_ row: Row) -> MediaItem {
+        let pathBytes: [UInt8] = (row[1] as Data?).map { Array($0) } ?? []
+        var item = MediaItem(path: MediaPath(bytes: pathBytes), tags: decodeTags(row[2]))
+        item.persistentID = row[0]
+        for (offset, property) in stored.enumerated() {
+            item[property] = value(row[3 + offset], as: property.spec.type)
+        }
+        return item
+    }
+
+    static func value(_ dbValue: DatabaseValue, as type: MediaProperty.ValueType) -> MediaValue? {
+        switch dbValue.storage {
+        case .null: return nil
+        case .int64(let i):
+            switch type {
+            case .bool: return .bool(i != 0)
+            case .real, .timestamp, .duration: return .real(Double(i))
+            case .text, .date: return .text(String(i))
+            case .integer, .mediaType: return .integer(i)
+            }
+        case .double(let d): return MediaValue.real(d).coerced(to: type)
+        case .string(let s): return MediaValue.text(s).coerced(to: type)
+        case .blob(let b): return .text(String(decoding: b, as: UTF8.self))
+        }
+    }
+
+    static func databaseValue(_ value: MediaValue?) -> DatabaseValue {
+        switch value {
+        case nil: .null
+        case .text(let s)?: s.databaseValue
+        case .integer(let i)?: i.databaseValue
+        case .real(let d)?: d.isFinite ? d.databaseValue : .null
+        case .bool(let b)?: (b ? 1 : 0).databaseValue
+        }
+    }
+
+    /// Column names and values written for the file-derived part of an item: path, text path, directory,
+    /// tags, every file-derived property and the folded twins of the searchable ones. User data is never here.
+    static let fileColumnNames: [String] =
+        ["path", "path_text", "dir", "tags"] + fileDerived.map(\.rawValue) + searchable.map(foldedColumn)
+
+    static func fileColumnValues(_ item: MediaItem) -> [DatabaseValue] {
+        var values: [DatabaseValue] = [
+            Data(item.path.bytes).databaseValue, item.path.string.databaseValue,
+            Data(item.path.directory.bytes).databaseValue, encodeTags(item.tags),
+        ]
+        for p in fileDerived { values.append(databaseValue(item[p])) }
+        for p in searchable { values.append(item[p]?.text.map { TextFolding.folded($0).databaseValue } ?? .null) }
+        return values
+    }
+
+    /// The tag map as a JSON object with sorted keys (equal maps give equal text). Written by hand:
+    /// Foundation's JSONSerialization with sorted keys cost more than the SQLite insert itself.
+    static func encodeTags(_ tags: [String: String]) -> DatabaseValue {
+        guard !tags.isEmpty else { return .null }
+        var json = "{"
+        for (n, key) in tags.keys.sorted().enumerated() {
+            if n > 0 { json += "," }
+            appendJSONString(key, to: &json)
+            json += ":"
+            appendJSONString(tags[key]!, to: &json)
+        }
+        return (json + "}").databaseValue
+    }
+
+    private static func appendJSONString(_ s: String, to json: inout String) {
+        json += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+
+    static func decodeTags(_ dbValue: DatabaseValue) -> [String: String] {
+        guard let text = String.fromDatabaseValue(dbValue),
+              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+        else { return [:] }
+        return object
+    }
+}

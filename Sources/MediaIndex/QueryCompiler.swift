@@ -1,0 +1,279 @@
+import GRDB
+import MediaModel
+
+/// Compiles a `MediaQuery` into parameterised SQL over the `items` table (schema: INDEX-CONTRACT.md,
+/// columns named by `ItemRow`). Values are always bound as arguments, never spliced into the text; the
+/// only identifiers in the SQL come from `MediaProperty` raw values.
+///
+/// The SQL means exactly what `PredicateEvaluator` computes in memory (tests compare both on random
+/// predicates and items):
+/// - A comparison with a missing value is NULL in SQL, which WHERE, AND and OR treat as false; only NOT
+///   would keep it unknown, so NOT is compiled as `NOT IFNULL(x, 0)`: missing values compare false and
+///   NOT simply negates.
+/// - `[cd]` on searchable properties reads the stored `<name>_folded` column (indexed) with the literal
+///   folded by the same `TextFolding`; `[c]` or `[d]` alone, and any modifier on other text properties,
+///   fold per row through the `mlib_fold` SQL function (`QueryFunctions`).
+/// - Exact `==`/`IN` on a searchable property also test the folded column first: equal text has equal
+///   folded text, and that column is indexed.
+/// - CONTAINS is `instr` (byte exact); BEGINSWITH, ENDSWITH and LIKE are GLOB with the literal escaped,
+///   so `%`, `_`, `*`, `?`, `[` in values match themselves.
+enum QueryCompiler {
+    /// A piece of SQL and the values for its `?` placeholders, in order.
+    struct Fragment {
+        var sql: String
+        var arguments: [DatabaseValue] = []
+    }
+
+    // MARK: Entry points (SQLiteIndex+Reading.swift and QueryExecution.swift call these)
+
+    /// SELECT of `ItemRow.selectColumns` FROM items, filtered, sorted, limited.
+    static func itemsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
+        let w = try whereClause(query.filter)
+        let sql = "SELECT \(ItemRow.selectColumns) FROM items WHERE \(w.sql) ORDER BY \(orderBy(query.effectiveSort))"
+            + page(query)
+        return (sql, StatementArguments(w.arguments))
+    }
+
+    /// The ids of the rows `itemsSQL` selects, in the same order.
+    static func idsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
+        let w = try whereClause(query.filter)
+        return ("SELECT items.id FROM items WHERE \(w.sql) ORDER BY \(orderBy(query.effectiveSort))" + page(query),
+                StatementArguments(w.arguments))
+    }
+
+    /// SELECT COUNT(*) for the same rows as `itemsSQL`.
+    static func countSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
+        let w = try whereClause(query.filter)
+        if query.limit == nil && query.offset == 0 {
+            return ("SELECT COUNT(*) FROM items WHERE \(w.sql)", StatementArguments(w.arguments))
+        }
+        return ("SELECT COUNT(*) FROM (SELECT 1 FROM items WHERE \(w.sql)\(page(query)))", StatementArguments(w.arguments))
+    }
+
+    /// Like `itemsSQL` (without paging: `limit`/`offset` count collections, applied while reading) plus a
+    /// last column `group_key` identifying the group, ordered by it first, so consecutive rows with equal
+    /// keys form one collection.
+    static func collectionsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
+        let w = try whereClause(query.filter)
+        let keys = groupKeyExpressions(query.grouping)
+        let groupKey = keys.count == 1 ? keys[0] : "json_array(\(keys.joined(separator: ", ")))"
+        let order = keys.flatMap { ["(\($0)) IS NULL", $0] } + [orderBy(query.effectiveSort)]
+        let sql = "SELECT \(ItemRow.selectColumns), \(groupKey) AS group_key FROM items WHERE \(w.sql) ORDER BY "
+            + order.joined(separator: ", ")
+        return (sql, StatementArguments(w.arguments))
+    }
+
+    /// The properties a collection summary's representative item carries: what names and describes a
+    /// group. Decoding only these keeps a 10,000-album listing cheap.
+    static let summaryProperties: [MediaProperty] = [.title, .albumTitle, .artist, .albumArtist, .genre, .composer,
+                                                     .year, .releaseDate, .mediaType, .isCompilation, .discCount,
+                                                     .albumTrackCount, .hasArtwork]
+    static let summaryColumns = (["id", "path"] + summaryProperties.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }
+        .joined(separator: ", ")
+
+    /// One row per collection: the representative item (lowest id of the group; `summaryColumns`) then
+    /// `group_count`, ordered by group key, paged by `limit`/`offset`.
+    static func collectionSummariesSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
+        let w = try whereClause(query.filter)
+        let keys = groupKeyExpressions(query.grouping)
+        let named = keys.enumerated().map { "\($1) AS g\($0)" }.joined(separator: ", ")
+        let groupBy = keys.indices.map { "g\($0)" }.joined(separator: ", ")
+        let order = keys.indices.flatMap { ["g.g\($0) IS NULL", "g.g\($0)"] }.joined(separator: ", ")
+        let sql = """
+            SELECT \(summaryColumns), g.n AS group_count
+            FROM (SELECT min(items.id) AS rid, count(*) AS n, \(named) FROM items WHERE \(w.sql) GROUP BY \(groupBy)) AS g
+            JOIN items ON items.id = g.rid ORDER BY \(order)
+            """ + page(query)
+        return (sql, StatementArguments(w.arguments))
+    }
+
+    // MARK: WHERE
+
+    /// WHERE for any predicate: normalized first, so a bad literal is a `QueryError`, not wrong SQL.
+    static func whereClause(_ predicate: Predicate) throws -> Fragment {
+        condition(try predicate.normalized())
+    }
+
+    /// SQL for a normalized predicate.
+    static func condition(_ p: Predicate) -> Fragment {
+        switch p {
+        case .all: return Fragment(sql: "1")
+        case .none: return Fragment(sql: "0")
+        case .not(let inner):
+            let f = condition(inner)
+            return Fragment(sql: "NOT IFNULL((\(f.sql)), 0)", arguments: f.arguments)
+        case .and(let ps): return join(ps, "AND", empty: "1")
+        case .or(let ps): return join(ps, "OR", empty: "0")
+        case .search(let text):
+            guard let match = FullTextSearch.ftsMatchExpression(text) else { return Fragment(sql: "1") }
+            return Fragment(sql: "items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)",
+                            arguments: [match.databaseValue])
+        case .comparison(let c):
+            return comparison(c)
+        }
+    }
+
+    private static func join(_ ps: [Predicate], _ op: String, empty: String) -> Fragment {
+        if ps.isEmpty { return Fragment(sql: empty) }
+        let parts = ps.map(condition)
+        return Fragment(sql: parts.map { "(\($0.sql))" }.joined(separator: " \(op) "),
+                        arguments: parts.flatMap(\.arguments))
+    }
+
+    static func column(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.column(p)) }
+    static func foldedColumn(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.foldedColumn(p)) }
+
+    static func bind(_ v: MediaValue) -> DatabaseValue {
+        switch v {
+        case .text(let s): s.databaseValue
+        case .integer(let i): i.databaseValue
+        case .real(let d): d.databaseValue
+        case .bool(let b): (b ? 1 : 0).databaseValue
+        }
+    }
+
+    private static func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+
+    private static func comparison(_ c: Comparison) -> Fragment {
+        let col = column(c.property)
+        if case .null = c.operand {
+            return Fragment(sql: c.op == .equal ? "\(col) IS NULL" : "\(col) IS NOT NULL")
+        }
+        switch c.property.spec.type {
+        case .mediaType:
+            // A kind is a set of bits: `mediaType == music` asks whether the music bit is set.
+            let values: [MediaValue]
+            switch c.operand { case .value(let v): values = [v]; case .list(let l): values = l; default: values = [] }
+            let mask = values.reduce(Int64(0)) { $0 | ($1.integer ?? 0) }
+            return Fragment(sql: "(\(col) & ?) \(c.op == .notEqual ? "=" : "!=") 0", arguments: [mask.databaseValue])
+        case .text, .date:
+            return text(c, col)
+        default:
+            return number(c, col)
+        }
+    }
+
+    private static func number(_ c: Comparison, _ col: String) -> Fragment {
+        switch (c.op, c.operand) {
+        case (.between, .range(let lo, let hi)):
+            return Fragment(sql: "\(col) BETWEEN ? AND ?", arguments: [bind(lo), bind(hi)])
+        case (.in, .list(let l)):
+            if l.isEmpty { return Fragment(sql: "0") }
+            return Fragment(sql: "\(col) IN (\(placeholders(l.count)))", arguments: l.map(bind))
+        case (let op, .value(let v)):
+            let sqlOp: String
+            switch op {
+            case .equal: sqlOp = "="
+            case .notEqual: sqlOp = "!="
+            case .less: sqlOp = "<"
+            case .lessOrEqual: sqlOp = "<="
+            case .greater: sqlOp = ">"
+            case .greaterOrEqual: sqlOp = ">="
+            default: return Fragment(sql: "0")    // excluded by normalization
+            }
+            return Fragment(sql: "\(col) \(sqlOp) ?", arguments: [bind(v)])
+        default:
+            return Fragment(sql: "0")
+        }
+    }
+
+    private static func text(_ c: Comparison, _ col: String) -> Fragment {
+        let options = c.options
+        if c.op == .matches, case .value(let v) = c.operand {
+            return Fragment(sql: "mlib_matches(\(col), ?, \(options.rawValue))", arguments: [bind(v)])
+        }
+        let searchable = c.property.spec.searchable
+        // The expression compared: raw column, stored folded column, or folded per row.
+        let expr = options.isEmpty ? col
+            : (searchable && options == .cd ? foldedColumn(c.property) : "mlib_fold(\(col), \(options.rawValue))")
+        func lit(_ v: MediaValue) -> String { TextFolding.fold(v.text ?? v.description, options) }
+        let exactOnSearchable = options.isEmpty && searchable
+
+        switch (c.op, c.operand) {
+        case (.between, .range(let lo, let hi)):
+            return Fragment(sql: "\(expr) BETWEEN ? AND ?", arguments: [lit(lo).databaseValue, lit(hi).databaseValue])
+        case (.in, .list(let l)):
+            if l.isEmpty { return Fragment(sql: "0") }
+            let values = l.map { lit($0).databaseValue }
+            if exactOnSearchable {
+                let folded = l.map { TextFolding.folded($0.text ?? $0.description).databaseValue }
+                return Fragment(sql: "\(foldedColumn(c.property)) IN (\(placeholders(l.count))) AND \(expr) IN (\(placeholders(l.count)))",
+                                arguments: folded + values)
+            }
+            return Fragment(sql: "\(expr) IN (\(placeholders(l.count)))", arguments: values)
+        case (let op, .value(let v)) where !options.isEmpty && expr == foldedColumn(c.property)
+                && [.contains, .beginsWith, .endsWith, .like].contains(op):
+            // A substring or pattern test cannot seek, but it can scan the folded column's index (covering:
+            // it holds the value and the id), several times smaller than the table: 100,000 rows in ~8 ms
+            // instead of ~40 ms. NULL semantics are unchanged (`id IN (…)` is false where the test is not true).
+            let f = text(Comparison(c.property, op, .value(.text(lit(v)))), foldedColumn(c.property))
+            return Fragment(sql: "items.id IN (SELECT items.id FROM items WHERE \(f.sql))", arguments: f.arguments)
+        case (let op, .value(let v)):
+            let s = lit(v)
+            switch op {
+            case .equal:
+                if exactOnSearchable {
+                    return Fragment(sql: "\(foldedColumn(c.property)) = ? AND \(expr) = ?",
+                                    arguments: [TextFolding.folded(s).databaseValue, s.databaseValue])
+                }
+                return Fragment(sql: "\(expr) = ?", arguments: [s.databaseValue])
+            case .notEqual: return Fragment(sql: "\(expr) != ?", arguments: [s.databaseValue])
+            case .less: return Fragment(sql: "\(expr) < ?", arguments: [s.databaseValue])
+            case .lessOrEqual: return Fragment(sql: "\(expr) <= ?", arguments: [s.databaseValue])
+            case .greater: return Fragment(sql: "\(expr) > ?", arguments: [s.databaseValue])
+            case .greaterOrEqual: return Fragment(sql: "\(expr) >= ?", arguments: [s.databaseValue])
+            case .contains: return Fragment(sql: "instr(\(expr), ?) > 0", arguments: [s.databaseValue])
+            case .beginsWith:
+                return Fragment(sql: "\(expr) GLOB ?", arguments: [(TextMatching.globEscaped(s) + "*").databaseValue])
+            case .endsWith:
+                return Fragment(sql: "\(expr) GLOB ?", arguments: [("*" + TextMatching.globEscaped(s)).databaseValue])
+            case .like:
+                return Fragment(sql: "\(expr) GLOB ?", arguments: [TextMatching.likeToGlob(s).databaseValue])
+            case .between, .in, .matches:
+                return Fragment(sql: "0")
+            }
+        default:
+            return Fragment(sql: "0")
+        }
+    }
+
+    // MARK: ORDER BY
+
+    /// ORDER BY terms for `sort` (already in album order), ending with `items.id` so the order is total.
+    static func orderBy(_ sort: [SortDescriptor]) -> String {
+        var terms: [String] = []
+        for d in sort {
+            let dir = d.ascending ? "ASC" : "DESC"
+            let col = column(d.property)
+            switch SortDescriptor.kind(of: d.property) {
+            case .pathBytes:
+                terms.append("items.path \(dir)")
+            case .foldedText:
+                var key = d.property.spec.searchable ? foldedColumn(d.property) : "mlib_fold(\(col), 3)"
+                if d.ignoreArticles { key = "mlib_strip_articles(\(key))" }
+                terms += ["\(col) IS NULL", "\(key) \(dir)"]
+            case .isoText, .numeric:
+                terms += ["\(col) IS NULL", "\(col) \(dir)"]
+            }
+        }
+        return (terms + ["items.id"]).joined(separator: ", ")
+    }
+
+    // MARK: Grouping
+
+    /// SQL for each part of `grouping.keyParts` (folded columns, so grouping uses their indexes).
+    static func groupKeyExpressions(_ grouping: MediaGrouping) -> [String] {
+        grouping.keyParts.map { part in
+            let primary = part.property.spec.searchable ? foldedColumn(part.property) : "mlib_fold(\(column(part.property)), 3)"
+            guard let fallback = part.fallback else { return primary }
+            let second = fallback.spec.searchable ? foldedColumn(fallback) : "mlib_fold(\(column(fallback)), 3)"
+            return "coalesce(\(primary), \(second))"
+        }
+    }
+
+    static func page(_ query: MediaQuery) -> String {
+        let offset = max(0, query.offset)
+        if let limit = query.limit { return " LIMIT \(max(0, limit)) OFFSET \(offset)" }
+        return offset > 0 ? " LIMIT -1 OFFSET \(offset)" : ""
+    }
+}

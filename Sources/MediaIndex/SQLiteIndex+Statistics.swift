@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import MediaModel
+
+/// Totals over the library, for `mlib stats`.
+public struct LibraryStatistics: Sendable, Hashable, Codable {
+    public struct Count: Sendable, Hashable, Codable {
+        public var name: String
+        public var count: Int
+    }
+    public var items: Int
+    /// Seconds.
+    public var totalDuration: Double
+    /// Bytes.
+    public var totalSize: Int64
+    public var byMediaType: [Count]
+    public var byContainer: [Count]
+    public var failures: Int
+    public var roots: [MediaPath]
+    public var playlists: Int
+}
+
+extension SQLiteIndex {
+    public func statistics() throws -> LibraryStatistics {
+        try read { db in
+            let totals = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*), COALESCE(SUM(playbackDuration), 0), COALESCE(SUM(fileSize), 0) FROM items
+                """)!
+            let byType = try Row.fetchAll(db, sql: """
+                SELECT COALESCE(mediaType, 0), COUNT(*) FROM items GROUP BY 1 ORDER BY 2 DESC, 1
+                """).map { row in
+                LibraryStatistics.Count(name: MediaType(rawValue: row[0]).name, count: row[1])
+            }
+            let byContainer = try Row.fetchAll(db, sql: """
+                SELECT COALESCE(container, 'unknown'), COUNT(*) FROM items GROUP BY 1 ORDER BY 2 DESC, 1
+                """).map { LibraryStatistics.Count(name: $0[0], count: $0[1]) }
+            return LibraryStatistics(
+                items: totals[0], totalDuration: totals[1], totalSize: totals[2],
+                byMediaType: byType, byContainer: byContainer,
+                failures: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM failures") ?? 0,
+                roots: try Data.fetchAll(db, sql: "SELECT path FROM roots ORDER BY path").map { MediaPath(bytes: Array($0)) },
+                playlists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM playlists") ?? 0)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import MediaModel
+
+/// The library store on SQLite (GRDB), in WAL mode: readers in other processes (queries, the player) never
+/// wait for a scan's writes, and a crash at any moment leaves the last committed transaction intact.
+///
+/// One `DatabaseQueue` (a single connection) rather than a `DatabasePool`: each mlib process does one thing
+/// at a time, and GRDB's pool commits a dummy transaction on every open to create the WAL file, which
+/// would break "an unchanged rescan writes nothing". WAL is switched on here instead (a no-op once set).
+public final class SQLiteIndex: MediaStore, Sendable {
+    /// The database file, or ":memory:".
+    public let path: String
+    let database: any DatabaseWriter
+
+    /// Opens (creating directories and the file if needed) and migrates the library at `path`.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            database = try DatabaseQueue(path: path, configuration: Self.configuration)
+        } catch {
+            throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
+        }
+        try migrate()
+    }
+
+    /// A private in-memory library (tests, one-off tools).
+    public init(inMemory: ()) throws {
+        path = ":memory:"
+        do { database = try DatabaseQueue(configuration: Self.configuration) } catch {
+            throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
+        }
+        try migrate()
+    }
+
+    private static var configuration: Configuration {
+        var config = Configuration()
+        // Another process (a scan, `mlib playlist add`) may hold the write lock briefly: wait, don't fail.
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            // WAL + NORMAL: commits survive a crash of the process; only an OS crash can drop the last ones.
+            // (A no-op once the file is in WAL mode; an in-memory database stays "memory".)
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A scan batch dirties pages of the table, ~15 indexes and the FTS index: with SQLite's default
+            // 2 MB cache they spill to the WAL several times per transaction (50 page writes per row);
+            // 16 MB holds a batch, is only used as touched, and is a fixed ceiling whatever the library size.
+            try db.execute(sql: "PRAGMA cache_size = -16000")
+            // SQL functions the query compiler emits (mlib_fold, mlib_matches, …): see QueryFunctions.swift.
+            QueryFunctions.install(db)
+        }
+        return config
+    }
+
+    private func migrate() throws {
+        do {
+            let migrator = Schema.migrator
+            if try database.read({ db in try migrator.hasCompletedMigrations(db) }) == false {
+                try migrator.migrate(database)
+            }
+            try Schema.addMissingPropertyColumns(database)
+        } catch {
+            throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
+        }
+    }
+
+    // MARK: Error mapping (every GRDB error leaves as an IndexError with the database path)
+
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? e.description }
+        if let e = error as? IndexError { return e.description }
+        return "\(error)"
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.read(body) } catch let error as IndexError { throw error } catch {
+            throw IndexError.database(database: path, reason: Self.reason(error))
+        }
+    }
+
+    /// A read without a transaction around it: for hot paths made of independent single statements.
+    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.unsafeRead(body) } catch let error as IndexError { throw error } catch {
+            throw IndexError.database(database: path, reason: Self.reason(error))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.write(body) } catch let error as IndexError { throw error } catch {
+            throw IndexError.database(database: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+    }
+
+    /// Runs a read-only statement and returns every value as text (NULL as nil): for tests and diagnostics.
+    func textRows(_ sql: String, _ arguments: StatementArguments = []) throws -> [[String?]] {
+        try read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                row.databaseValues.map { $0.isNull ? nil : (String.fromDatabaseValue($0) ?? $0.description) }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import GRDB
+import MediaModel
+
+/// Named migrations. Property columns come from `MediaProperty.allCases` (through `ItemRow`); a property added
+/// later gets its column from `addMissingPropertyColumns`, so adding a property needs no migration text.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items, roots, failures, playlists, FTS") { db in
+            try db.execute(sql: """
+                CREATE TABLE roots (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    added REAL NOT NULL)
+                """)
+            // AUTOINCREMENT: an id is never reused, so a deleted item's id cannot come back as someone else's.
+            let propertyColumns = ItemRow.stored.map { "\(ItemRow.quoted($0.rawValue)) \(ItemRow.sqlType($0.spec.type))" }
+            let foldedColumns = ItemRow.searchable.map { "\(ItemRow.quoted(ItemRow.foldedColumn($0))) TEXT" }
+            try db.execute(sql: """
+                CREATE TABLE items (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    dir BLOB NOT NULL,
+                    tags TEXT,
+                    \((propertyColumns + foldedColumns).joined(separator: ",\n    ")),
+                    scan_mtime INTEGER,
+                    scan_inode INTEGER,
+                    fingerprint INTEGER,
+                    scan_failed INTEGER NOT NULL DEFAULT 0)
+                """)
+            try db.execute(sql: "CREATE INDEX items_dir ON items(dir)")
+            try db.execute(sql: "CREATE INDEX items_identity ON items(fileSize, fingerprint)")
+            try db.execute(sql: "CREATE INDEX items_path_text ON items(path_text)")
+            for p in ItemRow.searchable {
+                let c = ItemRow.foldedColumn(p)
+                try db.execute(sql: "CREATE INDEX \(ItemRow.quoted("items_" + c)) ON items(\(ItemRow.quoted(c)))")
+            }
+            for p: MediaProperty in [.mediaType, .year, .dateAdded, .lastPlayedDate, .playCount, .rating, .container] {
+                try db.execute(sql: "CREATE INDEX \(ItemRow.quoted("items_" + p.rawValue)) ON items(\(ItemRow.quoted(p.rawValue)))")
+            }
+
+            try db.execute(sql: """
+                CREATE TABLE failures (
+                    path BLOB PRIMARY KEY,
+                    path_text TEXT NOT NULL,
+                    dir BLOB NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    item_id INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                    seen REAL NOT NULL)
+                """)
+            try db.execute(sql: "CREATE INDEX failures_dir ON failures(dir)")
+
+            try db.execute(sql: """
+                CREATE TABLE playlists (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    query TEXT,
+                    sort TEXT,
+                    "limit" INTEGER,
+                    created REAL NOT NULL,
+                    modified REAL NOT NULL)
+                """)
+            try db.execute(sql: """
+                CREATE TABLE playlist_entries (
+                    playlist_id INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    PRIMARY KEY (playlist_id, position))
+                """)
+            try db.execute(sql: "CREATE INDEX playlist_entries_item ON playlist_entries(item_id)")
+
+            try createFullTextSearch(db)
+        }
+        QueryIndexes.register(in: &migrator)     // the query engineer's indexes (QueryIndexes.swift)
+        return migrator
+    }
+
+    /// `items_fts` indexes the folded searchable columns (external content: no second copy of the text).
+    /// Triggers keep it in step; an update that leaves those columns alone (a move) does not touch it.
+    static func createFullTextSearch(_ db: Database) throws {
+        let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
+        let new = ItemRow.searchable.map { "new." + ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        let old = ItemRow.searchable.map { "old." + ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE items_fts USING fts5(\(names), content='items', content_rowid='id',
+                tokenize='unicode61 remove_diacritics 2');
+            CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN
+                INSERT INTO items_fts(rowid, \(names)) VALUES (new.id, \(new));
+            END;
+            CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+                INSERT INTO items_fts(items_fts, rowid, \(names)) VALUES ('delete', old.id, \(old));
+            END;
+            CREATE TRIGGER items_fts_update AFTER UPDATE OF \(folded) ON items BEGIN
+                INSERT INTO items_fts(items_fts, rowid, \(names)) VALUES ('delete', old.id, \(old));
+                INSERT INTO items_fts(rowid, \(names)) VALUES (new.id, \(new));
+            END;
+            """)
+    }
+
+    /// Adds a column for any property that appeared after the database was created (reads first, so an
+    /// up-to-date database is not written to).
+    static func addMissingPropertyColumns(_ writer: any DatabaseWriter) throws {
+        let existing = try writer.read { db in Set(try db.columns(in: "items").map(\.name)) }
+        let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
+        guard !missing.isEmpty else { return }
+        try writer.write { db in
+            for p in missing {
+                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(ItemRow.quoted(p.rawValue)) \(ItemRow.sqlType(p.spec.type))")
+            }
+        }
+    }
+}

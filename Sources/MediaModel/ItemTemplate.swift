@@ -1,0 +1,109 @@
+import Foundation
+
+/// `--format` templates, as beets' `-f`: `$artist - $album - $title`.
+///
+/// - `$name` or `${name}`: a property by name or alias (`$album`, `$track`, `$duration`); missing → empty.
+/// - `${name:30}`: padded to 30 characters, cut with "…" when longer; `${name:>6}` right-aligned.
+/// - `$$` is a dollar sign; `\t`, `\n`, `\\` are a tab, a newline, a backslash.
+/// - Extra names (`$count`, `$name` for collections) come from the caller.
+///
+/// Values print as people read them: durations `m:ss`, timestamps `2024-05-01 10:30`, media types by name.
+public struct ItemTemplate: Sendable {
+    enum Segment: Sendable {
+        case literal(String)
+        case field(name: String, property: MediaProperty?, width: Int?, rightAligned: Bool)
+    }
+    let segments: [Segment]
+
+    /// Parses `template`; `extraNames` are accepted besides property names.
+    public init(_ template: String, extraNames: Set<String> = []) throws {
+        let chars = Array(template)
+        var segments: [Segment] = []
+        var literal = ""
+        var i = 0
+        func fail(_ message: String, _ at: Int) -> QueryError { QueryError(message, query: template, position: at) }
+        func resolve(_ name: String, _ at: Int) throws -> MediaProperty? {
+            if extraNames.contains(name) { return nil }
+            guard let p = MediaProperty(name: name) else {
+                throw fail("unknown field '\(name)' in the format" + PredicateParser.suggestion(for: name), at)
+            }
+            return p
+        }
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\", i + 1 < chars.count {
+                switch chars[i + 1] {
+                case "t": literal.append("\t")
+                case "n": literal.append("\n")
+                case "\\": literal.append("\\")
+                default: literal.append(c); literal.append(chars[i + 1])
+                }
+                i += 2
+                continue
+            }
+            guard c == "$" else { literal.append(c); i += 1; continue }
+            let start = i
+            if i + 1 < chars.count, chars[i + 1] == "$" { literal.append("$"); i += 2; continue }
+            if !literal.isEmpty { segments.append(.literal(literal)); literal = "" }
+            if i + 1 < chars.count, chars[i + 1] == "{" {
+                guard let close = chars[(i + 2)...].firstIndex(of: "}") else { throw fail("missing '}' after '${'", start) }
+                let inner = String(chars[(i + 2)..<close])
+                let parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                var width: Int?
+                var right = false
+                if parts.count == 2 {
+                    var spec = Substring(parts[1])
+                    if spec.hasPrefix(">") { right = true; spec = spec.dropFirst() } else if spec.hasPrefix("<") { spec = spec.dropFirst() }
+                    guard let w = Int(spec), w >= 0 else { throw fail("expected a width after ':' (${\(name):30})", start) }
+                    width = w
+                }
+                segments.append(.field(name: name, property: try resolve(name, start), width: width, rightAligned: right))
+                i = close + 1
+            } else {
+                var j = i + 1
+                while j < chars.count, chars[j].isLetter || chars[j].isNumber || chars[j] == "_" { j += 1 }
+                guard j > i + 1 else { throw fail("expected a field name after '$' (use $$ for a dollar sign)", start) }
+                let name = String(chars[(i + 1)..<j])
+                segments.append(.field(name: name, property: try resolve(name, start), width: nil, rightAligned: false))
+                i = j
+            }
+        }
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        self.segments = segments
+    }
+
+    /// The text for `item`; `extra` supplies the extra names.
+    public func render(_ item: MediaItem, extra: [String: String] = [:]) -> String {
+        var out = ""
+        for segment in segments {
+            switch segment {
+            case .literal(let s): out += s
+            case .field(let name, let property, let width, let right):
+                var text = property.map { p in item[p].map { Self.display($0, p) } ?? "" } ?? (extra[name] ?? "")
+                if let width {
+                    if text.count > width { text = width > 0 ? String(text.prefix(width - 1)) + "…" : "" }
+                    let pad = String(repeating: " ", count: width - text.count)
+                    text = right ? pad + text : text + pad
+                }
+                out += text
+            }
+        }
+        return out
+    }
+
+    /// A value as shown in text output.
+    public static func display(_ value: MediaValue, _ property: MediaProperty) -> String {
+        switch property.spec.type {
+        case .duration: return value.real.map(QueryLiterals.formatDuration) ?? value.description
+        case .mediaType: return MediaType(rawValue: value.integer ?? 0).name
+        case .timestamp:
+            guard let t = value.real else { return value.description }
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.dateFormat = "yyyy-MM-dd HH:mm"
+            return f.string(from: Date(timeIntervalSince1970: t))
+        default: return value.description
+        }
+    }
+}

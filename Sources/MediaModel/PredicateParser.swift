@@ -1,0 +1,256 @@
+/// Parses NSPredicate-style format strings (CoreData's `predicateWithFormat:` language) into `Predicate`:
+///
+///     artist ==[cd] "beyonce" AND (year BETWEEN {1990, 1999} OR genre IN {"Rock", "Pop"})
+///     playbackDuration > 5:00 && NOT comments CONTAINS[c] "live"
+///
+/// Grammar (keywords are case-insensitive; AND binds tighter than OR; NOT tighter than both):
+///
+///     expr       = and { ("OR" | "||") and }
+///     and        = unary { ("AND" | "&&") unary }
+///     unary      = ("NOT" | "!") unary | "(" expr ")" | "TRUEPREDICATE" | "FALSEPREDICATE"
+///                | "SEARCH" string | comparison
+///     comparison = property operator [ "[" ("c"|"d"|"cd") "]" ] operand
+///     operator   = == = != <> < <= =< > >= => BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE MATCHES
+///     operand    = literal | "{" literal { "," literal } "}"
+///     literal    = string | number | duration (5:00) | true | false | YES | NO | nil | NULL | name | %@
+///
+/// Errors carry the position of the token that went wrong and say what was expected there.
+public struct PredicateParser {
+    private let text: String
+    private var tokens: [PredicateToken] = []
+    private var index = 0
+    private var arguments: [MediaValue?]
+    private var argumentIndex = 0
+
+    /// Parses `format`; `%@` placeholders take `arguments` in order (nil is `nil`), never spliced as text.
+    public static func parse(_ format: String, arguments: [MediaValue?] = []) throws -> Predicate {
+        var p = PredicateParser(text: format, arguments: arguments)
+        return try p.parseAll()
+    }
+
+    /// True when `text` reads as a format string rather than short-form words: it contains a comparison
+    /// operator (`==`, `<`, …) or an operator keyword (`CONTAINS`, `BETWEEN`, …) as a separate word.
+    public static func looksLikeFormat(_ text: String) -> Bool {
+        // `field:value` (maybe `^field:…`) is a short-form term whatever its value holds (`title:a<b`):
+        // in a format string a colon only ever follows digits (5:00).
+        let head = text.drop { $0 == "^" }.prefix { $0 != ":" }
+        if head.count < text.count, let first = head.first, first.isLetter || first == "_",
+           head.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            return false
+        }
+        guard let tokens = try? PredicateLexer(text).tokens() else {
+            return ["==", "!=", "<=", ">=", "<", ">", "&&", "||"].contains { text.contains($0) }
+        }
+        let words: Set<String> = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "BETWEEN", "IN",
+                                  "TRUEPREDICATE", "FALSEPREDICATE"]
+        return tokens.contains { t in
+            switch t.kind {
+            case .symbol(let s): return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||"].contains(s)
+            case .identifier(let s): return words.contains(s.uppercased())
+            default: return false
+            }
+        }
+    }
+
+    private init(text: String, arguments: [MediaValue?]) {
+        self.text = text
+        self.arguments = arguments
+    }
+
+    private mutating func parseAll() throws -> Predicate {
+        tokens = try PredicateLexer(text).tokens()
+        if case .end = tokens[0].kind { throw error("empty query; expected a comparison such as title == \"x\"", at: tokens[0]) }
+        let p = try parseOr()
+        guard case .end = current.kind else { throw error("expected AND, OR or the end of the query", at: current) }
+        if argumentIndex < arguments.count {
+            throw QueryError("\(arguments.count) arguments given but only \(argumentIndex) %@ in the format", query: text)
+        }
+        return p
+    }
+
+    // MARK: Token helpers
+
+    private var current: PredicateToken { tokens[index] }
+    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    private func error(_ message: String, at token: PredicateToken) -> QueryError {
+        QueryError(message, query: text, position: token.position)
+    }
+
+    private func keyword(_ t: PredicateToken) -> String? {
+        if case .identifier(let s) = t.kind { return s.uppercased() }
+        return nil
+    }
+
+    private mutating func accept(_ words: String...) -> Bool {
+        if case .symbol(let s) = current.kind, words.contains(s) { advance(); return true }
+        if let k = keyword(current), words.contains(k) { advance(); return true }
+        return false
+    }
+
+    private static let reserved: Set<String> = ["AND", "OR", "NOT", "BETWEEN", "IN", "CONTAINS", "BEGINSWITH",
+        "ENDSWITH", "LIKE", "MATCHES", "TRUEPREDICATE", "FALSEPREDICATE", "SEARCH", "NIL", "NULL", "TRUE", "FALSE",
+        "YES", "NO", "ANY", "ALL", "SOME", "NONE"]
+
+    // MARK: Grammar
+
+    private mutating func parseOr() throws -> Predicate {
+        var parts = [try parseAnd()]
+        while accept("OR", "||") { parts.append(try parseAnd()) }
+        return parts.count == 1 ? parts[0] : .or(parts)
+    }
+
+    private mutating func parseAnd() throws -> Predicate {
+        var parts = [try parseUnary()]
+        while accept("AND", "&&") { parts.append(try parseUnary()) }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    private mutating func parseUnary() throws -> Predicate {
+        if accept("NOT", "!") { return .not(try parseUnary()) }
+        if accept("(") {
+            let p = try parseOr()
+            guard accept(")") else { throw error("expected ')' to close the '(' ", at: current) }
+            return p
+        }
+        if accept("TRUEPREDICATE") { return .all }
+        if accept("FALSEPREDICATE") { return .none }
+        if accept("SEARCH") {
+            guard case .string(let s) = current.kind else { throw error("expected a quoted string after SEARCH", at: current) }
+            advance()
+            return .search(s)
+        }
+        return try parseComparison()
+    }
+
+    private mutating func parseComparison() throws -> Predicate {
+        let lhs = current
+        guard case .identifier(let name) = lhs.kind, !Self.reserved.contains(name.uppercased()) else {
+            if case .end = lhs.kind { throw error("expected a comparison after this point", at: lhs) }
+            throw error("expected a property name (title, artist, year, …)", at: lhs)
+        }
+        guard let property = MediaProperty(name: name) else {
+            throw error("unknown property '\(name)'" + Self.suggestion(for: name), at: lhs)
+        }
+        advance()
+        let opToken = current
+        let op: Comparison.Operator
+        switch current.kind {
+        case .symbol("=="), .symbol("="): op = .equal
+        case .symbol("!="), .symbol("<>"): op = .notEqual
+        case .symbol("<"): op = .less
+        case .symbol("<="), .symbol("=<"): op = .lessOrEqual
+        case .symbol(">"): op = .greater
+        case .symbol(">="), .symbol("=>"): op = .greaterOrEqual
+        default:
+            guard let k = keyword(current), let o = Comparison.Operator(rawValue: k) else {
+                throw error("expected an operator (==, !=, <, >, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES, IN, BETWEEN) after '\(name)'", at: current)
+            }
+            op = o
+        }
+        advance()
+        var options: Comparison.Options = []
+        if accept("[") {
+            guard case .identifier(let mods) = current.kind,
+                  mods.lowercased().allSatisfy({ $0 == "c" || $0 == "d" }) else {
+                throw error("expected modifiers c, d or cd inside [ ]", at: current)
+            }
+            if mods.lowercased().contains("c") { options.insert(.caseInsensitive) }
+            if mods.lowercased().contains("d") { options.insert(.diacriticInsensitive) }
+            advance()
+            guard accept("]") else { throw error("expected ']' after the modifiers", at: current) }
+        }
+        let operandToken = current
+        let operand: Comparison.Operand
+        if accept("{") {
+            var values: [MediaValue] = []
+            if !accept("}") {
+                repeat {
+                    let t = current
+                    guard let v = try parseLiteral(for: property) else { throw error("nil cannot be in a list", at: t) }
+                    values.append(v)
+                } while accept(",")
+                guard accept("}") else { throw error("expected ',' or '}' in the list", at: current) }
+            }
+            if op == .between {
+                guard values.count == 2 else { throw error("BETWEEN needs exactly two values: {low, high}", at: operandToken) }
+                operand = .range(values[0], values[1])
+            } else if op == .in {
+                operand = .list(values)
+            } else {
+                throw error("a list { … } goes with IN or BETWEEN, not \(op.rawValue)", at: operandToken)
+            }
+        } else {
+            if op == .between { throw error("expected {low, high} after BETWEEN", at: operandToken) }
+            if let v = try parseLiteral(for: property) { operand = op == .in ? .list([v]) : .value(v) } else { operand = .null }
+        }
+        do {
+            return .comparison(try Comparison(property, op, operand, options: options).normalized())
+        } catch let e as QueryError {
+            let at = e.message.hasPrefix("only ==") || e.message.contains(" needs a text property") || e.message.hasPrefix("mediaType supports")
+                ? opToken : operandToken
+            throw e.located(in: text, at: at.position)
+        }
+    }
+
+    /// A literal, or nil for `nil`/`NULL`.
+    private mutating func parseLiteral(for property: MediaProperty) throws -> MediaValue? {
+        let t = current
+        switch t.kind {
+        case .string(let s): advance(); return .text(s)
+        case .number(let v): advance(); return v
+        case .duration(let d): advance(); return .real(d)
+        case .argument:
+            guard argumentIndex < arguments.count else { throw error("no argument left for this %@", at: t) }
+            argumentIndex += 1
+            advance()
+            return arguments[argumentIndex - 1]
+        case .identifier(let word):
+            switch word.uppercased() {
+            case "NIL", "NULL": advance(); return nil
+            case "TRUE", "YES": advance(); return .bool(true)
+            case "FALSE", "NO": advance(); return .bool(false)
+            default:
+                // Bare names are allowed where they cannot be confused with text: media kinds.
+                if property.spec.type == .mediaType, MediaType(name: word) != nil { advance(); return .text(word) }
+                throw error("expected a value; quote text as \"\(word)\"", at: t)
+            }
+        case .end:
+            throw error("expected a value at the end of the query", at: t)
+        default:
+            throw error("expected a value (\"text\", a number, true/false or nil)", at: t)
+        }
+    }
+
+    /// " (did you mean 'artist'?)" for a near-miss property name.
+    static func suggestion(for name: String) -> String {
+        let lower = name.lowercased()
+        let candidates = MediaProperty.allCases.map(\.rawValue) + MediaProperty.aliases.keys.sorted()
+        let best = candidates.map { ($0, editDistance(lower, $0.lowercased())) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(2, lower.count / 3) else { return "" }
+        return " (did you mean '\(best.0)'?)"
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var prev = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let old = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = old
+            }
+        }
+        return row[b.count]
+    }
+}
+
+extension Predicate {
+    /// `try Predicate(format: "artist ==[cd] %@ AND year > %@", "björk", 1995)`, as `NSPredicate(format:)`.
+    public init(format: String, _ arguments: (any MediaValueConvertible)?...) throws {
+        self = try PredicateParser.parse(format, arguments: arguments.map { $0?.mediaValue })
+    }
+}

@@ -1,0 +1,49 @@
+import MediaModel
+
+/// What a scan did, for the text summary, `--json` and the exit status.
+public struct ScanSummary: Sendable, Codable, Hashable {
+    public struct Failure: Sendable, Codable, Hashable {
+        public var path: MediaPath
+        public var code: String
+        public var message: String
+    }
+    public struct Problem: Sendable, Codable, Hashable {
+        public var path: MediaPath
+        public var reason: String
+    }
+
+    public var added = 0
+    public var updated = 0
+    public var moved = 0
+    public var removed = 0
+    public var unchanged = 0
+    /// Files that failed to read in this scan (earlier failures of unchanged files count as unchanged).
+    public var failed = 0
+    /// Seconds.
+    public var elapsed = 0.0
+    public var filesPerSecond = 0.0
+    public var failures: [Failure] = []
+    /// Roots that are missing, not directories, or empty while items are indexed under them (unmounted):
+    /// nothing under them was removed.
+    public var missingRoots: [Problem] = []
+    /// Directories that could not be read: nothing under them was removed.
+    public var unreadableDirectories: [Problem] = []
+    /// Stopped by a signal: the batches committed so far are in the index; removals and moves were not done.
+    public var interrupted = false
+
+    public var filesSeen: Int { added + updated + moved + unchanged + failed }
+    /// Something needs the user's attention (exit status 1).
+    public var hasProblems: Bool { failed > 0 || !missingRoots.isEmpty || !unreadableDirectories.isEmpty }
+}
+
+/// A snapshot for a progress display.
+public struct ScanProgress: Sendable {
+    /// Files found so far (probed or found unchanged).
+    public var filesSeen: Int
+    /// Files read by the probe so far.
+    public var filesProbed: Int
+    /// How many files the index held under the roots before this scan (an estimate of the total), or nil.
+    public var expectedFiles: Int?
+    public var elapsed: Double
+    public var directory: MediaPath
+}

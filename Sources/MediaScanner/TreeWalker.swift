@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaIndex
+import MediaModel
+
+/// One directory as the walker found it: its media files (with stat facts) in name order.
+struct DirectoryListing {
+    struct File {
+        var path: MediaPath
+        var stamp: FileStamp
+        /// Set for a dangling symlink or an unreadable entry: the scan records it as a failure.
+        var problem: String?
+    }
+    var path: MediaPath
+    var files: [File]
+}
+
+/// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
+/// String paths, so non-UTF-8 names survive. Depth-first, entries in byte order, so a rescan meets files in
+/// the same order. Symlinks are followed; every directory is entered once (by device and inode), which
+/// breaks loops, and every file is reported once even when reached by several paths (symlinks, hard links).
+/// One walker serves all roots of a scan, so overlapping roots are not walked twice.
+final class TreeWalker {
+    fileprivate struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
+    private var enteredDirectories: Set<FileID> = []
+    private var reportedFiles: Set<FileID> = []
+    private var pending: [MediaPath] = []
+    /// Directories that could not be read: nothing indexed below them may be taken as deleted.
+    private(set) var unreadable: [(path: MediaPath, reason: String)] = []
+
+    func start(_ root: MediaPath) { pending = [root] }
+
+    /// The next directory, or nil when the tree is done.
+    func next() -> DirectoryListing? {
+        while let directory = pending.popLast() {
+            if let listing = read(directory) { return listing }
+        }
+        return nil
+    }
+
+    private func read(_ directory: MediaPath) -> DirectoryListing? {
+        let fd = directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { unreadable.append((directory, String(cString: strerror(errno)))); return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, enteredDirectories.insert(FileID(st)).inserted, let dir = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
+        defer { closedir(dir) }
+
+        var files: [DirectoryListing.File] = []
+        var subdirectories: [MediaPath] = []
+        while let entry = readdir(dir) {
+            let (name, type) = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { name in
+                    (MediaFileFilter.isHidden(name) ? nil : Array(UnsafeRawBufferPointer(start: name, count: strlen(name))),
+                     entry.pointee.d_type)
+                }
+            }
+            guard let name else { continue }                      // hidden, ".", ".."
+            let path = directory.appending(MediaPath(bytes: name))
+
+            let kind = Int32(type)
+            if kind == DT_DIR { subdirectories.append(path); continue }
+            guard kind == DT_REG || kind == DT_LNK || kind == DT_UNKNOWN else { continue }
+            // Most non-media files stop here, on their name, before any system call.
+            let verdict = MediaFileFilter.verdict(forName: name)
+            if kind == DT_REG && verdict == .skip { continue }
+            var target = stat()
+            let statResult = (name + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fstatat(dirfd(dir), $0.baseAddress!, &target, 0) }
+            }
+            if statResult != 0 {
+                // A dangling symlink with a media name is worth a failure line; anything else is noise.
+                if verdict == .media {
+                    files.append(.init(path: path, stamp: FileStamp(size: 0, mtimeNanoseconds: 0, inode: 0),
+                                       problem: String(cString: strerror(errno))))
+                }
+                continue
+            }
+            switch target.st_mode & S_IFMT {
+            case S_IFDIR: subdirectories.append(path)
+            case S_IFREG:
+                guard verdict == .media || (verdict == .sniff && MediaFileFilter.sniff(path)) else { continue }
+                guard reportedFiles.insert(FileID(target)).inserted else { continue }
+                files.append(.init(path: path, stamp: FileStamp(target), problem: nil))
+            default: continue
+            }
+        }
+        files.sort { $0.path < $1.path }
+        pending.append(contentsOf: subdirectories.sorted(by: >))   // popLast visits them in ascending order
+        return DirectoryListing(path: directory, files: files)
+    }
+}
+
+extension FileStamp {
+    init(_ st: stat) {
+        self.init(size: Int64(st.st_size),
+                  mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                  inode: Int64(bitPattern: UInt64(st.st_ino)))
+    }
+}
+
+private extension TreeWalker.FileID {
+    init(_ st: stat) { self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) }
+}

@@ -1,0 +1,235 @@
+import CFFmpeg
+import MediaModel
+
+/// Decodes one file's best audio stream with FFmpeg and resamples it (libswresample) to `AudioFormat`.
+/// A reference type holding C handles: it is created, used and freed on the engine's thread only.
+///
+/// Exactness matters for gapless playback: at the end the decoder is drained and the resampler
+/// flushed, so every sample of the item comes out and nothing is added.
+final class AudioDecoder {
+    let output: AudioFormat
+    let path: String
+    /// Length in seconds from the container, if it says.
+    private(set) var duration: Double?
+    /// Seconds into the item of the next sample `read` returns.
+    private(set) var position: Double = 0
+
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var resampler: OpaquePointer?
+    private var resamplerInput: (format: Int32, rate: Int32, layout: AVChannelLayout)?
+    private var streamIndex: Int32 = -1
+    private var timeBase: Double = 1
+    private var startPTS: Int64 = 0
+    private var draining = false
+    private var resamplerFlushed = false
+    private var discardUntil: Double?
+    private var badPackets = 0
+    private var producedAnything = false
+
+    /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
+    init(path mediaPath: MediaPath, output: AudioFormat) throws {
+        Self.silenceLibraryLogging
+        self.output = output
+        path = mediaPath.string
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var status = mediaPath.withCString { avformat_open_input(&context, $0, nil, nil) }
+        guard status >= 0, let context else { throw DecodeError(path: mediaPath.string, message: Self.text(status)) }
+        formatContext = context
+        do {
+            status = avformat_find_stream_info(context, nil)
+            guard status >= 0 else { throw DecodeError(path: path, message: Self.text(status)) }
+            var codec: UnsafePointer<AVCodec>?
+            let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+            guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
+                throw DecodeError(path: path, message: "no decodable audio stream")
+            }
+            streamIndex = index
+            timeBase = av_q2d(stream.pointee.time_base)
+            startPTS = stream.pointee.start_time == mlib_nopts_value() ? 0 : stream.pointee.start_time
+            if stream.pointee.duration != mlib_nopts_value() && stream.pointee.duration > 0 {
+                duration = Double(stream.pointee.duration) * timeBase
+            } else if context.pointee.duration > 0 {
+                duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+            }
+            guard let codecContext = avcodec_alloc_context3(codec) else {
+                throw DecodeError(path: path, message: "out of memory")
+            }
+            self.codecContext = codecContext
+            status = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
+            if status >= 0 { status = avcodec_open2(codecContext, codec, nil) }
+            guard status >= 0 else { throw DecodeError(path: path, message: "cannot open decoder: \(Self.text(status))") }
+            packet = av_packet_alloc()
+            frame = av_frame_alloc()
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    deinit { release() }
+
+    /// FFmpeg logs decoder warnings to stderr, which would tear through the CLI's status line; errors
+    /// that matter reach the caller as `DecodeError`s instead.
+    private static let silenceLibraryLogging: Void = av_log_set_level(AV_LOG_QUIET)
+
+    /// The next samples (interleaved, `output.channels` per frame), or nil at the end of the item.
+    /// Damaged packets are skipped; a file that yields nothing decodable throws.
+    func read() throws -> [Int16]? {
+        guard let codecContext, let frame, let packet, let formatContext else { return nil }
+        while true {
+            let received = avcodec_receive_frame(codecContext, frame)
+            if received >= 0 {
+                defer { av_frame_unref(frame) }
+                if let samples = try convert(frame), !samples.isEmpty { return samples }
+                continue
+            }
+            if received == mlib_averror_eof() {
+                if let tail = try flushResampler(), !tail.isEmpty { return tail }
+                if !producedAnything && badPackets > 0 {
+                    throw DecodeError(path: path, message: "no decodable audio (\(badPackets) damaged packets)")
+                }
+                return nil
+            }
+            if received != mlib_averror_eagain() {
+                try countBadPacket(received)   // a damaged frame: go on with the next packet
+            }
+            if draining { return nil }
+            let readStatus = av_read_frame(formatContext, packet)
+            if readStatus < 0 {
+                // End of file (or a read error, which ends the item the same way): drain the decoder.
+                draining = true
+                avcodec_send_packet(codecContext, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codecContext, packet)
+            if sent < 0 && sent != mlib_averror_eagain() { try countBadPacket(sent) }
+        }
+    }
+
+    /// Moves to `seconds` into the item: seek to the key frame before it, then discard the decoded
+    /// samples before the target, so playback resumes within a few samples of it.
+    func seek(to seconds: Double) throws {
+        guard let formatContext, let codecContext else { return }
+        let target = max(0, duration.map { min(seconds, $0) } ?? seconds)
+        let timestamp = startPTS + Int64((target / timeBase).rounded(.down))
+        let status = av_seek_frame(formatContext, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        guard status >= 0 else { throw DecodeError(path: path, message: "cannot seek: \(Self.text(status))") }
+        avcodec_flush_buffers(codecContext)
+        resetResampler()
+        draining = false
+        resamplerFlushed = false
+        discardUntil = target
+        position = target
+    }
+
+    // MARK: Internals
+
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> [Int16]? {
+        producedAnything = true
+        badPackets = 0
+        try prepareResampler(for: frame)
+        guard let resampler else { return nil }
+        let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples)) + 32
+        var samples = [Int16](repeating: 0, count: capacity * output.channels)
+        let input = UnsafeMutableRawPointer(frame.pointee.extended_data)!
+            .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let count = samples.withUnsafeMutableBytes { raw -> Int32 in
+            var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return swr_convert(resampler, &out, Int32(capacity), input, frame.pointee.nb_samples)
+        }
+        guard count >= 0 else { throw DecodeError(path: path, message: "resampling failed: \(Self.text(count))") }
+        samples.removeLast((capacity - Int(count)) * output.channels)
+
+        if let target = discardUntil {
+            // First frame after a seek: its timestamp says where it starts; drop what lies before the target.
+            discardUntil = nil
+            let pts = frame.pointee.best_effort_timestamp
+            if pts != mlib_nopts_value() {
+                let frameStart = Double(pts - startPTS) * timeBase
+                let drop = min(Int(count), max(0, Int(((target - frameStart) * Double(output.sampleRate)).rounded())))
+                samples.removeFirst(drop * output.channels)
+                if frameStart + output.seconds(frames: Int(count)) <= target { discardUntil = target }
+            }
+        }
+        position += output.seconds(frames: samples.count / output.channels)
+        return samples
+    }
+
+    private func flushResampler() throws -> [Int16]? {
+        guard let resampler, !resamplerFlushed else { return nil }
+        resamplerFlushed = true
+        let capacity = Int(swr_get_out_samples(resampler, 0)) + 32
+        var samples = [Int16](repeating: 0, count: capacity * output.channels)
+        let count = samples.withUnsafeMutableBytes { raw -> Int32 in
+            var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return swr_convert(resampler, &out, Int32(capacity), nil, 0)
+        }
+        guard count > 0 else { return nil }
+        samples.removeLast((capacity - Int(count)) * output.channels)
+        position += output.seconds(frames: Int(count))
+        return samples
+    }
+
+    /// (Re)creates the resampler when the frame's format differs from the one it was built for.
+    private func prepareResampler(for frame: UnsafeMutablePointer<AVFrame>) throws {
+        var layout = AVChannelLayout()
+        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame.pointee.ch_layout.nb_channels == 0 {
+            let channels = max(frame.pointee.ch_layout.nb_channels, codecContext?.pointee.ch_layout.nb_channels ?? 0)
+            av_channel_layout_default(&layout, max(1, channels))
+        } else {
+            av_channel_layout_copy(&layout, &frame.pointee.ch_layout)
+        }
+        if var current = resamplerInput, resampler != nil, current.format == frame.pointee.format,
+           current.rate == frame.pointee.sample_rate, av_channel_layout_compare(&current.layout, &layout) == 0 {
+            av_channel_layout_uninit(&layout)
+            return
+        }
+        resetResampler()
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(output.channels))
+        defer { av_channel_layout_uninit(&outLayout) }
+        var swr: OpaquePointer?
+        var status = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_S16, Int32(output.sampleRate),
+                                         &layout, AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate, 0, nil)
+        if status >= 0 { status = swr_init(swr) }
+        guard status >= 0, let swr else {
+            swr_free(&swr)
+            av_channel_layout_uninit(&layout)
+            throw DecodeError(path: path, message: "cannot convert this audio format: \(Self.text(status))")
+        }
+        resampler = swr
+        resamplerInput = (frame.pointee.format, frame.pointee.sample_rate, layout)
+    }
+
+    private func resetResampler() {
+        swr_free(&resampler)
+        if var input = resamplerInput { av_channel_layout_uninit(&input.layout) }
+        resamplerInput = nil
+    }
+
+    private func countBadPacket(_ status: Int32) throws {
+        badPackets += 1
+        if badPackets > 100 {
+            throw DecodeError(path: path, message: "undecodable audio: \(Self.text(status))")
+        }
+    }
+
+    private func release() {
+        resetResampler()
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codecContext)
+        avformat_close_input(&formatContext)
+    }
+
+    static func text(_ status: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(status, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

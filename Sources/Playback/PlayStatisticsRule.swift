@@ -1,0 +1,27 @@
+/// When a play counts, following the scrobblers (Last.fm: half the track or four minutes) and iTunes
+/// (a skip is leaving a track early): one documented rule the CLI and tests share.
+///
+/// - played: the item decoded to its end, or playback reached half its duration or 240 s before it ended
+///   in any other way (skip, stop, removal). → playCount += 1, lastPlayedDate = now.
+/// - skipped: the user skipped away within the first 20 s. → skipCount += 1.
+/// - nothing: anything else (stopped early, skipped between 20 s and the play threshold, failed).
+public enum PlayStatisticsRule {
+    public enum Verdict: String, Sendable, Hashable { case played, skipped, none }
+
+    /// Playing this long (or half the item) counts as a play even if the item did not finish.
+    public static let playThreshold: Double = 240
+    /// Skipping away before this many seconds counts as a skip.
+    public static let skipThreshold: Double = 20
+
+    public static func verdict(for end: ItemEnd) -> Verdict {
+        switch end.reason {
+        case .failed: return .none
+        case .finished: return .played
+        case .skipped, .stopped, .removed:
+            let half = end.duration > 0 ? end.duration / 2 : .infinity
+            if end.position >= min(half, playThreshold) { return .played }
+            if end.reason == .skipped && end.position < skipThreshold { return .skipped }
+            return .none
+        }
+    }
+}

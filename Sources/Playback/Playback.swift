@@ -1,1 +1,0 @@
-// Playback module

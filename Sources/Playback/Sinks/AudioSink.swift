@@ -1,0 +1,79 @@
+/// Where decoded audio goes: interleaved s16le frames in the player's `AudioFormat`.
+///
+/// A sink is written by the player's engine thread only, one call at a time; that is why the
+/// implementations can be `@unchecked Sendable` without locks of their own.
+public protocol AudioSink: AnyObject, Sendable {
+    var format: AudioFormat { get }
+    /// Writes samples; may block (a device or a paced null sink plays in real time).
+    func write(_ samples: [Int16]) throws
+    /// Drops audio written but not yet heard (after a user's skip or seek), where that means anything.
+    func discardBuffered()
+    /// Waits until everything written has been heard.
+    func drain()
+    /// Finishes the output (a WAV file gets its final sizes). Idempotent.
+    func close() throws
+}
+
+extension AudioSink {
+    public func discardBuffered() {}
+    public func drain() {}
+}
+
+/// An output that failed: one line for the user.
+public struct SinkError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// `--sink` values: `auto`, `null`, `null:fast`, `wav:FILE`, `pcm`, `pulse`.
+public enum SinkSpec: Sendable, Hashable, CustomStringConvertible {
+    /// A real device (PulseAudio/PipeWire) if a server is reachable, else an error.
+    case auto
+    /// Discards audio, paced to real time (`realTime`) or as fast as decoding goes.
+    case null(realTime: Bool)
+    case wav(path: String)
+    /// Raw s16le to standard output, for `aplay -f cd`, `pw-play`, `ffplay -f s16le`.
+    case pcm
+    case pulse
+
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "null": self = .null(realTime: true)
+        case "null:fast": self = .null(realTime: false)
+        case "pcm", "-": self = .pcm
+        case "pulse", "pipewire": self = .pulse
+        default:
+            guard text.hasPrefix("wav:"), text.count > 4 else { return nil }
+            self = .wav(path: String(text.dropFirst(4)))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: "auto"
+        case .null(let realTime): realTime ? "null" : "null:fast"
+        case .wav(let path): "wav:\(path)"
+        case .pcm: "pcm"
+        case .pulse: "pulse"
+        }
+    }
+
+    /// True when the sink writes to standard output (so the CLI must print its own lines to stderr).
+    public var usesStandardOutput: Bool { self == .pcm }
+
+    /// Opens the sink. `auto` and `pulse` fail with a clear `SinkError` when no server is reachable.
+    public func open(format: AudioFormat = .cd, applicationName: String = "mlib") throws -> any AudioSink {
+        switch self {
+        case .null(let realTime): return NullSink(format: format, realTime: realTime)
+        case .wav(let path): return try WAVFileSink(path: path, format: format)
+        case .pcm: return PCMStreamSink(format: format)
+        case .pulse, .auto:
+            do { return try PulseSink(format: format, applicationName: applicationName) } catch let error as SinkError {
+                guard self == .auto else { throw error }
+                throw SinkError("no audio device: \(error.message); use --sink wav:FILE, --sink pcm or --sink null")
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Discards audio. Real-time mode sleeps so that writes take as long as playing them would, which
+/// makes it behave like a device (for the status line, tests of pausing, or a headless machine);
+/// otherwise it returns at once (decoding benchmarks).
+public final class NullSink: AudioSink, @unchecked Sendable {
+    public let format: AudioFormat
+    public let realTime: Bool
+    /// Frames written so far.
+    public private(set) var frameCount = 0
+    private var startedAt: Date?
+    private var pacedFrames = 0
+
+    public init(format: AudioFormat = .cd, realTime: Bool) {
+        self.format = format
+        self.realTime = realTime
+    }
+
+    public func write(_ samples: [Int16]) throws {
+        let frames = samples.count / format.channels
+        frameCount += frames
+        guard realTime else { return }
+        let now = Date()
+        // After a pause (nothing written for a while) start a new timeline instead of catching up.
+        if let start = startedAt, now.timeIntervalSince(start) <= format.seconds(frames: pacedFrames) + 0.2 {
+            pacedFrames += frames
+        } else {
+            startedAt = now
+            pacedFrames = frames
+        }
+        let due = startedAt!.addingTimeInterval(format.seconds(frames: pacedFrames) - 0.05)  // keep 50 ms ahead
+        let wait = due.timeIntervalSince(Date())
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    }
+
+    public func discardBuffered() { startedAt = nil }
+    public func close() throws {}
+}

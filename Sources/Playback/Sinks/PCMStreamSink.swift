@@ -1,0 +1,31 @@
+import Foundation
+
+/// Raw interleaved s16le to a file descriptor (standard output by default), to pipe into
+/// `aplay -f cd`, `pw-play --format s16 -`, or `ffplay -f s16le -ar 44100 -ac 2 -`.
+public final class PCMStreamSink: AudioSink, @unchecked Sendable {
+    public let format: AudioFormat
+    private let descriptor: Int32
+
+    public init(format: AudioFormat = .cd, descriptor: Int32 = STDOUT_FILENO) {
+        self.format = format
+        self.descriptor = descriptor
+        // A reader that goes away must give EPIPE (a clean error), not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    public func write(_ samples: [Int16]) throws {
+        try samples.map(\.littleEndian).withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SinkError("PCM output: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+    }
+
+    public func close() throws {}
+}

@@ -1,0 +1,53 @@
+import CPulse
+
+/// A real audio device through PulseAudio's simple API (served by PulseAudio or PipeWire's
+/// pipewire-pulse). Opening fails with a `SinkError` when no server is reachable; it never waits for one.
+public final class PulseSink: AudioSink, @unchecked Sendable {
+    public let format: AudioFormat
+    private var stream: OpaquePointer?
+
+    /// About this much audio is buffered in the server: small enough that pause and skip feel immediate.
+    static let bufferSeconds = 0.15
+
+    public init(format: AudioFormat = .cd, applicationName: String = "mlib") throws {
+        self.format = format
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate),
+                                  channels: UInt8(format.channels))
+        let target = UInt32(Double(format.sampleRate * format.bytesPerFrame) * Self.bufferSeconds)
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
+                                        minreq: UInt32.max, fragsize: UInt32.max)
+        var error: Int32 = 0
+        stream = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, nil, "playback", &spec, nil,
+                               &attributes, &error)
+        guard stream != nil else {
+            throw SinkError("PulseAudio/PipeWire server not reachable (\(String(cString: pa_strerror(error))))")
+        }
+    }
+
+    deinit { try? close() }
+
+    public func write(_ samples: [Int16]) throws {
+        guard let stream else { throw SinkError("audio device already closed") }
+        var error: Int32 = 0
+        let status = samples.withUnsafeBytes { pa_simple_write(stream, $0.baseAddress, $0.count, &error) }
+        if status < 0 { throw SinkError("audio device: \(String(cString: pa_strerror(error)))") }
+    }
+
+    public func discardBuffered() {
+        guard let stream else { return }
+        var error: Int32 = 0
+        _ = pa_simple_flush(stream, &error)
+    }
+
+    public func drain() {
+        guard let stream else { return }
+        var error: Int32 = 0
+        _ = pa_simple_drain(stream, &error)
+    }
+
+    public func close() throws {
+        guard let stream else { return }
+        self.stream = nil
+        pa_simple_free(stream)
+    }
+}

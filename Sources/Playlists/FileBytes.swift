@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaModel
+
+/// Whole-file reads and atomic whole-file writes by path bytes (names need not be UTF-8).
+public enum FileBytes {
+    public static func read(_ path: MediaPath) throws -> [UInt8] {
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw error(path, "cannot open") }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw error(path, "cannot read") }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk, then
+    /// renamed over the target. An interrupted or failed write leaves the old file as it was (and no
+    /// temporary behind). A new file gets mode 0666 minus the umask; an existing one keeps its mode.
+    public static func writeAtomically(_ bytes: [UInt8], to path: MediaPath) throws {
+        var template = path.directory.appending(MediaPath(".\(path.lastComponent.string.prefix(40)).XXXXXX")).bytes + [0]
+        let fd = template.withUnsafeMutableBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { mkstemp($0.baseAddress!) }
+        }
+        guard fd >= 0 else { throw error(path, "cannot create a temporary file in its folder") }
+        let temp = MediaPath(bytes: Array(template.dropLast()))
+        var done = false
+        defer {
+            if !done { _ = temp.withCString { unlink($0) } }
+        }
+        do {
+            defer { close(fd) }
+            var st = stat()
+            let mode: mode_t
+            if path.withCString({ stat($0, &st) }) == 0 { mode = st.st_mode & 0o7777 } else {
+                let mask = umask(0); umask(mask)
+                mode = 0o666 & ~mask
+            }
+            fchmod(fd, mode)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 { if errno == EINTR { continue }; throw error(path, "cannot write") }
+                offset += n
+            }
+            guard fsync(fd) == 0 else { throw error(path, "cannot flush") }
+        }
+        let renamed = temp.withCString { t in path.withCString { rename(t, $0) } }
+        guard renamed == 0 else { throw error(path, "cannot replace") }
+        done = true
+    }
+
+    private static func error(_ path: MediaPath, _ what: String) -> PlaylistError {
+        PlaylistError(path: path.string, "\(what): \(String(cString: strerror(errno)))")
+    }
+}

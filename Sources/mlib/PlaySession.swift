@@ -1,0 +1,153 @@
+import Foundation
+import MediaIndex
+import MediaModel
+import Playback
+
+/// One run of `mlib play` after the queue is set: one serial loop over player events, keys, redraw
+/// ticks and ^C; writes play statistics back to the library as items end.
+final class PlaySession: @unchecked Sendable {
+    private enum Input {
+        case event(PlayerEvent)
+        case key(PlayKey)
+        case tick
+        case interrupt
+    }
+
+    let player: MusicPlayer
+    let index: SQLiteIndex?
+    let linesToStandardError: Bool
+    private(set) var outputFailed = false
+    private(set) var interrupted = false
+    private var statisticsFailed = false
+
+    init(player: MusicPlayer, index: SQLiteIndex?, linesToStandardError: Bool) {
+        self.player = player
+        self.index = index
+        self.linesToStandardError = linesToStandardError
+    }
+
+    /// Plays until the queue ends or the user quits; returns how many items failed to decode.
+    func run() async -> Int {
+        let (inputs, feed) = AsyncStream<Input>.makeStream()
+        let observer = player.addObserver { feed.yield(.event($0)) }
+        defer { player.removeObserver(observer) }
+
+        let terminal = isatty(STDOUT_FILENO) == 1 && !linesToStandardError ? RawTerminal() : nil
+        if let terminal {
+            terminal.readKeys { key in feed.yield(.key(key)); return key != .quit }
+        }
+        // ^C without a terminal in raw mode: stop cleanly (a WAV file still gets its header).
+        signal(SIGINT, SIG_IGN)
+        let interruptSource = DispatchSource.makeSignalSource(signal: SIGINT)
+        interruptSource.setEventHandler { feed.yield(.interrupt) }
+        interruptSource.resume()
+        defer { interruptSource.cancel() }
+        let ticker = terminal.map { _ in
+            Task {
+                while !Task.isCancelled {
+                    feed.yield(.tick)
+                    try? await Task.sleep(for: .milliseconds(250))
+                }
+            }
+        }
+
+        var failures = 0
+        // The first item became current before this loop listened (prepareToPlay / --start).
+        if terminal == nil, let first = player.nowPlayingItem { printItemLine(first) }
+        player.play()
+        loop: for await input in inputs {
+            switch input {
+            case .tick:
+                break
+            case .interrupt:
+                interrupted = true
+                player.stop()
+            case .key(let key):
+                if !handle(key) { player.stop() }
+            case .event(.itemDidEnd(let end)):
+                record(end)
+            case .event(.nowPlayingItemDidChange(let item?)):
+                if terminal == nil { printItemLine(item) }
+            case .event(.itemDidFail(_, let message)):
+                failures += 1
+                say("mlib: \(message) (skipped)", error: true, terminal: terminal != nil)
+            case .event(.outputDidFail(let message)):
+                outputFailed = true
+                say("mlib: \(message)", error: true, terminal: terminal != nil)
+                player.stop()
+                break loop
+            case .event(.playbackStateDidChange(.stopped)):
+                if player.nowPlayingItem == nil { break loop }
+            case .event:
+                break
+            }
+            if terminal != nil { drawStatus() }
+        }
+        ticker?.cancel()
+        terminal?.restore()
+        return failures
+    }
+
+    /// Acts on a key; false means quit.
+    private func handle(_ key: PlayKey) -> Bool {
+        let status = player.status
+        switch key {
+        case .quit:
+            return false
+        case .togglePause:
+            if status.playbackState.isAdvancing { player.pause() } else { player.play() }
+        case .next:
+            player.skipToNextItem()
+        case .previous:
+            // As music players do: back to the start of the item first; and never off the front of the queue.
+            if status.currentPlaybackTime > 3 || status.playOrderNumber == 1 { player.skipToBeginning() }
+            else { player.skipToPreviousItem() }
+        case .seekBack:
+            player.currentPlaybackTime = max(0, status.currentPlaybackTime - 10)
+        case .seekForward:
+            if status.duration > 0 && status.currentPlaybackTime + 10 >= status.duration { player.skipToNextItem() }
+            else { player.currentPlaybackTime = status.currentPlaybackTime + 10 }
+        case .shuffle:
+            player.shuffleMode = switch status.shuffleMode { case .off: .songs; case .songs: .albums; case .albums: .off }
+        case .repeatMode:
+            player.repeatMode = switch status.repeatMode { case .none: .all; case .all: .one; case .one: .none }
+        case .volumeUp:
+            player.volume = min(1, status.volume + 0.1)
+        case .volumeDown:
+            player.volume = max(0, status.volume - 0.1)
+        }
+        return true
+    }
+
+    /// Play statistics, by `PlayStatisticsRule` (items not in the library have id 0 and are not counted).
+    private func record(_ end: ItemEnd) {
+        guard let index, end.itemID != 0 else { return }
+        do {
+            switch end.verdict {
+            case .played: try index.recordPlay(id: end.itemID, at: Date())
+            case .skipped: try index.recordSkip(id: end.itemID)
+            case .none: break
+            }
+        } catch {
+            if !statisticsFailed { printError("cannot record play statistics: \(error)") }
+            statisticsFailed = true
+        }
+    }
+
+    private func printItemLine(_ item: MediaItem) {
+        let status = player.status
+        let position = status.playOrderNumber.map { "\($0)/\(status.queueCount)" } ?? "?"
+        let duration = item.playbackDuration > 0 ? "  (\(PlayLines.clock(item.playbackDuration)))" : ""
+        say("▶ \(position)  \(PlayLines.title(item))\(duration)", error: linesToStandardError, terminal: false)
+    }
+
+    private func say(_ line: String, error: Bool, terminal: Bool) {
+        let text = (terminal ? "\r\u{1B}[K" : "") + line + "\n"
+        (error ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+    }
+
+    private func drawStatus() {
+        let line = StatusLine.render(player.status, width: StatusLine.width())
+        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
+import Playlists
+
+struct PlaylistImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import playlist files (m3u, m3u8, pls, xspf, jspf, json) as static playlists.",
+        discussion: """
+            Each entry is resolved to an indexed item by its path (relative entries against the playlist \
+            file's folder; file:// URIs decoded; symlinks followed if the path itself is not indexed). \
+            Entries that do not resolve are listed on standard error and the exit status is 1; the others \
+            are imported. The playlist is named after the file (without extension) unless --name is given.
+            """)
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Option(name: .long, help: "The playlist's name (only with one file).") var name: String?
+    @Option(name: .long, help: ArgumentHelp("Read as this format instead of guessing from the extension and content.",
+                                            valueName: "format"))
+    var format: String?
+    @Flag(name: .long, help: "Replace the entries of an existing static playlist of that name.") var replace = false
+    @Argument(help: ArgumentHelp("Playlist files.", valueName: "file")) var files: [String]
+
+    func validate() throws {
+        if name != nil && files.count > 1 { throw ValidationError("--name needs exactly one file.") }
+        if let format, PlaylistFormat(rawValue: format.lowercased()) == nil {
+            throw ValidationError("unknown format '\(format)'; use one of: "
+                                  + PlaylistFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+    }
+
+    func run() async throws {
+        let index = try libraryOptions.open()
+        var failed = false
+        for file in files {
+            let path = PlaylistOutputOptions.absolute(file)
+            let document: PlaylistDocument
+            do {
+                document = try PlaylistReader.read(contentsOf: path, format: format.flatMap { PlaylistFormat(rawValue: $0.lowercased()) })
+            } catch {
+                printError("\(error)")
+                failed = true
+                continue
+            }
+            let playlistName = name ?? Self.defaultName(path)
+            let result = try PlaylistImporter.resolve(document, in: index)
+            for (number, entry) in result.unresolved {
+                printError("\(file): entry \(number) is not in the library: \(entry.location)")
+            }
+            failed = failed || !result.unresolved.isEmpty
+            if result.itemIDs.isEmpty && !document.entries.isEmpty {
+                printError("\(file): no entry is in the library; playlist \"\(playlistName)\" not created")
+                continue
+            }
+            do {
+                try libraryCall {
+                    if replace, let old = try index.playlist(named: playlistName) {
+                        guard !old.isSmart else { throw notStatic(playlistName) }
+                        try index.setPlaylistEntries(name: playlistName, itemIDs: result.itemIDs)
+                    } else {
+                        try index.createPlaylist(name: playlistName)
+                        try index.appendToPlaylist(name: playlistName, itemIDs: result.itemIDs)
+                    }
+                }
+            } catch let exit as ExitCode {
+                _ = exit
+                failed = true
+                continue
+            }
+            print("\(playlistName): imported \(result.itemIDs.count) of \(document.entries.count) entries from \(file)")
+        }
+        if failed { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    /// `party.m3u8` → `party`.
+    static func defaultName(_ path: MediaPath) -> String {
+        let file = path.lastComponent.string
+        let ext = path.fileExtension
+        return ext.isEmpty ? file : String(file.dropLast(ext.count + 1))
+    }
+}
+
+/// Resolves playlist entries to indexed items by path.
+enum PlaylistImporter {
+    struct Result {
+        var itemIDs: [Int64] = []
+        /// 1-based entry numbers and the entries that did not resolve.
+        var unresolved: [(Int, PlaylistEntry)] = []
+    }
+
+    static func resolve(_ document: PlaylistDocument, in index: SQLiteIndex) throws -> Result {
+        var result = Result()
+        for (i, entry) in document.entries.enumerated() {
+            guard let path = entry.path, let item = try libraryCall({ try item(at: path, in: index) }) else {
+                result.unresolved.append((i + 1, entry))
+                continue
+            }
+            result.itemIDs.append(item.persistentID)
+        }
+        return result
+    }
+
+    /// The item at `path`, or at its real path when a symlink leads there.
+    static func item(at path: MediaPath, in index: SQLiteIndex) throws -> MediaItem? {
+        if let item = try index.item(path: path) { return item }
+        guard let real = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(real) }
+        let realPath = MediaPath(bytes: Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real))))
+        return realPath == path ? nil : try index.item(path: realPath)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+@testable import MediaIndex
+import MediaModel
+import Testing
+
+struct SchemaTests {
+    @Test func everyPropertyHasItsColumnAndSearchableOnesAFoldedTwin() throws {
+        let index = try SQLiteIndex(inMemory: ())
+        let columns = Set(try index.textRows("SELECT name FROM pragma_table_info('items')").map { $0[0]! })
+        for property in MediaProperty.allCases where property != .persistentID && property != .path {
+            #expect(columns.contains(property.rawValue), "no column for \(property)")
+        }
+        for property in MediaProperty.allCases where property.spec.searchable {
+            #expect(columns.contains(property.rawValue + "_folded"))
+        }
+        #expect(columns.isSuperset(of: ["id", "path", "path_text", "tags"]))
+        let ftsColumns = try index.textRows("SELECT name FROM pragma_table_info('items_fts')").map { $0[0]! }
+        #expect(ftsColumns == MediaProperty.allCases.filter(\.spec.searchable).map(\.rawValue))
+    }
+
+    @Test func openingAMigratedLibraryWritesNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sub/dir/library.sqlite").path
+        do { _ = try SQLiteIndex(path: path) }                  // creates the directories too
+        let watcher = try SQLiteIndex(path: path)
+        #expect(try watcher.textRows("PRAGMA journal_mode") == [["wal"]])
+        let version = try watcher.textRows("PRAGMA data_version")
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        for _ in 0..<2 {                                         // open, read, close
+            let other = try SQLiteIndex(path: path)
+            _ = try other.statistics()
+        }
+        // data_version changes when another connection commits anything.
+        #expect(try watcher.textRows("PRAGMA data_version") == version)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == before)
+    }
+
+    @Test func anUnopenableLibraryIsOneClearError() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notADatabase = dir.appendingPathComponent("notes.sqlite")
+        try Data("plain text, not SQLite, long enough to have a header page".utf8).write(to: notADatabase)
+        #expect(throws: IndexError.self) { try SQLiteIndex(path: notADatabase.path) }
+        do { _ = try SQLiteIndex(path: notADatabase.path) } catch let error as IndexError {
+            #expect(error.databasePath == notADatabase.path)
+            #expect(error.description.hasPrefix(notADatabase.path + ": cannot open library"))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import MediaModel
+import Testing
+
+struct PropertyTableTests {
+    @Test func ordinalsFollowAllCases() {
+        for (i, p) in MediaProperty.allCases.enumerated() { #expect(p.ordinal == i, "\(p)") }
+        #expect(MediaProperty.allCases.count < 256)
+    }
+
+    @Test func everyPropertyRoundTripsThroughAnItem() {
+        var item = MediaItem(path: MediaPath("/x.flac"))
+        for p in MediaProperty.allCases where p != .path {
+            let v: MediaValue = switch p.spec.type {
+            case .text, .date: .text("v-\(p.rawValue)")
+            case .integer, .mediaType: .integer(Int64(p.ordinal + 1))
+            case .real, .timestamp, .duration: .real(Double(p.ordinal) + 0.5)
+            case .bool: .bool(true)
+            }
+            item[p] = v
+            #expect(item[p] == v, "\(p)")
+        }
+        #expect(item.setProperties.count == MediaProperty.allCases.count)
+    }
+
+    @Test func namesResolve() {
+        #expect(MediaProperty(name: "album") == .albumTitle)
+        #expect(MediaProperty(name: "ALBUMARTIST") == .albumArtist)
+        #expect(MediaProperty(name: "playbackDuration") == .playbackDuration)
+        #expect(MediaProperty(name: "nonsense") == nil)
+    }
+
+    @Test func pathsKeepTheirBytes() {
+        let p = MediaPath(bytes: Array("/music/caf".utf8) + [0xE9] + Array(".mp3".utf8))
+        #expect(!p.isUTF8)
+        #expect(p.fileExtension == "mp3")
+        #expect(p.directory == MediaPath("/music"))
+        #expect(p.hasPrefix(directory: MediaPath("/music")))
+        #expect(!p.hasPrefix(directory: MediaPath("/mus")))
+    }
+}

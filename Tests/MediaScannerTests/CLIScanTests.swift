@@ -1,0 +1,208 @@
+import Foundation
+@testable import MediaIndex
+import MediaModel
+@testable import MediaScanner
+import Testing
+
+/// `mlib scan` as a child process: signals, SIGKILL part-way, the lock, JSON and exit codes.
+struct CLIScanTests {
+    /// The mlib executable built next to this test bundle.
+    static func mlib() throws -> URL {
+        let testBinary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        var directory = testBinary.deletingLastPathComponent()
+        if directory.path.hasSuffix(".xctest") || directory.lastPathComponent == "MacOS" { directory.deleteLastPathComponent() }
+        let url = directory.appendingPathComponent("mlib")
+        try #require(FileManager.default.isExecutableFile(atPath: url.path), "mlib not built at \(url.path)")
+        return url
+    }
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = try mlib()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let (process, out, err) = try start(arguments)
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Items committed so far, read with the sqlite3 tool (read-only, so it cannot disturb the scan).
+    static func committedItems(_ library: String) -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-readonly", library, "SELECT COUNT(*) FROM items"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return 0 }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// A tree of `count` real media files (copies of the templates) in 10-file directories.
+    static func bigTree(_ box: Sandbox, count: Int) throws {
+        for i in 0..<count {
+            let template = ["a.mp3", "b.flac", "c.ogg", "d.mp3"][i % 4]
+            try box.put(template, at: "dir\(i / 10)/file\(i).\(template.split(separator: ".")[1])")
+        }
+    }
+
+    /// Interrupts a child scan part-way with `signal`, then checks the index, resumes, and compares the
+    /// result with a clean scan of the same files.
+    func interruptAndResume(signal: Int32, expectedStatus: Int32?) throws {
+        let box = try Sandbox()
+        let total = 400
+        try Self.bigTree(box, count: total)
+        let (child, _, _) = try Self.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "5", "--library", box.library, box.music.path])
+        var committed = 0
+        let deadline = Date().addingTimeInterval(60)
+        while committed == 0 && child.isRunning && Date() < deadline {
+            usleep(5_000)
+            committed = Self.committedItems(box.library)
+        }
+        kill(child.processIdentifier, signal)
+        child.waitUntilExit()
+        if let expectedStatus { #expect(child.terminationStatus == expectedStatus) }
+        #expect(committed > 0 && committed < total, "the scan was not caught part-way (\(committed) of \(total))")
+
+        let afterKill = try box.index()
+        #expect(try afterKill.integrityCheck() == "ok")
+        #expect(try afterKill.count(MediaQuery()) < total)
+
+        let resumed = try Self.run(["scan", "--quiet", "--library", box.library])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let clean = try Sandbox()
+        let cleanRun = try Self.run(["scan", "--quiet", "--library", clean.library, box.music.path])
+        #expect(cleanRun.status == 0, "\(cleanRun.stderr)")
+
+        let index = try box.index()
+        #expect(try index.integrityCheck() == "ok")
+        #expect(try index.count(MediaQuery()) == total)
+        let (resumedState, cleanState) = (try snapshot(index), try snapshot(clean.index()))
+        #expect(resumedState.count == cleanState.count)
+        let firstDifference = zip(resumedState, cleanState).first { $0 != $1 }
+        #expect(firstDifference == nil, "resumed: \(firstDifference?.0 ?? "")\nclean:   \(firstDifference?.1 ?? "")")
+        #expect(try index.items(MediaQuery()).map(\.path).count == Set(try index.items(MediaQuery()).map(\.path)).count)
+    }
+
+    @Test func aScanKilledPartWayResumesToTheSameIndexAsACleanScan() throws {
+        try interruptAndResume(signal: SIGKILL, expectedStatus: nil)
+    }
+
+    @Test func sigtermStopsAfterTheCurrentBatchWithStatus130() throws {
+        try interruptAndResume(signal: SIGTERM, expectedStatus: 130)
+    }
+
+    @Test func aSecondScanWaitsOrExitsWithAClearMessage() throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "a.mp3")
+        var held: ScanLock? = try ScanLock(libraryPath: box.library, timeout: 0)
+
+        let refused = try Self.run(["scan", "--no-wait", "--library", box.library, box.music.path])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("another scan is running"))
+        let started = Date()
+        let timedOut = try Self.run(["scan", "--wait-timeout", "0.3", "--library", box.library, box.music.path])
+        #expect(timedOut.status == 3 && Date().timeIntervalSince(started) >= 0.3)
+        #expect(timedOut.stderr.contains("waiting for another scan"))
+
+        // A waiting scan proceeds once the lock is released.
+        let (waiting, _, _) = try Self.start(["scan", "--quiet", "--library", box.library, box.music.path])
+        usleep(300_000)
+        #expect(waiting.isRunning)
+        held = nil
+        _ = held
+        waiting.waitUntilExit()
+        #expect(waiting.terminationStatus == 0)
+        #expect(try box.index().count(MediaQuery()) == 1)
+    }
+
+    @Test func concurrentScansNeverInterleave() throws {
+        let box = try Sandbox()
+        try Self.bigTree(box, count: 40)
+        let children = try (0..<3).map { _ in try Self.start(["scan", "--quiet", "--library", box.library, box.music.path]).0 }
+        for child in children { child.waitUntilExit(); #expect(child.terminationStatus == 0) }
+        let index = try box.index()
+        #expect(try index.count(MediaQuery()) == 40)
+        #expect(try index.integrityCheck() == "ok")
+    }
+
+    @Test func jsonSummaryStatsAndFailures() throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "a.mp3")
+        try box.put("b.flac", at: "b.flac")
+        try Data().write(to: box.music.appendingPathComponent("empty.mp3"))
+        let scan = try Self.run(["scan", "--json", "--library", box.library, box.music.path])
+        #expect(scan.status == 1)                                         // one file failed
+        #expect(scan.stderr.contains("empty.mp3: empty file"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        for key in ["added", "updated", "moved", "removed", "unchanged", "failed", "elapsed", "filesPerSecond", "failures"] {
+            #expect(summary[key] != nil, "no \(key)")
+        }
+        #expect(summary["added"] as? Int == 2 && summary["failed"] as? Int == 1)
+        let failures = try #require(summary["failures"] as? [[String: Any]])
+        #expect(failures.first?["code"] as? String == "empty")
+
+        let watcher = try box.index()
+        let version = try watcher.textRows("PRAGMA data_version")
+        let rescan = try Self.run(["scan", "--library", box.library])
+        #expect(rescan.status == 0)
+        #expect(rescan.stdout.contains("3 unchanged"))
+        #expect(try watcher.textRows("PRAGMA data_version") == version, "an unchanged rescan wrote to the library")
+
+        let stats = try Self.run(["stats", "--json", "--library", box.library])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(object["items"] as? Int == 2 && object["failures"] as? Int == 1)
+        let text = try Self.run(["stats", "--library", box.library])
+        #expect(text.stdout.contains("Items:      2"))
+
+        let listed = try Self.run(["failures", "--library", box.library])
+        #expect(listed.stdout.hasSuffix("empty.mp3: empty file (0 bytes) [empty]\n"))
+        let json = try Self.run(["scan", "--failures", "--json", "--library", box.library])
+        #expect((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.count == 1)
+    }
+
+    @Test func silentOffATerminalAndForgetRemovesARoot() throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "a.mp3")
+        let run = try Self.run(["scan", "--library", box.library, box.music.path])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)                                       // no progress line on a pipe
+        #expect(run.stdout.hasPrefix("1 added, 0 updated, 0 moved, 0 removed, 0 unchanged, 0 failed in "))
+        #expect(try Self.run(["scan", "--quiet", "--library", box.library]).stdout.isEmpty)
+
+        let forget = try Self.run(["scan", "--forget", box.music.path, "--library", box.library])
+        #expect(forget.status == 0)
+        #expect(try box.index().roots().isEmpty)
+        #expect(try box.index().count(MediaQuery()) == 0)
+    }
+
+    @Test func aMissingRootExitsOneAndBadArgumentsTwo() throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "a.mp3")
+        #expect(try Self.run(["scan", "--quiet", "--library", box.library, box.music.path]).status == 0)
+        try FileManager.default.moveItem(at: box.music, to: box.url.appendingPathComponent("away"))
+        let missing = try Self.run(["scan", "--library", box.library])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nothing removed"))
+        #expect(try box.index().count(MediaQuery()) == 1)
+        #expect(try Self.run(["scan", "--library", box.library, box.url.appendingPathComponent("nope").path]).status == 1)
+        // Usage errors: ArgumentParser's validation code (64 on Linux) or mlib's own 2.
+        #expect([2, 64].contains(try Self.run(["scan", "--jobs", "0", "--library", box.library]).status))
+        let empty = try Sandbox()
+        #expect(try Self.run(["scan", "--library", empty.library]).status == 2)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import MediaModel
+@testable import Playback
+
+/// Real audio files made with the ffmpeg command line in a fresh temporary directory, and the
+/// reference decoded length of each according to ffmpeg itself (an independent decoder pipeline).
+final class AudioFixtures {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mlib-playback-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A sine tone of `seconds` at `sampleRate` with `channels`, encoded by the file name's extension.
+    func tone(_ name: String, seconds: Double, sampleRate: Int = 44_100, channels: Int = 2,
+              frequency: Int = 440) throws -> MediaItem {
+        try make(name, source: "sine=frequency=\(frequency):duration=\(seconds):sample_rate=\(sampleRate)",
+                 extra: ["-ac", "\(channels)"])
+    }
+
+    /// A signal whose value tells the time: the left channel is a ramp from 0 to `seconds`/100 in full
+    /// scale (so sample value × 100 / 32768 ≈ seconds into the file). Lossless formats only.
+    func clockRamp(_ name: String, seconds: Double) throws -> MediaItem {
+        try make(name, source: "aevalsrc=exprs=t/100|t/100:duration=\(seconds):sample_rate=44100", extra: [])
+    }
+
+    /// A file that is not audio at all, with an audio file's name.
+    func garbage(_ name: String) throws -> MediaItem {
+        let url = directory.appendingPathComponent(name)
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+        var rng = SeededGenerator(seed: 7)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        try Data(bytes).write(to: url)
+        return item(at: url)
+    }
+
+    /// How many frames ffmpeg's own command line decodes from `item` at `format`.
+    func referenceFrames(_ item: MediaItem, format: AudioFormat = .cd) throws -> Int {
+        let bytes = try run(["-v", "error", "-i", item.path.string, "-f", "s16le", "-ar", "\(format.sampleRate)",
+                             "-ac", "\(format.channels)", "-"])
+        return bytes.count / format.bytesPerFrame
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func make(_ name: String, source: String, extra: [String]) throws -> MediaItem {
+        let url = directory.appendingPathComponent(name)
+        _ = try run(["-v", "error", "-y", "-f", "lavfi", "-i", source] + extra + [url.path])
+        return item(at: url)
+    }
+
+    private func item(at url: URL) -> MediaItem {
+        var item = MediaItem(path: MediaPath(url.path))
+        item.title = url.lastPathComponent
+        item.persistentID = Int64(abs(url.lastPathComponent.hashValue % 100_000))
+        return item
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SinkError("ffmpeg \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+        }
+        return data
+    }
+}
+
+/// Reads back a WAV file written by `WAVFileSink`: header fields and samples.
+struct WAVFile {
+    var channels: Int
+    var sampleRate: Int
+    var riffSize: Int
+    var samples: [Int16]
+    var frameCount: Int { samples.count / channels }
+
+    init(path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        func u32(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 | Int(data[at + 2]) << 16 | Int(data[at + 3]) << 24 }
+        func u16(_ at: Int) -> Int { Int(data[at]) | Int(data[at + 1]) << 8 }
+        guard data.count >= 44, data.prefix(4) == Data("RIFF".utf8), data[36..<40] == Data("data".utf8) else {
+            throw SinkError("\(path): not a canonical WAV file")
+        }
+        channels = u16(22)
+        sampleRate = u32(24)
+        riffSize = u32(4)
+        let dataSize = u32(40)
+        guard dataSize == data.count - 44 else { throw SinkError("\(path): data size \(dataSize) ≠ \(data.count - 44)") }
+        samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+}
+
+/// Waits (polling, bounded) until `condition` holds; false on timeout.
+func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
