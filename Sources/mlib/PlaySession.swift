@@ -19,6 +19,7 @@ final class PlaySession: @unchecked Sendable {
     private(set) var outputFailed = false
     private(set) var interrupted = false
     private var statisticsFailed = false
+    private var itemsStarted = 0
 
     init(player: MusicPlayer, index: SQLiteIndex?, linesToStandardError: Bool) {
         self.player = player
@@ -135,8 +136,11 @@ final class PlaySession: @unchecked Sendable {
     }
 
     private func printItemLine(_ item: MediaItem) {
-        let status = player.status
-        let position = status.playOrderNumber.map { "\($0)/\(status.queueCount)" } ?? "?"
+        // Off a terminal there are no keys, so items start in play order: count them rather than read the
+        // player's live position, which a fast sink has already moved past this item.
+        itemsStarted += 1
+        let count = max(1, player.status.queueCount)
+        let position = "\((itemsStarted - 1) % count + 1)/\(count)"
         let duration = item.playbackDuration > 0 ? "  (\(PlayLines.clock(item.playbackDuration)))" : ""
         say("▶ \(position)  \(PlayLines.title(item))\(duration)", error: linesToStandardError, terminal: false)
     }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The main job end to end through the real binary: scan the fixtures into a fresh library, query it,
+/// export and re-import a playlist, keep a static playlist across a rescan.
+@Suite(.serialized) struct LibraryCommandTests {
+    let dir: URL
+    let library: String
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        library = dir.appendingPathComponent("library.sqlite").path
+        let scan = try CLI.run(["scan", "--quiet", "--library", library, CLI.fixtures.path])
+        // The bad fixtures fail; everything else is indexed.
+        #expect(scan.status == 1, "\(scan.stderr)")
+    }
+
+    func mlib(_ args: [String]) throws -> CLI.Result { try CLI.run(args + ["--library", library]) }
+
+    /// The `path` of each item in a JSON array, in order.
+    func paths(_ r: CLI.Result) throws -> [String] {
+        let items = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        return items.map { $0["path"] as? String ?? "?" }
+    }
+
+    func goodFixtureCount() throws -> Int {
+        let data = try Data(contentsOf: CLI.fixtures.appendingPathComponent("expected.json"))
+        let files = (try JSONSerialization.jsonObject(with: data) as! [String: Any])["files"] as! [String: [String: Any]]
+        return files.values.filter { !($0["error"] is String) }.count
+    }
+
+    @Test func everyReadableFixtureIsListed() throws {
+        let r = try mlib(["ls", "--json"])
+        #expect(r.status == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        let expected = try goodFixtureCount()
+        #expect(items.count == expected)
+        #expect(try mlib(["ls", "--count"]).out == "\(items.count)\n")
+    }
+
+    @Test func bothQueryFormsAgree() throws {
+        let short = try mlib(["ls", "--paths", "artist:кино"]).out
+        let format = try mlib(["ls", "--paths", #"artist ==[cd] "КИНО""#]).out
+        #expect(!short.isEmpty)
+        #expect(short == format)
+        #expect(try mlib(["ls", "--count", "artist:кино", "year:2000..2005"]).out == "2\n")
+    }
+
+    @Test func syntaxErrorPointsAtThePosition() throws {
+        let r = try mlib(["ls", #"title CONTAINS "x" AND"#])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("position"))
+        #expect(r.stderr.contains("^"))
+    }
+
+    @Test func groupedAlbumsCountTheirItems() throws {
+        let r = try mlib(["ls", "--group", "albums", "--json"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("Test Pressing"))
+    }
+
+    @Test func exportThenImportKeepsItemsAndOrder() throws {
+        for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
+            let file = dir.appendingPathComponent("all.\(format)").path
+            let export = try mlib(["export", "--format", format, "-o", file, "--sort", "path"])
+            #expect(export.status == 0, "\(format): \(export.stderr)")
+            let name = "imported-\(format)"
+            let imp = try mlib(["playlist", "import", file, "--name", name])
+            #expect(imp.status == 0, "\(format): \(imp.stderr)")
+            let shown = try paths(try mlib(["playlist", "show", name, "--json"]))
+            let listed = try paths(try mlib(["ls", "--json", "--sort", "path"]))
+            #expect(shown == listed, "\(format) round trip")
+        }
+    }
+
+    @Test func staticPlaylistSurvivesARescan() throws {
+        #expect(try mlib(["playlist", "create", "Road"]).status == 0)
+        #expect(try mlib(["playlist", "add", "Road", "artist:кино"]).status == 0)
+        let before = try paths(try mlib(["playlist", "show", "Road", "--json"]))
+        #expect(before.count == 4)
+        _ = try mlib(["scan", "--quiet"])
+        #expect(try paths(try mlib(["playlist", "show", "Road", "--json"])) == before)
+    }
+
+    @Test func playDryRunListsTheQueue() throws {
+        let r = try mlib(["play", "--dry-run", "artist:кино"])
+        #expect(r.status == 0)
+        #expect(r.out.split(separator: "\n").count == 4)
+    }
+}
