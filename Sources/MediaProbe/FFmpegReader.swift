@@ -24,7 +24,9 @@ struct FFmpegReader {
     static func read(_ path: MediaPath, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
         _ = quietLogs
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        let openResult = path.withCString { avformat_open_input(&ctx, $0, nil, nil) }
+        // A format recognised from its magic bytes spares FFmpeg probing every demuxer it has.
+        let format = FormatSniffer.ffmpegFormat(of: path).flatMap { name in name.withCString { av_find_input_format($0) } }
+        let openResult = path.withCString { avformat_open_input(&ctx, $0, format, nil) }
         guard openResult >= 0, let ctx else { throw openError(openResult, path) }
         var context: UnsafeMutablePointer<AVFormatContext>? = ctx
         defer { avformat_close_input(&context) }

@@ -159,13 +159,6 @@ public struct FileFacts: Sendable, Hashable {
             }
         }
         guard st.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path) }
-        // Check readability up front: root bypasses mode bits, so ask the kernel rather than inspect them.
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else {
-            if errno == EACCES || errno == EPERM { throw .permissionDenied(path) }
-            throw .io(path, reason: String(cString: strerror(errno)))
-        }
-        close(fd)
         return FileFacts(size: Int64(st.st_size),
                          modificationTime: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
                          device: UInt64(st.st_dev), inode: UInt64(st.st_ino))

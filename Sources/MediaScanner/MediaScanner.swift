@@ -46,7 +46,7 @@ public struct MediaScanner: Sendable {
                     for job in try run.diff(listing) {
                         if shouldStop() { run.summary.interrupted = true; break walk }
                         if inFlight >= width, let outcome = try await group.next() { inFlight -= 1; try run.record(outcome) }
-                        group.addTask { ProbeOutcome(job) }
+                        group.addTask { await runBlocking { ProbeOutcome(job) } }
                         inFlight += 1
                     }
                     run.reportProgress(listing.path)
