@@ -145,6 +145,41 @@ extension SQLiteIndex {
         try Int64.fetchOne(db, sql: "SELECT id FROM playlists WHERE name = ?", arguments: [name])
     }
 
+    /// Keeps the playlist mirroring the playlist file at `source` (found under a root by a scan) equal to
+    /// `itemIDs`: creates it on first sight, named `name` or, when the user already has a playlist of that
+    /// name, `name (2)`, `name (3)`…; rewrites its entries only when they differ, so an unchanged rescan
+    /// writes nothing. The user's own playlists are never touched. Returns the playlist's name.
+    @discardableResult
+    public func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String {
+        let existing = try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name FROM playlists WHERE source = ?", arguments: [Data(source.bytes)])
+                .map { (id: $0["id"] as Int64, name: $0["name"] as String) }
+        }
+        if let existing {
+            let current = try read { db in
+                try Int64.fetchAll(db, sql: "SELECT item_id FROM playlist_entries WHERE playlist_id = ? ORDER BY position",
+                                   arguments: [existing.id])
+            }
+            if current != itemIDs {
+                try write { db in
+                    try rewriteEntries(db, existing.id, itemIDs)
+                    try db.execute(sql: "UPDATE playlists SET modified = ? WHERE id = ?",
+                                   arguments: [Date().timeIntervalSince1970, existing.id])
+                }
+            }
+            return existing.name
+        }
+        return try write { db in
+            var candidate = name, n = 1
+            while try Self.playlistID(db, candidate) != nil { n += 1; candidate = "\(name) (\(n))" }
+            let now = Date().timeIntervalSince1970
+            try db.execute(sql: "INSERT INTO playlists (name, created, modified, source) VALUES (?, ?, ?, ?)",
+                           arguments: [candidate, now, now, Data(source.bytes)])
+            try rewriteEntries(db, db.lastInsertedRowID, itemIDs)
+            return candidate
+        }
+    }
+
     private func existingPlaylistID(_ db: Database, _ name: String) throws -> Int64 {
         guard let id = try Self.playlistID(db, name) else { throw IndexError.playlistNotFound(database: path, name: name) }
         return id

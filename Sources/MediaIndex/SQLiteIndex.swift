@@ -46,10 +46,9 @@ public final class SQLiteIndex: MediaStore, Sendable {
             // (A no-op once the file is in WAL mode; an in-memory database stays "memory".)
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // A scan batch dirties pages of the table, ~15 indexes and the FTS index: with SQLite's default
-            // 2 MB cache they spill to the WAL several times per transaction (50 page writes per row);
-            // 16 MB holds a batch, is only used as touched, and is a fixed ceiling whatever the library size.
-            try db.execute(sql: "PRAGMA cache_size = -16000")
+            // Each upsert (it fires the FTS triggers) keeps a statement journal; on disk that was 10 writes
+            // to /var/tmp per row. In memory it costs a few KB.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // SQL functions the query compiler emits (mlib_fold, mlib_matches, …): see QueryFunctions.swift.
             QueryFunctions.install(db)
         }

@@ -78,6 +78,11 @@ enum Schema {
             try createFullTextSearch(db)
         }
         QueryIndexes.register(in: &migrator)     // the query engineer's indexes (QueryIndexes.swift)
+        migrator.registerMigration("v2: playlists mirror the playlist files found under roots") { db in
+            // The exact path bytes of the file a playlist was imported from by a scan; NULL for the user's own.
+            try db.execute(sql: "ALTER TABLE playlists ADD COLUMN source BLOB")
+            try db.execute(sql: "CREATE UNIQUE INDEX playlists_source ON playlists(source) WHERE source IS NOT NULL")
+        }
         return migrator
     }
 

@@ -13,16 +13,21 @@ enum MediaFileFilter {
         "mpg", "mpeg", "vob", "flv", "3gp", "3g2", "ogv", "mid", "midi", "xm", "mod", "s3m", "it",
     ]
 
+    /// Playlist files under a root become playlists in the library (see `ScanSummary.playlistFiles`).
+    static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls", "xspf", "jspf"]
+
     static func isHidden(_ name: UnsafePointer<CChar>) -> Bool { name[0] == CChar(UInt8(ascii: ".")) }
 
-    enum Verdict { case media, skip, sniff }
+    enum Verdict { case media, playlist, skip, sniff }
 
     /// Judges by the name alone.
     static func verdict(forName name: [UInt8]) -> Verdict {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return .sniff }
         let ext = name[(dot + 1)...]
         guard !ext.isEmpty, ext.count <= 5 else { return .skip }
-        return mediaExtensions.contains(String(decoding: ext.map { $0 | 0x20 }, as: UTF8.self)) ? .media : .skip
+        let lower = String(decoding: ext.map { $0 | 0x20 }, as: UTF8.self)
+        if mediaExtensions.contains(lower) { return .media }
+        return playlistExtensions.contains(lower) ? .playlist : .skip
     }
 
     /// For extensionless files: the magic numbers of the containers FFmpeg reads most often.

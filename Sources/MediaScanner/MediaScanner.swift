@@ -49,6 +49,7 @@ public struct MediaScanner: Sendable {
                         group.addTask { await runBlocking { ProbeOutcome(job) } }
                         inFlight += 1
                     }
+                    run.summary.playlistFiles += listing.playlists
                     run.reportProgress(listing.path)
                 }
                 try run.collectUnvisited(under: root, unreadable: walker.unreadable.map(\.path))

@@ -30,6 +30,8 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var unreadableDirectories: [Problem] = []
     /// Stopped by a signal: the batches committed so far are in the index; removals and moves were not done.
     public var interrupted = false
+    /// Playlist files found under the roots, in walk order; the caller imports them (`SQLiteIndex.syncPlaylist`).
+    public var playlistFiles: [MediaPath] = []
 
     public var filesSeen: Int { added + updated + moved + unchanged + failed }
     /// Something needs the user's attention (exit status 1).

@@ -14,6 +14,8 @@ struct DirectoryListing {
     }
     var path: MediaPath
     var files: [File]
+    /// Playlist files (m3u, pls, xspf…) in this directory.
+    var playlists: [MediaPath] = []
 }
 
 /// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
@@ -50,6 +52,7 @@ final class TreeWalker {
         defer { closedir(dir) }
 
         var files: [DirectoryListing.File] = []
+        var playlists: [MediaPath] = []
         var subdirectories: [MediaPath] = []
         while let entry = readdir(dir) {
             let (name, type) = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
@@ -81,6 +84,8 @@ final class TreeWalker {
             }
             switch target.st_mode & S_IFMT {
             case S_IFDIR: subdirectories.append(path)
+            case S_IFREG where verdict == .playlist:
+                if reportedFiles.insert(FileID(target)).inserted { playlists.append(path) }
             case S_IFREG:
                 guard verdict == .media || (verdict == .sniff && MediaFileFilter.sniff(path)) else { continue }
                 guard reportedFiles.insert(FileID(target)).inserted else { continue }
@@ -90,7 +95,7 @@ final class TreeWalker {
         }
         files.sort { $0.path < $1.path }
         pending.append(contentsOf: subdirectories.sorted(by: >))   // popLast visits them in ascending order
-        return DirectoryListing(path: directory, files: files)
+        return DirectoryListing(path: directory, files: files, playlists: playlists.sorted())
     }
 }
 

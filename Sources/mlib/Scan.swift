@@ -94,6 +94,7 @@ struct Scan: AsyncParsableCommand {
                                    batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
         let summary = try await scanner.scan(roots)
         display?.clear()
+        let playlists = summary.interrupted ? (synced: 0, failed: 0) : ScanPlaylists.sync(summary.playlistFiles, into: index)
 
         for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
         for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
@@ -105,11 +106,11 @@ struct Scan: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             FileHandle.standardOutput.write(try encoder.encode(summary) + Data("\n".utf8))
         } else if !quiet {
-            print(Self.text(summary))
+            print(Self.text(summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
         }
 
         if summary.interrupted { throw ExitCode(ExitStatus.interrupted) }
-        if summary.hasProblems { throw ExitCode(ExitStatus.partialFailure) }
+        if summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 
     static func text(_ s: ScanSummary) -> String {

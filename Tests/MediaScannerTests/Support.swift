@@ -45,7 +45,8 @@ final class Sandbox {
 /// Small real media files made once per test run with ffmpeg; tests copy them.
 enum Templates {
     private static let directory: URL = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-scan-templates-\(getpid())")
+        // Shared by test runs (made once, not left behind per run); files appear by atomic rename.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-scan-templates-\(getuid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }()
@@ -59,8 +60,10 @@ enum Templates {
             let specs: [String: (title: String, frequency: Int)] = ["a.mp3": ("Alpha", 440), "b.flac": ("Bravo", 550),
                                                                     "c.ogg": ("Charlie", 660), "d.mp3": ("Delta", 770)]
             let spec = try #require(specs[name], "no template \(name)")
+            let partial = directory.appendingPathComponent("\(getpid())-\(name)")
             try ffmpeg(["-f", "lavfi", "-i", "sine=f=\(spec.frequency):d=1", "-metadata", "title=\(spec.title)",
-                        "-metadata", "artist=Test Artist", url.path])
+                        "-metadata", "artist=Test Artist", partial.path])
+            try #require(rename(partial.path, url.path) == 0)
             return url
         }
     }
