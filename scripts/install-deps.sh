@@ -16,6 +16,8 @@ PACKAGES=(
   mpd mpc                                                          # playlist interoperability test, scan peer
   libxml2-utils                                                    # xmllint: XSPF well-formedness test
   tmux                                                             # terminal test of `mlib play`
+  sqlite3 time                                                     # benchmarks (and the tmux test's checks)
 )
+# Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"

@@ -3,28 +3,52 @@ import Glibc
 #endif
 import MediaModel
 
-/// Names the FFmpeg demuxer for the common containers from their first bytes. FFmpeg's own detection asks
-/// every demuxer it has to score the header (a good part of the cost of opening a small file); these
-/// signatures are unambiguous, and anything else is left to FFmpeg's probing.
+/// Recognises the common containers from their first bytes. FFmpeg's own detection asks every demuxer it
+/// has to score the header (a good part of the cost of opening a small file); these signatures are
+/// unambiguous, and anything else is left to FFmpeg's probing.
 enum FormatSniffer {
+    /// The FFmpeg demuxer to open `path` with, or nil to let FFmpeg probe.
     static func ffmpegFormat(of path: MediaPath) -> String? {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 12)
-        guard pread(fd, &head, 12, 0) == 12 else { return nil }
-        if head.starts(with: Array("ID3".utf8)) {
-            // An ID3v2 tag can front MP3, but also FLAC or AAC: look at what follows the tag.
-            let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (head[5] & 0x10 != 0 ? 10 : 0)
-            var after = [UInt8](repeating: 0, count: 4)
-            guard pread(fd, &after, 4, off_t(size)) == 4 else { return nil }
-            if after.starts(with: Array("fLaC".utf8)) { return "flac" }
-            return isMPEGAudioFrame(after) ? "mp3" : nil
+        guard let head = Head(path) else { return nil }
+        if let audio = head.afterID3 {
+            if audio.starts(with: Array("fLaC".utf8)) { return "flac" }   // an ID3v2 tag can front FLAC too
+            return mpegAudioLayer(audio) != nil ? "mp3" : nil
         }
-        return byMagic(head)
+        return byMagic(head.bytes)
+    }
+
+    /// A file TagLib reads completely, with the names FFmpeg would give its container and codec.
+    struct TagLibComplete { var container: String; var codec: String; var tagLibClass: String }
+
+    /// For `MediaProbe.Detail.library`: MPEG layer III, Ogg Vorbis/Opus, PCM WAV and WavPack. Not FLAC (its
+    /// truncation check needs FFmpeg), not MP4 (TagLib 1.13 misreads some AAC channel counts), not the rest.
+    static func tagLibComplete(_ path: MediaPath) -> TagLibComplete? {
+        guard let head = Head(path) else { return nil }
+        let h = head.bytes
+        func at(_ offset: Int, _ s: String) -> Bool { h.count >= offset + s.utf8.count && h[offset...].starts(with: Array(s.utf8)) }
+        if mpegAudioLayer(head.afterID3 ?? h) == 3 { return .init(container: "mp3", codec: "mp3", tagLibClass: "mpeg") }
+        if at(0, "OggS"), h.count > 27 {
+            let packet = 27 + Int(h[26])                                  // after the page's segment table
+            if at(packet, "\u{01}vorbis") { return .init(container: "ogg", codec: "vorbis", tagLibClass: "ogg-vorbis") }
+            if at(packet, "OpusHead") { return .init(container: "ogg", codec: "opus", tagLibClass: "ogg-opus") }
+            return nil
+        }
+        if at(0, "RIFF"), at(8, "WAVE"), at(12, "fmt "), h.count >= 36 {
+            let tag = Int(h[20]) | Int(h[21]) << 8, bits = Int(h[34]) | Int(h[35]) << 8
+            let codec: String? = switch (tag, bits) {
+            case (1, 8): "pcm_u8"
+            case (1, 16), (1, 24), (1, 32): "pcm_s\(bits)le"
+            case (3, 32), (3, 64): "pcm_f\(bits)le"
+            default: nil
+            }
+            return codec.map { .init(container: "wav", codec: $0, tagLibClass: "wav") }
+        }
+        if at(0, "wvpk") { return .init(container: "wv", codec: "wavpack", tagLibClass: "wavpack") }
+        return nil
     }
 
     static func byMagic(_ h: [UInt8]) -> String? {
+        guard h.count >= 12 else { return nil }
         func at(_ offset: Int, _ s: String) -> Bool { h[offset...].starts(with: Array(s.utf8)) }
         if at(0, "fLaC") { return "flac" }
         if at(0, "OggS") { return "ogg" }
@@ -34,14 +58,37 @@ enum FormatSniffer {
         if at(0, "MAC ") { return "ape" }
         if at(4, "ftyp") { return "mp4" }                        // the mov/mp4/m4a demuxer
         if h.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "matroska" }
-        if isMPEGAudioFrame(h) { return "mp3" }
+        if mpegAudioLayer(h) != nil { return "mp3" }
         return nil
     }
 
-    /// An MPEG audio frame header: 11 sync bits, a valid version, a layer (ADTS AAC has layer 00), a valid
-    /// bit-rate index and sample-rate index.
-    static func isMPEGAudioFrame(_ h: [UInt8]) -> Bool {
-        guard h.count >= 4, h[0] == 0xFF, h[1] & 0xE0 == 0xE0 else { return false }
-        return h[1] & 0x18 != 0x08 && h[1] & 0x06 != 0 && h[2] & 0xF0 != 0xF0 && h[2] & 0x0C != 0x0C
+    /// The layer (1, 2 or 3) of an MPEG audio frame header: 11 sync bits, a valid version, a layer (ADTS AAC
+    /// has layer 00), a valid bit-rate index and sample-rate index. nil when it is not one.
+    static func mpegAudioLayer(_ h: [UInt8]) -> Int? {
+        guard h.count >= 4, h[0] == 0xFF, h[1] & 0xE0 == 0xE0, h[1] & 0x18 != 0x08, h[1] & 0x06 != 0,
+              h[2] & 0xF0 != 0xF0, h[2] & 0x0C != 0x0C else { return nil }
+        return 4 - Int(h[1] >> 1 & 3)
+    }
+
+    /// The first 64 bytes of a file and, when they start an ID3v2 tag, the 4 bytes after the tag.
+    private struct Head {
+        var bytes: [UInt8]
+        var afterID3: [UInt8]?
+
+        init?(_ path: MediaPath) {
+            let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = pread(fd, &buffer, 64, 0)
+            guard count >= 12 else { return nil }
+            bytes = Array(buffer[..<count])
+            if bytes.starts(with: Array("ID3".utf8)) {
+                let size = bytes[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (bytes[5] & 0x10 != 0 ? 10 : 0)
+                var after = [UInt8](repeating: 0, count: 4)
+                guard pread(fd, &after, 4, off_t(size)) == 4 else { return nil }
+                afterID3 = after
+            }
+        }
     }
 }

@@ -17,9 +17,17 @@ import MediaModel
 /// - Bit rate: FFmpeg's when known, else file size × 8 / duration (as ffprobe computes it).
 /// - Cover art: TagLib's picture lists, or an FFmpeg stream with the attached-picture disposition.
 public enum MediaProbe {
-    public static func probe(_ path: MediaPath) throws(ProbeError) -> ProbeResult {
+    /// How much to read. `.streams` is what `mlib info` shows: FFmpeg's view of every stream plus TagLib's
+    /// tags. `.library` is what the index stores: for the formats TagLib reads completely (MP3, Ogg
+    /// Vorbis/Opus, PCM WAV, WavPack), recognised by their magic bytes, TagLib alone, without opening FFmpeg
+    /// at all (about 40% of a scan's work); every other file, and any file TagLib cannot read, goes the full
+    /// way. The item properties agree between the two (MediaProbeTests holds them to it on every fixture).
+    public enum Detail: Sendable { case streams, library }
+
+    public static func probe(_ path: MediaPath, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
         let facts = try FileFacts.read(path)
         guard facts.size > 0 else { throw .empty(path) }
+        if detail == .library, let result = tagLibOnly(path, facts) { return result }
 
         var tagLib: TagLibReader.Result?
         var tagLibHint: String?
@@ -37,23 +45,42 @@ public enum MediaProbe {
             streams[i].channels = streams[i].channels ?? tagLib?.channels
             streams[i].duration = streams[i].duration ?? duration
         }
-        let audio = primaryAudio(streams)
-        let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
-        guard isUsable(audio) || isUsable(video) else {
+        guard isUsable(primaryAudio(streams)) || isUsable(streams.first { $0.kind == .video && !$0.isAttachedPicture }) else {
             throw .notMedia(path, reason: "no readable audio or video stream (\(container.formatName))")
         }
-
         var warnings: [String] = []
         if tagLibHint != nil && tagLib == nil { warnings.append("TagLib could not read this file; tags are FFmpeg's") }
-
         let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
+        return assemble(path, facts, formatName: container.formatName, duration: duration, bitRate: container.bitRate,
+                        streams: streams, tagLib: tagLib, ffTags: ffTags, endsEarly: container.endsEarly, warnings: warnings)
+    }
+
+    /// The `.library` fast path: nil when the file is not one TagLib reads completely, or TagLib fails on it.
+    static func tagLibOnly(_ path: MediaPath, _ facts: FileFacts) -> ProbeResult? {
+        guard let known = FormatSniffer.tagLibComplete(path), let tagLib = TagLibReader.read(path, hint: known.tagLibClass),
+              let rate = tagLib.sampleRate, let channels = tagLib.channels, let ms = tagLib.lengthMs else { return nil }
+        var audio = StreamInfo(index: 0, kind: .audio, codec: known.codec)
+        audio.sampleRate = rate
+        audio.channels = channels
+        audio.duration = Double(ms) / 1000
+        return assemble(path, facts, formatName: known.container, duration: audio.duration, bitRate: nil, streams: [audio],
+                        tagLib: tagLib, ffTags: [], endsEarly: false, warnings: [])
+    }
+
+    /// Builds the result from what the readers found; the merge rules above live here.
+    private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, duration: Double?,
+                                 bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
+                                 ffTags: [(String, String)], endsEarly: Bool, warnings: [String]) -> ProbeResult {
+        var warnings = warnings
+        let audio = primaryAudio(streams)
+        let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         let tags = TagMapping.merge([tagLib?.properties ?? [], ffTags])
         var item = MediaItem(path: path, tags: tags)
         TagMapping.apply(tags, to: &item)
 
         item[.fileSize] = .integer(facts.size)
         item[.modificationDate] = .real(facts.modificationTime)
-        item[.container] = .text(container.formatName)
+        item[.container] = .text(formatName)
 
         if let duration { item.playbackDuration = duration }
         if let audio {
@@ -69,8 +96,8 @@ public enum MediaProbe {
             item[.height] = video.height.map { .integer(Int64($0)) }
             item[.frameRate] = video.frameRate.map(MediaValue.real)
         }
-        if let rate = container.bitRate {
-            item[.bitRate] = .integer(rate)
+        if let bitRate {
+            item[.bitRate] = .integer(bitRate)
         } else if let duration, duration > 0 {
             item[.bitRate] = .integer(Int64((Double(facts.size) * 8 / duration).rounded()))
         } else if let kbps = tagLib?.bitRateKbps {
@@ -78,13 +105,13 @@ public enum MediaProbe {
         }
 
         let pictures = tagLib?.pictures ?? []
-        item[.hasArtwork] = .bool(!pictures.isEmpty || container.streams.contains { $0.isAttachedPicture })
+        item[.hasArtwork] = .bool(!pictures.isEmpty || streams.contains { $0.isAttachedPicture })
         item.mediaType = mediaType(tags: tags, hasVideo: video != nil, extension: path.fileExtension)
 
         // A header that promises more audio than the file holds (an MP3's Xing frame count, say): truncated.
         var partial = duration == nil
         if duration == nil { warnings.append("duration unknown") }
-        if container.endsEarly || (duration.flatMap { d in tagLib?.bitRateKbps.map { Double($0) * 125 * d } } ?? 0) > 1.25 * Double(facts.size) {
+        if endsEarly || (duration.flatMap { d in tagLib?.bitRateKbps.map { Double($0) * 125 * d } } ?? 0) > 1.25 * Double(facts.size) {
             partial = true
             warnings.append("the file is shorter than its header says (truncated?)")
         }

@@ -112,7 +112,7 @@ enum ProbeOutcome: Sendable {
         let path = job.file.path, stamp = job.file.stamp
         if let problem = job.file.problem { self = .failed(job, code: "not-found", message: "dangling link (\(problem))"); return }
         do {
-            var item = try MediaProbe.probe(path).item
+            var item = try MediaProbe.probe(path, detail: .library).item
             // The walk's stat is what the next scan compares with: store exactly that.
             item.path = path
             item[.fileSize] = .integer(stamp.size)

@@ -1,0 +1,49 @@
+import Foundation
+@testable import MediaProbe
+import MediaModel
+import Testing
+
+/// The scanner reads with `.library` (TagLib alone where it suffices); `mlib info` with `.streams`. The
+/// index must hold what `info` shows: same properties, same errors, same partial flags, on every fixture.
+struct DetailAgreementTests {
+    @Test(arguments: FixtureTests.expectations)
+    func libraryDetailAgreesWithStreams(_ e: FixtureTests.Expectation) throws {
+        let path = MediaPath(FixtureTests.fixtures.appendingPathComponent(e.file).path)
+        let full: Result<ProbeResult, ProbeError> = Result { () throws(ProbeError) in try MediaProbe.probe(path) }
+        let lean: Result<ProbeResult, ProbeError> = Result { () throws(ProbeError) in try MediaProbe.probe(path, detail: .library) }
+        switch (full, lean) {
+        case (.failure(let a), .failure(let b)):
+            #expect(a.code == b.code, "\(e.file)")
+        case (.success(let a), .success(let b)):
+            #expect(a.isPartial == b.isPartial, "\(e.file): partial")
+            for p in MediaProperty.allCases {
+                let x = a.item[p], y = b.item[p]
+                switch p {
+                case .playbackDuration:
+                    let d = try #require(x?.real), l = try #require(y?.real)
+                    #expect(abs(d - l) <= max(0.05, d * 0.01), "\(e.file): duration \(d) vs \(l)")
+                case .bitRate:
+                    let d = Double(try #require(x?.integer)), l = Double(try #require(y?.integer))
+                    #expect(abs(d - l) <= d * 0.02, "\(e.file): bit rate \(d) vs \(l)")
+                default:
+                    #expect(x == y, "\(e.file): \(p.rawValue) \(String(describing: x)) vs \(String(describing: y))")
+                }
+            }
+        default:
+            Issue.record("\(e.file): \(full) vs \(lean)")
+        }
+    }
+
+    @Test func theFastPathIsTakenWhereItApplies() throws {
+        func lean(_ file: String) -> Bool {
+            let path = MediaPath(FixtureTests.fixtures.appendingPathComponent(file).path)
+            guard let facts = try? FileFacts.read(path) else { return false }
+            return MediaProbe.tagLibOnly(path, facts) != nil
+        }
+        for file in ["mp3-id3v24.mp3", "mp3-notags.mp3", "ogg-vorbis.ogg", "opus.opus", "wav-riff-info.wav",
+                     "wavpack-ape.wv", "bad/ogg-named.mp3"] { #expect(lean(file), "\(file)") }
+        for file in ["flac-vorbis-cover.flac", "m4a-alac.m4a", "video-mpeg4-opus.mkv", "bad/random.mp3"] {
+            #expect(!lean(file), "\(file)")
+        }
+    }
+}
