@@ -84,34 +84,11 @@ enum ItemRow {
         return values
     }
 
-    /// The tag map as a JSON object with sorted keys (equal maps give equal text). Written by hand:
-    /// Foundation's JSONSerialization with sorted keys cost more than the SQLite insert itself.
+    /// The tag map as a JSON object with sorted keys (equal maps give equal text), through MediaModel's
+    /// JSONValue writer: Foundation's JSONSerialization with sorted keys cost more than the SQLite insert.
     static func encodeTags(_ tags: [String: String]) -> DatabaseValue {
         guard !tags.isEmpty else { return .null }
-        var json = "{"
-        for (n, key) in tags.keys.sorted().enumerated() {
-            if n > 0 { json += "," }
-            appendJSONString(key, to: &json)
-            json += ":"
-            appendJSONString(tags[key]!, to: &json)
-        }
-        return (json + "}").databaseValue
-    }
-
-    private static func appendJSONString(_ s: String, to json: inout String) {
-        json += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
+        return JSONValue.object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }).serialized().databaseValue
     }
 
     static func decodeTags(_ dbValue: DatabaseValue) -> [String: String] {

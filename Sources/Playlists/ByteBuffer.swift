@@ -35,24 +35,9 @@ public struct ByteBuffer: Sendable {
         }
     }
 
-    /// A JSON string literal, quotes included (RFC 8259: `"`, `\` and C0 controls escaped, the rest UTF-8).
+    /// A JSON string literal, quotes included (RFC 8259), written by MediaModel's one JSON writer.
     public mutating func append(jsonString s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0..<0x20:
-                append("\\u00")
-                bytes.append(Self.hexDigits[Int(b >> 4)])
-                bytes.append(Self.hexDigits[Int(b & 0xF)])
-            default: bytes.append(b)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONValue.string(s).write(into: &bytes)
     }
 
     /// Bytes with everything outside RFC 3986 `unreserved` and `/` written as `%XX` (upper-case hex).
