@@ -13,9 +13,6 @@ struct FFmpegReader {
         var streams: [StreamInfo]
         var metadata: [(String, String)]  // format-level tags, then stream-level (Ogg keeps tags on the stream)
         var probedStreams: Bool           // find_stream_info ran
-        /// The audio ends well before the duration the header declares (checked for formats whose header
-        /// states the length independently of the file size, e.g. FLAC's STREAMINFO sample count).
-        var endsEarly = false
     }
 
     private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
@@ -39,12 +36,10 @@ struct FFmpegReader {
             }
             container = describe(ctx, probed: true)
         }
-        if headerStatesLength.contains(container.formatName), let duration = container.duration {
-            container.endsEarly = audioEndsBefore(0.9 * duration, ctx)
-        }
         return container
     }
 
+    /// The file already passed open(2) and stat(2) (FileFacts), so most failures here are about content.
     /// The file already passed open(2) and stat(2) (FileFacts), so most failures here are about content.
     static let headerStatesLength: Set<String> = ["flac"]  // WavPack seeks land too coarsely on short files
 

@@ -18,15 +18,25 @@ enum FormatSniffer {
     }
 
     /// A file TagLib reads completely, with the names FFmpeg would give its container and codec.
-    struct TagLibComplete { var container: String; var codec: String; var tagLibClass: String }
+    struct TagLibComplete {
+        var container: String
+        var codec: String
+        var tagLibClass: String
+        /// The audio stops well before the length the header declares (FLAC only; see FLACTail).
+        var endsEarly = false
+    }
 
-    /// For `MediaProbe.Detail.library`: MPEG layer III, Ogg Vorbis/Opus, PCM WAV and WavPack. Not FLAC (its
-    /// truncation check needs FFmpeg), not MP4 (TagLib 1.13 misreads some AAC channel counts), not the rest.
-    static func tagLibComplete(_ path: MediaPath) -> TagLibComplete? {
+    /// For `MediaProbe.Detail.library`: MPEG layer III, FLAC, Ogg Vorbis/Opus, PCM WAV and WavPack. Not MP4
+    /// (TagLib 1.13 misreads some AAC channel counts), not the rest.
+    static func tagLibComplete(_ path: MediaPath, size: Int64) -> TagLibComplete? {
         guard let head = Head(path) else { return nil }
         let h = head.bytes
         func at(_ offset: Int, _ s: String) -> Bool { h.count >= offset + s.utf8.count && h[offset...].starts(with: Array(s.utf8)) }
         if mpegAudioLayer(head.afterID3 ?? h) == 3 { return .init(container: "mp3", codec: "mp3", tagLibClass: "mpeg") }
+        if at(0, "fLaC") {
+            return .init(container: "flac", codec: "flac", tagLibClass: "flac",
+                         endsEarly: FLACTail.endsEarly(path, size: size))
+        }
         if at(0, "OggS"), h.count > 27 {
             let packet = 27 + Int(h[26])                                  // after the page's segment table
             if at(packet, "\u{01}vorbis") { return .init(container: "ogg", codec: "vorbis", tagLibClass: "ogg-vorbis") }

@@ -19,7 +19,7 @@ import MediaModel
 public enum MediaProbe {
     /// How much to read. `.streams` is what `mlib info` shows: FFmpeg's view of every stream plus TagLib's
     /// tags. `.library` is what the index stores: for the formats TagLib reads completely (MP3, Ogg
-    /// Vorbis/Opus, PCM WAV, WavPack), recognised by their magic bytes, TagLib alone, without opening FFmpeg
+    /// Vorbis/Opus, FLAC, PCM WAV, WavPack), recognised by their magic bytes, TagLib alone, without opening FFmpeg
     /// at all (about 40% of a scan's work); every other file, and any file TagLib cannot read, goes the full
     /// way. The item properties agree between the two (MediaProbeTests holds them to it on every fixture).
     public enum Detail: Sendable { case streams, library }
@@ -52,19 +52,21 @@ public enum MediaProbe {
         if tagLibHint != nil && tagLib == nil { warnings.append("TagLib could not read this file; tags are FFmpeg's") }
         let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
         return assemble(path, facts, formatName: container.formatName, duration: duration, bitRate: container.bitRate,
-                        streams: streams, tagLib: tagLib, ffTags: ffTags, endsEarly: container.endsEarly, warnings: warnings)
+                        streams: streams, tagLib: tagLib, ffTags: ffTags,
+                        endsEarly: container.formatName == "flac" && FLACTail.endsEarly(path, size: facts.size),
+                        warnings: warnings)
     }
 
     /// The `.library` fast path: nil when the file is not one TagLib reads completely, or TagLib fails on it.
     static func tagLibOnly(_ path: MediaPath, _ facts: FileFacts) -> ProbeResult? {
-        guard let known = FormatSniffer.tagLibComplete(path), let tagLib = TagLibReader.read(path, hint: known.tagLibClass),
+        guard let known = FormatSniffer.tagLibComplete(path, size: facts.size), let tagLib = TagLibReader.read(path, hint: known.tagLibClass),
               let rate = tagLib.sampleRate, let channels = tagLib.channels, let ms = tagLib.lengthMs else { return nil }
         var audio = StreamInfo(index: 0, kind: .audio, codec: known.codec)
         audio.sampleRate = rate
         audio.channels = channels
         audio.duration = Double(ms) / 1000
         return assemble(path, facts, formatName: known.container, duration: audio.duration, bitRate: nil, streams: [audio],
-                        tagLib: tagLib, ffTags: [], endsEarly: false, warnings: [])
+                        tagLib: tagLib, ffTags: [], endsEarly: known.endsEarly, warnings: [])
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaModel
+
+/// Whether a FLAC file holds as much audio as its STREAMINFO block declares, without FFmpeg: find the last
+/// frame header in the file's tail (sync code, valid fields, matching CRC-8) and see where its samples end.
+/// Both probe paths use it: FLAC has no other cheap sign of truncation (TagLib derives its bit rate from
+/// the file's actual size, and FFmpeg's header gives the declared length only).
+enum FLACTail {
+    static func endsEarly(_ path: MediaPath, size: Int64) -> Bool {
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 42)                          // "fLaC" + STREAMINFO
+        guard pread(fd, &head, 42, 0) == 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return false }
+        let blockSize = Int(head[10]) << 8 | Int(head[11])                  // max block size
+        let total = Int64(head[21] & 0x0F) << 32 | Int64(head[22]) << 24 | Int64(head[23]) << 16
+            | Int64(head[24]) << 8 | Int64(head[25])
+        guard total > 0, blockSize > 0 else { return false }                // unknown length: nothing to compare
+        let window = Int(min(size, 65536))
+        var tail = [UInt8](repeating: 0, count: window)
+        guard pread(fd, &tail, window, off_t(size - Int64(window))) == window else { return true }
+        var i = window - 2
+        while i >= 0 {
+            if tail[i] == 0xFF, tail[i + 1] & 0xFE == 0xF8, let end = sampleEnd(tail, at: i, fixedBlockSize: blockSize) {
+                return end < total - total / 10
+            }
+            i -= 1
+        }
+        return true                                                          // no audio frame at all
+    }
+
+    /// The sample just after the frame whose header starts at `i`, or nil when it is not a valid header.
+    static func sampleEnd(_ b: [UInt8], at i: Int, fixedBlockSize: Int) -> Int64? {
+        var p = i + 2
+        guard p + 2 <= b.count else { return nil }
+        let blockCode = Int(b[p] >> 4), rateCode = Int(b[p] & 0x0F)
+        let channelCode = Int(b[p + 1] >> 4), sizeCode = Int(b[p + 1] >> 1 & 7)
+        guard blockCode != 0, rateCode != 15, channelCode <= 10, sizeCode != 3, sizeCode != 7, b[p + 1] & 1 == 0 else { return nil }
+        p += 2
+        // The frame (fixed block size) or sample (variable) number, UTF-8 style.
+        guard p < b.count else { return nil }
+        let lead = b[p]
+        let extra = lead < 0x80 ? 0 : lead & 0xE0 == 0xC0 ? 1 : lead & 0xF0 == 0xE0 ? 2 : lead & 0xF8 == 0xF0 ? 3
+            : lead & 0xFC == 0xF8 ? 4 : lead & 0xFE == 0xFC ? 5 : lead == 0xFE ? 6 : -1
+        guard extra >= 0, p + extra < b.count else { return nil }
+        var number = Int64(extra == 0 ? lead : lead & (0x3F >> extra))
+        for k in 1...max(1, extra) where extra > 0 {
+            guard b[p + k] & 0xC0 == 0x80 else { return nil }
+            number = number << 6 | Int64(b[p + k] & 0x3F)
+        }
+        p += 1 + extra
+        var blockSize: Int
+        switch blockCode {
+        case 1: blockSize = 192
+        case 2...5: blockSize = 576 << (blockCode - 2)
+        case 6: guard p < b.count else { return nil }; blockSize = Int(b[p]) + 1; p += 1
+        case 7: guard p + 1 < b.count else { return nil }; blockSize = (Int(b[p]) << 8 | Int(b[p + 1])) + 1; p += 2
+        default: blockSize = 256 << (blockCode - 8)
+        }
+        switch rateCode {
+        case 12: p += 1
+        case 13, 14: p += 2
+        default: break
+        }
+        guard p < b.count, crc8(b[i..<p]) == b[p] else { return nil }
+        let variable = b[i + 1] & 1 == 1
+        let first = variable ? number : number * Int64(fixedBlockSize)
+        return first + Int64(blockSize)
+    }
+
+    /// CRC-8, polynomial x^8 + x^2 + x + 1, as FLAC frame headers use.
+    static func crc8(_ bytes: ArraySlice<UInt8>) -> UInt8 {
+        var crc: UInt8 = 0
+        for byte in bytes {
+            crc ^= byte
+            for _ in 0..<8 { crc = crc & 0x80 != 0 ? (crc << 1) ^ 0x07 : crc << 1 }
+        }
+        return crc
+    }
+}
