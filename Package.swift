@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
         .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel"]),
-        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
+        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaIndex", "MediaModel", "MediaProbe"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
         .testTarget(name: "CLITests", dependencies: ["mlib"]),

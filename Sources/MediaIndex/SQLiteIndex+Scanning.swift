@@ -183,21 +183,33 @@ extension SQLiteIndex {
         }
     }
 
+    /// The id after which rows count as added since the last complete scan (see `finishScan`).
+    public func moveWatermark() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM scan_state WHERE key = 'moveWatermark'") ?? 0 }
+    }
+
     /// Ends a scan that walked its roots completely: each vanished item whose size and fingerprint match a
-    /// row added by this scan (id > `addedAfter`) was moved — it takes that row's path and file data and keeps
-    /// its own id, user data and playlist entries, and the new row goes. The other vanished items are removed.
+    /// row added since the last complete scan (id > `addedAfter`, the `moveWatermark()` read when this scan
+    /// began, so rows a killed scan added still count) was moved — it takes that row's path and file data and
+    /// keeps its own id, user data and playlist entries, and the new row goes. The other vanished items are
+    /// removed. Then the watermark moves up to the newest row (written only when it changed, so an unchanged
+    /// rescan still writes nothing).
     public func finishScan(vanished: [VanishedItem], addedAfter: Int64) throws -> VanishedOutcome {
-        guard !vanished.isEmpty else { return VanishedOutcome() }
+        let newest = try maxItemID()
+        if vanished.isEmpty && newest == addedAfter { return VanishedOutcome() }
         return try write { db in
             var outcome = VanishedOutcome()
             let columns = ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "fingerprint", "scan_failed"]
             let assignments = columns.map { "\(ItemRow.quoted($0)) = ?" }.joined(separator: ", ")
             let selectNew = columns.map(ItemRow.quoted).joined(separator: ", ")
+            // A row that is itself gone (a killed scan's new row whose file moved on again) is no move target.
+            let vanishedIDs = "[" + vanished.map { String($0.id) }.joined(separator: ",") + "]"
             for item in vanished {
                 if let fingerprint = item.fingerprint,
                    let newRow = try Row.fetchOne(db.cachedStatement(sql: """
-                       SELECT id, \(selectNew) FROM items WHERE fileSize = ? AND fingerprint = ? AND id > ? ORDER BY id LIMIT 1
-                       """), arguments: [item.size, fingerprint, addedAfter]) {
+                       SELECT id, \(selectNew) FROM items WHERE fileSize = ? AND fingerprint = ? AND id > ?
+                       AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1
+                       """), arguments: [item.size, fingerprint, addedAfter, vanishedIDs]) {
                     let newID: Int64 = newRow[0]
                     let values = (1...columns.count).map { newRow[$0] as DatabaseValue }
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [newID])
@@ -212,6 +224,7 @@ extension SQLiteIndex {
                     outcome.removed += 1
                 }
             }
+            try db.execute(sql: "UPDATE scan_state SET value = ? WHERE key = 'moveWatermark'", arguments: [newest])
             return outcome
         }
     }

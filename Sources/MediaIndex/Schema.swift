@@ -83,6 +83,15 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE playlists ADD COLUMN source BLOB")
             try db.execute(sql: "CREATE UNIQUE INDEX playlists_source ON playlists(source) WHERE source IS NOT NULL")
         }
+        migrator.registerMigration("v3: move-detection watermark") { db in
+            // Rows with a larger id were added since the last complete scan: the candidates a vanished item
+            // may have moved to. Kept across a killed scan, so the next one still pairs a move it began.
+            try db.execute(sql: "CREATE TABLE scan_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID")
+            try db.execute(sql: """
+                INSERT INTO scan_state VALUES ('moveWatermark',
+                    COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'items'), 0))
+                """)
+        }
         return migrator
     }
 

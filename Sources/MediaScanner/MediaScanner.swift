@@ -33,7 +33,7 @@ public struct MediaScanner: Sendable {
     public func scan(_ roots: [MediaPath]) async throws -> ScanSummary {
         let run = ScanRun(index: index, batchSize: batchSize, progress: progress)
         run.expectedFiles = try roots.reduce(0) { $0 + (try index.itemCount(under: $1)) }
-        let addedAfter = try index.maxItemID()
+        let addedAfter = try index.moveWatermark()      // rows added since the last complete scan
         let walker = TreeWalker()
 
         try await withThrowingTaskGroup(of: ProbeOutcome.self) { group in

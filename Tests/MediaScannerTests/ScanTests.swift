@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaIndex
 import MediaModel
+import MediaProbe
 @testable import MediaScanner
 import Testing
 
@@ -225,5 +226,39 @@ struct ScanTests {
         try await other.scan([box.root()], batchSize: 500)
         #expect(try snapshot(box.index()) == snapshot(other.index()), "batch size changed the index")
         #expect(try box.index().count(MediaQuery()) == 12)
+    }
+}
+
+/// A scan killed after committing a moved file's new row, but before pairing it with the old one, must not
+/// cost the file its identity: the next complete scan still sees the move.
+struct InterruptedMoveTests {
+    @Test func aMoveBegunByAKilledScanIsFinishedByTheNext() async throws {
+        let box = try Sandbox()
+        let old = try box.put("b.flac", at: "Zed/b.flac")
+        try box.put("c.ogg", at: "c.ogg")
+        try await box.scan()
+        let index = try box.index()
+        let id = try #require(try index.item(path: old)).persistentID
+        try index.recordPlay(id: id, at: Date())
+        try index.setRating(id: id, 5)
+
+        let new = MediaPath(box.music.path + "/Alpha/renamed.flac")
+        try FileManager.default.createDirectory(atPath: new.directory.string, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: old.string, toPath: new.string)
+        // What the killed scan had committed: the new path as a new row (its batch), no pairing yet.
+        var st = stat()
+        #expect(new.withCString { stat($0, &st) } == 0)
+        let stamp = FileStamp(st)
+        let item = try MediaProbe.probe(new, detail: .library).item
+        try index.apply([.add(item, stamp, fingerprint: try #require(Fingerprint.of(new, size: stamp.size)))])
+        #expect(try index.count(MediaQuery()) == 3)
+
+        let summary = try await box.scan()
+        #expect(summary.moved == 1 && summary.removed == 0)
+        let moved = try #require(try index.item(path: new))
+        #expect(moved.persistentID == id)
+        #expect(moved.playCount == 1)
+        #expect(moved[.rating]?.integer == 5)
+        #expect(try index.count(MediaQuery()) == 2)
     }
 }
