@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import MediaModel
 
 extension MediaProbe {
@@ -20,7 +19,7 @@ extension MediaProbe {
             func launch() {
                 guard next < paths.count else { return }
                 let index = next, path = paths[index]
-                group.addTask { (index, await runBlocking { Result { () throws(ProbeError) in try probe(path) } }) }
+                group.addTask { (index, Result { () throws(ProbeError) in try probe(path) }) }
                 next += 1
             }
             for _ in 0..<max(1, concurrency) { launch() }
@@ -35,16 +34,3 @@ extension MediaProbe {
         }
     }
 }
-
-/// Runs blocking C work (file reads, FFmpeg, TagLib) on a thread of its own and awaits it. Swift's
-/// cooperative pool (on Linux, Dispatch's global queue) has one thread per core; blocking work on it leaves
-/// no thread for the task that collects results (the scan's writer, `info`'s printer), and the cores sat
-/// ~25% idle. A private concurrent queue targets Dispatch's overcommitting pool, which adds threads, so
-/// the callers' `width` probes and the collector all run.
-public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        blockingQueue.async { continuation.resume(returning: work()) }
-    }
-}
-
-private let blockingQueue = DispatchQueue(label: "mlib.blocking-io", attributes: .concurrent)
