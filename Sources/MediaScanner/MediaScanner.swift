@@ -30,6 +30,9 @@ public struct MediaScanner: Sendable {
     }
 
     static let chunkSize = 8
+    /// Enough queued work to keep the other core probing while the collector commits a 500-row batch
+    /// (~50 ms); measured on 10,000 files: 2 → 1.55 s, 16 → 1.38 s, 32 and 64 no faster and more CPU.
+    static let chunksInFlightPerCore = 16
 
     /// Scans `roots` (absolute paths). Roots are not added to the index here: see `SQLiteIndex.addRoot`.
     public func scan(_ roots: [MediaPath]) async throws -> ScanSummary {
@@ -40,12 +43,12 @@ public struct MediaScanner: Sendable {
 
         // Files are probed in chunks of `chunkSize` per child task: one task per file left each worker
         // thread idle between files while the collector woke up to hand it the next (perf sched showed
-        // ~10,000 sleeps per thread for 10,000 files and only 1.4 of 2 cores busy). Twice `width` chunks
-        // stay in flight so the workers have queued work while the collector writes a batch.
+        // ~10,000 sleeps per thread for 10,000 files and only 1.4 of 2 cores busy). `chunksInFlightPerCore`
+        // chunks per core stay queued so the workers have work while the collector writes a batch.
         try await withThrowingTaskGroup(of: [ProbeOutcome].self) { group in
             var inFlight = 0
             func submit(_ chunk: [ProbeJob]) async throws {
-                if inFlight >= 2 * width, let outcomes = try await group.next() {
+                if inFlight >= Self.chunksInFlightPerCore * width, let outcomes = try await group.next() {
                     inFlight -= 1
                     for outcome in outcomes { try run.record(outcome) }
                 }
