@@ -176,10 +176,14 @@ final class StopFlag: @unchecked Sendable {
     private var set = false
     var isSet: Bool { lock.withLock { set } }
 
+    /// A serial queue of its own: it runs on Dispatch's overcommitting pool, so a signal is seen at once
+    /// even while the probes keep every thread of the global queue (and the tasks queued on it) busy.
+    private static let queue = DispatchQueue(label: "mlib.signals")
+
     func watch(_ signals: [Int32]) -> [any DispatchSourceSignal] {
         signals.map { number in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
             source.setEventHandler { [self] in
                 let again = lock.withLock { defer { set = true }; return set }
                 if again { exit(ExitStatus.interrupted) }
