@@ -12,24 +12,12 @@ guard arguments.count >= 2 else {
 let libraryPath = arguments[1]
 let itemCount = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
 
-/// SplitMix64, so every run builds the same library.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 let artistStems = ["Björk", "Beyoncé", "The Beatles", "Sigur Rós", "Motörhead", "Daft Punk", "Röyksopp", "Ólafur Arnalds",
                    "Radiohead", "A Tribe Called Quest", "Mötley Crüe", "Portishead", "Massive Attack", "Aphex Twin"]
 let genres = ["Rock", "Pop", "Electronic", "Jazz", "Hip-Hop", "Classical", "Folk", "Metal", "Ambient", "Soul"]
 
 /// 10 tracks per album, 5 albums per artist: 100,000 items → 2,000 artists, 10,000 albums.
-func syntheticItem(_ n: Int, _ rng: inout SeededRandom) -> MediaItem {
+func syntheticItem(_ n: Int, _ rng: inout SeededGenerator) -> MediaItem {
     let albumNumber = n / 10, artistNumber = albumNumber / 5
     let artist = "\(artistStems[artistNumber % artistStems.count]) \(artistNumber)"
     var item = MediaItem(path: MediaPath("/music/\(artist)/Album \(albumNumber)/\(n % 10 + 1) Song \(n).flac"),
@@ -72,7 +60,7 @@ func time<T>(_ label: String, target: Double? = nil, runs: Int = 7, _ body: () t
 let index = try SQLiteIndex(path: libraryPath)
 let existing = try index.count(MediaQuery())
 if existing < itemCount {
-    var rng = SeededRandom(state: 42)
+    var rng = SeededGenerator(seed: 42)
     let start = Date()
     var batch: [ScanChange] = []
     for n in existing..<itemCount {

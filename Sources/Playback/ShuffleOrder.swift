@@ -1,18 +1,5 @@
 import MediaModel
 
-/// SplitMix64: a tiny, fast generator whose sequence is fixed by its seed, so a shuffle is reproducible.
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Play orders: permutations of queue indices.
 enum ShuffleOrder {
     /// A real permutation of `indices` (each exactly once), with `first` (if given) moved to the front

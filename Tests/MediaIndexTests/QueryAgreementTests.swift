@@ -7,18 +7,6 @@ import Testing
 /// SQL (the real SQLiteIndex schema) and in memory. Seeded, so a failure reproduces; the failing query is
 /// printed in its format-string form.
 @Suite struct QueryAgreementTests {
-    /// SplitMix64: small, fast, and the same sequence on every platform.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Text that collides under folding, carries wildcard and quote characters, and differs only in
     /// normalization, so every modifier and escape is exercised.
     static let texts = ["", "a", "A", "ä", "Ä", "ab", "Ab", "abc", "b", "ß", "ss", "e\u{301}", "\u{E9}", "The Who", "the who",
@@ -32,7 +20,7 @@ import Testing
     static let numberProperties: [MediaProperty] = [.year, .albumTrackNumber, .discNumber, .playbackDuration, .rating,
                                                      .playCount, .replayGainTrackGain, .isCompilation, .dateAdded]
 
-    static func randomValue(_ p: MediaProperty, _ rng: inout SeededRandom) -> MediaValue {
+    static func randomValue(_ p: MediaProperty, _ rng: inout SeededGenerator) -> MediaValue {
         switch p {
         case .year: .integer(Int64.random(in: 1995...2001, using: &rng))
         case .albumTrackNumber, .discNumber, .rating, .playCount: .integer(Int64.random(in: 0...4, using: &rng))
@@ -46,7 +34,7 @@ import Testing
         }
     }
 
-    static func randomItem(_ n: Int, _ rng: inout SeededRandom) -> MediaItem {
+    static func randomItem(_ n: Int, _ rng: inout SeededGenerator) -> MediaItem {
         let name = texts.randomElement(using: &rng)!.replacingOccurrences(of: "/", with: "")
         var item = MediaItem(path: MediaPath("/lib/\(["A", "b", "é"].randomElement(using: &rng)!)/\(name)-\(n).mp3"))
         for p in textProperties + numberProperties + [.mediaType, .releaseDate] where Int.random(in: 0..<5, using: &rng) > 0 {
@@ -55,11 +43,11 @@ import Testing
         return item
     }
 
-    static func randomOptions(_ rng: inout SeededRandom) -> Comparison.Options {
+    static func randomOptions(_ rng: inout SeededGenerator) -> Comparison.Options {
         [[], [], .caseInsensitive, .diacriticInsensitive, .cd, .cd].randomElement(using: &rng)!
     }
 
-    static func randomComparison(_ rng: inout SeededRandom) -> MediaPredicate {
+    static func randomComparison(_ rng: inout SeededGenerator) -> MediaPredicate {
         let pool = textProperties + numberProperties + [.mediaType, .releaseDate, .path]
         let p = pool.randomElement(using: &rng)!
         if Int.random(in: 0..<12, using: &rng) == 0 {
@@ -90,7 +78,7 @@ import Testing
         }
     }
 
-    static func randomPredicate(_ depth: Int, _ rng: inout SeededRandom) -> MediaPredicate {
+    static func randomPredicate(_ depth: Int, _ rng: inout SeededGenerator) -> MediaPredicate {
         let roll = Int.random(in: 0..<(depth > 0 ? 10 : 6), using: &rng)
         switch roll {
         case 0: return .search((0..<Int.random(in: 1...2, using: &rng)).map { _ in searchWords.randomElement(using: &rng)! }.joined(separator: " "))
@@ -101,7 +89,7 @@ import Testing
         }
     }
 
-    static func randomSort(_ rng: inout SeededRandom) -> [MediaSortDescriptor] {
+    static func randomSort(_ rng: inout SeededGenerator) -> [MediaSortDescriptor] {
         let keys = textProperties + numberProperties + [.mediaType, .releaseDate, .path]
         return (0..<Int.random(in: 1...3, using: &rng)).map { _ in
             MediaSortDescriptor(keys.randomElement(using: &rng)!, ascending: Bool.random(using: &rng),
@@ -109,8 +97,8 @@ import Testing
         }
     }
 
-    static func library(seed: UInt64, count: Int) throws -> (SQLiteIndex, [MediaItem], SeededRandom) {
-        var rng = SeededRandom(state: seed)
+    static func library(seed: UInt64, count: Int) throws -> (SQLiteIndex, [MediaItem], SeededGenerator) {
+        var rng = SeededGenerator(seed: seed)
         let items = (0..<count).map { randomItem($0, &rng) }
         let (index, stored) = try queryLibrary(items)
         return (index, stored, rng)
