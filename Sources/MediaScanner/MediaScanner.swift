@@ -47,12 +47,22 @@ public struct MediaScanner: Sendable {
         // chunks per core stay queued so the workers have work while the collector writes a batch.
         try await withThrowingTaskGroup(of: [ProbeOutcome].self) { group in
             var inFlight = 0
+            // A stop drops the queued chunks (each task checks for cancellation between files) and keeps
+            // every outcome already read, so a signal is obeyed within one batch even after the walk ended.
+            func collect(_ outcomes: [ProbeOutcome]) throws {
+                for outcome in outcomes { try run.record(outcome) }
+                if !run.summary.interrupted && shouldStop() { run.summary.interrupted = true; group.cancelAll() }
+            }
             func submit(_ chunk: [ProbeJob]) async throws {
                 if inFlight >= Self.chunksInFlightPerCore * width, let outcomes = try await group.next() {
                     inFlight -= 1
-                    for outcome in outcomes { try run.record(outcome) }
+                    try collect(outcomes)
                 }
-                group.addTask { chunk.map(ProbeOutcome.init) }
+                group.addTask {
+                    var outcomes: [ProbeOutcome] = []
+                    for job in chunk where !Task.isCancelled { outcomes.append(ProbeOutcome(job)) }
+                    return outcomes
+                }
                 inFlight += 1
             }
             var chunk: [ProbeJob] = []
@@ -60,7 +70,7 @@ public struct MediaScanner: Sendable {
                 if let problem = try missingRootProblem(root) { run.summary.missingRoots.append(problem); continue }
                 walker.start(root)
                 while let listing = walker.next() {
-                    if shouldStop() { run.summary.interrupted = true; break walk }
+                    if run.summary.interrupted || shouldStop() { run.summary.interrupted = true; break walk }
                     for job in try run.diff(listing) {
                         chunk.append(job)
                         if chunk.count == Self.chunkSize { try await submit(chunk); chunk.removeAll() }
@@ -71,7 +81,7 @@ public struct MediaScanner: Sendable {
                 try run.collectUnvisited(under: root, unreadable: walker.unreadable.map(\.path))
             }
             if !chunk.isEmpty && !run.summary.interrupted { try await submit(chunk) }
-            for try await outcomes in group { for outcome in outcomes { try run.record(outcome) } }
+            for try await outcomes in group { try collect(outcomes) }
         }
         run.summary.failures.sort { $0.path < $1.path }          // probes finish in any order
         run.summary.unreadableDirectories = walker.unreadable.map { .init(path: $0.path, reason: $0.reason) }

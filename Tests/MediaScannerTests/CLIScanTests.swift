@@ -64,7 +64,7 @@ struct CLIScanTests {
     /// result with a clean scan of the same files.
     func interruptAndResume(signal: Int32, expectedStatus: Int32?) throws {
         let box = try Sandbox()
-        let total = 400
+        let total = 600
         try Self.bigTree(box, count: total)
         let (child, _, _) = try Self.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "5", "--library", box.library, box.music.path])
         var committed = 0
@@ -73,7 +73,11 @@ struct CLIScanTests {
             usleep(5_000)
             committed = Self.committedItems(box.library)
         }
+        // Frozen at once, so the scan cannot run on to the end while the signal is sent (on a loaded machine
+        // the sqlite3 poll is slow enough for that); SIGKILL needs no resume, others are seen on SIGCONT.
+        kill(child.processIdentifier, SIGSTOP)
         kill(child.processIdentifier, signal)
+        kill(child.processIdentifier, SIGCONT)
         child.waitUntilExit()
         if let expectedStatus { #expect(child.terminationStatus == expectedStatus) }
         #expect(committed > 0 && committed < total, "the scan was not caught part-way (\(committed) of \(total))")

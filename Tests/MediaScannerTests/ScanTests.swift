@@ -229,6 +229,39 @@ struct ScanTests {
     }
 }
 
+/// A stop request must be obeyed while files are queued, not only between directories: here all files sit
+/// in one directory, more than the scanner keeps in flight (16 chunks of 8 per core), so a stop after the
+/// first chunks leaves the rest unread.
+struct StopRequestTests {
+    /// True from its `after`-th call on.
+    final class Countdown: @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls = 0
+        private let after: Int
+        init(after: Int) { self.after = after }
+        func poll() -> Bool { lock.withLock { calls += 1; return calls >= after } }
+    }
+
+    @Test func aStopWithinOneDirectoryKeepsWholeBatchesAndTheNextScanFinishes() async throws {
+        let box = try Sandbox()
+        let total = 200
+        for i in 0..<total { try box.put(["a.mp3", "b.flac", "c.ogg"][i % 3], at: "one/f\(i).\(["mp3", "flac", "ogg"][i % 3])") }
+        let index = try box.index()
+        try index.addRoot(box.root())
+        let countdown = Countdown(after: 3)       // the walk's one poll, then one after each collected chunk
+        let stopped = try await MediaScanner(index: index, width: 1, batchSize: 5, shouldStop: { countdown.poll() })
+            .scan([box.root()])
+        #expect(stopped.interrupted)
+        let kept = try index.count(MediaQuery())
+        #expect(kept > 0 && kept < total, "kept \(kept) of \(total)")
+        #expect(try index.integrityCheck() == "ok")
+
+        let finished = try await box.scan()
+        #expect(!finished.interrupted && finished.unchanged == kept && finished.added == total - kept)
+        #expect(try index.count(MediaQuery()) == total)
+    }
+}
+
 /// A scan killed after committing a moved file's new row, but before pairing it with the old one, must not
 /// cost the file its identity: the next complete scan still sees the move.
 struct InterruptedMoveTests {
