@@ -156,18 +156,24 @@ extension SQLiteIndex {
     // MARK: Writing
 
     /// Applies a batch of edits in one transaction.
+    ///
+    /// Read files are staged in a temporary table and written to `items` by two statements per batch rather
+    /// than one per row: FTS5 flushes its pending terms to a new segment at the start of every statement
+    /// that fires its triggers, so row-by-row writes made one tiny segment (and merges) per file.
     public func apply(_ changes: [ScanChange]) throws {
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try write { db in
+            try db.execute(sql: Self.createStagingSQL)
+            var staged = false
             for change in changes {
                 switch change {
                 case .add(let item, let stamp, let fingerprint):
-                    try Self.upsert(db, item, stamp, fingerprint, dateAdded: now)
-                    try Self.deleteFailure(db, item.path)
+                    try Self.stage(db, id: nil, item, stamp, fingerprint, dateAdded: now)
+                    staged = true
                 case .update(let id, let item, let stamp, let fingerprint):
-                    try Self.update(db, id: id, item, stamp, fingerprint)
-                    try Self.deleteFailure(db, item.path)
+                    try Self.stage(db, id: id, item, stamp, fingerprint, dateAdded: now)
+                    staged = true
                 case .fail(let path, let stamp, let code, let message):
                     try db.cachedStatement(sql: "UPDATE items SET scan_failed = 1 WHERE path = ? AND scan_failed = 0")
                         .execute(arguments: [Data(path.bytes)])
@@ -179,6 +185,9 @@ extension SQLiteIndex {
                 case .removeFailure(let path):
                     try Self.deleteFailure(db, path)
                 }
+            }
+            if staged {
+                for sql in Self.writeStagedSQL { try db.cachedStatement(sql: sql).execute() }
             }
         }
     }
@@ -231,28 +240,40 @@ extension SQLiteIndex {
 
     private static let fileColumnList = (ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "fingerprint", "scan_failed"])
 
-    private static func upsert(_ db: Database, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
-                               dateAdded: Double) throws {
+    // The staging table and the statements that move it into `items` are built once: composing ~100
+    // column names per row, then hashing the text to find the cached statement, cost more than the insert.
+    private static let stagingColumns = ["item_id", "date_added"] + fileColumnList
+    private static let createStagingSQL = """
+        CREATE TEMP TABLE IF NOT EXISTS scan_batch (\(stagingColumns.map(ItemRow.quoted).joined(separator: ", ")))
+        """
+    private static let stageSQL = """
+        INSERT INTO temp.scan_batch VALUES (\(Array(repeating: "?", count: stagingColumns.count).joined(separator: ", ")))
+        """
+    private static let writeStagedSQL: [String] = {
         let names = fileColumnList.map(ItemRow.quoted)
-        let statement = try db.cachedStatement(sql: """
+        return [
+            // New files, in the order they were read (ids follow it); a path already there (left by an
+            // interrupted scan) is refreshed like an update, keeping its id and user data.
+            """
             INSERT INTO items (\(names.joined(separator: ", ")), dateAdded)
-            VALUES (\(Array(repeating: "?", count: names.count + 1).joined(separator: ", ")))
+            SELECT \(names.joined(separator: ", ")), date_added FROM temp.scan_batch WHERE item_id IS NULL ORDER BY rowid
             ON CONFLICT(path) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-            """)
-        try statement.execute(arguments: StatementArguments(
-            ItemRow.fileColumnValues(item) + bookkeeping(stamp, fingerprint) + [dateAdded.databaseValue]))
-    }
+            """,
+            // Changed files: file-derived columns only; user data stays.
+            """
+            UPDATE items SET \(names.map { "\($0) = b.\($0)" }.joined(separator: ", "))
+            FROM temp.scan_batch AS b WHERE b.item_id IS NOT NULL AND items.id = b.item_id
+            """,
+            "DELETE FROM failures WHERE path IN (SELECT path FROM temp.scan_batch)",
+            "DELETE FROM temp.scan_batch",
+        ]
+    }()
 
-    private static func update(_ db: Database, id: Int64, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64) throws {
-        let statement = try db.cachedStatement(sql: """
-            UPDATE items SET \(fileColumnList.map { "\(ItemRow.quoted($0)) = ?" }.joined(separator: ", ")) WHERE id = ?
-            """)
-        try statement.execute(arguments: StatementArguments(
-            ItemRow.fileColumnValues(item) + bookkeeping(stamp, fingerprint) + [id.databaseValue]))
-    }
-
-    private static func bookkeeping(_ stamp: FileStamp, _ fingerprint: Int64) -> [DatabaseValue] {
-        [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, fingerprint.databaseValue, 0.databaseValue]
+    private static func stage(_ db: Database, id: Int64?, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
+                              dateAdded: Double) throws {
+        try db.cachedStatement(sql: stageSQL).execute(arguments: StatementArguments(
+            [id.databaseValue, dateAdded.databaseValue] + ItemRow.fileColumnValues(item)
+                + [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, fingerprint.databaseValue, 0.databaseValue]))
     }
 
     private static func deleteFailure(_ db: Database, _ path: MediaPath) throws {

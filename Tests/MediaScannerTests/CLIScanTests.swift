@@ -95,6 +95,7 @@ struct CLIScanTests {
         let index = try box.index()
         #expect(try index.integrityCheck() == "ok")
         #expect(try index.count(MediaQuery()) == total)
+        #expect(try itemsNotFoundByTitle(index).isEmpty)
         let (resumedState, cleanState) = (try snapshot(index), try snapshot(clean.index()))
         #expect(resumedState.count == cleanState.count)
         let firstDifference = zip(resumedState, cleanState).first { $0 != $1 }

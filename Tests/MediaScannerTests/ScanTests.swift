@@ -46,6 +46,13 @@ struct ScanTests {
         #expect(item.persistentID == id)
         #expect(item.playCount == 1)
         #expect(item[.rating] == .integer(3))
+        #expect(try index.count(MediaQuery(filter: .search("remastered"))) == 1)
+
+        try Templates.retag(path, title: "Omega")
+        #expect(try await box.scan().updated == 1)
+        #expect(try index.count(MediaQuery(filter: .search("remastered"))) == 0, "the old title is still indexed")
+        #expect(try index.count(MediaQuery(filter: .search("omega"))) == 1)
+        #expect(try itemsNotFoundByTitle(index).isEmpty)
     }
 
     @Test func aMovedFileKeepsItsIdentityPlaysAndPlaylistEntries() async throws {
@@ -226,6 +233,7 @@ struct ScanTests {
         try await other.scan([box.root()], batchSize: 500)
         #expect(try snapshot(box.index()) == snapshot(other.index()), "batch size changed the index")
         #expect(try box.index().count(MediaQuery()) == 12)
+        #expect(try itemsNotFoundByTitle(box.index()).isEmpty && itemsNotFoundByTitle(other.index()).isEmpty)
     }
 }
 

@@ -95,6 +95,15 @@ func snapshot(_ index: SQLiteIndex) throws -> [String] {
     }.sorted()
 }
 
+/// Items the full-text index does not find by their own title: empty when it is in step with the rows.
+func itemsNotFoundByTitle(_ index: SQLiteIndex) throws -> [String] {
+    try index.items(MediaQuery()).compactMap { item -> String? in
+        guard let title = item.title, !FullTextSearch.queryTokens(title).isEmpty else { return nil }
+        let found = try index.items(MediaQuery(filter: .search(title))).map(\.persistentID)
+        return found.contains(item.persistentID) ? nil : title
+    }
+}
+
 /// Size and mtime of the database file and its WAL: unchanged when nothing was written.
 func fileStates(_ library: String) -> [String] {
     [library, library + "-wal"].map { path in
