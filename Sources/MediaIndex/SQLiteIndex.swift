@@ -28,6 +28,12 @@ public final class SQLiteIndex: MediaStore, Sendable {
         try migrate()
     }
 
+    /// Another connection to the same library, to read while this one writes (WAL lets them overlap).
+    /// An in-memory library has no file to share: it is its own second connection.
+    public func secondConnection() throws -> SQLiteIndex {
+        path == ":memory:" ? self : try SQLiteIndex(path: path)
+    }
+
     /// A private in-memory library (tests, one-off tools).
     public init(inMemory: ()) throws {
         path = ":memory:"

@@ -303,3 +303,15 @@ struct InterruptedMoveTests {
         #expect(try index.count(MediaQuery()) == 2)
     }
 }
+
+/// The batch writer runs on its own thread: a failed batch must still reach the scan, and stop the writes.
+struct BatchWriterTests {
+    @Test func aFailedBatchIsReportedAndNothingAfterItIsWritten() throws {
+        let index = try SQLiteIndex(inMemory: ())
+        try index.write { db in try db.execute(sql: "DROP TABLE failures") }      // every batch below fails
+        let writer = BatchWriter(index: index, depth: 1)
+        try writer.write([.removeFailure(MediaPath("/music/a.mp3"))])
+        #expect(throws: IndexError.self) { try writer.drain() }
+        #expect(throws: IndexError.self) { try writer.write([.removeFailure(MediaPath("/music/b.mp3"))]) }
+    }
+}
