@@ -21,8 +21,11 @@ let package = Package(
     ],
     targets: [
         // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+        // CFFmpeg gives the headers only (in the default multiarch include path); FFmpegLoader defines the
+        // functions mlib calls and loads the libraries on first use (see FFmpegLoader.c for why).
+        .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+        .target(name: "FFmpegLoader", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CTagLibSystem", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         // PulseAudio simple API (also served by PipeWire) for the player's device sink; headers in /usr/include
         // (no pkgConfig: libpulse-simple.pc adds -D_REENTRANT/-pthread, which SwiftPM warns about).
@@ -31,12 +34,12 @@ let package = Package(
         .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
 
         .target(name: "MediaModel"),
-        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "CTagLib", "MediaModel"]),
+        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
         .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
         .executableTarget(name: "mlib", dependencies: [
             "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

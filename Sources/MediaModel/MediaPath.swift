@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// A file path as the kernel sees it: bytes. Linux file names need not be UTF-8; the index stores the
 /// bytes and gives them back exactly. `string` is for display (invalid bytes become U+FFFD).
 public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
@@ -41,7 +44,22 @@ public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return bytes.starts(with: d)
     }
 
-    public static func < (a: Self, b: Self) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    /// Byte order (as `memcmp`, shorter first on a tie), the order the index keeps paths in.
+    public static func < (a: Self, b: Self) -> Bool {
+        a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
+    }
+
+    // Hashing the bytes as one block: the synthesised version fed them to the hasher one at a time, which
+    // was a tenth of an unchanged rescan (paths key the scanner's sets and dictionaries).
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 
     // Codable: a UTF-8 path encodes as a plain string; otherwise as {"bytes": [..]} so nothing is lost.
     private enum Keys: String, CodingKey { case bytes }

@@ -1,0 +1,114 @@
+// FFmpeg, loaded on first use.
+//
+// Debian's libavformat and libavcodec pull in about 160 shared libraries (codecs, TLS, X11, ...). Linking
+// them made every mlib process spend ~40 ms in the loader and their initialisers before main, which was
+// most of an unchanged rescan and of `mlib ls`, neither of which touches FFmpeg. So mlib does not link
+// FFmpeg: each function it calls is defined here as a stub that loads the libraries once (dlopen, by the
+// soname of the headers it was built with) and forwards to the real function.
+//
+// The stubs are hidden so they never interpose on the calls FFmpeg's libraries make to one another.
+// Adding an FFmpeg call elsewhere in mlib: add it to the list below (the linker names any that is missing,
+// and the compiler checks each signature against the headers).
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libswresample/swresample.h>
+#include "FFmpegLoader.h"
+
+#define SONAME(lib, major) "lib" #lib ".so." AV_STRINGIFY(major)
+
+enum { UTIL, RESAMPLE, CODEC, FORMAT, LIBRARY_COUNT };
+static const char *const sonames[LIBRARY_COUNT] = {
+    SONAME(avutil, LIBAVUTIL_VERSION_MAJOR), SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR),
+    SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR), SONAME(avformat, LIBAVFORMAT_VERSION_MAJOR),
+};
+
+// X(library, return type, name, parameters, arguments) for functions that return a value; V(...) for void.
+#define MLIB_FFMPEG_FUNCTIONS(X, V) \
+    X(UTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
+    V(UTIL, av_log_set_level, (int level), (level)) \
+    X(UTIL, AVDictionaryEntry *, av_dict_get, (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags)) \
+    X(UTIL, AVFrame *, av_frame_alloc, (void), ()) \
+    V(UTIL, av_frame_free, (AVFrame **frame), (frame)) \
+    V(UTIL, av_frame_unref, (AVFrame *frame), (frame)) \
+    X(UTIL, const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt)) \
+    X(UTIL, const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
+    V(UTIL, av_channel_layout_default, (AVChannelLayout *ch_layout, int nb_channels), (ch_layout, nb_channels)) \
+    V(UTIL, av_channel_layout_uninit, (AVChannelLayout *channel_layout), (channel_layout)) \
+    X(UTIL, int, av_channel_layout_copy, (AVChannelLayout *dst, const AVChannelLayout *src), (dst, src)) \
+    X(UTIL, int, av_channel_layout_compare, (const AVChannelLayout *chl, const AVChannelLayout *chl1), (chl, chl1)) \
+    X(UTIL, int, av_channel_layout_describe, (const AVChannelLayout *channel_layout, char *buf, size_t buf_size), (channel_layout, buf, buf_size)) \
+    X(RESAMPLE, int, swr_alloc_set_opts2, (struct SwrContext **ps, AVChannelLayout *out_ch_layout, enum AVSampleFormat out_sample_fmt, int out_sample_rate, AVChannelLayout *in_ch_layout, enum AVSampleFormat in_sample_fmt, int in_sample_rate, int log_offset, void *log_ctx), (ps, out_ch_layout, out_sample_fmt, out_sample_rate, in_ch_layout, in_sample_fmt, in_sample_rate, log_offset, log_ctx)) \
+    X(RESAMPLE, int, swr_init, (struct SwrContext *s), (s)) \
+    V(RESAMPLE, swr_free, (struct SwrContext **s), (s)) \
+    X(RESAMPLE, int, swr_convert, (struct SwrContext *s, uint8_t **out, int out_count, const uint8_t **in, int in_count), (s, out, out_count, in, in_count)) \
+    X(RESAMPLE, int, swr_get_out_samples, (struct SwrContext *s, int in_samples), (s, in_samples)) \
+    X(CODEC, AVPacket *, av_packet_alloc, (void), ()) \
+    V(CODEC, av_packet_free, (AVPacket **pkt), (pkt)) \
+    V(CODEC, av_packet_unref, (AVPacket *pkt), (pkt)) \
+    X(CODEC, const char *, avcodec_get_name, (enum AVCodecID id), (id)) \
+    X(CODEC, const char *, avcodec_profile_name, (enum AVCodecID codec_id, int profile), (codec_id, profile)) \
+    X(CODEC, const AVCodecDescriptor *, avcodec_descriptor_get, (enum AVCodecID id), (id)) \
+    X(CODEC, AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec)) \
+    V(CODEC, avcodec_free_context, (AVCodecContext **avctx), (avctx)) \
+    X(CODEC, int, avcodec_parameters_to_context, (AVCodecContext *codec, const AVCodecParameters *par), (codec, par)) \
+    X(CODEC, int, avcodec_open2, (AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options), (avctx, codec, options)) \
+    X(CODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt)) \
+    X(CODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame)) \
+    V(CODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx)) \
+    X(FORMAT, const AVInputFormat *, av_find_input_format, (const char *short_name), (short_name)) \
+    X(FORMAT, int, avformat_open_input, (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options), (ps, url, fmt, options)) \
+    V(FORMAT, avformat_close_input, (AVFormatContext **s), (s)) \
+    X(FORMAT, int, avformat_find_stream_info, (AVFormatContext *ic, AVDictionary **options), (ic, options)) \
+    X(FORMAT, int, av_find_best_stream, (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream, const AVCodec **decoder_ret, int flags), (ic, type, wanted_stream_nb, related_stream, decoder_ret, flags)) \
+    X(FORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
+    X(FORMAT, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags), (s, stream_index, timestamp, flags)) \
+    X(FORMAT, int, avformat_seek_file, (AVFormatContext *s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags), (s, stream_index, min_ts, ts, max_ts, flags))
+
+#define POINTER(lib, type, name, params, args) type (*name) params;
+#define VOID_POINTER(lib, name, params, args) void (*name) params;
+static struct { MLIB_FFMPEG_FUNCTIONS(POINTER, VOID_POINTER) } ffmpeg;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+
+static void *resolve(void *library, const char *name) {
+    void *symbol = dlsym(library, name);
+    if (!symbol) {
+        fprintf(stderr, "mlib: FFmpeg's %s has no %s (%s); mlib was built against other FFmpeg headers\n",
+                "library", name, dlerror());
+        exit(1);
+    }
+    return symbol;
+}
+
+static void load(void) {
+    void *libraries[LIBRARY_COUNT];
+    for (int i = 0; i < LIBRARY_COUNT; i++) {
+        libraries[i] = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
+        if (!libraries[i]) {
+            fprintf(stderr, "mlib: cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4)\n",
+                    dlerror());
+            exit(1);
+        }
+    }
+#define LOAD(lib, type, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], #name);
+#define VOID_LOAD(lib, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], #name);
+    MLIB_FFMPEG_FUNCTIONS(LOAD, VOID_LOAD)
+    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+}
+
+int mlib_ffmpeg_is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
+
+#define STUB(lib, type, name, params, args) \
+    __attribute__((visibility("hidden"))) type name params { pthread_once(&once, load); return ffmpeg.name args; }
+#define VOID_STUB(lib, name, params, args) \
+    __attribute__((visibility("hidden"))) void name params { pthread_once(&once, load); ffmpeg.name args; }
+MLIB_FFMPEG_FUNCTIONS(STUB, VOID_STUB)
