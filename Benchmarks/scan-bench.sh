@@ -6,7 +6,9 @@
 #   full scan · unchanged rescan · rescan after touching 1% of the files · peak RSS of each (KB)
 # Warm page cache (the corpus is read once first). Corpora and libraries live in bench-out/ (kept between
 # runs: delete it to rebuild). Env: SCRATCH_PATH (swift build scratch dir, default .build),
-# BENCH_DIR (default bench-out), PEERS=0 to skip MPD and beets, BUILD=0 to reuse the last release build.
+# BENCH_DIR (default bench-out), PEERS=0 to skip MPD and beets, BUILD=0 to reuse the last release build,
+# RUNS (timed runs of each mlib figure, default 3; the median is used, after one untimed warm-up run:
+# on these VMs the first run after a pause often pays major page faults for the binary and libraries).
 #
 # Targets (2 cores, 10,000 files): full scan >= 1.5x faster than MPD's update and >= 20x faster than beets
 # import; unchanged rescan no slower than MPD's; peak RSS < 100 MB and flat in N.
@@ -17,6 +19,7 @@ tools=$repo/../shared/tools
 out=${BENCH_DIR:-$repo/bench-out}
 scratch=${SCRATCH_PATH:-.build}
 sizes=("$@"); [[ ${#sizes[@]} -gt 0 ]] || sizes=(2000 10000)
+runs=${RUNS:-3}
 mkdir -p "$out"
 
 if [[ ${BUILD:-1} != 0 ]]; then
@@ -42,15 +45,33 @@ for n in "${sizes[@]}"; do
   rm -f "$library" "$library"-wal "$library"-shm "$library".lock
   find "$corpus" -type f -readable -exec cat {} + >/dev/null            # warm the page cache
 
-  echo "== mlib, N=$n"
-  read -r _ full full_rss < <(timed full-scan "$mlib" scan --quiet --library "$library" "$corpus")
-  read -r _ same same_rss < <(timed rescan-unchanged "$mlib" scan --quiet --library "$library")
-  find "$corpus" -type f \( -name '*.mp3' -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.m4a' \
-        -o -name '*.wav' -o -name '*.mp4' -o -name '*.mkv' \) -readable | sort | awk 'NR % 100 == 0' | xargs -d '\n' touch
-  read -r _ touched touched_rss < <(timed rescan-touched-1% "$mlib" scan --quiet --library "$library")
+  echo "== mlib, N=$n (median of $runs runs after a warm-up run; all runs in brackets)"
+  fresh() { rm -f "$library" "$library"-wal "$library"-shm "$library".lock; }
+  touch_1pct() {
+    find "$corpus" -type f \( -name '*.mp3' -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.m4a' \
+          -o -name '*.wav' -o -name '*.mp4' -o -name '*.mkv' \) -readable | sort | awk 'NR % 100 == 0' | xargs -d '\n' touch
+  }
+  # measure NAME SETUP cmd...: runs SETUP then cmd, 1 + $runs times; the first run is not counted.
+  # Prints "MEDIAN_WALL MAX_RSS_KB ALL_WALLS".
+  measure() {
+    local name=$1 setup=$2; shift 2
+    local walls=() rss=0 r w m
+    for r in $(seq 0 "$runs"); do
+      $setup
+      read -r _ w m < <(timed "$name" "$@")
+      [[ $r -eq 0 ]] && continue
+      walls+=("$w"); (( m > rss )) && rss=$m
+    done
+    echo "$(printf '%s\n' "${walls[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }') $rss ${walls[*]}"
+  }
+  read -r full full_rss full_all < <(measure full-scan fresh "$mlib" scan --quiet --library "$library" "$corpus")
+  read -r same same_rss same_all < <(measure rescan-unchanged : "$mlib" scan --quiet --library "$library")
+  read -r touched touched_rss touched_all < <(measure rescan-touched-1% touch_1pct "$mlib" scan --quiet --library "$library")
   items=$("$mlib" stats --json --library "$library" | awk -F'[:,]' '/"items"/ { gsub(/ /, "", $2); print $2 }')
-  printf '%-22s %8s s  %8s KB   (%s items, %s files/s)\n' "full scan" "$full" "$full_rss" "$items" "$(ratio "$items" "$full")"
-  printf '%-22s %8s s  %8s KB\n' "unchanged rescan" "$same" "$same_rss" "rescan, 1% touched" "$touched" "$touched_rss"
+  printf '%-22s %8s s  %8s KB   (%s items, %s files/s) [%s]\n' "full scan" "$full" "$full_rss" "$items" \
+    "$(ratio "$items" "$full")" "$full_all"
+  printf '%-22s %8s s  %8s KB   [%s]\n' "unchanged rescan" "$same" "$same_rss" "$same_all" \
+    "rescan, 1% touched" "$touched" "$touched_rss" "$touched_all"
 
   [[ ${PEERS:-1} == 0 ]] && continue
   mpd_full=""; mpd_same=""; beets_full=""

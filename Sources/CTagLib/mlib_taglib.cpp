@@ -1,8 +1,14 @@
 #include "mlib_taglib.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <taglib/aifffile.h>
 #include <taglib/apefile.h>
@@ -12,6 +18,7 @@
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
 #include <taglib/id3v1tag.h>
+#include <taglib/id3v2framefactory.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/infotag.h>
 #include <taglib/mp4file.h>
@@ -21,6 +28,7 @@
 #include <taglib/opusfile.h>
 #include <taglib/speexfile.h>
 #include <taglib/trueaudiofile.h>
+#include <taglib/tiostream.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
 #include <taglib/wavfile.h>
@@ -45,23 +53,128 @@ struct mlib_tl_file {
 
 namespace {
 
-std::unique_ptr<File> openAs(const char *path, const std::string &hint, bool audio) {
+// A read-only stream over one file descriptor, for every file mlib reads with TagLib.
+//
+// TagLib's FileStream opens a file read-write whenever it may, so each close raised inotify's
+// IN_CLOSE_WRITE, telling watchers such as MPD that the file had changed. It also asks the kernel for its
+// position on every seek and tell and for the size on every length() (about 30 system calls for a small
+// MP3). This stream opens O_RDONLY, takes the size once, keeps the position itself, and serves reads from
+// the last two windows it read (TagLib rereads the header and the tail several times): an open, an fstat,
+// one pread per window and a close.
+class ReadOnlyStream : public IOStream {
+public:
+    explicit ReadOnlyStream(const char *path) : path_(path) {
+        fd_ = ::open(path, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (fd_ >= 0 && ::fstat(fd_, &st) == 0) {
+            length_ = st.st_size;
+        } else if (fd_ >= 0) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+    }
+    ~ReadOnlyStream() override {
+        if (fd_ >= 0) ::close(fd_);
+    }
+
+    FileName name() const override { return path_.c_str(); }
+    bool readOnly() const override { return true; }
+    bool isOpen() const override { return fd_ >= 0; }
+    long tell() const override { return position_; }
+    long length() override { return length_; }
+
+    void seek(long offset, Position from = Beginning) override {
+        long base = from == Beginning ? 0 : from == Current ? position_ : length_;
+        if (base + offset >= 0) position_ = base + offset;   // as fseek: a negative position is refused
+    }
+
+    ByteVector readBlock(unsigned long length) override {
+        if (fd_ < 0 || length == 0 || position_ >= length_) return ByteVector();
+        unsigned long count = std::min<unsigned long>(length, static_cast<unsigned long>(length_ - position_));
+        if (count > kWindow) {                        // a large block (cover art): read it straight in
+            ByteVector out(static_cast<unsigned int>(count), 0);
+            size_t got = readAt(out.data(), count, position_);
+            out.resize(static_cast<unsigned int>(got));
+            position_ += static_cast<long>(got);
+            return out;
+        }
+        const Window &w = window(position_, count);
+        long offset = position_ - w.start;
+        size_t got = std::min<size_t>(count, w.bytes.size() - static_cast<size_t>(offset));
+        position_ += static_cast<long>(got);
+        return ByteVector(w.bytes.data() + offset, static_cast<unsigned int>(got));
+    }
+
+    // Reading only: TagLib never writes through this stream (mlib does not save tags).
+    void writeBlock(const ByteVector &) override {}
+    void insert(const ByteVector &, unsigned long, unsigned long) override {}
+    void removeBlock(unsigned long, unsigned long) override {}
+    void truncate(long) override {}
+
+private:
+    static constexpr unsigned long kWindow = 64 * 1024;
+    struct Window {
+        long start = -1;
+        std::vector<char> bytes;
+        bool holds(long from, unsigned long count) const {
+            return start >= 0 && from >= start && from + static_cast<long>(count) <= start + static_cast<long>(bytes.size());
+        }
+    };
+
+    // The window holding [from, from + count), reading one (page-aligned, kWindow long) in place of the
+    // one used less recently when neither holds it. A window that ends at end of file holds all there is.
+    const Window &window(long from, unsigned long count) {
+        for (int i = 0; i < 2; i++) {
+            Window &w = windows_[i];
+            bool toEnd = w.start >= 0 && w.start + static_cast<long>(w.bytes.size()) == length_ && from >= w.start;
+            if (w.holds(from, count) || toEnd) { recent_ = i; return w; }
+        }
+        recent_ = 1 - recent_;
+        Window &w = windows_[recent_];
+        w.start = from & ~4095L;
+        size_t size = std::max<size_t>(kWindow, static_cast<size_t>(from - w.start) + count);
+        size = std::min<size_t>(size, static_cast<size_t>(length_ - w.start));
+        w.bytes.resize(size);
+        w.bytes.resize(readAt(w.bytes.data(), size, w.start));
+        return w;
+    }
+
+    size_t readAt(char *into, size_t count, long at) const {
+        size_t done = 0;
+        while (done < count) {
+            ssize_t n = ::pread(fd_, into + done, count - done, at + static_cast<long>(done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;                        // end of file or an I/O error: a short read
+            done += static_cast<size_t>(n);
+        }
+        return done;
+    }
+
+    std::string path_;
+    int fd_ = -1;
+    long length_ = 0;
+    long position_ = 0;
+    Window windows_[2];
+    int recent_ = 0;
+};
+
+std::unique_ptr<File> openAs(IOStream *stream, const std::string &hint, bool audio) {
     auto style = AudioProperties::Average;
-    FileName name(path);
-    if (hint == "mpeg") return std::make_unique<MPEG::File>(name, audio, style);
-    if (hint == "flac") return std::make_unique<FLAC::File>(name, audio, style);
-    if (hint == "ogg-vorbis") return std::make_unique<Ogg::Vorbis::File>(name, audio, style);
-    if (hint == "ogg-opus") return std::make_unique<Ogg::Opus::File>(name, audio, style);
-    if (hint == "ogg-flac") return std::make_unique<Ogg::FLAC::File>(name, audio, style);
-    if (hint == "ogg-speex") return std::make_unique<Ogg::Speex::File>(name, audio, style);
-    if (hint == "mp4") return std::make_unique<MP4::File>(name, audio, style);
-    if (hint == "wav") return std::make_unique<RIFF::WAV::File>(name, audio, style);
-    if (hint == "aiff") return std::make_unique<RIFF::AIFF::File>(name, audio, style);
-    if (hint == "wavpack") return std::make_unique<WavPack::File>(name, audio, style);
-    if (hint == "ape") return std::make_unique<APE::File>(name, audio, style);
-    if (hint == "asf") return std::make_unique<ASF::File>(name, audio, style);
-    if (hint == "mpc") return std::make_unique<MPC::File>(name, audio, style);
-    if (hint == "tta") return std::make_unique<TrueAudio::File>(name, audio, style);
+    auto *id3 = ID3v2::FrameFactory::instance();
+    if (hint == "mpeg") return std::make_unique<MPEG::File>(stream, id3, audio, style);
+    if (hint == "flac") return std::make_unique<FLAC::File>(stream, id3, audio, style);
+    if (hint == "ogg-vorbis") return std::make_unique<Ogg::Vorbis::File>(stream, audio, style);
+    if (hint == "ogg-opus") return std::make_unique<Ogg::Opus::File>(stream, audio, style);
+    if (hint == "ogg-flac") return std::make_unique<Ogg::FLAC::File>(stream, audio, style);
+    if (hint == "ogg-speex") return std::make_unique<Ogg::Speex::File>(stream, audio, style);
+    if (hint == "mp4") return std::make_unique<MP4::File>(stream, audio, style);
+    if (hint == "wav") return std::make_unique<RIFF::WAV::File>(stream, audio, style);
+    if (hint == "aiff") return std::make_unique<RIFF::AIFF::File>(stream, audio, style);
+    if (hint == "wavpack") return std::make_unique<WavPack::File>(stream, audio, style);
+    if (hint == "ape") return std::make_unique<APE::File>(stream, audio, style);
+    if (hint == "asf") return std::make_unique<ASF::File>(stream, audio, style);
+    if (hint == "mpc") return std::make_unique<MPC::File>(stream, audio, style);
+    if (hint == "tta") return std::make_unique<TrueAudio::File>(stream, id3, audio, style);
     return nullptr;
 }
 
@@ -179,14 +292,16 @@ mlib_tl_file *mlib_tl_open(const char *path, const char *format_hint, int read_a
     if (!path) return nullptr;
     try {
         bool audio = read_audio_properties != 0;
+        ReadOnlyStream stream(path);                  // declared first: it must outlive the File
+        if (!stream.isOpen()) return nullptr;
         std::unique_ptr<File> owned;
         FileRef ref;
         File *file = nullptr;
         if (format_hint && *format_hint) {
-            owned = openAs(path, format_hint, audio);
+            owned = openAs(&stream, format_hint, audio);
             file = owned.get();
         } else {
-            ref = FileRef(path, audio, AudioProperties::Average);
+            ref = FileRef(&stream, audio, AudioProperties::Average);
             file = ref.isNull() ? nullptr : ref.file();
         }
         if (!file || !file->isValid()) return nullptr;

@@ -17,7 +17,7 @@ struct Scan: AsyncParsableCommand {
             A progress line is shown when standard error is a terminal. Files that cannot be read are \
             listed on standard error and recorded (see `mlib failures`). Only one scan runs per library: a \
             second one waits for the first, or exits with status 3 with --no-wait. Ctrl-C or SIGTERM stops \
-            after committing the current batch (exit 130); the next scan completes the work.
+            after committing what it has read (exit 130); the next scan completes the work.
 
             Exit status: 0 success; 1 some files failed, or a root was missing or unreadable; 2 usage \
             error; 3 the library could not be opened or is locked (--no-wait); 130 interrupted.

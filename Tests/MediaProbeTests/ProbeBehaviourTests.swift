@@ -100,3 +100,33 @@ struct ProbeErrorTests {
         #expect(result.item.playbackDuration > 0)
     }
 }
+
+/// Reading must never open a file for writing: closing such a descriptor raises inotify's IN_CLOSE_WRITE
+/// even when nothing was written, and watchers (MPD's auto_update, sync tools) then treat the file as
+/// changed. TagLib's own FileStream opens read-write when it can; mlib gives it a read-only stream.
+struct ReadOnlyAccessTests {
+    @Test func probingEveryFixtureRaisesNoWriteEvents() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-inotify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: source.path)
+            .filter { !["json", "md", "sh"].contains(($0 as NSString).pathExtension) && !$0.hasPrefix("bad") }
+        for name in names { try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: dir.appendingPathComponent(name)) }
+        #expect(names.count > 10)
+
+        let watch = inotify_init1(Int32(IN_NONBLOCK))
+        try #require(watch >= 0)
+        defer { close(watch) }
+        try #require(inotify_add_watch(watch, dir.path, UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB)) >= 0)
+        for name in names {
+            for detail in [MediaProbe.Detail.streams, .library] {
+                _ = try? MediaProbe.probe(MediaPath(dir.appendingPathComponent(name).path), detail: detail)
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(watch, &buffer, buffer.count)
+        #expect(count < 0 && errno == EAGAIN, "reading raised \(count) bytes of inotify write events")
+    }
+}
