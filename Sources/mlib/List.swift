@@ -124,7 +124,6 @@ struct List: AsyncParsableCommand {
     }
 
     private func listItems(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
-        let text = template ?? (try! ItemTemplate("$artist - $album - $title"))
         var first = true
         if json { out.write("[") }
         try index.forEachItem(query) { item in
@@ -136,11 +135,18 @@ struct List: AsyncParsableCommand {
                 if jsonl { bytes.append(UInt8(ascii: "\n")) }
                 out.write(bytes: bytes)
             } else {
-                out.write(text.render(item) + "\n")
+                out.write((template?.render(item) ?? Self.defaultLine(item)) + "\n")
             }
             first = false
         }
         if json { out.write(first ? "]\n" : "\n]\n") }
+    }
+
+    /// "artist - album - title", leaving out what is not tagged; an untagged file shows its file name.
+    static func defaultLine(_ item: MediaItem) -> String {
+        let known = [item.artist, item.albumTitle].compactMap { $0 }.filter { !$0.isEmpty }
+        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.path.lastComponent.string
+        return (known + [title]).joined(separator: " - ")
     }
 
     private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,

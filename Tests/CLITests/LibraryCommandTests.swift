@@ -39,6 +39,12 @@ import Testing
         #expect(try mlib(["ls", "--count"]).out == "\(items.count)\n")
     }
 
+    @Test func defaultLinesLeaveOutWhatIsNotTagged() throws {
+        let lines = try mlib(["ls"]).out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("mp3-notags.mp3"), "an untagged file shows its name")
+        #expect(!lines.contains { $0.hasPrefix(" - ") || $0.hasSuffix(" - ") || $0.contains(" -  - ") })
+    }
+
     @Test func bothQueryFormsAgree() throws {
         let short = try mlib(["ls", "--paths", "artist:кино"]).out
         let format = try mlib(["ls", "--paths", #"artist ==[cd] "КИНО""#]).out
