@@ -37,9 +37,15 @@ public struct MediaScanner: Sendable {
     /// Scans `roots` (absolute paths). Roots are not added to the index here: see `SQLiteIndex.addRoot`.
     public func scan(_ roots: [MediaPath]) async throws -> ScanSummary {
         let run = ScanRun(index: index, reader: try index.secondConnection(), batchSize: batchSize, progress: progress)
-        run.expectedFiles = try roots.reduce(0) { $0 + (try index.itemCount(under: $1)) }
+        if progress != nil { run.expectedFiles = try roots.reduce(0) { $0 + (try index.itemCount(under: $1)) } }
         let addedAfter = try index.moveWatermark()      // rows added since the last complete scan
-        let walker = TreeWalker()
+        var present: [MediaPath] = []
+        for root in roots {
+            if let problem = try missingRootProblem(root) { run.summary.missingRoots.append(problem) } else { present.append(root) }
+        }
+        let walk = WalkAhead(roots: present)
+        defer { walk.cancel() }
+        var unreadable: [(path: MediaPath, reason: String)] = []
 
         // Files are probed in chunks of `chunkSize` per child task: one task per file left each worker
         // thread idle between files while the collector woke up to hand it the next (perf sched showed
@@ -66,10 +72,9 @@ public struct MediaScanner: Sendable {
                 inFlight += 1
             }
             var chunk: [ProbeJob] = []
-            walk: for root in roots {
-                if let problem = try missingRootProblem(root) { run.summary.missingRoots.append(problem); continue }
-                walker.start(root)
-                while let listing = walker.next() {
+            walk: while let event = walk.next() {
+                switch event {
+                case .directory(let listing):
                     if run.summary.interrupted || shouldStop() { run.summary.interrupted = true; break walk }
                     for job in try run.diff(listing) {
                         chunk.append(job)
@@ -77,14 +82,16 @@ public struct MediaScanner: Sendable {
                     }
                     run.summary.playlistFiles += listing.playlists
                     run.reportProgress(listing.path)
+                case .rootDone(let root, let unreadableSoFar):
+                    unreadable = unreadableSoFar
+                    try run.collectUnvisited(under: root, unreadable: unreadable.map(\.path))
                 }
-                try run.collectUnvisited(under: root, unreadable: walker.unreadable.map(\.path))
             }
             if !chunk.isEmpty && !run.summary.interrupted { try await submit(chunk) }
             for try await outcomes in group { try collect(outcomes) }
         }
         run.summary.failures.sort { $0.path < $1.path }          // probes finish in any order
-        run.summary.unreadableDirectories = walker.unreadable.map { .init(path: $0.path, reason: $0.reason) }
+        run.summary.unreadableDirectories = unreadable.map { .init(path: $0.path, reason: $0.reason) }
         try run.flush()
         try run.writer.drain()
         if !run.summary.interrupted {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 import MediaIndex
 import MediaModel
 
@@ -109,4 +107,68 @@ extension FileStamp {
 
 private extension TreeWalker.FileID {
     init(_ st: stat) { self.init(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)) }
+}
+
+/// A `TreeWalker` on a thread of its own, up to `depth` directories ahead of the scan: reading directories
+/// (a system call per entry) overlaps diffing them against the index, which made an unchanged rescan
+/// wait for one and then the other. The bound keeps memory flat on any tree.
+final class WalkAhead: @unchecked Sendable {
+    enum Event {
+        case directory(DirectoryListing)
+        /// A root is walked to the end; `unreadable` holds every directory that could not be read so far.
+        case rootDone(MediaPath, unreadable: [(path: MediaPath, reason: String)])
+    }
+
+    private let condition = NSCondition()
+    private var events: [Event] = []
+    private var finished = false
+    private var cancelled = false
+    private let depth: Int
+
+    init(roots: [MediaPath], depth: Int = 64) {
+        self.depth = depth
+        let thread = Thread { [self] in walk(roots) }
+        thread.name = "mlib.scan.walk"
+        thread.start()
+    }
+
+    /// The next event in walk order, waiting for it if need be; nil when every root is done.
+    func next() -> Event? {
+        condition.lock()
+        defer { condition.unlock() }
+        while events.isEmpty && !finished { condition.wait() }
+        guard !events.isEmpty else { return nil }
+        condition.signal()
+        return events.removeFirst()
+    }
+
+    /// Stops the walk (the thread ends at its next directory).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func walk(_ roots: [MediaPath]) {
+        let walker = TreeWalker()
+        defer { condition.lock(); finished = true; condition.broadcast(); condition.unlock() }
+        for root in roots {
+            walker.start(root)
+            while let listing = walker.next() {
+                guard put(.directory(listing)) else { return }
+            }
+            guard put(.rootDone(root, unreadable: walker.unreadable)) else { return }
+        }
+    }
+
+    private func put(_ event: Event) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while events.count >= depth && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        events.append(event)
+        condition.signal()
+        return true
+    }
 }
