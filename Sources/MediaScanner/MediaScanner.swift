@@ -3,11 +3,12 @@ import MediaIndex
 import MediaModel
 import MediaProbe
 
-/// Keeps the index in step with directory trees. For each directory the walker finds, the scanner compares
-/// every file's size, mtime and inode with the index and probes only what is new or changed, `width` files
-/// at a time in child tasks (C handles never leave their task). Results go to one writer — this task —
-/// which commits `batchSize` edits per transaction, so memory stays flat however large the library is and
-/// an interrupted scan leaves whole batches only. Once every root is walked, vanished items are matched
+/// Keeps the index in step with directory trees. For each directory the walker (a thread of its own, a
+/// bounded distance ahead) finds, the scanner compares every file's size, mtime and inode with the index
+/// and probes only what is new or changed, `width` files at a time in child tasks (C handles never leave
+/// their task). This task collects the results and hands them to one writer thread, which commits
+/// `batchSize` edits per transaction, so memory stays flat however large the library is and an
+/// interrupted scan leaves whole batches only. Once every root is walked, vanished items are matched
 /// against the rows added by this scan (moves keep their id) and the rest are removed.
 public struct MediaScanner: Sendable {
     public var index: SQLiteIndex
