@@ -40,28 +40,6 @@ struct FFmpegReader {
     }
 
     /// The file already passed open(2) and stat(2) (FileFacts), so most failures here are about content.
-    /// The file already passed open(2) and stat(2) (FileFacts), so most failures here are about content.
-    static let headerStatesLength: Set<String> = ["flac"]  // WavPack seeks land too coarsely on short files
-
-    /// Seeks to `seconds` and reads one packet: a short file yields nothing, or a packet from far earlier.
-    /// One seek and one read near the end of the file; only run where the header states the length.
-    private static func audioEndsBefore(_ seconds: Double, _ ctx: UnsafeMutablePointer<AVFormatContext>) -> Bool {
-        let target = Int64(seconds * Double(AV_TIME_BASE))
-        guard avformat_seek_file(ctx, -1, Int64.min, target, target, 0) >= 0 else { return true }
-        guard let packet = av_packet_alloc() else { return false }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&p) }
-        while av_read_frame(ctx, packet) >= 0 {
-            defer { av_packet_unref(packet) }
-            guard let st = ctx.pointee.streams[Int(packet.pointee.stream_index)],
-                  st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
-            let pts = packet.pointee.pts != mlib_nopts_value() ? packet.pointee.pts : packet.pointee.dts
-            guard pts != mlib_nopts_value() else { return false }
-            return Double(pts) * av_q2d(st.pointee.time_base) < seconds / 2
-        }
-        return true
-    }
-
     private static func openError(_ code: Int32, _ path: MediaPath) -> ProbeError {
         switch code {
         case mlib_averror(ENOENT): .notFound(path)
