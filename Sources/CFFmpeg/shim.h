@@ -14,6 +14,7 @@ static inline int mlib_averror(int e) { return AVERROR(e); }
 static inline int mlib_averror_eof(void) { return AVERROR_EOF; }
 static inline int mlib_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int mlib_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int mlib_averror_exit(void) { return AVERROR_EXIT; }
 static inline int64_t mlib_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational mlib_time_base_q(void) { return AV_TIME_BASE_Q; }
 static inline int mlib_version_avformat(void) { return LIBAVFORMAT_VERSION_INT; }

@@ -63,6 +63,7 @@ static const char *const sonames[LIBRARY_COUNT] = {
     X(CODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt)) \
     X(CODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame)) \
     V(CODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx)) \
+    X(FORMAT, AVFormatContext *, avformat_alloc_context, (void), ()) \
     X(FORMAT, const AVInputFormat *, av_find_input_format, (const char *short_name), (short_name)) \
     X(FORMAT, int, avformat_open_input, (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options), (ps, url, fmt, options)) \
     V(FORMAT, avformat_close_input, (AVFormatContext **s), (s)) \

@@ -130,3 +130,52 @@ struct ReadOnlyAccessTests {
         #expect(count < 0 && errno == EAGAIN, "reading raised \(count) bytes of inotify write events")
     }
 }
+
+/// Zeros or noise under a media name (a preallocated download, a damaged copy) must fail fast, not be read
+/// to the end: FFmpeg's parsers and TagLib's MPEG and FLAC readers search on through data they cannot
+/// frame (a 1 GiB ".mp3" of zeros took 104 s). The kernel's count of bytes this process read
+/// (/proc/self/io `rchar`) shows how much of the file was touched: about 66 MiB now (FFmpeg's 64 MiB
+/// budget, TagLib's 2 MiB), over 1 GiB before. Other suites reading files meanwhile add to the count, far
+/// less than the margin. Sparse files: a gibibyte costs no disk.
+@Suite(.serialized) struct UnframeableDataTests {
+    static func bytesRead() throws -> Int64 {
+        let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+        let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try #require(Int64(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// A sparse file of `1 GiB`, `head` at its start, zeros after.
+    static func gibibyte(_ ext: String, head: [UInt8] = []) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-unframeable-\(UUID().uuidString).\(ext)").path
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(head)) && truncate(path, 1 << 30) == 0)
+        return path
+    }
+
+    /// Probes `path` at both detail levels; returns the error codes.
+    func probeReadingLittle(_ path: String) throws -> [String?] {
+        try [MediaProbe.Detail.streams, .library].map { (detail: MediaProbe.Detail) -> String? in
+            let before = try Self.bytesRead()
+            var code: String?
+            do throws(ProbeError) { _ = try MediaProbe.probe(MediaPath(path), detail: detail) } catch { code = error.code }
+            let read = try Self.bytesRead() - before
+            #expect(read < 300 << 20, "\(path) (\(detail)): read \(read >> 20) MiB")
+            return code
+        }
+    }
+
+    @Test(arguments: ["mp3", "flac"])
+    func zerosAreRejectedAfterReadingLittleOfThem(_ ext: String) throws {
+        let path = try Self.gibibyte(ext)
+        defer { unlink(path) }
+        #expect(try probeReadingLittle(path) == ["not-media", "not-media"])
+    }
+
+    /// Noise can hold frame headers that look valid, so the verdict may go either way; what matters is
+    /// that the rest of the file is not searched.
+    @Test func noiseNamedMP3IsNotReadToTheEnd() throws {
+        var generator = SeededGenerator(seed: 7)
+        let path = try Self.gibibyte("mp3", head: (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        defer { unlink(path) }
+        _ = try probeReadingLittle(path)
+    }
+}
