@@ -73,7 +73,12 @@ struct FFmpegReader {
     static func errorString(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        return text(buffer)
+    }
+
+    /// The NUL-terminated text FFmpeg wrote into `buffer`.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func describe(_ ctx: UnsafeMutablePointer<AVFormatContext>, probed: Bool) -> Container {
@@ -128,7 +133,7 @@ struct FFmpegReader {
             info.channels = layout.nb_channels > 0 ? Int(layout.nb_channels) : nil
             if layout.nb_channels > 0 {
                 var buffer = [CChar](repeating: 0, count: 64)
-                if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 { info.channelLayout = String(cString: buffer) }
+                if av_channel_layout_describe(&layout, &buffer, buffer.count) > 0 { info.channelLayout = text(buffer) }
             }
             let bits = par.bits_per_raw_sample > 0 ? par.bits_per_raw_sample : par.bits_per_coded_sample
             info.bitDepth = bits > 0 && isLossless(par.codec_id) ? Int(bits) : nil
