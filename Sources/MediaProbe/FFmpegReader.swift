@@ -59,8 +59,12 @@ struct FFmpegReader {
         case mlib_averror_exit(): .notMedia(path, reason: budgetSpent)
         case mlib_averror(ENOENT): .notFound(path)
         case mlib_averror(EACCES), mlib_averror(EPERM): .permissionDenied(path)
-        case mlib_averror_invaliddata(), mlib_averror(EINVAL), mlib_averror(ENOSYS):
+        case mlib_averror_invaliddata():
             .notMedia(path, reason: "FFmpeg: \(errorString(code))")
+        case mlib_averror(EINVAL), mlib_averror(ENOSYS):
+            // What FFmpeg says when no demuxer takes the file (random bytes named .mp3): "Invalid argument"
+            // would read as a mistake on the command line.
+            .notMedia(path, reason: "FFmpeg recognises no format in it")
         case mlib_averror(EIO), mlib_averror(ENXIO), mlib_averror(ENODEV):
             // FFmpeg says EIO both for a failing disk and for a demuxer that ran past a short file.
             FileFacts.isReadable(path) ? .corrupt(path, reason: "FFmpeg: the file ends early or is damaged")
