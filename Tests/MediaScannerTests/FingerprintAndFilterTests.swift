@@ -23,6 +23,13 @@ struct FingerprintTests {
         #expect(Fingerprint.of(try write(head, box, "h"), size: Int64(big.count)) != fa)
         #expect(Fingerprint.of(try write(middle, box, "m"), size: Int64(big.count)) == fa)
         #expect(Fingerprint.of(MediaPath(box.path + "/missing"), size: 1) == nil)
+        // Stored in libraries: the value must not change between versions, or moves across an upgrade
+        // would lose their identity.
+        #expect(fa == -823596575065385355)
+        let mid = try write(Array(big.prefix(20_000)), box, "mid")          // windows overlap: 16 KiB < size < 32 KiB
+        #expect(Fingerprint.of(mid, size: 20_000) == 5770834474516055452)
+        let tiny = Fingerprint.of(try write([1, 2, 3], box, "tiny"), size: 3)
+        #expect(tiny == 1049744221068749341)
         // Small files are hashed whole; the size is part of the identity.
         let small = try write([1, 2, 3], box, "s")
         #expect(Fingerprint.of(small, size: 3) != Fingerprint.of(small, size: 4))
