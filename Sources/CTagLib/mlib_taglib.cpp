@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <taglib/aifffile.h>
@@ -53,28 +51,21 @@ struct mlib_tl_file {
 
 namespace {
 
-// A read-only stream over one file descriptor, for every file mlib reads with TagLib.
+// A read-only stream over the caller's file descriptor, for every file mlib reads with TagLib.
 //
 // TagLib's FileStream opens a file read-write whenever it may, so each close raised inotify's
 // IN_CLOSE_WRITE, telling watchers such as MPD that the file had changed. It also asks the kernel for its
 // position on every seek and tell and for the size on every length() (about 30 system calls for a small
-// MP3). This stream opens O_RDONLY, takes the size once, keeps the position itself, and serves reads from
-// the last two windows it read (TagLib rereads the header and the tail several times): an open, an fstat,
-// one pread per window and a close.
+// MP3). This stream reads a descriptor the caller opened read-only, keeps the position itself, and serves
+// reads from two windows: at first the file's head and tail, which the caller has already read (for most
+// music files TagLib then needs no system call at all), later whatever it read last.
 class ReadOnlyStream : public IOStream {
 public:
-    explicit ReadOnlyStream(const char *path) : path_(path) {
-        fd_ = ::open(path, O_RDONLY | O_CLOEXEC);
-        struct stat st;
-        if (fd_ >= 0 && ::fstat(fd_, &st) == 0) {
-            length_ = st.st_size;
-        } else if (fd_ >= 0) {
-            ::close(fd_);
-            fd_ = -1;
-        }
-    }
-    ~ReadOnlyStream() override {
-        if (fd_ >= 0) ::close(fd_);
+    ReadOnlyStream(int fd, long length, const char *name, const unsigned char *head, size_t headLength,
+                   const unsigned char *tail, size_t tailLength)
+        : name_(name ? name : ""), fd_(fd), length_(length) {
+        if (head && headLength) windows_[0] = {0, std::vector<char>(head, head + headLength)};
+        if (tail && tailLength) windows_[1] = {length - static_cast<long>(tailLength), std::vector<char>(tail, tail + tailLength)};
     }
 
     // TagLib's readers search byte by byte for what they expect, to the end of the file if need be: for
@@ -84,7 +75,7 @@ public:
     // base64 cover comes page by page, which does).
     void setScanBudget(unsigned long bytes) { scanBudget_ = bytes; }
 
-    FileName name() const override { return path_.c_str(); }
+    FileName name() const override { return name_.c_str(); }
     bool readOnly() const override { return true; }
     bool isOpen() const override { return fd_ >= 0; }
     long tell() const override { return position_; }
@@ -161,7 +152,7 @@ private:
         return done;
     }
 
-    std::string path_;
+    std::string name_;
     int fd_ = -1;
     long length_ = 0;
     long position_ = 0;
@@ -341,12 +332,14 @@ void readExtras(mlib_tl_file *out, File *file) {
 
 extern "C" {
 
-mlib_tl_file *mlib_tl_open(const char *path, const char *format_hint, int read_audio_properties) {
-    if (!path) return nullptr;
+mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char *format_hint,
+                           int read_audio_properties, const unsigned char *head, size_t head_length,
+                           const unsigned char *tail, size_t tail_length) {
+    if (fd < 0) return nullptr;
     try {
         bool audio = read_audio_properties != 0;
-        ReadOnlyStream stream(path);                  // declared first: it must outlive the File
-        if (!stream.isOpen()) return nullptr;
+        // Declared first: it must outlive the File.
+        ReadOnlyStream stream(fd, static_cast<long>(size), name, head, head_length, tail, tail_length);
         std::unique_ptr<File> owned;
         FileRef ref;
         File *file = nullptr;

@@ -23,7 +23,8 @@ struct FFmpegReader {
     static let readBudget: Int64 = 64 << 20
 
     /// - Parameter needsStreamInfo: given the header-only view, says whether to read further.
-    static func read(_ path: MediaPath, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
+    static func read(_ file: MediaFile, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
+        let path = file.path
         _ = quietLogs
         guard let fresh = avformat_alloc_context() else { throw .io(path, reason: "out of memory") }
         // Checked by FFmpeg before each read from the file: past the budget, the read fails with AVERROR_EXIT.
@@ -33,7 +34,7 @@ struct FFmpegReader {
         }, opaque: UnsafeMutableRawPointer(fresh))
         var ctx: UnsafeMutablePointer<AVFormatContext>? = fresh       // avformat_open_input frees it on failure
         // A format recognised from its magic bytes spares FFmpeg probing every demuxer it has.
-        let format = FormatSniffer.ffmpegFormat(of: path).flatMap { name in name.withCString { av_find_input_format($0) } }
+        let format = FormatSniffer.ffmpegFormat(of: file).flatMap { name in name.withCString { av_find_input_format($0) } }
         let openResult = path.withCString { avformat_open_input(&ctx, $0, format, nil) }
         guard openResult >= 0, let ctx else { throw openError(openResult, path) }
         var context: UnsafeMutablePointer<AVFormatContext>? = ctx

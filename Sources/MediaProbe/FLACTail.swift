@@ -8,19 +8,16 @@ import MediaModel
 /// Both probe paths use it: FLAC has no other cheap sign of truncation (TagLib derives its bit rate from
 /// the file's actual size, and FFmpeg's header gives the declared length only).
 enum FLACTail {
-    static func endsEarly(_ path: MediaPath, size: Int64) -> Bool {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 42)                          // "fLaC" + STREAMINFO
-        guard pread(fd, &head, 42, 0) == 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return false }
+    static func endsEarly(_ file: MediaFile) -> Bool {
+        let head = file.head                                                 // "fLaC" + STREAMINFO
+        guard head.count >= 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return false }
         let blockSize = Int(head[10]) << 8 | Int(head[11])                  // max block size
         let total = Int64(head[21] & 0x0F) << 32 | Int64(head[22]) << 24 | Int64(head[23]) << 16
             | Int64(head[24]) << 8 | Int64(head[25])
         guard total > 0, blockSize > 0 else { return false }                // unknown length: nothing to compare
-        let window = Int(min(size, 65536))
-        var tail = [UInt8](repeating: 0, count: window)
-        guard pread(fd, &tail, window, off_t(size - Int64(window))) == window else { return true }
+        let tail = file.tail
+        let window = tail.count
+        guard window >= 2, Int64(window) == min(file.facts.size, Int64(MediaFile.window)) else { return true }
         var i = window - 2
         while i >= 0 {
             if tail[i] == 0xFF, tail[i + 1] & 0xFE == 0xF8, let end = sampleEnd(tail, at: i, fixedBlockSize: blockSize) {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import MediaModel
 
 /// Recognises the common containers from their first bytes. FFmpeg's own detection asks every demuxer it
@@ -8,8 +5,8 @@ import MediaModel
 /// unambiguous, and anything else is left to FFmpeg's probing.
 enum FormatSniffer {
     /// The FFmpeg demuxer to open `path` with, or nil to let FFmpeg probe.
-    static func ffmpegFormat(of path: MediaPath) -> String? {
-        guard let head = Head(path) else { return nil }
+    static func ffmpegFormat(of file: MediaFile) -> String? {
+        guard let head = Head(file) else { return nil }
         if let audio = head.afterID3 {
             if audio.starts(with: Array("fLaC".utf8)) { return "flac" }   // an ID3v2 tag can front FLAC too
             return mpegAudioLayer(audio) != nil ? "mp3" : nil
@@ -28,14 +25,14 @@ enum FormatSniffer {
 
     /// For `MediaProbe.Detail.library`: MPEG layer III, FLAC, Ogg Vorbis/Opus, PCM WAV and WavPack. Not MP4
     /// (TagLib 1.13 misreads some AAC channel counts), not the rest.
-    static func tagLibComplete(_ path: MediaPath, size: Int64) -> TagLibComplete? {
-        guard let head = Head(path) else { return nil }
+    static func tagLibComplete(_ file: MediaFile) -> TagLibComplete? {
+        guard let head = Head(file) else { return nil }
         let h = head.bytes
         func at(_ offset: Int, _ s: String) -> Bool { h.count >= offset + s.utf8.count && h[offset...].starts(with: Array(s.utf8)) }
         if mpegAudioLayer(head.afterID3 ?? h) == 3 { return .init(container: "mp3", codec: "mp3", tagLibClass: "mpeg") }
         if at(0, "fLaC") {
             return .init(container: "flac", codec: "flac", tagLibClass: "flac",
-                         endsEarly: FLACTail.endsEarly(path, size: size))
+                         endsEarly: FLACTail.endsEarly(file))
         }
         if at(0, "OggS"), h.count > 27 {
             let packet = 27 + Int(h[26])                                  // after the page's segment table
@@ -85,18 +82,13 @@ enum FormatSniffer {
         var bytes: [UInt8]
         var afterID3: [UInt8]?
 
-        init?(_ path: MediaPath) {
-            let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let count = pread(fd, &buffer, 64, 0)
-            guard count >= 12 else { return nil }
-            bytes = Array(buffer[..<count])
+        init?(_ file: MediaFile) {
+            bytes = Array(file.head.prefix(64))
+            guard bytes.count >= 12 else { return nil }
             if bytes.starts(with: Array("ID3".utf8)) {
                 let size = bytes[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (bytes[5] & 0x10 != 0 ? 10 : 0)
-                var after = [UInt8](repeating: 0, count: 4)
-                guard pread(fd, &after, 4, off_t(size)) == 4 else { return nil }
+                let after = file.bytes(at: Int64(size), count: 4)
+                guard after.count == 4 else { return nil }
                 afterID3 = after
             }
         }

@@ -25,15 +25,20 @@ public enum MediaProbe {
     public enum Detail: Sendable { case streams, library }
 
     public static func probe(_ path: MediaPath, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
-        let facts = try FileFacts.read(path)
+        try probe(MediaFile(path), detail: detail)
+    }
+
+    /// Reads an opened file (the scanner keeps it open to fingerprint it too).
+    public static func probe(_ file: MediaFile, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
+        let path = file.path, facts = file.facts
         guard facts.size > 0 else { throw .empty(path) }
-        if detail == .library, let result = tagLibOnly(path, facts) { return result }
+        if detail == .library, let result = tagLibOnly(file) { return result }
 
         var tagLib: TagLibReader.Result?
         var tagLibHint: String?
-        let container = try FFmpegReader.read(path) { header in
+        let container = try FFmpegReader.read(file) { header in
             tagLibHint = TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec)
-            if tagLibHint != nil { tagLib = TagLibReader.read(path, hint: tagLibHint) }
+            if tagLibHint != nil { tagLib = TagLibReader.read(file, hint: tagLibHint) }
             return needsStreamInfo(header, tagLib)
         }
 
@@ -53,13 +58,14 @@ public enum MediaProbe {
         let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
         return assemble(path, facts, formatName: container.formatName, duration: duration, bitRate: container.bitRate,
                         streams: streams, tagLib: tagLib, ffTags: ffTags,
-                        endsEarly: container.formatName == "flac" && FLACTail.endsEarly(path, size: facts.size),
+                        endsEarly: container.formatName == "flac" && FLACTail.endsEarly(file),
                         warnings: warnings)
     }
 
     /// The `.library` fast path: nil when the file is not one TagLib reads completely, or TagLib fails on it.
-    static func tagLibOnly(_ path: MediaPath, _ facts: FileFacts) -> ProbeResult? {
-        guard let known = FormatSniffer.tagLibComplete(path, size: facts.size), let tagLib = TagLibReader.read(path, hint: known.tagLibClass),
+    static func tagLibOnly(_ file: MediaFile) -> ProbeResult? {
+        let path = file.path, facts = file.facts
+        guard let known = FormatSniffer.tagLibComplete(file), let tagLib = TagLibReader.read(file, hint: known.tagLibClass),
               let rate = tagLib.sampleRate, let channels = tagLib.channels, let ms = tagLib.lengthMs else { return nil }
         var audio = StreamInfo(index: 0, kind: .audio, codec: known.codec)
         audio.sampleRate = rate
@@ -180,17 +186,20 @@ public struct FileFacts: Sendable, Hashable {
 
     public static func read(_ path: MediaPath) throws(ProbeError) -> FileFacts {
         var st = stat()
-        guard path.withCString({ stat($0, &st) }) == 0 else {
-            switch errno {
-            case ENOENT, ENOTDIR, ELOOP: throw .notFound(path)
-            case EACCES, EPERM: throw .permissionDenied(path)
-            default: throw .io(path, reason: String(cString: strerror(errno)))
-            }
-        }
+        guard path.withCString({ stat($0, &st) }) == 0 else { throw error(errno, path) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path) }
         return FileFacts(size: Int64(st.st_size),
                          modificationTime: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
                          device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The error a user should see for `errno` from stat(2) or open(2) on `path`.
+    static func error(_ code: Int32, _ path: MediaPath) -> ProbeError {
+        switch code {
+        case ENOENT, ENOTDIR, ELOOP: .notFound(path)
+        case EACCES, EPERM: .permissionDenied(path)
+        default: .io(path, reason: String(cString: strerror(code)))
+        }
     }
 }
 

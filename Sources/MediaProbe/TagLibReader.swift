@@ -15,10 +15,20 @@ struct TagLibReader {
         var pictures: [PictureInfo]
     }
 
-    /// nil when TagLib cannot read the file as `hint`.
-    static func read(_ path: MediaPath, hint: String?) -> Result? {
-        let handle = path.withCString { p in
-            hint.map { h in h.withCString { mlib_tl_open(p, $0, 1) } } ?? mlib_tl_open(p, nil, 1)
+    /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
+    /// head and tail windows.
+    static func read(_ file: MediaFile, hint: String?) -> Result? {
+        let head = file.head
+        let tail = file.facts.size > Int64(head.count) ? file.tail : []
+        let handle = head.withUnsafeBufferPointer { h in
+            tail.withUnsafeBufferPointer { t in
+                file.path.withCString { name in
+                    func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
+                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, 1, h.baseAddress, h.count, t.baseAddress, t.count)
+                    }
+                    return hint.map { $0.withCString(open) } ?? open(nil)
+                }
+            }
         }
         guard let handle else { return nil }
         defer { mlib_tl_close(handle) }

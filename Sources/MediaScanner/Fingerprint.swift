@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import MediaModel
+import MediaProbe
 
 /// A cheap content identity for move detection: the size and a hash of the first and last 16 KiB.
 /// Two files with equal fingerprints are taken to be one file that moved; tags usually sit at one end and
@@ -9,22 +7,20 @@ import MediaModel
 enum Fingerprint {
     static let window = 16384   // 64 KiB cost ~5% of a full scan in reads and hashing, and told no more files apart
 
-    static func of(_ path: MediaPath, size: Int64) -> Int64? {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    /// From the file's shared head and tail windows (MediaProbe has usually read them already).
+    static func of(_ file: MediaFile) -> Int64 {
+        let size = file.facts.size
         var hash = Hasher64(seed: UInt64(bitPattern: size))
-        // Uninitialised: every byte hashed is one pread just wrote.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: window, alignment: 8)
-        defer { buffer.deallocate() }
         var offsets: [Int64] = [0]
         if size > Int64(window) { offsets.append(max(Int64(window), size - Int64(window))) }
         for offset in offsets {
-            let count = pread(fd, buffer.baseAddress, window, off_t(offset))
-            guard count >= 0 else { return nil }
-            hash.combine(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            file.bytes(at: offset, count: window).withUnsafeBytes { hash.combine($0) }
         }
         return Int64(bitPattern: hash.value)
+    }
+
+    static func of(_ path: MediaPath) -> Int64? {
+        (try? MediaFile(path)).map(of)
     }
 }
 

@@ -148,12 +148,13 @@ enum ProbeOutcome: Sendable {
         let path = job.file.path, stamp = job.file.stamp
         if let problem = job.file.problem { self = .failed(job, code: "not-found", message: "dangling link (\(problem))"); return }
         do {
-            var item = try MediaProbe.probe(path, detail: .library).item
+            let file = try MediaFile(path)                   // one open for the probe and the fingerprint
+            var item = try MediaProbe.probe(file, detail: .library).item
             // The walk's stat is what the next scan compares with: store exactly that.
             item.path = path
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
-            self = .read(job, item, fingerprint: Fingerprint.of(path, size: stamp.size) ?? 0)
+            self = .read(job, item, fingerprint: Fingerprint.of(file))
         } catch {
             self = .failed(job, code: error.code, message: error.reason)
         }

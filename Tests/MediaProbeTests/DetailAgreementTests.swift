@@ -37,8 +37,8 @@ struct DetailAgreementTests {
     @Test func theFastPathIsTakenWhereItApplies() throws {
         func lean(_ file: String) -> Bool {
             let path = MediaPath(FixtureTests.fixtures.appendingPathComponent(file).path)
-            guard let facts = try? FileFacts.read(path) else { return false }
-            return MediaProbe.tagLibOnly(path, facts) != nil
+            guard let file = try? MediaFile(path) else { return false }
+            return MediaProbe.tagLibOnly(file) != nil
         }
         for file in ["mp3-id3v24.mp3", "mp3-notags.mp3", "ogg-vorbis.ogg", "opus.opus", "wav-riff-info.wav",
                      "wavpack-ape.wv", "bad/ogg-named.mp3", "flac-vorbis-cover.flac", "bad/truncated.flac"] {

@@ -291,7 +291,7 @@ struct InterruptedMoveTests {
         #expect(new.withCString { stat($0, &st) } == 0)
         let stamp = FileStamp(st)
         let item = try MediaProbe.probe(new, detail: .library).item
-        try index.apply([.add(item, stamp, fingerprint: try #require(Fingerprint.of(new, size: stamp.size)))])
+        try index.apply([.add(item, stamp, fingerprint: try #require(Fingerprint.of(new)))])
         #expect(try index.count(MediaQuery()) == 3)
 
         let summary = try await box.scan()

@@ -12,11 +12,17 @@ extern "C" {
 
 typedef struct mlib_tl_file mlib_tl_file;
 
-// Opens `path` and reads tags, audio properties and pictures. `format_hint` names the TagLib class to use
-// (from FFmpeg's content sniffing: "mpeg", "flac", "ogg-vorbis", "ogg-opus", "ogg-flac", "ogg-speex", "mp4",
-// "wav", "aiff", "wavpack", "ape", "asf", "mpc", "tta"), or NULL to let TagLib choose (by extension, then
-// content). Returns NULL when TagLib cannot read the file as that format.
-mlib_tl_file *mlib_tl_open(const char *path, const char *format_hint, int read_audio_properties);
+// Reads tags, audio properties and pictures from `fd`, a file of `size` bytes the caller opened read-only
+// (and closes; it is only read here, with pread). `name` is the path, for TagLib's choice by extension
+// when there is no hint. `head` and `tail` (either may be NULL) are the file's first `head_length` bytes
+// and its last `tail_length` bytes, already read by the caller: TagLib reads them from memory.
+// `format_hint` names the TagLib class to use (from content sniffing: "mpeg", "flac", "ogg-vorbis",
+// "ogg-opus", "ogg-flac", "ogg-speex", "mp4", "wav", "aiff", "wavpack", "ape", "asf", "mpc", "tta"), or
+// NULL to let TagLib choose (by extension, then content). Returns NULL when TagLib cannot read the file
+// as that format.
+mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char *format_hint,
+                           int read_audio_properties, const unsigned char *head, size_t head_length,
+                           const unsigned char *tail, size_t tail_length);
 void mlib_tl_close(mlib_tl_file *file);
 
 // Tag format(s) TagLib found, e.g. "ID3v2.4", "ID3v2.3+ID3v1", "Xiph", "MP4", "RIFF INFO", "APE"; "" if none.

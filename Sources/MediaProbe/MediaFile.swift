@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaModel
+
+/// One media file, opened once, read-only, for everything that reads it itself: the format sniffer, TagLib,
+/// the FLAC tail check and the scanner's fingerprint. Its first and last 64 KiB are read once and shared;
+/// for most music files that is the whole file in one or two reads. (Each of them opening the file on
+/// its own cost four opens and a dozen reads per file.) FFmpeg, when it is needed, opens the file itself.
+///
+/// Belongs to one task: the windows are filled on first use.
+public final class MediaFile {
+    public let path: MediaPath
+    public let facts: FileFacts
+    let descriptor: Int32
+
+    static let window = 64 * 1024
+
+    /// Opens `path` if it is a regular file (checked before opening: opening a device can have effects).
+    public init(_ path: MediaPath) throws(ProbeError) {
+        self.path = path
+        facts = try FileFacts.read(path)
+        // O_NONBLOCK: should the path have become a FIFO since the stat, reading it fails instead of waiting.
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { throw FileFacts.error(errno, path) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// The first min(size, 64 KiB) bytes.
+    public private(set) lazy var head: [UInt8] = read(Self.window, at: 0)
+
+    /// The last min(size, 64 KiB) bytes, starting at `tailOffset`.
+    public private(set) lazy var tail: [UInt8] = facts.size <= Int64(Self.window) ? head : read(Self.window, at: tailOffset)
+    public var tailOffset: Int64 { max(0, facts.size - Int64(Self.window)) }
+
+    /// `count` bytes at `offset`, fewer at the end of the file or on a read error; from the shared windows
+    /// when they hold the range.
+    public func bytes(at offset: Int64, count: Int) -> [UInt8] {
+        let count = max(0, min(Int64(count), facts.size - offset))
+        let end = offset + count
+        if end <= Int64(head.count) { return Array(head[Int(offset)..<Int(end)]) }
+        if offset >= tailOffset, facts.size > Int64(Self.window) {
+            let from = Int(offset - tailOffset)
+            return from < tail.count ? Array(tail[from..<min(tail.count, from + Int(count))]) : []
+        }
+        return read(Int(count), at: offset)
+    }
+
+    private func read(_ count: Int, at offset: Int64) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }                           // end of file, or an error: a short read
+            done += n
+        }
+        buffer.removeLast(count - done)
+        return buffer
+    }
+}
