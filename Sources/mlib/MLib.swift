@@ -19,7 +19,7 @@ struct MLib: AsyncParsableCommand {
     /// ArgumentParser exits 64 (EX_USAGE) on a usage error; mlib documents 2, like most Unix tools.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(Self.libraryOptionAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -32,6 +32,29 @@ struct MLib: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension MLib {
+    /// `mlib playlist --library X list` as `mlib playlist list --library X`. ArgumentParser reads an option
+    /// only on the command that declares it, and `playlist` itself only groups subcommands; putting the
+    /// library first is natural, so it is moved where the subcommand will read it.
+    static func libraryOptionAfterSubcommand(_ arguments: [String]) -> [String] {
+        guard arguments.first == "playlist" else { return arguments }
+        var moved: [String] = [], i = 1
+        while i < arguments.count {
+            if arguments[i] == "--library", i + 1 < arguments.count {
+                moved += arguments[i...(i + 1)]
+                i += 2
+            } else if arguments[i].hasPrefix("--library=") {
+                moved.append(arguments[i])
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard !moved.isEmpty, i < arguments.count else { return arguments }
+        return ["playlist", arguments[i]] + moved + arguments[(i + 1)...]
     }
 }
 

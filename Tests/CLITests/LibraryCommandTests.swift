@@ -89,6 +89,13 @@ import Testing
         #expect(try paths(try mlib(["playlist", "show", "Road", "--json"])) == before)
     }
 
+    @Test func theLibraryMayComeBeforeAPlaylistSubcommand() throws {
+        #expect(try CLI.run(["playlist", "--library", library, "create", "Early"]).status == 0)
+        let listed = try CLI.run(["playlist", "--library=\(library)", "list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.out.contains("Early"))
+    }
+
     @Test func playDryRunListsTheQueue() throws {
         let r = try mlib(["play", "--dry-run", "artist:кино"])
         #expect(r.status == 0)
