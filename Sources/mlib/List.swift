@@ -157,8 +157,6 @@ struct List: AsyncParsableCommand {
             out.write("\(n)\n")
             return
         }
-        let defaultTemplate = query.grouping == .album ? "$albumArtist - $name ($count)" : "$name ($count)"
-        let text = template ?? (try! ItemTemplate(defaultTemplate, extraNames: ["name", "count"]))
         var first = true
         if json { out.write("[") }
         try index.forEachCollectionSummary(query) { summary in
@@ -176,7 +174,14 @@ struct List: AsyncParsableCommand {
             } else {
                 var item = summary.representativeItem
                 if query.grouping == .album, item.albumArtist == nil { item.albumArtist = item.artist }
-                out.write(text.render(item, extra: ["name": summary.name ?? "(none)", "count": String(summary.count)]) + "\n")
+                let name = summary.name ?? "(none)", count = String(summary.count)
+                if let template {
+                    out.write(template.render(item, extra: ["name": name, "count": count]) + "\n")
+                } else {
+                    // "album artist - album (count)" for albums, leaving out an untagged artist; "name (count)".
+                    let artist = query.grouping == .album ? item.albumArtist.flatMap { $0.isEmpty ? nil : $0 } : nil
+                    out.write(([artist, name].compactMap { $0 }.joined(separator: " - ")) + " (\(count))\n")
+                }
             }
             first = false
         }

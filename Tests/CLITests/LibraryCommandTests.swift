@@ -43,6 +43,9 @@ import Testing
         let lines = try mlib(["ls"]).out.split(separator: "\n").map(String.init)
         #expect(lines.contains("mp3-notags.mp3"), "an untagged file shows its name")
         #expect(!lines.contains { $0.hasPrefix(" - ") || $0.hasSuffix(" - ") || $0.contains(" -  - ") })
+        let albums = try mlib(["ls", "--group", "albums"]).out.split(separator: "\n")
+        #expect(albums.contains("(none) (1)"), "an untagged file's album line shows no artist")
+        #expect(!albums.contains { $0.hasPrefix(" - ") })
     }
 
     @Test func bothQueryFormsAgree() throws {
