@@ -160,50 +160,11 @@ private:
     int recent_ = 0;
 };
 
-// Where the audio starts: after the ID3v2 tags at the start of the file (some taggers stack several).
-long afterID3v2(IOStream &stream) {
-    long at = 0;
-    for (int tags = 0; tags < 8; tags++) {
-        stream.seek(at);
-        ByteVector header = stream.readBlock(10);
-        if (header.size() < 10 || !header.startsWith("ID3")) break;
-        long size = 0;
-        for (int i = 6; i < 10; i++) size = size << 7 | (static_cast<unsigned char>(header[i]) & 0x7F);
-        at += 10 + size + ((static_cast<unsigned char>(header[5]) & 0x10) ? 10 : 0);
-    }
-    return at;
-}
-
-// An MPEG audio frame header: 11 sync bits, a valid version, layer, bit-rate index and sample-rate index.
-bool isMPEGFrameHeader(const unsigned char *h) {
-    return h[0] == 0xFF && (h[1] & 0xE0) == 0xE0 && (h[1] & 0x18) != 0x08 && (h[1] & 0x06) != 0 &&
-           (h[2] & 0xF0) != 0xF0 && (h[2] & 0x0C) != 0x0C;
-}
-
-// TagLib's MPEG and FLAC readers search the whole file for a frame or the "fLaC" marker when the start
-// holds none: on a preallocated download full of zeros that took ~110 s per GB (MPEG) and ~6 s (FLAC),
-// and a scan stalled on it. They are opened only when that evidence sits where it belongs: an MPEG frame
-// header within 64 KiB after the ID3v2 tags, or "fLaC" right after them.
-bool startsLike(IOStream &stream, const std::string &hint) {
-    long start = afterID3v2(stream);
-    stream.seek(start);
-    bool found = false;
-    if (hint == "flac") {
-        found = stream.readBlock(4) == ByteVector("fLaC", 4);
-    } else {
-        ByteVector window = stream.readBlock(64 * 1024);
-        const auto *bytes = reinterpret_cast<const unsigned char *>(window.data());
-        for (unsigned int i = 0; i + 3 < window.size() && !found; i++) found = isMPEGFrameHeader(bytes + i);
-    }
-    stream.seek(0);
-    return found;
-}
-
 std::unique_ptr<File> openAs(ReadOnlyStream *stream, const std::string &hint, bool audio) {
     auto style = AudioProperties::Average;
     auto *id3 = ID3v2::FrameFactory::instance();
-    if ((hint == "mpeg" || hint == "flac") && !startsLike(*stream, hint)) return nullptr;
-    // MPEG frames are found within 64 KiB of the tags (see startsLike), the last one near the end.
+    // The caller gives MPEG only files with a frame header within 64 KiB of the tags
+    // (FormatSniffer.tagLibCanOpen); the last frame is near the end.
     if (hint == "mpeg") stream->setScanBudget(2UL << 20);
     if (hint == "mpeg") return std::make_unique<MPEG::File>(stream, id3, audio, style);
     if (hint == "flac") return std::make_unique<FLAC::File>(stream, id3, audio, style);

@@ -18,6 +18,7 @@ struct TagLibReader {
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
     /// head and tail windows.
     static func read(_ file: MediaFile, hint: String?) -> Result? {
+        if let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
         let head = file.head
         let tail = file.facts.size > Int64(head.count) ? file.tail : []
         let handle = head.withUnsafeBufferPointer { h in
