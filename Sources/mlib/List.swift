@@ -144,9 +144,12 @@ struct List: AsyncParsableCommand {
 
     /// "artist - album - title", leaving out what is not tagged; an untagged file shows its file name.
     static func defaultLine(_ item: MediaItem) -> String {
-        let known = [item.artist, item.albumTitle].compactMap { $0 }.filter { !$0.isEmpty }
-        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.path.lastComponent.string
-        return (known + [title]).joined(separator: " - ")
+        dashed([item.artist, item.albumTitle, item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.path.lastComponent.string])
+    }
+
+    /// The parts that have text, joined by " - ".
+    static func dashed(_ parts: [String?]) -> String {
+        parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
     }
 
     private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
@@ -179,8 +182,7 @@ struct List: AsyncParsableCommand {
                     out.write(template.render(item, extra: ["name": name, "count": count]) + "\n")
                 } else {
                     // "album artist - album (count)" for albums, leaving out an untagged artist; "name (count)".
-                    let artist = query.grouping == .album ? item.albumArtist.flatMap { $0.isEmpty ? nil : $0 } : nil
-                    out.write(([artist, name].compactMap { $0 }.joined(separator: " - ")) + " (\(count))\n")
+                    out.write(Self.dashed([query.grouping == .album ? item.albumArtist : nil, name]) + " (\(count))\n")
                 }
             }
             first = false
