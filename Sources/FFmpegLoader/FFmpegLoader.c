@@ -80,11 +80,11 @@ static struct { MLIB_FFMPEG_FUNCTIONS(POINTER, VOID_POINTER) } ffmpeg;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 
-static void *resolve(void *library, const char *name) {
+static void *resolve(void *library, const char *soname, const char *name) {
     void *symbol = dlsym(library, name);
     if (!symbol) {
-        fprintf(stderr, "mlib: FFmpeg's %s has no %s (%s); mlib was built against other FFmpeg headers\n",
-                "library", name, dlerror());
+        fprintf(stderr, "mlib: %s has no %s (%s); mlib was built against other FFmpeg headers\n",
+                soname, name, dlerror());
         exit(1);
     }
     return symbol;
@@ -102,8 +102,8 @@ static void load(void) {
             exit(1);
         }
     }
-#define LOAD(lib, type, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], #name);
-#define VOID_LOAD(lib, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], #name);
+#define LOAD(lib, type, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], sonames[lib], #name);
+#define VOID_LOAD(lib, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], sonames[lib], #name);
     MLIB_FFMPEG_FUNCTIONS(LOAD, VOID_LOAD)
     __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }
