@@ -78,7 +78,6 @@ static const char *const sonames[LIBRARY_COUNT] = {
 static struct { MLIB_FFMPEG_FUNCTIONS(POINTER, VOID_POINTER) } ffmpeg;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
 
 static void *resolve(void *library, const char *soname, const char *name) {
     void *symbol = dlsym(library, name);
@@ -105,10 +104,8 @@ static void load(void) {
 #define LOAD(lib, type, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], sonames[lib], #name);
 #define VOID_LOAD(lib, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], sonames[lib], #name);
     MLIB_FFMPEG_FUNCTIONS(LOAD, VOID_LOAD)
-    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }
 
-int mlib_ffmpeg_is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
 
 #define STUB(lib, type, name, params, args) \
     __attribute__((visibility("hidden"))) type name params { pthread_once(&once, load); return ffmpeg.name args; }

@@ -1,5 +1,5 @@
 #ifndef MLIB_FFMPEG_LOADER_H
 #define MLIB_FFMPEG_LOADER_H
-/// 1 once FFmpeg's libraries are loaded (by the first FFmpeg call), 0 before.
-int mlib_ffmpeg_is_loaded(void);
+// This target defines the FFmpeg functions mlib calls (declared by FFmpeg's own headers, through the
+// CFFmpeg module) as stubs that load FFmpeg on first use; see FFmpegLoader.c. It declares nothing itself.
 #endif
