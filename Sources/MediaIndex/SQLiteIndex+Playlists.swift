@@ -24,6 +24,9 @@ public struct StoredPlaylist: Sendable, Hashable, Identifiable {
     public var modified: Date
     /// Number of entries (0 for a smart playlist).
     public var entryCount: Int
+    /// The playlist file under a root that this playlist mirrors (nil for the user's own): its entries
+    /// follow the file on every scan, so they are edited in the file, not here.
+    public var source: MediaPath? = nil
     public var isSmart: Bool { smart != nil }
 }
 
@@ -61,7 +64,7 @@ extension SQLiteIndex {
 
     public func appendToPlaylist(name: String, itemIDs: [Int64]) throws {
         try write { db in
-            let id = try existingPlaylistID(db, name)
+            let id = try editablePlaylistID(db, name)
             var next = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM playlist_entries WHERE playlist_id = ?",
                                         arguments: [id]) ?? 0
             let insert = try db.cachedStatement(sql: "INSERT INTO playlist_entries (playlist_id, position, item_id) VALUES (?, ?, ?)")
@@ -79,7 +82,7 @@ extension SQLiteIndex {
     /// Removes the entries at these 0-based positions (as `playlistItems` lists them) and renumbers the rest.
     public func removeFromPlaylist(name: String, positions: [Int]) throws {
         try write { db in
-            let id = try existingPlaylistID(db, name)
+            let id = try editablePlaylistID(db, name)
             let entries = try Int64.fetchAll(db, sql: "SELECT item_id FROM playlist_entries WHERE playlist_id = ? ORDER BY position",
                                              arguments: [id])
             if let bad = positions.first(where: { !entries.indices.contains($0) }) {
@@ -122,13 +125,30 @@ extension SQLiteIndex {
 
     /// Replaces a static playlist's entries (used by importers and reordering).
     public func setPlaylistEntries(name: String, itemIDs: [Int64]) throws {
-        try write { db in try rewriteEntries(db, try existingPlaylistID(db, name), itemIDs) }
+        try write { db in try rewriteEntries(db, try editablePlaylistID(db, name), itemIDs) }
+    }
+
+    /// Deletes the playlists mirroring files under `directories` (completely walked roots) whose file was
+    /// not found again: a deleted playlist file takes its mirror with it. Returns their names.
+    @discardableResult
+    public func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String] {
+        let stale = try read { db in
+            try Row.fetchAll(db, sql: "SELECT name, source FROM playlists WHERE source IS NOT NULL").filter { row in
+                let source = MediaPath(bytes: Array(row[1] as Data))
+                return !found.contains(source) && directories.contains { source.hasPrefix(directory: $0) }
+            }.map { $0[0] as String }
+        }
+        guard !stale.isEmpty else { return [] }
+        try write { db in
+            for name in stale { try db.execute(sql: "DELETE FROM playlists WHERE name = ?", arguments: [name]) }
+        }
+        return stale
     }
 
     // MARK: helpers
 
     private static let playlistSelect = """
-        SELECT p.id, p.name, p.query, p.sort, p."limit", p.created, p.modified,
+        SELECT p.id, p.name, p.query, p.sort, p."limit", p.created, p.modified, p.source,
                (SELECT COUNT(*) FROM playlist_entries e WHERE e.playlist_id = p.id) AS entries
         FROM playlists p
         """
@@ -138,7 +158,8 @@ extension SQLiteIndex {
         return StoredPlaylist(id: row["id"], name: row["name"],
                               smart: query.map { SmartPlaylistRule(predicate: $0, sort: row["sort"], limit: row["limit"]) },
                               created: Date(timeIntervalSince1970: row["created"]),
-                              modified: Date(timeIntervalSince1970: row["modified"]), entryCount: row["entries"])
+                              modified: Date(timeIntervalSince1970: row["modified"]), entryCount: row["entries"],
+                              source: (row["source"] as Data?).map { MediaPath(bytes: Array($0)) })
     }
 
     private static func playlistID(_ db: Database, _ name: String) throws -> Int64? {
@@ -178,6 +199,19 @@ extension SQLiteIndex {
             try rewriteEntries(db, db.lastInsertedRowID, itemIDs)
             return candidate
         }
+    }
+
+    /// A playlist whose entries the user may edit: not a mirror of a playlist file (the next scan would
+    /// undo the edit).
+    private func editablePlaylistID(_ db: Database, _ name: String) throws -> Int64 {
+        let id = try existingPlaylistID(db, name)
+        if let source = try Data.fetchOne(db, sql: "SELECT source FROM playlists WHERE id = ?", arguments: [id]) {
+            throw IndexError.invalidArgument(database: path, reason: """
+                playlist "\(name)" mirrors \(MediaPath(bytes: Array(source))), which each scan reads again: \
+                edit that file, or copy the playlist under another name
+                """)
+        }
+        return id
     }
 
     private func existingPlaylistID(_ db: Database, _ name: String) throws -> Int64 {

@@ -2,107 +2,10 @@ import Foundation
 import GRDB
 import MediaModel
 
-/// What the scanner remembers of a file to tell, without reading it, whether it changed.
-public struct FileStamp: Sendable, Hashable {
-    public var size: Int64
-    public var mtimeNanoseconds: Int64
-    public var inode: Int64
-    public init(size: Int64, mtimeNanoseconds: Int64, inode: Int64) {
-        self.size = size
-        self.mtimeNanoseconds = mtimeNanoseconds
-        self.inode = inode
-    }
-}
-
-/// The index's view of one directory: its items and its recorded failures, by path.
-public struct DirectoryState: Sendable {
-    public struct Item: Sendable { public var id: Int64; public var stamp: FileStamp; public var fingerprint: Int64? }
-    public var items: [MediaPath: Item] = [:]
-    public var failures: [MediaPath: FileStamp] = [:]
-    public var isEmpty: Bool { items.isEmpty && failures.isEmpty }
-}
-
-/// An indexed file that was not found by this scan: removed, unless a new file is the same file moved.
-public struct VanishedItem: Sendable, Hashable {
-    public var id: Int64
-    public var path: MediaPath
-    public var size: Int64
-    public var fingerprint: Int64?
-    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?) {
-        self.id = id
-        self.path = path
-        self.size = size
-        self.fingerprint = fingerprint
-    }
-}
-
-/// One edit from a scan. The scanner sends them in batches; each batch is one transaction.
-public enum ScanChange: Sendable {
-    /// A new file (or, after an interrupted scan, one already there: then it is refreshed like `update`).
-    case add(MediaItem, FileStamp, fingerprint: Int64)
-    /// A known file that changed: file-derived columns are rewritten, user data is not.
-    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64)
-    /// A file that could not be read. If it is indexed, its row keeps its metadata and is flagged.
-    case fail(MediaPath, FileStamp, code: String, message: String)
-    /// A failure record whose file is gone.
-    case removeFailure(MediaPath)
-}
-
-/// What `finishScan` did with the vanished items.
-public struct VanishedOutcome: Sendable, Hashable {
-    public var moved: [(from: MediaPath, to: MediaPath)] = []
-    public var removed = 0
-    public static func == (a: Self, b: Self) -> Bool {
-        a.removed == b.removed && a.moved.map(\.from) == b.moved.map(\.from) && a.moved.map(\.to) == b.moved.map(\.to)
-    }
-    public func hash(into h: inout Hasher) { h.combine(removed); h.combine(moved.map(\.to)) }
-}
-
-/// A file a scan could not read, as recorded.
-public struct ScanFailure: Sendable, Hashable {
-    public var path: MediaPath
-    public var code: String
-    public var message: String
-    public var size: Int64
-    /// Set when the file is indexed: its row keeps the metadata of its last good read.
-    public var itemID: Int64?
-    public var seen: Date
-}
-
-// The scanner's side of the index: roots, per-directory state, batched edits, and the end-of-scan
-// resolution of moves and removals.
+// The scanner's primitives: per-directory state, look-ups by inode, batched edits, move candidates,
+// folding a moved row into the item it was, removal, and generations. Which of them to call, and when,
+// is the scanner's policy (MediaScanner's `Moves`), not the store's.
 extension SQLiteIndex {
-    // MARK: Roots
-
-    public func roots() throws -> [MediaPath] {
-        try read { db in try Data.fetchAll(db, sql: "SELECT path FROM roots ORDER BY path").map { MediaPath(bytes: Array($0)) } }
-    }
-
-    /// Adds a root; returns false when it was already there (no write then).
-    @discardableResult
-    public func addRoot(_ root: MediaPath) throws -> Bool {
-        if try read({ db in try Bool.fetchOne(db, sql: "SELECT 1 FROM roots WHERE path = ?", arguments: [Data(root.bytes)]) }) != nil {
-            return false
-        }
-        try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO roots (path, path_text, added) VALUES (?, ?, ?)",
-                           arguments: [Data(root.bytes), root.string, Date().timeIntervalSince1970])
-        }
-        return true
-    }
-
-    /// Forgets a root and everything indexed under it.
-    public func removeRoot(_ root: MediaPath) throws {
-        let (lower, upper) = Self.prefixRange(root)
-        try write { db in
-            try db.execute(sql: "DELETE FROM roots WHERE path = ?", arguments: [Data(root.bytes)])
-            for table in ["items", "failures"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE dir = ? OR (dir >= ? AND dir < ?)",
-                               arguments: [Data(root.bytes), lower, upper])
-            }
-        }
-    }
-
     // MARK: Reading state
 
     public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
@@ -148,32 +51,77 @@ extension SQLiteIndex {
         }
     }
 
-    /// The highest item id so far: rows added by a scan have larger ids (AUTOINCREMENT never reuses).
-    public func maxItemID() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'items'") ?? 0 }
+    /// Items whose recorded inode is one of `inodes` (a file found at an unknown path may be one of them renamed).
+    public func items(withInodes inodes: [Int64]) throws -> [Int64: [InodeMatch]] {
+        guard !inodes.isEmpty else { return [:] }
+        return try unsafeRead { db in
+            var matches: [Int64: [InodeMatch]] = [:]
+            for chunk in stride(from: 0, to: inodes.count, by: 500).map({ Array(inodes[$0..<min($0 + 500, inodes.count)]) }) {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, path, fileSize, scan_mtime, scan_inode, scan_device FROM items
+                    WHERE scan_inode IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))
+                    """, arguments: StatementArguments(chunk))
+                while let row = try rows.next() {
+                    let inode: Int64 = row[4]
+                    matches[inode, default: []].append(InodeMatch(
+                        id: row[0], path: MediaPath(bytes: Array(row[1] as Data)),
+                        stamp: FileStamp(size: row[2] ?? -1, mtimeNanoseconds: row[3] ?? -1, inode: inode), device: row[5]))
+                }
+            }
+            return matches
+        }
+    }
+
+    /// Whether the library holds no item at all (a first scan has nothing to look up).
+    public func isEmpty() throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? true }
+    }
+
+    // MARK: Generations
+
+    /// The newest generation handed out so far.
+    public func currentGeneration() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM scan_state WHERE key = 'generation'") ?? 0 }
+    }
+
+    /// Hands out the next generation: the rows a scan adds carry it. Called by a scan when it first adds a
+    /// row, so that a scan that adds nothing writes nothing.
+    public func newGeneration() throws -> Int64 {
+        try write { db in try Self.bumpGeneration(db) }
+    }
+
+    private static func bumpGeneration(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE scan_state SET value = value + 1 WHERE key = 'generation'")
+        return try Int64.fetchOne(db, sql: "SELECT value FROM scan_state WHERE key = 'generation'") ?? 0
     }
 
     // MARK: Writing
 
-    /// Applies a batch of edits in one transaction.
+    /// Applies a batch of edits in one transaction. Rows it adds carry `generation` (a new one when nil).
     ///
     /// Read files are staged in a temporary table and written to `items` by two statements per batch rather
     /// than one per row: FTS5 flushes its pending terms to a new segment at the start of every statement
     /// that fires its triggers, so row-by-row writes made one tiny segment (and merges) per file.
-    public func apply(_ changes: [ScanChange]) throws {
+    public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try write { db in
             try db.execute(sql: Self.createStagingSQL)
             var staged = false
+            var addedGeneration = generation
             for change in changes {
                 switch change {
-                case .add(let item, let stamp, let fingerprint):
-                    try Self.stage(db, id: nil, item, stamp, fingerprint, dateAdded: now)
+                case .add(let item, let stamp, let fingerprint, let device):
+                    if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(db) }
+                    try Self.stage(db, id: nil, item, stamp, fingerprint, device, dateAdded: now, generation: addedGeneration!)
                     staged = true
-                case .update(let id, let item, let stamp, let fingerprint):
-                    try Self.stage(db, id: id, item, stamp, fingerprint, dateAdded: now)
+                case .update(let id, let item, let stamp, let fingerprint, let device):
+                    try Self.stage(db, id: id, item, stamp, fingerprint, device, dateAdded: now, generation: 0)
                     staged = true
+                case .move(let id, let path):
+                    try db.cachedStatement(sql: "UPDATE items SET path = ?, path_text = ?, dir = ? WHERE id = ?")
+                        .execute(arguments: [Data(path.bytes), path.string, Data(path.directory.bytes), id])
+                    try Self.deleteFailure(db, path)
                 case .fail(let path, let stamp, let code, let message):
                     try db.cachedStatement(sql: "UPDATE items SET scan_failed = 1 WHERE path = ? AND scan_failed = 0")
                         .execute(arguments: [Data(path.bytes)])
@@ -192,57 +140,109 @@ extension SQLiteIndex {
         }
     }
 
-    /// The id after which rows count as added since the last complete scan (see `finishScan`).
-    public func moveWatermark() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM scan_state WHERE key = 'moveWatermark'") ?? 0 }
-    }
+    // MARK: Moves and removals
 
-    /// Ends a scan that walked its roots completely: each vanished item whose size and fingerprint match a
-    /// row added since the last complete scan (id > `addedAfter`, the `moveWatermark()` read when this scan
-    /// began, so rows a killed scan added still count) was moved — it takes that row's path and file data and
-    /// keeps its own id, user data and playlist entries, and the new row goes. The other vanished items are
-    /// removed. Then the watermark moves up to the newest row (written only when it changed, so an unchanged
-    /// rescan still writes nothing).
-    public func finishScan(vanished: [VanishedItem], addedAfter: Int64) throws -> VanishedOutcome {
-        let newest = try maxItemID()
-        if vanished.isEmpty && newest == addedAfter { return VanishedOutcome() }
-        return try write { db in
-            var outcome = VanishedOutcome()
-            let columns = ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "fingerprint", "scan_failed"]
-            let assignments = columns.map { "\(ItemRow.quoted($0)) = ?" }.joined(separator: ", ")
-            let selectNew = columns.map(ItemRow.quoted).joined(separator: ", ")
-            // A row that is itself gone (a killed scan's new row whose file moved on again) is no move target.
-            let vanishedIDs = "[" + vanished.map { String($0.id) }.joined(separator: ",") + "]"
-            for item in vanished {
-                if let fingerprint = item.fingerprint,
-                   let newRow = try Row.fetchOne(db.cachedStatement(sql: """
-                       SELECT id, \(selectNew) FROM items WHERE fileSize = ? AND fingerprint = ? AND id > ?
-                       AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1
-                       """), arguments: [item.size, fingerprint, addedAfter, vanishedIDs]) {
-                    let newID: Int64 = newRow[0]
-                    let values = (1...columns.count).map { newRow[$0] as DatabaseValue }
-                    try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [newID])
-                    try db.execute(sql: "UPDATE items SET \(assignments) WHERE id = ?",
-                                   arguments: StatementArguments(values + [item.id.databaseValue]))
-                    try db.execute(sql: "UPDATE failures SET item_id = ? WHERE item_id IS NULL AND path = ?",
-                                   arguments: [item.id, values[0]])
-                    outcome.moved.append((item.path, MediaPath(bytes: Array(Data.fromDatabaseValue(values[0]) ?? Data()))))
-                } else {
-                    try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [item.id])
-                    try Self.deleteFailure(db, item.path)
-                    outcome.removed += 1
+    /// Rows added after each vanished item's window that may be that item moved: by content (size and
+    /// fingerprint, through the `items_identity` index), and for the items content did not match, by
+    /// MusicBrainz recording ID or by tags, duration and container. Rows that are themselves vanished are
+    /// never candidates. The scanner chooses among them (`Moves`).
+    public func moveCandidates(for vanished: [VanishedItem]) throws -> [MoveCandidate] {
+        guard !vanished.isEmpty else { return [] }
+        return try write { db in       // a temporary table: written on the writer connection, committed nowhere
+            try db.execute(sql: """
+                CREATE TEMP TABLE IF NOT EXISTS vanished (id INTEGER PRIMARY KEY, size INTEGER, fingerprint INTEGER, window INTEGER)
+                """)
+            try db.execute(sql: "DELETE FROM temp.vanished")
+            let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO temp.vanished VALUES (?, ?, ?, ?)")
+            for item in vanished { try insert.execute(arguments: [item.id, item.size, item.fingerprint, item.window]) }
+            defer { try? db.execute(sql: "DELETE FROM temp.vanished") }
+
+            var candidates: [MoveCandidate] = []
+            func collect(_ sql: String, _ evidence: MoveCandidate.Evidence) throws {
+                let rows = try Row.fetchCursor(db, sql: sql)
+                while let row = try rows.next() {
+                    candidates.append(MoveCandidate(vanishedID: row[0], rowID: row[1], rowPath: MediaPath(bytes: Array(row[2] as Data)),
+                                                    rowGeneration: row[3], evidence: evidence))
                 }
             }
-            try db.execute(sql: "UPDATE scan_state SET value = ? WHERE key = 'moveWatermark'", arguments: [newest])
-            return outcome
+            try collect("""
+                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v
+                JOIN items i ON i.fileSize = v.size AND i.fingerprint = v.fingerprint
+                WHERE i.added_gen > v.window AND i.id NOT IN (SELECT id FROM temp.vanished)
+                """, .content)
+            // By what the tags say, for the vanished items content did not match (usually none or few): a
+            // retag changes the fingerprint, a tagger's rename the path. Only rows added in the window.
+            let matched = Set(candidates.map(\.vanishedID))
+            try db.execute(sql: "DELETE FROM temp.vanished WHERE id IN (SELECT value FROM json_each(?))",
+                           arguments: ["[" + matched.map(String.init).joined(separator: ",") + "]"])
+            guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(window) FROM temp.vanished") else { return candidates }
+            try collect("""
+                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.musicBrainzTrackID = o.musicBrainzTrackID
+                WHERE o.musicBrainzTrackID IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
+                """, .musicBrainz)
+            try collect("""
+                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.title = o.title
+                    AND i.artist IS o.artist AND i.albumTitle IS o.albumTitle AND i.container IS o.container
+                    AND abs(i.playbackDuration - o.playbackDuration) < 1.0
+                WHERE o.title IS NOT NULL AND o.playbackDuration IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
+                """, .tags)
+            return candidates
         }
     }
 
-    private static let fileColumnList = (ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "fingerprint", "scan_failed"])
+    /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
+    /// data and keeps its id; what the user did meanwhile with the row (plays, skips, a rating, playlist
+    /// entries) is carried over to the item; then the row goes.
+    public func fold(_ pairs: [(item: Int64, row: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        try write { db in
+            let select = try db.cachedStatement(sql: "SELECT \(Self.foldSelect) FROM items WHERE id = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
+            let update = try db.cachedStatement(sql: Self.foldUpdate)
+            let entries = try db.cachedStatement(sql: "UPDATE playlist_entries SET item_id = ? WHERE item_id = ?")
+            let failures = try db.cachedStatement(sql: "UPDATE failures SET item_id = ? WHERE path = ?")
+            for (item, row) in pairs {
+                guard let values = try Row.fetchOne(select, arguments: [row]) else { continue }
+                try entries.execute(arguments: [item, row])
+                try delete.execute(arguments: [row])
+                try update.execute(arguments: StatementArguments(values.databaseValues + [item.databaseValue]))
+                try failures.execute(arguments: [item, values[0] as DatabaseValue])
+            }
+        }
+    }
+
+    /// Removes items (their playlist entries go with them) and their failure records, in one transaction.
+    public func removeItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let failures = try db.cachedStatement(sql: "DELETE FROM failures WHERE path = (SELECT path FROM items WHERE id = ?)")
+            let delete = try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?")
+            for id in ids {
+                try failures.execute(arguments: [id])
+                try delete.execute(arguments: [id])
+            }
+        }
+    }
+
+    /// The file columns a fold copies from the moved row, then the user data it adds to the item's.
+    private static let foldColumns = fileColumnList
+    private static let foldSelect = (foldColumns.map(ItemRow.quoted)
+        + ["COALESCE(playCount, 0)", "COALESCE(skipCount, 0)", "lastPlayedDate", "rating"]).joined(separator: ", ")
+    private static let foldUpdate = """
+        UPDATE items SET \(foldColumns.map { "\(ItemRow.quoted($0)) = ?" }.joined(separator: ", ")),
+            playCount = COALESCE(playCount, 0) + ?, skipCount = COALESCE(skipCount, 0) + ?,
+            lastPlayedDate = MAX(COALESCE(lastPlayedDate, 0), COALESCE(?, 0)),
+            rating = COALESCE(rating, ?)
+        WHERE id = ?
+        """
+
+    private static let fileColumnList = ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "scan_failed"]
 
     // The staging table and the statements that move it into `items` are built once: composing ~100
     // column names per row, then hashing the text to find the cached statement, cost more than the insert.
-    private static let stagingColumns = ["item_id", "date_added"] + fileColumnList
+    private static let stagingColumns = ["item_id", "date_added", "added_gen"] + fileColumnList
     private static let createStagingSQL = """
         CREATE TEMP TABLE IF NOT EXISTS scan_batch (\(stagingColumns.map(ItemRow.quoted).joined(separator: ", ")))
         """
@@ -255,8 +255,8 @@ extension SQLiteIndex {
             // New files, in the order they were read (ids follow it); a path already there (left by an
             // interrupted scan) is refreshed like an update, keeping its id and user data.
             """
-            INSERT INTO items (\(names.joined(separator: ", ")), dateAdded)
-            SELECT \(names.joined(separator: ", ")), date_added FROM temp.scan_batch WHERE item_id IS NULL ORDER BY rowid
+            INSERT INTO items (\(names.joined(separator: ", ")), dateAdded, added_gen, playCount, skipCount)
+            SELECT \(names.joined(separator: ", ")), date_added, added_gen, 0, 0 FROM temp.scan_batch WHERE item_id IS NULL ORDER BY rowid
             ON CONFLICT(path) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
             """,
             // Changed files: file-derived columns only; user data stays.
@@ -270,10 +270,11 @@ extension SQLiteIndex {
     }()
 
     private static func stage(_ db: Database, id: Int64?, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
-                              dateAdded: Double) throws {
+                              _ device: Int64?, dateAdded: Double, generation: Int64) throws {
         try db.cachedStatement(sql: stageSQL).execute(arguments: StatementArguments(
-            [id.databaseValue, dateAdded.databaseValue] + ItemRow.fileColumnValues(item)
-                + [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, fingerprint.databaseValue, 0.databaseValue]))
+            [id.databaseValue, dateAdded.databaseValue, generation.databaseValue] + ItemRow.fileColumnValues(item)
+                + [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, device.databaseValue,
+                   fingerprint.databaseValue, 0.databaseValue]))
     }
 
     private static func deleteFailure(_ db: Database, _ path: MediaPath) throws {

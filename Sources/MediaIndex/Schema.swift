@@ -92,6 +92,28 @@ enum Schema {
                     COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'items'), 0))
                 """)
         }
+        migrator.registerMigration("v4: identity: generations per root, devices, mount points, zero play counts") { db in
+            // A counter bumped by each scan that adds rows; a row remembers the generation that added it, a
+            // root the generation at which it was last walked completely. A vanished item under a root may
+            // have moved to any row added since: the window is per root, so a scan of another root (or of a
+            // subtree) no longer closes it, and a killed scan's rows stay candidates.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN added_gen INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN scan_device INTEGER")
+            try db.execute(sql: "CREATE INDEX items_inode ON items(scan_inode)")
+            try db.execute(sql: "CREATE INDEX items_added_gen ON items(added_gen)")
+            try db.execute(sql: "ALTER TABLE roots ADD COLUMN complete_gen INTEGER NOT NULL DEFAULT 0")
+            // Mount points seen under each root by its last complete walk: one that is no longer a mount
+            // point (an unmounted disk) hides its items; they are not taken as deleted.
+            try db.execute(sql: "CREATE TABLE mounts (path BLOB PRIMARY KEY, device INTEGER NOT NULL) WITHOUT ROWID")
+            try db.execute(sql: "INSERT INTO scan_state VALUES ('generation', 1)")
+            try db.execute(sql: """
+                UPDATE items SET added_gen = 1
+                WHERE id > COALESCE((SELECT value FROM scan_state WHERE key = 'moveWatermark'), 0)
+                """)
+            try db.execute(sql: "DELETE FROM scan_state WHERE key = 'moveWatermark'")
+            // MPMediaItem's playCount and skipCount are 0, never nil: `plays:0` finds the never-played.
+            try db.execute(sql: "UPDATE items SET playCount = COALESCE(playCount, 0), skipCount = COALESCE(skipCount, 0)")
+        }
         return migrator
     }
 

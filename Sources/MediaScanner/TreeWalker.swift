@@ -9,11 +9,16 @@ struct DirectoryListing {
         var stamp: FileStamp
         /// Set for a dangling symlink or an unreadable entry: the scan records it as a failure.
         var problem: String?
+        /// The file system it is on (`st_dev`): a rename is recognised by its inode on the same one.
+        var device: Int64 = 0
     }
     var path: MediaPath
     var files: [File]
     /// Playlist files (m3u, pls, xspf…) in this directory.
     var playlists: [MediaPath] = []
+    /// The directory's own file system, and whether it is the top of one (its parent is on another).
+    var device: Int64 = 0
+    var isMountPoint = false
 }
 
 /// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
@@ -21,25 +26,46 @@ struct DirectoryListing {
 /// the same order. Symlinks are followed; every directory is entered once (by device and inode), which
 /// breaks loops, and every file is reported once even when reached by several paths (symlinks, hard links).
 /// One walker serves all roots of a scan, so overlapping roots are not walked twice.
+///
+/// A symlink whose target lies inside a library root (any root, scanned now or not) is not followed: that
+/// file is indexed once, under its own path in its own root, whichever roots a scan walks and in whatever
+/// order. Symlinks to places outside every root are followed.
 final class TreeWalker {
     fileprivate struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
     private var enteredDirectories: Set<FileID> = []
     private var reportedFiles: Set<FileID> = []
-    private var pending: [MediaPath] = []
+    /// Directories to read, with the device of the directory they were found in.
+    private var pending: [(path: MediaPath, parentDevice: Int64?)] = []
+    private let libraryRoots: [MediaPath]
     /// Directories that could not be read: nothing indexed below them may be taken as deleted.
     private(set) var unreadable: [(path: MediaPath, reason: String)] = []
 
-    func start(_ root: MediaPath) { pending = [root] }
+    /// `libraryRoots`: every root of the library (their targets are not followed through symlinks).
+    init(libraryRoots: [MediaPath] = []) { self.libraryRoots = libraryRoots }
+
+    func start(_ root: MediaPath) {
+        var parent = stat()
+        let parentPath = root.directory
+        pending = [(root, parentPath.withCString { stat($0, &parent) } == 0 ? Int64(parent.st_dev) : nil)]
+    }
 
     /// The next directory, or nil when the tree is done.
     func next() -> DirectoryListing? {
-        while let directory = pending.popLast() {
-            if let listing = read(directory) { return listing }
+        while let (directory, parentDevice) = pending.popLast() {
+            if let listing = read(directory, parentDevice: parentDevice) { return listing }
         }
         return nil
     }
 
-    private func read(_ directory: MediaPath) -> DirectoryListing? {
+    /// Whether a symlink's target is inside a library root: then it is indexed under its real path.
+    private func pointsIntoALibraryRoot(_ link: MediaPath) -> Bool {
+        guard !libraryRoots.isEmpty, let resolved = link.withCString({ realpath($0, nil) }) else { return false }
+        defer { free(resolved) }
+        let target = MediaPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+        return libraryRoots.contains { target == $0 || target.hasPrefix(directory: $0) }
+    }
+
+    private func read(_ directory: MediaPath, parentDevice: Int64?) -> DirectoryListing? {
         let fd = directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { unreadable.append((directory, String(cString: strerror(errno)))); return nil }
         var st = stat()
@@ -48,6 +74,7 @@ final class TreeWalker {
             return nil
         }
         defer { closedir(dir) }
+        let device = Int64(st.st_dev)
 
         var files: [DirectoryListing.File] = []
         var playlists: [MediaPath] = []
@@ -65,6 +92,7 @@ final class TreeWalker {
             let kind = Int32(type)
             if kind == DT_DIR { subdirectories.append(path); continue }
             guard kind == DT_REG || kind == DT_LNK || kind == DT_UNKNOWN else { continue }
+            if kind == DT_LNK && pointsIntoALibraryRoot(path) { continue }
             // Most non-media files stop here, on their name, before any system call.
             let verdict = MediaFileFilter.verdict(forName: name)
             if kind == DT_REG && verdict == .skip { continue }
@@ -87,13 +115,14 @@ final class TreeWalker {
             case S_IFREG:
                 guard verdict == .media || (verdict == .sniff && MediaFileFilter.sniff(path)) else { continue }
                 guard reportedFiles.insert(FileID(target)).inserted else { continue }
-                files.append(.init(path: path, stamp: FileStamp(target), problem: nil))
+                files.append(.init(path: path, stamp: FileStamp(target), problem: nil, device: Int64(target.st_dev)))
             default: continue
             }
         }
         files.sort { $0.path < $1.path }
-        pending.append(contentsOf: subdirectories.sorted(by: >))   // popLast visits them in ascending order
-        return DirectoryListing(path: directory, files: files, playlists: playlists.sorted())
+        pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device) })   // popLast visits them in ascending order
+        return DirectoryListing(path: directory, files: files, playlists: playlists.sorted(), device: device,
+                                isMountPoint: parentDevice.map { $0 != device } ?? false)
     }
 }
 
@@ -125,9 +154,9 @@ final class WalkAhead: @unchecked Sendable {
     private var cancelled = false
     private let depth: Int
 
-    init(roots: [MediaPath], depth: Int = 64) {
+    init(roots: [MediaPath], libraryRoots: [MediaPath] = [], depth: Int = 64) {
         self.depth = depth
-        let thread = Thread { [self] in walk(roots) }
+        let thread = Thread { [self] in walk(roots, libraryRoots: libraryRoots) }
         thread.name = "mlib.scan.walk"
         thread.start()
     }
@@ -150,8 +179,8 @@ final class WalkAhead: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func walk(_ roots: [MediaPath]) {
-        let walker = TreeWalker()
+    private func walk(_ roots: [MediaPath], libraryRoots: [MediaPath]) {
+        let walker = TreeWalker(libraryRoots: libraryRoots)
         defer { condition.lock(); finished = true; condition.broadcast(); condition.unlock() }
         for root in roots {
             walker.start(root)

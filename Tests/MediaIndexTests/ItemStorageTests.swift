@@ -78,7 +78,7 @@ struct ItemStorageTests {
         #expect(try index.ftsMatches("joga").isEmpty)
         #expect(try index.ftsMatches("hunter") == [ids[0]])
 
-        _ = try index.finishScan(vanished: [VanishedItem(id: ids[0], path: MediaPath("/m/a.mp3"), size: 5, fingerprint: 1)], addedAfter: Int64.max)
+        try index.removeItems([ids[0]])
         #expect(try index.ftsMatches("hunter").isEmpty)
     }
 
@@ -114,31 +114,32 @@ struct ItemStorageTests {
         #expect(try index.directoryState(MediaPath("/m/c")).failures.keys.map(\.string) == ["/m/c/bad.mp3"])
     }
 
-    @Test func aVanishedItemMatchingANewRowIsAMoveAndKeepsItsIdentity() throws {
+    @Test func moveCandidatesComeFromTheWindowAndAFoldKeepsTheItem() throws {
         let index = try SQLiteIndex(inMemory: ())
         let oldID = try #require(try index.add([sampleItem("/m/old.mp3", title: "Song", size: 500)], fingerprint: 42).first)
         try index.recordPlay(id: oldID, at: Date())
         try index.createPlaylist(name: "Mix")
         try index.appendToPlaylist(name: "Mix", itemIDs: [oldID])
-        let mark = try index.maxItemID()
+        let window = try index.currentGeneration()
 
-        // The scan finds the file at a new path (a new row) and the old path gone.
-        try index.add([sampleItem("/m/new/place.mp3", title: "Song", size: 500),
-                       sampleItem("/m/other.mp3", title: "Other", size: 500)], fingerprint: 42)
-        let gone = try index.add([sampleItem("/m/gone.mp3", title: "Gone", size: 77)], fingerprint: 1)[0]
-        let outcome = try index.finishScan(vanished: [
-            VanishedItem(id: oldID, path: MediaPath("/m/old.mp3"), size: 500, fingerprint: 42),
-            VanishedItem(id: gone, path: MediaPath("/m/gone.mp3"), size: 77, fingerprint: 5),
-        ], addedAfter: mark)
-        #expect(outcome.moved.map(\.to.string) == ["/m/new/place.mp3"])
-        #expect(outcome.removed == 1)
+        // The scan finds the file at a new path (a new row, in a new generation) and the old path gone.
+        let newIDs = try index.add([sampleItem("/m/new/place.mp3", title: "Song", size: 500),
+                                    sampleItem("/m/other.mp3", title: "Other", size: 500)], fingerprint: 42)
+        let vanished = [VanishedItem(id: oldID, path: MediaPath("/m/old.mp3"), size: 500, fingerprint: 42, window: window)]
+        let candidates = try index.moveCandidates(for: vanished)
+        #expect(Set(candidates.map(\.rowID)) == Set(newIDs))
+        #expect(candidates.allSatisfy { $0.evidence == .content })
+        // Outside the window (rows added before the root's last complete walk): no candidates.
+        #expect(try index.moveCandidates(for: [VanishedItem(id: oldID, path: MediaPath("/m/old.mp3"), size: 500,
+                                                            fingerprint: 42, window: window + 1)]).isEmpty)
 
+        try index.fold([(item: oldID, row: newIDs[0])])
         let moved = try #require(try index.item(path: MediaPath("/m/new/place.mp3")))
         #expect(moved.persistentID == oldID)
         #expect(moved.playCount == 1)
         #expect(try index.playlistItems(name: "Mix").map(\.persistentID) == [oldID])
         #expect(try index.item(path: MediaPath("/m/old.mp3")) == nil)
-        #expect(try index.item(path: MediaPath("/m/other.mp3")) != nil)   // one match per vanished item
+        #expect(try index.item(id: newIDs[0]) == nil)
         #expect(try index.count(MediaQuery()) == 2)
     }
 
@@ -156,6 +157,39 @@ struct ItemStorageTests {
         #expect(stats.byMediaType == [.init(name: "music", count: 2), .init(name: "movie", count: 1)])
         #expect(stats.byContainer == [.init(name: "mp3", count: 2), .init(name: "matroska,webm", count: 1)])
         #expect(stats.roots == [MediaPath("/m")])
+    }
+
+    @Test func forgettingANestedRootKeepsWhatTheOuterRootCovers() throws {
+        let index = try SQLiteIndex(inMemory: ())
+        try index.addRoot(MediaPath("/m"))
+        try index.addRoot(MediaPath("/m/sub"))
+        try index.add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/sub/b.mp3", title: "B")])
+        try index.removeRoot(MediaPath("/m/sub"))
+        #expect(try index.roots() == [MediaPath("/m")])
+        #expect(try index.count(MediaQuery()) == 2)
+
+        // The other way round: forgetting the outer root keeps what the nested one holds.
+        try index.addRoot(MediaPath("/m/sub"))
+        try index.removeRoot(MediaPath("/m"))
+        #expect(try index.items(MediaQuery()).map(\.path.string) == ["/m/sub/b.mp3"])
+    }
+
+    @Test func relocatingARootRewritesEveryPathAndKeepsIdentity() throws {
+        let index = try SQLiteIndex(inMemory: ())
+        try index.addRoot(MediaPath("/mnt/nas"))
+        let ids = try index.add([sampleItem("/mnt/nas/a/1.mp3", title: "1"), sampleItem("/mnt/nasty/2.mp3", title: "2")])
+        try index.setRating(id: ids[0], 5)
+        try index.apply([.fail(MediaPath("/mnt/nas/bad.mp3"), stamp(1), code: "empty", message: "e")])
+        try index.addRoot(MediaPath("/other"))
+        #expect(throws: IndexError.self) { try index.relocateRoot(MediaPath("/mnt/nas"), to: MediaPath("/other/nas")) }
+
+        try index.relocateRoot(MediaPath("/mnt/nas"), to: MediaPath("/media/nas"))
+        #expect(try index.roots() == [MediaPath("/media/nas"), MediaPath("/other")])
+        let item = try #require(try index.item(path: MediaPath("/media/nas/a/1.mp3")))
+        #expect(item.persistentID == ids[0] && item[.rating]?.integer == 5)
+        #expect(try index.directoryState(MediaPath("/media/nas/a")).items.count == 1)
+        #expect(try index.failures().map(\.path.string) == ["/media/nas/bad.mp3"])
+        #expect(try index.item(path: MediaPath("/mnt/nasty/2.mp3")) != nil)     // a sibling with the same prefix stays
     }
 
     @Test func rootsAreAddedOnceAndForgettingOneRemovesItsItems() throws {

@@ -1,0 +1,113 @@
+import Foundation
+import MediaModel
+
+// The vocabulary of the store's scanning primitives. The policy that uses them (what is a move, what may be
+// removed, what keeps an item's identity) lives in MediaScanner, so that every store inherits it.
+
+/// What the scanner remembers of a file to tell, without reading it, whether it changed.
+public struct FileStamp: Sendable, Hashable {
+    public var size: Int64
+    public var mtimeNanoseconds: Int64
+    public var inode: Int64
+    public init(size: Int64, mtimeNanoseconds: Int64, inode: Int64) {
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+        self.inode = inode
+    }
+}
+
+/// The index's view of one directory: its items and its recorded failures, by path.
+public struct DirectoryState: Sendable {
+    public struct Item: Sendable { public var id: Int64; public var stamp: FileStamp; public var fingerprint: Int64? }
+    public var items: [MediaPath: Item] = [:]
+    public var failures: [MediaPath: FileStamp] = [:]
+    public var isEmpty: Bool { items.isEmpty && failures.isEmpty }
+    public init() {}
+}
+
+/// An indexed item that has the inode of a file the scan found at a path the index does not know: the same
+/// file renamed, if its old path is gone and the device is the same (see `Moves`).
+public struct InodeMatch: Sendable, Hashable {
+    public var id: Int64
+    public var path: MediaPath
+    public var stamp: FileStamp
+    public var device: Int64?
+}
+
+/// An indexed file that was not found by this scan: removed, unless a new row is the same file moved.
+public struct VanishedItem: Sendable, Hashable {
+    public var id: Int64
+    public var path: MediaPath
+    public var size: Int64
+    public var fingerprint: Int64?
+    /// Rows added after this generation may be where it went: its root's last complete walk.
+    public var window: Int64
+    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?, window: Int64 = 0) {
+        self.id = id
+        self.path = path
+        self.size = size
+        self.fingerprint = fingerprint
+        self.window = window
+    }
+}
+
+/// A row that a vanished item may have become, and the evidence for it.
+public struct MoveCandidate: Sendable, Hashable {
+    public enum Evidence: Int, Sendable, Comparable {
+        /// The same size and fingerprint (head and tail bytes): the same file, copied or moved.
+        case content = 0
+        /// The same MusicBrainz recording ID.
+        case musicBrainz = 1
+        /// The same title, artist, album, container and duration (within a second): a retag and a rename.
+        case tags = 2
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    }
+    public var vanishedID: Int64
+    public var rowID: Int64
+    public var rowPath: MediaPath
+    /// The generation that added the row (a row of this scan's own generation was counted as added).
+    public var rowGeneration: Int64
+    public var evidence: Evidence
+}
+
+/// One edit from a scan. The scanner sends them in batches; each batch is one transaction.
+public enum ScanChange: Sendable {
+    /// A new file (or, after an interrupted scan, one already there: then it is refreshed like `update`).
+    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil)
+    /// A known file that changed (possibly at a new path: a rename seen by its inode): file-derived columns
+    /// are rewritten, user data is not.
+    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil)
+    /// A known file renamed and otherwise unchanged (same size, mtime and inode): only its path changes.
+    case move(id: Int64, to: MediaPath)
+    /// A file that could not be read. If it is indexed, its row keeps its metadata and is flagged.
+    case fail(MediaPath, FileStamp, code: String, message: String)
+    /// A failure record whose file is gone.
+    case removeFailure(MediaPath)
+}
+
+/// A file a scan could not read, as recorded.
+public struct ScanFailure: Sendable, Hashable {
+    public var path: MediaPath
+    public var code: String
+    public var message: String
+    public var size: Int64
+    /// Set when the file is indexed: its row keeps the metadata of its last good read.
+    public var itemID: Int64?
+    public var seen: Date
+}
+
+/// A library root and the generation of its last complete walk.
+public struct RootState: Sendable, Hashable {
+    public var path: MediaPath
+    public var completeGeneration: Int64
+}
+
+/// A directory under a root that is the top of another file system.
+public struct MountPoint: Sendable, Hashable {
+    public var path: MediaPath
+    public var device: Int64
+    public init(path: MediaPath, device: Int64) {
+        self.path = path
+        self.device = device
+    }
+}

@@ -1,0 +1,36 @@
+import MediaIndex
+import MediaModel
+import MediaProbe
+
+/// A file to read, and what the index knew of it.
+struct ProbeJob: Sendable {
+    var file: DirectoryListing.File
+    /// The item this file is: found at its path, or renamed here (`movedFrom`).
+    var existingID: Int64?
+    var movedFrom: MediaPath? = nil
+    /// A recorded failure whose file has the same size, mtime and inode: read again (a chmod or a passing
+    /// I/O error leaves no other trace), but not reported again if it still fails.
+    var isRetry = false
+}
+
+/// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
+enum ProbeOutcome: Sendable {
+    case read(ProbeJob, MediaItem, fingerprint: Int64)
+    case failed(ProbeJob, code: String, message: String)
+
+    init(_ job: ProbeJob) {
+        let path = job.file.path, stamp = job.file.stamp
+        if let problem = job.file.problem { self = .failed(job, code: "not-found", message: "dangling link (\(problem))"); return }
+        do {
+            let file = try MediaFile(path)                   // one open for the probe and the fingerprint
+            var item = try MediaProbe.probe(file, detail: .library).item
+            // The walk's stat is what the next scan compares with: store exactly that.
+            item.path = path
+            item[.fileSize] = .integer(stamp.size)
+            item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
+            self = .read(job, item, fingerprint: Fingerprint.of(file))
+        } catch {
+            self = .failed(job, code: error.code, message: error.reason)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// One directory tree a scan walks: a whole root, or a subtree of one (`mlib scan DIR` inside a root).
+struct ScanTarget {
+    var path: MediaPath
+    var root: MediaPath
+    /// The generation of the root's last complete walk: rows added after it are move candidates.
+    var window: Int64
+    var isWholeRoot: Bool { path == root }
+    /// Media files the walk found below it (read or not), and the mount points it entered.
+    var filesFound = 0
+    var mountsFound: [MountPoint] = []
+    /// Walked to the end with nothing in doubt: its root's generation and mount points may be recorded.
+    var complete = false
+}
+
+/// The mutable state of one scan, owned by the scanning task: the diff of each directory against the
+/// index, the edits it leads to, and what is in doubt. Index state is read through `reader`, a second
+/// connection, so the diff of the next directory never waits behind a batch being written.
+final class ScanRun {
+    let index: SQLiteIndex
+    let reader: SQLiteIndex
+    let writer: BatchWriter
+    let batchSize: Int
+    let progress: (@Sendable (ScanProgress) -> Void)?
+    let moves = Moves()
+    var summary = ScanSummary()
+    var expectedFiles = 0
+    /// The generation of the rows this scan adds, taken when it first adds one (nil: it added none).
+    private(set) var generation: Int64?
+    /// A library with no item has nothing to look up by inode (a first scan).
+    private let libraryWasEmpty: Bool
+    private var pending: [ScanChange] = []
+    private var visited: Set<MediaPath> = []
+    private var probed = 0
+    private let start = Date()
+    private var lastProgress = Date.distantPast
+
+    init(index: SQLiteIndex, batchSize: Int, progress: (@Sendable (ScanProgress) -> Void)?) throws {
+        self.index = index
+        reader = try index.secondConnection()
+        writer = BatchWriter(index: index)
+        self.batchSize = batchSize
+        self.progress = progress
+        libraryWasEmpty = try index.isEmpty()
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(start) }
+
+    /// Compares one directory with the index: counts the unchanged, claims renamed items by inode, notes
+    /// the vanished, returns what to read.
+    func diff(_ listing: DirectoryListing, in target: inout ScanTarget) throws -> [ProbeJob] {
+        visited.insert(listing.path)
+        target.filesFound += listing.files.count
+        if listing.isMountPoint { target.mountsFound.append(MountPoint(path: listing.path, device: listing.device)) }
+        var state = try reader.directoryState(listing.path)
+        var jobs: [ProbeJob] = []
+        var unknown: [DirectoryListing.File] = []
+        for file in listing.files {
+            // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
+            let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
+            if let failed = state.failures.removeValue(forKey: file.path) {
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp))
+            } else if let known {
+                if known.stamp == file.stamp { summary.unchanged += 1 } else { jobs.append(ProbeJob(file: file, existingID: known.id)) }
+            } else {
+                unknown.append(file)
+            }
+        }
+        if !unknown.isEmpty {
+            let byInode = libraryWasEmpty ? [:] : try reader.items(withInodes: unknown.filter { $0.problem == nil }.map(\.stamp.inode))
+            for file in unknown {
+                guard let renamed = moves.claim(file, among: byInode[file.stamp.inode] ?? []) else {
+                    jobs.append(ProbeJob(file: file, existingID: nil))
+                    continue
+                }
+                if renamed.stamp == file.stamp {
+                    // Recorded now, in walk order: before any later edit that might reuse the old path.
+                    pending.append(.move(id: renamed.id, to: file.path))
+                    summary.moved += 1
+                } else {
+                    jobs.append(ProbeJob(file: file, existingID: renamed.id, movedFrom: renamed.path))
+                }
+            }
+        }
+        forget(state, window: target.window)
+        return jobs
+    }
+
+    /// After a complete walk of `target`: directories the index knows under it that the walk did not enter
+    /// are gone (unless they sit below a directory that could not be read). Then what is in doubt is kept:
+    /// the vanished items below a directory the walk could not see, a mount point that is no longer one, or
+    /// a whole target in which no media file was found although items are indexed there (an unmounted disk
+    /// whose mount point holds a README, hidden files or lost+found).
+    func finishTarget(_ target: inout ScanTarget, unreadable: [MediaPath]) throws {
+        let unreadable = unreadable.filter { $0 == target.path || $0.hasPrefix(directory: target.path) }
+        for directory in try reader.indexedDirectories(under: target.path) where !visited.contains(directory) {
+            if unreadable.contains(where: { directory == $0 || directory.hasPrefix(directory: $0) }) { continue }
+            forget(try reader.directoryState(directory), window: target.window)
+        }
+        var inDoubt = false
+        let entered = Set(target.mountsFound.map(\.path))
+        for mount in try reader.mounts(under: target.path) where !entered.contains(mount.path) {
+            let kept = moves.keep(under: mount.path)
+            if mount.path == target.path {
+                summary.missingRoots.append(.init(path: mount.path, reason: "was a mount point and is not one now (not mounted?); nothing removed"))
+            } else {
+                summary.unreadableDirectories.append(.init(path: mount.path, reason: "was a mount point and is not one now (not mounted?); \(kept) items kept"))
+            }
+            inDoubt = true
+        }
+        if target.filesFound == 0 {
+            let kept = moves.keep(under: target.path)
+            if kept > 0 {
+                summary.missingRoots.append(.init(path: target.path, reason: "has no media files but \(kept) items are indexed under it (not mounted?); nothing removed"))
+                inDoubt = true
+            }
+        }
+        target.complete = !inDoubt && unreadable.isEmpty
+    }
+
+    private func forget(_ state: DirectoryState, window: Int64) {
+        for (path, item) in state.items {
+            moves.noteVanished(VanishedItem(id: item.id, path: path, size: item.stamp.size, fingerprint: item.fingerprint, window: window))
+        }
+        for path in state.failures.keys { pending.append(.removeFailure(path)) }
+    }
+
+    func record(_ outcome: ProbeOutcome) throws {
+        probed += 1
+        switch outcome {
+        case .read(let job, let item, let fingerprint):
+            if let id = job.existingID {
+                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device))
+                if job.movedFrom != nil { summary.moved += 1 } else { summary.updated += 1 }
+            } else {
+                if generation == nil { generation = try index.newGeneration() }
+                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device))
+                summary.added += 1
+            }
+        case .failed(let job, _, _) where job.isRetry:
+            summary.unchanged += 1                  // still failing, as recorded: nothing to write or report
+        case .failed(let job, let code, let message):
+            pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message))
+            summary.failed += 1
+            summary.failures.append(.init(path: job.file.path, code: code, message: message))
+        }
+        if pending.count >= batchSize { try flush() }
+    }
+
+    /// Hands the pending edits to the writer (call `writer.drain()` to wait for them).
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        try writer.write(pending, generation: generation)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    func reportProgress(_ directory: MediaPath) {
+        guard let progress, Date().timeIntervalSince(lastProgress) >= 0.1 else { return }
+        lastProgress = Date()
+        progress(ScanProgress(filesSeen: summary.unchanged + probed, filesProbed: probed,
+                              expectedFiles: expectedFiles > 0 ? expectedFiles : nil, elapsed: elapsed, directory: directory))
+    }
+}
