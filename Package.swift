@@ -33,6 +33,8 @@ let package = Package(
         // C interface over TagLib's C++ API (PropertyMap, pictures, audio properties in ms).
         .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
 
+        // Records SIGINT/SIGTERM for `mlib scan` from before `main` until the scan's own handlers run.
+        .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
         .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "Playlists", dependencies: ["MediaModel"]),
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
         .executableTarget(name: "mlib", dependencies: [
-            "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
+            "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -111,6 +111,7 @@ public struct MediaScanner: Sendable {
             let generation = try run.generation ?? index.currentGeneration()
             for target in targets where target.complete && target.isWholeRoot {
                 try index.completeWalk(of: target.root, generation: generation, mounts: target.mountsFound)
+                run.summary.completeRoots.append(target.root)
             }
         }
         run.summary.elapsed = run.elapsed

@@ -32,6 +32,9 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var interrupted = false
     /// Playlist files found under the roots, in walk order; the caller imports them (`SQLiteIndex.syncPlaylist`).
     public var playlistFiles: [MediaPath] = []
+    /// Roots walked to the end with nothing in doubt (a mirrored playlist whose file is not in
+    /// `playlistFiles` and lies under one of them is gone).
+    public var completeRoots: [MediaPath] = []
 
     public var filesSeen: Int { added + updated + moved + unchanged + failed }
     /// Something needs the user's attention (exit status 1).

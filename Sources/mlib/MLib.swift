@@ -13,7 +13,7 @@ struct MLib: AsyncParsableCommand {
             See mlib(1) and mlib-query(7).
             """,
         version: MLibVersion.string,
-        subcommands: [Info.self, Scan.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
+        subcommands: [Info.self, Scan.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on a usage error; mlib documents 2, like most Unix tools.
@@ -24,6 +24,10 @@ struct MLib: AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
+            }
+            if StopFlag.received.withLock({ $0 }) {
+                printError("interrupted; what was scanned so far is saved, run the scan again to finish")
+                Foundation.exit(ExitStatus.interrupted)
             }
         } catch {
             if exitCode(for: error) == .validationFailure {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Dispatch
+import Synchronization
+import EarlySignals
 import Foundation
 import MediaIndex
 import MediaModel
@@ -9,10 +11,13 @@ struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add directories to the library and scan them.",
         discussion: """
-            With directories, adds them as library roots and scans them. Without, rescans every root: the \
-            form to run from cron or a systemd timer. Only new and changed files are read (size, mtime and \
-            inode tell); moved files keep their identity, play counts and playlist entries; deleted files \
-            leave the index. A missing or unmounted root removes nothing and makes the scan exit 1.
+            With directories, scans them: a directory inside a library root rescans that part of the root \
+            (no new root is added: see `mlib root add`); any other directory becomes a new root. Without, \
+            rescans every root: the form to run from cron or a systemd timer. Only new and changed files are \
+            read (size, mtime and inode tell); moved and renamed files keep their identity, play counts, \
+            ratings and playlist entries; deleted files leave the index. A missing or unmounted root, or a \
+            mount point under a root that is no longer mounted, removes nothing and makes the scan exit 1. \
+            Files that failed before are read again on every scan.
 
             A progress line is shown when standard error is a terminal. Files that cannot be read are \
             listed on standard error and recorded (see `mlib failures`). Only one scan runs per library: a \
@@ -46,7 +51,7 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: .long, help: "List the recorded failures instead of scanning (same as `mlib failures`).")
     var failures = false
 
-    @Option(name: .long, help: ArgumentHelp("Remove a root and everything indexed under it, then exit.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"))
     var forget: String?
 
     @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"))
@@ -59,6 +64,10 @@ struct Scan: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First: a SIGINT or SIGTERM from here on stops the scan cleanly (exit 130) instead of killing it.
+        let stop = StopFlag()
+        let signals = stop.watch([SIGINT, SIGTERM])
+        defer { signals.forEach { $0.cancel() } }
         if failures { return try Failures.list(libraryOptions, json: json) }
 
         let libraryPath = libraryOptions.resolvedPath
@@ -75,7 +84,7 @@ struct Scan: AsyncParsableCommand {
         let index = try libraryOptions.open()
 
         if let forget {
-            let root = absolutePath(MediaPath(forget))
+            let root = Self.absolutePath(MediaPath(forget))
             guard try index.roots().contains(root) else { throw ValidationError("\(root) is not a library root.") }
             try index.removeRoot(root)
             if !quiet { print("forgot \(root)") }
@@ -83,9 +92,6 @@ struct Scan: AsyncParsableCommand {
         }
 
         let roots = try resolveRoots(index)
-        let stop = StopFlag()
-        let signals = stop.watch([SIGINT, SIGTERM])
-        defer { signals.forEach { $0.cancel() } }
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
 
         var progress: (@Sendable (ScanProgress) -> Void)?
@@ -94,12 +100,14 @@ struct Scan: AsyncParsableCommand {
                                    batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
         let summary = try await scanner.scan(roots)
         display?.clear()
-        let playlists = summary.interrupted ? (synced: 0, failed: 0) : ScanPlaylists.sync(summary.playlistFiles, into: index)
+        let interrupted = summary.interrupted || stop.isSet
+        let playlists = interrupted ? (synced: 0, failed: 0)
+            : ScanPlaylists.sync(summary.playlistFiles, into: index, completeRoots: summary.completeRoots)
 
         for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
         for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
-        if summary.interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
+        if interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
             let encoder = JSONEncoder()
@@ -109,7 +117,7 @@ struct Scan: AsyncParsableCommand {
             print(Self.text(summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
         }
 
-        if summary.interrupted { throw ExitCode(ExitStatus.interrupted) }
+        if interrupted { throw ExitCode(ExitStatus.interrupted) }
         if summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 
@@ -118,31 +126,31 @@ struct Scan: AsyncParsableCommand {
             + "\(s.failed) failed in \(String(format: "%.2f", s.elapsed)) s (\(Int(s.filesPerSecond.rounded())) files/s)"
     }
 
-    /// The roots to scan: the given directories (added as roots) or, without any, every root.
+    /// What to scan (see `ScanPlan`): the given directories, subtrees of roots or new roots (added here),
+    /// or, without any, every root.
     private func resolveRoots(_ index: SQLiteIndex) throws -> [MediaPath] {
-        if directories.isEmpty {
-            let roots = try index.roots()
-            if roots.isEmpty {
-                printError("the library has no roots yet: run `mlib scan DIR` first")
-                throw ExitCode(ExitStatus.usage)
-            }
-            return roots
+        let roots = try index.roots()
+        if directories.isEmpty && roots.isEmpty {
+            printError("the library has no roots yet: run `mlib scan DIR` first")
+            throw ExitCode(ExitStatus.usage)
         }
-        var roots: [MediaPath] = []
-        for directory in rawDirectories() {
-            guard let root = Self.realPath(directory) else {
-                printError("\(directory): \(String(cString: strerror(errno)))")
-                throw ExitCode(ExitStatus.partialFailure)
-            }
-            var st = stat()
-            guard root.withCString({ stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-                printError("\(directory): not a directory")
-                throw ExitCode(ExitStatus.partialFailure)
-            }
-            try index.addRoot(root)
-            roots.append(root)
+        let plan = ScanPlan(directories: try rawDirectories().map(Self.existingDirectory), roots: roots)
+        for root in plan.newRoots { try index.addRoot(root) }
+        return plan.directories
+    }
+
+    /// The real path of a directory argument, or one line and exit status 1.
+    static func existingDirectory(_ directory: MediaPath) throws -> MediaPath {
+        guard let real = realPath(directory) else {
+            printError("\(directory): \(String(cString: strerror(errno)))")
+            throw ExitCode(ExitStatus.partialFailure)
         }
-        return roots
+        var st = stat()
+        guard real.withCString({ stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            printError("\(directory): not a directory")
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        return real
     }
 
     /// The directory arguments as raw bytes, so non-UTF-8 names reach the file system intact.
@@ -162,7 +170,7 @@ struct Scan: AsyncParsableCommand {
         return MediaPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
     }
 
-    private func absolutePath(_ path: MediaPath) -> MediaPath {
+    static func absolutePath(_ path: MediaPath) -> MediaPath {
         if let real = Self.realPath(path) { return real }
         if path.bytes.first == UInt8(ascii: "/") { return path }
         return MediaPath(FileManager.default.currentDirectoryPath).appending(path)
@@ -174,19 +182,30 @@ struct Scan: AsyncParsableCommand {
 final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var set = false
-    var isSet: Bool { lock.withLock { set } }
+    var isSet: Bool { lock.withLock { set } || Self.received.withLock { $0 } }
+
+    /// Set by any signal handled: `main` reads it once the command has returned and its resources are
+    /// closed, so a signal that arrives while a finished scan winds down still ends in status 130.
+    static let received = Mutex(false)
 
     /// A serial queue of its own: it runs on Dispatch's overcommitting pool, so a signal is seen at once
     /// even while the probes keep every thread of the global queue (and the tasks queued on it) busy.
     private static let queue = DispatchQueue(label: "mlib.signals")
 
+    /// Handles `signals` from now on; one that arrived before (see EarlySignals) counts as received.
     func watch(_ signals: [Int32]) -> [any DispatchSourceSignal] {
-        signals.map { number in
+        defer { if mlib_early_stop_requested() != 0 { Self.received.withLock { $0 = true } } }
+        return signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
             source.setEventHandler { [self] in
                 let again = lock.withLock { defer { set = true }; return set }
-                if again { exit(ExitStatus.interrupted) }
+                Self.received.withLock { $0 = true }
+                if again {
+                    // The index is consistent (every batch is a transaction); say why nothing more is saved.
+                    printError("interrupted again; stopping now without finishing the current batch")
+                    exit(ExitStatus.interrupted)
+                }
             }
             source.resume()
             return source

@@ -10,7 +10,8 @@ import Playlists
 /// taken gets a suffix); entries outside the library are left out.
 enum ScanPlaylists {
     /// Returns how many playlist files were mirrored; unreadable ones are one line each on standard error.
-    static func sync(_ files: [MediaPath], into index: SQLiteIndex) -> (synced: Int, failed: Int) {
+    /// Mirrors of playlist files that are gone from a root walked completely (`completeRoots`) are deleted.
+    static func sync(_ files: [MediaPath], into index: SQLiteIndex, completeRoots: [MediaPath] = []) -> (synced: Int, failed: Int) {
         var synced = 0, failed = 0
         for file in files {
             do {
@@ -22,6 +23,14 @@ enum ScanPlaylists {
                 printError("\(file): playlist not imported (\(error))")
                 failed += 1
             }
+        }
+        do {
+            for name in try index.removeMirrors(under: completeRoots, except: Set(files)) {
+                printError("playlist \"\(name)\" removed: its file is gone")
+            }
+        } catch {
+            printError("\(error)")
+            failed += 1
         }
         return (synced, failed)
     }
