@@ -90,8 +90,10 @@ enum QueryCompiler {
     // MARK: WHERE
 
     /// WHERE for any predicate: normalized first, so a bad literal is a `QueryError`, not wrong SQL.
+    /// Items hidden by a partial scan (`missing_gen`, see `SQLiteIndex.hideItems`) are never selected.
     static func whereClause(_ predicate: Predicate) throws -> Fragment {
-        condition(try predicate.normalized())
+        let filter = condition(try predicate.normalized())
+        return Fragment(sql: "items.missing_gen IS NULL AND (\(filter.sql))", arguments: filter.arguments)
     }
 
     /// SQL for a normalized predicate.

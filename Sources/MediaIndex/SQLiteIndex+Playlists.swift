@@ -118,7 +118,7 @@ extension SQLiteIndex {
             let id = try existingPlaylistID(db, name)
             return try Row.fetchAll(db, sql: """
                 SELECT \(ItemRow.selectColumns) FROM playlist_entries e JOIN items ON items.id = e.item_id
-                WHERE e.playlist_id = ? ORDER BY e.position
+                WHERE e.playlist_id = ? AND items.missing_gen IS NULL ORDER BY e.position
                 """, arguments: [id]).map(ItemRow.decode)
         }
     }

@@ -37,14 +37,14 @@ extension SQLiteIndex {
 
     public func item(id: Int64) throws -> MediaItem? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE id = ?", arguments: [id])
+            try Row.fetchOne(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE id = ? AND missing_gen IS NULL", arguments: [id])
                 .map(ItemRow.decode)
         }
     }
 
     public func item(path: MediaPath) throws -> MediaItem? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE path = ?",
+            try Row.fetchOne(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE path = ? AND missing_gen IS NULL",
                              arguments: [Data(path.bytes)]).map(ItemRow.decode)
         }
     }
@@ -55,7 +55,7 @@ extension SQLiteIndex {
             var byID: [Int64: MediaItem] = [:]
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE id IN (\(marks))",
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.selectColumns) FROM items WHERE id IN (\(marks)) AND missing_gen IS NULL",
                                                arguments: StatementArguments(Array(chunk)))
                 while let row = try rows.next() { let item = ItemRow.decode(row); byID[item.persistentID] = item }
             }

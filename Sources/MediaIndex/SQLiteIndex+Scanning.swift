@@ -15,10 +15,12 @@ extension SQLiteIndex {
             var state = DirectoryState()
             let dir = Data(directory.bytes)
             let items = try Row.fetchCursor(db.cachedStatement(sql:
-                "SELECT id, path, fileSize, scan_mtime, scan_inode, fingerprint FROM items WHERE dir = ?"), arguments: [dir])
+                "SELECT id, path, fileSize, scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen FROM items WHERE dir = ?"),
+                arguments: [dir])
             while let row = try items.next() {
                 let stamp = FileStamp(size: row[2] ?? -1, mtimeNanoseconds: row[3] ?? -1, inode: row[4] ?? -1)
-                state.items[MediaPath(bytes: Array(row[1] as Data))] = .init(id: row[0], stamp: stamp, fingerprint: row[5])
+                state.items[MediaPath(bytes: Array(row[1] as Data))] = .init(id: row[0], stamp: stamp, fingerprint: row[5],
+                                                                            missing: row[6], addedGeneration: row[7])
             }
             let failures = try Row.fetchCursor(db.cachedStatement(sql:
                 "SELECT path, size, mtime, inode FROM failures WHERE dir = ?"), arguments: [dir])
@@ -111,15 +113,15 @@ extension SQLiteIndex {
             var addedGeneration = generation
             for change in changes {
                 switch change {
-                case .add(let item, let stamp, let fingerprint, let device):
+                case .add(let item, let stamp, let fingerprint, let device, let ends):
                     if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(db) }
-                    try Self.stage(db, id: nil, item, stamp, fingerprint, device, dateAdded: now, generation: addedGeneration!)
+                    try Self.stage(db, id: nil, item, stamp, fingerprint, device, ends, dateAdded: now, generation: addedGeneration!)
                     staged = true
-                case .update(let id, let item, let stamp, let fingerprint, let device):
-                    try Self.stage(db, id: id, item, stamp, fingerprint, device, dateAdded: now, generation: 0)
+                case .update(let id, let item, let stamp, let fingerprint, let device, let ends):
+                    try Self.stage(db, id: id, item, stamp, fingerprint, device, ends, dateAdded: now, generation: 0)
                     staged = true
                 case .move(let id, let path):
-                    try db.cachedStatement(sql: "UPDATE items SET path = ?, path_text = ?, dir = ? WHERE id = ?")
+                    try db.cachedStatement(sql: "UPDATE items SET path = ?, path_text = ?, dir = ?, missing_gen = NULL WHERE id = ?")
                         .execute(arguments: [Data(path.bytes), path.string, Data(path.directory.bytes), id])
                     try Self.deleteFailure(db, path)
                 case .fail(let path, let stamp, let code, let message):
@@ -143,8 +145,9 @@ extension SQLiteIndex {
     // MARK: Moves and removals
 
     /// Rows added after each vanished item's window that may be that item moved: by content (size and
-    /// fingerprint, through the `items_identity` index), and for the items content did not match, by
-    /// MusicBrainz recording ID or by tags, duration and container. Rows that are themselves vanished are
+    /// fingerprint, through the `items_identity` index), and for the items content did not match, by one
+    /// unchanged end (`EndHashes`), container and duration, by MusicBrainz recording ID, or by tags,
+    /// duration and container. Rows that are themselves vanished are
     /// never candidates. The scanner chooses among them (`Moves`).
     public func moveCandidates(for vanished: [VanishedItem]) throws -> [MoveCandidate] {
         guard !vanished.isEmpty else { return [] }
@@ -170,12 +173,19 @@ extension SQLiteIndex {
                 JOIN items i ON i.fileSize = v.size AND i.fingerprint = v.fingerprint
                 WHERE i.added_gen > v.window AND i.id NOT IN (SELECT id FROM temp.vanished)
                 """, .content)
-            // By what the tags say, for the vanished items content did not match (usually none or few): a
-            // retag changes the fingerprint, a tagger's rename the path. Only rows added in the window.
+            // For the vanished items content did not match (usually none or few): by one unchanged end of the
+            // file, then by what the tags say. Only rows added in the window.
             let matched = Set(candidates.map(\.vanishedID))
             try db.execute(sql: "DELETE FROM temp.vanished WHERE id IN (SELECT value FROM json_each(?))",
                            arguments: ["[" + matched.map(String.init).joined(separator: ",") + "]"])
             guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(window) FROM temp.vanished") else { return candidates }
+            try collect("""
+                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window
+                    AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash)
+                    AND i.container IS o.container AND abs(i.playbackDuration - o.playbackDuration) < 0.05
+                WHERE o.head_hash IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
+                """, .audio)
             try collect("""
                 SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
                 JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.musicBrainzTrackID = o.musicBrainzTrackID
@@ -226,6 +236,29 @@ extension SQLiteIndex {
         }
     }
 
+    /// The items hidden by partial scans (`hideItems`), as vanished items whose window is the generation
+    /// that added them (the scanner raises it to their root's): a scan pairs them with what it adds, so a file moved out of a subtree and
+    /// found by a later scan of another part gets its identity back at once.
+    public func hiddenItems() throws -> [VanishedItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, path, fileSize, fingerprint, added_gen FROM items WHERE missing_gen IS NOT NULL").map {
+                VanishedItem(id: $0[0], path: MediaPath(bytes: Array($0[1] as Data)), size: $0[2] ?? -1, fingerprint: $0[3],
+                             window: $0[4], missing: true)
+            }
+        }
+    }
+
+    /// Hides items a partial scan did not find (`missing_gen`): out of every query, but kept, with their ids
+    /// and user data, for the scan that finds them again or a scan of every root that shows them gone.
+    public func hideItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            let generation = try Int64.fetchOne(db, sql: "SELECT value FROM scan_state WHERE key = 'generation'") ?? 0
+            let hide = try db.cachedStatement(sql: "UPDATE items SET missing_gen = ? WHERE id = ? AND missing_gen IS NULL")
+            for id in ids { try hide.execute(arguments: [generation, id]) }
+        }
+    }
+
     /// The file columns a fold copies from the moved row, then the user data it adds to the item's.
     private static let foldColumns = fileColumnList
     private static let foldSelect = (foldColumns.map(ItemRow.quoted)
@@ -238,7 +271,9 @@ extension SQLiteIndex {
         WHERE id = ?
         """
 
-    private static let fileColumnList = ItemRow.fileColumnNames + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "scan_failed"]
+    /// Every column a read of the file rewrites (`missing_gen` too: a file read is a file found).
+    private static let fileColumnList = ItemRow.fileColumnNames
+        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen"]
 
     // The staging table and the statements that move it into `items` are built once: composing ~100
     // column names per row, then hashing the text to find the cached statement, cost more than the insert.
@@ -270,11 +305,12 @@ extension SQLiteIndex {
     }()
 
     private static func stage(_ db: Database, id: Int64?, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
-                              _ device: Int64?, dateAdded: Double, generation: Int64) throws {
+                              _ device: Int64?, _ ends: EndHashes?, dateAdded: Double, generation: Int64) throws {
         try db.cachedStatement(sql: stageSQL).execute(arguments: StatementArguments(
             [id.databaseValue, dateAdded.databaseValue, generation.databaseValue] + ItemRow.fileColumnValues(item)
                 + [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, device.databaseValue,
-                   fingerprint.databaseValue, 0.databaseValue]))
+                   fingerprint.databaseValue, ends?.head.databaseValue ?? .null, ends?.tail.databaseValue ?? .null,
+                   0.databaseValue, DatabaseValue.null]))
     }
 
     private static func deleteFailure(_ db: Database, _ path: MediaPath) throws {

@@ -24,15 +24,15 @@ extension SQLiteIndex {
     public func statistics() throws -> LibraryStatistics {
         try read { db in
             let totals = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), COALESCE(SUM(playbackDuration), 0), COALESCE(SUM(fileSize), 0) FROM items
+                SELECT COUNT(*), COALESCE(SUM(playbackDuration), 0), COALESCE(SUM(fileSize), 0) FROM items WHERE missing_gen IS NULL
                 """)!
             let byType = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(mediaType, 0), COUNT(*) FROM items GROUP BY 1 ORDER BY 2 DESC, 1
+                SELECT COALESCE(mediaType, 0), COUNT(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
                 """).map { row in
                 LibraryStatistics.Count(name: MediaType(rawValue: row[0]).name, count: row[1])
             }
             let byContainer = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(container, 'unknown'), COUNT(*) FROM items GROUP BY 1 ORDER BY 2 DESC, 1
+                SELECT COALESCE(container, 'unknown'), COUNT(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
                 """).map { LibraryStatistics.Count(name: $0[0], count: $0[1]) }
             return LibraryStatistics(
                 items: totals[0], totalDuration: totals[1], totalSize: totals[2],

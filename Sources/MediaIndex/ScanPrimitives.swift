@@ -18,7 +18,15 @@ public struct FileStamp: Sendable, Hashable {
 
 /// The index's view of one directory: its items and its recorded failures, by path.
 public struct DirectoryState: Sendable {
-    public struct Item: Sendable { public var id: Int64; public var stamp: FileStamp; public var fingerprint: Int64? }
+    public struct Item: Sendable {
+        public var id: Int64
+        public var stamp: FileStamp
+        public var fingerprint: Int64?
+        /// Hidden by an earlier partial scan that could not find it (see `SQLiteIndex.hideItems`).
+        public var missing = false
+        /// The generation that added it: it cannot have moved to a row older than itself.
+        public var addedGeneration: Int64 = 0
+    }
     public var items: [MediaPath: Item] = [:]
     public var failures: [MediaPath: FileStamp] = [:]
     public var isEmpty: Bool { items.isEmpty && failures.isEmpty }
@@ -26,7 +34,7 @@ public struct DirectoryState: Sendable {
 }
 
 /// An indexed item that has the inode of a file the scan found at a path the index does not know: the same
-/// file renamed, if its old path is gone and the device is the same (see `Moves`).
+/// file renamed, if its old path is gone, and its device, size and mtime are the same (see `Moves`).
 public struct InodeMatch: Sendable, Hashable {
     public var id: Int64
     public var path: MediaPath
@@ -40,14 +48,18 @@ public struct VanishedItem: Sendable, Hashable {
     public var path: MediaPath
     public var size: Int64
     public var fingerprint: Int64?
-    /// Rows added after this generation may be where it went: its root's last complete walk.
+    /// Rows added after this generation may be where it went: its root's last complete walk, or the
+    /// generation that added the item, whichever is later.
     public var window: Int64
-    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?, window: Int64 = 0) {
+    /// Already hidden by an earlier partial scan.
+    public var missing: Bool
+    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?, window: Int64 = 0, missing: Bool = false) {
         self.id = id
         self.path = path
         self.size = size
         self.fingerprint = fingerprint
         self.window = window
+        self.missing = missing
     }
 }
 
@@ -56,10 +68,13 @@ public struct MoveCandidate: Sendable, Hashable {
     public enum Evidence: Int, Sendable, Comparable {
         /// The same size and fingerprint (head and tail bytes): the same file, copied or moved.
         case content = 0
+        /// The same first or last 16 KiB, container and duration (within 50 ms): the same audio under new
+        /// tags (tags sit at one end), retagged and renamed, in place or by a tagger that writes a new file.
+        case audio = 1
         /// The same MusicBrainz recording ID.
-        case musicBrainz = 1
+        case musicBrainz = 2
         /// The same title, artist, album, container and duration (within a second): a retag and a rename.
-        case tags = 2
+        case tags = 3
         public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     }
     public var vanishedID: Int64
@@ -70,13 +85,23 @@ public struct MoveCandidate: Sendable, Hashable {
     public var evidence: Evidence
 }
 
+/// Hashes of a file's first and last 16 KiB apart: a retag rewrites one end and leaves the other.
+public struct EndHashes: Sendable, Hashable {
+    public var head: Int64
+    public var tail: Int64
+    public init(head: Int64, tail: Int64) {
+        self.head = head
+        self.tail = tail
+    }
+}
+
 /// One edit from a scan. The scanner sends them in batches; each batch is one transaction.
 public enum ScanChange: Sendable {
     /// A new file (or, after an interrupted scan, one already there: then it is refreshed like `update`).
-    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil)
+    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil)
     /// A known file that changed (possibly at a new path: a rename seen by its inode): file-derived columns
     /// are rewritten, user data is not.
-    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil)
+    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil)
     /// A known file renamed and otherwise unchanged (same size, mtime and inode): only its path changes.
     case move(id: Int64, to: MediaPath)
     /// A file that could not be read. If it is indexed, its row keeps its metadata and is flagged.

@@ -99,6 +99,13 @@ enum Schema {
             // subtree) no longer closes it, and a killed scan's rows stay candidates.
             try db.execute(sql: "ALTER TABLE items ADD COLUMN added_gen INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "ALTER TABLE items ADD COLUMN scan_device INTEGER")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN head_hash INTEGER")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN tail_hash INTEGER")
+            // Set when a scan that did not walk every root lost sight of the item: hidden from every query, but
+            // kept with its id and user data until a scan of all roots shows it gone (it may have moved to a
+            // root that was not walked); a later scan that finds it again clears it.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN missing_gen INTEGER")
+            try db.execute(sql: "CREATE INDEX items_missing ON items(missing_gen) WHERE missing_gen IS NOT NULL")
             try db.execute(sql: "CREATE INDEX items_inode ON items(scan_inode)")
             try db.execute(sql: "CREATE INDEX items_added_gen ON items(added_gen)")
             try db.execute(sql: "ALTER TABLE roots ADD COLUMN complete_gen INTEGER NOT NULL DEFAULT 0")

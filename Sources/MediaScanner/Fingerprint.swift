@@ -1,3 +1,4 @@
+import MediaIndex
 import MediaModel
 import MediaProbe
 
@@ -21,6 +22,21 @@ enum Fingerprint {
 
     static func of(_ path: MediaPath) -> Int64? {
         (try? MediaFile(path)).map(of)
+    }
+
+    /// The first and the last `window` bytes hashed apart (not seeded with the size): a retag rewrites one
+    /// end and leaves the other, so either one equal, with the duration, says "the same audio" (`Moves`).
+    /// A file shorter than two windows has 2 KiB ends (so that they never overlap, and a retag that changes
+    /// the size by a few bytes still leaves one end as it was).
+    static func ends(_ file: MediaFile) -> EndHashes {
+        let size = file.facts.size
+        let count = size >= 2 * Int64(window) ? window : Int(min(2048, size / 2))
+        func hash(at offset: Int64) -> Int64 {
+            var hash = Hasher64(seed: 0x6D6C_6962)
+            file.bytes(at: offset, count: count).withUnsafeBytes { hash.combine($0) }
+            return Int64(bitPattern: hash.value)
+        }
+        return EndHashes(head: hash(at: 0), tail: hash(at: size - Int64(count)))
     }
 }
 

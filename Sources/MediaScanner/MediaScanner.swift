@@ -101,7 +101,18 @@ public struct MediaScanner: Sendable {
         try run.flush()
         try run.writer.drain()
         if !run.summary.interrupted {
-            let outcome = try run.moves.resolve(in: index, generation: run.generation, batchSize: batchSize, shouldStop: shouldStop)
+            run.moves.noteHidden(try index.hiddenItems().map { item in
+                var item = item
+                item.window = max(item.window, rootStates.first { item.path.hasPrefix(directory: $0.path) }?.completeGeneration ?? 0)
+                return item
+            })
+            // Removing is safe only when the walk saw every place an item could have gone: every root, and
+            // nothing in doubt (an unmounted disk, an unreadable directory, a missing root may hold it now).
+            let walkedRoots = Set(targets.filter(\.isWholeRoot).map(\.root))
+            let everyRootWalked = rootStates.allSatisfy { walkedRoots.contains($0.path) }
+                && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty
+            let outcome = try run.moves.resolve(in: index, generation: run.generation, everyRootWalked: everyRootWalked,
+                                                batchSize: batchSize, shouldStop: shouldStop)
             run.summary.moved += outcome.moved
             run.summary.added -= outcome.movedRowsAddedNow
             run.summary.removed = outcome.removed

@@ -9,25 +9,41 @@ import MediaModel
 /// did not find may be removed. Every store, `mlib scan` and a subtree scan go through it.
 ///
 /// Evidence, strongest first:
-/// 1. **The inode**, at once, while walking: a new path whose inode (on the same device) an item has, while
-///    that item's old path no longer exists, is the item renamed (`rename(2)` keeps the inode; so do taggers
-///    that rewrite in place). The row's path changes; no new row is ever made, so nothing can attach to one.
-///    This tells byte-identical copies apart and survives a retag in the same go.
-/// 2. **The content** (size and fingerprint), at the end, for items that vanished: a row added since the
-///    item's root was last walked completely with the same bytes at both ends is the item copied and then
-///    deleted (another disk, another root, a sync tool). Ties go to the same file name, then the same folder
-///    name, then the oldest row.
-/// 3. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
+/// 1. **A rename**, at once, while walking: a new path with the inode, device, size and mtime of an item
+///    whose old path no longer exists is that item renamed (`rename(2)` keeps all four). The row's path
+///    changes; no new row is made, so nothing can attach to one. This tells byte-identical copies apart.
+/// At the end, for items that vanished, among the rows added since the item's root was last walked
+/// completely (ties go to the same file name, then the same folder name, then the oldest row):
+/// 2. **The content** (size and fingerprint): the same bytes at both ends are the item copied and then
+///    deleted (another disk, another root, a sync tool).
+/// 3. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
+///    duration: the file retagged and renamed in one go, in place or by a tagger writing a new file. (The
+///    inode alone is not trusted once size or mtime changed: file systems hand a deleted file's inode
+///    number to the next new file.)
+/// 4. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
-/// A row paired by 2 or 3 is folded into the item: the item keeps its id and takes the row's path and
-/// file data; whatever the user did with the row meanwhile is carried over.
-/// Only then is a vanished item removed, and never one below a directory the walk could not see (see
-/// `ScanRun.finishTarget`).
+/// A row paired by 2–4 is folded into the item: the item keeps its id and takes the row's path and file
+/// data; whatever the user did with the row meanwhile is carried over.
+/// Only then is a vanished item removed, never one below a directory the walk could not see (see
+/// `ScanRun.finishTarget`), and only by a scan that walked every root: it may have moved to a root that
+/// was not walked. A partial scan hides it instead (out of every query, kept with its id and user data),
+/// and the scan that finds it again, by path, inode, content or tags, brings it back.
 final class Moves {
     /// Items not found by this scan so far, by id.
     private(set) var vanished: [Int64: VanishedItem] = [:]
     /// Items renamed by inode during this scan: never vanished, never claimed twice.
     private var claimed: Set<Int64> = []
+    /// Items hidden by earlier partial scans and not seen by this one: paired if a row is them, else left
+    /// as they are (they may lie where this scan did not look, or where the walk could not see).
+    private var pairOnly: Set<Int64> = []
+
+    /// Adds the hidden items this scan did not come across, to be paired only.
+    func noteHidden(_ items: [VanishedItem]) {
+        for item in items where vanished[item.id] == nil && !claimed.contains(item.id) {
+            vanished[item.id] = item
+            pairOnly.insert(item.id)
+        }
+    }
 
     func isClaimed(_ id: Int64) -> Bool { claimed.contains(id) }
 
@@ -43,14 +59,11 @@ final class Moves {
         return kept.count
     }
 
-    /// The item `file` is, renamed, if the inode says so (evidence 1); it is then claimed.
+    /// The item `file` is, renamed, if inode, device, size and mtime say so (evidence 1); it is then claimed.
     func claim(_ file: DirectoryListing.File, among matches: [InodeMatch]) -> InodeMatch? {
         let candidates = matches.filter { match in
-            guard !claimed.contains(match.id), match.path != file.path else { return false }
-            // Recorded by an older mlib without a device: only a pure rename (same size) is taken.
-            if let device = match.device { guard device == file.device else { return false } } else if match.stamp.size != file.stamp.size {
-                return false
-            }
+            guard !claimed.contains(match.id), match.path != file.path, match.stamp == file.stamp,
+                  match.device == nil || match.device == file.device else { return false }
             return Self.isGone(match.path)
         }
         guard let match = candidates.min(by: { $0.id < $1.id }) else { return nil }
@@ -91,10 +104,16 @@ final class Moves {
     /// batches of `batchSize` (each one transaction, so a reader never sees half a fold), stopping between
     /// batches when asked. Returns how many were folded, how many of those rows this scan had added, and how
     /// many items were removed.
-    func resolve(in index: SQLiteIndex, generation: Int64?, batchSize: Int,
+    func resolve(in index: SQLiteIndex, generation: Int64?, everyRootWalked: Bool, batchSize: Int,
                  shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
-        let chosen = pairs(among: try index.moveCandidates(for: Array(vanished.values)))
+        let all = try index.moveCandidates(for: Array(vanished.values))
+        let chosen = pairs(among: all)
+        if getenv("MLIB_DEBUG_MOVES") != nil {
+            for v in vanished.values.sorted(by: { $0.id < $1.id }) { print("DEBUG vanished #\(v.id) \(v.path) window \(v.window) missing \(v.missing) pairOnly \(pairOnly.contains(v.id))") }
+            for c in all { print("DEBUG candidate #\(c.vanishedID) -> row \(c.rowID) \(c.rowPath) gen \(c.rowGeneration) \(c.evidence)") }
+            for c in chosen { print("DEBUG chosen #\(c.vanishedID) -> row \(c.rowID)") }
+        }
         var moved = 0, addedNow = 0, removed = 0
         for start in stride(from: 0, to: chosen.count, by: batchSize) {
             if shouldStop() { return (moved, addedNow, removed, true) }
@@ -104,13 +123,18 @@ final class Moves {
             moved += batch.count
             addedNow += batch.filter { $0.rowGeneration == generation }.count
         }
-        let gone = vanished.keys.sorted()
+        // Hidden ones were counted as removed by the scan that hid them.
+        let gone = vanished.values.filter { !pairOnly.contains($0.id) }.sorted { $0.id < $1.id }
         for start in stride(from: 0, to: gone.count, by: batchSize) {
             if shouldStop() { return (moved, addedNow, removed, true) }
-            let batch = Array(gone[start..<min(start + batchSize, gone.count)])
-            try index.removeItems(batch)
-            for id in batch { vanished[id] = nil }
-            removed += batch.count
+            let batch = gone[start..<min(start + batchSize, gone.count)]
+            if everyRootWalked {
+                try index.removeItems(batch.map(\.id))
+            } else {
+                try index.hideItems(batch.filter { !$0.missing }.map(\.id))
+            }
+            for item in batch { vanished[item.id] = nil }
+            removed += batch.filter { !$0.missing }.count
         }
         return (moved, addedNow, removed, false)
     }

@@ -5,9 +5,8 @@ import MediaProbe
 /// A file to read, and what the index knew of it.
 struct ProbeJob: Sendable {
     var file: DirectoryListing.File
-    /// The item this file is: found at its path, or renamed here (`movedFrom`).
+    /// The item found at this file's path.
     var existingID: Int64?
-    var movedFrom: MediaPath? = nil
     /// A recorded failure whose file has the same size, mtime and inode: read again (a chmod or a passing
     /// I/O error leaves no other trace), but not reported again if it still fails.
     var isRetry = false
@@ -15,7 +14,7 @@ struct ProbeJob: Sendable {
 
 /// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
 enum ProbeOutcome: Sendable {
-    case read(ProbeJob, MediaItem, fingerprint: Int64)
+    case read(ProbeJob, MediaItem, fingerprint: Int64, ends: EndHashes)
     case failed(ProbeJob, code: String, message: String)
 
     init(_ job: ProbeJob) {
@@ -28,7 +27,7 @@ enum ProbeOutcome: Sendable {
             item.path = path
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
-            self = .read(job, item, fingerprint: Fingerprint.of(file))
+            self = .read(job, item, fingerprint: Fingerprint.of(file), ends: Fingerprint.ends(file))
         } catch {
             self = .failed(job, code: error.code, message: error.reason)
         }

@@ -64,7 +64,12 @@ final class ScanRun {
             if let failed = state.failures.removeValue(forKey: file.path) {
                 jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp))
             } else if let known {
-                if known.stamp == file.stamp { summary.unchanged += 1 } else { jobs.append(ProbeJob(file: file, existingID: known.id)) }
+                // A hidden item found again is read again: the read clears its hiding.
+                if known.stamp == file.stamp && !known.missing {
+                    summary.unchanged += 1
+                } else {
+                    jobs.append(ProbeJob(file: file, existingID: known.id))
+                }
             } else {
                 unknown.append(file)
             }
@@ -72,16 +77,12 @@ final class ScanRun {
         if !unknown.isEmpty {
             let byInode = libraryWasEmpty ? [:] : try reader.items(withInodes: unknown.filter { $0.problem == nil }.map(\.stamp.inode))
             for file in unknown {
-                guard let renamed = moves.claim(file, among: byInode[file.stamp.inode] ?? []) else {
-                    jobs.append(ProbeJob(file: file, existingID: nil))
-                    continue
-                }
-                if renamed.stamp == file.stamp {
+                if let renamed = moves.claim(file, among: byInode[file.stamp.inode] ?? []) {
                     // Recorded now, in walk order: before any later edit that might reuse the old path.
                     pending.append(.move(id: renamed.id, to: file.path))
                     summary.moved += 1
                 } else {
-                    jobs.append(ProbeJob(file: file, existingID: renamed.id, movedFrom: renamed.path))
+                    jobs.append(ProbeJob(file: file, existingID: nil))
                 }
             }
         }
@@ -123,7 +124,8 @@ final class ScanRun {
 
     private func forget(_ state: DirectoryState, window: Int64) {
         for (path, item) in state.items {
-            moves.noteVanished(VanishedItem(id: item.id, path: path, size: item.stamp.size, fingerprint: item.fingerprint, window: window))
+            moves.noteVanished(VanishedItem(id: item.id, path: path, size: item.stamp.size, fingerprint: item.fingerprint,
+                                            window: max(window, item.addedGeneration), missing: item.missing))
         }
         for path in state.failures.keys { pending.append(.removeFailure(path)) }
     }
@@ -131,13 +133,13 @@ final class ScanRun {
     func record(_ outcome: ProbeOutcome) throws {
         probed += 1
         switch outcome {
-        case .read(let job, let item, let fingerprint):
+        case .read(let job, let item, let fingerprint, let ends):
             if let id = job.existingID {
-                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device))
-                if job.movedFrom != nil { summary.moved += 1 } else { summary.updated += 1 }
+                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends))
+                summary.updated += 1
             } else {
                 if generation == nil { generation = try index.newGeneration() }
-                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device))
+                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends))
                 summary.added += 1
             }
         case .failed(let job, _, _) where job.isRetry:

@@ -1,0 +1,389 @@
+import Foundation
+@testable import MediaIndex
+import MediaModel
+@testable import MediaScanner
+import Testing
+
+/// Random workflows against a model of what the library must hold: after every scan, no item whose file is
+/// still on disk has lost its id, rating, play count or playlist entries, and after a scan of every root the
+/// library holds exactly one item per file. Seeded: set MLIB_MODEL_SEED to replay; the seed is printed on
+/// failure with the operations that led there.
+@Suite(.serialized) struct IdentityModelTests {
+    @Test func threeHundredRandomOperationsLoseNoUserData() async throws {
+        let seed = ProcessInfo.processInfo.environment["MLIB_MODEL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        let operations = ProcessInfo.processInfo.environment["MLIB_MODEL_OPERATIONS"].flatMap(Int.init) ?? 300
+        let world = try LibraryWorld(seed: seed)
+        defer { world.tearDown() }
+        try await world.scan(.full)
+        for step in 0..<operations {
+            try await world.randomOperation()
+            if let failure = world.failure {
+                let operations = world.log.suffix(25).joined(separator: "\n")
+            let rows = (try? world.box.index().textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
+            let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
+            let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
+            Issue.record("seed \(seed) (MLIB_MODEL_SEED=\(seed)), step \(step): \(failure)\nlast operations:\n\(operations)\(dump)")
+                return
+            }
+        }
+        try await world.scan(.full)
+        if let failure = world.failure {
+            let operations = world.log.suffix(25).joined(separator: "\n")
+            Issue.record("seed \(seed), final scan: \(failure)\n\(operations)")
+        }
+        print("model test: seed \(seed), \(operations) operations, \(world.scans) scans, \(world.files.count) files, \(world.checks) full checks")
+    }
+}
+
+/// Two roots on real files (and, when running as root, a disk mounted inside the first), and the model.
+final class LibraryWorld {
+    struct File {
+        var path: String
+        var content: Int
+        var id: Int64?
+        var indexedPath: String?
+    }
+    enum ScanKind { case full, root, subtree, interrupted, withPlaylistEdits }
+
+    let box: Sandbox
+    let r1: String, r2: String, disk: String, store: String
+    let canMount: Bool
+    var diskMounted = false
+    var rng: SeededGenerator
+    var files: [File] = []
+    var deleted: [(path: String, content: Int)] = []
+    var contents: [Int: Data] = [:]
+    var ratings: [Int64: Int] = [:]
+    var plays: [Int64: Int] = [:]
+    var playlist: [Int64] = []
+    /// Ids of files deleted since the last full check, by lineage: a file of the same audio may take one.
+    var deletedIDs: [Int: Set<Int64>] = [:]
+    var log: [String] = []
+    var failure: String?
+    var scans = 0, checks = 0
+    private var nextContent = 0
+    private var nextName = 0
+    private let template: Data
+
+    init(seed: UInt64) throws {
+        rng = SeededGenerator(seed: seed)
+        box = try Sandbox()
+        r1 = box.music.path + "/r1"
+        r2 = box.music.path + "/r2"
+        disk = r1 + "/disk"
+        store = box.path + "/store"
+        for dir in [r1, r2, disk, store] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        template = try Data(contentsOf: try Templates.url("a.mp3"))
+        // A disk inside r1: a tmpfs outside the roots, bind-mounted there (its files survive an unmount).
+        canMount = run("/bin/mount", ["-t", "tmpfs", "-o", "size=32m", "tmpfs", store]) == 0
+            && run("/bin/mount", ["--bind", store, disk]) == 0
+        diskMounted = canMount
+        let index = try box.index()
+        try index.addRoot(MediaPath(r1))
+        try index.addRoot(MediaPath(r2))
+        try index.createPlaylist(name: "P")
+        for _ in 0..<12 { try add() }
+    }
+
+    func tearDown() {
+        if canMount {
+            run("/bin/umount", ["-l", disk])
+            run("/bin/umount", ["-l", store])
+        }
+    }
+
+    // MARK: Files
+
+    /// The lineage (the last bytes: the audio, as far as the scanner can tell) each content belongs to: a
+    /// retag in place makes a new content of the same lineage.
+    private var lineage: [Int: Int] = [:]
+
+    /// The template with its title bytes replaced by a code of its own (distinct tags and head), ending in
+    /// an ID3v1 tag of its lineage (a distinct tail, kept by a retag).
+    private func bytes(for content: Int) -> Data {
+        if let data = contents[content] { return data }
+        var data = template
+        let code = Array(String(format: "%05d", content % 100_000).utf8)
+        if let range = data.range(of: Data("Alpha".utf8)) { data.replaceSubrange(range, with: code) }
+        var tag = Array("TAG".utf8) + Array(String(format: "lineage %05d", lineage[content] ?? content).utf8)
+        tag += Array(repeating: 0, count: 128 - tag.count)
+        data.append(contentsOf: tag)
+        contents[content] = data
+        return data
+    }
+
+    private func isHidden(_ path: String) -> Bool { !diskMounted && path.hasPrefix(disk + "/") }
+    private var isHiddenAnywhere: Bool { canMount && !diskMounted }
+    private var visible: [Int] { files.indices.filter { !isHidden(files[$0].path) } }
+
+    private func directories(onDisk: Bool?) -> [String] {
+        var candidates: [String] = []
+        if onDisk != true { candidates += [r1 + "/a", r1 + "/b/c", r2, r2 + "/x", r2 + "/y/z"] }
+        if onDisk != false && diskMounted { candidates += [disk, disk + "/d"] }
+        return candidates
+    }
+
+    private func newPath(onDisk: Bool? = nil) -> String {
+        nextName += 1
+        let dirs = directories(onDisk: onDisk)
+        return dirs[Int.random(in: 0..<dirs.count, using: &rng)] + "/f\(nextName).mp3"
+    }
+
+    private func write(_ data: Data, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    private func add() throws {
+        nextContent += 1
+        let path = newPath()
+        try write(bytes(for: nextContent), to: path)
+        files.append(File(path: path, content: nextContent, id: nil))
+        log.append("add \(path)")
+    }
+
+    // MARK: Operations
+
+    func randomOperation() async throws {
+        let roll = Int.random(in: 0..<100, using: &rng)
+        let pick = visible.isEmpty ? nil : visible[Int.random(in: 0..<visible.count, using: &rng)]
+        switch roll {
+        case 0..<10: try add()
+        case 10..<15:
+            guard let i = pick else { return try add() }
+            let path = newPath()
+            try write(bytes(for: files[i].content), to: path)
+            files.append(File(path: path, content: files[i].content, id: nil))
+            log.append("copy \(files[i].path) -> \(path)")
+        case 15..<22:
+            guard let i = pick else { return }
+            try retag(i)
+        case 22..<32:
+            guard let i = pick else { return }
+            try rename(i, onDisk: files[i].path.hasPrefix(disk + "/"))
+        case 32..<37:
+            guard let i = pick else { return }
+            try retag(i)
+            try rename(i, onDisk: files[i].path.hasPrefix(disk + "/"))
+        case 37..<42:
+            guard let i = pick else { return }
+            let path = newPath(onDisk: false)
+            if files[i].path.hasPrefix(disk + "/") { return }
+            try rename(i, to: path)
+        case 42..<48:
+            guard let i = pick else { return }
+            let path = newPath()
+            try write(bytes(for: files[i].content), to: path)
+            try FileManager.default.removeItem(atPath: files[i].path)
+            log.append("copy+delete \(files[i].path) -> \(path)")
+            files[i].path = path
+
+        case 48..<54:
+            guard let i = pick else { return }
+            try FileManager.default.removeItem(atPath: files[i].path)
+            log.append("delete \(files[i].path)")
+            deleted.append((files[i].path, files[i].content))
+            if let id = files[i].id { deletedIDs[lineageOf(files[i].content), default: []].insert(id) }
+            files.remove(at: i)
+        case 54..<57:
+            guard let d = deleted.indices.randomElement(using: &rng), !isHidden(deleted[d].path),
+                  !FileManager.default.fileExists(atPath: deleted[d].path) else { return }
+            let (path, content) = deleted.remove(at: d)
+            try write(bytes(for: content), to: path)
+            files.append(File(path: path, content: content, id: nil))
+            log.append("restore \(path)")
+        case 57..<59:
+            let targets = [r2, r2 + "/x", r2 + "/y"].filter { FileManager.default.fileExists(atPath: $0) }
+            guard let target = targets.randomElement(using: &rng) else { return }
+            try FileManager.default.createDirectory(atPath: r1 + "/links", withIntermediateDirectories: true)
+            nextName += 1
+            symlink(target, r1 + "/links/l\(nextName)")
+            log.append("symlink r1/links/l\(nextName) -> \(target)")
+        case 59..<62:
+            guard canMount else { return }
+            if diskMounted {
+                guard run("/bin/umount", [disk]) == 0 else { return }
+            } else {
+                guard run("/bin/mount", ["--bind", store, disk]) == 0 else { return }
+            }
+            diskMounted.toggle()
+            log.append(diskMounted ? "mount disk" : "unmount disk")
+        case 62..<70:
+            guard let i = pick, let id = files[i].id else { return }
+            let index = try box.index()
+            let rating = Int.random(in: 1...5, using: &rng)
+            try index.setRating(id: id, rating)
+            try index.recordPlay(id: id, at: Date())
+            ratings[id] = rating
+            plays[id, default: 0] += 1
+            log.append("rate+play #\(id) \(files[i].path)")
+        case 70..<73:
+            let ids = files.compactMap(\.id).shuffled(using: &rng).prefix(2)
+            try box.index().appendToPlaylist(name: "P", itemIDs: Array(ids))
+            playlist += ids
+            log.append("playlist add \(Array(ids))")
+        case 73..<81: try await scan(.full)
+        case 81..<86: try await scan(.root)
+        case 86..<90: try await scan(.subtree)
+        case 90..<94: try await scan(.interrupted)
+        case 94..<98: try await scan(.withPlaylistEdits)
+        default:
+            // Forget r2 and add it back: what was indexed under it goes, by request.
+            let index = try box.index()
+            let forgotten = Set(try index.textRows("SELECT id FROM items WHERE path_text LIKE ?", [r2 + "/%"])
+                .compactMap { $0[0].flatMap { Int64($0) } })
+            try index.removeRoot(MediaPath(r2))
+            try index.addRoot(MediaPath(r2))
+            for i in files.indices where files[i].id.map(forgotten.contains) == true {
+                if let id = files[i].id { ratings[id] = nil; plays[id] = nil; playlist.removeAll { $0 == id } }
+                files[i].id = nil
+                files[i].indexedPath = nil
+            }
+            log.append("forget r2, add it back")
+        }
+    }
+
+    private func retag(_ i: Int) throws {
+        // In place (the inode stays), as most taggers write: a new title of the same length.
+        nextContent += 1
+        lineage[nextContent] = lineage[files[i].content] ?? files[i].content
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: files[i].path))
+        try handle.write(contentsOf: bytes(for: nextContent))
+        try handle.close()
+        files[i].content = nextContent
+        log.append("retag \(files[i].path)")
+    }
+
+    private func rename(_ i: Int, onDisk: Bool) throws {
+        try rename(i, to: newPath(onDisk: onDisk))
+    }
+
+    private func rename(_ i: Int, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard Glibc.rename(files[i].path, path) == 0 else { return }
+        log.append("rename \(files[i].path) -> \(path)")
+        files[i].path = path
+    }
+
+    // MARK: Scans and checks
+
+    func scan(_ kind: ScanKind) async throws {
+        scans += 1
+        let index = try box.index()
+        var directories = try index.roots()
+        var shouldStop: @Sendable () -> Bool = { false }
+        switch kind {
+        case .full, .withPlaylistEdits: break
+        case .root: directories = [directories[Int.random(in: 0..<directories.count, using: &rng)]]
+        case .subtree:
+            let candidates = [r1 + "/a", r1 + "/b", r2 + "/x", r2 + "/y", disk].filter { FileManager.default.fileExists(atPath: $0) }
+            guard let dir = candidates.randomElement(using: &rng) else { return }
+            directories = [MediaPath(dir)]
+        case .interrupted:
+            let countdown = StopRequestTests.Countdown(after: Int.random(in: 1...6, using: &rng))
+            shouldStop = { countdown.poll() }
+        }
+        log.append("scan \(kind) \(directories.map { $0.string.replacingOccurrences(of: box.music.path, with: "") })")
+        let scanner = MediaScanner(index: index, width: 1, batchSize: 3, shouldStop: shouldStop)
+        let summary: ScanSummary
+        if kind == .withPlaylistEdits {
+            async let running = scanner.scan(directories)
+            let ids = files.compactMap(\.id).shuffled(using: &rng).prefix(3)
+            try box.index().appendToPlaylist(name: "P", itemIDs: Array(ids))
+            playlist += ids
+            log.append("playlist add during the scan \(Array(ids))")
+            summary = try await running
+        } else {
+            summary = try await scanner.scan(directories)
+        }
+        if summary.added < 0 || summary.removed < 0 || summary.moved < 0 { failure = "negative counts: \(summary)" }
+        log.append("  -> +\(summary.added) ~\(summary.updated) >\(summary.moved) -\(summary.removed) =\(summary.unchanged)"
+                   + (summary.interrupted ? " interrupted" : "") + (summary.hasProblems ? " problems" : ""))
+        let everyRoot = kind == .full || kind == .withPlaylistEdits
+        try check(index, complete: everyRoot && !summary.interrupted)
+    }
+
+    /// Ids of rows in the table, hidden ones included.
+    private func storedIDs(_ index: SQLiteIndex) throws -> Set<Int64> {
+        Set(try index.textRows("SELECT id FROM items").compactMap { $0[0].flatMap { Int64($0) } })
+    }
+
+    private func check(_ index: SQLiteIndex, complete: Bool) throws {
+        let stored = try storedIDs(index)
+        // Whatever the scan, an item whose file is still on disk keeps its row. Byte-identical files may
+        // trade ids among themselves, and with a copy deleted meanwhile: per content, as many of those ids
+        // as there are files that had one must remain.
+        for group in linkedGroups(files) {
+            let expected = Set(group.compactMap(\.id))
+            let allowed = expected.union(deletedIDs[lineageOf(group[0].content)] ?? [])
+            if stored.intersection(allowed).count < expected.count {
+                failure = "ids \(expected.subtracting(stored).sorted()) of \(group.map(\.path)) are gone"
+                return
+            }
+        }
+        guard complete else { return }
+        checks += 1
+        // After a scan of every root: one item per file. While the disk is unmounted its files keep their
+        // rows (checked above), and a file moved onto it is hidden, not removed: counts are checked once
+        // it is back.
+        let items = try index.items(MediaQuery())
+        if !isHiddenAnywhere && items.count != files.count {
+            let paths = Set(files.map(\.path))
+            let extra = items.map(\.path.string).filter { !paths.contains($0) }
+            failure = "\(items.count) items for \(files.count) files; extra: \(extra.prefix(5)); missing: "
+                + "\(files.filter { f in !items.contains { $0.path.string == f.path } }.map(\.path).prefix(5))"
+            return
+        }
+        var byPath: [String: MediaItem] = [:]
+        for item in items { byPath[item.path.string] = item }
+        // Identity per content: byte-identical files may trade ids among themselves, never lose one.
+        // While the disk is unmounted, an item still recorded on it cannot be matched with a copy elsewhere.
+        let storedPaths = Dictionary(try index.textRows("SELECT id, path_text FROM items").compactMap { row in
+            row[0].flatMap { Int64($0) }.map { ($0, row[1] ?? "") }
+        }, uniquingKeysWith: { a, _ in a })
+        for group in linkedGroups(files.filter { !isHidden($0.path) }) {
+            let expected = Set(group.compactMap(\.id))
+            if expected.contains(where: { storedPaths[$0].map(isHidden) == true }) { continue }
+            let actual = Set(group.compactMap { byPath[$0.path]?.persistentID ?? $0.id })
+            let allowed = expected.union(deletedIDs[lineageOf(group[0].content)] ?? [])
+            if actual.intersection(allowed).count < expected.count {
+                failure = "ids \(expected.subtracting(actual).sorted()) lost (files \(group.map(\.path)))"
+                return
+            }
+        }
+        let byID = Dictionary(items.map { ($0.persistentID, $0) }, uniquingKeysWith: { a, _ in a })
+        for (id, rating) in ratings where byID[id] != nil {
+            if byID[id]?[.rating]?.integer != Int64(rating) { failure = "item #\(id) lost its rating \(rating)"; return }
+            if byID[id]?.playCount != plays[id] { failure = "item #\(id) has \(byID[id]?.playCount ?? -1) plays, not \(plays[id] ?? 0)"; return }
+        }
+        let entries = try index.playlistItems(name: "P").map(\.persistentID)
+        for id in Set(playlist) where byID[id] != nil {
+            let want = playlist.filter { $0 == id }.count, have = entries.filter { $0 == id }.count
+            if have < want { failure = "playlist lost entries of #\(id): \(have) of \(want)"; return }
+        }
+        // What a scan found while the disk was away is not final (a copy may still be paired with an item
+        // recorded on the disk): expectations are taken from full checks with everything visible.
+        guard !isHiddenAnywhere else { return }
+        for i in files.indices where !isHidden(files[i].path) {
+            guard let item = byPath[files[i].path] else { continue }
+            files[i].id = item.persistentID
+            files[i].indexedPath = files[i].path
+        }
+        // Ids that left the library (their file deleted) take their data and entries with them.
+        let live = Set(byID.keys).union(files.compactMap(\.id))
+        ratings = ratings.filter { live.contains($0.key) }
+        plays = plays.filter { live.contains($0.key) }
+        playlist.removeAll { !live.contains($0) }
+        deletedIDs = [:]
+    }
+
+    /// The lineage of a content: the file it was first written as (copies and retags keep it).
+    private func lineageOf(_ content: Int) -> Int { lineage[content] ?? content }
+
+    /// Files of one lineage, grouped: the same audio as far as any reader can tell, so ids may move among
+    /// them (byte-identical copies, copies of a version before a retag).
+    private func linkedGroups(_ files: [File]) -> [[File]] {
+        Array(Dictionary(grouping: files) { lineageOf($0.content) }.values)
+    }
+}
+
