@@ -1,22 +1,54 @@
-// `mlib scan` stops cleanly on SIGINT/SIGTERM (exit 130, the index consistent), but its Swift handlers can
-// only be installed once `main` runs, tens of milliseconds after exec while the runtime and its libraries
-// load; a signal in that window killed the process (status 143) instead. This constructor runs before
-// `main`, right after the shared libraries are loaded, and for `scan` only (other commands keep the default
-// action: Ctrl-C ends `ls` at once) it records the signal in a flag that the scan reads when it starts.
+// How `mlib scan` (and `mlib watch`) stop on SIGINT/SIGTERM: the first signal sets a flag that the scan polls
+// between files (it then commits what it read and exits 130); a second one, or one that arrives once the
+// work is done and the process is exiting, ends the process at once with status 130. A plain C handler,
+// not a Dispatch signal source: it runs the moment the signal arrives, so no signal is lost between the
+// last check and the exit, and it can be installed before `main`. For `scan`, a constructor installs it
+// right after the shared libraries are loaded: Swift's handlers could only be installed tens of
+// milliseconds after exec, and a signal in that window killed the process (status 143). Other commands
+// keep the default action (Ctrl-C ends `ls` at once) unless they install it themselves.
 #include "mlib_early_signals.h"
 #include <signal.h>
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t early_stop = 0;
+static volatile sig_atomic_t stop_requested = 0;
+static volatile sig_atomic_t finishing = 0;
 
-static void record(int signo) { (void)signo; early_stop = 1; }
+static void say(const char *message) { ssize_t ignored = write(2, message, strlen(message)); (void)ignored; }
 
-int mlib_early_stop_requested(void) { return early_stop; }
+static void on_signal(int signo) {
+    (void)signo;
+    if (finishing) {
+        say("mlib: interrupted; what was scanned so far is saved, run the scan again to finish\n");
+        _exit(130);
+    }
+    if (stop_requested) {
+        say("mlib: interrupted again; stopping now without finishing the current batch\n");
+        _exit(130);
+    }
+    stop_requested = 1;
+}
 
-/// Whether the first argument (after the program name) is "scan", read from /proc/self/cmdline.
-static int is_scan(void) {
+void mlib_install_stop_handler(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+int mlib_stop_requested(void) { return stop_requested; }
+
+int mlib_finishing(void) {
+    finishing = 1;
+    return stop_requested;
+}
+
+/// Whether the first argument (after the program name) is `command`, read from /proc/self/cmdline.
+static int first_argument_is(const char *command) {
     char buffer[4096];
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 0;
@@ -25,15 +57,9 @@ static int is_scan(void) {
     if (n <= 0) return 0;
     buffer[n] = 0;
     size_t first = strlen(buffer) + 1;
-    return first < (size_t)n && strcmp(buffer + first, "scan") == 0;
+    return first < (size_t)n && strcmp(buffer + first, command) == 0;
 }
 
-__attribute__((constructor)) static void install(void) {
-    if (!is_scan()) return;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = record;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
+__attribute__((constructor)) static void install_for_scan(void) {
+    if (first_argument_is("scan") || first_argument_is("watch")) mlib_install_stop_handler();
 }

@@ -5,13 +5,13 @@ import MediaIndex
 /// taking turns with it (on two cores the collector spent about half the scan inside `apply`). At most
 /// `depth` batches wait, so memory stays flat; each batch is still one transaction.
 final class BatchWriter: @unchecked Sendable {
-    private let index: SQLiteIndex
+    private let index: any ScanStore
     private let queue = DispatchQueue(label: "mlib.scan.writer")   // serial: batches commit in order
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var failure: (any Error)?
 
-    init(index: SQLiteIndex, depth: Int = 2) {
+    init(index: any ScanStore, depth: Int = 2) {
         self.index = index
         slots = DispatchSemaphore(value: depth)
     }

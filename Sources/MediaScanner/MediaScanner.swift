@@ -11,7 +11,7 @@ import MediaProbe
 /// an interrupted scan leaves whole batches only; `Moves` then pairs vanished items with rows that are
 /// them moved, and removes the rest, keeping whatever lies where the walk could not see.
 public struct MediaScanner: Sendable {
-    public var index: SQLiteIndex
+    public var index: any ScanStore
     /// Files probed at once (default: the number of cores).
     public var width: Int
     /// Edits per transaction.
@@ -21,7 +21,7 @@ public struct MediaScanner: Sendable {
     /// Called about ten times a second while scanning.
     public var progress: (@Sendable (ScanProgress) -> Void)?
 
-    public init(index: SQLiteIndex, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
+    public init(index: any ScanStore, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
                 shouldStop: @escaping @Sendable () -> Bool = { false }, progress: (@Sendable (ScanProgress) -> Void)? = nil) {
         self.index = index
         self.width = max(1, width)

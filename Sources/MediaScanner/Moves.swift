@@ -104,16 +104,10 @@ final class Moves {
     /// batches of `batchSize` (each one transaction, so a reader never sees half a fold), stopping between
     /// batches when asked. Returns how many were folded, how many of those rows this scan had added, and how
     /// many items were removed.
-    func resolve(in index: SQLiteIndex, generation: Int64?, everyRootWalked: Bool, batchSize: Int,
+    func resolve(in index: any ScanStore, generation: Int64?, everyRootWalked: Bool, batchSize: Int,
                  shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
-        let all = try index.moveCandidates(for: Array(vanished.values))
-        let chosen = pairs(among: all)
-        if getenv("MLIB_DEBUG_MOVES") != nil {
-            for v in vanished.values.sorted(by: { $0.id < $1.id }) { print("DEBUG vanished #\(v.id) \(v.path) window \(v.window) missing \(v.missing) pairOnly \(pairOnly.contains(v.id))") }
-            for c in all { print("DEBUG candidate #\(c.vanishedID) -> row \(c.rowID) \(c.rowPath) gen \(c.rowGeneration) \(c.evidence)") }
-            for c in chosen { print("DEBUG chosen #\(c.vanishedID) -> row \(c.rowID)") }
-        }
+        let chosen = pairs(among: try index.moveCandidates(for: Array(vanished.values)))
         var moved = 0, addedNow = 0, removed = 0
         for start in stride(from: 0, to: chosen.count, by: batchSize) {
             if shouldStop() { return (moved, addedNow, removed, true) }

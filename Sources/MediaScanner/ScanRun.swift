@@ -20,8 +20,8 @@ struct ScanTarget {
 /// index, the edits it leads to, and what is in doubt. Index state is read through `reader`, a second
 /// connection, so the diff of the next directory never waits behind a batch being written.
 final class ScanRun {
-    let index: SQLiteIndex
-    let reader: SQLiteIndex
+    let index: any ScanStore
+    let reader: any ScanStore
     let writer: BatchWriter
     let batchSize: Int
     let progress: (@Sendable (ScanProgress) -> Void)?
@@ -38,9 +38,9 @@ final class ScanRun {
     private let start = Date()
     private var lastProgress = Date.distantPast
 
-    init(index: SQLiteIndex, batchSize: Int, progress: (@Sendable (ScanProgress) -> Void)?) throws {
+    init(index: any ScanStore, batchSize: Int, progress: (@Sendable (ScanProgress) -> Void)?) throws {
         self.index = index
-        reader = try index.secondConnection()
+        reader = try index.readingConnection()
         writer = BatchWriter(index: index)
         self.batchSize = batchSize
         self.progress = progress

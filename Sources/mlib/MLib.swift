@@ -1,4 +1,5 @@
 import ArgumentParser
+import EarlySignals
 import Foundation
 
 /// The `mlib` command. Each subcommand lives in its own file and is a thin layer over the library modules.
@@ -25,7 +26,8 @@ struct MLib: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            if StopFlag.received.withLock({ $0 }) {
+            // A signal that arrived while the command finished still ends in status 130 (see StopFlag).
+            if mlib_finishing() != 0 {
                 printError("interrupted; what was scanned so far is saved, run the scan again to finish")
                 Foundation.exit(ExitStatus.interrupted)
             }

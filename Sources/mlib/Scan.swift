@@ -66,8 +66,7 @@ struct Scan: AsyncParsableCommand {
     func run() async throws {
         // First: a SIGINT or SIGTERM from here on stops the scan cleanly (exit 130) instead of killing it.
         let stop = StopFlag()
-        let signals = stop.watch([SIGINT, SIGTERM])
-        defer { signals.forEach { $0.cancel() } }
+        stop.watch()
         if failures { return try Failures.list(libraryOptions, json: json) }
 
         let libraryPath = libraryOptions.resolvedPath
@@ -177,39 +176,18 @@ struct Scan: AsyncParsableCommand {
     }
 }
 
-/// Set by SIGINT/SIGTERM; the scanner polls it and stops after committing its current batch.
-/// A second signal exits at once (the index is still consistent: every batch is a transaction).
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    var isSet: Bool { lock.withLock { set } || Self.received.withLock { $0 } }
+/// Set by SIGINT/SIGTERM; the scanner polls it and stops after committing its current batch. The handler
+/// is C (EarlySignals): installed before `main` for `scan`, it sees a signal at any moment; a second signal,
+/// or one that arrives while the process exits, ends it at once with status 130 (the index is consistent:
+/// every batch is a transaction). `main` asks `mlib_finishing` for the status once the command returned.
+final class StopFlag: Sendable {
+    var isSet: Bool { mlib_stop_requested() != 0 }
 
-    /// Set by any signal handled: `main` reads it once the command has returned and its resources are
-    /// closed, so a signal that arrives while a finished scan winds down still ends in status 130.
-    static let received = Mutex(false)
-
-    /// A serial queue of its own: it runs on Dispatch's overcommitting pool, so a signal is seen at once
-    /// even while the probes keep every thread of the global queue (and the tasks queued on it) busy.
-    private static let queue = DispatchQueue(label: "mlib.signals")
-
-    /// Handles `signals` from now on; one that arrived before (see EarlySignals) counts as received.
-    func watch(_ signals: [Int32]) -> [any DispatchSourceSignal] {
-        defer { if mlib_early_stop_requested() != 0 { Self.received.withLock { $0 = true } } }
-        return signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
-            source.setEventHandler { [self] in
-                let again = lock.withLock { defer { set = true }; return set }
-                Self.received.withLock { $0 = true }
-                if again {
-                    // The index is consistent (every batch is a transaction); say why nothing more is saved.
-                    printError("interrupted again; stopping now without finishing the current batch")
-                    exit(ExitStatus.interrupted)
-                }
-            }
-            source.resume()
-            return source
-        }
+    /// Makes SIGINT and SIGTERM stop the command cleanly from now on (`signals` is always those two).
+    @discardableResult
+    func watch(_ signals: [Int32] = [SIGINT, SIGTERM]) -> [any DispatchSourceSignal] {
+        mlib_install_stop_handler()
+        return []
     }
 }
 
