@@ -144,61 +144,64 @@ extension SQLiteIndex {
 
     // MARK: Moves and removals
 
-    /// Rows added after each vanished item's window that may be that item moved: by content (size and
-    /// fingerprint, through the `items_identity` index), and for the items content did not match, by one
-    /// unchanged end (`EndHashes`), container and duration, by MusicBrainz recording ID, or by tags,
-    /// duration and container. Rows that are themselves vanished are
-    /// never candidates. The scanner chooses among them (`Moves`).
-    public func moveCandidates(for vanished: [VanishedItem]) throws -> [MoveCandidate] {
-        guard !vanished.isEmpty else { return [] }
+    /// Rows added after each sought item's window that may be that item moved, by one kind of evidence:
+    /// `.content`, size and fingerprint (through the `items_identity` index); `.audio`, one unchanged end
+    /// (`EndHashes`), container and duration; `.musicBrainz`, the recording ID; `.tags`, title, artist,
+    /// album, container and duration. `vanished` is every item this scan did not find (none of them is a
+    /// candidate); `seeking` the ids among them to find rows for (all when nil). The scanner chooses among
+    /// the candidates and asks for weaker evidence only for what is left (`Moves`).
+    public func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>? = nil,
+                               evidence: MoveCandidate.Evidence) throws -> [MoveCandidate] {
+        guard !vanished.isEmpty, seeking?.isEmpty != true else { return [] }
         return try write { db in       // a temporary table: written on the writer connection, committed nowhere
             try db.execute(sql: """
-                CREATE TEMP TABLE IF NOT EXISTS vanished (id INTEGER PRIMARY KEY, size INTEGER, fingerprint INTEGER, window INTEGER)
+                CREATE TEMP TABLE IF NOT EXISTS vanished (id INTEGER PRIMARY KEY, size INTEGER, fingerprint INTEGER,
+                    window INTEGER, seeking INTEGER)
                 """)
             try db.execute(sql: "DELETE FROM temp.vanished")
-            let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO temp.vanished VALUES (?, ?, ?, ?)")
-            for item in vanished { try insert.execute(arguments: [item.id, item.size, item.fingerprint, item.window]) }
-            defer { try? db.execute(sql: "DELETE FROM temp.vanished") }
-
-            var candidates: [MoveCandidate] = []
-            func collect(_ sql: String, _ evidence: MoveCandidate.Evidence) throws {
-                let rows = try Row.fetchCursor(db, sql: sql)
-                while let row = try rows.next() {
-                    candidates.append(MoveCandidate(vanishedID: row[0], rowID: row[1], rowPath: MediaPath(bytes: Array(row[2] as Data)),
-                                                    rowGeneration: row[3], evidence: evidence))
-                }
+            let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO temp.vanished VALUES (?, ?, ?, ?, ?)")
+            for item in vanished {
+                try insert.execute(arguments: [item.id, item.size, item.fingerprint, item.window, seeking?.contains(item.id) ?? true])
             }
-            try collect("""
-                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v
-                JOIN items i ON i.fileSize = v.size AND i.fingerprint = v.fingerprint
-                WHERE i.added_gen > v.window AND i.id NOT IN (SELECT id FROM temp.vanished)
-                """, .content)
-            // For the vanished items content did not match (usually none or few): by one unchanged end of the
-            // file, then by what the tags say. Only rows added in the window.
-            let matched = Set(candidates.map(\.vanishedID))
-            try db.execute(sql: "DELETE FROM temp.vanished WHERE id IN (SELECT value FROM json_each(?))",
-                           arguments: ["[" + matched.map(String.init).joined(separator: ",") + "]"])
-            guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(window) FROM temp.vanished") else { return candidates }
-            try collect("""
-                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
-                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window
-                    AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash)
-                    AND i.container IS o.container AND abs(i.playbackDuration - o.playbackDuration) < 0.05
-                WHERE o.head_hash IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
-                """, .audio)
-            try collect("""
-                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
-                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.musicBrainzTrackID = o.musicBrainzTrackID
-                WHERE o.musicBrainzTrackID IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
-                """, .musicBrainz)
-            try collect("""
-                SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
-                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.title = o.title
-                    AND i.artist IS o.artist AND i.albumTitle IS o.albumTitle AND i.container IS o.container
-                    AND abs(i.playbackDuration - o.playbackDuration) < 1.0
-                WHERE o.title IS NOT NULL AND o.playbackDuration IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
-                """, .tags)
-            return candidates
+            defer { try? db.execute(sql: "DELETE FROM temp.vanished") }
+            let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(window) FROM temp.vanished WHERE seeking") ?? 0
+            let sql: String
+            switch evidence {
+            case .content:
+                sql = """
+                    SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v
+                    JOIN items i ON i.fileSize = v.size AND i.fingerprint = v.fingerprint
+                    WHERE v.seeking AND i.added_gen > v.window AND i.id NOT IN (SELECT id FROM temp.vanished)
+                    """
+            // The rest look only at rows added in the window (the `items_added_gen` index).
+            case .audio:
+                sql = """
+                    SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                    JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window
+                        AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash)
+                        AND i.container IS o.container AND abs(i.playbackDuration - o.playbackDuration) < 0.05
+                    WHERE v.seeking AND o.head_hash IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
+                    """
+            case .musicBrainz:
+                sql = """
+                    SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                    JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.musicBrainzTrackID = o.musicBrainzTrackID
+                    WHERE v.seeking AND o.musicBrainzTrackID IS NOT NULL AND i.id NOT IN (SELECT id FROM temp.vanished)
+                    """
+            case .tags:
+                sql = """
+                    SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                    JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.window AND i.title = o.title
+                        AND i.artist IS o.artist AND i.albumTitle IS o.albumTitle AND i.container IS o.container
+                        AND abs(i.playbackDuration - o.playbackDuration) < 1.0
+                    WHERE v.seeking AND o.title IS NOT NULL AND o.playbackDuration IS NOT NULL
+                        AND i.id NOT IN (SELECT id FROM temp.vanished)
+                    """
+            }
+            return try Row.fetchAll(db, sql: sql).map { row in
+                MoveCandidate(vanishedID: row[0], rowID: row[1], rowPath: MediaPath(bytes: Array(row[2] as Data)),
+                              rowGeneration: row[3], evidence: evidence)
+            }
         }
     }
 

@@ -65,7 +65,7 @@ public struct VanishedItem: Sendable, Hashable {
 
 /// A row that a vanished item may have become, and the evidence for it.
 public struct MoveCandidate: Sendable, Hashable {
-    public enum Evidence: Int, Sendable, Comparable {
+    public enum Evidence: Int, Sendable, Comparable, CaseIterable {
         /// The same size and fingerprint (head and tail bytes): the same file, copied or moved.
         case content = 0
         /// The same first or last 16 KiB, container and duration (within 50 ms): the same audio under new

@@ -24,7 +24,7 @@ public protocol ScanStore: Sendable {
 
     // Writing: a batch of edits is one transaction; so is each call below.
     func apply(_ changes: [ScanChange], generation: Int64?) throws
-    func moveCandidates(for vanished: [VanishedItem]) throws -> [MoveCandidate]
+    func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>?, evidence: MoveCandidate.Evidence) throws -> [MoveCandidate]
     func fold(_ pairs: [(item: Int64, row: Int64)]) throws
     func removeItems(_ ids: [Int64]) throws
     func hideItems(_ ids: [Int64]) throws

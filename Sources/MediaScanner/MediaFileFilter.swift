@@ -32,7 +32,8 @@ enum MediaFileFilter {
 
     /// For extensionless files: the magic numbers of the containers FFmpeg reads most often.
     static func sniff(_ path: MediaPath) -> Bool {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        // O_NONBLOCK: should the file have been swapped for a FIFO since the walk's stat, the read fails at once.
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 12)

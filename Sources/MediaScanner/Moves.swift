@@ -107,15 +107,23 @@ final class Moves {
     func resolve(in index: any ScanStore, generation: Int64?, everyRootWalked: Bool, batchSize: Int,
                  shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
-        let chosen = pairs(among: try index.moveCandidates(for: Array(vanished.values)))
         var moved = 0, addedNow = 0, removed = 0
-        for start in stride(from: 0, to: chosen.count, by: batchSize) {
-            if shouldStop() { return (moved, addedNow, removed, true) }
-            let batch = chosen[start..<min(start + batchSize, chosen.count)]
-            try index.fold(batch.map { (item: $0.vanishedID, row: $0.rowID) })
-            for pair in batch { vanished[pair.vanishedID] = nil }
-            moved += batch.count
-            addedNow += batch.filter { $0.rowGeneration == generation }.count
+        // Strongest evidence first, each kind sought only for the items still unpaired, and folded before
+        // the next is sought: two copies of one file compete for the row with its bytes, and the loser may
+        // still be the file retagged elsewhere.
+        let everyVanished = Array(vanished.values)
+        for evidence in MoveCandidate.Evidence.allCases {
+            let seeking = Set(vanished.keys)
+            guard !seeking.isEmpty else { break }
+            let chosen = pairs(among: try index.moveCandidates(for: everyVanished, seeking: seeking, evidence: evidence))
+            for start in stride(from: 0, to: chosen.count, by: batchSize) {
+                if shouldStop() { return (moved, addedNow, removed, true) }
+                let batch = chosen[start..<min(start + batchSize, chosen.count)]
+                try index.fold(batch.map { (item: $0.vanishedID, row: $0.rowID) })
+                for pair in batch { vanished[pair.vanishedID] = nil }
+                moved += batch.count
+                addedNow += batch.filter { $0.rowGeneration == generation }.count
+            }
         }
         // Hidden ones were counted as removed by the scan that hid them.
         let gone = vanished.values.filter { !pairOnly.contains($0.id) }.sorted { $0.id < $1.id }

@@ -126,12 +126,12 @@ struct ItemStorageTests {
         let newIDs = try index.add([sampleItem("/m/new/place.mp3", title: "Song", size: 500),
                                     sampleItem("/m/other.mp3", title: "Other", size: 500)], fingerprint: 42)
         let vanished = [VanishedItem(id: oldID, path: MediaPath("/m/old.mp3"), size: 500, fingerprint: 42, window: window)]
-        let candidates = try index.moveCandidates(for: vanished)
+        let candidates = try index.moveCandidates(for: vanished, evidence: .content)
         #expect(Set(candidates.map(\.rowID)) == Set(newIDs))
         #expect(candidates.allSatisfy { $0.evidence == .content })
         // Outside the window (rows added before the root's last complete walk): no candidates.
         #expect(try index.moveCandidates(for: [VanishedItem(id: oldID, path: MediaPath("/m/old.mp3"), size: 500,
-                                                            fingerprint: 42, window: window + 1)]).isEmpty)
+                                                            fingerprint: 42, window: window + 1)], evidence: .content).isEmpty)
 
         try index.fold([(item: oldID, row: newIDs[0])])
         let moved = try #require(try index.item(path: MediaPath("/m/new/place.mp3")))
