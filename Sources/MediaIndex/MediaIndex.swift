@@ -1,22 +1,31 @@
 import Foundation
 import MediaModel
 
-/// What the rest of mlib needs from a library store: queries, user data and playlists. `SQLiteIndex` is the
-/// embedded default; a server-backed store (PostgreSQL) can conform later without touching its users.
-/// (Named `MediaStore`, not `MediaIndex`, so that it does not shadow the module's own name.)
-/// Writing items is the scanner's business and goes through `SQLiteIndex`'s batch API.
-public protocol MediaStore: Sendable {
+// The store, split by what its users need (ARCHITECTURE.md, "stores behind protocols that their users
+// actually use"). `SQLiteIndex` conforms to all of them; a server store (PostgreSQL) conforms the same way
+// and every front (the CLI, `mlib serve`, a Swift program) and the scanner work with it unchanged. Open a
+// library from a locator with `LibraryLocator` rather than naming a store type.
+
+/// Reading items and collections: queries (predicate, sort, grouping) and look-ups.
+public protocol LibraryReader: Sendable {
     func items(_ query: MediaQuery) throws -> [MediaItem]
     func forEachItem(_ query: MediaQuery, _ body: (MediaItem) throws -> Void) throws
     func count(_ query: MediaQuery) throws -> Int
     func collections(_ query: MediaQuery) throws -> [MediaCollection]
     func item(id: Int64) throws -> MediaItem?
     func item(path: MediaPath) throws -> MediaItem?
+    func items(ids: [Int64]) throws -> [MediaItem]
+}
 
+/// What the user (or the player) records: plays, skips, ratings. A rescan never touches it.
+public protocol UserDataStore: Sendable {
     func recordPlay(id: Int64, at date: Date) throws
     func recordSkip(id: Int64) throws
     func setRating(id: Int64, _ rating: Int?) throws
+}
 
+/// Playlists: the user's own (static or smart) and the mirrors of playlist files under the roots.
+public protocol PlaylistStore: Sendable {
     func createPlaylist(name: String, smart: SmartPlaylistRule?) throws -> StoredPlaylist
     func playlists() throws -> [StoredPlaylist]
     func playlist(named name: String) throws -> StoredPlaylist?
@@ -25,4 +34,26 @@ public protocol MediaStore: Sendable {
     func renamePlaylist(_ name: String, to newName: String) throws
     func deletePlaylist(name: String) throws
     func playlistItems(name: String) throws -> [MediaItem]
+    func setPlaylistEntries(name: String, itemIDs: [Int64]) throws
+    func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String
+    func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String]
 }
+
+/// The library's roots and what is known about it as a whole.
+public protocol RootStore: Sendable {
+    func roots() throws -> [MediaPath]
+    func addRoot(_ root: MediaPath) throws -> Bool
+    func removeRoot(_ root: MediaPath) throws
+    func relocateRoot(_ old: MediaPath, to new: MediaPath) throws
+    func statistics() throws -> LibraryStatistics
+    func failures() throws -> [ScanFailure]
+}
+
+/// What the rest of mlib needs from a library for queries, user data and playlists.
+/// (Named `MediaStore`, not `MediaIndex`, so that it does not shadow the module's own name.)
+public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore
+
+/// Everything a library offers: what `LibraryLocator.open` returns.
+public typealias LibraryStore = MediaStore & RootStore & ScanStore
+
+extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore {}

@@ -8,7 +8,7 @@ import MediaModel
 /// One `DatabaseQueue` (a single connection) rather than a `DatabasePool`: each mlib process does one thing
 /// at a time, and GRDB's pool commits a dummy transaction on every open to create the WAL file, which
 /// would break "an unchanged rescan writes nothing". WAL is switched on here instead (a no-op once set).
-public final class SQLiteIndex: MediaStore, Sendable {
+public final class SQLiteIndex: Sendable {
     /// The database file, or ":memory:".
     public let path: String
     let database: any DatabaseWriter
