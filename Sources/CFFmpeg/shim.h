@@ -18,4 +18,5 @@ static inline int mlib_averror_exit(void) { return AVERROR_EXIT; }
 static inline int64_t mlib_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational mlib_time_base_q(void) { return AV_TIME_BASE_Q; }
 static inline int mlib_version_avformat(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline int mlib_avseek_size(void) { return AVSEEK_SIZE; }
 #endif

@@ -36,6 +36,8 @@ static const char *const sonames[LIBRARY_COUNT] = {
     V(UTIL, av_log_set_level, (int level), (level)) \
     X(UTIL, AVDictionaryEntry *, av_dict_get, (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags)) \
     X(UTIL, AVFrame *, av_frame_alloc, (void), ()) \
+    X(UTIL, void *, av_malloc, (size_t size), (size)) \
+    V(UTIL, av_freep, (void *ptr), (ptr)) \
     V(UTIL, av_frame_free, (AVFrame **frame), (frame)) \
     V(UTIL, av_frame_unref, (AVFrame *frame), (frame)) \
     X(UTIL, const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt)) \
@@ -64,6 +66,9 @@ static const char *const sonames[LIBRARY_COUNT] = {
     X(CODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame)) \
     V(CODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx)) \
     X(FORMAT, AVFormatContext *, avformat_alloc_context, (void), ()) \
+    X(FORMAT, AVIOContext *, avio_alloc_context, (unsigned char *buffer, int buffer_size, int write_flag, void *opaque, int (*read_packet)(void *opaque, uint8_t *buf, int buf_size), int (*write_packet)(void *opaque, uint8_t *buf, int buf_size), int64_t (*seek)(void *opaque, int64_t offset, int whence)), (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek)) \
+    V(FORMAT, avio_context_free, (AVIOContext **s), (s)) \
+    V(FORMAT, avformat_free_context, (AVFormatContext *s), (s)) \
     X(FORMAT, const AVInputFormat *, av_find_input_format, (const char *short_name), (short_name)) \
     X(FORMAT, int, avformat_open_input, (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options), (ps, url, fmt, options)) \
     V(FORMAT, avformat_close_input, (AVFormatContext **s), (s)) \

@@ -27,11 +27,18 @@ struct FFmpegReader {
         let path = file.path
         _ = quietLogs
         guard let fresh = avformat_alloc_context() else { throw .io(path, reason: "out of memory") }
-        // Checked by FFmpeg before each read from the file: past the budget, the read fails with AVERROR_EXIT.
+        // The budget is kept by DescriptorIO's reads (past it they fail with AVERROR_EXIT); FFmpeg also checks
+        // this callback in its own loops (stream info), so they stop at the same point.
         fresh.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
             guard let pb = opaque?.assumingMemoryBound(to: AVFormatContext.self).pointee.pb else { return 0 }
             return pb.pointee.bytes_read > FFmpegReader.readBudget ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(fresh))
+        // FFmpeg reads through the descriptor MediaFile opened and checked, never the path again: a FIFO or
+        // a device swapped in for the file since then would have blocked the scan for ever.
+        guard let io = DescriptorIO(file, budget: readBudget) else { avformat_free_context(fresh); throw .io(path, reason: "out of memory") }
+        defer { io.close() }
+        fresh.pointee.pb = io.context
+        fresh.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var ctx: UnsafeMutablePointer<AVFormatContext>? = fresh       // avformat_open_input frees it on failure
         // A format recognised from its magic bytes spares FFmpeg probing every demuxer it has.
         let format = FormatSniffer.ffmpegFormat(of: file).flatMap { name in name.withCString { av_find_input_format($0) } }
