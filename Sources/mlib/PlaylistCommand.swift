@@ -103,12 +103,14 @@ struct PlaylistList: AsyncParsableCommand {
                     ("query", playlist.smart.map { .string($0.predicate) } ?? .null),
                     ("sort", playlist.smart?.sort.map { .string($0) } ?? .null),
                     ("limit", playlist.smart?.limit.map { .int(Int64($0)) } ?? .null),
+                    ("source", playlist.source.map { .string($0.string) } ?? .null),
                     ("created", .double(playlist.created.timeIntervalSince1970)),
                     ("modified", .double(playlist.modified.timeIntervalSince1970)),
                 ]))
             } else {
                 let rule = playlist.smart.map { "  [smart: \($0.predicate)\($0.sort.map { " sort \($0)" } ?? "")\($0.limit.map { " limit \($0)" } ?? "")]" } ?? ""
-                print("\(playlist.name)\t\(count) item\(count == 1 ? "" : "s")\(rule)")
+                let mirror = playlist.source.map { "  [mirrors \($0.string): edit the file]" } ?? ""
+                print("\(playlist.name)\t\(count) item\(count == 1 ? "" : "s")\(rule)\(mirror)")
             }
         }
         if json { print(JSONValue.array(rows).serialized(pretty: true)) }

@@ -76,6 +76,10 @@ struct CLIRootTests {
         let other = try #require(try index.item(path: MediaPath(box.music.path + "/b.flac"))).persistentID
         #expect(throws: IndexError.self) { try index.appendToPlaylist(name: "mix", itemIDs: [other]) }
         #expect(try index.playlistItems(name: "mix").count == 1)
+        let listed = try CLI.run(["playlist", "list", "--library", box.library])
+        #expect(listed.stdout.contains("mix\t1 item  [mirrors \(m3u.path): edit the file]"), "\(listed.stdout)")
+        let add = try CLI.run(["playlist", "add", "--library", box.library, "mix", "title:Bravo"])
+        #expect(add.status != 0 && add.stderr.contains("mirrors"), "\(add.stderr)")
 
         try FileManager.default.removeItem(at: m3u)
         #expect(try CLI.run(["scan", "--quiet", "--library", box.library]).status == 0)
