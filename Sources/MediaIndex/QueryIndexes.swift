@@ -8,13 +8,15 @@ import MediaModel
 /// composer, title) already use the `<name>_folded` indexes of the first migration.
 enum QueryIndexes {
     static func register(in migrator: inout DatabaseMigrator) {
+        // Frozen as released: the expressions `QueryCompiler.groupKeyExpressions` gave for albums and album
+        // artists (index expressions may not name the table; the compiler's `items.x` matches them all the same).
         migrator.registerMigration("query: grouping indexes for albums and album artists") { db in
-            for grouping: MediaGrouping in [.album, .albumArtist] {
-                // Index expressions may not name the table; the compiler's `items.x` matches them all the same.
-                let keys = QueryCompiler.groupKeyExpressions(grouping).map { $0.replacingOccurrences(of: "items.", with: "") }
-                    .joined(separator: ", ")
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \"items_group_\(grouping.rawValue)\" ON items(\(keys))")
-            }
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS "items_group_album" ON items("albumTitle_folded", coalesce("albumArtist_folded", "artist_folded"))
+                """)
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS "items_group_albumArtist" ON items(coalesce("albumArtist_folded", "artist_folded"))
+                """)
         }
     }
 }

@@ -1,8 +1,9 @@
 import GRDB
 import MediaModel
 
-/// Named migrations. Property columns come from `MediaProperty.allCases` (through `ItemRow`); a property added
-/// later gets its column from `addMissingPropertyColumns`, so adding a property needs no migration text.
+/// Named migrations, frozen: each step is the SQL it ran when it was released, never derived from the live
+/// property table (a test upgrades a library made by mlib 0.1.0). A property added later gets its column,
+/// its folded twin and a rebuilt full-text index from `addMissingPropertyColumns` until it has a step.
 enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -14,9 +15,9 @@ enum Schema {
                     path_text TEXT NOT NULL,
                     added REAL NOT NULL)
                 """)
-            // AUTOINCREMENT: an id is never reused, so a deleted item's id cannot come back as someone else's.
-            let propertyColumns = ItemRow.stored.map { "\(ItemRow.quoted($0.rawValue)) \(ItemRow.sqlType($0.spec.type))" }
-            let foldedColumns = ItemRow.searchable.map { "\(ItemRow.quoted(ItemRow.foldedColumn($0))) TEXT" }
+            // Frozen: the schema as mlib 0.1.0 created it (a property added since has a step of its own, or
+            // `addMissingPropertyColumns`). AUTOINCREMENT: an id is never reused, so a deleted item's id cannot
+            // come back as someone else's.
             try db.execute(sql: """
                 CREATE TABLE items (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -24,22 +25,65 @@ enum Schema {
                     path_text TEXT NOT NULL,
                     dir BLOB NOT NULL,
                     tags TEXT,
-                    \((propertyColumns + foldedColumns).joined(separator: ",\n    ")),
+                    "fileSize" INTEGER,
+                    "modificationDate" REAL,
+                    "mediaType" INTEGER,
+                    "title" TEXT,
+                    "albumTitle" TEXT,
+                    "artist" TEXT,
+                    "albumArtist" TEXT,
+                    "genre" TEXT,
+                    "composer" TEXT,
+                    "grouping" TEXT,
+                    "albumTrackNumber" INTEGER,
+                    "albumTrackCount" INTEGER,
+                    "discNumber" INTEGER,
+                    "discCount" INTEGER,
+                    "isCompilation" INTEGER,
+                    "releaseDate" TEXT,
+                    "year" INTEGER,
+                    "beatsPerMinute" INTEGER,
+                    "comments" TEXT,
+                    "lyrics" TEXT,
+                    "hasArtwork" INTEGER,
+                    "musicBrainzTrackID" TEXT,
+                    "musicBrainzReleaseTrackID" TEXT,
+                    "musicBrainzAlbumID" TEXT,
+                    "musicBrainzArtistID" TEXT,
+                    "musicBrainzAlbumArtistID" TEXT,
+                    "musicBrainzReleaseGroupID" TEXT,
+                    "replayGainTrackGain" REAL,
+                    "replayGainTrackPeak" REAL,
+                    "replayGainAlbumGain" REAL,
+                    "replayGainAlbumPeak" REAL,
+                    "playbackDuration" REAL,
+                    "container" TEXT,
+                    "audioCodec" TEXT,
+                    "videoCodec" TEXT,
+                    "bitRate" INTEGER,
+                    "sampleRate" INTEGER,
+                    "channels" INTEGER,
+                    "bitDepth" INTEGER,
+                    "width" INTEGER,
+                    "height" INTEGER,
+                    "frameRate" REAL,
+                    "playCount" INTEGER,
+                    "skipCount" INTEGER,
+                    "lastPlayedDate" REAL,
+                    "rating" INTEGER,
+                    "dateAdded" REAL,
+                    "title_folded" TEXT,
+                    "albumTitle_folded" TEXT,
+                    "artist_folded" TEXT,
+                    "albumArtist_folded" TEXT,
+                    "genre_folded" TEXT,
+                    "composer_folded" TEXT,
                     scan_mtime INTEGER,
                     scan_inode INTEGER,
                     fingerprint INTEGER,
                     scan_failed INTEGER NOT NULL DEFAULT 0)
                 """)
-            try db.execute(sql: "CREATE INDEX items_dir ON items(dir)")
-            try db.execute(sql: "CREATE INDEX items_identity ON items(fileSize, fingerprint)")
-            try db.execute(sql: "CREATE INDEX items_path_text ON items(path_text)")
-            for p in ItemRow.searchable {
-                let c = ItemRow.foldedColumn(p)
-                try db.execute(sql: "CREATE INDEX \(ItemRow.quoted("items_" + c)) ON items(\(ItemRow.quoted(c)))")
-            }
-            for p: MediaProperty in [.mediaType, .year, .dateAdded, .lastPlayedDate, .playCount, .rating, .container] {
-                try db.execute(sql: "CREATE INDEX \(ItemRow.quoted("items_" + p.rawValue)) ON items(\(ItemRow.quoted(p.rawValue)))")
-            }
+            for sql in Self.v1Indexes { try db.execute(sql: sql) }
 
             try db.execute(sql: """
                 CREATE TABLE failures (
@@ -75,7 +119,7 @@ enum Schema {
                 """)
             try db.execute(sql: "CREATE INDEX playlist_entries_item ON playlist_entries(item_id)")
 
-            try createFullTextSearch(db)
+            for sql in Self.v1FullTextSearch { try db.execute(sql: sql) }
         }
         QueryIndexes.register(in: &migrator)     // the query engineer's indexes (QueryIndexes.swift)
         migrator.registerMigration("v2: playlists mirror the playlist files found under roots") { db in
@@ -124,6 +168,82 @@ enum Schema {
         return migrator
     }
 
+    /// v1's indexes, as mlib 0.1.0 created them.
+    static let v1Indexes: [String] = [
+        """
+        CREATE INDEX items_dir ON items(dir)
+        """,
+        """
+        CREATE INDEX items_identity ON items(fileSize, fingerprint)
+        """,
+        """
+        CREATE INDEX items_path_text ON items(path_text)
+        """,
+        """
+        CREATE INDEX "items_title_folded" ON items("title_folded")
+        """,
+        """
+        CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded")
+        """,
+        """
+        CREATE INDEX "items_artist_folded" ON items("artist_folded")
+        """,
+        """
+        CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded")
+        """,
+        """
+        CREATE INDEX "items_genre_folded" ON items("genre_folded")
+        """,
+        """
+        CREATE INDEX "items_composer_folded" ON items("composer_folded")
+        """,
+        """
+        CREATE INDEX "items_mediaType" ON items("mediaType")
+        """,
+        """
+        CREATE INDEX "items_year" ON items("year")
+        """,
+        """
+        CREATE INDEX "items_dateAdded" ON items("dateAdded")
+        """,
+        """
+        CREATE INDEX "items_lastPlayedDate" ON items("lastPlayedDate")
+        """,
+        """
+        CREATE INDEX "items_playCount" ON items("playCount")
+        """,
+        """
+        CREATE INDEX "items_rating" ON items("rating")
+        """,
+        """
+        CREATE INDEX "items_container" ON items("container")
+        """,
+    ]
+
+    /// v1's full-text index over the folded searchable columns of 0.1.0, and the triggers that keep it in step.
+    static let v1FullTextSearch: [String] = [
+        """
+        CREATE VIRTUAL TABLE items_fts USING fts5("title", "albumTitle", "artist", "albumArtist", "genre", "composer", content='items', content_rowid='id',
+            tokenize='unicode61 remove_diacritics 2')
+        """,
+        """
+        CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN
+            INSERT INTO items_fts(rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES (new.id, new."title_folded", new."albumTitle_folded", new."artist_folded", new."albumArtist_folded", new."genre_folded", new."composer_folded");
+        END
+        """,
+        """
+        CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+            INSERT INTO items_fts(items_fts, rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES ('delete', old.id, old."title_folded", old."albumTitle_folded", old."artist_folded", old."albumArtist_folded", old."genre_folded", old."composer_folded");
+        END
+        """,
+        """
+        CREATE TRIGGER items_fts_update AFTER UPDATE OF "title_folded", "albumTitle_folded", "artist_folded", "albumArtist_folded", "genre_folded", "composer_folded" ON items BEGIN
+            INSERT INTO items_fts(items_fts, rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES ('delete', old.id, old."title_folded", old."albumTitle_folded", old."artist_folded", old."albumArtist_folded", old."genre_folded", old."composer_folded");
+            INSERT INTO items_fts(rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES (new.id, new."title_folded", new."albumTitle_folded", new."artist_folded", new."albumArtist_folded", new."genre_folded", new."composer_folded");
+        END
+        """,
+    ]
+
     /// `items_fts` indexes the folded searchable columns (external content: no second copy of the text).
     /// Triggers keep it in step; an update that leaves those columns alone (a move) does not touch it.
     static func createFullTextSearch(_ db: Database) throws {
@@ -147,16 +267,36 @@ enum Schema {
             """)
     }
 
-    /// Adds a column for any property that appeared after the database was created (reads first, so an
-    /// up-to-date database is not written to).
+    /// Adds a column for any property that appeared after the database was created, and for a searchable one
+    /// its folded twin (filled from the column) and a full-text index rebuilt with it: a scan writes every
+    /// folded column, so an old library without one could not be scanned at all. Reads first, so an
+    /// up-to-date database is not written to. (Properties added from now on should come with a named
+    /// migration step of their own; this keeps libraries of every earlier version scannable meanwhile.)
     static func addMissingPropertyColumns(_ writer: any DatabaseWriter) throws {
         let existing = try writer.read { db in Set(try db.columns(in: "items").map(\.name)) }
         let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
-        guard !missing.isEmpty else { return }
+        let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
+        guard !missing.isEmpty || !missingFolded.isEmpty else { return }
         try writer.write { db in
             for p in missing {
                 try db.execute(sql: "ALTER TABLE items ADD COLUMN \(ItemRow.quoted(p.rawValue)) \(ItemRow.sqlType(p.spec.type))")
             }
+            guard !missingFolded.isEmpty else { return }
+            for p in missingFolded {
+                let folded = ItemRow.quoted(ItemRow.foldedColumn(p))
+                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(folded) TEXT")
+                try db.execute(sql: "UPDATE items SET \(folded) = mlib_fold(\(ItemRow.quoted(p.rawValue)), 3)")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(ItemRow.quoted("items_" + ItemRow.foldedColumn(p))) ON items(\(folded))")
+            }
+            for trigger in ["items_fts_insert", "items_fts_delete", "items_fts_update"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger)")
+            }
+            try db.execute(sql: "DROP TABLE IF EXISTS items_fts")
+            try createFullTextSearch(db)
+            // Indexed from the folded columns, as the triggers do ('rebuild' would read the unfolded ones).
+            let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
+            let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO items_fts(rowid, \(names)) SELECT id, \(folded) FROM items")
         }
     }
 }
