@@ -170,54 +170,22 @@ enum Schema {
 
     /// v1's indexes, as mlib 0.1.0 created them.
     static let v1Indexes: [String] = [
-        """
-        CREATE INDEX items_dir ON items(dir)
-        """,
-        """
-        CREATE INDEX items_identity ON items(fileSize, fingerprint)
-        """,
-        """
-        CREATE INDEX items_path_text ON items(path_text)
-        """,
-        """
-        CREATE INDEX "items_title_folded" ON items("title_folded")
-        """,
-        """
-        CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded")
-        """,
-        """
-        CREATE INDEX "items_artist_folded" ON items("artist_folded")
-        """,
-        """
-        CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded")
-        """,
-        """
-        CREATE INDEX "items_genre_folded" ON items("genre_folded")
-        """,
-        """
-        CREATE INDEX "items_composer_folded" ON items("composer_folded")
-        """,
-        """
-        CREATE INDEX "items_mediaType" ON items("mediaType")
-        """,
-        """
-        CREATE INDEX "items_year" ON items("year")
-        """,
-        """
-        CREATE INDEX "items_dateAdded" ON items("dateAdded")
-        """,
-        """
-        CREATE INDEX "items_lastPlayedDate" ON items("lastPlayedDate")
-        """,
-        """
-        CREATE INDEX "items_playCount" ON items("playCount")
-        """,
-        """
-        CREATE INDEX "items_rating" ON items("rating")
-        """,
-        """
-        CREATE INDEX "items_container" ON items("container")
-        """,
+        #"CREATE INDEX items_dir ON items(dir)"#,
+        #"CREATE INDEX items_identity ON items(fileSize, fingerprint)"#,
+        #"CREATE INDEX items_path_text ON items(path_text)"#,
+        #"CREATE INDEX "items_title_folded" ON items("title_folded")"#,
+        #"CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded")"#,
+        #"CREATE INDEX "items_artist_folded" ON items("artist_folded")"#,
+        #"CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded")"#,
+        #"CREATE INDEX "items_genre_folded" ON items("genre_folded")"#,
+        #"CREATE INDEX "items_composer_folded" ON items("composer_folded")"#,
+        #"CREATE INDEX "items_mediaType" ON items("mediaType")"#,
+        #"CREATE INDEX "items_year" ON items("year")"#,
+        #"CREATE INDEX "items_dateAdded" ON items("dateAdded")"#,
+        #"CREATE INDEX "items_lastPlayedDate" ON items("lastPlayedDate")"#,
+        #"CREATE INDEX "items_playCount" ON items("playCount")"#,
+        #"CREATE INDEX "items_rating" ON items("rating")"#,
+        #"CREATE INDEX "items_container" ON items("container")"#,
     ]
 
     /// v1's full-text index over the folded searchable columns of 0.1.0, and the triggers that keep it in step.

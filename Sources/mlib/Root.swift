@@ -19,6 +19,16 @@ struct Root: ParsableCommand {
             """,
         subcommands: [RootList.self, RootAdd.self, RootMove.self, RootForget.self],
         defaultSubcommand: RootList.self)
+
+    /// The root `text` names: resolved when it still exists, else as the library spells it (a moved or
+    /// unmounted root usually cannot be resolved any more).
+    static func known(_ text: String, in index: some RootStore) throws -> MediaPath {
+        let roots = try index.roots()
+        let resolved = Scan.absolutePath(MediaPath(text))
+        if roots.contains(resolved) { return resolved }
+        guard roots.contains(MediaPath(text)) else { throw ValidationError("\(text) is not a library root (see `mlib root list`).") }
+        return MediaPath(text)
+    }
 }
 
 struct RootList: ParsableCommand {
@@ -62,11 +72,7 @@ struct RootMove: ParsableCommand {
         let lock = try ScanLock.forCommand(libraryOptions)
         defer { withExtendedLifetime(lock) {} }
         let index = try libraryOptions.open()
-        let oldRoot = Scan.absolutePath(MediaPath(old))
-        let known = try index.roots()
-        // The old place is usually gone, so it cannot be resolved: take it as the library spells it.
-        let from = known.contains(oldRoot) ? oldRoot : MediaPath(old)
-        guard known.contains(from) else { throw ValidationError("\(old) is not a library root (see `mlib root list`).") }
+        let from = try Root.known(old, in: index)
         let to = try Scan.existingDirectory(MediaPath(new))
         do { try index.relocateRoot(from, to: to) } catch let error as IndexError {
             throw ValidationError(error.description)
@@ -85,9 +91,7 @@ struct RootForget: ParsableCommand {
         let lock = try ScanLock.forCommand(libraryOptions)
         defer { withExtendedLifetime(lock) {} }
         let index = try libraryOptions.open()
-        let root = Scan.absolutePath(MediaPath(directory))
-        let from = try index.roots().contains(root) ? root : MediaPath(directory)
-        guard try index.roots().contains(from) else { throw ValidationError("\(directory) is not a library root.") }
+        let from = try Root.known(directory, in: index)
         try index.removeRoot(from)
         print("forgot \(from)")
     }
