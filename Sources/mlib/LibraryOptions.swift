@@ -2,24 +2,36 @@ import ArgumentParser
 import Foundation
 import MediaIndex
 
-/// `--library PATH`, shared by every command that opens the index. Resolution order: the option,
+/// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
+/// A locator is a path, `sqlite:PATH`, or a `postgres://` URL (see `LibraryLocator`).
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library database.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"))
     var library: String?
 
-    var resolvedPath: String {
-        if let library { return library }
+    var locator: LibraryLocator {
+        if let library { return LibraryLocator(library) }
         let env = ProcessInfo.processInfo.environment
-        if let p = env["MLIB_LIBRARY"], !p.isEmpty { return p }
+        if let p = env["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
         let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return data + "/mlib/library.sqlite"
+        return .sqlite(path: data + "/mlib/library.sqlite")
+    }
+
+    /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
+    var resolvedPath: String { locator.sqlitePath ?? locator.description }
+
+    /// The SQLite file, before anything is created beside it (the scan lock); one line and exit 3 otherwise.
+    func sqliteFile() throws -> String {
+        if let path = locator.sqlitePath { return path }
+        do { _ = try locator.open() } catch { printError("\(error)") }
+        throw ExitCode(ExitStatus.libraryUnavailable)
     }
 
     /// Opens the library, or prints one line and exits with status 3.
     func open() throws -> SQLiteIndex {
-        do { return try SQLiteIndex(path: resolvedPath) } catch {
+        let path = try sqliteFile()
+        do { return try SQLiteIndex(path: path) } catch {
             printError("\(error)")
             throw ExitCode(ExitStatus.libraryUnavailable)
         }

@@ -100,7 +100,8 @@ struct RootForget: ParsableCommand {
 extension ScanLock {
     /// The scan lock for a command that rewrites what a scan writes: exits 3 at once if a scan runs.
     static func forCommand(_ options: LibraryOptions) throws -> ScanLock {
-        do { return try ScanLock(libraryPath: options.resolvedPath, timeout: 0) } catch {
+        let path = try options.sqliteFile()
+        do { return try ScanLock(libraryPath: path, timeout: 0) } catch {
             printError("\(error)")
             throw ExitCode(ExitStatus.libraryUnavailable)
         }

@@ -69,7 +69,7 @@ struct Scan: AsyncParsableCommand {
         stop.watch()
         if failures { return try Failures.list(libraryOptions, json: json) }
 
-        let libraryPath = libraryOptions.resolvedPath
+        let libraryPath = try libraryOptions.sqliteFile()
         let lock: ScanLock
         do {
             lock = try ScanLock(libraryPath: libraryPath, timeout: noWait ? 0 : waitTimeout) {

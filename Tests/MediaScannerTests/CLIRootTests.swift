@@ -86,6 +86,19 @@ struct CLIRootTests {
         #expect(try index.playlist(named: "mix") == nil)
     }
 
+    // A server locator is never taken for a file name (it made a directory "postgres:" with a lock in it).
+    @Test func aPostgresLocatorIsRefusedAndCreatesNothing() throws {
+        let box = try Sandbox()
+        let directory = FileManager.default.currentDirectoryPath
+        for arguments in [["stats"], ["scan", box.music.path], ["root", "forget", "/x"], ["ls"]] {
+            let run = try CLI.run(arguments + ["--library", "postgres://mlib@127.0.0.1:1/music"])
+            #expect(run.status == 3 && run.stderr.contains("PostgreSQL"), "\(arguments): \(run.status) \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/postgres:"))
+        let sqlite = try CLI.run(["scan", "--quiet", "--library", "sqlite:" + box.library, box.music.path])
+        #expect(sqlite.status == 0 && FileManager.default.fileExists(atPath: box.library), "\(sqlite.stderr)")
+    }
+
     // A signal that arrives while a scan finishes is obeyed: exit 130, never 0.
     @Test func aSignalDuringAScanAlwaysExits130() throws {
         let box = try Sandbox()
