@@ -20,6 +20,9 @@ public struct MediaScanner: Sendable {
     public var shouldStop: @Sendable () -> Bool
     /// Called about ten times a second while scanning.
     public var progress: (@Sendable (ScanProgress) -> Void)?
+    /// Patterns left out below every root, besides the `.mlibignore`/`.mpdignore` files in the tree
+    /// (see `ExcludeList`).
+    public var excludes: [String] = []
 
     public init(index: any ScanStore, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
                 shouldStop: @escaping @Sendable () -> Bool = { false }, progress: (@Sendable (ScanProgress) -> Void)? = nil) {
@@ -47,7 +50,7 @@ public struct MediaScanner: Sendable {
             let root = rootStates.first { directory == $0.path || directory.hasPrefix(directory: $0.path) }
             targets.append(ScanTarget(path: directory, root: root?.path ?? directory, window: root?.completeGeneration ?? 0))
         }
-        let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path))
+        let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes)
         defer { walk.cancel() }
         var unreadable: [(path: MediaPath, reason: String)] = []
         var current = 0
@@ -101,6 +104,8 @@ public struct MediaScanner: Sendable {
         try run.flush()
         try run.writer.drain()
         if !run.summary.interrupted {
+            try index.hideItems(run.itemsToHide)
+            run.summary.excluded = run.itemsToHide.count
             run.moves.noteHidden(try index.hiddenItems().map { item in
                 var item = item
                 item.window = max(item.window, rootStates.first { item.path.hasPrefix(directory: $0.path) }?.completeGeneration ?? 0)
@@ -128,6 +133,21 @@ public struct MediaScanner: Sendable {
         run.summary.elapsed = run.elapsed
         run.summary.filesPerSecond = run.summary.elapsed > 0 ? Double(run.summary.filesSeen) / run.summary.elapsed : 0
         return run.summary
+    }
+
+    /// What a scan of `directories` would read and what it would leave out, and why, in walk order, without
+    /// reading a file or writing to the library (`mlib scan --dry-run`).
+    public func dryRun(_ directories: [MediaPath], _ body: (DryRunEntry) -> Void) throws {
+        let walker = TreeWalker(libraryRoots: try index.rootStates().map(\.path), excludes: excludes)
+        for directory in directories {
+            walker.start(directory)
+            while let listing = walker.next() {
+                var entries = listing.files.map { DryRunEntry(path: $0.path, excludedBy: nil) }
+                entries += listing.excluded.map { DryRunEntry(path: $0.path, excludedBy: $0.rule.pattern + " (" + $0.rule.origin + ")") }
+                entries.sort { $0.path < $1.path }
+                entries.forEach(body)
+            }
+        }
     }
 
     /// A root that is gone, not a directory, or empty while the index holds items under it (an unmounted

@@ -34,6 +34,10 @@ final class ScanRun {
     private let libraryWasEmpty: Bool
     private var pending: [ScanChange] = []
     private var visited: Set<MediaPath> = []
+    /// Entries exclude lists left out: their items are hidden, not removed (the files are still there, and
+    /// an item whose file is on disk keeps its id: re-included, it comes back as it was).
+    private var excluded: Set<MediaPath> = []
+    private(set) var itemsToHide: [Int64] = []
     private var probed = 0
     private let start = Date()
     private var lastProgress = Date.distantPast
@@ -54,6 +58,7 @@ final class ScanRun {
     func diff(_ listing: DirectoryListing, in target: inout ScanTarget) throws -> [ProbeJob] {
         visited.insert(listing.path)
         target.filesFound += listing.files.count
+        excluded.formUnion(listing.excluded.map(\.path))
         if listing.isMountPoint { target.mountsFound.append(MountPoint(path: listing.path, device: listing.device)) }
         var state = try reader.directoryState(listing.path)
         var jobs: [ProbeJob] = []
@@ -122,8 +127,23 @@ final class ScanRun {
         target.complete = !inDoubt && unreadable.isEmpty
     }
 
+    /// Whether an exclude list left out `path` or a directory above it.
+    private func isExcluded(_ path: MediaPath) -> Bool {
+        guard !excluded.isEmpty else { return false }
+        var p = path
+        while p.bytes.count > 1 {
+            if excluded.contains(p) { return true }
+            p = p.directory
+        }
+        return false
+    }
+
     private func forget(_ state: DirectoryState, window: Int64) {
         for (path, item) in state.items {
+            if isExcluded(path) {
+                if !item.missing { itemsToHide.append(item.id) }
+                continue
+            }
             moves.noteVanished(VanishedItem(id: item.id, path: path, size: item.stamp.size, fingerprint: item.fingerprint,
                                             window: max(window, item.addedGeneration), missing: item.missing))
         }

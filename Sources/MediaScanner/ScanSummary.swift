@@ -16,6 +16,8 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var updated = 0
     public var moved = 0
     public var removed = 0
+    /// Items an exclude list now leaves out: hidden, kept with their ids for when they are included again.
+    public var excluded = 0
     public var unchanged = 0
     /// Files that failed to read in this scan (earlier failures of unchanged files count as unchanged).
     public var failed = 0

@@ -19,6 +19,8 @@ struct DirectoryListing {
     /// The directory's own file system, and whether it is the top of one (its parent is on another).
     var device: Int64 = 0
     var isMountPoint = false
+    /// Entries left out by an exclude list, and the rule that did it (for `--dry-run`).
+    var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
 }
 
 /// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
@@ -39,27 +41,62 @@ final class TreeWalker {
     /// before only through a symlink (directories are entered once), and symlinks into the library's roots
     /// are not followed at all, so this is exact. Without library roots every file is added.
     private var reportedFiles: Set<FileID> = []
-    /// Directories to read, with the device of the directory they were found in.
-    private var pending: [(path: MediaPath, parentDevice: Int64?)] = []
+    /// Directories to read, with the device of the directory they were found in and the exclude list
+    /// inherited from above.
+    private var pending: [(path: MediaPath, parentDevice: Int64?, excludes: ExcludeList)] = []
     private let libraryRoots: [MediaPath]
+    private let excludes: [String]
     /// Directories that could not be read: nothing indexed below them may be taken as deleted.
     private(set) var unreadable: [(path: MediaPath, reason: String)] = []
 
     /// `libraryRoots`: every root of the library (their targets are not followed through symlinks).
-    init(libraryRoots: [MediaPath] = []) { self.libraryRoots = libraryRoots }
+    /// `excludes`: patterns left out below every root walked (`mlib scan --exclude`), besides the exclude
+    /// files found in the tree (`ExcludeList`).
+    init(libraryRoots: [MediaPath] = [], excludes: [String] = []) {
+        self.libraryRoots = libraryRoots
+        self.excludes = excludes
+    }
 
-    func start(_ root: MediaPath) {
+    /// Starts the walk of a root or of a directory inside one. For a directory inside a root, the exclude
+    /// files between the root and it apply too, so a subtree scan leaves out what a full scan does.
+    func start(_ directory: MediaPath) {
         var parent = stat()
-        let parentPath = root.directory
-        pending = [(root, parentPath.withCString { stat($0, &parent) } == 0 ? Int64(parent.st_dev) : nil)]
+        let root = libraryRoots.filter { directory == $0 || directory.hasPrefix(directory: $0) }.max { $0.bytes.count < $1.bytes.count }
+            ?? directory
+        var list = ExcludeList()
+        list.add(lines: excludes.map { Substring($0) }, base: root) { _ in "--exclude" }
+        var ancestor = root
+        let below = directory.bytes.dropFirst(root.bytes.count).split(separator: UInt8(ascii: "/"))
+        for component in below {
+            Self.readExcludeFiles(in: ancestor, into: &list)
+            ancestor = ancestor.appending(MediaPath(bytes: Array(component)))
+            if list.exclusion(of: ancestor, isDirectory: true) != nil { pending = []; return }
+        }
+        pending = [(directory, directory.directory.withCString { stat($0, &parent) } == 0 ? Int64(parent.st_dev) : nil, list)]
     }
 
     /// The next directory, or nil when the tree is done.
     func next() -> DirectoryListing? {
-        while let (directory, parentDevice) = pending.popLast() {
-            if let listing = read(directory, parentDevice: parentDevice) { return listing }
+        while let (directory, parentDevice, excludes) = pending.popLast() {
+            if let listing = read(directory, parentDevice: parentDevice, excludes: excludes) { return listing }
         }
         return nil
+    }
+
+    /// Adds the patterns of `directory`'s exclude files (`.mlibignore`, `.mpdignore`), if it has any.
+    private static func readExcludeFiles(in directory: MediaPath, into list: inout ExcludeList) {
+        for name in ExcludeList.fileNames {
+            let path = directory.appending(MediaPath(name))
+            let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while bytes.count < 1 << 20, case let n = Glibc.read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
+            let text = String(decoding: bytes, as: UTF8.self)
+            list.add(lines: text.split(separator: "\n", omittingEmptySubsequences: false), base: directory) {
+                "\(name):\($0) in \(directory)"
+            }
+        }
     }
 
     /// False when the file was reported already under another path.
@@ -78,7 +115,7 @@ final class TreeWalker {
         return libraryRoots.contains { target == $0 || target.hasPrefix(directory: $0) }
     }
 
-    private func read(_ directory: MediaPath, parentDevice: Int64?) -> DirectoryListing? {
+    private func read(_ directory: MediaPath, parentDevice: Int64?, excludes inherited: ExcludeList) -> DirectoryListing? {
         let fd = directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { unreadable.append((directory, String(cString: strerror(errno)))); return nil }
         var st = stat()
@@ -92,17 +129,30 @@ final class TreeWalker {
         var files: [DirectoryListing.File] = []
         var playlists: [MediaPath] = []
         var subdirectories: [MediaPath] = []
+        var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
+        // The entries first: an exclude file in this directory applies to all of them.
+        var entries: [(name: [UInt8], type: UInt8)] = []
+        var hasExcludeFile = false
         while let entry = readdir(dir) {
-            let (name, type) = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+            let (name, type, excludeFile) = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { name in
                     (MediaFileFilter.isHidden(name) ? nil : Array(UnsafeRawBufferPointer(start: name, count: strlen(name))),
-                     entry.pointee.d_type)
+                     entry.pointee.d_type, strcmp(name, ".mlibignore") == 0 || strcmp(name, ".mpdignore") == 0)
                 }
             }
-            guard let name else { continue }                      // hidden, ".", ".."
+            hasExcludeFile = hasExcludeFile || excludeFile
+            if let name { entries.append((name, type)) }             // not hidden, ".", ".."
+        }
+        var excludes = inherited
+        if hasExcludeFile { Self.readExcludeFiles(in: directory, into: &excludes) }
+        for (name, type) in entries {
             let path = directory.appending(MediaPath(bytes: name))
 
             let kind = Int32(type)
+            if !excludes.isEmpty, let rule = excludes.exclusion(of: path, isDirectory: kind == DT_DIR) {
+                excluded.append((path, rule))
+                continue
+            }
             if kind == DT_DIR { subdirectories.append(path); continue }
             guard kind == DT_REG || kind == DT_LNK || kind == DT_UNKNOWN else { continue }
             if kind == DT_LNK && pointsIntoALibraryRoot(path) { continue }
@@ -122,7 +172,12 @@ final class TreeWalker {
                 continue
             }
             switch target.st_mode & S_IFMT {
-            case S_IFDIR: subdirectories.append(path)
+            case S_IFDIR:
+                if !excludes.isEmpty, let rule = excludes.exclusion(of: path, isDirectory: true) {
+                    excluded.append((path, rule))                // `dir/` patterns, seen through a symlink
+                } else {
+                    subdirectories.append(path)
+                }
             case S_IFREG where verdict == .playlist:
                 if firstReport(target, throughLink: kind != DT_REG) { playlists.append(path) }
             case S_IFREG:
@@ -133,9 +188,10 @@ final class TreeWalker {
             }
         }
         files.sort { $0.path < $1.path }
-        pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device) })   // popLast visits them in ascending order
+        pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device, excludes) })   // popLast visits them in ascending order
         return DirectoryListing(path: directory, files: files, playlists: playlists.sorted(), device: device,
-                                isMountPoint: parentDevice.map { $0 != device } ?? false)
+                                isMountPoint: parentDevice.map { $0 != device } ?? false,
+                                excluded: excluded.sorted { $0.path < $1.path })
     }
 }
 
@@ -167,9 +223,9 @@ final class WalkAhead: @unchecked Sendable {
     private var cancelled = false
     private let depth: Int
 
-    init(roots: [MediaPath], libraryRoots: [MediaPath] = [], depth: Int = 64) {
+    init(roots: [MediaPath], libraryRoots: [MediaPath] = [], excludes: [String] = [], depth: Int = 64) {
         self.depth = depth
-        let thread = Thread { [self] in walk(roots, libraryRoots: libraryRoots) }
+        let thread = Thread { [self] in walk(roots, walker: TreeWalker(libraryRoots: libraryRoots, excludes: excludes)) }
         thread.name = "mlib.scan.walk"
         thread.start()
     }
@@ -192,8 +248,7 @@ final class WalkAhead: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func walk(_ roots: [MediaPath], libraryRoots: [MediaPath]) {
-        let walker = TreeWalker(libraryRoots: libraryRoots)
+    private func walk(_ roots: [MediaPath], walker: TreeWalker) {
         defer { condition.lock(); finished = true; condition.broadcast(); condition.unlock() }
         for root in roots {
             walker.start(root)

@@ -51,6 +51,12 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: .long, help: "List the recorded failures instead of scanning (same as `mlib failures`).")
     var failures = false
 
+    @Option(name: .long, help: ArgumentHelp("Leave out files and directories matching this glob (gitignore-style, as in .mlibignore), below every root; repeatable.", valueName: "glob"))
+    var exclude: [String] = []
+
+    @Flag(name: .long, help: "Print what the scan would read (+) and what exclude lists leave out (-, with the pattern and its file), then exit; nothing is read or written.")
+    var dryRun = false
+
     @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"))
     var forget: String?
 
@@ -68,6 +74,7 @@ struct Scan: AsyncParsableCommand {
         let stop = StopFlag()
         stop.watch()
         if failures { return try Failures.list(libraryOptions, json: json) }
+        if dryRun { return try listWithoutScanning() }
 
         let libraryPath = try libraryOptions.sqliteFile()
         let lock: ScanLock
@@ -95,8 +102,9 @@ struct Scan: AsyncParsableCommand {
 
         var progress: (@Sendable (ScanProgress) -> Void)?
         if let display { progress = { display.show($0) } }
-        let scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+        var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                    batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
+        scanner.excludes = exclude
         let summary = try await scanner.scan(roots)
         display?.clear()
         let interrupted = summary.interrupted || stop.isSet
@@ -121,8 +129,31 @@ struct Scan: AsyncParsableCommand {
     }
 
     static func text(_ s: ScanSummary) -> String {
-        "\(s.added) added, \(s.updated) updated, \(s.moved) moved, \(s.removed) removed, \(s.unchanged) unchanged, "
+        "\(s.added) added, \(s.updated) updated, \(s.moved) moved, \(s.removed) removed, "
+            + (s.excluded > 0 ? "\(s.excluded) excluded, " : "") + "\(s.unchanged) unchanged, "
             + "\(s.failed) failed in \(String(format: "%.2f", s.elapsed)) s (\(Int(s.filesPerSecond.rounded())) files/s)"
+    }
+
+    /// `--dry-run`: the walk alone, through the same walker and exclude lists as a scan.
+    private func listWithoutScanning() throws {
+        let index = try libraryOptions.open()
+        let roots = try index.roots()
+        let directories = directories.isEmpty ? roots : try rawDirectories().map(Self.existingDirectory)
+        var scanner = MediaScanner(index: index)
+        scanner.excludes = exclude
+        var entries: [DryRunEntry] = []
+        try scanner.dryRun(directories) { entry in
+            if json { entries.append(entry) } else if let reason = entry.excludedBy {
+                print("- \(entry.path)  excluded by \(reason)")
+            } else {
+                print("+ \(entry.path)")
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
+        }
     }
 
     /// What to scan (see `ScanPlan`): the given directories, subtrees of roots or new roots (added here),
