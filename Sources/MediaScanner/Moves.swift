@@ -115,7 +115,12 @@ final class Moves {
         for evidence in MoveCandidate.Evidence.allCases {
             let seeking = Set(vanished.keys)
             guard !seeking.isEmpty else { break }
-            let chosen = pairs(among: try index.moveCandidates(for: everyVanished, seeking: seeking, evidence: evidence))
+            var candidates = try index.moveCandidates(for: everyVanished, seeking: seeking, evidence: evidence)
+            // The same bytes are the same file whenever they were indexed (a copy, then a delete a day later).
+            // Weaker evidence pairs only with a file this scan found new: two recordings of the same audio, or
+            // two files tagged alike, are two items once both were indexed (deleting one is a deletion).
+            if evidence != .content { candidates.removeAll { $0.rowGeneration == nil || $0.rowGeneration != generation } }
+            let chosen = pairs(among: candidates)
             for start in stride(from: 0, to: chosen.count, by: batchSize) {
                 if shouldStop() { return (moved, addedNow, removed, true) }
                 let batch = chosen[start..<min(start + batchSize, chosen.count)]

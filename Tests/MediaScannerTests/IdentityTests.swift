@@ -154,6 +154,31 @@ import Testing
         #expect(b.persistentID == rewrittenID && b.genre == "Ambient" && b[.rating]?.integer == 4)
     }
 
+    /// The same recording on two records (same audio, other tags): deleting one long after the other was
+    /// indexed is a deletion, not a move; weak evidence (same audio, MusicBrainz ID, tags) pairs only with a
+    /// file this scan found new. (`mlib watch` scans a deletion alone, found this.)
+    @Test func deletingOneOfTwoRecordingsOfTheSameAudioMovesNothing() async throws {
+        let box = try Sandbox()
+        let first = try box.put("a.mp3", at: "Best Of/01 Alpha.mp3")
+        try box.put("b.flac", at: "Best Of/02 Bravo.flac")
+        try await box.scan()
+        let index = try box.index()
+        let firstID = try #require(try index.item(path: first)).persistentID
+        try index.setRating(id: firstID, 5)
+        // A compilation with the same track, indexed by a scan of its folder alone.
+        let second = box.music.path + "/Compilation/07 Alpha.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/Compilation", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-i", first.string, "-map", "0", "-c", "copy", "-metadata", "album=Compilation", "-metadata", "track=7", second])
+        try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Compilation")])
+        let secondID = try #require(try index.item(path: MediaPath(second))).persistentID
+
+        try FileManager.default.removeItem(atPath: first.string)
+        let summary = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Best Of")])
+        #expect(summary.moved == 0 && summary.removed == 1, "\(summary)")
+        let kept = try #require(try index.item(path: MediaPath(second)))
+        #expect(kept.persistentID == secondID && kept[.rating]?.integer == nil)
+    }
+
     // 1. A mount point that is not strictly empty (hidden files, a README, lost+found) once unmounted.
     @Test func aRootWithNoMediaLeftButOtherEntriesRemovesNothing() async throws {
         let box = try Sandbox()
