@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "MediaIndex", targets: ["MediaIndex"]),
         .library(name: "MediaScanner", targets: ["MediaScanner"]),
+        .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
         .library(name: "Playback", targets: ["Playback"]),
     ],
@@ -40,10 +41,12 @@ let package = Package(
         .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
+        // `mlib watch`: inotify events turned into scans of the changed directories.
+        .target(name: "MediaWatch", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
         .executableTarget(name: "mlib", dependencies: [
-            "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "Playlists", "Playback",
+            "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -53,7 +56,7 @@ let package = Package(
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
         .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel"]),
-        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaIndex", "MediaModel", "MediaProbe"]),
+        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "MediaModel", "MediaProbe"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
         .testTarget(name: "CLITests", dependencies: ["mlib"]),

@@ -6,6 +6,7 @@
 // right after the shared libraries are loaded: Swift's handlers could only be installed tens of
 // milliseconds after exec, and a signal in that window killed the process (status 143). Other commands
 // keep the default action (Ctrl-C ends `ls` at once) unless they install it themselves.
+#define _GNU_SOURCE
 #include "mlib_early_signals.h"
 #include <signal.h>
 #include <string.h>
@@ -14,6 +15,9 @@
 
 static volatile sig_atomic_t stop_requested = 0;
 static volatile sig_atomic_t finishing = 0;
+/// A pipe the handler writes a byte to, so a loop sleeping in poll(2) (`mlib watch`) wakes at once: poll
+/// alone could miss a signal that arrives between its last check of the flag and the call.
+static int wake_pipe[2] = {-1, -1};
 
 static void say(const char *message) { ssize_t ignored = write(2, message, strlen(message)); (void)ignored; }
 
@@ -28,9 +32,11 @@ static void on_signal(int signo) {
         _exit(130);
     }
     stop_requested = 1;
+    if (wake_pipe[1] >= 0) { ssize_t ignored = write(wake_pipe[1], "", 1); (void)ignored; }
 }
 
 void mlib_install_stop_handler(void) {
+    if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) wake_pipe[0] = wake_pipe[1] = -1;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_signal;
@@ -41,6 +47,8 @@ void mlib_install_stop_handler(void) {
 }
 
 int mlib_stop_requested(void) { return stop_requested; }
+
+int mlib_stop_wake_fd(void) { return wake_pipe[0]; }
 
 int mlib_finishing(void) {
     finishing = 1;

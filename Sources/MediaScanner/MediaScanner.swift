@@ -45,10 +45,13 @@ public struct MediaScanner: Sendable {
         let rootStates = try index.rootStates()
         if progress != nil { run.expectedFiles = try directories.reduce(0) { $0 + (try index.itemCount(under: $1)) } }
         var targets: [ScanTarget] = []
+        var goneTargets: [ScanTarget] = []
         for directory in directories {
-            if let problem = try missingRootProblem(directory) { run.summary.missingRoots.append(problem); continue }
             let root = rootStates.first { directory == $0.path || directory.hasPrefix(directory: $0.path) }
-            targets.append(ScanTarget(path: directory, root: root?.path ?? directory, window: root?.completeGeneration ?? 0))
+            let target = ScanTarget(path: directory, root: root?.path ?? directory, window: root?.completeGeneration ?? 0)
+            if root != nil && !target.isWholeRoot && Self.isGone(directory) { goneTargets.append(target); continue }
+            if let problem = try missingRootProblem(directory) { run.summary.missingRoots.append(problem); continue }
+            targets.append(target)
         }
         let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes)
         defer { walk.cancel() }
@@ -99,6 +102,11 @@ public struct MediaScanner: Sendable {
             if !chunk.isEmpty && !run.summary.interrupted { try await submit(chunk) }
             for try await outcomes in group { try collect(outcomes) }
         }
+        // A subtree deleted or moved away (`mlib watch` names the directories its events came from): what
+        // the index holds below it vanished, as surely as files missing from a directory that was read.
+        for var target in goneTargets where !run.summary.interrupted {
+            try run.finishTarget(&target, unreadable: [], directoryIsGone: true)
+        }
         run.summary.failures.sort { $0.path < $1.path }          // probes finish in any order
         run.summary.unreadableDirectories += unreadable.map { .init(path: $0.path, reason: $0.reason) }
         try run.flush()
@@ -148,6 +156,14 @@ public struct MediaScanner: Sendable {
                 entries.forEach(body)
             }
         }
+    }
+
+    /// A directory inside a root that is no longer there while its parent is: deleted or moved away, not
+    /// unmounted (an unmounted disk leaves its mount point behind).
+    static func isGone(_ directory: MediaPath) -> Bool {
+        var st = stat()
+        guard directory.withCString({ lstat($0, &st) }) != 0, errno == ENOENT || errno == ENOTDIR else { return false }
+        return directory.directory.withCString({ stat($0, &st) }) == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// A root that is gone, not a directory, or empty while the index holds items under it (an unmounted

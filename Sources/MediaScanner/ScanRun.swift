@@ -100,7 +100,9 @@ final class ScanRun {
     /// the vanished items below a directory the walk could not see, a mount point that is no longer one, or
     /// a whole target in which no media file was found although items are indexed there (an unmounted disk
     /// whose mount point holds a README, hidden files or lost+found).
-    func finishTarget(_ target: inout ScanTarget, unreadable: [MediaPath]) throws {
+    /// `directoryIsGone`: the target itself no longer exists (its parent does), so finding no file in it is
+    /// no doubt.
+    func finishTarget(_ target: inout ScanTarget, unreadable: [MediaPath], directoryIsGone: Bool = false) throws {
         let unreadable = unreadable.filter { $0 == target.path || $0.hasPrefix(directory: target.path) }
         for directory in try reader.indexedDirectories(under: target.path) where !visited.contains(directory) {
             if unreadable.contains(where: { directory == $0 || directory.hasPrefix(directory: $0) }) { continue }
@@ -117,7 +119,7 @@ final class ScanRun {
             }
             inDoubt = true
         }
-        if target.filesFound == 0 {
+        if target.filesFound == 0 && !directoryIsGone {
             let kept = moves.keep(under: target.path)
             if kept > 0 {
                 summary.missingRoots.append(.init(path: target.path, reason: "has no media files but \(kept) items are indexed under it (not mounted?); nothing removed"))

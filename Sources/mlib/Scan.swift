@@ -97,7 +97,7 @@ struct Scan: AsyncParsableCommand {
             return
         }
 
-        let roots = try resolveRoots(index)
+        let roots = try Self.resolveRoots(index, directories)
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
 
         var progress: (@Sendable (ScanProgress) -> Void)?
@@ -111,9 +111,7 @@ struct Scan: AsyncParsableCommand {
         let playlists = interrupted ? (synced: 0, failed: 0)
             : ScanPlaylists.sync(summary.playlistFiles, into: index, completeRoots: summary.completeRoots)
 
-        for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
-        for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
-        for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
+        Self.reportProblems(summary)
         if interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
@@ -128,6 +126,13 @@ struct Scan: AsyncParsableCommand {
         if summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 
+    /// Missing roots, unreadable directories and files that failed, one line each on standard error.
+    static func reportProblems(_ summary: ScanSummary) {
+        for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
+        for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
+        for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
+    }
+
     static func text(_ s: ScanSummary) -> String {
         "\(s.added) added, \(s.updated) updated, \(s.moved) moved, \(s.removed) removed, "
             + (s.excluded > 0 ? "\(s.excluded) excluded, " : "") + "\(s.unchanged) unchanged, "
@@ -138,7 +143,7 @@ struct Scan: AsyncParsableCommand {
     private func listWithoutScanning() throws {
         let index = try libraryOptions.open()
         let roots = try index.roots()
-        let directories = directories.isEmpty ? roots : try rawDirectories().map(Self.existingDirectory)
+        let directories = directories.isEmpty ? roots : try Self.rawDirectories(directories).map(Self.existingDirectory)
         var scanner = MediaScanner(index: index)
         scanner.excludes = exclude
         var entries: [DryRunEntry] = []
@@ -158,13 +163,13 @@ struct Scan: AsyncParsableCommand {
 
     /// What to scan (see `ScanPlan`): the given directories, subtrees of roots or new roots (added here),
     /// or, without any, every root.
-    private func resolveRoots(_ index: SQLiteIndex) throws -> [MediaPath] {
+    static func resolveRoots(_ index: SQLiteIndex, _ directories: [String]) throws -> [MediaPath] {
         let roots = try index.roots()
         if directories.isEmpty && roots.isEmpty {
             printError("the library has no roots yet: run `mlib scan DIR` first")
             throw ExitCode(ExitStatus.usage)
         }
-        let plan = ScanPlan(directories: try rawDirectories().map(Self.existingDirectory), roots: roots)
+        let plan = ScanPlan(directories: try rawDirectories(directories).map(Self.existingDirectory), roots: roots)
         for root in plan.newRoots { try index.addRoot(root) }
         return plan.directories
     }
@@ -184,7 +189,7 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// The directory arguments as raw bytes, so non-UTF-8 names reach the file system intact.
-    private func rawDirectories() -> [MediaPath] {
+    static func rawDirectories(_ directories: [String]) -> [MediaPath] {
         let raw = RawArguments.all
         var cursor = raw.startIndex
         return directories.map { directory in

@@ -7,6 +7,10 @@ void mlib_install_stop_handler(void);
 /// Non-zero once SIGINT or SIGTERM arrived.
 int mlib_stop_requested(void);
 
+/// A descriptor that becomes readable when SIGINT or SIGTERM arrives (for poll(2)); -1 before the handler
+/// is installed.
+int mlib_stop_wake_fd(void);
+
 /// Called once the command's work is done, just before the process exits: returns non-zero if a signal
 /// arrived (exit 130 then); from now on a signal ends the process at once with status 130.
 int mlib_finishing(void);

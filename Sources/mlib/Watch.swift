@@ -1,0 +1,133 @@
+import ArgumentParser
+import EarlySignals
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaScanner
+import MediaWatch
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep the library in step with its directories as they change (inotify).",
+        discussion: """
+            Scans the roots (or the given directories: roots, directories inside roots, or new roots, as \
+            with `mlib scan`) once, then watches every directory below them and rescans the ones that \
+            changed, a second after the changes pause. It is the same scan as `mlib scan`: renamed and \
+            moved files keep their identity, play counts, ratings and playlist entries; files still being \
+            written are read once closed; exclude lists (.mlibignore, .mpdignore, --exclude) apply; an \
+            unmounted disk removes nothing and is rescanned when it is mounted again. Deleted files leave \
+            query results at once; their rows are dropped by the next scan of every root.
+
+            Each scan holds the library's scan lock, so `mlib scan` from cron and `mlib watch` never run \
+            together (the later one waits); queries never wait. When the inotify watch limit \
+            (/proc/sys/fs/inotify/max_user_watches) or --max-watches is reached, the directories left \
+            unwatched are rescanned every --fallback-interval seconds; if events are lost (queue \
+            overflow), everything watched is rescanned. One line per scan on standard output (--json: one \
+            JSON object per line); notices and problems on standard error.
+
+            Exit status: 130 when stopped by SIGINT or SIGTERM (after finishing the current batch); 2 \
+            usage error; 3 the library could not be opened, or inotify could not be set up.
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Option(name: .long, help: ArgumentHelp("Seconds without events before the changed directories are scanned.", valueName: "seconds"))
+    var debounce: Double = 1
+
+    @Option(name: .long, help: ArgumentHelp("Use at most this many inotify watches (default: what the kernel allows).", valueName: "n"))
+    var maxWatches: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds between rescans of directories left unwatched by the watch limit.", valueName: "seconds"))
+    var fallbackInterval: Double = 300
+
+    @Flag(name: .long, help: "Do not scan when starting; follow changes from now on.")
+    var noInitialScan = false
+
+    @Option(name: .long, help: ArgumentHelp("Leave out files and directories matching this glob (as in .mlibignore); repeatable.", valueName: "glob"))
+    var exclude: [String] = []
+
+    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .shortAndLong, help: "No line per scan (notices and problems still go to standard error).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print each scan's summary as one JSON object per line.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Directories to watch (default: every root).", valueName: "dir"))
+    var directories: [String] = []
+
+    func validate() throws {
+        if debounce < 0 { throw ValidationError("--debounce cannot be negative.") }
+        if let maxWatches, maxWatches < 1 { throw ValidationError("--max-watches must be at least 1.") }
+        if fallbackInterval <= 0 { throw ValidationError("--fallback-interval must be positive.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() async throws {
+        let stop = StopFlag()
+        stop.watch()
+        let libraryPath = try libraryOptions.sqliteFile()
+        let index: SQLiteIndex
+        let targets: [MediaPath]
+        do {
+            // Adding new roots writes to the library: under the scan lock, like a scan.
+            let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {
+                printError("waiting for another scan of \(libraryPath) to finish…")
+            }
+            index = try libraryOptions.open()
+            targets = try Scan.resolveRoots(index, directories)
+            withExtendedLifetime(setupLock) {}
+        } catch let error as ScanLock.Failure {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+
+        var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                   shouldStop: { stop.isSet })
+        scanner.excludes = exclude
+        var options = WatchOptions()
+        options.debounce = debounce
+        options.maxWatches = maxWatches
+        options.fallbackInterval = fallbackInterval
+        options.initialScan = !noInitialScan
+        let watcher: LibraryWatcher
+        do {
+            watcher = try LibraryWatcher(scanner: scanner, targets: targets, libraryRoots: try index.roots(), options: options)
+        } catch {
+            printError("cannot watch: \(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        watcher.wakeDescriptor = mlib_stop_wake_fd()
+        watcher.lock = { try? ScanLock(libraryPath: libraryPath, timeout: 0) }
+        watcher.onNotice = { if !quiet || !$0.hasPrefix("watching ") { printError($0) } }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        watcher.onScan = { scan in
+            let playlists = scan.summary.interrupted ? (synced: 0, failed: 0)
+                : ScanPlaylists.sync(scan.summary.playlistFiles, into: index, completeRoots: scan.summary.completeRoots)
+            Scan.reportProblems(scan.summary)
+            if json {
+                let line = WatchLine(time: Date(), reason: scan.reason.rawValue, directories: scan.directories, summary: scan.summary)
+                if let data = try? encoder.encode(line) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+            } else if !quiet {
+                let time = Date().formatted(.iso8601.time(includingFractionalSeconds: false))
+                // Written at once, not through print's buffer: a pipe (a test, a log) sees each scan as it ends.
+                let line = "\(time) \(scan.reason.rawValue): " + Scan.text(scan.summary)
+                    + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : "")
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
+        try await watcher.run()
+        throw ExitCode(ExitStatus.interrupted)
+    }
+}
+
+/// One line of `mlib watch --json`.
+private struct WatchLine: Encodable {
+    var time: Date
+    var reason: String
+    var directories: [MediaPath]
+    var summary: ScanSummary
+}
