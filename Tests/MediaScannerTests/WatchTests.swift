@@ -229,6 +229,50 @@ import Testing
         #expect(watcher.stop() == 130)
     }
 
+    /// A scan from cron while the watcher runs: they take turns on the lock, both succeed, and the watcher
+    /// goes on following changes.
+    @Test func aScanFromCronAndTheWatcherTakeTurns() async throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "Album/01.mp3")
+        let watcher = try Watcher(box, [box.music.path])
+        let added = try box.put("b.flac", at: "Album/02.flac")
+        let cron = try CLIScanTests.run(["scan", "--quiet", "--library", box.library])
+        #expect(cron.status == 0, "\(cron.stderr)")
+        #expect(try Self.visible(box) { $0[added.string] != nil } != nil)
+        let later = try box.put("c.ogg", at: "Album/03.ogg")
+        #expect(try Self.visible(box) { $0[later.string] != nil } != nil)
+        #expect(watcher.stop() == 130)
+    }
+
+    /// Events lost (the kernel's queue overflowed while the watcher was stopped): everything watched is
+    /// rescanned and nothing is missed. The queue is made small for this watcher alone (the limit is read
+    /// when an inotify instance is created, and restored at once). Needs root to set it; CI runs as root.
+    @Test func aQueueOverflowRescansEverythingWatched() async throws {
+        let limitFile = "/proc/sys/fs/inotify/max_queued_events"
+        guard geteuid() == 0, let saved = try? String(contentsOfFile: limitFile, encoding: .utf8) else {
+            print("skipped: setting max_queued_events needs root"); return
+        }
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "Album/01.mp3")
+        try "16\n".write(toFile: limitFile, atomically: false, encoding: .utf8)
+        let watcher: Watcher
+        do {
+            defer { try? saved.write(toFile: limitFile, atomically: false, encoding: .utf8) }
+            watcher = try Watcher(box, [box.music.path])
+        }
+        kill(watcher.process.processIdentifier, SIGSTOP)
+        for i in 0..<40 { try box.put(["b.flac", "c.ogg", "d.mp3"][i % 3], at: "Album/many\(i).\(["flac", "ogg", "mp3"][i % 3])") }
+        // Its creation is among the lost events: only a rescan of everything finds it.
+        try box.put("a.mp3", at: "Later/01.mp3")
+        kill(watcher.process.processIdentifier, SIGCONT)
+        #expect(try Self.visible(box) { $0.count == 42 } != nil, "\(Self.dump(box)); \(watcher.stderr)")
+        // And the directory is watched from now on.
+        let after = try box.put("b.flac", at: "Later/02.flac")
+        #expect(try Self.visible(box) { $0[after.string] != nil } != nil)
+        #expect(watcher.stderr.contains("queue overflow"), "\(watcher.stderr)")
+        #expect(watcher.stop() == 130)
+    }
+
     /// A disk bind-mounted inside the root, unmounted and mounted again: nothing removed, and a file added
     /// on it meanwhile is seen once it is back. Needs root (mount); CI runs as root.
     @Test func aDiskUnmountedAndMountedAgainKeepsItsItems() async throws {
