@@ -45,6 +45,8 @@ public protocol RootStore: Sendable {
     func addRoot(_ root: MediaPath) throws -> Bool
     func removeRoot(_ root: MediaPath) throws
     func relocateRoot(_ old: MediaPath, to new: MediaPath) throws
+    func rootStates() throws -> [RootState]
+    func setExcludes(_ patterns: [String], of root: MediaPath) throws
     func statistics() throws -> LibraryStatistics
     func failures() throws -> [ScanFailure]
 }

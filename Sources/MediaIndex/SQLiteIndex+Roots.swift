@@ -11,9 +11,19 @@ extension SQLiteIndex {
 
     public func rootStates() throws -> [RootState] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT path, complete_gen FROM roots ORDER BY path").map {
-                RootState(path: MediaPath(bytes: Array($0[0] as Data)), completeGeneration: $0[1])
+            try Row.fetchAll(db, sql: "SELECT path, complete_gen, excludes FROM roots ORDER BY path").map {
+                RootState(path: MediaPath(bytes: Array($0[0] as Data)), completeGeneration: $0[1],
+                          excludes: ($0[2] as String).split(separator: "\n").map(String.init))
             }
+        }
+    }
+
+    /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
+    /// the root hides what the list leaves out and brings back, with their ids, what it no longer does.
+    public func setExcludes(_ patterns: [String], of root: MediaPath) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE roots SET excludes = ? WHERE path = ?",
+                           arguments: [patterns.joined(separator: "\n"), Data(root.bytes)])
         }
     }
 

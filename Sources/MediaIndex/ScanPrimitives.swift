@@ -125,6 +125,8 @@ public struct ScanFailure: Sendable, Hashable {
 public struct RootState: Sendable, Hashable {
     public var path: MediaPath
     public var completeGeneration: Int64
+    /// The root's stored exclude list (`mlib root exclude`): patterns as in a .mlibignore at the root.
+    public var excludes: [String] = []
 }
 
 /// A directory under a root that is the top of another file system.

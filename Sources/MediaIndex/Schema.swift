@@ -165,6 +165,10 @@ enum Schema {
             // MPMediaItem's playCount and skipCount are 0, never nil: `plays:0` finds the never-played.
             try db.execute(sql: "UPDATE items SET playCount = COALESCE(playCount, 0), skipCount = COALESCE(skipCount, 0)")
         }
+        migrator.registerMigration("v5: per-root exclude lists") { db in
+            // Patterns as in a .mlibignore at the root, one per line (`mlib root exclude`).
+            try db.execute(sql: "ALTER TABLE roots ADD COLUMN excludes TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 

@@ -53,7 +53,8 @@ public struct MediaScanner: Sendable {
             if let problem = try missingRootProblem(directory) { run.summary.missingRoots.append(problem); continue }
             targets.append(target)
         }
-        let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes)
+        let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes,
+                             rootExcludes: Self.rootExcludes(rootStates))
         defer { walk.cancel() }
         var unreadable: [(path: MediaPath, reason: String)] = []
         var current = 0
@@ -146,7 +147,8 @@ public struct MediaScanner: Sendable {
     /// What a scan of `directories` would read and what it would leave out, and why, in walk order, without
     /// reading a file or writing to the library (`mlib scan --dry-run`).
     public func dryRun(_ directories: [MediaPath], _ body: (DryRunEntry) -> Void) throws {
-        let walker = TreeWalker(libraryRoots: try index.rootStates().map(\.path), excludes: excludes)
+        let rootStates = try index.rootStates()
+        let walker = TreeWalker(libraryRoots: rootStates.map(\.path), excludes: excludes, rootExcludes: Self.rootExcludes(rootStates))
         for directory in directories {
             walker.start(directory)
             while let listing = walker.next() {
@@ -156,6 +158,10 @@ public struct MediaScanner: Sendable {
                 entries.forEach(body)
             }
         }
+    }
+
+    private static func rootExcludes(_ roots: [RootState]) -> [MediaPath: [String]] {
+        Dictionary(uniqueKeysWithValues: roots.filter { !$0.excludes.isEmpty }.map { ($0.path, $0.excludes) })
     }
 
     /// A directory inside a root that is no longer there while its parent is: deleted or moved away, not

@@ -52,10 +52,13 @@ final class TreeWalker {
     /// `libraryRoots`: every root of the library (their targets are not followed through symlinks).
     /// `excludes`: patterns left out below every root walked (`mlib scan --exclude`), besides the exclude
     /// files found in the tree (`ExcludeList`).
-    init(libraryRoots: [MediaPath] = [], excludes: [String] = []) {
+    /// `rootExcludes`: each root's stored exclude list (`mlib root exclude`), as if in a .mlibignore at it.
+    init(libraryRoots: [MediaPath] = [], excludes: [String] = [], rootExcludes: [MediaPath: [String]] = [:]) {
         self.libraryRoots = libraryRoots
         self.excludes = excludes
+        self.rootExcludes = rootExcludes
     }
+    private let rootExcludes: [MediaPath: [String]]
 
     /// Starts the walk of a root or of a directory inside one. For a directory inside a root, the exclude
     /// files between the root and it apply too, so a subtree scan leaves out what a full scan does.
@@ -65,6 +68,7 @@ final class TreeWalker {
             ?? directory
         var list = ExcludeList()
         list.add(lines: excludes.map { Substring($0) }, base: root) { _ in "--exclude" }
+        list.add(lines: (rootExcludes[root] ?? []).map { Substring($0) }, base: root) { _ in "the root's exclude list" }
         var ancestor = root
         let below = directory.bytes.dropFirst(root.bytes.count).split(separator: UInt8(ascii: "/"))
         for component in below {
@@ -223,9 +227,12 @@ final class WalkAhead: @unchecked Sendable {
     private var cancelled = false
     private let depth: Int
 
-    init(roots: [MediaPath], libraryRoots: [MediaPath] = [], excludes: [String] = [], depth: Int = 64) {
+    init(roots: [MediaPath], libraryRoots: [MediaPath] = [], excludes: [String] = [], rootExcludes: [MediaPath: [String]] = [:],
+         depth: Int = 64) {
         self.depth = depth
-        let thread = Thread { [self] in walk(roots, walker: TreeWalker(libraryRoots: libraryRoots, excludes: excludes)) }
+        let thread = Thread { [self] in
+            walk(roots, walker: TreeWalker(libraryRoots: libraryRoots, excludes: excludes, rootExcludes: rootExcludes))
+        }
         thread.name = "mlib.scan.walk"
         thread.start()
     }

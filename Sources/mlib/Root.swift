@@ -12,12 +12,13 @@ struct Root: ParsableCommand {
             A root is a directory tree the library indexes. `mlib scan DIR` adds DIR as a root unless it lies \\
             inside one (then it rescans that part); `mlib root add` adds a root even inside another. `mlib \\
             root move OLD NEW` follows a library that moved (a renamed folder, a disk mounted elsewhere): \\
-            every item keeps its id, play counts, rating and playlist entries.
+            every item keeps its id, play counts, rating and playlist entries. `mlib root exclude DIR GLOB` \
+            stores an exclude list with the root (as if in a .mlibignore at it).
 
             Exit status: 0 success; 1 the directory does not exist; 2 usage error (not a root, overlapping \\
             roots); 3 the library could not be opened or a scan holds it.
             """,
-        subcommands: [RootList.self, RootAdd.self, RootMove.self, RootForget.self],
+        subcommands: [RootList.self, RootAdd.self, RootMove.self, RootForget.self, RootExclude.self],
         defaultSubcommand: RootList.self)
 
     /// The root `text` names: resolved when it still exists, else as the library spells it (a moved or
@@ -41,7 +42,11 @@ struct RootList: ParsableCommand {
         if json {
             FileHandle.standardOutput.write(try JSONEncoder().encode(roots.map(\.string)) + Data("\n".utf8))
         } else {
-            for root in roots { print(root.string) }
+            let excludes = Dictionary(uniqueKeysWithValues: try libraryOptions.open().rootStates().map { ($0.path, $0.excludes) })
+            for root in roots {
+                let list = excludes[root] ?? []
+                print(root.string + (list.isEmpty ? "" : "  (excludes: \(list.joined(separator: " ")))"))
+            }
         }
     }
 }
@@ -105,5 +110,49 @@ extension ScanLock {
             printError("\(error)")
             throw ExitCode(ExitStatus.libraryUnavailable)
         }
+    }
+}
+
+struct RootExclude: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exclude",
+        abstract: "Show or change a root's stored exclude list.",
+        discussion: """
+            The patterns are gitignore-style globs, read as if they were in a .mlibignore file at the root \
+            (see "Exclude lists" in mlib(1)); they are kept in the library, so every scan and `mlib watch` \
+            applies them without a file in the music folder. The next scan of the root hides what the list \
+            leaves out and brings back, with their ids and user data, the items it no longer does. Without \
+            patterns, prints the list.
+            """)
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(name: .long, help: "Remove the given patterns from the list instead of adding them.") var remove = false
+    @Flag(name: .long, help: "Empty the list.") var clear = false
+    @Argument(help: ArgumentHelp("The root.", valueName: "dir")) var root: String
+    @Argument(help: ArgumentHelp("Patterns to add (or remove with --remove).", valueName: "glob")) var patterns: [String] = []
+
+    func validate() throws {
+        if remove && patterns.isEmpty { throw ValidationError("--remove needs the patterns to remove.") }
+        if clear && !patterns.isEmpty { throw ValidationError("--clear takes no patterns.") }
+    }
+
+    func run() throws {
+        let index = try libraryOptions.open()
+        let root = try Root.known(self.root, in: index)
+        var list = try index.rootStates().first { $0.path == root }?.excludes ?? []
+        if clear {
+            list = []
+        } else if remove {
+            for pattern in patterns where !list.contains(pattern) { printError("\(pattern): not in the list") }
+            list.removeAll { patterns.contains($0) }
+        } else {
+            for pattern in patterns where !list.contains(pattern) {
+                guard !pattern.contains("\n"), !pattern.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ValidationError("a pattern cannot be empty or span lines.")
+                }
+                list.append(pattern)
+            }
+        }
+        if clear || !patterns.isEmpty { try index.setExcludes(list, of: root) }
+        for pattern in list { print(pattern) }
     }
 }

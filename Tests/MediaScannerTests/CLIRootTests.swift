@@ -62,6 +62,32 @@ struct CLIRootTests {
         #expect(try CLI.run(["root", "move", "--library", box.library, "/no/such/root", moved.path]).status == 2)
     }
 
+    /// A root's stored exclude list hides a folder at the next scan and, emptied, brings its items back
+    /// with their ids and ratings; `--dry-run` names the list as the reason.
+    @Test func aRootsStoredExcludeListHidesAndReturnsItems() throws {
+        let box = try Sandbox()
+        let live = try box.put("a.mp3", at: "Live/a.mp3")
+        try box.put("b.flac", at: "Studio/b.flac")
+        #expect(try CLI.run(["scan", "--quiet", "--library", box.library, box.music.path]).status == 0)
+        let index = try box.index()
+        let id = try #require(try index.item(path: live)).persistentID
+        try index.setRating(id: id, 4)
+
+        let add = try CLI.run(["root", "exclude", "--library", box.library, box.music.path, "Live/"])
+        #expect(add.status == 0 && add.stdout == "Live/\n", "\(add.stderr)")
+        #expect(try CLI.run(["root", "list", "--library", box.library]).stdout.contains("(excludes: Live/)"))
+        let dry = try CLI.run(["scan", "--dry-run", "--library", box.library])
+        #expect(dry.stdout.contains("- \(box.music.path)/Live  excluded by Live/ (the root's exclude list)"), "\(dry.stdout)")
+        #expect(try CLI.run(["scan", "--quiet", "--library", box.library]).status == 0)
+        #expect(try index.item(path: live) == nil && (try index.count(MediaQuery())) == 1)
+
+        #expect(try CLI.run(["root", "exclude", "--remove", "--library", box.library, box.music.path, "Live/"]).status == 0)
+        #expect(try CLI.run(["scan", "--quiet", "--library", box.library]).status == 0)
+        let back = try #require(try index.item(path: live))
+        #expect(back.persistentID == id && back[.rating]?.integer == 4)
+        #expect(try CLI.run(["root", "exclude", "--library", box.library, "/not/a/root", "x"]).status == 2)
+    }
+
     // 9. A playlist mirrored from a file refuses edits (the next scan would undo them) and leaves with it.
     @Test func aMirroredPlaylistRefusesEditsAndGoesWithItsFile() throws {
         let box = try Sandbox()
