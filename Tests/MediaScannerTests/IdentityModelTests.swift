@@ -35,6 +35,31 @@ import Testing
         }
         print("model test: seed \(seed), \(operations) operations, \(world.scans) scans, \(world.files.count) files, \(world.checks) full checks")
     }
+
+    /// The same random workflows followed by `mlib watch` instead of partial scans: at each scan step the
+    /// watcher is let catch up (then held off by the scan lock while the library is checked); full scans
+    /// are `mlib scan` runs beside it, as from cron. 80 operations here (MLIB_MODEL_WATCH_OPERATIONS for
+    /// more; the seed as above).
+    @Test func mlibWatchFollowsRandomOperationsLosingNoUserData() async throws {
+        let chosen = ProcessInfo.processInfo.environment["MLIB_MODEL_SEED"]
+        let seed = chosen == "random" ? UInt64.random(in: 0...UInt64(UInt32.max)) : chosen.flatMap(UInt64.init) ?? 20261122
+        let operations = ProcessInfo.processInfo.environment["MLIB_MODEL_WATCH_OPERATIONS"].flatMap(Int.init) ?? 80
+        let world = try LibraryWorld(seed: seed)
+        defer { world.tearDown() }
+        world.watcher = try WatchTests.Watcher(world.box)
+        try await world.scan(.full)
+        for step in 0..<operations {
+            try await world.randomOperation()
+            if let failure = world.failure {
+                Issue.record("watch, seed \(seed), step \(step): \(failure)\nlast operations:\n\(world.log.suffix(25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
+                return
+            }
+        }
+        try await world.scan(.full)
+        if let failure = world.failure { Issue.record("watch, seed \(seed), final scan: \(failure)\n\(world.log.suffix(25).joined(separator: "\n"))") }
+        #expect(world.watcher?.stop() == 130)
+        print("model test with mlib watch: seed \(seed), \(operations) operations, \(world.watcher?.scans.count ?? 0) watcher scans, \(world.checks) full checks")
+    }
 }
 
 /// Two roots on real files (and, when running as root, a disk mounted inside the first), and the model.
@@ -63,6 +88,8 @@ final class LibraryWorld {
     var log: [String] = []
     var failure: String?
     var scans = 0, checks = 0
+    /// Set when `mlib watch` follows the operations (scan steps then wait for it; see `scan`).
+    var watcher: WatchTests.Watcher?
     private var nextContent = 0
     private var nextName = 0
     private let template: Data
@@ -230,6 +257,7 @@ final class LibraryWorld {
         case 90..<94: try await scan(.interrupted)
         case 94..<98: try await scan(.withPlaylistEdits)
         default:
+            guard watcher == nil else { return }    // `mlib root forget` takes the scan lock; this shortcut does not
             // Forget r2 and add it back: what was indexed under it goes, by request.
             let index = try box.index()
             let forgotten = Set(try index.textRows("SELECT id FROM items WHERE path_text LIKE ?", [r2 + "/%"])
@@ -272,6 +300,27 @@ final class LibraryWorld {
     func scan(_ kind: ScanKind) async throws {
         scans += 1
         let index = try box.index()
+        if let watcher {
+            // A full scan runs as cron would run it, beside the watcher; any other step lets the watcher
+            // catch up (no new scan line for a while), then holds it off with the lock during the check.
+            var complete = false
+            if kind == .full || kind == .withPlaylistEdits {
+                let run = try CLIScanTests.run(["scan", "--quiet", "--library", box.library])
+                log.append("mlib scan -> \(run.status)")
+                complete = run.status == 0 || run.status == 1
+            } else {
+                var seen = watcher.scans.count, quietSince = Date()
+                while Date().timeIntervalSince(quietSince) < WatchTests.debounce + 0.7 {
+                    usleep(50_000)
+                    if watcher.scans.count != seen { seen = watcher.scans.count; quietSince = Date() }
+                }
+                log.append("watcher caught up (\(seen) scans)")
+            }
+            let lock = try ScanLock(libraryPath: box.library, timeout: nil)
+            try check(index, complete: complete)
+            withExtendedLifetime(lock) {}
+            return
+        }
         var directories = try index.roots()
         var shouldStop: @Sendable () -> Bool = { false }
         switch kind {
