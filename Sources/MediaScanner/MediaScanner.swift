@@ -23,6 +23,13 @@ public struct MediaScanner: Sendable {
     /// Patterns left out below every root, besides the `.mlibignore`/`.mpdignore` files in the tree
     /// (see `ExcludeList`).
     public var excludes: [String] = []
+    /// Whether a vanished item may pair, by weak evidence (the same audio, MusicBrainz ID or tags; not the
+    /// same bytes), with a row an earlier scan added. True for scans that were blind in between (cron): a
+    /// file retagged and moved to another root, seen there by a scan of that root alone, keeps its item at
+    /// the next full scan. `mlib watch` sets it false for the scans its events ask for: it saw the item
+    /// still there when that row was added, so two recordings of the same audio stay two items when one
+    /// is deleted.
+    public var weakEvidenceAcrossScans = true
 
     public init(index: any ScanStore, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
                 shouldStop: @escaping @Sendable () -> Bool = { false }, progress: (@Sendable (ScanProgress) -> Void)? = nil) {
@@ -126,6 +133,7 @@ public struct MediaScanner: Sendable {
             let everyRootWalked = rootStates.allSatisfy { walkedRoots.contains($0.path) }
                 && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty
             let outcome = try run.moves.resolve(in: index, generation: run.generation, everyRootWalked: everyRootWalked,
+                                                weakEvidenceAcrossScans: weakEvidenceAcrossScans,
                                                 batchSize: batchSize, shouldStop: shouldStop)
             run.summary.moved += outcome.moved
             run.summary.added -= outcome.movedRowsAddedNow

@@ -104,8 +104,8 @@ final class Moves {
     /// batches of `batchSize` (each one transaction, so a reader never sees half a fold), stopping between
     /// batches when asked. Returns how many were folded, how many of those rows this scan had added, and how
     /// many items were removed.
-    func resolve(in index: any ScanStore, generation: Int64?, everyRootWalked: Bool, batchSize: Int,
-                 shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
+    func resolve(in index: any ScanStore, generation: Int64?, everyRootWalked: Bool, weakEvidenceAcrossScans: Bool,
+                 batchSize: Int, shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
         var moved = 0, addedNow = 0, removed = 0
         // Strongest evidence first, each kind sought only for the items still unpaired, and folded before
@@ -117,9 +117,9 @@ final class Moves {
             guard !seeking.isEmpty else { break }
             var candidates = try index.moveCandidates(for: everyVanished, seeking: seeking, evidence: evidence)
             // The same bytes are the same file whenever they were indexed (a copy, then a delete a day later).
-            // Weaker evidence pairs only with a file this scan found new: two recordings of the same audio, or
-            // two files tagged alike, are two items once both were indexed (deleting one is a deletion).
-            if evidence != .content { candidates.removeAll { $0.rowGeneration == nil || $0.rowGeneration != generation } }
+            // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
+            // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
+            if evidence != .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
             let chosen = pairs(among: candidates)
             for start in stride(from: 0, to: chosen.count, by: batchSize) {
                 if shouldStop() { return (moved, addedNow, removed, true) }

@@ -211,6 +211,10 @@ public final class LibraryWatcher {
             : reasons.contains(.changes) ? .changes : Scan.Reason.fallback
         reasons.removeAll()
         guard !directories.isEmpty else { return }
+        // Between two scans driven by events nothing went unseen; after a blind spell (start, lost events,
+        // a disk away, the unwatched part) the scan pairs as a cron scan does.
+        var scanner = scanner
+        scanner.weakEvidenceAcrossScans = reason != .changes
         let summary = try await scanner.scan(directories)
         withExtendedLifetime(held) {}
         onScan(Scan(reason: reason, directories: directories, summary: summary))

@@ -4,7 +4,7 @@ import MediaModel
 @testable import MediaScanner
 import Testing
 
-/// Random workflows against a model of what the library must hold: after every scan, no item whose file is
+/// Random workflows (kill -9 of a scan among them) against a model of what the library must hold: after every scan, no item whose file is
 /// still on disk has lost its id, rating, play count or playlist entries, and after a scan of every root the
 /// library holds exactly one item per file. Seeded (a fixed seed by default, so CI is repeatable; MLIB_MODEL_SEED
 /// picks another, `random` a random one; Benchmarks/identity-model.sh runs many); the seed is printed on failure
@@ -70,7 +70,7 @@ final class LibraryWorld {
         var id: Int64?
         var indexedPath: String?
     }
-    enum ScanKind { case full, root, subtree, interrupted, withPlaylistEdits }
+    enum ScanKind { case full, root, subtree, interrupted, killed, withPlaylistEdits }
 
     let box: Sandbox
     let r1: String, r2: String, disk: String, store: String
@@ -254,7 +254,8 @@ final class LibraryWorld {
         case 73..<81: try await scan(.full)
         case 81..<86: try await scan(.root)
         case 86..<90: try await scan(.subtree)
-        case 90..<94: try await scan(.interrupted)
+        case 90..<92: try await scan(.interrupted)
+        case 92..<94: try await scan(.killed)
         case 94..<98: try await scan(.withPlaylistEdits)
         default:
             guard watcher == nil else { return }    // `mlib root forget` takes the scan lock; this shortcut does not
@@ -324,7 +325,7 @@ final class LibraryWorld {
         var directories = try index.roots()
         var shouldStop: @Sendable () -> Bool = { false }
         switch kind {
-        case .full, .withPlaylistEdits: break
+        case .full, .withPlaylistEdits, .killed: break
         case .root: directories = [directories[Int.random(in: 0..<directories.count, using: &rng)]]
         case .subtree:
             let candidates = [r1 + "/a", r1 + "/b", r2 + "/x", r2 + "/y", disk].filter { FileManager.default.fileExists(atPath: $0) }
@@ -333,6 +334,18 @@ final class LibraryWorld {
         case .interrupted:
             let countdown = StopRequestTests.Countdown(after: Int.random(in: 1...6, using: &rng))
             shouldStop = { countdown.poll() }
+        }
+        if kind == .killed {
+            // `mlib scan` of every root, killed with SIGKILL a few milliseconds in: whatever it committed is
+            // whole batches; nothing it left half done may cost an item its identity.
+            let (process, _, _) = try CLIScanTests.start(["scan", "--quiet", "--batch-size", "3", "--library", box.library])
+            let delay = UInt32.random(in: 5_000...150_000, using: &rng)
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            log.append("mlib scan killed after \(delay / 1000) ms (status \(process.terminationStatus))")
+            try check(index, complete: false)
+            return
         }
         log.append("scan \(kind) \(directories.map { $0.string.replacingOccurrences(of: box.music.path, with: "") })")
         let scanner = MediaScanner(index: index, width: 1, batchSize: 3, shouldStop: shouldStop)

@@ -139,6 +139,28 @@ import Testing
         #expect(watcher.stop() == 130)
     }
 
+    /// Two recordings of the same audio (other tags), both indexed while watched: deleting one is a
+    /// deletion; the other keeps its own id and rating (it used to take the deleted one's).
+    @Test func deletingOneOfTwoRecordingsOfTheSameAudioLeavesTheOtherAlone() async throws {
+        let box = try Sandbox()
+        let first = try box.put("a.mp3", at: "Best Of/01 Alpha.mp3")
+        try box.put("b.flac", at: "Best Of/02 Bravo.flac")
+        let watcher = try Watcher(box, [box.music.path])
+        let firstID = try Self.rate(box, first, 5)
+        let second = box.music.path + "/Compilation/07 Alpha.mp3"
+        try FileManager.default.createDirectory(atPath: box.path + "/tmp", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-i", first.string, "-map", "0", "-c", "copy", "-metadata", "album=Compilation", box.path + "/tmp/07.mp3"])
+        try FileManager.default.createDirectory(atPath: box.music.path + "/Compilation", withIntermediateDirectories: true)
+        try #require(rename(box.path + "/tmp/07.mp3", second) == 0)
+        #expect(try Self.visible(box) { $0[second] != nil } != nil)
+        let secondID = try Self.rate(box, MediaPath(second), 2)
+        try FileManager.default.removeItem(atPath: first.string)
+        #expect(try Self.visible(box) { $0[first.string] == nil } != nil)
+        let kept = try Self.listed(box)[second]
+        #expect(kept?.id == secondID && kept?.rating == 2 && secondID != firstID, "\(Self.dump(box))")
+        #expect(watcher.stop() == 130)
+    }
+
     @Test func aWholeAlbumMovedWithinAndAcrossRootsKeepsItsItems() async throws {
         let box = try Sandbox()
         let r1 = box.music.path + "/r1", r2 = box.music.path + "/r2"
