@@ -34,7 +34,7 @@ let package = Package(
         // C interface over TagLib's C++ API (PropertyMap, pictures, audio properties in ms).
         .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
 
-        // Records SIGINT/SIGTERM for `mlib scan` from before `main` until the scan's own handlers run.
+        // Set-up before `main`: SIGINT/SIGTERM recorded for `mlib scan` and `mlib watch`; two malloc arenas.
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
