@@ -20,7 +20,7 @@ import Testing
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
-                let operations = world.log.suffix(25).joined(separator: "\n")
+                let operations = world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n")
             let rows = (try? world.box.index().textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
             let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
             let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
@@ -30,7 +30,7 @@ import Testing
         }
         try await world.scan(.full)
         if let failure = world.failure {
-            let operations = world.log.suffix(25).joined(separator: "\n")
+            let operations = world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n")
             Issue.record("seed \(seed), final scan: \(failure)\n\(operations)")
         }
         print("model test: seed \(seed), \(operations) operations, \(world.scans) scans, \(world.files.count) files, \(world.checks) full checks")
@@ -51,12 +51,12 @@ import Testing
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
-                Issue.record("watch, seed \(seed), step \(step): \(failure)\nlast operations:\n\(world.log.suffix(25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
+                Issue.record("watch, seed \(seed), step \(step): \(failure)\nlast operations:\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
                 return
             }
         }
         try await world.scan(.full)
-        if let failure = world.failure { Issue.record("watch, seed \(seed), final scan: \(failure)\n\(world.log.suffix(25).joined(separator: "\n"))") }
+        if let failure = world.failure { Issue.record("watch, seed \(seed), final scan: \(failure)\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))") }
         #expect(world.watcher?.stop() == 130)
         print("model test with mlib watch: seed \(seed), \(operations) operations, \(world.watcher?.scans.count ?? 0) watcher scans, \(world.checks) full checks")
     }
@@ -212,7 +212,9 @@ final class LibraryWorld {
             try FileManager.default.removeItem(atPath: files[i].path)
             log.append("delete \(files[i].path)")
             deleted.append((files[i].path, files[i].content))
-            if let id = files[i].id { deletedIDs[lineageOf(files[i].content), default: []].insert(id) }
+            // The id the file had, or, when no full check has named it yet (the disk was away at each), the
+            // one the library holds for its path: another copy of the same bytes may take it.
+            if let id = files[i].id ?? indexedID(files[i].path) { deletedIDs[lineageOf(files[i].content), default: []].insert(id) }
             files.remove(at: i)
         case 54..<57:
             guard let d = deleted.indices.randomElement(using: &rng), !isHidden(deleted[d].path),
@@ -365,6 +367,11 @@ final class LibraryWorld {
                    + (summary.interrupted ? " interrupted" : "") + (summary.hasProblems ? " problems" : ""))
         let everyRoot = kind == .full || kind == .withPlaylistEdits
         try check(index, complete: everyRoot && !summary.interrupted)
+    }
+
+    /// The id of the row at `path`, hidden or not.
+    private func indexedID(_ path: String) -> Int64? {
+        (try? box.index().textRows("SELECT id FROM items WHERE path_text = ?", [path]))?.first?[0].flatMap { Int64($0) }
     }
 
     /// Ids of rows in the table, hidden ones included.
