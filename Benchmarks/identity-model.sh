@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# identity-model.sh [SEEDS] [OPERATIONS]   (default: 100 seeds from 1, 300 operations each)
+# identity-model.sh [SEEDS] [OPERATIONS]   (default: 100 seeds from 1 (FIRST_SEED), 300 operations each)
 #
 # Runs the identity model test (Tests/MediaScannerTests/IdentityModelTests.swift: random workflows on real
 # files — adds, copies, retags, renames, moves within and across roots, copies then deletes, deletes,
 # restores, symlinks across roots, a disk unmounted and remounted inside a root, partial and interrupted
 # scans, forgetting a root, playlist edits during scans — checked against a model of what the library must
 # hold) for many seeds, and prints each failing seed with its last operations. Needs root for the mount.
+# Both model tests run per seed: scans in process, and `mlib watch` following the same kind of workflow.
 # `swift test` runs one fixed seed; this is the long run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seeds=${1:-100}; operations=${2:-300}
+seeds=${1:-100}; operations=${2:-300}; first=${FIRST_SEED:-1}
 swift build --build-tests >&2
 failed=0
-for seed in $(seq 1 "$seeds"); do
-  if ! report=$(MLIB_MODEL_SEED=$seed MLIB_MODEL_OPERATIONS=$operations swift test --skip-build \
+for seed in $(seq "$first" $((first + seeds - 1))); do
+  if ! report=$(MLIB_MODEL_SEED=$seed MLIB_MODEL_OPERATIONS=$operations MLIB_MODEL_WATCH_OPERATIONS=$operations swift test --skip-build \
       --filter IdentityModelTests 2>&1); then
     failed=$((failed + 1))
-    echo "seed $seed FAILED:"; grep -v '^↳ ///' <<<"$report" | grep -A40 '↳ seed' | head -45
+    echo "seed $seed FAILED:"; grep -v '^↳ ///' <<<"$report" | grep -E -A40 'seed [0-9]+ \(MLIB_MODEL_SEED|watch, seed' | head -45 || true
   fi
 done
 echo "$((seeds - failed)) passed, $failed failed"
