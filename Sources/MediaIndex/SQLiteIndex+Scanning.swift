@@ -23,10 +23,11 @@ extension SQLiteIndex {
                                                                             missing: row[6], addedGeneration: row[7])
             }
             let failures = try Row.fetchCursor(db.cachedStatement(sql:
-                "SELECT path, size, mtime, inode FROM failures WHERE dir = ?"), arguments: [dir])
+                "SELECT path, size, mtime, inode, code FROM failures WHERE dir = ?"), arguments: [dir])
             while let row = try failures.next() {
-                state.failures[MediaPath(bytes: Array(row[0] as Data))] =
-                    FileStamp(size: row[1], mtimeNanoseconds: row[2], inode: row[3])
+                let path = MediaPath(bytes: Array(row[0] as Data))
+                state.failures[path] = FileStamp(size: row[1], mtimeNanoseconds: row[2], inode: row[3])
+                state.failureCodes[path] = row[4]
             }
             return state
         }

@@ -29,6 +29,9 @@ public struct DirectoryState: Sendable {
     }
     public var items: [MediaPath: Item] = [:]
     public var failures: [MediaPath: FileStamp] = [:]
+    /// Each failure's code (`ProbeError.code`): the scanner retries some at every scan, others only once
+    /// the file changed.
+    public var failureCodes: [MediaPath: String] = [:]
     public var isEmpty: Bool { items.isEmpty && failures.isEmpty }
     public init() {}
 }

@@ -53,6 +53,11 @@ final class ScanRun {
 
     var elapsed: Double { Date().timeIntervalSince(start) }
 
+    /// Failures that only a change to the file can cure (its size, mtime or inode then change): such a file is
+    /// read again only then. The others (permission denied, an I/O error, a dangling link, not a regular
+    /// file) can pass with the file untouched (chmod, a disk back online), so they are retried every scan.
+    static let failuresOfContent: Set<String> = ["corrupt", "not-media", "empty"]
+
     /// Compares one directory with the index: counts the unchanged, claims renamed items by inode, notes
     /// the vanished, returns what to read.
     func diff(_ listing: DirectoryListing, in target: inout ScanTarget) throws -> [ProbeJob] {
@@ -67,6 +72,10 @@ final class ScanRun {
             // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
             let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
             if let failed = state.failures.removeValue(forKey: file.path) {
+                if failed == file.stamp, let code = state.failureCodes[file.path], Self.failuresOfContent.contains(code) {
+                    summary.unchanged += 1              // the same bytes fail the same way: not read again
+                    continue
+                }
                 jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp))
             } else if let known {
                 // A hidden item found again is read again: the read clears its hiding.

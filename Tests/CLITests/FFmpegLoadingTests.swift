@@ -20,6 +20,33 @@ struct FFmpegLoadingTests {
         }
     }
 
+    /// A file that failed for what it holds (corrupt, not media, empty) is not read again while its size,
+    /// mtime and inode stay: an unchanged rescan of a library with one such file loaded FFmpeg (~40 ms and
+    /// 26 MB) to fail on it again. Failures that can pass without the file changing (permission, I/O,
+    /// a dangling link) are still retried on every scan.
+    @Test func anUnchangedRescanDoesNotReadAFileThatFailedForItsContent() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-lazy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let music = root.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("video-h264-aac.mp4"), to: music.appendingPathComponent("good.mp4"))
+        var garbage = [UInt8](repeating: 0, count: 8192)
+        for i in garbage.indices { garbage[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 7) }
+        try Data(garbage).write(to: music.appendingPathComponent("bad.mp3"))
+        let library = root.appendingPathComponent("library.sqlite").path
+        let first = try CLI.run(["scan", "--quiet", "--library", library, music.path])
+        #expect(first.status == 1, "the bad file is reported: \(first.stderr)")
+        let (loaded, again) = try Self.loadsFFmpeg(["scan", "--quiet", "--library", library])
+        #expect(again.status == 0, "\(again.stderr.suffix(500))")
+        #expect(!loaded, "an unchanged rescan read the failed file again")
+        #expect(try CLI.run(["failures", "--library", library]).out.contains("bad.mp3"), "the failure stays recorded")
+        // Replaced by a good file: read at the next scan.
+        try FileManager.default.removeItem(at: music.appendingPathComponent("bad.mp3"))
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("video-h264-aac.mp4"), to: music.appendingPathComponent("bad.mp3"))
+        #expect(try CLI.run(["scan", "--quiet", "--library", library]).status == 0)
+        #expect(try CLI.run(["failures", "--library", library]).out.isEmpty)
+    }
+
     @Test func readingAFileLoadsItAndWorks() throws {
         let file = CLI.fixtures.appendingPathComponent("video-h264-aac.mp4").path
         let (loaded, result) = try Self.loadsFFmpeg(["info", "--json", file])
