@@ -51,7 +51,10 @@ import Testing
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
-                Issue.record("watch, seed \(seed), step \(step): \(failure)\nlast operations:\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
+                let rows = (try? world.box.index().textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
+                let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
+                let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
+                Issue.record("watch, seed \(seed), step \(step): \(failure)\(dump)\nlast operations:\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
                 return
             }
         }
@@ -215,6 +218,16 @@ final class LibraryWorld {
             // The id the file had, or, when no full check has named it yet (the disk was away at each), the
             // one the library holds for its path: another copy of the same bytes may take it.
             if let id = files[i].id ?? indexedID(files[i].path) { deletedIDs[lineageOf(files[i].content), default: []].insert(id) }
+            // Byte-identical copies may have traded ids since the model last learned them (it learns only
+            // from full checks with the disk mounted): if the library gave this copy the id the model
+            // expects on another copy, that copy holds an id the model never learned. Unknown until the
+            // next full check, then.
+            if files[i].id == nil, let held = indexedID(files[i].path) {
+                for j in files.indices where j != i && files[j].id == held && lineageOf(files[j].content) == lineageOf(files[i].content) {
+                    files[j].id = nil
+                    log.append("  (model: #\(held) was this copy's in the library; \(files[j].path)'s id unknown until a full check)")
+                }
+            }
             files.remove(at: i)
         case 54..<57:
             guard let d = deleted.indices.randomElement(using: &rng), !isHidden(deleted[d].path),
