@@ -168,6 +168,14 @@ extension SQLiteIndex {
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(window) FROM temp.vanished WHERE seeking") ?? 0
             let sql: String
             switch evidence {
+            case .sameFile:
+                sql = """
+                    SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v JOIN items o ON o.id = v.id
+                    JOIN items i ON i.scan_inode = o.scan_inode AND i.scan_device IS o.scan_device
+                        AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash) AND i.added_gen > v.window
+                    WHERE v.seeking AND o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL
+                        AND i.id NOT IN (SELECT id FROM temp.vanished)
+                    """
             case .content:
                 sql = """
                     SELECT v.id, i.id, i.path, i.added_gen FROM temp.vanished v

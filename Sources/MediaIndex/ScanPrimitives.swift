@@ -69,15 +69,19 @@ public struct VanishedItem: Sendable, Hashable {
 /// A row that a vanished item may have become, and the evidence for it.
 public struct MoveCandidate: Sendable, Hashable {
     public enum Evidence: Int, Sendable, Comparable, CaseIterable {
+        /// The same inode and device, and the same first or last 16 KiB: the file itself, retagged in place
+        /// and renamed (its mtime changed, so the walk could not claim it). Before `content`: a copy of the
+        /// file made before the retag has its old bytes, but it is the copy.
+        case sameFile = 0
         /// The same size and fingerprint (head and tail bytes): the same file, copied or moved.
-        case content = 0
+        case content = 1
         /// The same first or last 16 KiB, container and duration (within 50 ms): the same audio under new
         /// tags (tags sit at one end), retagged and renamed, in place or by a tagger that writes a new file.
-        case audio = 1
+        case audio = 2
         /// The same MusicBrainz recording ID.
-        case musicBrainz = 2
+        case musicBrainz = 3
         /// The same title, artist, album, container and duration (within a second): a retag and a rename.
-        case tags = 3
+        case tags = 4
         public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     }
     public var vanishedID: Int64

@@ -119,7 +119,7 @@ final class Moves {
             // The same bytes are the same file whenever they were indexed (a copy, then a delete a day later).
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
-            if evidence != .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
+            if evidence > .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
             let chosen = pairs(among: candidates)
             for start in stride(from: 0, to: chosen.count, by: batchSize) {
                 if shouldStop() { return (moved, addedNow, removed, true) }
