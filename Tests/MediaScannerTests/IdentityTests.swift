@@ -154,6 +154,36 @@ import Testing
         #expect(b.persistentID == rewrittenID && b.genre == "Ambient" && b[.rating]?.integer == 4)
     }
 
+    /// A backup copy taken, then the original retagged in place and renamed, all between two scans: the copy
+    /// has the item's old bytes (content evidence), the original its inode and one unchanged end. The item
+    /// is the original (`sameFile` evidence); the copy is a new item.
+    @Test func aRetagAndRenameInPlaceBesideACopyOfTheOldBytesKeepsTheOriginal() async throws {
+        let box = try Sandbox()
+        let original = try box.put("a.mp3", at: "x/01 Alpha.mp3")
+        try await box.scan()
+        let index = try box.index()
+        let id = try #require(try index.item(path: original)).persistentID
+        try index.setRating(id: id, 5)
+
+        let backup = box.music.path + "/backup/01 Alpha.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/backup", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: original.string, toPath: backup)
+        let retagged = box.url.appendingPathComponent("retagged.mp3").path
+        try Templates.ffmpeg(["-i", original.string, "-map", "0", "-c", "copy", "-metadata", "title=Alpha (Live)", retagged])
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: original.string))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: retagged)))
+        try handle.close()
+        let renamed = try Self.move(original, to: box.music.path + "/x/01 Alpha (Live).mp3")
+
+        let summary = try await box.scan()
+        #expect(summary.removed == 0 && summary.moved == 1, "\(summary)")
+        let kept = try #require(try index.item(path: renamed))
+        #expect(kept.persistentID == id && kept.title == "Alpha (Live)" && kept[.rating]?.integer == 5)
+        let copy = try #require(try index.item(path: MediaPath(backup)))
+        #expect(copy.persistentID != id && copy[.rating]?.integer == nil)
+    }
+
     /// The same recording on two records (same audio, other tags): deleting one after the other was indexed
     /// by a scan that saw both (as `mlib watch` does: `weakEvidenceAcrossScans` false) is a deletion, not a
     /// move. (A cron scan cannot tell it from a retag and move seen by two partial scans, and pairs them.)
