@@ -14,15 +14,16 @@ import MediaModel
 ///    changes; no new row is made, so nothing can attach to one. This tells byte-identical copies apart.
 /// At the end, for items that vanished, among the rows added since the item's root was last walked
 /// completely (ties go to the same file name, then the same folder name, then the oldest row):
-/// 2. **The content** (size and fingerprint): the same bytes at both ends are the item copied and then
+/// 2. **The same file, retagged**: the same inode and device and one unchanged end: retagged in place and
+///    renamed. Before the content, so that a backup copy of the old bytes does not take the item.
+/// 3. **The content** (size and fingerprint): the same bytes at both ends are the item copied and then
 ///    deleted (another disk, another root, a sync tool).
-/// 3. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
-///    duration: the file retagged and renamed in one go, in place or by a tagger writing a new file. (The
-///    inode alone is not trusted once size or mtime changed: file systems hand a deleted file's inode
-///    number to the next new file.)
-/// 4. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
+/// 4. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
+///    duration: the file retagged and renamed in one go by a tagger writing a new file. (The inode alone
+///    is never trusted: file systems hand a deleted file's inode number to the next new file.)
+/// 5. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
-/// A row paired by 2–4 is folded into the item: the item keeps its id and takes the row's path and file
+/// A row paired by 2–5 is folded into the item: the item keeps its id and takes the row's path and file
 /// data; whatever the user did with the row meanwhile is carried over.
 /// Only then is a vanished item removed, never one below a directory the walk could not see (see
 /// `ScanRun.finishTarget`), and only by a scan that walked every root: it may have moved to a root that
