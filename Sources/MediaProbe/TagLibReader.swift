@@ -17,15 +17,17 @@ struct TagLibReader {
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
     /// head and tail windows.
-    static func read(_ file: MediaFile, hint: String?) -> Result? {
-        if let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
+    /// With `audioProperties` false only the tags are read (TagLib's MPEG reader then searches for no frame:
+    /// an MP3 cut off after its tag still shows its tags).
+    static func read(_ file: MediaFile, hint: String?, audioProperties: Bool = true) -> Result? {
+        if audioProperties, let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
         let head = file.head
         let tail = file.facts.size > Int64(head.count) ? file.tail : []
         let handle = head.withUnsafeBufferPointer { h in
             tail.withUnsafeBufferPointer { t in
                 file.path.withCString { name in
                     func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
-                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, 1, h.baseAddress, h.count, t.baseAddress, t.count)
+                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
                     }
                     return hint.map { $0.withCString(open) } ?? open(nil)
                 }
