@@ -68,6 +68,15 @@ import Testing
         let damaged = try CLI.run(["ls", "--paths", "--library", library, "damaged:yes"])
         #expect(damaged.status == 0, "\(damaged.stderr)")
         #expect(damaged.out.split(separator: "\n").count == partial)
+
+        // The clean file type: MP4 video and M4A audio share FFmpeg's demuxer name, not their type.
+        let mp4 = try CLI.run(["ls", "--paths", "--library", library, "format:mp4"])
+        #expect(mp4.out.split(separator: "\n").map { String($0).hasSuffix("video-h264-aac.mp4") } == [true], "\(mp4.out)")
+        let m4a = try CLI.run(["ls", "--paths", "--library", library, "format:m4a"])
+        #expect(m4a.out.split(separator: "\n").count == 4, "\(m4a.out)")
+        let stats = try CLI.run(["stats", "--library", library])
+        #expect(stats.out.contains("By file type:") && !stats.out.contains("mov,mp4"), "\(stats.out)")
+        #expect(stats.out.contains("Partial:    \(partial)"), "\(stats.out)")
     }
 
     private func same(_ a: Any?, _ b: Any?) -> Bool {
