@@ -11,6 +11,8 @@ struct MPEGAudioHeader: Equatable {
     /// The first frame's bit rate (bit/s): the stream's for CBR.
     var frameBitRate: Int
     var samplesPerFrame: Int
+    /// The length of this first frame in bytes (its own bit rate and padding).
+    var frameBytes = 0
     /// From a Xing/Info or VBRI header: the frame count and audio byte count of the whole stream.
     var frames: Int?
     var bytes: Int?
@@ -50,7 +52,7 @@ struct MPEGAudioHeader: Equatable {
             header.isVBR = tag == "Xing"
             // The header frame's own bit rate is whatever fits the header (FFmpeg's muxer picks the smallest):
             // a CBR stream's rate is in the next frame.
-            if let next = parse(file.bytes(at: offset + Int64(header.frameLength(padded: b[2] & 2 != 0)), count: 4)) {
+            if let next = parse(file.bytes(at: offset + Int64(header.frameBytes), count: 4)) {
                 header.frameBitRate = next.frameBitRate
             }
             let flags = be32(b, at + 4)
@@ -92,9 +94,11 @@ struct MPEGAudioHeader: Equatable {
         case (false, _): [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
         }
         let samples = layer == 1 ? 384 : layer == 2 || version == 1 ? 1152 : 576
-        return MPEGAudioHeader(version: version, layer: layer, sampleRate: rates[rateIndex],
-                               channels: b[3] >> 6 == 3 ? 1 : 2, frameBitRate: table[bitIndex - 1] * 1000,
-                               samplesPerFrame: samples, isVBR: false)
+        var header = MPEGAudioHeader(version: version, layer: layer, sampleRate: rates[rateIndex],
+                                     channels: b[3] >> 6 == 3 ? 1 : 2, frameBitRate: table[bitIndex - 1] * 1000,
+                                     samplesPerFrame: samples, isVBR: false)
+        header.frameBytes = header.frameLength(padded: b[2] & 2 != 0)
+        return header
     }
 
     private static func be32(_ b: [UInt8], _ i: Int) -> Int {

@@ -41,6 +41,11 @@ struct NativeReading {
         }
         start += Int64(offset)
         mpeg = h
+        // Two consecutive frame headers are what FFmpeg (and mutagen) need to take the data for MPEG audio.
+        let next = start + Int64(h.frameBytes)
+        if next + 4 <= file.facts.size - Self.trailingTagBytes(file), MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) == nil {
+            damage.append("the first MPEG frame is not followed by another (damaged)")
+        }
         let audioBytes = max(0, file.facts.size - start - Self.trailingTagBytes(file))
         var seconds: Double?
         if let samples = h.sampleCount, h.frames ?? 0 > 0 {
@@ -109,9 +114,20 @@ struct NativeReading {
     private mutating func readOgg(_ file: MediaFile, codec: String?) {
         let head = file.head
         guard head.count > 27, head.starts(with: Array("OggS".utf8)) else { return }
-        guard let last = OggPage.last(in: file.tail) else {
+        guard let (last, lastOffset) = OggPage.last(in: file.tail) else {
             damage.append("no complete Ogg page at the end of the file (truncated)")
             return
+        }
+        if lastOffset + last.length < file.tail.count { damage.append("the file ends inside an Ogg page (truncated)") }
+        // FFmpeg checks every page it reads when it opens the file (the headers, then the last page for the
+        // length) and refuses the file when one fails; the same pages are checked here.
+        var at = 0
+        while let page = OggPage.page(in: head, at: at) {
+            if !page.crcMatches { damage.append("an Ogg page at byte \(at) fails its checksum"); break }
+            at += page.length
+        }
+        if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
+            damage.append("no Ogg page where one should start, at byte \(at)")
         }
         if !last.crcMatches { damage.append("the last Ogg page fails its checksum") }
         let packet = 27 + Int(head[26])

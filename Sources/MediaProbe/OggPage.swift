@@ -5,14 +5,16 @@ struct OggPage {
     var granule: Int64
     var serial: UInt32
     var crcMatches: Bool
+    /// Header, segment table and body, in bytes.
+    var length: Int
 
-    /// The last complete page that starts in `bytes` (the file's tail window).
-    static func last(in bytes: [UInt8]) -> OggPage? {
+    /// The last complete page that starts in `bytes` (the file's tail window), with its offset there.
+    static func last(in bytes: [UInt8]) -> (page: OggPage, offset: Int)? {
         var i = bytes.count - 27
         while i >= 0 {
             if bytes[i] == 0x4F, bytes[i + 1] == 0x67, bytes[i + 2] == 0x67, bytes[i + 3] == 0x53, bytes[i + 4] == 0,
                let page = page(in: bytes, at: i) {
-                return page
+                return (page, i)
             }
             i -= 1
         }
@@ -22,7 +24,7 @@ struct OggPage {
     /// The page starting at `i`, when its header and segment table fit in `bytes` and its body ends at or
     /// before the end of `bytes`.
     static func page(in b: [UInt8], at i: Int) -> OggPage? {
-        guard i + 27 <= b.count else { return nil }
+        guard i >= 0, i + 27 <= b.count, b[i] == 0x4F, b[i + 1] == 0x67, b[i + 2] == 0x67, b[i + 3] == 0x53 else { return nil }
         let segments = Int(b[i + 26])
         guard i + 27 + segments <= b.count else { return nil }
         let body = b[(i + 27)..<(i + 27 + segments)].reduce(0) { $0 + Int($1) }
@@ -37,7 +39,7 @@ struct OggPage {
             let byte = (22..<26).contains(k - i) ? 0 : b[k]
             crc = crc << 8 ^ table[Int((crc >> 24) ^ UInt32(byte))]
         }
-        return OggPage(granule: granule, serial: serial, crcMatches: crc == stored)
+        return OggPage(granule: granule, serial: serial, crcMatches: crc == stored, length: end - i)
     }
 
     /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0.
