@@ -207,6 +207,25 @@ def make():
                  "albumTrackCount": 12},
            stream={"fileType": "wav", "audioCodec": "pcm_s16le", "playbackDuration": 0.5})
 
+    # 11. ID3v2 with only a title and an ID3v1 tag with the rest: the fields fall back one by one.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=0.5", "-c:a", "libmp3lame",
+                  "-b:a", "32k"] + BITEXACT + [odd("mp3-v1-fallback.mp3")])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="V2 Title"))
+    tags.save(odd("mp3-v1-fallback.mp3"), v2_version=4, v1=0)
+    def field(text, n):
+        return text.encode("latin-1")[:n].ljust(n, b"\0")
+    v1 = b"TAG" + field("V1 Title", 30) + field("V1 Artist", 30) + field("V1 Album", 30) + b"1987" \
+        + field("from ID3v1", 28) + b"\0" + bytes([4]) + bytes([17])
+    with open(odd("mp3-v1-fallback.mp3"), "ab") as f:
+        f.write(v1)
+    m = ID3(odd("mp3-v1-fallback.mp3"))       # mutagen merges ID3v1 into ID3v2 frame by frame
+    assert str(m["TIT2"]) == "V2 Title" and str(m["TPE1"]) == "V1 Artist" and str(m["TALB"]) == "V1 Album", m
+    expect("mp3-v1-fallback.mp3", "mutagen (ID3v1 merged into ID3v2 field by field)",
+           tags={"title": "V2 Title", "artist": "V1 Artist", "albumTitle": "V1 Album", "year": 1987,
+                 "albumTrackNumber": 4, "genre": str(m["TCON"])},
+           stream={"fileType": "mp3"})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

@@ -315,6 +315,19 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
 
         auto *out = new mlib_tl_file();
         PropertyMap map = file->properties();
+        // TagLib's tag union answers from the first tag that is not empty: an ID3v2 tag holding only a
+        // title hid the artist, album, year, track and genre of the ID3v1 tag behind it. Fall back field
+        // by field (as mutagen does), for every format that pairs a main tag with ID3v1.
+        Tag *v1 = nullptr;
+        if (auto *f = dynamic_cast<MPEG::File *>(file)) { if (f->hasID3v1Tag() && (f->hasID3v2Tag() || f->hasAPETag())) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<WavPack::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<APE::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<MPC::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        if (v1) {
+            for (const auto &entry : v1->properties()) {
+                if (!map.contains(entry.first) && !entry.second.isEmpty()) map.insert(entry.first, entry.second);
+            }
+        }
         for (const auto &entry : map) {
             std::string key = entry.first.upper().to8Bit(true);
             for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
