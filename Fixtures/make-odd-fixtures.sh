@@ -226,6 +226,28 @@ def make():
                  "albumTrackNumber": 4, "genre": str(m["TCON"])},
            stream={"fileType": "mp3"})
 
+    # 12. ALAC at 96 kHz whose MP4 sample entry says 48 kHz (the entry's 16.16 field cannot hold 96000; the
+    #     ALAC cookie can): the codec's own configuration is right.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=96000:duration=0.3", "-c:a", "alac"]
+        + BITEXACT + ["-metadata", "title=Hi-Res", odd("m4a-alac-96k.m4a")])
+    data = bytearray(read(odd("m4a-alac-96k.m4a")))
+    entry = data.find(b"alac", data.find(b"stsd"))
+    rate_at = entry + 4 + 6 + 2 + 2 + 2 + 4 + 2 + 2 + 2 + 2
+    data[rate_at:rate_at + 4] = (48000 << 16).to_bytes(4, "big")
+    write(odd("m4a-alac-96k.m4a"), bytes(data))
+    m = mutagen.File(odd("m4a-alac-96k.m4a"))
+    assert m.info.sample_rate == 96000, m.info.sample_rate
+    expect("m4a-alac-96k.m4a", "mutagen and ffprobe (96000 Hz from the ALAC cookie)",
+           tags={"title": "Hi-Res"}, stream={"audioCodec": "alac", "sampleRate": 96000, "channels": 1, "fileType": "m4a"})
+
+    # 13. A 4-channel WavPack (mutagen 1.46 says 2; ffprobe reads the channel info block).
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=0.3", "-filter_complex",
+                  "[0][0][0][0]amerge=inputs=4", "-c:a", "wavpack"] + BITEXACT + [odd("wavpack-4ch.wv")])
+    channels = ffprobe(odd("wavpack-4ch.wv"))["streams"][0]["channels"]
+    assert channels == 4, channels
+    expect("wavpack-4ch.wv", "ffprobe (4 channels; mutagen 1.46 says 2)",
+           stream={"audioCodec": "wavpack", "channels": 4, "sampleRate": 22050, "fileType": "wv"})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:
