@@ -16,7 +16,7 @@ FFMPEG = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"]
 BITEXACT = ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1", "-threads", "1"]
 try:
     import mutagen
-    from mutagen.id3 import ID3, TIT2, TPE1, TALB, TXXX, APIC, POPM
+    from mutagen.id3 import ID3, TIT2, TPE1, TALB, TXXX, APIC, POPM, CHAP, CTOC, CTOCFlags
 except ImportError:
     sys.exit("make-odd-fixtures: python3 mutagen is required (apt-get install python3-mutagen)")
 
@@ -247,6 +247,36 @@ def make():
     assert channels == 4, channels
     expect("wavpack-4ch.wv", "ffprobe (4 channels; mutagen 1.46 says 2)",
            stream={"audioCodec": "wavpack", "channels": 4, "sampleRate": 22050, "fileType": "wv"})
+
+    # 14. Chapters: an M4B audiobook and a Matroska file (ffmpeg from an ffmetadata list), an MP3 with ID3v2
+    #     CHAP frames (mutagen).
+    meta = odd("chapters.ffmeta")
+    with open(meta, "w") as f:
+        f.write(";FFMETADATA1\ntitle=Chaptered\n")
+        for n, (start, end) in enumerate([(0, 400), (400, 800), (800, 1200)]):
+            f.write(f"[CHAPTER]\nTIMEBASE=1/1000\nSTART={start}\nEND={end}\ntitle=Part {n + 1}\n")
+    for name, codec in (("m4b-chapters.m4b", ["-c:a", "aac", "-b:a", "24k", "-f", "ipod"]),
+                        ("mkv-chapters.mkv", ["-c:a", "libopus", "-b:a", "24k"])):
+        run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1.2", "-i", meta,
+                      "-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"] + codec
+            + ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-threads", "1", odd(name)])
+        chapters = json.loads(subprocess.run(["ffprobe", "-v", "error", "-of", "json", "-show_chapters", odd(name)],
+                                             capture_output=True, text=True).stdout)["chapters"]
+        assert [c["tags"]["title"] for c in chapters] == ["Part 1", "Part 2", "Part 3"], chapters
+        expect(name, "ffprobe -show_chapters (3 chapters)", tags={"title": "Chaptered"},
+               stream={"chapterCount": 3, "fileType": name.split(".")[-1]})
+    os.remove(meta)
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=1.2", "-c:a", "libmp3lame",
+                  "-b:a", "32k"] + BITEXACT + [odd("mp3-chapters.mp3")])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="Chaptered"))
+    tags.add(CTOC(element_id="toc", flags=CTOCFlags.TOP_LEVEL | CTOCFlags.ORDERED, child_element_ids=["c1", "c2"], sub_frames=[]))
+    tags.add(CHAP(element_id="c1", start_time=0, end_time=600, sub_frames=[TIT2(encoding=3, text="Side A")]))
+    tags.add(CHAP(element_id="c2", start_time=600, end_time=1200, sub_frames=[TIT2(encoding=3, text="Side B")]))
+    tags.save(odd("mp3-chapters.mp3"), v2_version=4)
+    assert len(ID3(odd("mp3-chapters.mp3")).getall("CHAP")) == 2
+    expect("mp3-chapters.mp3", "mutagen (2 CHAP frames)", tags={"title": "Chaptered"},
+           stream={"chapterCount": 2, "fileType": "mp3"})
 
 make()
 

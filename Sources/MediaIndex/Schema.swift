@@ -169,7 +169,7 @@ enum Schema {
             // Patterns as in a .mlibignore at the root, one per line (`mlib root exclude`).
             try db.execute(sql: "ALTER TABLE roots ADD COLUMN excludes TEXT NOT NULL DEFAULT ''")
         }
-        migrator.registerMigration("v6: file type, partial reads") { db in
+        migrator.registerMigration("v6: file type, partial reads, chapter count") { db in
             // The clean file type (mp3, m4a, m4b, mkv, opus…) that queries, stats and ls use; `container` keeps
             // FFmpeg's demuxer list. Rows from before are typed from their container and extension (the next
             // scan that reads them again decides from the content).
@@ -177,6 +177,8 @@ enum Schema {
             // A file read only in part (damaged, truncated, a tag with no audio): 1, with the first reason.
             try db.execute(sql: #"ALTER TABLE items ADD COLUMN "isPartial" INTEGER"#)
             try db.execute(sql: #"ALTER TABLE items ADD COLUMN "partialReason" TEXT"#)
+            // Chapters (M4B/MP4, Matroska, ID3v2 CHAP); NULL when the file has none.
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "chapterCount" INTEGER"#)
             try db.execute(sql: #"CREATE INDEX "items_fileType" ON items("fileType")"#)
             try db.execute(sql: #"CREATE INDEX "items_isPartial" ON items("isPartial") WHERE "isPartial" = 1"#)
             try db.execute(sql: #"""

@@ -21,7 +21,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     case width, height, frameRate
     // What reading the file found: its clean type (mp3, m4a, m4b, mkv, opus…, where `container` is FFmpeg's
     // demuxer list), and whether it was read only in part (damaged, truncated, a tag with no audio) and why.
-    case fileType, isPartial, partialReason
+    case fileType, isPartial, partialReason, chapterCount
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
 
@@ -106,6 +106,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .fileType:              Spec(.text, .stream, "File Type", groupable: true)
         case .isPartial:             Spec(.bool, .stream, "Partial")
         case .partialReason:         Spec(.text, .stream, "Partial Read")
+        case .chapterCount:          Spec(.integer, .stream, "Chapters")
         case .playCount:             Spec(.integer, .library, "Plays")
         case .skipCount:             Spec(.integer, .library, "Skips")
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
@@ -140,7 +141,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "track": .albumTrackNumber, "tracknumber": .albumTrackNumber, "tracktotal": .albumTrackCount,
         "trackcount": .albumTrackCount, "disc": .discNumber, "discnumber": .discNumber, "disctotal": .discCount,
         "compilation": .isCompilation, "comp": .isCompilation, "date": .releaseDate, "bpm": .beatsPerMinute,
-        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial,
+        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount,
         "codec": .audioCodec, "bitrate": .bitRate, "samplerate": .sampleRate, "size": .fileSize,
         "mtime": .modificationDate, "plays": .playCount, "skips": .skipCount, "lastplayed": .lastPlayedDate,
         "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,

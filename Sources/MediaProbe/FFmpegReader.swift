@@ -18,6 +18,7 @@ struct FFmpegReader {
         /// An MP4 stream whose sample table is missing or unreadable: FFmpeg opens the file, but nothing in
         /// that stream can be played.
         var emptySampleTable: Int?
+        var chapters: [ChapterInfo] = []
     }
 
     private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
@@ -126,7 +127,13 @@ struct FFmpegReader {
             duration: duration,
             bitRate: f.bit_rate > 0 ? f.bit_rate : nil,
             streams: streams, metadata: metadata, probedStreams: probed,
-            brand: metadata.first { $0.0 == "major_brand" }?.1, emptySampleTable: emptySampleTable)
+            brand: metadata.first { $0.0 == "major_brand" }?.1, emptySampleTable: emptySampleTable,
+            chapters: (0..<Int(f.nb_chapters)).compactMap { i in
+                guard let c = f.chapters[i]?.pointee, c.time_base.den > 0 else { return nil }
+                let base = av_q2d(c.time_base)
+                return ChapterInfo(start: Double(c.start) * base, end: Double(c.end) * base,
+                                   title: dictionary(c.metadata).first { $0.0 == "title" }?.1 ?? "")
+            }.sorted { $0.start < $1.start })
     }
 
     private static func stream(_ st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {

@@ -90,7 +90,7 @@ public enum MediaProbe {
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
-                        damage: damage, sizeCheck: true)
+                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters)
     }
 
     /// The item from TagLib and the native readings alone: the `.library` fast path, and the decision for these
@@ -112,7 +112,7 @@ public enum MediaProbe {
                       fileType: FileType.of(container: known.container, codec: known.codec, path: file.path),
                       duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,
                       tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage,
-                      sizeCheck: native.audioBitRate == nil)
+                      sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters)
     }
 
     /// When FFmpeg refused the file: what TagLib and the native readers make of it, marked partial with
@@ -143,13 +143,15 @@ public enum MediaProbe {
         return assemble(file.path, file.facts, formatName: container,
                         fileType: FileType.of(container: container, codec: streams.first?.codec, path: file.path),
                         duration: streams.first?.duration, bitRate: native.audioBitRate, streams: streams, tagLib: tagLib,
-                        tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage, sizeCheck: false)
+                        tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage, sizeCheck: false,
+                        chapters: tagLib.chapters)
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.
     private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
                                  duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
-                                 tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool) -> ProbeResult {
+                                 tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
+                                 chapters: [ChapterInfo]) -> ProbeResult {
         var damage = damage
         var warnings: [String] = []
         let audio = primaryAudio(streams)
@@ -194,10 +196,11 @@ public enum MediaProbe {
         if sizeCheck, let duration, let bitRate, Double(bitRate) / 8 * duration > 1.25 * Double(facts.size) + 4096 {
             damage.append("the file is shorter than its header says (truncated?)")
         }
+        item[.chapterCount] = chapters.isEmpty ? nil : .integer(Int64(chapters.count))
         item[.isPartial] = .bool(!damage.isEmpty)
         item[.partialReason] = damage.first.map(MediaValue.text)
         warnings += damage
-        return ProbeResult(item: item, streams: streams, pictures: pictures, isPartial: !damage.isEmpty, warnings: warnings,
+        return ProbeResult(item: item, streams: streams, pictures: pictures, chapters: chapters, isPartial: !damage.isEmpty, warnings: warnings,
                            tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (sources.allSatisfy(\.isEmpty) ? "none" : "ffmpeg"),
                            tagFormat: tagLib.flatMap { $0.tagFormat.isEmpty ? nil : $0.tagFormat })
     }

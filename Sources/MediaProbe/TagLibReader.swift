@@ -13,6 +13,7 @@ struct TagLibReader {
         var channels: Int?
         var bitsPerSample: Int?
         var pictures: [PictureInfo]
+        var chapters: [ChapterInfo] = []
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
@@ -45,12 +46,16 @@ struct TagLibReader {
                                         type: pictureTypeName(mlib_tl_picture_type(handle, i)),
                                         size: mlib_tl_picture_size(handle, i)))
         }
+        let chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
+            ChapterInfo(start: Double(mlib_tl_chapter_start_ms(handle, i)) / 1000, end: Double(mlib_tl_chapter_end_ms(handle, i)) / 1000,
+                        title: String(cString: mlib_tl_chapter_title(handle, i)))
+        }
         let audio = mlib_tl_has_audio_properties(handle) != 0
         func positive(_ v: Int32) -> Int? { audio && v > 0 ? Int(v) : nil }
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
-                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures)
+                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters)
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file

@@ -32,6 +32,10 @@ enum InfoText {
         }
         for s in probe.streams { lines.append("  " + streamLine(s)) }
         for p in probe.pictures { lines.append("  Picture: \(p.type), \(p.mimeType), \(Format.bytes(Int64(p.size)))") }
+        if !probe.chapters.isEmpty { lines.append("  Chapters (\(probe.chapters.count))") }
+        for (n, c) in probe.chapters.enumerated() {
+            lines.append("    #\(n + 1) \(Format.duration(c.start)) – \(Format.duration(c.end))" + (c.title.isEmpty ? "" : "  \(c.title)"))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
