@@ -278,6 +278,17 @@ def make():
     expect("mp3-chapters.mp3", "mutagen (2 CHAP frames)", tags={"title": "Chaptered"},
            stream={"chapterCount": 2, "fileType": "mp3"})
 
+    # 15. A file that is only an APEv2 tag (what is left of a download that kept its tag): the tags, partial.
+    from mutagen.apev2 import APEv2
+    open(odd("ape-tag-only.mp3"), "wb").close()
+    ape = APEv2()
+    ape["Title"] = "Only A Tag"
+    ape["Artist"] = "The Fixtures"
+    ape.save(odd("ape-tag-only.mp3"))
+    assert str(APEv2(odd("ape-tag-only.mp3"))["Title"]) == "Only A Tag"
+    expect("ape-tag-only.mp3", "mutagen (APEv2); no audio: no duration", partial=True,
+           tags={"title": "Only A Tag", "artist": "The Fixtures"}, stream={"playbackDuration": None})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

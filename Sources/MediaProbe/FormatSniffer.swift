@@ -55,9 +55,11 @@ enum FormatSniffer {
     }
 
     /// The TagLib class for a file FFmpeg refused, from its first bytes: any file starting with an ID3v2
-    /// tag is read as MPEG (its tags at least).
+    /// tag is read as MPEG (its tags at least), and so is one that starts with an APEv2 tag (TagLib's MPEG
+    /// reader finds APE tags too).
     static func tagLibClass(_ file: MediaFile) -> String? {
         let h = Array(file.head.prefix(64))
+        if h.starts(with: Array("APETAGEX".utf8)) { return "mpeg" }
         if h.starts(with: Array("ID3".utf8)) {
             return file.bytes(at: audioStart(file), count: 4) == Array("fLaC".utf8) ? "flac" : "mpeg"
         }

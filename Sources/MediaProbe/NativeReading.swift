@@ -36,7 +36,7 @@ struct NativeReading {
         let window = file.bytes(at: start, count: 64 * 1024)
         guard let offset = window.indices.first(where: { MPEGAudioHeader.parse(Array(window[$0..<min(window.count, $0 + 4)])) != nil }),
               let h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
-            damage.append("no MPEG audio after the tag")
+            damage.append(file.head.starts(with: Array("APETAGEX".utf8)) ? "only an APEv2 tag, no audio" : "no MPEG audio after the tag")
             return
         }
         start += Int64(offset)
