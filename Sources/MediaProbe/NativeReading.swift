@@ -76,8 +76,8 @@ struct NativeReading {
         let size = file.facts.size
         var end = size
         if size >= 128, file.bytes(at: size - 128, count: 3).elementsEqual("TAG".utf8) { end -= 128 }
-        let footer = file.bytes(at: end - 32, count: 32)
-        if end >= 32, footer.count == 32, footer[0..<8].elementsEqual("APETAGEX".utf8) {
+        let footer = end >= 32 ? file.bytes(at: end - 32, count: 32) : []
+        if footer.count == 32, footer[0..<8].elementsEqual("APETAGEX".utf8) {
             let tagSize = Int64(footer[12]) | Int64(footer[13]) << 8 | Int64(footer[14]) << 16 | Int64(footer[15]) << 24
             let hasHeader = footer[23] & 0x80 != 0
             end -= min(end, tagSize + (hasHeader ? 32 : 0))

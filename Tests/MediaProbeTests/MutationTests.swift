@@ -26,6 +26,23 @@ struct MutationTests {
         return b
     }
 
+    /// Every fixture cut to a few bytes: headers end in the middle, tags run past the end (fuzz-probe.sh
+    /// found a 28-byte MP3 that sent the trailing-tag check to a negative offset).
+    @Test(arguments: FixtureTests.expectations.filter { $0.spec["error"] as? String == nil })
+    func tinyPrefixesNeverCrash(_ e: FixtureTests.Expectation) throws {
+        let source = try [UInt8](Data(contentsOf: FixtureTests.fixtures.appendingPathComponent(e.file)))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-prefixes-\(getpid())-" + e.file.replacingOccurrences(of: "/", with: "-"))
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for n in [1, 4, 11, 12, 28, 31, 33, 64, 127, 129, 300] where n < source.count {
+            let url = dir.appendingPathComponent("\(n)-" + (e.file as NSString).lastPathComponent)
+            try Data(source.prefix(n)).write(to: url)
+            let path = MediaPath(url.path)
+            _ = try? MediaProbe.probe(path)
+            _ = try? MediaProbe.probe(path, detail: .library)
+        }
+    }
+
     @Test(arguments: FixtureTests.expectations.filter { $0.spec["error"] as? String == nil })
     func mutatedFixturesNeverCrashOrHang(_ e: FixtureTests.Expectation) throws {
         let source = try [UInt8](Data(contentsOf: FixtureTests.fixtures.appendingPathComponent(e.file)))
