@@ -64,8 +64,10 @@ enum FormatSniffer {
             return file.bytes(at: audioStart(file), count: 4) == Array("fLaC".utf8) ? "flac" : "mpeg"
         }
         if h.count > 36, h.starts(with: Array("OggS".utf8)) {
+            // The first packet follows the segment table, which may reach past the 64 bytes above.
             let packet = 27 + Int(h[26])
-            let magic = h[packet...]
+            guard packet < file.head.count else { return nil }
+            let magic = file.head[packet...]
             if magic.starts(with: Array("\u{01}vorbis".utf8)) { return "ogg-vorbis" }
             if magic.starts(with: Array("OpusHead".utf8)) { return "ogg-opus" }
             if magic.starts(with: Array("\u{7F}FLAC".utf8)) { return "ogg-flac" }

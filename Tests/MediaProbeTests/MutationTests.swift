@@ -43,6 +43,17 @@ struct MutationTests {
         }
     }
 
+    /// fuzz-probe.sh: an Ogg page whose segment count points past the first 64 bytes crashed the sniffer
+    /// that picks TagLib's class for a file FFmpeg refused.
+    @Test func oggSegmentTableBeyondTheSniffedBytes() throws {
+        var bytes = Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [200] + [UInt8](repeating: 7, count: 60)
+        bytes[5] = 2
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-ogg-segments-\(getpid()).ogg")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: ProbeError.self) { try MediaProbe.probe(MediaPath(url.path)) }
+    }
+
     @Test(arguments: FixtureTests.expectations.filter { $0.spec["error"] as? String == nil })
     func mutatedFixturesNeverCrashOrHang(_ e: FixtureTests.Expectation) throws {
         let source = try [UInt8](Data(contentsOf: FixtureTests.fixtures.appendingPathComponent(e.file)))
