@@ -19,7 +19,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/agreement.XXXXXX"); trap 'chmod -R u+rwX "$wor
 "$MLIB" scan --quiet --library "$work/db.sqlite" "$work/lib" > /dev/null 2>&1 || true
 "$MLIB" ls --jsonl --library "$work/db.sqlite" > "$work/stored.jsonl"
 "$MLIB" failures --json --library "$work/db.sqlite" > "$work/failures.json"
-find "$work/lib" -type f -print0 | xargs -0 "$MLIB" info --jsonl > "$work/info.jsonl" 2>/dev/null || true
+# Cover images beside the music are not media files to the scanner (MediaFileFilter); info reads any file.
+find "$work/lib" -type f -not -iname "*.jpg" -not -iname "*.png" -print0 | xargs -0 "$MLIB" info --jsonl > "$work/info.jsonl" 2>/dev/null || true
 python3 - "$work" <<'PYTHON'
 import json, sys
 w = sys.argv[1]
