@@ -58,8 +58,9 @@ for batch in "$work"/batch.*; do
   set +e
   timeout 60 xargs -d '\n' "$MLIB" info --jsonl < "$batch" > "$work/out" 2>/dev/null; status=$?
   set -e
-  if (( status == 0 || status == 1 )); then cat "$work/out" >> "$work/info.jsonl"; continue; fi
-  # A batch crashed (status > 128: a signal; xargs says 125) or hung (124): name the file.
+  # xargs: 0 all read, 123 some file failed (mlib's status 1). Anything else is a crash (125: killed by a
+  # signal) or a hang (124 from timeout): read each file of the batch alone to name it.
+  if (( status == 0 || status == 123 )); then cat "$work/out" >> "$work/info.jsonl"; continue; fi
   while IFS= read -r f; do
     set +e; timeout 10 "$MLIB" info --jsonl "$f" > "$work/one" 2>/dev/null; s=$?; set -e
     if (( s == 124 )); then hangs=$((hangs + 1)); echo "HANG  $f"; cp "$f" "${TMPDIR:-/tmp}/" || true
