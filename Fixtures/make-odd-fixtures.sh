@@ -289,6 +289,32 @@ def make():
     expect("ape-tag-only.mp3", "mutagen (APEv2); no audio: no duration", partial=True,
            tags={"title": "Only A Tag", "artist": "The Fixtures"}, stream={"playbackDuration": None})
 
+    # 16. Standard MIDI files (neither FFmpeg 5.1 nor TagLib 1.13 reads them): the length from the tempo map.
+    def vlq(n):
+        out = [n & 0x7F]; n >>= 7
+        while n:
+            out.insert(0, 0x80 | (n & 0x7F)); n >>= 7
+        return bytes(out)
+    def smf(fmt, division, tracks):
+        body = b"MThd" + struct.pack(">IHHH", 6, fmt, len(tracks), division)
+        return body + b"".join(b"MTrk" + struct.pack(">I", len(t)) + t for t in tracks)
+    tempo = lambda tick, us: vlq(tick) + b"\xff\x51\x03" + us.to_bytes(3, "big")
+    end = vlq(0) + b"\xff\x2f\x00"
+    # Format 0, one tempo (100 bpm), a note of 8 quarters at 96 ticks per quarter: 4.8 s (mutagen agrees).
+    one = tempo(0, 600000) + vlq(0) + b"\x90\x3c\x40" + vlq(768) + b"\x80\x3c\x40" + end
+    write(odd("midi-format0.mid"), smf(0, 96, [one]))
+    from mutagen.smf import SMF
+    assert abs(SMF(odd("midi-format0.mid")).info.length - 4.8) < 1e-9
+    expect("midi-format0.mid", "mutagen (SMF length 4.8 s)", stream={"playbackDuration": 4.8, "fileType": "mid"})
+    # Format 1: a tempo track (120 bpm, 60 bpm from tick 960) and a note track to tick 1920 at 480 per
+    # quarter: 2 quarters at 0.5 s + 2 at 1 s = 3.0 s. mutagen 1.46 says 4.0 (it applies the tempo
+    # changes of the first track by the other track's event deltas), so the reference is the tempo map.
+    conductor = tempo(0, 500000) + tempo(960, 1000000) + end
+    lead = vlq(0) + b"\x90\x3c\x40" + vlq(1920) + b"\x80\x3c\x40" + end
+    write(odd("midi-tempo-map.mid"), smf(1, 480, [conductor, lead]))
+    expect("midi-tempo-map.mid", "the tempo map by hand (2 x 0.5 s + 2 x 1 s); mutagen 1.46 says 4.0",
+           stream={"playbackDuration": 3.0, "fileType": "mid"})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

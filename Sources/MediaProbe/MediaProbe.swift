@@ -120,6 +120,15 @@ public enum MediaProbe {
     static func withoutFFmpeg(_ file: MediaFile, known: FormatSniffer.TagLibComplete?, refusal: ProbeError) -> ProbeResult? {
         let reason = "FFmpeg cannot read it: " + refusal.reason
         if let known, let result = tagLibOnly(file, known, damage: [reason]) { return result }
+        // A format neither library reads, which mlib reads itself.
+        if let midi = MIDIFile.read(file) {
+            var audio = StreamInfo(index: 0, kind: .audio, codec: "midi")
+            audio.codecLongName = "Standard MIDI File, format \(midi.format), \(midi.tracks) track\(midi.tracks == 1 ? "" : "s")"
+            audio.duration = midi.duration
+            return assemble(file.path, file.facts, formatName: "smf", fileType: "mid", duration: midi.duration, bitRate: nil,
+                            streams: [audio], tagLib: nil, tags: [], damage: [], sizeCheck: false, chapters: [],
+                            averageBitRate: false)             // events, not a bit stream
+        }
         // A tag with nothing playable after it (an MP3 cut off after its ID3v2 tag): the tags, no stream facts.
         guard let hint = FormatSniffer.tagLibClass(file),
               let tagLib = TagLibReader.read(file, hint: hint, audioProperties: hint != "mpeg" || known != nil) else { return nil }
@@ -151,7 +160,7 @@ public enum MediaProbe {
     private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
                                  duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
                                  tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
-                                 chapters: [ChapterInfo]) -> ProbeResult {
+                                 chapters: [ChapterInfo], averageBitRate: Bool = true) -> ProbeResult {
         var damage = damage
         var warnings: [String] = []
         let audio = primaryAudio(streams)
@@ -181,9 +190,9 @@ public enum MediaProbe {
         }
         if let bitRate {
             item[.bitRate] = .integer(bitRate)
-        } else if audio != nil || video != nil, let duration, duration > 0 {
+        } else if averageBitRate, audio != nil || video != nil, let duration, duration > 0 {
             item[.bitRate] = .integer(Int64((Double(facts.size) * 8 / duration).rounded()))
-        } else if audio != nil, let kbps = tagLib?.bitRateKbps {
+        } else if averageBitRate, audio != nil, let kbps = tagLib?.bitRateKbps {
             item[.bitRate] = .integer(Int64(kbps) * 1000)
         }
 
