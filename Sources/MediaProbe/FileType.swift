@@ -15,8 +15,8 @@ enum FileType {
         let ext = path.fileExtension
         let names = Set(container.split(separator: ",").map(String.init))
         if names.contains("mp4") || names.contains("mov") {
-            switch brand?.trimmingSpaces {
-            case "M4B", "M4P" where ext == "m4b": return "m4b"
+            switch brand?.trimmed {
+            case "M4B": return "m4b"
             case "qt": return "mov"
             case let b? where b.hasPrefix("3g"): return "3gp"
             default: break
@@ -59,8 +59,4 @@ enum FileType {
         default: tagLibClass
         }
     }
-}
-
-extension String {
-    var trimmingSpaces: String { trimmed }
 }
