@@ -86,7 +86,10 @@ public enum MediaProbe {
         if tagLibHint != nil && tagLib == nil { damage.append("TagLib could not read this file; tags are FFmpeg's") }
         let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
         let audio = primaryAudio(streams)
-        let bitRate = audio?.bitRate ?? (audio == nil ? container.bitRate : nil)
+        // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
+        // video file's is the whole file's, as players and ffprobe show it.
+        let hasVideo = streams.contains { $0.kind == .video && !$0.isAttachedPicture }
+        let bitRate = hasVideo ? container.bitRate : audio?.bitRate
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
