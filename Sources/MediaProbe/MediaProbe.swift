@@ -69,8 +69,16 @@ public enum MediaProbe {
         }
 
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
-        let duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
+        var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        // ADIF AAC: FFmpeg guesses its length from a few bytes and has no sample rate; the header has both.
+        if let adif = ADIFHeader.parse(file.head), let i = streams.firstIndex(where: { $0.kind == .audio }) {
+            duration = adif.duration(fileSize: facts.size) ?? duration
+            streams[i].duration = duration
+            streams[i].sampleRate = adif.sampleRate ?? streams[i].sampleRate
+            streams[i].channels = adif.channels ?? streams[i].channels
+            streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
+        }
         if let i = streams.firstIndex(where: { $0.kind == .audio }) {
             streams[i].sampleRate = streams[i].sampleRate ?? tagLib?.sampleRate
             streams[i].channels = streams[i].channels ?? tagLib?.channels
