@@ -3,7 +3,7 @@
 /// and signs of damage. Both probe paths use it, so `mlib info` and the index agree on every value, and
 /// neither inherits FFmpeg's or TagLib's mistakes here (LAME delay and padding counted as audio, Opus
 /// pre-skip counted as audio, the file average with the cover art as the audio bit rate, "2003" for a WAV
-/// dated 2003-05-17). Costs no more reads: the values come from the shared head and tail windows.
+/// dated 2003-05-17). Costs little I/O: the values come mostly from the shared head and tail windows.
 struct NativeReading {
     var duration: Double?
     /// The audio stream's bit rate: the header's for CBR, the audio data's average otherwise.
