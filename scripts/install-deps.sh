@@ -13,6 +13,8 @@ PACKAGES=(
   libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`
   ffmpeg                                                           # fixtures, ffprobe comparisons in tests
   mediainfo                                                        # benchmark peer
+  python3-mutagen                                                  # reference reader: Fixtures/make-odd-fixtures.sh, Benchmarks/reader-survey.sh
+  g++                                                              # Benchmarks/reader-survey.sh builds a TagLib reference reader
   mpd mpc                                                          # playlist interoperability test, scan peer
   libxml2-utils                                                    # xmllint: XSPF well-formedness test
   tmux                                                             # terminal test of `mlib play`

@@ -13,6 +13,7 @@
 #include <taglib/apetag.h>
 #include <taglib/asffile.h>
 #include <taglib/attachedpictureframe.h>
+#include <taglib/chapterframe.h>
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
 #include <taglib/id3v1tag.h>
@@ -41,12 +42,18 @@ struct Picture {
     std::vector<unsigned char> data;
 };
 
+struct Chapter {
+    unsigned startMs, endMs;
+    std::string title;
+};
+
 struct mlib_tl_file {
     std::string tagFormat;
     std::vector<std::pair<std::string, std::string>> properties;
     bool hasAudio = false;
     int lengthMs = 0, bitrate = 0, sampleRate = 0, channels = 0, bitsPerSample = 0;
     std::vector<Picture> pictures;
+    std::vector<Chapter> chapters;
 };
 
 namespace {
@@ -221,6 +228,21 @@ void addAPEPictures(mlib_tl_file *out, APE::Tag *ape) {
     }
 }
 
+// ID3v2 CHAP frames (podcasts, audiobooks as MP3): start and end in ms, the title from an embedded TIT2.
+void addID3v2Chapters(mlib_tl_file *out, ID3v2::Tag *tag) {
+    if (!tag) return;
+    for (auto *frame : tag->frameListMap()["CHAP"]) {
+        auto *chap = dynamic_cast<ID3v2::ChapterFrame *>(frame);
+        if (!chap) continue;
+        Chapter c{chap->startTime(), chap->endTime(), ""};
+        const auto &titles = chap->embeddedFrameListMap()["TIT2"];
+        if (!titles.isEmpty()) c.title = titles.front()->toString().to8Bit(true);
+        out->chapters.push_back(std::move(c));
+    }
+    std::stable_sort(out->chapters.begin(), out->chapters.end(),
+                     [](const Chapter &a, const Chapter &b) { return a.startMs < b.startMs; });
+}
+
 std::string id3v2Format(ID3v2::Tag *tag) {
     return "ID3v2." + std::to_string(tag->header()->majorVersion());
 }
@@ -238,7 +260,7 @@ void readExtras(mlib_tl_file *out, File *file) {
         if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
         if (f->hasAPETag()) join(fmt, "APE");
         if (f->hasID3v1Tag()) join(fmt, "ID3v1");
-        if (f->hasID3v2Tag()) addID3v2Pictures(out, f->ID3v2Tag());
+        if (f->hasID3v2Tag()) { addID3v2Pictures(out, f->ID3v2Tag()); addID3v2Chapters(out, f->ID3v2Tag()); }
     } else if (auto *f = dynamic_cast<FLAC::File *>(file)) {
         if (f->hasXiphComment()) join(fmt, "Xiph");
         if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
@@ -315,6 +337,19 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
 
         auto *out = new mlib_tl_file();
         PropertyMap map = file->properties();
+        // TagLib's tag union answers from the first tag that is not empty: an ID3v2 tag holding only a
+        // title hid the artist, album, year, track and genre of the ID3v1 tag behind it. Fall back field
+        // by field (as mutagen does), for every format that pairs a main tag with ID3v1.
+        Tag *v1 = nullptr;
+        if (auto *f = dynamic_cast<MPEG::File *>(file)) { if (f->hasID3v1Tag() && (f->hasID3v2Tag() || f->hasAPETag())) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<WavPack::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<APE::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        else if (auto *f = dynamic_cast<MPC::File *>(file)) { if (f->hasID3v1Tag() && f->hasAPETag()) v1 = f->ID3v1Tag(); }
+        if (v1) {
+            for (const auto &entry : v1->properties()) {
+                if (!map.contains(entry.first) && !entry.second.isEmpty()) map.insert(entry.first, entry.second);
+            }
+        }
         for (const auto &entry : map) {
             std::string key = entry.first.upper().to8Bit(true);
             for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
@@ -359,5 +394,10 @@ const char *mlib_tl_picture_mime(const mlib_tl_file *f, int i) { return f->pictu
 int mlib_tl_picture_type(const mlib_tl_file *f, int i) { return f->pictures.at(i).type; }
 size_t mlib_tl_picture_size(const mlib_tl_file *f, int i) { return f->pictures.at(i).data.size(); }
 const unsigned char *mlib_tl_picture_data(const mlib_tl_file *f, int i) { return f->pictures.at(i).data.data(); }
+
+int mlib_tl_chapter_count(const mlib_tl_file *f) { return static_cast<int>(f->chapters.size()); }
+unsigned mlib_tl_chapter_start_ms(const mlib_tl_file *f, int i) { return f->chapters.at(i).startMs; }
+unsigned mlib_tl_chapter_end_ms(const mlib_tl_file *f, int i) { return f->chapters.at(i).endMs; }
+const char *mlib_tl_chapter_title(const mlib_tl_file *f, int i) { return f->chapters.at(i).title.c_str(); }
 
 } // extern "C"

@@ -14,7 +14,12 @@ public struct LibraryStatistics: Sendable, Hashable, Codable {
     /// Bytes.
     public var totalSize: Int64
     public var byMediaType: [Count]
+    /// By FFmpeg's demuxer name ("mov,mp4,m4a,3gp,3g2,mj2").
     public var byContainer: [Count]
+    /// By clean file type (mp3, m4a, m4b, mp4, mkv, opus…): what `mlib stats` prints.
+    public var byFileType: [Count]
+    /// Items read only in part (damaged, truncated, a tag with no audio).
+    public var partial: Int
     public var failures: Int
     public var roots: [MediaPath]
     public var playlists: Int
@@ -34,9 +39,13 @@ extension SQLiteIndex {
             let byContainer = try Row.fetchAll(db, sql: """
                 SELECT COALESCE(container, 'unknown'), COUNT(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
                 """).map { LibraryStatistics.Count(name: $0[0], count: $0[1]) }
+            let byFileType = try Row.fetchAll(db, sql: """
+                SELECT COALESCE("fileType", 'unknown'), COUNT(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
+                """).map { LibraryStatistics.Count(name: $0[0], count: $0[1]) }
             return LibraryStatistics(
                 items: totals[0], totalDuration: totals[1], totalSize: totals[2],
-                byMediaType: byType, byContainer: byContainer,
+                byMediaType: byType, byContainer: byContainer, byFileType: byFileType,
+                partial: try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM items WHERE "isPartial" = 1 AND missing_gen IS NULL"#) ?? 0,
                 failures: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM failures") ?? 0,
                 roots: try Data.fetchAll(db, sql: "SELECT path FROM roots ORDER BY path").map { MediaPath(bytes: Array($0)) },
                 playlists: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM playlists") ?? 0)

@@ -169,6 +169,32 @@ enum Schema {
             // Patterns as in a .mlibignore at the root, one per line (`mlib root exclude`).
             try db.execute(sql: "ALTER TABLE roots ADD COLUMN excludes TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v6: file type, partial reads, chapter count") { db in
+            // The clean file type (mp3, m4a, m4b, mkv, opus…) that queries, stats and ls use; `container` keeps
+            // FFmpeg's demuxer list. Rows from before are typed from their container and extension (the next
+            // scan that reads them again decides from the content).
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "fileType" TEXT"#)
+            // A file read only in part (damaged, truncated, a tag with no audio): 1, with the first reason.
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "isPartial" INTEGER"#)
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "partialReason" TEXT"#)
+            // Chapters (M4B/MP4, Matroska, ID3v2 CHAP); NULL when the file has none.
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "chapterCount" INTEGER"#)
+            try db.execute(sql: #"CREATE INDEX "items_fileType" ON items("fileType")"#)
+            try db.execute(sql: #"CREATE INDEX "items_isPartial" ON items("isPartial") WHERE "isPartial" = 1"#)
+            try db.execute(sql: #"""
+                UPDATE items SET "fileType" = CASE
+                    WHEN container LIKE 'mov,%' THEN CASE
+                        WHEN lower(path_text) LIKE '%.m4b' THEN 'm4b'
+                        WHEN "videoCodec" IS NOT NULL THEN 'mp4'
+                        ELSE 'm4a' END
+                    WHEN container = 'matroska,webm' THEN CASE WHEN lower(path_text) LIKE '%.webm' THEN 'webm' ELSE 'mkv' END
+                    WHEN container = 'ogg' AND "audioCodec" = 'opus' THEN 'opus'
+                    WHEN container = 'mpc8' THEN 'mpc'
+                    WHEN container = 'asf' THEN CASE WHEN "videoCodec" IS NOT NULL THEN 'wmv' ELSE 'wma' END
+                    WHEN container LIKE '%,%' THEN substr(container, 1, instr(container, ',') - 1)
+                    ELSE container END
+                """#)
+        }
         return migrator
     }
 

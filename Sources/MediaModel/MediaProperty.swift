@@ -19,6 +19,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     // Technical (container and streams)
     case playbackDuration, container, audioCodec, videoCodec, bitRate, sampleRate, channels, bitDepth
     case width, height, frameRate
+    // What reading the file found: its clean type (mp3, m4a, m4b, mkv, opus…, where `container` is FFmpeg's
+    // demuxer list), and whether it was read only in part (damaged, truncated, a tag with no audio) and why.
+    case fileType, isPartial, partialReason, chapterCount
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
 
@@ -100,6 +103,10 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .width:                 Spec(.integer, .stream, "Width")
         case .height:                Spec(.integer, .stream, "Height")
         case .frameRate:             Spec(.real, .stream, "Frame Rate")
+        case .fileType:              Spec(.text, .stream, "File Type", groupable: true)
+        case .isPartial:             Spec(.bool, .stream, "Partial")
+        case .partialReason:         Spec(.text, .stream, "Partial Read")
+        case .chapterCount:          Spec(.integer, .stream, "Chapters")
         case .playCount:             Spec(.integer, .library, "Plays")
         case .skipCount:             Spec(.integer, .library, "Skips")
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
@@ -134,7 +141,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "track": .albumTrackNumber, "tracknumber": .albumTrackNumber, "tracktotal": .albumTrackCount,
         "trackcount": .albumTrackCount, "disc": .discNumber, "discnumber": .discNumber, "disctotal": .discCount,
         "compilation": .isCompilation, "comp": .isCompilation, "date": .releaseDate, "bpm": .beatsPerMinute,
-        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .container,
+        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount,
         "codec": .audioCodec, "bitrate": .bitRate, "samplerate": .sampleRate, "size": .fileSize,
         "mtime": .modificationDate, "plays": .playCount, "skips": .skipCount, "lastplayed": .lastPlayedDate,
         "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,

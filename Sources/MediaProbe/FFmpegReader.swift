@@ -13,6 +13,12 @@ struct FFmpegReader {
         var streams: [StreamInfo]
         var metadata: [(String, String)]  // format-level tags, then stream-level (Ogg keeps tags on the stream)
         var probedStreams: Bool           // find_stream_info ran
+        /// The MP4 major brand ("M4A ", "M4B ", "isom", "qt  "…), when the container has one.
+        var brand: String?
+        /// An MP4 stream whose sample table is missing or unreadable: FFmpeg opens the file, but nothing in
+        /// that stream can be played.
+        var emptySampleTable: Int?
+        var chapters: [ChapterInfo] = []
     }
 
     private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
@@ -99,9 +105,16 @@ struct FFmpegReader {
         var duration: Double? = f.duration != nopts && f.duration > 0 ? Double(f.duration) / Double(AV_TIME_BASE) : nil
         var streams: [StreamInfo] = []
         var metadata = dictionary(f.metadata)
+        let formatName = f.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
+        let isMP4 = formatName.hasPrefix("mov,")
+        var emptySampleTable: Int?
         for i in 0..<Int(f.nb_streams) {
             guard let st = f.streams[i] else { continue }
             let info = stream(st, index: i)
+            if isMP4, emptySampleTable == nil, info.kind == .audio || (info.kind == .video && !info.isAttachedPicture),
+               avformat_index_get_entries_count(st) == 0 {
+                emptySampleTable = i
+            }
             if duration == nil, let d = info.duration, info.kind == .audio || info.kind == .video, !info.isAttachedPicture {
                 duration = d
             }
@@ -109,11 +122,18 @@ struct FFmpegReader {
             if info.kind == .audio || !info.isAttachedPicture { metadata += dictionary(st.pointee.metadata) }
         }
         return Container(
-            formatName: f.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            formatName: formatName,
             formatLongName: f.iformat.flatMap { $0.pointee.long_name.map { String(cString: $0) } },
             duration: duration,
             bitRate: f.bit_rate > 0 ? f.bit_rate : nil,
-            streams: streams, metadata: metadata, probedStreams: probed)
+            streams: streams, metadata: metadata, probedStreams: probed,
+            brand: metadata.first { $0.0 == "major_brand" }?.1, emptySampleTable: emptySampleTable,
+            chapters: (0..<Int(f.nb_chapters)).compactMap { i in
+                guard let c = f.chapters[i]?.pointee, c.time_base.den > 0 else { return nil }
+                let base = av_q2d(c.time_base)
+                return ChapterInfo(start: Double(c.start) * base, end: Double(c.end) * base,
+                                   title: dictionary(c.metadata).first { $0.0 == "title" }?.1 ?? "")
+            }.sorted { $0.start < $1.start })
     }
 
     private static func stream(_ st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {

@@ -11,7 +11,10 @@ enum FLACTail {
     static func endsEarly(_ file: MediaFile) -> Bool {
         let head = file.head                                                 // "fLaC" + STREAMINFO
         guard head.count >= 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return false }
-        let blockSize = Int(head[10]) << 8 | Int(head[11])                  // max block size
+        let minimum = Int(head[8]) << 8 | Int(head[9]), blockSize = Int(head[10]) << 8 | Int(head[11])
+        // A block size the format forbids (under 16, or the minimum above the maximum) is a damaged
+        // STREAMINFO, not a truncated file: FFmpeg refuses it, the audio decodes (mutagen reads it whole).
+        guard blockSize >= 16, minimum <= blockSize else { return false }
         let total = Int64(head[21] & 0x0F) << 32 | Int64(head[22]) << 24 | Int64(head[23]) << 16
             | Int64(head[24]) << 8 | Int64(head[25])
         guard total > 0, blockSize > 0 else { return false }                // unknown length: nothing to compare

@@ -54,6 +54,29 @@ enum FormatSniffer {
         return nil
     }
 
+    /// The TagLib class for a file FFmpeg refused, from its first bytes: any file starting with an ID3v2
+    /// tag is read as MPEG (its tags at least), and so is one that starts with an APEv2 tag (TagLib's MPEG
+    /// reader finds APE tags too).
+    static func tagLibClass(_ file: MediaFile) -> String? {
+        let h = Array(file.head.prefix(64))
+        if h.starts(with: Array("APETAGEX".utf8)) { return "mpeg" }
+        if h.starts(with: Array("ID3".utf8)) {
+            return file.bytes(at: audioStart(file), count: 4) == Array("fLaC".utf8) ? "flac" : "mpeg"
+        }
+        if h.count > 36, h.starts(with: Array("OggS".utf8)) {
+            // The first packet follows the segment table, which may reach past the 64 bytes above.
+            let packet = 27 + Int(h[26])
+            guard packet < file.head.count else { return nil }
+            let magic = file.head[packet...]
+            if magic.starts(with: Array("\u{01}vorbis".utf8)) { return "ogg-vorbis" }
+            if magic.starts(with: Array("OpusHead".utf8)) { return "ogg-opus" }
+            if magic.starts(with: Array("\u{7F}FLAC".utf8)) { return "ogg-flac" }
+            if magic.starts(with: Array("Speex".utf8)) { return "ogg-speex" }
+            return nil
+        }
+        return byMagic(h).flatMap { TagLibReader.hint(formatName: $0, firstAudioCodec: nil) }
+    }
+
     static func byMagic(_ h: [UInt8]) -> String? {
         guard h.count >= 12 else { return nil }
         func at(_ offset: Int, _ s: String) -> Bool { h[offset...].starts(with: Array(s.utf8)) }

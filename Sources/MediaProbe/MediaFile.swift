@@ -37,7 +37,9 @@ public final class MediaFile {
 
     /// `count` bytes at `offset`, fewer at the end of the file or on a read error; from the shared windows
     /// when they hold the range.
+    /// A negative offset reads nothing (a reader computing "32 bytes before the end" of a 28-byte file).
     public func bytes(at offset: Int64, count: Int) -> [UInt8] {
+        guard offset >= 0, count > 0 else { return [] }
         let count = max(0, min(Int64(count), facts.size - offset))
         let end = offset + count
         if end <= Int64(head.count) { return Array(head[Int(offset)..<Int(end)]) }

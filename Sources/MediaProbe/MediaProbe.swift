@@ -6,22 +6,26 @@ import MediaModel
 /// Reads one file into a `ProbeResult`.
 ///
 /// Who supplies what (the merge rules, tested against Fixtures/expected.json):
-/// - Format detection: FFmpeg, by content (an Ogg file named .mp3 is Ogg). TagLib is then opened as the
-///   class FFmpeg's format implies, never by extension.
-/// - Tags: TagLib's PropertyMap first (it knows ID3v2 frames, MP4 atoms, APE and RIFF INFO best); FFmpeg's
-///   metadata fills keys TagLib lacks and is the only source for Matroska/WebM and formats TagLib does not know.
-/// - Stream facts (codec, sample rate, channels, dimensions, frame rate): FFmpeg, which reads the codec's own
-///   headers; TagLib's audio properties fill what FFmpeg's header-only open leaves unset.
-/// - Duration: FFmpeg's container or stream duration when the header has it, else TagLib's length; only when
-///   both lack something essential does `avformat_find_stream_info` run (it is ~10× the cost of the open).
-/// - Bit rate: FFmpeg's when known, else file size × 8 / duration (as ffprobe computes it).
-/// - Cover art: TagLib's picture lists, or an FFmpeg stream with the attached-picture disposition.
+/// - Format detection: by content (FormatSniffer's magic bytes, else FFmpeg's probing); an Ogg file named
+///   .mp3 is Ogg. TagLib is then opened as the class the content implies, never by extension.
+/// - The formats mlib reads natively (MP3, FLAC, Ogg Vorbis/Opus, PCM WAV, WavPack; `FormatSniffer.tagLibComplete`):
+///   every item property comes from TagLib plus `NativeReading` (exact length without LAME delay/padding or
+///   Opus pre-skip, the audio bit rate, RIFF INFO's full date and track total, signs of damage), in both
+///   probe paths. FFmpeg, when `info` opens it, only adds the stream details it shows. So the index (which
+///   reads these formats without FFmpeg) and `mlib info` hold the same values by construction.
+/// - Other formats: tags from TagLib's PropertyMap first, FFmpeg's metadata filling keys TagLib lacks (the only
+///   source for Matroska/WebM); stream facts from FFmpeg's headers, TagLib filling what they leave unset;
+///   `avformat_find_stream_info` only when both lack something essential (~10× the cost of the open).
+/// - Bit rate: the audio stream's (the header's nominal rate for CBR, the audio data's average for VBR),
+///   never the file average with the cover art in it, unless nothing else is known.
+/// - One reader's refusal does not throw away the other's read: when FFmpeg refuses a file TagLib reads
+///   (a damaged Ogg page, an MP3 cut after its tag), the result is what TagLib and the native readers found,
+///   marked partial with the reason. Only when nothing at all was read is it an error.
 public enum MediaProbe {
-    /// How much to read. `.streams` is what `mlib info` shows: FFmpeg's view of every stream plus TagLib's
-    /// tags. `.library` is what the index stores: for the formats TagLib reads completely (MP3, Ogg
-    /// Vorbis/Opus, FLAC, PCM WAV, WavPack), recognised by their magic bytes, TagLib alone, without opening FFmpeg
-    /// at all (about 40% of a scan's work); every other file, and any file TagLib cannot read, goes the full
-    /// way. The item properties agree between the two (MediaProbeTests holds them to it on every fixture).
+    /// How much to read. `.streams` is what `mlib info` shows: FFmpeg's view of every stream plus the item.
+    /// `.library` is what the index stores: for the formats read natively, without opening FFmpeg at all
+    /// (about 40% of a scan's work); every other file, and any file TagLib cannot read, goes the full way.
+    /// The item properties are the same either way (MediaProbeTests and CLITests hold them to it).
     public enum Detail: Sendable { case streams, library }
 
     public static func probe(_ path: MediaPath, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
@@ -32,63 +36,154 @@ public enum MediaProbe {
     public static func probe(_ file: MediaFile, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
         let path = file.path, facts = file.facts
         guard facts.size > 0 else { throw .empty(path) }
-        if detail == .library, let result = tagLibOnly(file) { return result }
+        let known = FormatSniffer.tagLibComplete(file)
+        if detail == .library, let known, let result = tagLibOnly(file, known) { return result }
 
         var tagLib: TagLibReader.Result?
         var tagLibHint: String?
-        let container = try FFmpegReader.read(file) { header in
-            tagLibHint = TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec)
-            if tagLibHint != nil { tagLib = TagLibReader.read(file, hint: tagLibHint) }
-            return needsStreamInfo(header, tagLib)
+        let container: FFmpegReader.Container
+        do {
+            container = try FFmpegReader.read(file) { header in
+                tagLibHint = known?.tagLibClass
+                    ?? TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec)
+                if tagLibHint != nil { tagLib = TagLibReader.read(file, hint: tagLibHint) }
+                return needsStreamInfo(header, tagLib)
+            }
+        } catch {
+            guard error.code == "corrupt" || error.code == "not-media",
+                  let result = withoutFFmpeg(file, known: known, refusal: error) else { throw error }
+            return result
+        }
+
+        if let known, let tagLib, var result = tagLibOnly(file, known, tagLib: tagLib) {
+            // The item is decided; FFmpeg's streams are the details `info` shows, with the decided length and
+            // audio bit rate on the audio stream (FFmpeg's header open leaves MP3's unset).
+            result.streams = container.streams
+            if let i = result.streams.firstIndex(where: { $0.kind == .audio }) {
+                result.streams[i].duration = result.item.playbackDuration
+                result.streams[i].bitRate = result.item[.bitRate]?.integer ?? result.streams[i].bitRate
+                result.streams[i].sampleRate = result.streams[i].sampleRate ?? tagLib.sampleRate
+                result.streams[i].channels = result.streams[i].channels ?? tagLib.channels
+            }
+            return result
         }
 
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
-        let duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
+        var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        // ADIF AAC: FFmpeg guesses its length from a few bytes and has no sample rate; the header has both.
+        if let adif = ADIFHeader.parse(file.head), let i = streams.firstIndex(where: { $0.kind == .audio }) {
+            duration = adif.duration(fileSize: facts.size) ?? duration
+            streams[i].duration = duration
+            streams[i].sampleRate = adif.sampleRate ?? streams[i].sampleRate
+            streams[i].channels = adif.channels ?? streams[i].channels
+            streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
+        }
         if let i = streams.firstIndex(where: { $0.kind == .audio }) {
             streams[i].sampleRate = streams[i].sampleRate ?? tagLib?.sampleRate
             streams[i].channels = streams[i].channels ?? tagLib?.channels
             streams[i].duration = streams[i].duration ?? duration
         }
-        guard isUsable(primaryAudio(streams)) || isUsable(streams.first { $0.kind == .video && !$0.isAttachedPicture }) else {
-            throw .notMedia(path, reason: "no readable audio or video stream (\(container.formatName))")
+        var damage: [String] = []
+        if !isUsable(primaryAudio(streams)) && !isUsable(streams.first { $0.kind == .video && !$0.isAttachedPicture }) {
+            let refusal = ProbeError.notMedia(path, reason: "no readable audio or video stream (\(container.formatName))")
+            guard let result = withoutFFmpeg(file, known: known, refusal: refusal) else { throw refusal }
+            return result
         }
-        var warnings: [String] = []
-        if tagLibHint != nil && tagLib == nil { warnings.append("TagLib could not read this file; tags are FFmpeg's") }
+        if let s = container.emptySampleTable { damage.append("the sample table of stream #\(s) is missing or damaged") }
+        if tagLibHint != nil && tagLib == nil { damage.append("TagLib could not read this file; tags are FFmpeg's") }
         let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
-        return assemble(path, facts, formatName: container.formatName, duration: duration, bitRate: container.bitRate,
-                        streams: streams, tagLib: tagLib, ffTags: ffTags,
-                        endsEarly: container.formatName == "flac" && FLACTail.endsEarly(file),
-                        warnings: warnings)
+        let audio = primaryAudio(streams)
+        // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
+        // video file's is the whole file's, as players and ffprobe show it.
+        let hasVideo = streams.contains { $0.kind == .video && !$0.isAttachedPicture }
+        let bitRate = hasVideo ? container.bitRate : audio?.bitRate
+        return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
+                        duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
+                        tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
+                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters)
     }
 
-    /// The `.library` fast path: nil when the file is not one TagLib reads completely, or TagLib fails on it.
-    static func tagLibOnly(_ file: MediaFile) -> ProbeResult? {
-        let path = file.path, facts = file.facts
-        guard let known = FormatSniffer.tagLibComplete(file), let tagLib = TagLibReader.read(file, hint: known.tagLibClass),
-              let rate = tagLib.sampleRate, let channels = tagLib.channels, let ms = tagLib.lengthMs else { return nil }
+    /// The item from TagLib and the native readings alone: the `.library` fast path, and the decision for these
+    /// formats in every path. nil when TagLib (or the native reader) lacks something essential.
+    static func tagLibOnly(_ file: MediaFile, _ known: FormatSniffer.TagLibComplete,
+                           tagLib read: TagLibReader.Result? = nil, damage extra: [String] = []) -> ProbeResult? {
+        guard let tagLib = read ?? TagLibReader.read(file, hint: known.tagLibClass),
+              let rate = tagLib.sampleRate, let channels = tagLib.channels else { return nil }
+        let native = NativeReading.read(file, container: known.container, codec: known.codec)
+        guard let duration = native.duration ?? tagLib.lengthMs.map({ Double($0) / 1000 }) else { return nil }
         var audio = StreamInfo(index: 0, kind: .audio, codec: known.codec)
         audio.sampleRate = rate
         audio.channels = channels
-        audio.duration = Double(ms) / 1000
-        return assemble(path, facts, formatName: known.container, duration: audio.duration, bitRate: nil, streams: [audio],
-                        tagLib: tagLib, ffTags: [], endsEarly: known.endsEarly, warnings: [])
+        audio.duration = duration
+        audio.bitRate = native.audioBitRate
+        var damage = native.damage + extra
+        if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
+        return assemble(file.path, file.facts, formatName: known.container,
+                      fileType: FileType.of(container: known.container, codec: known.codec, path: file.path),
+                      duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,
+                      tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage,
+                      sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters)
+    }
+
+    /// When FFmpeg refused the file: what TagLib and the native readers make of it, marked partial with
+    /// FFmpeg's reason. nil when they read nothing either (the refusal stands).
+    static func withoutFFmpeg(_ file: MediaFile, known: FormatSniffer.TagLibComplete?, refusal: ProbeError) -> ProbeResult? {
+        let reason = "FFmpeg cannot read it: " + refusal.reason
+        if let known, let result = tagLibOnly(file, known, damage: [reason]) { return result }
+        // A format neither library reads, which mlib reads itself.
+        if let midi = MIDIFile.read(file) {
+            var audio = StreamInfo(index: 0, kind: .audio, codec: "midi")
+            audio.codecLongName = "Standard MIDI File, format \(midi.format), \(midi.tracks) track\(midi.tracks == 1 ? "" : "s")"
+            audio.duration = midi.duration
+            return assemble(file.path, file.facts, formatName: "smf", fileType: "mid", duration: midi.duration, bitRate: nil,
+                            streams: [audio], tagLib: nil, tags: [], damage: [], sizeCheck: false, chapters: [],
+                            averageBitRate: false)             // events, not a bit stream
+        }
+        // A tag with nothing playable after it (an MP3 cut off after its ID3v2 tag): the tags, no stream facts.
+        guard let hint = FormatSniffer.tagLibClass(file),
+              let tagLib = TagLibReader.read(file, hint: hint, audioProperties: hint != "mpeg" || known != nil) else { return nil }
+        var streams: [StreamInfo] = []
+        var damage: [String] = []
+        let container = FormatSniffer.byMagic(file.head) ?? (hint == "mpeg" ? "mp3" : hint)
+        let native = NativeReading.read(file, container: container, codec: nil)
+        damage += native.damage
+        if let rate = tagLib.sampleRate, let channels = tagLib.channels {
+            var audio = StreamInfo(index: 0, kind: .audio, codec: FileType.codecGuess(tagLibClass: hint))
+            audio.sampleRate = rate
+            audio.channels = channels
+            audio.duration = native.duration ?? tagLib.lengthMs.map { Double($0) / 1000 }
+            streams.append(audio)
+        } else if tagLib.properties.isEmpty {
+            return nil
+        } else if damage.isEmpty {
+            damage.append("no audio the readers can find")
+        }
+        damage.append(reason)
+        return assemble(file.path, file.facts, formatName: container,
+                        fileType: FileType.of(container: container, codec: streams.first?.codec, path: file.path),
+                        duration: streams.first?.duration, bitRate: native.audioBitRate, streams: streams, tagLib: tagLib,
+                        tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage, sizeCheck: false,
+                        chapters: tagLib.chapters)
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.
-    private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, duration: Double?,
-                                 bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
-                                 ffTags: [(String, String)], endsEarly: Bool, warnings: [String]) -> ProbeResult {
-        var warnings = warnings
+    private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
+                                 duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
+                                 tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
+                                 chapters: [ChapterInfo], averageBitRate: Bool = true) -> ProbeResult {
+        var damage = damage
+        var warnings: [String] = []
         let audio = primaryAudio(streams)
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
-        let tags = TagMapping.merge([tagLib?.properties ?? [], ffTags])
+        let tags = TagMapping.merge(sources)
         var item = MediaItem(path: path, tags: tags)
         TagMapping.apply(tags, to: &item)
 
         item[.fileSize] = .integer(facts.size)
         item[.modificationDate] = .real(facts.modificationTime)
         item[.container] = .text(formatName)
+        item[.fileType] = fileType.map(MediaValue.text)
 
         if let duration { item.playbackDuration = duration }
         if let audio {
@@ -106,9 +201,9 @@ public enum MediaProbe {
         }
         if let bitRate {
             item[.bitRate] = .integer(bitRate)
-        } else if let duration, duration > 0 {
+        } else if averageBitRate, audio != nil || video != nil, let duration, duration > 0 {
             item[.bitRate] = .integer(Int64((Double(facts.size) * 8 / duration).rounded()))
-        } else if let kbps = tagLib?.bitRateKbps {
+        } else if averageBitRate, audio != nil, let kbps = tagLib?.bitRateKbps {
             item[.bitRate] = .integer(Int64(kbps) * 1000)
         }
 
@@ -116,15 +211,17 @@ public enum MediaProbe {
         item[.hasArtwork] = .bool(!pictures.isEmpty || streams.contains { $0.isAttachedPicture })
         item.mediaType = mediaType(tags: tags, hasVideo: video != nil, extension: path.fileExtension)
 
-        // A header that promises more audio than the file holds (an MP3's Xing frame count, say): truncated.
-        var partial = duration == nil
-        if duration == nil { warnings.append("duration unknown") }
-        if endsEarly || (duration.flatMap { d in tagLib?.bitRateKbps.map { Double($0) * 125 * d } } ?? 0) > 1.25 * Double(facts.size) {
-            partial = true
-            warnings.append("the file is shorter than its header says (truncated?)")
+        if duration == nil && (audio != nil || video != nil) { damage.append("duration unknown") }
+        // A header that promises more audio than the file holds at the stream's own bit rate: truncated.
+        if sizeCheck, let duration, let bitRate, Double(bitRate) / 8 * duration > 1.25 * Double(facts.size) + 4096 {
+            damage.append("the file is shorter than its header says (truncated?)")
         }
-        return ProbeResult(item: item, streams: streams, pictures: pictures, isPartial: partial, warnings: warnings,
-                           tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (ffTags.isEmpty ? "none" : "ffmpeg"),
+        item[.chapterCount] = chapters.isEmpty ? nil : .integer(Int64(chapters.count))
+        item[.isPartial] = .bool(!damage.isEmpty)
+        item[.partialReason] = damage.first.map(MediaValue.text)
+        warnings += damage
+        return ProbeResult(item: item, streams: streams, pictures: pictures, chapters: chapters, isPartial: !damage.isEmpty, warnings: warnings,
+                           tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (sources.allSatisfy(\.isEmpty) ? "none" : "ffmpeg"),
                            tagFormat: tagLib.flatMap { $0.tagFormat.isEmpty ? nil : $0.tagFormat })
     }
 

@@ -2,7 +2,8 @@ import MediaModel
 
 extension ProbeResult {
     /// `mlib info --json` schema (documented in mlib(1)): {"path", "ok": true, "partial", "tagSource",
-    /// "tagFormat", "warnings", "item": MediaItem JSON, "streams": [...], "pictures": [...]}.
+    /// "tagFormat", "warnings", "item": MediaItem JSON, "streams": [...], "pictures": [...],
+    /// "chapters": [{"start", "end", "title"}]}.
     public var json: JSONValue {
         .object([
             ("path", item.path.json), ("ok", .bool(true)), ("partial", .bool(isPartial)),
@@ -11,6 +12,7 @@ extension ProbeResult {
             ("item", item.json()),
             ("streams", .array(streams.map(\.json))),
             ("pictures", .array(pictures.map { .object([("mimeType", .string($0.mimeType)), ("type", .string($0.type)), ("size", .int(Int64($0.size)))]) })),
+            ("chapters", .array(chapters.map { .object([("start", .double($0.start)), ("end", .double($0.end)), ("title", .string($0.title))]) })),
         ])
     }
 }

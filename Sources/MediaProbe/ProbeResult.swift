@@ -8,6 +8,8 @@ public struct ProbeResult: Sendable, Hashable {
     public var streams: [StreamInfo]
     /// Embedded pictures (cover art), without their bytes.
     public var pictures: [PictureInfo]
+    /// Chapters (M4B/MP4 chapter lists, Matroska editions, ID3v2 CHAP frames), by start time.
+    public var chapters: [ChapterInfo]
     /// Set when the file was read only in part (e.g. truncated): the values present are right, others may be missing.
     public var isPartial: Bool
     /// Non-fatal problems, one line each ("TagLib could not read the tags; FFmpeg's used").
@@ -17,9 +19,10 @@ public struct ProbeResult: Sendable, Hashable {
     /// Tag format(s) as TagLib names them ("ID3v2.4", "Xiph", "MP4", "RIFF INFO"…), when known.
     public var tagFormat: String?
 
-    public init(item: MediaItem, streams: [StreamInfo] = [], pictures: [PictureInfo] = [], isPartial: Bool = false,
-                warnings: [String] = [], tagSource: String = "none", tagFormat: String? = nil) {
+    public init(item: MediaItem, streams: [StreamInfo] = [], pictures: [PictureInfo] = [], chapters: [ChapterInfo] = [],
+                isPartial: Bool = false, warnings: [String] = [], tagSource: String = "none", tagFormat: String? = nil) {
         self.item = item
+        self.chapters = chapters
         self.streams = streams
         self.pictures = pictures
         self.isPartial = isPartial
@@ -68,5 +71,17 @@ public struct PictureInfo: Sendable, Hashable, Codable {
         self.mimeType = mimeType
         self.type = type
         self.size = size
+    }
+}
+
+public struct ChapterInfo: Sendable, Hashable, Codable {
+    /// Seconds from the start of the file.
+    public var start: Double
+    public var end: Double
+    public var title: String
+    public init(start: Double, end: Double, title: String) {
+        self.start = start
+        self.end = end
+        self.title = title
     }
 }

@@ -13,19 +13,22 @@ struct TagLibReader {
         var channels: Int?
         var bitsPerSample: Int?
         var pictures: [PictureInfo]
+        var chapters: [ChapterInfo] = []
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
     /// head and tail windows.
-    static func read(_ file: MediaFile, hint: String?) -> Result? {
-        if let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
+    /// With `audioProperties` false only the tags are read (TagLib's MPEG reader then searches for no frame:
+    /// an MP3 cut off after its tag still shows its tags).
+    static func read(_ file: MediaFile, hint: String?, audioProperties: Bool = true) -> Result? {
+        if audioProperties, let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
         let head = file.head
         let tail = file.facts.size > Int64(head.count) ? file.tail : []
         let handle = head.withUnsafeBufferPointer { h in
             tail.withUnsafeBufferPointer { t in
                 file.path.withCString { name in
                     func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
-                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, 1, h.baseAddress, h.count, t.baseAddress, t.count)
+                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
                     }
                     return hint.map { $0.withCString(open) } ?? open(nil)
                 }
@@ -43,12 +46,16 @@ struct TagLibReader {
                                         type: pictureTypeName(mlib_tl_picture_type(handle, i)),
                                         size: mlib_tl_picture_size(handle, i)))
         }
+        let chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
+            ChapterInfo(start: Double(mlib_tl_chapter_start_ms(handle, i)) / 1000, end: Double(mlib_tl_chapter_end_ms(handle, i)) / 1000,
+                        title: String(cString: mlib_tl_chapter_title(handle, i)))
+        }
         let audio = mlib_tl_has_audio_properties(handle) != 0
         func positive(_ v: Int32) -> Int? { audio && v > 0 ? Int(v) : nil }
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
-                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures)
+                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters)
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file

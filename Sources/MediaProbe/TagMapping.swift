@@ -36,6 +36,14 @@ enum TagMapping {
         return upper
     }
 
+    /// TagLib's PropertyMap keys, with the spellings TagLib passes through unmapped made canonical: ID3v2
+    /// `TXXX:TCMP` (iTunes' compilation flag as many taggers write it) reaches the map as "TCMP".
+    static func canonicalTagLib(_ properties: [(String, String)]) -> [(String, String)] {
+        properties.map { key, value in (tagLibKeys[key] ?? key, value) }
+    }
+
+    static let tagLibKeys: [String: String] = ["TCMP": "COMPILATION", "ITUNESCOMPILATION": "COMPILATION"]
+
     /// Merges tag lists: the first source wins per key; later ones only fill keys it lacks.
     /// Multiple values of one key are joined with "; ".
     static func merge(_ sources: [[(String, String)]]) -> [String: String] {

@@ -7,7 +7,7 @@ import MediaModel
 /// always, names without an extension after a look at their first bytes, everything else never.
 enum MediaFileFilter {
     static let mediaExtensions: Set<String> = [
-        "mp3", "mp2", "flac", "ogg", "oga", "opus", "spx", "m4a", "m4b", "m4p", "m4r", "mp4", "m4v", "aac",
+        "mid", "midi", "mp3", "mp2", "flac", "ogg", "oga", "opus", "spx", "m4a", "m4b", "m4p", "m4r", "mp4", "m4v", "aac",
         "mkv", "mka", "webm", "wav", "wave", "aif", "aiff", "aifc", "wma", "wmv", "asf", "ape", "wv", "mpc",
         "tta", "ac3", "dts", "dsf", "dff", "amr", "au", "caf", "avi", "mov", "qt", "ts", "m2ts", "mts",
         "mpg", "mpeg", "vob", "flv", "3gp", "3g2", "ogv", "mid", "midi", "xm", "mod", "s3m", "it",

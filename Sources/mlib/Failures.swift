@@ -9,8 +9,10 @@ struct Failures: AsyncParsableCommand {
         discussion: """
             One line per file: the path, the reason, and [code] (not-found, permission-denied, not-a-file, \
             empty, not-media, corrupt, io-error). "kept" marks a file that was indexed before it went bad: \
-            the index keeps its last good metadata. A failure disappears when the file is fixed or removed \
-            and the library is rescanned.
+            the index keeps its last good metadata. Files read only in part (damaged, truncated, a tag with \
+            no audio) are indexed with what could be read and listed too, with code "partial" and the reason \
+            (`mlib ls damaged:yes` finds them). A failure disappears when the file is fixed or removed and \
+            the library is rescanned.
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -20,21 +22,32 @@ struct Failures: AsyncParsableCommand {
 
     func run() async throws { try Self.list(libraryOptions, json: json) }
 
+    /// One line of the listing: a failure the scans recorded, or an item read only in part.
+    struct Entry: Encodable { var path: MediaPath; var code: String; var message: String; var size: Int64; var itemID: Int64?; var seen: String }
+
     static func list(_ libraryOptions: LibraryOptions, json: Bool) throws {
-        let failures = try libraryOptions.open().failures()
+        let index = try libraryOptions.open()
+        let iso = ISO8601DateFormatter()
+        var entries = try index.failures().map {
+            Entry(path: $0.path, code: $0.code, message: $0.message, size: $0.size, itemID: $0.itemID, seen: iso.string(from: $0.seen))
+        }
+        // Partial reads are items (what could be read is indexed), listed here with their reason.
+        let partial = MediaQuery(filter: .comparison(.init(.isPartial, .equal, .value(.bool(true)))))
+        try index.forEachItem(partial) { item in
+            entries.append(Entry(path: item.path, code: "partial", message: item[.partialReason]?.text ?? "read only in part",
+                                 size: item[.fileSize]?.integer ?? 0, itemID: item.persistentID,
+                                 seen: iso.string(from: Date(timeIntervalSince1970: item[.modificationDate]?.real ?? 0))))
+        }
+        entries.sort { $0.path < $1.path }
         if json {
-            struct Entry: Encodable { var path: MediaPath; var code: String; var message: String; var size: Int64; var itemID: Int64?; var seen: String }
-            let iso = ISO8601DateFormatter()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let entries = failures.map { Entry(path: $0.path, code: $0.code, message: $0.message, size: $0.size,
-                                               itemID: $0.itemID, seen: iso.string(from: $0.seen)) }
             FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
             return
         }
         var out = StandardOutput()
-        for f in failures {
-            out.write(f.path.string + ": " + f.message + " [" + f.code + "]" + (f.itemID != nil ? " kept" : "") + "\n")
+        for f in entries {
+            out.write(f.path.string + ": " + f.message + " [" + f.code + "]" + (f.itemID != nil && f.code != "partial" ? " kept" : "") + "\n")
         }
         out.flush()
     }

@@ -11,13 +11,14 @@ enum InfoText {
             guard let value, !value.isEmpty else { return }
             lines.append("  " + label.padding(toLength: max(label.count + 1, 30), withPad: " ", startingAt: 0) + value)
         }
+        row("File type", item[.fileType]?.text)
         row("Container", item[.container]?.text)
         row("Duration", item[.playbackDuration]?.real.map(Format.duration))
         row("Size", item[.fileSize]?.integer.map(Format.bytes))
         row("Bit rate", item[.bitRate]?.integer.map { "\($0 / 1000) kb/s" })
         row("Media type", item.mediaType.name)
-        if probe.isPartial { row("Note", "read only in part (damaged or truncated file)") }
-        for warning in probe.warnings { row("Warning", warning) }
+        if probe.isPartial { row("Partial", "read only in part: " + (item[.partialReason]?.text ?? "damaged or truncated file")) }
+        for warning in probe.warnings where warning != item[.partialReason]?.text { row("Warning", warning) }
 
         let tagProperties = MediaProperty.allCases.filter { $0.spec.origin == .tag && $0 != .mediaType && $0 != .hasArtwork }
         let present = tagProperties.filter { item[$0] != nil }
@@ -31,6 +32,10 @@ enum InfoText {
         }
         for s in probe.streams { lines.append("  " + streamLine(s)) }
         for p in probe.pictures { lines.append("  Picture: \(p.type), \(p.mimeType), \(Format.bytes(Int64(p.size)))") }
+        if !probe.chapters.isEmpty { lines.append("  Chapters (\(probe.chapters.count))") }
+        for (n, c) in probe.chapters.enumerated() {
+            lines.append("    #\(n + 1) \(Format.duration(c.start)) – \(Format.duration(c.end))" + (c.title.isEmpty ? "" : "  \(c.title)"))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

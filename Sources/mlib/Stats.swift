@@ -4,7 +4,7 @@ import MediaIndex
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Library statistics: items, total duration and size, counts by media type and container.")
+        abstract: "Library statistics: items, total duration and size, counts by media type and file type.")
 
     @OptionGroup var libraryOptions: LibraryOptions
 
@@ -24,10 +24,11 @@ struct Stats: AsyncParsableCommand {
             "Duration:   \(Self.duration(stats.totalDuration))",
             "Size:       \(ByteCountFormatter.string(fromByteCount: stats.totalSize, countStyle: .file))",
             "Failures:   \(stats.failures)" + (stats.failures > 0 ? " (see mlib failures)" : ""),
+            "Partial:    \(stats.partial)" + (stats.partial > 0 ? " (read only in part; see mlib failures)" : ""),
             "Playlists:  \(stats.playlists)",
             "Roots:      " + (stats.roots.isEmpty ? "none" : stats.roots.map(\.string).joined(separator: "\n            ")),
         ]
-        for (title, counts) in [("By media type:", stats.byMediaType), ("By container:", stats.byContainer)] where !counts.isEmpty {
+        for (title, counts) in [("By media type:", stats.byMediaType), ("By file type:", stats.byFileType)] where !counts.isEmpty {
             lines.append(title)
             let width = counts.map(\.name.count).max() ?? 0
             lines += counts.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \($0.count)" }

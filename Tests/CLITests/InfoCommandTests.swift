@@ -30,6 +30,17 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == specs.values.filter { $0["error"] is String }.count)
     }
 
+    /// bitRate is the audio stream's: a 128 kb/s CBR MP3 with a 48 KiB cover is 128 kb/s (ffprobe's file
+    /// average says 327), and its stream line shows it like any other codec's.
+    @Test func mp3BitRateIsTheAudioStreams() throws {
+        let r = try CLI.run(["info", CLI.fixtures.appendingPathComponent("odd/mp3-cbr128-cover.mp3").path])
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Bit rate") && $0.hasSuffix(" 128 kb/s") }, "\(r.out)")
+        #expect(lines.contains { $0.contains("Stream #0 audio: mp3") && $0.contains("128 kb/s") }, "\(r.out)")
+        #expect(lines.contains { $0.contains("File type") && $0.hasSuffix(" mp3") }, "\(r.out)")
+    }
+
     @Test func allGoodFilesExitZero() throws {
         let good = try CLI.fixtureFiles().filter { !$0.contains("/bad/") }
         let r = try CLI.run(["info", "--jsonl"] + good)

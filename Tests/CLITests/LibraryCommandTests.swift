@@ -11,7 +11,9 @@ import Testing
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         library = dir.appendingPathComponent("library.sqlite").path
-        let scan = try CLI.run(["scan", "--quiet", "--library", library, CLI.fixtures.path])
+        // The odd and damaged files of Fixtures/odd have their own scan test (ScanInfoAgreementTests); the
+        // counts here are about the tagged fixtures.
+        let scan = try CLI.run(["scan", "--quiet", "--exclude", "odd/", "--library", library, CLI.fixtures.path])
         // The bad fixtures fail; everything else is indexed.
         #expect(scan.status == 1, "\(scan.stderr)")
     }
@@ -27,7 +29,7 @@ import Testing
     func goodFixtureCount() throws -> Int {
         let data = try Data(contentsOf: CLI.fixtures.appendingPathComponent("expected.json"))
         let files = (try JSONSerialization.jsonObject(with: data) as! [String: Any])["files"] as! [String: [String: Any]]
-        return files.values.filter { !($0["error"] is String) }.count
+        return files.filter { !$0.key.hasPrefix("odd/") && !($0.value["error"] is String) }.count
     }
 
     @Test func everyReadableFixtureIsListed() throws {

@@ -36,6 +36,11 @@ struct FixtureTests {
         }
         let result = try MediaProbe.probe(path)
         let item = result.item
+        // `partial` is compared on every readable file: absent means a whole, undamaged read.
+        let partial = e.spec["partial"] as? Bool ?? false
+        #expect(result.isPartial == partial, "\(e.file): partial = \(result.isPartial) \(result.warnings), want \(partial)")
+        #expect(item[.isPartial]?.bool == partial, "\(e.file): stored partial")
+        #expect((item[.partialReason] != nil) == partial, "\(e.file): partial reason \(String(describing: item[.partialReason]))")
         for (key, expected) in e.spec["tags"] as? [String: Any] ?? [:] {
             let property = try #require(MediaProperty(rawValue: key), "unknown property \(key) in expected.json")
             let actual = item[property]

@@ -50,6 +50,12 @@ int mlib_tl_picture_type(const mlib_tl_file *file, int index);
 size_t mlib_tl_picture_size(const mlib_tl_file *file, int index);
 const unsigned char *mlib_tl_picture_data(const mlib_tl_file *file, int index);
 
+// Chapters from ID3v2 CHAP frames, by start time: start and end in milliseconds, the title ("" if none).
+int mlib_tl_chapter_count(const mlib_tl_file *file);
+unsigned mlib_tl_chapter_start_ms(const mlib_tl_file *file, int index);
+unsigned mlib_tl_chapter_end_ms(const mlib_tl_file *file, int index);
+const char *mlib_tl_chapter_title(const mlib_tl_file *file, int index);
+
 #ifdef __cplusplus
 }
 #endif

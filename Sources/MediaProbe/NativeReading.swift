@@ -1,0 +1,157 @@
+/// What mlib reads from a file's headers itself, for the formats the scanner's fast path covers (MP3,
+/// FLAC, Ogg Vorbis/Opus, WAV): the exact length, the audio stream's bit rate, the tags TagLib shortens,
+/// and signs of damage. Both probe paths use it, so `mlib info` and the index agree on every value, and
+/// neither inherits FFmpeg's or TagLib's mistakes here (LAME delay and padding counted as audio, Opus
+/// pre-skip counted as audio, the file average with the cover art as the audio bit rate, "2003" for a WAV
+/// dated 2003-05-17). Costs little I/O: the values come mostly from the shared head and tail windows.
+struct NativeReading {
+    var duration: Double?
+    /// The audio stream's bit rate: the header's for CBR, the audio data's average otherwise.
+    var audioBitRate: Int64?
+    /// Tags that override TagLib's spelling of the same key (RIFF INFO's full date and track total).
+    var tags: [(String, String)] = []
+    /// Why the file is only partly readable, when it is.
+    var damage: [String] = []
+    /// FLAC: how many PICTURE metadata blocks the file has (TagLib drops a damaged one silently).
+    var pictureBlocks = 0
+    /// MP3: the first frame's header (nil: no MPEG audio at all, a tag-only file).
+    var mpeg: MPEGAudioHeader?
+
+    /// `container` is FFmpeg's name for the format ("mp3", "flac", "ogg", "wav"), `codec` the first audio codec.
+    static func read(_ file: MediaFile, container: String, codec: String?) -> NativeReading {
+        var r = NativeReading()
+        switch container {
+        case "mp3": r.readMPEG(file)
+        case "flac": r.readFLAC(file)
+        case "ogg": r.readOgg(file, codec: codec)
+        case "wav": r.readWAV(file)
+        default: break
+        }
+        return r
+    }
+
+    private mutating func readMPEG(_ file: MediaFile) {
+        var start = FormatSniffer.audioStart(file)
+        // The first frame, within 64 KiB of the tag's end (some taggers leave padding or junk there).
+        let window = file.bytes(at: start, count: 64 * 1024)
+        guard let offset = window.indices.first(where: { MPEGAudioHeader.parse(Array(window[$0..<min(window.count, $0 + 4)])) != nil }),
+              let h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
+            damage.append(file.head.starts(with: Array("APETAGEX".utf8)) ? "only an APEv2 tag, no audio" : "no MPEG audio after the tag")
+            return
+        }
+        start += Int64(offset)
+        mpeg = h
+        // Two consecutive frame headers are what FFmpeg (and mutagen) need to take the data for MPEG audio.
+        let next = start + Int64(h.frameBytes)
+        if next + 4 <= file.facts.size - Self.trailingTagBytes(file), MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) == nil {
+            damage.append("the first MPEG frame is not followed by another (damaged)")
+        }
+        let audioBytes = max(0, file.facts.size - start - Self.trailingTagBytes(file))
+        var seconds: Double?
+        if let samples = h.sampleCount, h.frames ?? 0 > 0 {
+            seconds = Double(samples) / Double(h.sampleRate)
+        } else if !h.isVBR, h.frameBitRate > 0 {
+            seconds = Double(audioBytes) * 8 / Double(h.frameBitRate)
+        }
+        if let declared = h.bytes, declared > 0, Double(audioBytes) < Double(declared) * 0.8 {
+            damage.append("the audio stops at \(audioBytes * 100 / Int64(declared))% of the length its header declares (truncated)")
+            seconds = seconds.map { $0 * Double(audioBytes) / Double(declared) }
+        }
+        // An absurd header (a frame count the file cannot hold at its bit rate): trust the size.
+        if damage.isEmpty, !h.isVBR, h.frameBitRate > 0, let s = seconds,
+           s * Double(h.frameBitRate) / 8 > 1.25 * Double(audioBytes) + 4096 {
+            damage.append("the file is shorter than its header says (truncated?)")
+            seconds = Double(audioBytes) * 8 / Double(h.frameBitRate)
+        }
+        duration = seconds
+        if !h.isVBR {
+            audioBitRate = Int64(h.frameBitRate)
+        } else if let seconds, seconds > 0 {
+            audioBitRate = Int64((Double(min(Int64(h.bytes ?? Int(audioBytes)), audioBytes)) * 8 / seconds).rounded())
+        }
+    }
+
+    /// ID3v1 and APEv2 tags at the end of an MP3: not audio.
+    static func trailingTagBytes(_ file: MediaFile) -> Int64 {
+        let size = file.facts.size
+        var end = size
+        if size >= 128, file.bytes(at: size - 128, count: 3).elementsEqual("TAG".utf8) { end -= 128 }
+        let footer = end >= 32 ? file.bytes(at: end - 32, count: 32) : []
+        if footer.count == 32, footer[0..<8].elementsEqual("APETAGEX".utf8) {
+            let tagSize = Int64(footer[12]) | Int64(footer[13]) << 8 | Int64(footer[14]) << 16 | Int64(footer[15]) << 24
+            let hasHeader = footer[23] & 0x80 != 0
+            end -= min(end, tagSize + (hasHeader ? 32 : 0))
+        }
+        return size - end
+    }
+
+    private mutating func readFLAC(_ file: MediaFile) {
+        var at = Int64(FormatSniffer.audioStart(file))
+        guard file.bytes(at: at, count: 4).elementsEqual("fLaC".utf8) else { return }
+        at += 4
+        var rate = 0, total: Int64 = 0
+        for _ in 0..<1024 {                                  // metadata blocks, up to the last one
+            let h = file.bytes(at: at, count: 4)
+            guard h.count == 4 else { damage.append("the metadata blocks run past the end of the file"); return }
+            let kind = h[0] & 0x7F, size = Int64(h[1]) << 16 | Int64(h[2]) << 8 | Int64(h[3])
+            if kind == 0 {
+                let s = file.bytes(at: at + 4, count: 18)
+                guard s.count == 18 else { return }
+                rate = Int(s[10]) << 12 | Int(s[11]) << 4 | Int(s[12]) >> 4
+                total = Int64(s[13] & 0x0F) << 32 | Int64(s[14]) << 24 | Int64(s[15]) << 16 | Int64(s[16]) << 8 | Int64(s[17])
+            }
+            if kind == 6 { pictureBlocks += 1 }
+            at += 4 + size
+            if h[0] & 0x80 != 0 { break }
+        }
+        guard rate > 0, total > 0 else { return }
+        let seconds = Double(total) / Double(rate)
+        duration = seconds
+        audioBitRate = Int64((Double(max(0, file.facts.size - at)) * 8 / seconds).rounded())
+        if FLACTail.endsEarly(file) { damage.append("the audio stops before the length STREAMINFO declares (truncated)") }
+    }
+
+    private mutating func readOgg(_ file: MediaFile, codec: String?) {
+        let head = file.head
+        guard head.count > 27, head.starts(with: Array("OggS".utf8)) else { return }
+        guard let (last, lastOffset) = OggPage.last(in: file.tail) else {
+            damage.append("no complete Ogg page at the end of the file (truncated)")
+            return
+        }
+        if lastOffset + last.length < file.tail.count { damage.append("the file ends inside an Ogg page (truncated)") }
+        // FFmpeg checks every page it reads when it opens the file (the headers, then the last page for the
+        // length) and refuses the file when one fails; the same pages are checked here.
+        var at = 0
+        while let page = OggPage.page(in: head, at: at) {
+            if !page.crcMatches { damage.append("an Ogg page at byte \(at) fails its checksum"); break }
+            at += page.length
+        }
+        if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
+            damage.append("no Ogg page where one should start, at byte \(at)")
+        }
+        if !last.crcMatches { damage.append("the last Ogg page fails its checksum") }
+        let packet = 27 + Int(head[26])
+        if codec == "opus", let preSkip = OggPage.opusPreSkip(head), last.granule > 0 {
+            duration = Double(max(0, last.granule - Int64(preSkip))) / 48000
+        } else if codec == "vorbis", head.count >= packet + 28, head[packet] == 1 {
+            let rate = (0..<4).reduce(0) { $0 | Int(head[packet + 12 + $1]) << (8 * $1) }
+            let nominal = (0..<4).reduce(Int32(0)) { $0 | Int32(head[packet + 20 + $1]) << (8 * $1) }
+            if rate > 0, last.granule > 0 { duration = Double(last.granule) / Double(rate) }
+            if nominal > 0 { audioBitRate = Int64(nominal) }
+        }
+        if audioBitRate == nil, let seconds = duration, seconds > 0 {
+            audioBitRate = Int64((Double(file.facts.size) * 8 / seconds).rounded())
+        }
+    }
+
+    private mutating func readWAV(_ file: MediaFile) {
+        let riff = RIFFInfo.read(file)
+        tags = riff.tags
+        if let byteRate = riff.byteRate, byteRate > 0, let data = riff.dataSize {
+            let available = max(0, min(data, file.facts.size - riff.dataStart))
+            duration = Double(available) / Double(byteRate)
+            audioBitRate = Int64(byteRate) * 8
+            if available < data * 9 / 10 { damage.append("the data chunk runs past the end of the file (truncated)") }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Ogg page headers, read natively: the last page's granule position (the stream's length in samples) and
+/// its checksum. FFmpeg 5.1 refuses a file whose last page fails its CRC (it seeks there for the length);
+/// TagLib never checks. Checking it here lets both probe paths see the same damage.
+struct OggPage {
+    var granule: Int64
+    var serial: UInt32
+    var crcMatches: Bool
+    /// Header, segment table and body, in bytes.
+    var length: Int
+
+    /// The last complete page that starts in `bytes` (the file's tail window), with its offset there.
+    static func last(in bytes: [UInt8]) -> (page: OggPage, offset: Int)? {
+        var i = bytes.count - 27
+        while i >= 0 {
+            if bytes[i] == 0x4F, bytes[i + 1] == 0x67, bytes[i + 2] == 0x67, bytes[i + 3] == 0x53, bytes[i + 4] == 0,
+               let page = page(in: bytes, at: i) {
+                return (page, i)
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The page starting at `i`, when its header and segment table fit in `bytes` and its body ends at or
+    /// before the end of `bytes`.
+    static func page(in b: [UInt8], at i: Int) -> OggPage? {
+        guard i >= 0, i + 27 <= b.count, b[i] == 0x4F, b[i + 1] == 0x67, b[i + 2] == 0x67, b[i + 3] == 0x53 else { return nil }
+        let segments = Int(b[i + 26])
+        guard i + 27 + segments <= b.count else { return nil }
+        let body = b[(i + 27)..<(i + 27 + segments)].reduce(0) { $0 + Int($1) }
+        let end = i + 27 + segments + body
+        guard end <= b.count else { return nil }
+        var granule: Int64 = 0
+        for k in (0..<8).reversed() { granule = granule << 8 | Int64(b[i + 6 + k]) }
+        let serial = (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[i + 14 + $1]) << (8 * $1) }
+        let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[i + 22 + $1]) << (8 * $1) }
+        var crc: UInt32 = 0
+        for k in i..<end {
+            let byte = (22..<26).contains(k - i) ? 0 : b[k]
+            crc = crc << 8 ^ table[Int((crc >> 24) ^ UInt32(byte))]
+        }
+        return OggPage(granule: granule, serial: serial, crcMatches: crc == stored, length: end - i)
+    }
+
+    /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0.
+    static let table: [UInt32] = (0..<256).map { n in
+        var r = UInt32(n) << 24
+        for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? r << 1 ^ 0x04C1_1DB7 : r << 1 }
+        return r
+    }
+
+    /// The pre-skip of an Ogg Opus stream (samples at 48 kHz the decoder drops), from the OpusHead packet
+    /// in the first page of `head`.
+    static func opusPreSkip(_ head: [UInt8]) -> Int? {
+        guard head.count > 27 else { return nil }
+        let at = 27 + Int(head[26])
+        guard head.count >= at + 12, head[at..<at + 8].elementsEqual("OpusHead".utf8) else { return nil }
+        return Int(head[at + 10]) | Int(head[at + 11]) << 8
+    }
+}
