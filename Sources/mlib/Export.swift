@@ -18,6 +18,8 @@ struct Export: AsyncParsableCommand {
               mlib export artist:Björk --sort album -o bjork.m3u8
               mlib export 'genre ==[c] "jazz" AND year < 1970' --format xspf > jazz.xspf
               mlib export --relative -o ~/Music/playlists/all.m3u
+
+            \(ExitStatus.help(one: "the -o file could not be written"))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -43,10 +45,7 @@ struct Export: AsyncParsableCommand {
         let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
         let index = try libraryOptions.open()
         var writer = outputOptions.writer(title: title)
-        do { try index.forEachItem(query) { writer.append($0) } } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+        try index.forEachItem(query) { writer.append($0) }
         if writer.count == 0 { printError("no items match; the playlist is empty") }
         try outputOptions.emit(writer.finish())
     }

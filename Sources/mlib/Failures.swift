@@ -11,6 +11,8 @@ struct Failures: AsyncParsableCommand {
             empty, not-media, corrupt, io-error). "kept" marks a file that was indexed before it went bad: \
             the index keeps its last good metadata. A failure disappears when the file is fixed or removed \
             and the library is rescanned.
+
+            \(ExitStatus.help(one: nil))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions

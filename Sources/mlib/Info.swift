@@ -9,8 +9,9 @@ struct Info: AsyncParsableCommand {
         discussion: """
             Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. With --json, \
             prints a JSON array with one object per file; with --jsonl, one object per line (see mlib(1), \
-            JSON SCHEMA). Exit status: 0 if every file was read, 1 if any failed (one line per failure on \
-            standard error), 2 for usage errors.
+            JSON SCHEMA). Each file that cannot be read is one line on standard error.
+
+            \(ExitStatus.help(one: "a file could not be read", library: false))
             """)
 
     @Flag(name: .long, help: "Print a JSON array, one object per file.")

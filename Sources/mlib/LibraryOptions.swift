@@ -21,20 +21,18 @@ struct LibraryOptions: ParsableArguments {
     /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
     var resolvedPath: String { locator.sqlitePath ?? locator.description }
 
-    /// The SQLite file, before anything is created beside it (the scan lock); one line and exit 3 otherwise.
+    /// The SQLite file, before anything is created beside it (the scan lock); a server locator is an
+    /// `IndexError` (exit 3) from `LibraryLocator`.
     func sqliteFile() throws -> String {
         if let path = locator.sqlitePath { return path }
-        do { _ = try locator.open() } catch { printError("\(error)") }
-        throw ExitCode(ExitStatus.libraryUnavailable)
+        _ = try locator.open(.existing)
+        throw IndexError.cannotOpen(database: locator.description, reason: "this command needs an SQLite library")
     }
 
-    /// Opens the library, or prints one line and exits with status 3.
-    func open() throws -> SQLiteIndex {
-        let path = try sqliteFile()
-        do { return try SQLiteIndex(path: path) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+    /// Opens the library. Commands that only read or edit what is there use `.existing`: a mistyped path is
+    /// "no library at …" (exit 3), never a new empty library; only commands that fill one use `.create`.
+    func open(_ mode: LibraryOpenMode = .existing) throws -> SQLiteIndex {
+        try SQLiteIndex(path: try sqliteFile(), mode: mode)
     }
 }
 

@@ -21,6 +21,8 @@ struct List: AsyncParsableCommand {
               mlib ls --group albums year:1990..
               mlib ls -f '${artist:20} ${title:40} $duration' genre:jazz
               mlib ls --paths -0 type:music | xargs -0 ls -l
+
+            \(ExitStatus.help(one: nil))
             """,
         aliases: ["query"])
 
@@ -92,34 +94,22 @@ struct List: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let mediaQuery = try reportingQueryErrors { () throws -> MediaQuery in
-            let grouping = group.flatMap(Self.grouping) ?? .title
-            let sortText = sort ?? (group == nil ? "artist,album,title" : nil)
-            let sortKeys = try sortText.map { try MediaSortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
-            return MediaQuery(filter: try QueryArguments.predicate(query), sort: sortKeys, grouping: grouping,
-                              limit: limit, offset: offset)
-        }
-        let template = try reportingQueryErrors {
-            try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
-        }
+        let grouping = group.flatMap(Self.grouping) ?? .title
+        let sortText = sort ?? (group == nil ? "artist,album,title" : nil)
+        let sortKeys = try sortText.map { try MediaSortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
+        let mediaQuery = MediaQuery(filter: try QueryArguments.predicate(query), sort: sortKeys, grouping: grouping,
+                                    limit: limit, offset: offset)
+        let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
         let index = try libraryOptions.open()
         var out = StandardOutput()
+        // What was printed before an error reaches standard output before the error's line.
         defer { out.flush() }
-        do {
-            if group != nil {
-                try listCollections(index, mediaQuery, template, &out)
-            } else if count {
-                out.write("\(try index.count(mediaQuery))\n")
-            } else {
-                try listItems(index, mediaQuery, template, &out)
-            }
-        } catch let error as QueryError {
-            out.flush()
-            try reportingQueryErrors { throw error }
-        } catch let error as IndexError {
-            out.flush()
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
+        if group != nil {
+            try listCollections(index, mediaQuery, template, &out)
+        } else if count {
+            out.write("\(try index.count(mediaQuery))\n")
+        } else {
+            try listItems(index, mediaQuery, template, &out)
         }
     }
 
@@ -188,18 +178,5 @@ struct List: AsyncParsableCommand {
             first = false
         }
         if json { out.write(first ? "]\n" : "\n]\n") }
-    }
-}
-
-/// Runs `body`; a `QueryError` becomes one line on standard error, the query with a caret under the
-/// problem, and exit status 2 (usage).
-func reportingQueryErrors<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as QueryError {
-        printError("query error: \(error)")
-        if let diagram = error.caretDiagram {
-            FileHandle.standardError.write(Data(diagram.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "  " + $0 }.joined(separator: "\n").utf8 + [UInt8(ascii: "\n")]))
-        }
-        throw ExitCode(ExitStatus.usage)
     }
 }

@@ -31,6 +31,8 @@ struct Play: AsyncParsableCommand {
               mlib play 'genre == "Jazz"' --sort year --repeat all
               mlib play --files a.flac b.mp3 --sink wav:out.wav
               mlib play album:Vespertine --sink pcm | aplay -f cd
+
+            \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -83,19 +85,13 @@ struct Play: AsyncParsableCommand {
         let spec = SinkSpec(sink)!
         let index = try openLibrary()
         let items = try queueItems(index)
-        guard !items.isEmpty else {
-            printError(files ? "nothing to play" : "nothing to play: no item matches")
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
         if let start, start > items.count {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
         }
 
         let output: any AudioSink
-        do { output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open() } catch let error as SinkError {
-            printError(error.message)
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open()
         let player = MusicPlayer(sink: output, seed: seed)
         player.setQueue(with: items)
         if let start { player.setNowPlayingItem(at: start - 1) } else { player.prepareToPlay() }
@@ -122,10 +118,6 @@ struct Play: AsyncParsableCommand {
     private func openLibrary() throws -> SQLiteIndex? {
         let exists = FileManager.default.fileExists(atPath: libraryOptions.resolvedPath)
         if files && !exists { return nil }
-        guard exists else {
-            printError("no library at \(libraryOptions.resolvedPath) (run mlib scan DIR first, or use --files)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
         return try libraryOptions.open()
     }
 
@@ -134,13 +126,11 @@ struct Play: AsyncParsableCommand {
         guard let index else { return [] }
         if let playlist {
             var items: [MediaItem] = []
-            try libraryCall {
-                try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
-            }
+            try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
             return items
         }
         let query = try PlaylistQuery.query(terms, sort: sort, limit: limit)
-        return try libraryCall { try index.items(query) }
+        return try index.items(query)
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),

@@ -51,10 +51,7 @@ struct PlaylistOutputOptions: ParsableArguments {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        do { try FileBytes.writeAtomically(bytes, to: outputPath) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        try FileBytes.writeAtomically(bytes, to: outputPath)
     }
 
     /// `path` made absolute against the working directory and normalized (no symlinks resolved).

@@ -11,18 +11,14 @@ enum PlaylistQuery {
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.
     static func query(_ terms: [String], sort: String?, limit: Int?) throws -> MediaQuery {
-        try reportingQueryErrors {
-            MediaQuery(filter: try QueryArguments.predicate(terms),
-                       sort: try SortDescriptor.parseList(sort ?? defaultSort), limit: limit)
-        }
+        MediaQuery(filter: try QueryArguments.predicate(terms),
+                   sort: try SortDescriptor.parseList(sort ?? defaultSort), limit: limit)
     }
 
     /// The query a smart playlist's stored rule stands for (evaluated now, so it sees today's library).
     static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery {
-        try reportingQueryErrors {
-            MediaQuery(filter: try PredicateParser.parse(rule.predicate),
-                       sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
-        }
+        MediaQuery(filter: try PredicateParser.parse(rule.predicate),
+                   sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
     }
 
     /// The rule stored for QUERY arguments. Format-string arguments are stored as typed (ANDed), so a
@@ -50,11 +46,10 @@ enum PlaylistQuery {
 }
 
 extension SQLiteIndex {
-    /// The playlist named `name`, or one line on standard error and exit 1.
+    /// The playlist named `name`, or `IndexError.playlistNotFound` (exit 1).
     func requirePlaylist(_ name: String) throws -> StoredPlaylist {
         guard let playlist = try playlist(named: name) else {
-            printError("no playlist named \"\(name)\" (see mlib playlist list)")
-            throw ExitCode(ExitStatus.partialFailure)
+            throw IndexError.playlistNotFound(database: path, name: name)
         }
         return playlist
     }

@@ -4,7 +4,8 @@ import MediaIndex
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Library statistics: items, total duration and size, counts by media type and container.")
+        abstract: "Library statistics: items, total duration and size, counts by media type and container.",
+        discussion: ExitStatus.help(one: nil))
 
     @OptionGroup var libraryOptions: LibraryOptions
 
