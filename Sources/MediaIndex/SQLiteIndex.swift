@@ -111,15 +111,28 @@ public final class SQLiteIndex: Sendable {
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try database.read(body) } catch let error as IndexError { throw error } catch {
-            throw IndexError.database(database: path, reason: Self.reason(error))
+            throw Self.readError(error, path)
         }
     }
 
     /// A read without a transaction around it: for hot paths made of independent single statements.
     func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try database.unsafeRead(body) } catch let error as IndexError { throw error } catch {
-            throw IndexError.database(database: path, reason: Self.reason(error))
+            throw Self.readError(error, path)
         }
+    }
+
+    /// SQLite's limits on a statement (expression depth, variables, pattern size) are hit by a query too
+    /// big to run, not by a broken library: they leave as a `QueryError`, the library's own as `IndexError`.
+    static func readError(_ error: any Error, _ path: String) -> any Error {
+        if error is QueryError { return error }
+        if let e = error as? DatabaseError, let message = e.message,
+           ["Expression tree is too large", "too many SQL variables", "too many terms in compound SELECT",
+            "pattern too complex", "string or blob too big", "parser stack overflow", "too many FROM clause terms"]
+               .contains(where: message.contains) {
+            return QueryError("the query is too large to run (\(message))")
+        }
+        return IndexError.database(database: path, reason: reason(error))
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {

@@ -9,6 +9,15 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"))
     var library: String?
 
+    /// A path that is not UTF-8 reaches Swift repaired (U+FFFD in place of the bad bytes), so it would name
+    /// another file: refused rather than opened (or created) there.
+    func validate() throws {
+        guard let library, library.contains("\u{FFFD}") else { return }
+        if !RawArguments.all.contains(where: { $0 == Array(library.utf8) || $0 == Array("--library=\(library)".utf8) }) {
+            throw ValidationError("--library: the path is not valid UTF-8; mlib can only open a library whose path is")
+        }
+    }
+
     var locator: LibraryLocator {
         if let library { return LibraryLocator(library) }
         let env = ProcessInfo.processInfo.environment

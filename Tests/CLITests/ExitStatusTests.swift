@@ -159,6 +159,48 @@ import Testing
         }
     }
 
+    /// A query SQLite cannot run for its size is the query's fault (2), not the library's (3).
+    @Test func aQueryTooLargeToRunIsAQueryError() throws {
+        let query = (0..<3000).map { "year == \($0)" }.joined(separator: " OR ")
+        let r = try CLI.run(["ls", query, "--library", library])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("mlib: query error: the query is too large"), "\(r.stderr)")
+    }
+
+    /// A database error during a scan (here: the library file is read-only) is 3, not 1 like a file that
+    /// could not be read, so cron can tell them apart.
+    @Test func aDatabaseErrorDuringAScanIsStatus3() throws {
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("opus.opus"), to: music.appendingPathComponent("new.opus"))
+        for p in [dir.path, music.path] { chmod(p, 0o777) }
+        chmod(library, 0o444)
+        chmod(library + ".lock", 0o666)
+        var args = [CLI.binary.path, "scan", "--quiet", "--library", library]
+        if getuid() == 0 { args = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + args }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: args[0])
+        p.arguments = Array(args.dropFirst())
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 3, "\(problems)")
+        #expect(problems.contains("readonly database"), "\(problems)")
+    }
+
+    @Test func aLibraryPathThatIsNotUTF8IsRefused() throws {
+        // Through the shell: Foundation's Process cannot pass bytes that are not UTF-8.
+        let badPath = dir.path + "/lib\\377.sqlite"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "exec \"$0\" ls --library \"$(printf '\(badPath)')\" 2>/dev/null", CLI.binary.path]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 2)
+        let created = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("lib") && $0 != "library.sqlite" && !$0.hasPrefix("library.sqlite") }
+        #expect(created.isEmpty, "\(created)")
+    }
+
     @Test func aLibraryInAReadOnlyDirectoryCanBeListed() throws {
         // A copy whose -wal/-shm are gone (a clean close), in a directory nobody may write to. Root writes
         // anywhere, so as root the reader runs as nobody.
