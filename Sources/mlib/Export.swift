@@ -25,8 +25,7 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
     @OptionGroup var outputOptions: PlaylistOutputOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. artist,-year,album (- for descending).", valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
     @Option(name: .long, help: "Export at most this many items.")
     var limit: Int?
@@ -42,7 +41,7 @@ struct Export: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         var writer = outputOptions.writer(title: title)
         try index.forEachItem(query) { writer.append($0) }

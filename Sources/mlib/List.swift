@@ -42,16 +42,11 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var jsonl = false
 
-    @Option(help: ArgumentHelp("Sort keys, comma-separated, '-' for descending (default: artist,album,title; album sorts by disc and track).",
-                               valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
-    @Flag(help: "Sort \"The Beatles\" as \"Beatles\" (leading The, A, An).")
-    var ignoreArticles = false
-
-    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists.",
+    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists; --sort orders them (by the first item's properties, count or total duration).",
                                valueName: "kind"))
-    var group: String?
+    var group: MediaGrouping?
 
     @Option(help: "At most this many items (or collections).")
     var limit: Int?
@@ -74,31 +69,17 @@ struct List: AsyncParsableCommand {
         if nul && !paths { throw ValidationError("-0 goes with --paths") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
-        if let group, Self.grouping(group) == nil {
-            throw ValidationError("unknown --group '\(group)'; use albums, artists, albumArtists, composers, genres, titles or playlists")
-        }
-    }
-
-    static func grouping(_ name: String) -> MediaGrouping? {
-        switch name.lowercased() {
-        case "album", "albums": .album
-        case "artist", "artists": .artist
-        case "albumartist", "albumartists", "album_artists": .albumArtist
-        case "composer", "composers": .composer
-        case "genre", "genres": .genre
-        case "title", "titles", "song", "songs": .title
-        case "playlist", "playlists": .playlist
-        case "podcast", "podcasts": .podcastTitle
-        default: nil
-        }
     }
 
     func run() async throws {
-        let grouping = group.flatMap(Self.grouping) ?? .title
-        let sortText = sort ?? (group == nil ? "artist,album,title" : nil)
-        let sortKeys = try sortText.map { try MediaSortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
-        let mediaQuery = MediaQuery(filter: try QueryArguments.predicate(query), sort: sortKeys, grouping: grouping,
+        let filter = try QueryArguments.predicate(query)
+        let mediaQuery: MediaQuery
+        if let group {
+            mediaQuery = MediaQuery(filter: filter, grouping: group, limit: limit, offset: offset)
+        } else {
+            mediaQuery = MediaQuery(filter: filter, sort: try sortOptions.descriptors(default: "artist,album,title"),
                                     limit: limit, offset: offset)
+        }
         let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
         let index = try libraryOptions.open()
         var out = StandardOutput()
@@ -142,6 +123,26 @@ struct List: AsyncParsableCommand {
         parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
     }
 
+    /// The order of groups: --sort (by the first item's properties, count or total duration), or by name
+    /// with the articles left out (--ignore-articles); nil: by name, as the index lists them.
+    func groupOrdering(_ grouping: MediaGrouping) throws -> CollectionOrdering? {
+        if let sort = sortOptions.sort { return try CollectionOrdering.parse(sort.text, ignoreArticles: sortOptions.ignoreArticles) }
+        if sortOptions.ignoreArticles { return CollectionOrdering([.item(SortDescriptor(grouping.property, ignoreArticles: true))]) }
+        return nil
+    }
+
+    /// The query's collections in `groupOrdering`: streamed from the index when listed by name, else
+    /// all read (a summary each), sorted, then paged.
+    private func forEachCollection(_ index: SQLiteIndex, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
+        guard let ordering = try groupOrdering(query.grouping) else { return try index.forEachCollectionSummary(query, body) }
+        var unpaged = query
+        unpaged.limit = nil
+        unpaged.offset = 0
+        for summary in ordering.sorted(try index.collectionSummaries(unpaged), grouping: query.grouping).dropFirst(query.offset).prefix(query.limit ?? .max) {
+            try body(summary)
+        }
+    }
+
     private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
                                  _ out: inout StandardOutput) throws {
         if count {
@@ -152,7 +153,7 @@ struct List: AsyncParsableCommand {
         }
         var first = true
         if json { out.write("[") }
-        try index.forEachCollectionSummary(query) { summary in
+        try forEachCollection(index, query) { summary in
             if paths {
                 out.write(bytes: summary.representativeItem.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
             } else if json || jsonl {

@@ -46,8 +46,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"))
     var playlist: String?
 
-    @Option(help: ArgumentHelp("Sort keys for the queue, as for mlib ls (album,track; descending: --sort=-year).", valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
     @Option(help: "Queue at most this many items.")
     var limit: Int?
@@ -59,7 +58,7 @@ struct Play: AsyncParsableCommand {
     var repeatMode: RepeatMode?
 
     @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
-    var sink: String = "auto"
+    var sink: SinkSpec = .auto
 
     @Option(help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
     var start: Int?
@@ -74,7 +73,6 @@ struct Play: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
         if files && terms.isEmpty { throw ValidationError("--files needs at least one file") }
         if files && playlist != nil { throw ValidationError("--files and --playlist cannot be combined") }
         if let start, start < 1 { throw ValidationError("--start counts from 1") }
@@ -82,7 +80,7 @@ struct Play: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = SinkSpec(sink)!
+        let spec = sink
         let index = try openLibrary()
         let items = try queueItems(index)
         guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
@@ -129,7 +127,7 @@ struct Play: AsyncParsableCommand {
             try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
             return items
         }
-        let query = try PlaylistQuery.query(terms, sort: sort, limit: limit)
+        let query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
         return try index.items(query)
     }
 

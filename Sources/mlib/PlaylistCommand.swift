@@ -67,13 +67,13 @@ struct PlaylistAdd: PlaylistSubcommand {
             """)
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. album,track.", valueName: "keys")) var sort: String?
+    @OptionGroup var sortOptions: SortOptions
     @Option(name: .long, help: "Add at most this many items.") var limit: Int?
     @Argument(help: "The playlist's name.") var name: String
     @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query")) var query: [String]
 
     func run() async throws {
-        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         if try index.requirePlaylist(name).isSmart { throw notStatic(name) }
         let ids = try index.items(query).map(\.persistentID)
@@ -211,20 +211,45 @@ struct PlaylistExport: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write a playlist to a file or standard output.",
         discussion: """
-            Options as for mlib export; a smart playlist is evaluated now. The playlist's name is its title.
+            Options as for mlib export; a smart playlist is evaluated now. The playlist's name is its title \
+            unless --title is given. --sort reorders the entries (a smart playlist's own sort otherwise), \
+            --limit keeps the first ones.
 
             \(ExitStatus.help(one: "no such playlist, or the -o file could not be written"))
             """)
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
     @OptionGroup var outputOptions: PlaylistOutputOptions
+    @OptionGroup var sortOptions: SortOptions
+    @Option(name: .long, help: "Export at most this many entries.") var limit: Int?
+    @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u; default: its name).") var title: String?
     @Argument(help: "The playlist's name.") var name: String
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
 
     func run() async throws {
         let index = try libraryOptions.open()
         let playlist = try index.requirePlaylist(name)
-        var writer = outputOptions.writer(title: name)
-        try PlaylistQuery.forEachItem(of: playlist, in: index) { writer.append($0) }
+        let sort = try sortOptions.sort.map { _ in try sortOptions.descriptors(default: nil) }
+        var writer = outputOptions.writer(title: title ?? name)
+        if let rule = playlist.smart, sort != nil || limit != nil {
+            // A smart playlist's own query, with the order and length asked for here.
+            var query = try PlaylistQuery.query(rule)
+            if let sort { query.sort = sort }
+            if let limit { query.limit = limit }
+            try index.forEachItem(query) { writer.append($0) }
+        } else if sort == nil {
+            var left = limit ?? .max
+            try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+                if left > 0 { writer.append(item); left -= 1 }
+            }
+        } else {
+            var items: [MediaItem] = []
+            try PlaylistQuery.forEachItem(of: playlist, in: index) { items.append($0) }
+            for item in ItemOrdering(sort ?? []).sorted(items).prefix(limit ?? .max) { writer.append(item) }
+        }
         try outputOptions.emit(writer.finish())
     }
 }
@@ -242,7 +267,7 @@ struct PlaylistSmart: PlaylistSubcommand {
             """)
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. -playCount,title.", valueName: "keys")) var sort: String?
+    @OptionGroup var sortOptions: SortOptions
     @Option(name: .long, help: "At most this many items.") var limit: Int?
     @Flag(name: .long, help: "Replace the rule of an existing smart playlist of that name.") var replace = false
     @Argument(help: "The playlist's name.") var name: String
@@ -253,7 +278,7 @@ struct PlaylistSmart: PlaylistSubcommand {
     }
 
     func run() async throws {
-        let rule = try PlaylistQuery.rule(query, sort: sort, limit: limit)
+        let rule = try PlaylistQuery.rule(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open(.create)
         if replace, let old = try index.playlist(named: name) {
             guard old.isSmart else { throw notSmart(name) }

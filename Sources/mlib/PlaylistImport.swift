@@ -20,16 +20,12 @@ struct PlaylistImport: PlaylistSubcommand {
     @Option(name: .long, help: "The playlist's name (only with one file).") var name: String?
     @Option(name: .long, help: ArgumentHelp("Read as this format instead of guessing from the extension and content.",
                                             valueName: "format"))
-    var format: String?
+    var format: PlaylistFormat?
     @Flag(name: .long, help: "Replace the entries of an existing static playlist of that name.") var replace = false
     @Argument(help: ArgumentHelp("Playlist files.", valueName: "file")) var files: [String]
 
     func validate() throws {
         if name != nil && files.count > 1 { throw ValidationError("--name needs exactly one file.") }
-        if let format, PlaylistFormat(rawValue: format.lowercased()) == nil {
-            throw ValidationError("unknown format '\(format)'; use one of: "
-                                  + PlaylistFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
     }
 
     func run() async throws {
@@ -39,7 +35,7 @@ struct PlaylistImport: PlaylistSubcommand {
             let path = PlaylistOutputOptions.absolute(file)
             let document: PlaylistDocument
             do {
-                document = try PlaylistReader.read(contentsOf: path, format: format.flatMap { PlaylistFormat(rawValue: $0.lowercased()) })
+                document = try PlaylistReader.read(contentsOf: path, format: format)
             } catch {
                 printError("\(error)")
                 failed = true

@@ -10,9 +10,8 @@ enum PlaylistQuery {
 
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.
-    static func query(_ terms: [String], sort: String?, limit: Int?) throws -> MediaQuery {
-        MediaQuery(filter: try QueryArguments.predicate(terms),
-                   sort: try SortDescriptor.parseList(sort ?? defaultSort), limit: limit)
+    static func query(_ terms: [String], sort: SortOptions, limit: Int?) throws -> MediaQuery {
+        MediaQuery(filter: try QueryArguments.predicate(terms), sort: try sort.descriptors(default: defaultSort), limit: limit)
     }
 
     /// The query a smart playlist's stored rule stands for (evaluated now, so it sees today's library).
@@ -24,14 +23,14 @@ enum PlaylistQuery {
     /// The rule stored for QUERY arguments. Format-string arguments are stored as typed (ANDed), so a
     /// relative date in them (`dateAdded > "-7d"`) stays relative; when short-form terms are among them
     /// the whole query is stored as the equivalent format string, with relative dates fixed now.
-    static func rule(_ terms: [String], sort: String?, limit: Int?) throws -> SmartPlaylistRule {
+    static func rule(_ terms: [String], sort: SortOptions, limit: Int?) throws -> SmartPlaylistRule {
         let query = try query(terms, sort: sort, limit: limit)
         var text = query.filter.description
         if !terms.isEmpty, terms.allSatisfy(PredicateParser.looksLikeFormat) {
             let typed = terms.count == 1 ? terms[0] : terms.map { "(\($0))" }.joined(separator: " AND ")
             if (try? PredicateParser.parse(typed)) != nil { text = typed }
         }
-        return SmartPlaylistRule(predicate: text, sort: sort.map { _ in SortDescriptor.listDescription(query.sort) },
+        return SmartPlaylistRule(predicate: text, sort: sort.sort.map { _ in SortDescriptor.listDescription(query.sort) },
                                  limit: limit)
     }
 

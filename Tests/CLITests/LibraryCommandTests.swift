@@ -69,6 +69,35 @@ import Testing
         #expect(r.out.contains("Test Pressing"))
     }
 
+    /// `--sort -added` is read as a value by every command that sorts (it was a usage error in ls and play).
+    @Test func aDescendingSortKeyWorksInEveryCommand() throws {
+        #expect(try mlib(["playlist", "create", "Sorted"]).status == 0)
+        for args in [["ls", "--sort", "-added"], ["play", "--dry-run", "--sink", "null", "--sort", "-added"],
+                     ["export", "--sort", "-added"], ["playlist", "add", "Sorted", "year:2003", "--sort", "-added"],
+                     ["playlist", "smart", "Recent", "year:2003", "--sort", "-added"],
+                     ["playlist", "export", "Sorted", "--sort", "-year", "--limit", "1", "--title", "Best"],
+                     ["ls", "--group", "albums", "--sort", "-count"]] {
+            let r = try mlib(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+        }
+    }
+
+    /// The README's `ls --group albums --sort artist` sorts the albums by artist (it was by title), and a
+    /// group line's template sees the first item's stream facts.
+    @Test func groupsHonourSortAndCarryStreamFacts() throws {
+        let lines = try mlib(["ls", "--group", "albums", "--sort", "artist", "-f", "${albumArtist}|${artist}"]).out
+            .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let artists = lines.map { $0[0].isEmpty ? $0[1] : $0[0] }.filter { !$0.isEmpty }
+        #expect(artists.count > 2)
+        #expect(artists == artists.sorted { $0.lowercased() < $1.lowercased() }, "\(artists)")
+        let byCount = try mlib(["ls", "--group", "albums", "--sort", "-count", "-f", "$count"]).out.split(separator: "\n").compactMap { Int($0) }
+        #expect(byCount == byCount.sorted(by: >) && byCount.count > 2, "\(byCount)")
+        let facts = try mlib(["ls", "--group", "albums", "-f", "$duration|$container"]).out.split(separator: "\n")
+        #expect(!facts.isEmpty && facts.allSatisfy { !$0.hasPrefix("|") && !$0.hasSuffix("|") }, "\(facts)")
+        let exported = try mlib(["playlist", "export", "Nope"])
+        #expect(exported.status == 1)
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
