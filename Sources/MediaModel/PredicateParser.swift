@@ -43,6 +43,12 @@ public struct PredicateParser {
         }
         let words: Set<String> = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "BETWEEN", "IN",
                                   "TRUEPREDICATE", "FALSEPREDICATE"]
+        // `SEARCH "words"` alone is the format form of bare words (it was searched as the words SEARCH and
+        // "words", quotes included, and stored so in a smart playlist).
+        if let first = tokens.first, case .identifier(let s) = first.kind, s.uppercased() == "SEARCH",
+           tokens.count > 1, case .string = tokens[1].kind {
+            return true
+        }
         return tokens.contains { t in
             switch t.kind {
             case .symbol(let s): return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||"].contains(s)
