@@ -9,6 +9,9 @@ import Foundation
 ///
 /// Values print as people read them: durations `m:ss`, timestamps `2024-05-01 10:30`, media types by name.
 public struct ItemTemplate: Sendable {
+    /// The widest `${field:WIDTH}`.
+    public static let maximumWidth = 1000
+
     enum Segment: Sendable {
         case literal(String)
         case field(name: String, property: MediaProperty?, width: Int?, rightAligned: Bool)
@@ -56,6 +59,8 @@ public struct ItemTemplate: Sendable {
                     var spec = Substring(parts[1])
                     if spec.hasPrefix(">") { right = true; spec = spec.dropFirst() } else if spec.hasPrefix("<") { spec = spec.dropFirst() }
                     guard let w = Int(spec), w >= 0 else { throw fail("expected a width after ':' (${\(name):30})", start) }
+                    // ${title:2147483647} padded every line to 2 GB; 9223372036854775807 trapped.
+                    guard w <= Self.maximumWidth else { throw fail("a width is at most \(Self.maximumWidth) columns", start) }
                     width = w
                 }
                 segments.append(.field(name: name, property: try resolve(name, start), width: width, rightAligned: right))

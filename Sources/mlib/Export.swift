@@ -27,7 +27,7 @@ struct Export: AsyncParsableCommand {
 
     @OptionGroup var sortOptions: SortOptions
 
-    @Option(name: .long, help: "Export at most this many items.")
+    @Option(name: .long, parsing: .unconditional, help: "Export at most this many items.")
     var limit: Int?
 
     @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u).")

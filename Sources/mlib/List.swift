@@ -48,10 +48,10 @@ struct List: AsyncParsableCommand {
                                valueName: "kind"))
     var group: MediaGrouping?
 
-    @Option(help: "At most this many items (or collections).")
+    @Option(parsing: .unconditional, help: "At most this many items (or collections).")
     var limit: Int?
 
-    @Option(help: "Skip this many items (or collections) first.")
+    @Option(parsing: .unconditional, help: "Skip this many items (or collections) first.")
     var offset: Int = 0
 
     @Flag(help: "Print only the number of matching items (or collections).")
@@ -72,7 +72,7 @@ struct List: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let filter = try QueryArguments.predicate(query)
+        let filter = try QueryInput.predicate(query)
         let mediaQuery: MediaQuery
         if let group {
             mediaQuery = MediaQuery(filter: filter, grouping: group, limit: limit, offset: offset)

@@ -48,7 +48,7 @@ struct Play: AsyncParsableCommand {
 
     @OptionGroup var sortOptions: SortOptions
 
-    @Option(help: "Queue at most this many items.")
+    @Option(parsing: .unconditional, help: "Queue at most this many items.")
     var limit: Int?
 
     @Option(help: ArgumentHelp("Shuffle the play order: songs, or albums (each album in track order).", valueName: "mode"))
@@ -60,10 +60,10 @@ struct Play: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
     var sink: SinkSpec = .auto
 
-    @Option(help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
     var start: Int?
 
-    @Option(help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
     var volume: Int = 100
 
     @Option(help: "Seed for the shuffle (the same seed gives the same order).")

@@ -68,9 +68,13 @@ struct PlaylistAdd: PlaylistSubcommand {
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
     @OptionGroup var sortOptions: SortOptions
-    @Option(name: .long, help: "Add at most this many items.") var limit: Int?
+    @Option(name: .long, parsing: .unconditional, help: "Add at most this many items.") var limit: Int?
     @Argument(help: "The playlist's name.") var name: String
     @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query")) var query: [String]
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
 
     func run() async throws {
         let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
@@ -221,7 +225,7 @@ struct PlaylistExport: PlaylistSubcommand {
     @ParentCommand var parent: PlaylistCommand
     @OptionGroup var outputOptions: PlaylistOutputOptions
     @OptionGroup var sortOptions: SortOptions
-    @Option(name: .long, help: "Export at most this many entries.") var limit: Int?
+    @Option(name: .long, parsing: .unconditional, help: "Export at most this many entries.") var limit: Int?
     @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u; default: its name).") var title: String?
     @Argument(help: "The playlist's name.") var name: String
 
@@ -268,7 +272,7 @@ struct PlaylistSmart: PlaylistSubcommand {
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
     @OptionGroup var sortOptions: SortOptions
-    @Option(name: .long, help: "At most this many items.") var limit: Int?
+    @Option(name: .long, parsing: .unconditional, help: "At most this many items.") var limit: Int?
     @Flag(name: .long, help: "Replace the rule of an existing smart playlist of that name.") var replace = false
     @Argument(help: "The playlist's name.") var name: String
     @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query")) var query: [String]

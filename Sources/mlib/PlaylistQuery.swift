@@ -11,7 +11,7 @@ enum PlaylistQuery {
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.
     static func query(_ terms: [String], sort: SortOptions, limit: Int?) throws -> MediaQuery {
-        MediaQuery(filter: try QueryArguments.predicate(terms), sort: try sort.descriptors(default: defaultSort), limit: limit)
+        MediaQuery(filter: try QueryInput.predicate(terms), sort: try sort.descriptors(default: defaultSort), limit: limit)
     }
 
     /// The query a smart playlist's stored rule stands for (evaluated now, so it sees today's library).
