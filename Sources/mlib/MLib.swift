@@ -16,7 +16,8 @@ struct MLib: AsyncParsableCommand {
             \(ExitStatus.help(one: "some inputs failed (see each command)", interruptible: true))
             """,
         version: MLibVersion.string,
-        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
+        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self,
+                      Rate.self, SetUserData.self, Fields.self]
     )
 
     /// The one place mlib exits: every error becomes one "mlib: …" line and the status its type knows

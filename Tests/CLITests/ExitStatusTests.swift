@@ -52,6 +52,7 @@ import Testing
             Command(args: ["playlist", "smart", "S", "year:1999"], creates: true),
             Command(args: ["playlist", "import", dir.appendingPathComponent("in.m3u8").path], creates: true),
             Command(args: ["play", "--dry-run", "--sink", "null"]),
+            Command(args: ["rate", "flac", "3"]), Command(args: ["set", "plays=0", "--all"]),
         ]
     }
 
@@ -120,7 +121,7 @@ import Testing
     @Test func everyHelpStatesTheExitStatuses() throws {
         var all = [["--help"]]
         for command in commands { all.append(Array(command.args.prefix(command.args.first == "playlist" || command.args.first == "root" ? 2 : 1)) + ["--help"]) }
-        all += [["info", "--help"], ["watch", "--help"], ["playlist", "--help"]]
+        all += [["info", "--help"], ["watch", "--help"], ["playlist", "--help"], ["fields", "--help"]]
         for args in all {
             let r = try CLI.run(args)
             #expect(r.status == 0, "\(args)")

@@ -98,6 +98,33 @@ import Testing
         #expect(exported.status == 1)
     }
 
+    /// User data from the command line: rate, clear, set and reset play counts; ls shows and selects them.
+    @Test func rateAndSetChangeUserData() throws {
+        #expect(try mlib(["rate", "artist:кино", "4"]).status == 0)
+        let rated = try mlib(["ls", "--count", "rating >= 4"]).out
+        #expect(rated == (try mlib(["ls", "--count", "artist:кино"]).out) && rated != "0\n")
+        #expect(try mlib(["set", "plays=7", "skips=2", "artist:кино"]).status == 0)
+        #expect(Set(try mlib(["ls", "-f", "$playCount/$skipCount", "artist:кино"]).out.split(separator: "\n")) == ["7/2"])
+        #expect(try mlib(["set", "plays=", "--all"]).status == 0)
+        #expect(try mlib(["ls", "--count", "playCount > 0"]).out == "0\n")
+        #expect(try mlib(["rate", "artist:кино", "--clear"]).status == 0)
+        #expect(try mlib(["ls", "--count", "rating >= 1"]).out == "0\n")
+        #expect(try mlib(["rate", "artist:nobody-at-all", "3"]).status == 1)
+        #expect(try mlib(["rate", "artist:кино", "6"]).status == 2)
+        #expect(try mlib(["set", "plays=-1", "artist:кино"]).status == 2)
+        #expect(try mlib(["set", "plays=0"]).status == 2, "no query and no --all")
+    }
+
+    @Test func fieldsListsEveryPropertyWithItsAliases() throws {
+        let r = try CLI.run(["fields", "--json"])
+        #expect(r.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        #expect(rows.count > 40)
+        let album = try #require(rows.first { $0["name"] as? String == "albumTitle" })
+        #expect((album["aliases"] as? [String])?.contains("album") == true)
+        #expect(try CLI.run(["fields"]).out.contains("playCount"))
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
