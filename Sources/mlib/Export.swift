@@ -45,7 +45,8 @@ struct Export: AsyncParsableCommand {
         let index = try libraryOptions.open()
         var writer = outputOptions.writer(title: title)
         try index.forEachItem(query) { writer.append($0) }
-        if writer.count == 0 { printError("no items match; the playlist is empty") }
+        // An empty result never replaces a playlist (a typo in a cron job would have emptied a good one).
+        if writer.count == 0 { throw CLIError.nothingMatches("no items match; nothing written") }
         try outputOptions.emit(writer.finish())
     }
 }

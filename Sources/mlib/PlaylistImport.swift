@@ -22,6 +22,8 @@ struct PlaylistImport: PlaylistSubcommand {
                                             valueName: "format"))
     var format: PlaylistFormat?
     @Flag(name: .long, help: "Replace the entries of an existing static playlist of that name.") var replace = false
+    @Option(name: .long, help: ArgumentHelp("Resolve relative entries against this directory instead of the file's folder (MPD's saved playlists: its music_directory).", valueName: "dir"))
+    var base: String?
     @Argument(help: ArgumentHelp("Playlist files.", valueName: "file")) var files: [String]
 
     func validate() throws {
@@ -35,7 +37,7 @@ struct PlaylistImport: PlaylistSubcommand {
             let path = PlaylistOutputOptions.absolute(file)
             let document: PlaylistDocument
             do {
-                document = try PlaylistReader.read(contentsOf: path, format: format)
+                document = try PlaylistReader.read(contentsOf: path, format: format, base: base.map(PlaylistOutputOptions.absolute))
             } catch {
                 printError("\(error)")
                 failed = true

@@ -125,6 +125,29 @@ import Testing
         #expect(try CLI.run(["fields"]).out.contains("playCount"))
     }
 
+    /// `export -o` writes through a symlink; an export that matches nothing leaves the file alone (exit 1).
+    @Test func exportKeepsSymlinksAndNeverEmptiesAPlaylist() throws {
+        let target = dir.appendingPathComponent("real.m3u8"), link = dir.appendingPathComponent("link.m3u8")
+        try Data("#EXTM3U\n/old\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.m3u8")
+        #expect(try mlib(["export", "artist:кино", "-o", link.path]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.m3u8", "still a link")
+        let written = try String(contentsOf: target, encoding: .utf8)
+        #expect(written.contains(".") && !written.contains("/old"))
+        let empty = try mlib(["export", "artist:nobody-at-all", "-o", link.path])
+        #expect(empty.status == 1)
+        #expect(try String(contentsOf: target, encoding: .utf8) == written, "a good playlist kept")
+    }
+
+    /// MPD's saved playlists hold paths relative to its music directory, with blank space a hand edit left.
+    @Test func importResolvesAgainstABaseDirectoryAndTrimsEntries() throws {
+        let list = dir.appendingPathComponent("mpd.m3u")
+        try Data("  mp3-id3v24.mp3  \n\topus.opus\n\n".utf8).write(to: list)
+        let r = try mlib(["playlist", "import", "--base", CLI.fixtures.path, "--name", "FromMPD", list.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try mlib(["playlist", "show", "FromMPD"]).out.split(separator: "\n").count == 2)
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
