@@ -33,7 +33,8 @@ struct Export: AsyncParsableCommand {
     @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u).")
     var title: String?
 
-    @Argument(help: ArgumentHelp("Query: field:value words or a format string (see mlib-query(7)).", valueName: "query"))
+    @Argument(help: ArgumentHelp("Query: field:value words or a format string (see mlib-query(7)).", valueName: "query"),
+              completion: Completions.queryTerms)
     var query: [String] = []
 
     func validate() throws {

@@ -28,7 +28,8 @@ struct List: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Argument(help: ArgumentHelp("Query: a format string or short-form terms (see mlib-query(7)).", valueName: "query"))
+    @Argument(help: ArgumentHelp("Query: a format string or short-form terms (see mlib-query(7)).", valueName: "query"),
+              completion: Completions.queryTerms)
     var query: [String] = []
 
     @Option(name: [.short, .long], help: ArgumentHelp(

@@ -37,13 +37,14 @@ struct Play: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Argument(help: ArgumentHelp("A query (as for mlib ls), or file paths with --files.", valueName: "query"))
+    @Argument(help: ArgumentHelp("A query (as for mlib ls), or file paths with --files.", valueName: "query"),
+              completion: Completions.queryTerms)
     var terms: [String] = []
 
     @Flag(help: "Treat the arguments as audio files to play (looked up in the library when present there).")
     var files = false
 
-    @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"))
+    @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"), completion: Completions.playlistNames)
     var playlist: String?
 
     @OptionGroup var sortOptions: SortOptions

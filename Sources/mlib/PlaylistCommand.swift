@@ -50,7 +50,7 @@ struct PlaylistCreate: PlaylistSubcommand {
         discussion: ExitStatus.help(one: "the name is taken"))
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
         try libraryOptions.open(.create).createPlaylist(name: name)
@@ -69,8 +69,8 @@ struct PlaylistAdd: PlaylistSubcommand {
     @ParentCommand var parent: PlaylistCommand
     @OptionGroup var sortOptions: SortOptions
     @Option(name: .long, parsing: .unconditional, help: "Add at most this many items.") var limit: Int?
-    @Argument(help: "The playlist's name.") var name: String
-    @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query")) var query: [String]
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
+    @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query"), completion: Completions.queryTerms) var query: [String]
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
@@ -93,7 +93,7 @@ struct PlaylistRemove: PlaylistSubcommand {
         discussion: ExitStatus.help(one: "no such playlist or position"))
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
     @Argument(help: ArgumentHelp("Positions, from 1; ranges such as 3-7 work.", valueName: "position"))
     var positions: [String]
 
@@ -154,7 +154,7 @@ struct PlaylistShow: PlaylistSubcommand {
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
     @Flag(name: .long, help: "Print the items as JSON (the same form as mlib ls --json).") var json = false
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
         let index = try libraryOptions.open()
@@ -190,7 +190,7 @@ struct PlaylistRename: PlaylistSubcommand {
         commandName: "rename", abstract: "Rename a playlist.", discussion: ExitStatus.help(one: "no such playlist, or the new name is taken"))
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Argument(help: "The current name.") var name: String
+    @Argument(help: "The current name.", completion: Completions.playlistNames) var name: String
     @Argument(help: "The new name.") var newName: String
 
     func run() async throws {
@@ -204,7 +204,7 @@ struct PlaylistDelete: PlaylistSubcommand {
         discussion: ExitStatus.help(one: "no such playlist"))
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
         try libraryOptions.open().deletePlaylist(name: name)
@@ -227,7 +227,7 @@ struct PlaylistExport: PlaylistSubcommand {
     @OptionGroup var sortOptions: SortOptions
     @Option(name: .long, parsing: .unconditional, help: "Export at most this many entries.") var limit: Int?
     @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u; default: its name).") var title: String?
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
@@ -274,8 +274,8 @@ struct PlaylistSmart: PlaylistSubcommand {
     @OptionGroup var sortOptions: SortOptions
     @Option(name: .long, parsing: .unconditional, help: "At most this many items.") var limit: Int?
     @Flag(name: .long, help: "Replace the rule of an existing smart playlist of that name.") var replace = false
-    @Argument(help: "The playlist's name.") var name: String
-    @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query")) var query: [String]
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
+    @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query"), completion: Completions.queryTerms) var query: [String]
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }

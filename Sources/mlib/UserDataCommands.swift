@@ -24,7 +24,8 @@ struct Rate: AsyncParsableCommand {
     @Flag(name: .long, help: "Clear the rating instead of setting one.")
     var clear = false
 
-    @Argument(help: ArgumentHelp("The query, then the rating (0–5) unless --clear.", valueName: "query-and-rating"))
+    @Argument(help: ArgumentHelp("The query, then the rating (0–5) unless --clear.", valueName: "query-and-rating"),
+              completion: Completions.queryTerms)
     var arguments: [String]
 
     func validate() throws {
@@ -68,7 +69,8 @@ struct SetUserData: AsyncParsableCommand {
     @Flag(name: .long, help: "Change every item (instead of giving a query).")
     var all = false
 
-    @Argument(help: ArgumentHelp("FIELD=VALUE changes, then the query.", valueName: "change-or-query"))
+    @Argument(help: ArgumentHelp("FIELD=VALUE changes, then the query.", valueName: "change-or-query"),
+              completion: Completions.queryTerms)
     var arguments: [String]
 
     /// The leading FIELD=VALUE arguments, parsed.

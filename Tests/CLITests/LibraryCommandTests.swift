@@ -148,6 +148,20 @@ import Testing
         #expect(try mlib(["playlist", "show", "FromMPD"]).out.split(separator: "\n").count == 2)
     }
 
+    /// ArgumentParser's completion scripts: query terms complete to property names, playlist arguments to
+    /// the playlists of the library on the command line.
+    @Test func shellCompletionsKnowPropertiesAndPlaylists() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try CLI.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.out.contains("albumArtist:") && script.out.contains("---completion"), "\(shell)")
+        }
+        #expect(try mlib(["playlist", "create", "Completed"]).status == 0)
+        let names = try CLI.run(["---completion", "playlist", "show", "--", "positional@0", "5", "0",
+                                 "mlib", "playlist", "show", "--library", library, ""])
+        #expect(names.out.split(separator: "\n").contains("Completed"), "\(names.out) \(names.stderr)")
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
