@@ -23,7 +23,7 @@ struct Info: AsyncParsableCommand {
     @Flag(name: .long, help: "Also list every raw tag (text output).")
     var tags = false
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Argument(help: ArgumentHelp("Media files to read.", valueName: "file"))

@@ -22,7 +22,8 @@ struct LibraryOptions: ParsableArguments {
         if let library { return LibraryLocator(library) }
         let env = ProcessInfo.processInfo.environment
         if let p = env["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
-        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (it named a library under the cwd).
+        let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return .sqlite(path: data + "/mlib/library.sqlite")
     }

@@ -78,7 +78,7 @@ struct List: AsyncParsableCommand {
         if let group {
             mediaQuery = MediaQuery(filter: filter, grouping: group, limit: limit, offset: offset)
         } else {
-            mediaQuery = MediaQuery(filter: filter, sort: try sortOptions.descriptors(default: "artist,album,title"),
+            mediaQuery = MediaQuery(filter: filter, sort: try sortOptions.descriptors(default: PlaylistQuery.defaultSort),
                                     limit: limit, offset: offset)
         }
         let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }

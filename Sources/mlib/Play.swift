@@ -75,6 +75,9 @@ struct Play: AsyncParsableCommand {
 
     func validate() throws {
         if files && terms.isEmpty { throw ValidationError("--files needs at least one file") }
+        if sink == .pcm, !dryRun, isatty(STDOUT_FILENO) == 1 {
+            throw ValidationError("--sink pcm writes raw audio to standard output, which is a terminal: pipe it (| aplay -f cd) or redirect it")
+        }
         if files && playlist != nil { throw ValidationError("--files and --playlist cannot be combined") }
         if let start, start < 1 { throw ValidationError("--start counts from 1") }
         if !(0...100).contains(volume) { throw ValidationError("--volume must be 0–100") }

@@ -5,8 +5,9 @@ import MediaModel
 
 /// Query arguments as the playlist commands read them, and smart playlist rules.
 enum PlaylistQuery {
-    /// The order when no --sort is given: the one `mlib ls` lists in (album order within an artist).
-    static let defaultSort = "artist,album,title"
+    /// The order when no --sort is given: the one `mlib ls` lists in (album order within an artist; files
+    /// without tags by path, not in the order the scan found them).
+    static let defaultSort = "artist,album,title,path"
 
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.

@@ -41,7 +41,7 @@ struct Scan: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Wait at most this long for another scan to finish.", valueName: "seconds"))
     var waitTimeout: Double?
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Option(name: .long, help: .hidden)

@@ -47,7 +47,7 @@ struct Watch: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Leave out files and directories matching this glob (as in .mlibignore); repeatable.", valueName: "glob"))
     var exclude: [String] = []
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Flag(name: .shortAndLong, help: "No line per scan (notices and problems still go to standard error).")

@@ -162,6 +162,28 @@ import Testing
         #expect(names.out.split(separator: "\n").contains("Completed"), "\(names.out) \(names.stderr)")
     }
 
+    /// The smaller ones: -j4 as -j 4, a relative XDG_DATA_HOME ignored, raw PCM refused on a terminal,
+    /// untagged files listed by path.
+    @Test func smallerPromisesKept() throws {
+        let untagged = dir.appendingPathComponent("untagged")
+        try FileManager.default.createDirectory(at: untagged, withIntermediateDirectories: true)
+        for name in ["c.mp3", "a.mp3", "b.mp3"] {
+            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-notags.mp3"), to: untagged.appendingPathComponent(name))
+        }
+        #expect(try mlib(["scan", "-j4", "--quiet", untagged.path]).status == 0)
+        let listed = try mlib(["ls", "--paths", "path:\(untagged.path)/"]).out.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
+        #expect(listed == ["a.mp3", "b.mp3", "c.mp3"])
+        let relative = try CLI.run(["ls"], environment: ["XDG_DATA_HOME": "relative", "MLIB_LIBRARY": "", "HOME": dir.path], cwd: dir)
+        #expect(relative.stderr.contains(dir.path + "/.local/share/mlib/library.sqlite"), "\(relative.stderr)")
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", "\(CLI.binary.path) play --sink pcm --library \(library)", "/dev/null"]
+        script.standardOutput = FileHandle.nullDevice
+        try script.run()
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 2, "raw audio refused on a terminal")
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
