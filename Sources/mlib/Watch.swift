@@ -73,13 +73,18 @@ struct Watch: AsyncParsableCommand {
         // As for mlib scan: only watching a directory makes a new library.
         let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
         if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
-        // Adding new roots writes to the library: under the scan lock, like a scan.
-        let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {
-            printError("waiting for another scan of \(libraryPath) to finish…")
+        // Adding new roots writes to the library: under the scan lock, like a scan, released before the
+        // watcher takes it for each scan (the `do` scope ends the lock's lifetime).
+        let index: SQLiteIndex
+        let targets: [MediaPath]
+        do {
+            let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {
+                printError("waiting for another scan of \(libraryPath) to finish…")
+            }
+            index = try libraryOptions.open(mode)
+            targets = try Scan.resolveRoots(index, directories)
+            withExtendedLifetime(setupLock) {}
         }
-        let index = try libraryOptions.open(mode)
-        let targets = try Scan.resolveRoots(index, directories)
-        withExtendedLifetime(setupLock) {}
 
         var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                    shouldStop: { stop.isSet })

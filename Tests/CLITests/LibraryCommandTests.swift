@@ -184,6 +184,30 @@ import Testing
         #expect(script.terminationStatus == 2, "raw audio refused on a terminal")
     }
 
+    /// The first scan of a library shows an ETA too: the index has no estimate, so the files are counted
+    /// beside the walk (the progress line shows on a terminal: run under script(1)).
+    @Test func aFirstScanShowsAnETA() throws {
+        let music = dir.appendingPathComponent("many")
+        for d in 0..<4 {
+            let sub = music.appendingPathComponent("d\(d)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            for i in 0..<100 {
+                try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-id3v1.mp3"), to: sub.appendingPathComponent("f\(i).mp3"))
+            }
+        }
+        let fresh = dir.appendingPathComponent("fresh.sqlite").path
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", "\(CLI.binary.path) scan -j1 --library \(fresh) \(music.path)", "/dev/null"]
+        let out = Pipe()
+        script.standardOutput = out
+        try script.run()
+        let terminal = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0)
+        #expect(terminal.contains("ETA"), "\(terminal.replacingOccurrences(of: "\r", with: "\n").suffix(500))")
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
