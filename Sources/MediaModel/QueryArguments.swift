@@ -100,7 +100,14 @@ public enum QueryArguments {
         let rest = term.dropFirst(field.count)
         if !field.isEmpty, MediaProperty(name: String(field)) != nil,
            let op = ["=~", "==", "!=", ">=", "<=", "=", "<", ">", "~"].first(where: { rest.hasPrefix($0) }) {
-            return ["'\(term)' is searched as words; did you mean \(field):\(op == "=~" || op == "~" ? "=~" : op == "==" || op == "=" ? "=" : "")\(rest.dropFirst(op.count)) or '\(field) \(op == "=" || op == "~" ? "==" : op) …'?"]
+            let value = rest.dropFirst(op.count)
+            let format = "'\(field) \(op == "~" ? "=~" : op) \"\(value)\"'"
+            let short: String? = switch op {
+            case "=~", "~": "\(field):=~\(value)"
+            case "==", "=": "\(field):=\(value)"
+            default: nil
+            }
+            return ["'\(term)' is searched as words; did you mean " + (short.map { "\($0) or " } ?? "") + format + "?"]
         }
         return []
     }

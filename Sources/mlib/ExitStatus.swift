@@ -109,7 +109,7 @@ enum CLIError: StatusError, CustomStringConvertible {
 enum ErrorReport {
     /// Prints `error` as mlib prints every error ("mlib: …" on standard error) and returns its exit status.
     /// ArgumentParser's own errors (usage, --help, --version) keep their text, with "mlib:" for "Error:".
-    static func report(_ error: any Error, command: (any ParsableCommand.Type)? = nil) -> Int32 {
+    static func report(_ error: any Error) -> Int32 {
         if let error = error as? any StatusError {
             printError(error.reportLine)
             return error.exitStatus
