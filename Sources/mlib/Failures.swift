@@ -27,11 +27,9 @@ struct Failures: AsyncParsableCommand {
         if json {
             struct Entry: Encodable { var path: MediaPath; var code: String; var message: String; var size: Int64; var itemID: Int64?; var seen: String }
             let iso = ISO8601DateFormatter()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let entries = failures.map { Entry(path: $0.path, code: $0.code, message: $0.message, size: $0.size,
                                                itemID: $0.itemID, seen: iso.string(from: $0.seen)) }
-            FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
+            try JSONOutput.write(entries)
             return
         }
         var out = StandardOutput()

@@ -112,9 +112,7 @@ struct Scan: AsyncParsableCommand {
         if interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(summary) + Data("\n".utf8))
+            try JSONOutput.write(summary)
         } else if !quiet {
             print(Self.text(summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
         }
@@ -152,9 +150,7 @@ struct Scan: AsyncParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
+            try JSONOutput.write(entries)
         }
     }
 

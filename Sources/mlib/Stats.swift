@@ -15,9 +15,7 @@ struct Stats: AsyncParsableCommand {
     func run() async throws {
         let stats = try libraryOptions.open().statistics()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(stats) + Data("\n".utf8))
+            try JSONOutput.write(stats)
             return
         }
         var lines = [

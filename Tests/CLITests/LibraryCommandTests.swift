@@ -209,6 +209,20 @@ import Testing
         #expect(terminal.contains("ETA"), "\(terminal.replacingOccurrences(of: "\r", with: "\n").suffix(500))")
     }
 
+    /// Every pretty JSON output has one form, `"key": value` (stats, failures and scan printed `"key" : value`).
+    @Test func prettyJSONHasOneFormInEveryCommand() throws {
+        #expect(try mlib(["playlist", "create", "JSON : form"]).status == 0)
+        for args in [["stats", "--json"], ["failures", "--json"], ["scan", "--failures", "--json"], ["playlist", "list", "--json"],
+                     ["scan", "--dry-run", "--json"]] {
+            let r = try mlib(args)
+            #expect(r.status == 0, "\(args)")
+            #expect(!r.out.contains("\" : "), "\(args): \(r.out.prefix(200))")
+            #expect(r.out.contains("\": "), "\(args)")
+            #expect((try? JSONSerialization.jsonObject(with: r.stdout)) != nil, "\(args)")
+        }
+        #expect(try mlib(["playlist", "list", "--json"]).out.contains("\"JSON : form\""), "colons inside strings are kept")
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path
