@@ -73,4 +73,11 @@ struct QueryFormsUsersTypeTests {
             try QueryArguments.predicate([String(repeating: "(", count: 50) + "year == 1" + String(repeating: ")", count: 50)])
         }
     }
+
+    /// `-f` pads and cuts by terminal columns: CJK is two columns wide, combining marks none.
+    @Test func templateWidthsCountColumns() throws {
+        let item = makeItem(1, [.title: "日本語", .artist: "Cafe\u{301}", .albumTitle: "日本語のアルバム"])
+        #expect(try ItemTemplate("[${title:8}][${artist:>6}][${album:7}]").render(item) == "[日本語  ][  Café][日本語…]")
+        #expect(ItemTemplate.columns("日本語") == 6)
+    }
 }
