@@ -84,13 +84,15 @@ static const char *const sonames[LIBRARY_COUNT] = {
 static struct { MLIB_FFMPEG_FUNCTIONS(POINTER, VOID_POINTER) } ffmpeg;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+// Why FFmpeg could not be loaded, or empty. Never exit() here: the caller (a probe running on a worker
+// thread, the player) turns it into its own typed error, and main maps that to an exit status.
+static char load_error[512];
 
 static void *resolve(void *library, const char *soname, const char *name) {
     void *symbol = dlsym(library, name);
-    if (!symbol) {
-        fprintf(stderr, "mlib: %s has no %s (%s); mlib was built against other FFmpeg headers\n",
-                soname, name, dlerror());
-        exit(1);
+    if (!symbol && !load_error[0]) {
+        snprintf(load_error, sizeof load_error, "%s has no %s (%s); mlib was built against other FFmpeg headers",
+                 soname, name, dlerror());
     }
     return symbol;
 }
@@ -102,9 +104,9 @@ static void load(void) {
         // (3-4 ms less per process; the functions mlib calls are looked up below either way).
         libraries[i] = dlopen(sonames[i], RTLD_LAZY | RTLD_LOCAL);
         if (!libraries[i]) {
-            fprintf(stderr, "mlib: cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4)\n",
-                    dlerror());
-            exit(1);
+            snprintf(load_error, sizeof load_error,
+                     "cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4)", dlerror());
+            return;
         }
     }
 #define LOAD(lib, type, name, params, args) *(void **)&ffmpeg.name = resolve(libraries[lib], sonames[lib], #name);
@@ -112,9 +114,19 @@ static void load(void) {
     MLIB_FFMPEG_FUNCTIONS(LOAD, VOID_LOAD)
 }
 
+const char *mlib_ffmpeg_load_error(void) {
+    pthread_once(&once, load);
+    return load_error[0] ? load_error : NULL;
+}
+
+// Reached only if a caller skipped mlib_ffmpeg_load_error(): a bug in mlib, not a condition to handle.
+static void unloaded(const char *name) {
+    fprintf(stderr, "mlib: internal error: %s called although FFmpeg did not load (%s)\n", name, load_error);
+    abort();
+}
 
 #define STUB(lib, type, name, params, args) \
-    __attribute__((visibility("hidden"))) type name params { pthread_once(&once, load); return ffmpeg.name args; }
+    __attribute__((visibility("hidden"))) type name params { pthread_once(&once, load); if (load_error[0]) unloaded(#name); return ffmpeg.name args; }
 #define VOID_STUB(lib, name, params, args) \
-    __attribute__((visibility("hidden"))) void name params { pthread_once(&once, load); ffmpeg.name args; }
+    __attribute__((visibility("hidden"))) void name params { pthread_once(&once, load); if (load_error[0]) unloaded(#name); ffmpeg.name args; }
 MLIB_FFMPEG_FUNCTIONS(STUB, VOID_STUB)

@@ -2,6 +2,8 @@
 public enum IndexError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database could not be opened or created (bad directory, not an SQLite file, newer schema…).
     case cannotOpen(database: String, reason: String)
+    /// Nothing at the path (opened with `LibraryOpenMode.existing`).
+    case noLibrary(database: String)
     /// An SQLite error while reading or writing.
     case database(database: String, reason: String)
     case playlistNotFound(database: String, name: String)
@@ -11,7 +13,7 @@ public enum IndexError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var databasePath: String {
         switch self {
-        case .cannotOpen(let d, _), .database(let d, _), .playlistNotFound(let d, _), .playlistExists(let d, _),
+        case .cannotOpen(let d, _), .noLibrary(let d), .database(let d, _), .playlistNotFound(let d, _), .playlistExists(let d, _),
              .itemNotFound(let d, _), .invalidArgument(let d, _): d
         }
     }
@@ -19,6 +21,7 @@ public enum IndexError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let d, let r): "\(d): cannot open library: \(r)"
+        case .noLibrary(let d): "no library at \(d)"
         case .database(let d, let r): "\(d): \(r)"
         case .playlistNotFound(let d, let n): "\(d): no playlist named \"\(n)\""
         case .playlistExists(let d, let n): "\(d): a playlist named \"\(n)\" already exists"

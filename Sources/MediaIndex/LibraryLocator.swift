@@ -30,11 +30,11 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// Opens (and for SQLite creates and migrates) the library.
-    public func open() throws -> any LibraryStore {
+    /// Opens (with `.create`, creating when missing) and migrates the library.
+    public func open(_ mode: LibraryOpenMode = .create) throws -> any LibraryStore {
         switch self {
         case .sqlite(let path):
-            return try SQLiteIndex(path: path)
+            return try SQLiteIndex(path: path, mode: mode)
         case .postgres(let url):
             // Refused clearly rather than taken for a file name (which made a directory called "postgres:").
             throw IndexError.cannotOpen(database: url, reason: "this version of mlib has no PostgreSQL store yet; use an SQLite library")

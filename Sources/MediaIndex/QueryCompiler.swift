@@ -64,15 +64,17 @@ enum QueryCompiler {
     }
 
     /// The properties a collection summary's representative item carries: what names and describes a
-    /// group. Decoding only these keeps a 10,000-album listing cheap.
+    /// group, its stream facts (a group line's `$duration`, `$container`…) and when it was added.
+    /// Decoding only these keeps a 10,000-album listing cheap.
     static let summaryProperties: [MediaProperty] = [.title, .albumTitle, .artist, .albumArtist, .genre, .composer,
                                                      .year, .releaseDate, .mediaType, .isCompilation, .discCount,
-                                                     .albumTrackCount, .hasArtwork]
+                                                     .albumTrackCount, .hasArtwork, .dateAdded]
+        + MediaProperty.allCases.filter { $0.spec.origin == .stream }
     static let summaryColumns = (["id", "path"] + summaryProperties.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }
         .joined(separator: ", ")
 
     /// One row per collection: the representative item (lowest id of the group; `summaryColumns`) then
-    /// `group_count`, ordered by group key, paged by `limit`/`offset`.
+    /// `group_count` and `group_duration` (the items' total), ordered by group key, paged by `limit`/`offset`.
     static func collectionSummariesSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
         let w = try whereClause(query.filter)
         let keys = groupKeyExpressions(query.grouping)
@@ -80,8 +82,8 @@ enum QueryCompiler {
         let groupBy = keys.indices.map { "g\($0)" }.joined(separator: ", ")
         let order = keys.indices.flatMap { ["g.g\($0) IS NULL", "g.g\($0)"] }.joined(separator: ", ")
         let sql = """
-            SELECT \(summaryColumns), g.n AS group_count
-            FROM (SELECT min(items.id) AS rid, count(*) AS n, \(named) FROM items WHERE \(w.sql) GROUP BY \(groupBy)) AS g
+            SELECT \(summaryColumns), g.n AS group_count, g.d AS group_duration
+            FROM (SELECT min(items.id) AS rid, count(*) AS n, total(\(column(.playbackDuration))) AS d, \(named) FROM items WHERE \(w.sql) GROUP BY \(groupBy)) AS g
             JOIN items ON items.id = g.rid ORDER BY \(order)
             """ + page(query)
         return (sql, StatementArguments(w.arguments))

@@ -54,7 +54,8 @@ extension SQLiteIndex {
         if query.grouping == .playlist {
             for c in try playlistCollections(query) {
                 guard let first = c.items.first else { continue }
-                try body(MediaCollectionSummary(name: c.name, count: c.count, representativeItem: first))
+                try body(MediaCollectionSummary(name: c.name, count: c.count, representativeItem: first,
+                                                totalDuration: c.items.reduce(0) { $0 + $1.playbackDuration }))
             }
             return
         }
@@ -69,7 +70,7 @@ extension SQLiteIndex {
                     item[property] = ItemRow.value(row[2 + offset], as: property.spec.type)
                 }
                 let summary = MediaCollectionSummary(name: query.grouping.name(of: item), count: row["group_count"],
-                                                     representativeItem: item)
+                                                     representativeItem: item, totalDuration: row["group_duration"])
                 do { try body(summary) } catch { bodyError = error; return }
             }
         }

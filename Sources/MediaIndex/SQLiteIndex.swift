@@ -13,15 +13,21 @@ public final class SQLiteIndex: Sendable {
     public let path: String
     let database: any DatabaseWriter
 
-    /// Opens (creating directories and the file if needed) and migrates the library at `path`.
-    public init(path: String) throws {
+    /// Whether it was opened read-only (its file or directory is not writable).
+    public let isReadOnly: Bool
+    let mode: LibraryOpenMode
+
+    /// Opens and migrates the library at `path`. With `.create` a missing library is created (with its
+    /// directories) atomically; with `.existing` a missing one is `IndexError.noLibrary`, and one whose file
+    /// or directory is not writable is opened read-only. An empty file, or a library made by a newer mlib,
+    /// is refused either way (see SQLiteIndex+Opening.swift).
+    public init(path: String, mode: LibraryOpenMode = .create) throws {
         self.path = path
+        self.mode = mode
+        let access = try Self.prepareFile(path, mode: mode)
+        isReadOnly = access != .readWrite
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-            database = try DatabaseQueue(path: path, configuration: Self.configuration)
+            database = try DatabaseQueue(path: access.sqlitePath(path), configuration: Self.configuration(readOnly: isReadOnly))
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
@@ -31,26 +37,30 @@ public final class SQLiteIndex: Sendable {
     /// Another connection to the same library, to read while this one writes (WAL lets them overlap).
     /// An in-memory library has no file to share: it is its own second connection.
     public func secondConnection() throws -> SQLiteIndex {
-        path == ":memory:" ? self : try SQLiteIndex(path: path)
+        path == ":memory:" ? self : try SQLiteIndex(path: path, mode: mode)
     }
 
     /// A private in-memory library (tests, one-off tools).
     public init(inMemory: ()) throws {
         path = ":memory:"
-        do { database = try DatabaseQueue(configuration: Self.configuration) } catch {
+        mode = .create
+        isReadOnly = false
+        do { database = try DatabaseQueue(configuration: Self.configuration(readOnly: false)) } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
         try migrate()
     }
 
-    private static var configuration: Configuration {
+    static func configuration(readOnly: Bool) -> Configuration {
         var config = Configuration()
+        config.readonly = readOnly
         // Another process (a scan, `mlib playlist add`) may hold the write lock briefly: wait, don't fail.
         config.busyMode = .timeout(30)
         config.prepareDatabase { db in
             // WAL + NORMAL: commits survive a crash of the process; only an OS crash can drop the last ones.
-            // (A no-op once the file is in WAL mode; an in-memory database stays "memory".)
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            // (A no-op once the file is in WAL mode; an in-memory database stays "memory"; a read-only
+            // connection cannot change it, and a library is always created in WAL mode.)
+            if !readOnly { _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Each upsert (it fires the FTS triggers) keeps a statement journal; on disk that was 10 writes
             // to /var/tmp per row. In memory it costs a few KB.
@@ -64,10 +74,28 @@ public final class SQLiteIndex: Sendable {
     private func migrate() throws {
         do {
             let migrator = Schema.migrator
-            if try database.read({ db in try migrator.hasCompletedMigrations(db) }) == false {
+            let (completed, superseded, foreign) = try database.read { db in
+                (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db),
+                 try !db.tableExists("grdb_migrations") && !db.tableExists("items")
+                     && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0 > 0)
+            }
+            // Another program's database: migrating would add mlib's tables to it.
+            if foreign {
+                throw IndexError.cannotOpen(database: path, reason: "an SQLite database, but not an mlib library")
+            }
+            // Written by a newer mlib: this one would misread or damage what it does not know.
+            if superseded {
+                throw IndexError.cannotOpen(database: path, reason: "made by a newer version of mlib (its schema has steps this one does not know); use that version")
+            }
+            if !completed {
+                if isReadOnly {
+                    throw IndexError.cannotOpen(database: path, reason: "made by an older mlib and read-only here; open it once where it is writable to upgrade it")
+                }
                 try migrator.migrate(database)
             }
-            try Schema.addMissingPropertyColumns(database)
+            if !isReadOnly { try Schema.addMissingPropertyColumns(database) }
+        } catch let error as IndexError {
+            throw error
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
@@ -83,15 +111,28 @@ public final class SQLiteIndex: Sendable {
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try database.read(body) } catch let error as IndexError { throw error } catch {
-            throw IndexError.database(database: path, reason: Self.reason(error))
+            throw Self.readError(error, path)
         }
     }
 
     /// A read without a transaction around it: for hot paths made of independent single statements.
     func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try database.unsafeRead(body) } catch let error as IndexError { throw error } catch {
-            throw IndexError.database(database: path, reason: Self.reason(error))
+            throw Self.readError(error, path)
         }
+    }
+
+    /// SQLite's limits on a statement (expression depth, variables, pattern size) are hit by a query too
+    /// big to run, not by a broken library: they leave as a `QueryError`, the library's own as `IndexError`.
+    static func readError(_ error: any Error, _ path: String) -> any Error {
+        if error is QueryError { return error }
+        if let e = error as? DatabaseError, let message = e.message,
+           ["Expression tree is too large", "too many SQL variables", "too many terms in compound SELECT",
+            "pattern too complex", "string or blob too big", "parser stack overflow", "too many FROM clause terms"]
+               .contains(where: message.contains) {
+            return QueryError("the query is too large to run (\(message))")
+        }
+        return IndexError.database(database: path, reason: reason(error))
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {

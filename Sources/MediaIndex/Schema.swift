@@ -195,6 +195,20 @@ enum Schema {
                     ELSE container END
                 """#)
         }
+        migrator.registerMigration("v7: folded columns recomputed with transliteration (ð, þ, æ, ø, ß, œ, ł…)") { db in
+            // TextFolding now spells letters without a decomposition in Latin (Guðnadóttir → gudnadottir):
+            // the stored folded text of every item is recomputed with it. The update trigger keeps the
+            // full-text index in step (it deletes the old folded words and indexes the new ones).
+            try db.execute(sql: """
+                UPDATE items SET
+                    "title_folded" = mlib_fold("title", 3),
+                    "albumTitle_folded" = mlib_fold("albumTitle", 3),
+                    "artist_folded" = mlib_fold("artist", 3),
+                    "albumArtist_folded" = mlib_fold("albumArtist", 3),
+                    "genre_folded" = mlib_fold("genre", 3),
+                    "composer_folded" = mlib_fold("composer", 3)
+                """)
+        }
         return migrator
     }
 

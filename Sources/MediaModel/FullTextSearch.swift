@@ -7,6 +7,14 @@ import Foundation
 public enum FullTextSearch {
     public static let properties: [MediaProperty] = MediaProperty.allCases.filter { $0.spec.searchable }
 
+    /// The predicate for searching `text`: `Predicate.search`, or, when it has no words at all (`!!!`, `&`,
+    /// `—`), the text itself found literally in a searchable property, case- and diacritic-insensitively
+    /// (a search with no words matched every item, and `playlist add P '!!!'` added the whole library).
+    public static func predicate(_ text: String) -> Predicate {
+        guard queryTokens(text).isEmpty, !text.allSatisfy(\.isWhitespace) else { return .search(text) }
+        return .anyOf(properties.map { .comparison(Comparison($0, .contains, .value(.text(text)), options: .cd)) })
+    }
+
     /// The folded words of a query; punctuation separates words (`AC/DC` is `ac` and `dc`).
     public static func queryTokens(_ text: String) -> [String] { tokens(TextFolding.folded(text)) }
 

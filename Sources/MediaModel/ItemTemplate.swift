@@ -9,6 +9,9 @@ import Foundation
 ///
 /// Values print as people read them: durations `m:ss`, timestamps `2024-05-01 10:30`, media types by name.
 public struct ItemTemplate: Sendable {
+    /// The widest `${field:WIDTH}`.
+    public static let maximumWidth = 1000
+
     enum Segment: Sendable {
         case literal(String)
         case field(name: String, property: MediaProperty?, width: Int?, rightAligned: Bool)
@@ -56,6 +59,8 @@ public struct ItemTemplate: Sendable {
                     var spec = Substring(parts[1])
                     if spec.hasPrefix(">") { right = true; spec = spec.dropFirst() } else if spec.hasPrefix("<") { spec = spec.dropFirst() }
                     guard let w = Int(spec), w >= 0 else { throw fail("expected a width after ':' (${\(name):30})", start) }
+                    // ${title:2147483647} padded every line to 2 GB; 9223372036854775807 trapped.
+                    guard w <= Self.maximumWidth else { throw fail("a width is at most \(Self.maximumWidth) columns", start) }
                     width = w
                 }
                 segments.append(.field(name: name, property: try resolve(name, start), width: width, rightAligned: right))
@@ -82,14 +87,40 @@ public struct ItemTemplate: Sendable {
             case .field(let name, let property, let width, let right):
                 var text = property.map { p in item[p].map { Self.display($0, p) } ?? "" } ?? (extra[name] ?? "")
                 if let width {
-                    if text.count > width { text = width > 0 ? String(text.prefix(width - 1)) + "…" : "" }
-                    let pad = String(repeating: " ", count: width - text.count)
+                    // Widths count terminal columns: CJK is two columns wide, combining marks none.
+                    if Self.columns(text) > width {
+                        var cut = "", used = 0
+                        for c in text {
+                            let w = Self.columns(c)
+                            if used + w > width - 1 { break }
+                            cut.append(c)
+                            used += w
+                        }
+                        text = width > 0 ? cut + "…" : ""
+                    }
+                    let pad = String(repeating: " ", count: max(0, width - Self.columns(text)))
                     text = right ? pad + text : text + pad
                 }
                 out += text
             }
         }
         return out
+    }
+
+    /// Terminal columns of `text` (as wcwidth(3) counts them, for the scripts tags are written in).
+    public static func columns(_ text: String) -> Int { text.reduce(0) { $0 + columns($1) } }
+
+    static func columns(_ c: Character) -> Int {
+        guard let first = c.unicodeScalars.first else { return 0 }
+        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark { return 0 }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 
     /// A value as shown in text output.

@@ -61,8 +61,9 @@ public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringCo
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    // Codable: a UTF-8 path encodes as a plain string; otherwise as {"bytes": [..]} so nothing is lost.
-    private enum Keys: String, CodingKey { case bytes }
+    // Codable: a UTF-8 path encodes as a plain string; otherwise as {"bytes": [..], "lossy": "…"} so
+    // nothing is lost, the same form as `json` (`mlib ls --json`, `mlib failures --json`, `scan --json`).
+    private enum Keys: String, CodingKey { case bytes, lossy }
     public init(from decoder: Decoder) throws {
         if let s = try? decoder.singleValueContainer().decode(String.self) { self.init(s); return }
         let c = try decoder.container(keyedBy: Keys.self)
@@ -70,7 +71,9 @@ public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
     public func encode(to encoder: Encoder) throws {
         if isUTF8 { var c = encoder.singleValueContainer(); try c.encode(string) } else {
-            var c = encoder.container(keyedBy: Keys.self); try c.encode(bytes, forKey: .bytes)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(bytes, forKey: .bytes)
+            try c.encode(string, forKey: .lossy)
         }
     }
 }

@@ -159,11 +159,14 @@ public struct MediaCollectionSummary: Sendable, Hashable {
     public var name: String?
     public var count: Int
     public var representativeItem: MediaItem
+    /// The sum of the items' durations, in seconds.
+    public var totalDuration: Double
 
-    public init(name: String?, count: Int, representativeItem: MediaItem) {
+    public init(name: String?, count: Int, representativeItem: MediaItem, totalDuration: Double = 0) {
         self.name = name
         self.count = count
         self.representativeItem = representativeItem
+        self.totalDuration = totalDuration
     }
 }
 
@@ -196,7 +199,8 @@ extension MediaQuery {
     public func collectionSummaries(from items: [MediaItem]) throws -> [MediaCollectionSummary] {
         try collections(from: items).map { c in
             let first = c.items.min { $0.persistentID < $1.persistentID }!
-            return MediaCollectionSummary(name: grouping.name(of: first), count: c.count, representativeItem: first)
+            return MediaCollectionSummary(name: grouping.name(of: first), count: c.count, representativeItem: first,
+                                          totalDuration: c.items.reduce(0) { $0 + $1.playbackDuration })
         }
     }
 }

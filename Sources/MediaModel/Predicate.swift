@@ -67,9 +67,27 @@ public enum TextFolding {
             guard options.contains(.caseInsensitive), s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
             return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
         }
-        // Foundation's folding lower-cases for .caseInsensitive; also fold ß/æ style ligatures simply.
-        return s.folding(options: o, locale: nil)
+        // Foundation's folding lower-cases for .caseInsensitive and strips marks that decompose (ó → o);
+        // letters that are their own letter (ð, þ, æ, ø, œ, ł…) are then transliterated as beets' unidecode
+        // does, so `gudnadottir` finds "Guðnadóttir" and `aevintyri` "Ævintýri".
+        let folded = s.folding(options: o, locale: nil)
+        guard options.contains(.diacriticInsensitive),
+              folded.unicodeScalars.contains(where: { transliterations[$0] != nil }) else { return folded }
+        var out = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            if let replacement = transliterations[scalar] { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
     }
+
+    /// Letters without a decomposition, and their Latin spelling (unidecode's). Changing this table
+    /// changes what the index stores in its `*_folded` columns: it needs a migration step that recomputes
+    /// them (see Schema.swift, "v6").
+    static let transliterations: [Unicode.Scalar: String] = [
+        "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "ß": "ss", "ẞ": "SS",
+        "œ": "oe", "Œ": "OE", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ħ": "h", "Ħ": "H", "ı": "i", "ŧ": "t",
+        "Ŧ": "T", "ŋ": "ng", "Ŋ": "NG", "ĳ": "ij", "Ĳ": "IJ", "ſ": "s", "ƒ": "f", "ɐ": "a", "ĸ": "q",
+    ]
     /// The fully folded form stored in the index's `*_folded` columns.
     public static func folded(_ s: String) -> String { fold(s, .cd) }
 }

@@ -93,7 +93,7 @@ struct PredicateLexer {
                 continue
             }
             let two = i + 1 < chars.count ? String(chars[i...(i + 1)]) : ""
-            if ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
+            if ["==", "=~", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"].contains(two) {
                 out.append(PredicateToken(kind: .symbol(two), position: start))
                 i += 2
                 continue

@@ -21,6 +21,12 @@ public struct PredicateParser {
     private var index = 0
     private var arguments: [MediaValue?]
     private var argumentIndex = 0
+    private var depth = 0
+
+    /// How deeply parentheses and NOT may nest. A parser is recursive: ~37,000 '(' or 60,000 '!' overflowed
+    /// its stack (SIGSEGV), in `mlib ls` and in a stored smart playlist alike; and SQLite refuses
+    /// expressions deeper than 1,000 anyway.
+    public static let maximumDepth = 100
 
     /// Parses `format`; `%@` placeholders take `arguments` in order (nil is `nil`), never spliced as text.
     public static func parse(_ format: String, arguments: [MediaValue?] = []) throws -> Predicate {
@@ -43,9 +49,15 @@ public struct PredicateParser {
         }
         let words: Set<String> = ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "BETWEEN", "IN",
                                   "TRUEPREDICATE", "FALSEPREDICATE"]
+        // `SEARCH "words"` alone is the format form of bare words (it was searched as the words SEARCH and
+        // "words", quotes included, and stored so in a smart playlist).
+        if let first = tokens.first, case .identifier(let s) = first.kind, s.uppercased() == "SEARCH",
+           tokens.count > 1, case .string = tokens[1].kind {
+            return true
+        }
         return tokens.contains { t in
             switch t.kind {
-            case .symbol(let s): return ["==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||"].contains(s)
+            case .symbol(let s): return ["==", "=", "=~", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||"].contains(s)
             case .identifier(let s): return words.contains(s.uppercased())
             default: return false
             }
@@ -107,6 +119,11 @@ public struct PredicateParser {
     }
 
     private mutating func parseUnary() throws -> Predicate {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth {
+            throw error("the query nests too deeply (more than \(Self.maximumDepth) levels of parentheses or NOT)", at: current)
+        }
         if accept("NOT", "!") { return .not(try parseUnary()) }
         if accept("(") {
             let p = try parseOr()
@@ -118,7 +135,7 @@ public struct PredicateParser {
         if accept("SEARCH") {
             guard case .string(let s) = current.kind else { throw error("expected a quoted string after SEARCH", at: current) }
             advance()
-            return .search(s)
+            return FullTextSearch.predicate(s)
         }
         return try parseComparison()
     }
@@ -135,8 +152,10 @@ public struct PredicateParser {
         advance()
         let opToken = current
         let op: Comparison.Operator
+        var options: Comparison.Options = []
         switch current.kind {
         case .symbol("=="), .symbol("="): op = .equal
+        case .symbol("=~"): op = .equal; options = .cd   // as the short form's field:=~value
         case .symbol("!="), .symbol("<>"): op = .notEqual
         case .symbol("<"): op = .less
         case .symbol("<="), .symbol("=<"): op = .lessOrEqual
@@ -149,7 +168,6 @@ public struct PredicateParser {
             op = o
         }
         advance()
-        var options: Comparison.Options = []
         if accept("[") {
             guard case .identifier(let mods) = current.kind,
                   mods.lowercased().allSatisfy({ $0 == "c" || $0 == "d" }) else {

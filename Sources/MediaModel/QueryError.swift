@@ -23,9 +23,13 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     ///     artist == AND year > 1
     ///               ^
+    /// A long query shows only the 60 characters either side of the problem, with "…" for the rest.
     public var caretDiagram: String? {
         guard let query, let position, !query.contains("\n") else { return nil }
-        return query + "\n" + String(repeating: " ", count: position) + "^"
+        let characters = Array(query)
+        let start = max(0, min(position, characters.count) - 60), end = min(characters.count, position + 60)
+        let head = start > 0 ? "…" : "", tail = end < characters.count ? "…" : ""
+        return head + String(characters[start..<end]) + tail + "\n" + String(repeating: " ", count: position - start + head.count) + "^"
     }
 
     /// Returns this error located in `query` at `position` (keeps an existing position).

@@ -54,6 +54,13 @@ public enum QueryLiterals {
             guard !fields.isEmpty, fields.count <= 6 else { return nil }
             let limits = [(0, 9999), (1, 12), (1, 31), (0, 23), (0, 59), (0, 59)]
             for (n, (lo, hi)) in zip(fields, limits) where n < lo || n > hi { return nil }
+            // A day past the end of its month (2003-02-31) is not a date: rolled over it was 3 March.
+            if fields.count >= 3 {
+                let (year, month) = (fields[0], fields[1])
+                let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+                let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+                if fields[2] > days { return nil }
+            }
             components = fields
         }
 
@@ -122,8 +129,16 @@ public enum QueryLiterals {
             QueryError("\(property.rawValue) expects \(typeDescription(type)), not \(quoted(value))")
         }
         switch type {
-        case .text, .date:
+        case .text:
             return .text(value.text ?? value.description)
+        case .date:
+            // Text shaped like a date must be one: `date:2003-02-31` was 3 March, `2003-13` matched nothing.
+            let text = value.text ?? value.description
+            if Period(text) == nil, text.first?.isNumber == true,
+               text.allSatisfy({ $0.isASCII && ($0.isNumber || "-:T ".contains($0)) }), text.count >= 4 {
+                throw QueryError("\(property.rawValue): \(quoted(value)) is not a date (a day or month out of range?); write 2003, 2003-02 or 2003-02-28")
+            }
+            return .text(text)
         case .integer:
             switch value {
             case .integer, .bool: return .integer(value.integer!)

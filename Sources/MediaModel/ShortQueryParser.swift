@@ -21,9 +21,10 @@ public enum ShortQueryParser {
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    /// Parses a whole line, splitting words at spaces outside quotes (`"title:love song" ^live`).
+    /// Parses a whole line, splitting words at spaces outside quotes (`"title:love song" ^live`), with
+    /// AND, OR, NOT and parentheses between terms as `QueryArguments` reads them.
     public static func parse(_ line: String) throws -> Predicate {
-        try parse(terms: try split(line))
+        try QueryArguments.predicate(try split(line))
     }
 
     /// Shell-like word splitting: whitespace separates, "…" and '…' group; quotes are removed.
@@ -59,7 +60,7 @@ public enum ShortQueryParser {
         guard let colon = term.firstIndex(of: ":"),
               term[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !term[..<colon].isEmpty else {
             if term.isEmpty { throw fail("empty term", offset) }
-            let p = Predicate.search(String(term))
+            let p = FullTextSearch.predicate(String(term))
             return negate ? .not(p) : p
         }
         let name = String(term[..<colon])
@@ -73,6 +74,12 @@ public enum ShortQueryParser {
         if value.hasPrefix("=~") { mode = .exactFolded; value = value.dropFirst(2); skipped = 2 }
         else if value.hasPrefix("=") { mode = .exact; value = value.dropFirst(); skipped = 1 }
         else if value.hasPrefix(":") { mode = .regex; value = value.dropFirst(); skipped = 1 }
+        // `album:"bright engine"`: a quoted value is the text between the quotes (the shell keeps them when
+        // the whole term is quoted once more, and smart playlists store them).
+        if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q {
+            value = value.dropFirst().dropLast()
+            skipped += 1
+        }
 
         let p: Predicate
         do {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegLoader
 import MediaModel
 
 /// Container and stream facts from libavformat. Opens the header only (`avformat_open_input`, ~0.2 ms);
@@ -31,6 +32,7 @@ struct FFmpegReader {
     /// - Parameter needsStreamInfo: given the header-only view, says whether to read further.
     static func read(_ file: MediaFile, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
         let path = file.path
+        if let failure = mlib_ffmpeg_load_error() { throw .io(path, reason: String(cString: failure)) }
         _ = quietLogs
         guard let fresh = avformat_alloc_context() else { throw .io(path, reason: "out of memory") }
         // The budget is kept by DescriptorIO's reads (past it they fail with AVERROR_EXIT); FFmpeg also checks

@@ -63,6 +63,12 @@ public struct MediaScanner: Sendable {
         let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes,
                              rootExcludes: Self.rootExcludes(rootStates))
         defer { walk.cancel() }
+        // A first scan has no estimate from the index: count the files beside the walk, for the ETA.
+        if progress != nil && run.expectedFiles == 0 {
+            run.fileCounter = FileCounter(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path),
+                                          excludes: excludes, rootExcludes: Self.rootExcludes(rootStates))
+        }
+        defer { run.fileCounter?.cancel() }
         var unreadable: [(path: MediaPath, reason: String)] = []
         var current = 0
 

@@ -12,7 +12,7 @@ public final class ScanLock {
         case cannotCreate(lockFile: String, reason: String)
         public var description: String {
             switch self {
-            case .busy(let f): "another scan is running on this library (lock: \(f)); try again later or drop --no-wait"
+            case .busy(let f): "another scan is running on this library (lock: \(f)); try again later"
             case .cannotCreate(let f, let r): "cannot create lock file \(f): \(r)"
             }
         }

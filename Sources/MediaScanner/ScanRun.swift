@@ -28,6 +28,8 @@ final class ScanRun {
     let moves = Moves()
     var summary = ScanSummary()
     var expectedFiles = 0
+    /// On a first scan (no estimate from the index), the files a separate walk counted.
+    var fileCounter: FileCounter?
     /// The generation of the rows this scan adds, taken when it first adds one (nil: it added none).
     private(set) var generation: Int64?
     /// A library with no item has nothing to look up by inode (a first scan).
@@ -194,6 +196,7 @@ final class ScanRun {
         guard let progress, Date().timeIntervalSince(lastProgress) >= 0.1 else { return }
         lastProgress = Date()
         progress(ScanProgress(filesSeen: summary.unchanged + probed, filesProbed: probed,
-                              expectedFiles: expectedFiles > 0 ? expectedFiles : nil, elapsed: elapsed, directory: directory))
+                              expectedFiles: expectedFiles > 0 ? expectedFiles : fileCounter?.total, elapsed: elapsed,
+                              directory: directory))
     }
 }

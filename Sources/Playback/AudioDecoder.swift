@@ -1,4 +1,5 @@
 import CFFmpeg
+import FFmpegLoader
 import MediaModel
 
 /// Decodes one file's best audio stream with FFmpeg and resamples it (libswresample) to `AudioFormat`.
@@ -31,6 +32,7 @@ final class AudioDecoder {
 
     /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
     init(path mediaPath: MediaPath, output: AudioFormat) throws {
+        if let failure = mlib_ffmpeg_load_error() { throw DecodeError(path: mediaPath.string, message: String(cString: failure)) }
         Self.silenceLibraryLogging
         self.output = output
         path = mediaPath.string

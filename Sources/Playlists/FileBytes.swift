@@ -24,7 +24,24 @@ public enum FileBytes {
     /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk, then
     /// renamed over the target. An interrupted or failed write leaves the old file as it was (and no
     /// temporary behind). A new file gets mode 0666 minus the umask; an existing one keeps its mode.
-    public static func writeAtomically(_ bytes: [UInt8], to path: MediaPath) throws {
+    /// `path` with symlinks at its end followed (up to 40, as the kernel does); a dangling link's target.
+    static func throughSymlinks(_ path: MediaPath) -> MediaPath {
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard current.withCString({ lstat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = current.withCString { c in buffer.withUnsafeMutableBufferPointer { readlink(c, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) } }
+            guard n > 0 else { return current }
+            let target = MediaPath(bytes: Array(buffer[0..<n]))
+            current = target.bytes.first == UInt8(ascii: "/") ? target : current.directory.appending(target)
+        }
+        return current
+    }
+
+    public static func writeAtomically(_ bytes: [UInt8], to link: MediaPath) throws {
+        // Through a symlink to the file it names (renaming over the link replaced it with a plain file).
+        let path = throughSymlinks(link)
         var template = path.directory.appending(MediaPath(".\(path.lastComponent.string.prefix(40)).XXXXXX")).bytes + [0]
         let fd = template.withUnsafeMutableBufferPointer { buf in
             buf.withMemoryRebound(to: CChar.self) { mkstemp($0.baseAddress!) }

@@ -24,7 +24,11 @@ enum M3U {
     static func read(_ bytes: [UInt8], base: MediaPath) -> PlaylistDocument {
         var doc = PlaylistDocument(entries: [])
         var pending: (duration: Double?, title: String?)?
-        for line in PlaylistLines.split(bytes) {
+        for untrimmed in PlaylistLines.split(bytes) {
+            // Blank space around an entry is not part of the path (MPD and players trim it too).
+            let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            guard let first = untrimmed.firstIndex(where: { !isBlank($0) }), let last = untrimmed.lastIndex(where: { !isBlank($0) }) else { continue }
+            let line = untrimmed[first...last]
             if line.first == UInt8(ascii: "#") {
                 let text = String(decoding: line, as: UTF8.self)
                 if text.hasPrefix("#EXTINF:") { pending = parseExtinf(text.dropFirst(8)) }

@@ -18,9 +18,11 @@ public enum PlaylistReader {
     }
 
     /// Reads the playlist file at `path` (absolute), detecting its format from the extension or content.
-    public static func read(contentsOf path: MediaPath, format: PlaylistFormat? = nil) throws -> PlaylistDocument {
+    /// Relative entries are resolved against `base`, by default the file's folder (MPD's saved playlists
+    /// are relative to its music directory).
+    public static func read(contentsOf path: MediaPath, format: PlaylistFormat? = nil, base: MediaPath? = nil) throws -> PlaylistDocument {
         let bytes = try FileBytes.read(path)
-        return try read(bytes, format: format ?? .detect(path: path, bytes: bytes), base: path.directory,
+        return try read(bytes, format: format ?? .detect(path: path, bytes: bytes), base: base ?? path.directory,
                         path: path.string)
     }
 }

@@ -18,21 +18,23 @@ struct Export: AsyncParsableCommand {
               mlib export artist:Björk --sort album -o bjork.m3u8
               mlib export 'genre ==[c] "jazz" AND year < 1970' --format xspf > jazz.xspf
               mlib export --relative -o ~/Music/playlists/all.m3u
+
+            \(ExitStatus.help(one: "the -o file could not be written"))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
     @OptionGroup var outputOptions: PlaylistOutputOptions
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. artist,-year,album (- for descending).", valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
-    @Option(name: .long, help: "Export at most this many items.")
+    @Option(name: .long, parsing: .unconditional, help: "Export at most this many items.")
     var limit: Int?
 
     @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u).")
     var title: String?
 
-    @Argument(help: ArgumentHelp("Query: field:value words or a format string (see mlib-query(7)).", valueName: "query"))
+    @Argument(help: ArgumentHelp("Query: field:value words or a format string (see mlib-query(7)).", valueName: "query"),
+              completion: Completions.queryTerms)
     var query: [String] = []
 
     func validate() throws {
@@ -40,14 +42,12 @@ struct Export: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         var writer = outputOptions.writer(title: title)
-        do { try index.forEachItem(query) { writer.append($0) } } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
-        if writer.count == 0 { printError("no items match; the playlist is empty") }
+        try index.forEachItem(query) { writer.append($0) }
+        // An empty result never replaces a playlist (a typo in a cron job would have emptied a good one).
+        if writer.count == 0 { throw CLIError.nothingMatches("no items match; nothing written") }
         try outputOptions.emit(writer.finish())
     }
 }

@@ -13,6 +13,8 @@ struct Failures: AsyncParsableCommand {
             no audio) are indexed with what could be read and listed too, with code "partial" and the reason \
             (`mlib ls damaged:yes` finds them). A failure disappears when the file is fixed or removed and \
             the library is rescanned.
+
+            \(ExitStatus.help(one: nil))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -40,9 +42,7 @@ struct Failures: AsyncParsableCommand {
         }
         entries.sort { $0.path < $1.path }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
+            try JSONOutput.write(entries)
             return
         }
         var out = StandardOutput()

@@ -9,8 +9,9 @@ struct Info: AsyncParsableCommand {
         discussion: """
             Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. With --json, \
             prints a JSON array with one object per file; with --jsonl, one object per line (see mlib(1), \
-            JSON SCHEMA). Exit status: 0 if every file was read, 1 if any failed (one line per failure on \
-            standard error), 2 for usage errors.
+            JSON SCHEMA). Each file that cannot be read is one line on standard error.
+
+            \(ExitStatus.help(one: "a file could not be read", library: false))
             """)
 
     @Flag(name: .long, help: "Print a JSON array, one object per file.")
@@ -22,7 +23,7 @@ struct Info: AsyncParsableCommand {
     @Flag(name: .long, help: "Also list every raw tag (text output).")
     var tags = false
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Argument(help: ArgumentHelp("Media files to read.", valueName: "file"))

@@ -9,11 +9,21 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"))
     var library: String?
 
+    /// A path that is not UTF-8 reaches Swift repaired (U+FFFD in place of the bad bytes), so it would name
+    /// another file: refused rather than opened (or created) there.
+    func validate() throws {
+        guard let library, library.contains("\u{FFFD}") else { return }
+        if !RawArguments.all.contains(where: { $0 == Array(library.utf8) || $0 == Array("--library=\(library)".utf8) }) {
+            throw ValidationError("--library: the path is not valid UTF-8; mlib can only open a library whose path is")
+        }
+    }
+
     var locator: LibraryLocator {
         if let library { return LibraryLocator(library) }
         let env = ProcessInfo.processInfo.environment
         if let p = env["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
-        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (it named a library under the cwd).
+        let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return .sqlite(path: data + "/mlib/library.sqlite")
     }
@@ -21,20 +31,18 @@ struct LibraryOptions: ParsableArguments {
     /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
     var resolvedPath: String { locator.sqlitePath ?? locator.description }
 
-    /// The SQLite file, before anything is created beside it (the scan lock); one line and exit 3 otherwise.
+    /// The SQLite file, before anything is created beside it (the scan lock); a server locator is an
+    /// `IndexError` (exit 3) from `LibraryLocator`.
     func sqliteFile() throws -> String {
         if let path = locator.sqlitePath { return path }
-        do { _ = try locator.open() } catch { printError("\(error)") }
-        throw ExitCode(ExitStatus.libraryUnavailable)
+        _ = try locator.open(.existing)
+        throw IndexError.cannotOpen(database: locator.description, reason: "this command needs an SQLite library")
     }
 
-    /// Opens the library, or prints one line and exits with status 3.
-    func open() throws -> SQLiteIndex {
-        let path = try sqliteFile()
-        do { return try SQLiteIndex(path: path) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+    /// Opens the library. Commands that only read or edit what is there use `.existing`: a mistyped path is
+    /// "no library at …" (exit 3), never a new empty library; only commands that fill one use `.create`.
+    func open(_ mode: LibraryOpenMode = .existing) throws -> SQLiteIndex {
+        try SQLiteIndex(path: try sqliteFile(), mode: mode)
     }
 }
 

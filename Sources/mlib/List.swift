@@ -21,12 +21,15 @@ struct List: AsyncParsableCommand {
               mlib ls --group albums year:1990..
               mlib ls -f '${artist:20} ${title:40} $duration' genre:jazz
               mlib ls --paths -0 type:music | xargs -0 ls -l
+
+            \(ExitStatus.help(one: nil))
             """,
         aliases: ["query"])
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Argument(help: ArgumentHelp("Query: a format string or short-form terms (see mlib-query(7)).", valueName: "query"))
+    @Argument(help: ArgumentHelp("Query: a format string or short-form terms (see mlib-query(7)).", valueName: "query"),
+              completion: Completions.queryTerms)
     var query: [String] = []
 
     @Option(name: [.short, .long], help: ArgumentHelp(
@@ -40,21 +43,16 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var jsonl = false
 
-    @Option(help: ArgumentHelp("Sort keys, comma-separated, '-' for descending (default: artist,album,title; album sorts by disc and track).",
-                               valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
-    @Flag(help: "Sort \"The Beatles\" as \"Beatles\" (leading The, A, An).")
-    var ignoreArticles = false
-
-    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists.",
+    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists; --sort orders them (by the first item's properties, count or total duration).",
                                valueName: "kind"))
-    var group: String?
+    var group: MediaGrouping?
 
-    @Option(help: "At most this many items (or collections).")
+    @Option(parsing: .unconditional, help: "At most this many items (or collections).")
     var limit: Int?
 
-    @Option(help: "Skip this many items (or collections) first.")
+    @Option(parsing: .unconditional, help: "Skip this many items (or collections) first.")
     var offset: Int = 0
 
     @Flag(help: "Print only the number of matching items (or collections).")
@@ -72,54 +70,28 @@ struct List: AsyncParsableCommand {
         if nul && !paths { throw ValidationError("-0 goes with --paths") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more") }
-        if let group, Self.grouping(group) == nil {
-            throw ValidationError("unknown --group '\(group)'; use albums, artists, albumArtists, composers, genres, titles or playlists")
-        }
-    }
-
-    static func grouping(_ name: String) -> MediaGrouping? {
-        switch name.lowercased() {
-        case "album", "albums": .album
-        case "artist", "artists": .artist
-        case "albumartist", "albumartists", "album_artists": .albumArtist
-        case "composer", "composers": .composer
-        case "genre", "genres": .genre
-        case "title", "titles", "song", "songs": .title
-        case "playlist", "playlists": .playlist
-        case "podcast", "podcasts": .podcastTitle
-        default: nil
-        }
     }
 
     func run() async throws {
-        let mediaQuery = try reportingQueryErrors { () throws -> MediaQuery in
-            let grouping = group.flatMap(Self.grouping) ?? .title
-            let sortText = sort ?? (group == nil ? "artist,album,title" : nil)
-            let sortKeys = try sortText.map { try MediaSortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
-            return MediaQuery(filter: try QueryArguments.predicate(query), sort: sortKeys, grouping: grouping,
-                              limit: limit, offset: offset)
+        let filter = try QueryInput.predicate(query)
+        let mediaQuery: MediaQuery
+        if let group {
+            mediaQuery = MediaQuery(filter: filter, grouping: group, limit: limit, offset: offset)
+        } else {
+            mediaQuery = MediaQuery(filter: filter, sort: try sortOptions.descriptors(default: PlaylistQuery.defaultSort),
+                                    limit: limit, offset: offset)
         }
-        let template = try reportingQueryErrors {
-            try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
-        }
+        let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
         let index = try libraryOptions.open()
         var out = StandardOutput()
+        // What was printed before an error reaches standard output before the error's line.
         defer { out.flush() }
-        do {
-            if group != nil {
-                try listCollections(index, mediaQuery, template, &out)
-            } else if count {
-                out.write("\(try index.count(mediaQuery))\n")
-            } else {
-                try listItems(index, mediaQuery, template, &out)
-            }
-        } catch let error as QueryError {
-            out.flush()
-            try reportingQueryErrors { throw error }
-        } catch let error as IndexError {
-            out.flush()
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
+        if group != nil {
+            try listCollections(index, mediaQuery, template, &out)
+        } else if count {
+            out.write("\(try index.count(mediaQuery))\n")
+        } else {
+            try listItems(index, mediaQuery, template, &out)
         }
     }
 
@@ -152,6 +124,26 @@ struct List: AsyncParsableCommand {
         parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
     }
 
+    /// The order of groups: --sort (by the first item's properties, count or total duration), or by name
+    /// with the articles left out (--ignore-articles); nil: by name, as the index lists them.
+    func groupOrdering(_ grouping: MediaGrouping) throws -> CollectionOrdering? {
+        if let sort = sortOptions.sort { return try CollectionOrdering.parse(sort.text, ignoreArticles: sortOptions.ignoreArticles) }
+        if sortOptions.ignoreArticles { return CollectionOrdering([.item(SortDescriptor(grouping.property, ignoreArticles: true))]) }
+        return nil
+    }
+
+    /// The query's collections in `groupOrdering`: streamed from the index when listed by name, else
+    /// all read (a summary each), sorted, then paged.
+    private func forEachCollection(_ index: SQLiteIndex, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
+        guard let ordering = try groupOrdering(query.grouping) else { return try index.forEachCollectionSummary(query, body) }
+        var unpaged = query
+        unpaged.limit = nil
+        unpaged.offset = 0
+        for summary in ordering.sorted(try index.collectionSummaries(unpaged), grouping: query.grouping).dropFirst(query.offset).prefix(query.limit ?? .max) {
+            try body(summary)
+        }
+    }
+
     private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
                                  _ out: inout StandardOutput) throws {
         if count {
@@ -162,7 +154,7 @@ struct List: AsyncParsableCommand {
         }
         var first = true
         if json { out.write("[") }
-        try index.forEachCollectionSummary(query) { summary in
+        try forEachCollection(index, query) { summary in
             if paths {
                 out.write(bytes: summary.representativeItem.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
             } else if json || jsonl {
@@ -188,18 +180,5 @@ struct List: AsyncParsableCommand {
             first = false
         }
         if json { out.write(first ? "]\n" : "\n]\n") }
-    }
-}
-
-/// Runs `body`; a `QueryError` becomes one line on standard error, the query with a caret under the
-/// problem, and exit status 2 (usage).
-func reportingQueryErrors<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as QueryError {
-        printError("query error: \(error)")
-        if let diagram = error.caretDiagram {
-            FileHandle.standardError.write(Data(diagram.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "  " + $0 }.joined(separator: "\n").utf8 + [UInt8(ascii: "\n")]))
-        }
-        throw ExitCode(ExitStatus.usage)
     }
 }

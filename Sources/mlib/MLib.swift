@@ -12,55 +12,35 @@ struct MLib: AsyncParsableCommand {
             The library is an SQLite database, by default $XDG_DATA_HOME/mlib/library.sqlite \
             (~/.local/share/mlib/library.sqlite); set --library or MLIB_LIBRARY to use another. \
             See mlib(1) and mlib-query(7).
+
+            \(ExitStatus.help(one: "some inputs failed (see each command)", interruptible: true))
             """,
         version: MLibVersion.string,
-        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
+        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self,
+                      Rate.self, SetUserData.self, Fields.self]
     )
 
-    /// ArgumentParser exits 64 (EX_USAGE) on a usage error; mlib documents 2, like most Unix tools.
+    /// The one place mlib exits: every error becomes one "mlib: …" line and the status its type knows
+    /// (ExitStatus.swift). No command, worker thread or library calls exit().
     static func main() async {
+        let status: Int32
         do {
-            var command = try parseAsRoot(Self.libraryOptionAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
-            // A signal that arrived while the command finished still ends in status 130 (see StopFlag).
-            if mlib_finishing() != 0 {
-                printError("interrupted; what was scanned so far is saved, run the scan again to finish")
-                Foundation.exit(ExitStatus.interrupted)
-            }
+            status = ExitStatus.success
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.usage)
-            }
-            exit(withError: error)
+            status = ErrorReport.report(error)
         }
-    }
-}
-
-extension MLib {
-    /// `mlib playlist --library X list` as `mlib playlist list --library X`. ArgumentParser reads an option
-    /// only on the command that declares it, and `playlist` itself only groups subcommands; putting the
-    /// library first is natural, so it is moved where the subcommand will read it.
-    static func libraryOptionAfterSubcommand(_ arguments: [String]) -> [String] {
-        guard arguments.first == "playlist" else { return arguments }
-        var moved: [String] = [], i = 1
-        while i < arguments.count {
-            if arguments[i] == "--library", i + 1 < arguments.count {
-                moved += arguments[i...(i + 1)]
-                i += 2
-            } else if arguments[i].hasPrefix("--library=") {
-                moved.append(arguments[i])
-                i += 1
-            } else {
-                break
-            }
+        // A signal that arrived while the command finished still ends in status 130 (see StopFlag).
+        if status == ExitStatus.success && mlib_finishing() != 0 {
+            printError("interrupted; what was scanned so far is saved, run the scan again to finish")
+            Foundation.exit(ExitStatus.interrupted)
         }
-        guard !moved.isEmpty, i < arguments.count else { return arguments }
-        return ["playlist", arguments[i]] + moved + arguments[(i + 1)...]
+        Foundation.exit(status)
     }
 }
 
@@ -68,15 +48,3 @@ enum MLibVersion {
     static let string = "0.1.0"
 }
 
-/// Exit codes, documented in mlib(1).
-enum ExitStatus {
-    static let success: Int32 = 0
-    /// Some inputs failed (unreadable files, unresolved playlist entries, a missing scan root).
-    static let partialFailure: Int32 = 1
-    /// Usage error: unknown option, missing argument, invalid value.
-    static let usage: Int32 = 2
-    /// The library could not be opened or is locked by another scan (with --no-wait).
-    static let libraryUnavailable: Int32 = 3
-    /// Interrupted by a signal (the work done so far is committed and consistent).
-    static let interrupted: Int32 = 130
-}

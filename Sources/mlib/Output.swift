@@ -29,3 +29,32 @@ enum RawArguments {
         }
     }
 }
+
+/// Pretty JSON from `Encodable` values in the form every command prints (as `JSONValue` writes it): keys
+/// sorted, two-space indentation, `"key": value`. Foundation's pretty printer on Linux writes
+/// `"key" : value`, so `stats --json` and `playlist list --json` looked like two programs.
+enum JSONOutput {
+    static func write(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        FileHandle.standardOutput.write(Data(respaced(Array(try encoder.encode(value))) + [UInt8(ascii: "\n")]))
+    }
+
+    /// Drops the space before each key's colon (outside strings, a colon only ever follows a key).
+    static func respaced(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var inString = false, escaped = false
+        for (i, b) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: " "), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") {
+                continue
+            }
+            out.append(b)
+        }
+        return out
+    }
+}

@@ -31,23 +31,25 @@ struct Play: AsyncParsableCommand {
               mlib play 'genre == "Jazz"' --sort year --repeat all
               mlib play --files a.flac b.mp3 --sink wav:out.wav
               mlib play album:Vespertine --sink pcm | aplay -f cd
+
+            \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Argument(help: ArgumentHelp("A query (as for mlib ls), or file paths with --files.", valueName: "query"))
+    @Argument(help: ArgumentHelp("A query (as for mlib ls), or file paths with --files.", valueName: "query"),
+              completion: Completions.queryTerms)
     var terms: [String] = []
 
     @Flag(help: "Treat the arguments as audio files to play (looked up in the library when present there).")
     var files = false
 
-    @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"))
+    @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"), completion: Completions.playlistNames)
     var playlist: String?
 
-    @Option(help: ArgumentHelp("Sort keys for the queue, as for mlib ls (album,track; descending: --sort=-year).", valueName: "keys"))
-    var sort: String?
+    @OptionGroup var sortOptions: SortOptions
 
-    @Option(help: "Queue at most this many items.")
+    @Option(parsing: .unconditional, help: "Queue at most this many items.")
     var limit: Int?
 
     @Option(help: ArgumentHelp("Shuffle the play order: songs, or albums (each album in track order).", valueName: "mode"))
@@ -57,12 +59,12 @@ struct Play: AsyncParsableCommand {
     var repeatMode: RepeatMode?
 
     @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
-    var sink: String = "auto"
+    var sink: SinkSpec = .auto
 
-    @Option(help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start with the Nth item of the queue (1-based, in query order).", valueName: "n"))
     var start: Int?
 
-    @Option(help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
     var volume: Int = 100
 
     @Option(help: "Seed for the shuffle (the same seed gives the same order).")
@@ -72,30 +74,26 @@ struct Play: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
         if files && terms.isEmpty { throw ValidationError("--files needs at least one file") }
+        if sink == .pcm, !dryRun, isatty(STDOUT_FILENO) == 1 {
+            throw ValidationError("--sink pcm writes raw audio to standard output, which is a terminal: pipe it (| aplay -f cd) or redirect it")
+        }
         if files && playlist != nil { throw ValidationError("--files and --playlist cannot be combined") }
         if let start, start < 1 { throw ValidationError("--start counts from 1") }
         if !(0...100).contains(volume) { throw ValidationError("--volume must be 0–100") }
     }
 
     func run() async throws {
-        let spec = SinkSpec(sink)!
+        let spec = sink
         let index = try openLibrary()
         let items = try queueItems(index)
-        guard !items.isEmpty else {
-            printError(files ? "nothing to play" : "nothing to play: no item matches")
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
         if let start, start > items.count {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
         }
 
         let output: any AudioSink
-        do { output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open() } catch let error as SinkError {
-            printError(error.message)
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open()
         let player = MusicPlayer(sink: output, seed: seed)
         player.setQueue(with: items)
         if let start { player.setNowPlayingItem(at: start - 1) } else { player.prepareToPlay() }
@@ -122,10 +120,6 @@ struct Play: AsyncParsableCommand {
     private func openLibrary() throws -> SQLiteIndex? {
         let exists = FileManager.default.fileExists(atPath: libraryOptions.resolvedPath)
         if files && !exists { return nil }
-        guard exists else {
-            printError("no library at \(libraryOptions.resolvedPath) (run mlib scan DIR first, or use --files)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
         return try libraryOptions.open()
     }
 
@@ -134,13 +128,11 @@ struct Play: AsyncParsableCommand {
         guard let index else { return [] }
         if let playlist {
             var items: [MediaItem] = []
-            try libraryCall {
-                try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
-            }
+            try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
             return items
         }
-        let query = try PlaylistQuery.query(terms, sort: sort, limit: limit)
-        return try libraryCall { try index.items(query) }
+        let query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
+        return try index.items(query)
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),

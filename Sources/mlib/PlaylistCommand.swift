@@ -22,48 +22,78 @@ struct PlaylistCommand: AsyncParsableCommand {
               mlib playlist smart "Last week" 'dateAdded > "-7d"' --sort -added
               mlib playlist export Road -o road.m3u8
               mlib playlist import ~/old/party.pls
+
+            \(ExitStatus.help(one: "no such playlist, a name already taken, nothing matched, or entries that did not resolve"))
             """,
         subcommands: [PlaylistCreate.self, PlaylistAdd.self, PlaylistRemove.self, PlaylistList.self,
                       PlaylistShow.self, PlaylistRename.self, PlaylistDelete.self, PlaylistExport.self,
                       PlaylistSmart.self, PlaylistImport.self])
+
+    /// `mlib playlist --library X list`: the library may also come before the subcommand (ArgumentParser
+    /// reads it here, on the command that groups them; each subcommand also takes it after its name).
+    @OptionGroup var libraryOptions: LibraryOptions
 }
 
-struct PlaylistCreate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty static playlist.")
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: "The playlist's name.") var name: String
+/// A `playlist` subcommand: its own --library, or the one given before its name.
+protocol PlaylistSubcommand: AsyncParsableCommand {
+    var libraryOption: LibraryOptions { get }
+    var parent: PlaylistCommand { get }
+}
+
+extension PlaylistSubcommand {
+    var libraryOptions: LibraryOptions { libraryOption.library == nil ? parent.libraryOptions : libraryOption }
+}
+
+struct PlaylistCreate: PlaylistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create an empty static playlist (and the library, if there is none yet).",
+        discussion: ExitStatus.help(one: "the name is taken"))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
-        try libraryCall { try libraryOptions.open().createPlaylist(name: name) }
+        try libraryOptions.open(.create).createPlaylist(name: name)
     }
 }
 
-struct PlaylistAdd: AsyncParsableCommand {
+struct PlaylistAdd: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Append the items matching a query to a static playlist.",
-        discussion: "Items are appended in the query's order (--sort); an item already listed is listed again.")
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. album,track.", valueName: "keys")) var sort: String?
-    @Option(name: .long, help: "Add at most this many items.") var limit: Int?
-    @Argument(help: "The playlist's name.") var name: String
-    @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query")) var query: [String]
+        discussion: """
+            Items are appended in the query's order (--sort); an item already listed is listed again.
+
+            \(ExitStatus.help(one: "no such playlist, a smart one, or nothing matches"))
+            """)
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @OptionGroup var sortOptions: SortOptions
+    @Option(name: .long, parsing: .unconditional, help: "Add at most this many items.") var limit: Int?
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
+    @Argument(help: ArgumentHelp("Query selecting the items (see mlib-query(7)).", valueName: "query"), completion: Completions.queryTerms) var query: [String]
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
 
     func run() async throws {
-        let query = try PlaylistQuery.query(query, sort: sort, limit: limit)
+        let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         if try index.requirePlaylist(name).isSmart { throw notStatic(name) }
-        let ids = try libraryCall { try index.items(query).map(\.persistentID) }
-        if ids.isEmpty { printError("no items match; playlist \"\(name)\" unchanged"); throw ExitCode(ExitStatus.partialFailure) }
-        try libraryCall { try index.appendToPlaylist(name: name, itemIDs: ids) }
+        let ids = try index.items(query).map(\.persistentID)
+        if ids.isEmpty { throw CLIError.nothingMatches("no items match; playlist \"\(name)\" unchanged") }
+        try index.appendToPlaylist(name: name, itemIDs: ids)
         print("added \(ids.count) item\(ids.count == 1 ? "" : "s") to \"\(name)\"")
     }
 }
 
-struct PlaylistRemove: AsyncParsableCommand {
+struct PlaylistRemove: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove entries from a static playlist by position (as `show` numbers them).")
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: "The playlist's name.") var name: String
+        commandName: "remove", abstract: "Remove entries from a static playlist by position (as `show` numbers them).",
+        discussion: ExitStatus.help(one: "no such playlist or position"))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
     @Argument(help: ArgumentHelp("Positions, from 1; ranges such as 3-7 work.", valueName: "position"))
     var positions: [String]
 
@@ -80,23 +110,24 @@ struct PlaylistRemove: AsyncParsableCommand {
         let playlist = try index.requirePlaylist(name)
         if playlist.isSmart { throw notStatic(name) }
         if let bad = zeroBased.first(where: { $0 >= playlist.entryCount }) {
-            printError("playlist \"\(name)\" has no position \(bad + 1) (it has \(playlist.entryCount) entries)")
-            throw ExitCode(ExitStatus.partialFailure)
+            throw CLIError.input("playlist \"\(name)\" has no position \(bad + 1) (it has \(playlist.entryCount) entries)")
         }
-        try libraryCall { try index.removeFromPlaylist(name: name, positions: zeroBased) }
+        try index.removeFromPlaylist(name: name, positions: zeroBased)
     }
 }
 
-struct PlaylistList: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List playlists with their item counts.")
-    @OptionGroup var libraryOptions: LibraryOptions
+struct PlaylistList: PlaylistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List playlists with their item counts.", discussion: ExitStatus.help(one: nil))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() async throws {
         let index = try libraryOptions.open()
         var rows: [JSONValue] = []
-        for playlist in try libraryCall({ try index.playlists() }) {
-            let count = try libraryCall { try playlist.smart.map { try index.count(try PlaylistQuery.query($0)) } ?? playlist.entryCount }
+        for playlist in try index.playlists() {
+            let count = try playlist.smart.map { try index.count(try PlaylistQuery.query($0)) } ?? playlist.entryCount
             if json {
                 rows.append(.object([
                     ("name", .string(playlist.name)), ("smart", .bool(playlist.isSmart)), ("count", .int(Int64(count))),
@@ -117,11 +148,13 @@ struct PlaylistList: AsyncParsableCommand {
     }
 }
 
-struct PlaylistShow: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a playlist's items in order.")
-    @OptionGroup var libraryOptions: LibraryOptions
+struct PlaylistShow: PlaylistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show a playlist's items in order.", discussion: ExitStatus.help(one: "no such playlist"))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
     @Flag(name: .long, help: "Print the items as JSON (the same form as mlib ls --json).") var json = false
-    @Argument(help: "The playlist's name.") var name: String
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
         let index = try libraryOptions.open()
@@ -129,22 +162,20 @@ struct PlaylistShow: AsyncParsableCommand {
         var out = StandardOutput()
         var position = 0
         if json { out.write("[") }
-        try libraryCall {
-            try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
-                position += 1
-                if json {
-                    out.write(position == 1 ? "\n" : ",\n")
-                    var bytes: [UInt8] = []
-                    item.json().write(into: &bytes)
-                    out.write(bytes: bytes)
-                } else {
-                    let title = item.artist.map { "\($0) - \(item.displayTitle)" } ?? item.displayTitle
-                    out.write("\(String(position).leftPadded(4))  \(Self.clock(item.playbackDuration).leftPadded(7))  \(title)\t\(item.path)\n")
-                }
+        defer { out.flush() }
+        try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+            position += 1
+            if json {
+                out.write(position == 1 ? "\n" : ",\n")
+                var bytes: [UInt8] = []
+                item.json().write(into: &bytes)
+                out.write(bytes: bytes)
+            } else {
+                let title = item.artist.map { "\($0) - \(item.displayTitle)" } ?? item.displayTitle
+                out.write("\(String(position).leftPadded(4))  \(Self.clock(item.playbackDuration).leftPadded(7))  \(title)\t\(item.path)\n")
             }
         }
-        if json { out.write("\n]\n") }
-        out.flush()
+        if json { out.write(position == 0 ? "]\n" : "\n]\n") }
     }
 
     static func clock(_ seconds: Double) -> String {
@@ -154,45 +185,80 @@ struct PlaylistShow: AsyncParsableCommand {
     }
 }
 
-struct PlaylistRename: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a playlist.")
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: "The current name.") var name: String
+struct PlaylistRename: PlaylistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Rename a playlist.", discussion: ExitStatus.help(one: "no such playlist, or the new name is taken"))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @Argument(help: "The current name.", completion: Completions.playlistNames) var name: String
     @Argument(help: "The new name.") var newName: String
 
     func run() async throws {
-        try libraryCall { try libraryOptions.open().renamePlaylist(name, to: newName) }
+        try libraryOptions.open().renamePlaylist(name, to: newName)
     }
 }
 
-struct PlaylistDelete: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a playlist (its items stay in the library).")
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: "The playlist's name.") var name: String
+struct PlaylistDelete: PlaylistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a playlist (its items stay in the library).",
+        discussion: ExitStatus.help(one: "no such playlist"))
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
-        try libraryCall { try libraryOptions.open().deletePlaylist(name: name) }
+        try libraryOptions.open().deletePlaylist(name: name)
     }
 }
 
-struct PlaylistExport: AsyncParsableCommand {
+struct PlaylistExport: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write a playlist to a file or standard output.",
-        discussion: "Options as for mlib export; a smart playlist is evaluated now. The playlist's name is its title.")
-    @OptionGroup var libraryOptions: LibraryOptions
+        discussion: """
+            Options as for mlib export; a smart playlist is evaluated now. The playlist's name is its title \
+            unless --title is given. --sort reorders the entries (a smart playlist's own sort otherwise), \
+            --limit keeps the first ones.
+
+            \(ExitStatus.help(one: "no such playlist, or the -o file could not be written"))
+            """)
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
     @OptionGroup var outputOptions: PlaylistOutputOptions
-    @Argument(help: "The playlist's name.") var name: String
+    @OptionGroup var sortOptions: SortOptions
+    @Option(name: .long, parsing: .unconditional, help: "Export at most this many entries.") var limit: Int?
+    @Option(name: .long, help: "The playlist's title (xspf, jspf, and #PLAYLIST in m3u; default: its name).") var title: String?
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
 
     func run() async throws {
         let index = try libraryOptions.open()
         let playlist = try index.requirePlaylist(name)
-        var writer = outputOptions.writer(title: name)
-        try libraryCall { try PlaylistQuery.forEachItem(of: playlist, in: index) { writer.append($0) } }
+        let sort = try sortOptions.sort.map { _ in try sortOptions.descriptors(default: nil) }
+        var writer = outputOptions.writer(title: title ?? name)
+        if let rule = playlist.smart, sort != nil || limit != nil {
+            // A smart playlist's own query, with the order and length asked for here.
+            var query = try PlaylistQuery.query(rule)
+            if let sort { query.sort = sort }
+            if let limit { query.limit = limit }
+            try index.forEachItem(query) { writer.append($0) }
+        } else if sort == nil {
+            var left = limit ?? .max
+            try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+                if left > 0 { writer.append(item); left -= 1 }
+            }
+        } else {
+            var items: [MediaItem] = []
+            try PlaylistQuery.forEachItem(of: playlist, in: index) { items.append($0) }
+            for item in ItemOrdering(sort ?? []).sorted(items).prefix(limit ?? .max) { writer.append(item) }
+        }
         try outputOptions.emit(writer.finish())
     }
 }
 
-struct PlaylistSmart: AsyncParsableCommand {
+struct PlaylistSmart: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "smart", abstract: "Create (or with --replace, redefine) a smart playlist from a query.",
         discussion: """
@@ -200,49 +266,39 @@ struct PlaylistSmart: AsyncParsableCommand {
             argument is a format string they are stored as typed, so a relative date (dateAdded > "-7d") \
             stays relative; otherwise the query is stored as the equivalent format string, with relative \
             dates in field:value words (added:-7d..) fixed when the playlist is saved.
+
+            \(ExitStatus.help(one: "the name belongs to a static playlist"))
             """)
-    @OptionGroup var libraryOptions: LibraryOptions
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Sort keys, e.g. -playCount,title.", valueName: "keys")) var sort: String?
-    @Option(name: .long, help: "At most this many items.") var limit: Int?
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
+    @OptionGroup var sortOptions: SortOptions
+    @Option(name: .long, parsing: .unconditional, help: "At most this many items.") var limit: Int?
     @Flag(name: .long, help: "Replace the rule of an existing smart playlist of that name.") var replace = false
-    @Argument(help: "The playlist's name.") var name: String
-    @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query")) var query: [String]
+    @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
+    @Argument(help: ArgumentHelp("The query (see mlib-query(7)).", valueName: "query"), completion: Completions.queryTerms) var query: [String]
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() async throws {
-        let rule = try PlaylistQuery.rule(query, sort: sort, limit: limit)
-        let index = try libraryOptions.open()
-        try libraryCall {
-            if replace, let old = try index.playlist(named: name) {
-                guard old.isSmart else { throw notSmart(name) }
-                try index.deletePlaylist(name: name)
-            }
-            try index.createPlaylist(name: name, smart: rule)
+        let rule = try PlaylistQuery.rule(query, sort: sortOptions, limit: limit)
+        let index = try libraryOptions.open(.create)
+        if replace, let old = try index.playlist(named: name) {
+            guard old.isSmart else { throw notSmart(name) }
+            try index.deletePlaylist(name: name)
         }
+        try index.createPlaylist(name: name, smart: rule)
     }
 }
 
 /// The error for editing the entries of a smart playlist.
-func notStatic(_ name: String) -> ExitCode {
-    printError("\"\(name)\" is a smart playlist: change its query with mlib playlist smart --replace")
-    return ExitCode(ExitStatus.partialFailure)
+func notStatic(_ name: String) -> CLIError {
+    .wrongPlaylistKind("\"\(name)\" is a smart playlist: change its query with mlib playlist smart --replace")
 }
 
-func notSmart(_ name: String) -> ExitCode {
-    printError("\"\(name)\" is a static playlist; --replace only redefines smart playlists")
-    return ExitCode(ExitStatus.partialFailure)
-}
-
-/// Runs a library call; an `IndexError` (no such playlist, name taken, …) becomes one line and exit 1.
-@discardableResult
-func libraryCall<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as IndexError {
-        printError("\(error)")
-        throw ExitCode(ExitStatus.partialFailure)
-    }
+func notSmart(_ name: String) -> CLIError {
+    .wrongPlaylistKind("\"\(name)\" is a static playlist; --replace only redefines smart playlists")
 }
 
 extension String {

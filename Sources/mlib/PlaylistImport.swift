@@ -4,7 +4,7 @@ import MediaIndex
 import MediaModel
 import Playlists
 
-struct PlaylistImport: AsyncParsableCommand {
+struct PlaylistImport: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import playlist files (m3u, m3u8, pls, xspf, jspf, json) as static playlists.",
         discussion: """
@@ -12,31 +12,32 @@ struct PlaylistImport: AsyncParsableCommand {
             file's folder; file:// URIs decoded; symlinks followed if the path itself is not indexed). \
             Entries that do not resolve are listed on standard error and the exit status is 1; the others \
             are imported. The playlist is named after the file (without extension) unless --name is given.
+
+            \(ExitStatus.help(one: "a file could not be read or an entry did not resolve"))
             """)
-    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var libraryOption: LibraryOptions
+    @ParentCommand var parent: PlaylistCommand
     @Option(name: .long, help: "The playlist's name (only with one file).") var name: String?
     @Option(name: .long, help: ArgumentHelp("Read as this format instead of guessing from the extension and content.",
                                             valueName: "format"))
-    var format: String?
+    var format: PlaylistFormat?
     @Flag(name: .long, help: "Replace the entries of an existing static playlist of that name.") var replace = false
+    @Option(name: .long, help: ArgumentHelp("Resolve relative entries against this directory instead of the file's folder (MPD's saved playlists: its music_directory).", valueName: "dir"))
+    var base: String?
     @Argument(help: ArgumentHelp("Playlist files.", valueName: "file")) var files: [String]
 
     func validate() throws {
         if name != nil && files.count > 1 { throw ValidationError("--name needs exactly one file.") }
-        if let format, PlaylistFormat(rawValue: format.lowercased()) == nil {
-            throw ValidationError("unknown format '\(format)'; use one of: "
-                                  + PlaylistFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
     }
 
     func run() async throws {
-        let index = try libraryOptions.open()
+        let index = try libraryOptions.open(.create)
         var failed = false
         for file in files {
             let path = PlaylistOutputOptions.absolute(file)
             let document: PlaylistDocument
             do {
-                document = try PlaylistReader.read(contentsOf: path, format: format.flatMap { PlaylistFormat(rawValue: $0.lowercased()) })
+                document = try PlaylistReader.read(contentsOf: path, format: format, base: base.map(PlaylistOutputOptions.absolute))
             } catch {
                 printError("\(error)")
                 failed = true
@@ -53,17 +54,16 @@ struct PlaylistImport: AsyncParsableCommand {
                 continue
             }
             do {
-                try libraryCall {
-                    if replace, let old = try index.playlist(named: playlistName) {
-                        guard !old.isSmart else { throw notStatic(playlistName) }
-                        try index.setPlaylistEntries(name: playlistName, itemIDs: result.itemIDs)
-                    } else {
-                        try index.createPlaylist(name: playlistName)
-                        try index.appendToPlaylist(name: playlistName, itemIDs: result.itemIDs)
-                    }
+                if replace, let old = try index.playlist(named: playlistName) {
+                    guard !old.isSmart else { throw notStatic(playlistName) }
+                    try index.setPlaylistEntries(name: playlistName, itemIDs: result.itemIDs)
+                } else {
+                    try index.createPlaylist(name: playlistName)
+                    try index.appendToPlaylist(name: playlistName, itemIDs: result.itemIDs)
                 }
-            } catch let exit as ExitCode {
-                _ = exit
+            } catch let error as StatusError where error.exitStatus == ExitStatus.partialFailure {
+                // This file's playlist cannot be made (a name taken, a smart playlist): report, go on.
+                printError(error.reportLine)
                 failed = true
                 continue
             }
@@ -91,7 +91,7 @@ enum PlaylistImporter {
     static func resolve(_ document: PlaylistDocument, in index: SQLiteIndex) throws -> Result {
         var result = Result()
         for (i, entry) in document.entries.enumerated() {
-            guard let path = entry.path, let item = try libraryCall({ try item(at: path, in: index) }) else {
+            guard let path = entry.path, let item = try item(at: path, in: index) else {
                 result.unresolved.append((i + 1, entry))
                 continue
             }

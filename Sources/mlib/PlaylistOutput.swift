@@ -8,7 +8,7 @@ struct PlaylistOutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Playlist format: m3u8, m3u, pls, xspf, jspf or json (default: the extension of -o, else m3u8).",
         valueName: "format"))
-    var format: String?
+    var format: PlaylistFormat?
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
         "Write to this file, atomically (a temporary file renamed over it), instead of standard output.",
@@ -23,16 +23,12 @@ struct PlaylistOutputOptions: ParsableArguments {
     var relative = false
 
     func validate() throws {
-        if let format, PlaylistFormat(rawValue: format.lowercased()) == nil {
-            throw ValidationError("unknown format '\(format)'; use one of: "
-                                  + PlaylistFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
         if relative && output == nil { throw ValidationError("--relative needs -o FILE (paths relative to its folder).") }
         if relative && relativeTo != nil { throw ValidationError("give either --relative or --relative-to, not both.") }
     }
 
     var resolvedFormat: PlaylistFormat {
-        if let format { return PlaylistFormat(rawValue: format.lowercased())! }
+        if let format { return format }
         return output.flatMap { PlaylistFormat(pathExtension: MediaPath($0).fileExtension) } ?? .m3u8
     }
 
@@ -51,10 +47,7 @@ struct PlaylistOutputOptions: ParsableArguments {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        do { try FileBytes.writeAtomically(bytes, to: outputPath) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        try FileBytes.writeAtomically(bytes, to: outputPath)
     }
 
     /// `path` made absolute against the working directory and normalized (no symlinks resolved).

@@ -5,37 +5,33 @@ import MediaModel
 
 /// Query arguments as the playlist commands read them, and smart playlist rules.
 enum PlaylistQuery {
-    /// The order when no --sort is given: the one `mlib ls` lists in (album order within an artist).
-    static let defaultSort = "artist,album,title"
+    /// The order when no --sort is given: the one `mlib ls` lists in (album order within an artist; files
+    /// without tags by path, not in the order the scan found them).
+    static let defaultSort = "artist,album,title,path"
 
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.
-    static func query(_ terms: [String], sort: String?, limit: Int?) throws -> MediaQuery {
-        try reportingQueryErrors {
-            MediaQuery(filter: try QueryArguments.predicate(terms),
-                       sort: try SortDescriptor.parseList(sort ?? defaultSort), limit: limit)
-        }
+    static func query(_ terms: [String], sort: SortOptions, limit: Int?) throws -> MediaQuery {
+        MediaQuery(filter: try QueryInput.predicate(terms), sort: try sort.descriptors(default: defaultSort), limit: limit)
     }
 
     /// The query a smart playlist's stored rule stands for (evaluated now, so it sees today's library).
     static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery {
-        try reportingQueryErrors {
-            MediaQuery(filter: try PredicateParser.parse(rule.predicate),
-                       sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
-        }
+        MediaQuery(filter: try PredicateParser.parse(rule.predicate),
+                   sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
     }
 
     /// The rule stored for QUERY arguments. Format-string arguments are stored as typed (ANDed), so a
     /// relative date in them (`dateAdded > "-7d"`) stays relative; when short-form terms are among them
     /// the whole query is stored as the equivalent format string, with relative dates fixed now.
-    static func rule(_ terms: [String], sort: String?, limit: Int?) throws -> SmartPlaylistRule {
+    static func rule(_ terms: [String], sort: SortOptions, limit: Int?) throws -> SmartPlaylistRule {
         let query = try query(terms, sort: sort, limit: limit)
         var text = query.filter.description
         if !terms.isEmpty, terms.allSatisfy(PredicateParser.looksLikeFormat) {
             let typed = terms.count == 1 ? terms[0] : terms.map { "(\($0))" }.joined(separator: " AND ")
             if (try? PredicateParser.parse(typed)) != nil { text = typed }
         }
-        return SmartPlaylistRule(predicate: text, sort: sort.map { _ in SortDescriptor.listDescription(query.sort) },
+        return SmartPlaylistRule(predicate: text, sort: sort.sort.map { _ in SortDescriptor.listDescription(query.sort) },
                                  limit: limit)
     }
 
@@ -50,11 +46,10 @@ enum PlaylistQuery {
 }
 
 extension SQLiteIndex {
-    /// The playlist named `name`, or one line on standard error and exit 1.
+    /// The playlist named `name`, or `IndexError.playlistNotFound` (exit 1).
     func requirePlaylist(_ name: String) throws -> StoredPlaylist {
         guard let playlist = try playlist(named: name) else {
-            printError("no playlist named \"\(name)\" (see mlib playlist list)")
-            throw ExitCode(ExitStatus.partialFailure)
+            throw IndexError.playlistNotFound(database: path, name: name)
         }
         return playlist
     }

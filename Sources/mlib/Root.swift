@@ -9,14 +9,13 @@ struct Root: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, add, relocate or forget library roots.",
         discussion: """
-            A root is a directory tree the library indexes. `mlib scan DIR` adds DIR as a root unless it lies \\
-            inside one (then it rescans that part); `mlib root add` adds a root even inside another. `mlib \\
-            root move OLD NEW` follows a library that moved (a renamed folder, a disk mounted elsewhere): \\
+            A root is a directory tree the library indexes. `mlib scan DIR` adds DIR as a root unless it lies \
+            inside one (then it rescans that part); `mlib root add` adds a root even inside another. `mlib \
+            root move OLD NEW` follows a library that moved (a renamed folder, a disk mounted elsewhere): \
             every item keeps its id, play counts, rating and playlist entries. `mlib root exclude DIR GLOB` \
             stores an exclude list with the root (as if in a .mlibignore at it).
 
-            Exit status: 0 success; 1 the directory does not exist; 2 usage error (not a root, overlapping \\
-            roots); 3 the library could not be opened or a scan holds it.
+            \(ExitStatus.help(one: "a directory does not exist"))
             """,
         subcommands: [RootList.self, RootAdd.self, RootMove.self, RootForget.self, RootExclude.self],
         defaultSubcommand: RootList.self)
@@ -33,16 +32,17 @@ struct Root: ParsableCommand {
 }
 
 struct RootList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the roots.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the roots.", discussion: ExitStatus.help(one: nil))
     @OptionGroup var libraryOptions: LibraryOptions
     @Flag(name: .long, help: "Print the roots as a JSON array of paths.") var json = false
 
     func run() throws {
-        let roots = try libraryOptions.open().roots()
+        let index = try libraryOptions.open()
+        let roots = try index.roots()
         if json {
             FileHandle.standardOutput.write(try JSONEncoder().encode(roots.map(\.string)) + Data("\n".utf8))
         } else {
-            let excludes = Dictionary(uniqueKeysWithValues: try libraryOptions.open().rootStates().map { ($0.path, $0.excludes) })
+            let excludes = Dictionary(uniqueKeysWithValues: try index.rootStates().map { ($0.path, $0.excludes) })
             for root in roots {
                 let list = excludes[root] ?? []
                 print(root.string + (list.isEmpty ? "" : "  (excludes: \(list.joined(separator: " ")))"))
@@ -53,12 +53,13 @@ struct RootList: ParsableCommand {
 
 struct RootAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add directories as roots (even inside another root); `mlib scan` then indexes them.")
+        commandName: "add", abstract: "Add directories as roots (even inside another root); `mlib scan` then indexes them.",
+        discussion: ExitStatus.help(one: "a directory does not exist"))
     @OptionGroup var libraryOptions: LibraryOptions
     @Argument(help: ArgumentHelp("Directories to add.", valueName: "dir")) var directories: [String]
 
     func run() throws {
-        let index = try libraryOptions.open()
+        let index = try libraryOptions.open(.create)
         for directory in directories {
             let root = try Scan.existingDirectory(MediaPath(directory))
             print(try index.addRoot(root) ? "added \(root)" : "\(root) is a root already")
@@ -68,7 +69,8 @@ struct RootAdd: ParsableCommand {
 
 struct RootMove: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "move", abstract: "Relocate a root: every path under OLD is rewritten under NEW; identity and user data stay.")
+        commandName: "move", abstract: "Relocate a root: every path under OLD is rewritten under NEW; identity and user data stay.",
+        discussion: ExitStatus.help(one: "the new directory does not exist"))
     @OptionGroup var libraryOptions: LibraryOptions
     @Argument(help: ArgumentHelp("The root as the library knows it.", valueName: "old")) var old: String
     @Argument(help: ArgumentHelp("Where it is now.", valueName: "new")) var new: String
@@ -88,7 +90,8 @@ struct RootMove: ParsableCommand {
 
 struct RootForget: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "forget", abstract: "Remove a root and what is indexed under it (what another root covers stays).")
+        commandName: "forget", abstract: "Remove a root and what is indexed under it (what another root covers stays).",
+        discussion: ExitStatus.help(one: nil))
     @OptionGroup var libraryOptions: LibraryOptions
     @Argument(help: ArgumentHelp("The root to forget.", valueName: "dir")) var directory: String
 
@@ -103,13 +106,12 @@ struct RootForget: ParsableCommand {
 }
 
 extension ScanLock {
-    /// The scan lock for a command that rewrites what a scan writes: exits 3 at once if a scan runs.
+    /// The scan lock for a command that rewrites what a scan writes, on a library that exists (nothing is
+    /// created beside a mistyped path); `ScanLock.Failure.busy` (exit 3) at once if a scan runs.
     static func forCommand(_ options: LibraryOptions) throws -> ScanLock {
         let path = try options.sqliteFile()
-        do { return try ScanLock(libraryPath: path, timeout: 0) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+        guard FileManager.default.fileExists(atPath: path) else { throw IndexError.noLibrary(database: path) }
+        return try ScanLock(libraryPath: path, timeout: 0)
     }
 }
 
@@ -123,6 +125,8 @@ struct RootExclude: ParsableCommand {
             applies them without a file in the music folder. The next scan of the root hides what the list \
             leaves out and brings back, with their ids and user data, the items it no longer does. Without \
             patterns, prints the list.
+
+            \(ExitStatus.help(one: nil))
             """)
     @OptionGroup var libraryOptions: LibraryOptions
     @Flag(name: .long, help: "Remove the given patterns from the list instead of adding them.") var remove = false

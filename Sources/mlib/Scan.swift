@@ -24,8 +24,7 @@ struct Scan: AsyncParsableCommand {
             second one waits for the first, or exits with status 3 with --no-wait. Ctrl-C or SIGTERM stops \
             after committing what it has read (exit 130); the next scan completes the work.
 
-            Exit status: 0 success; 1 some files failed, or a root was missing or unreadable; 2 usage \
-            error; 3 the library could not be opened or is locked (--no-wait); 130 interrupted.
+            \(ExitStatus.help(one: "some files failed, or a root or directory was missing or unreadable", interruptible: true))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -42,7 +41,7 @@ struct Scan: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Wait at most this long for another scan to finish.", valueName: "seconds"))
     var waitTimeout: Double?
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Option(name: .long, help: .hidden)
@@ -77,17 +76,15 @@ struct Scan: AsyncParsableCommand {
         if dryRun { return try listWithoutScanning() }
 
         let libraryPath = try libraryOptions.sqliteFile()
-        let lock: ScanLock
-        do {
-            lock = try ScanLock(libraryPath: libraryPath, timeout: noWait ? 0 : waitTimeout) {
-                if !quiet { printError("waiting for another scan of \(libraryPath) to finish…") }
-            }
-        } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
+        // Only scanning a directory makes a new library; a rescan (or --forget) of a mistyped path creates
+        // nothing, not even the lock file.
+        let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
+        if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
+        let lock = try ScanLock(libraryPath: libraryPath, timeout: noWait ? 0 : waitTimeout) {
+            if !quiet { printError("waiting for another scan of \(libraryPath) to finish…") }
         }
         defer { withExtendedLifetime(lock) {} }
-        let index = try libraryOptions.open()
+        let index = try libraryOptions.open(mode)
 
         if let forget {
             let root = Self.absolutePath(MediaPath(forget))
@@ -115,9 +112,7 @@ struct Scan: AsyncParsableCommand {
         if interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(summary) + Data("\n".utf8))
+            try JSONOutput.write(summary)
         } else if !quiet {
             print(Self.text(summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
         }
@@ -155,9 +150,7 @@ struct Scan: AsyncParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(entries) + Data("\n".utf8))
+            try JSONOutput.write(entries)
         }
     }
 
@@ -166,8 +159,7 @@ struct Scan: AsyncParsableCommand {
     static func resolveRoots(_ index: SQLiteIndex, _ directories: [String]) throws -> [MediaPath] {
         let roots = try index.roots()
         if directories.isEmpty && roots.isEmpty {
-            printError("the library has no roots yet: run `mlib scan DIR` first")
-            throw ExitCode(ExitStatus.usage)
+            throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")
         }
         let plan = ScanPlan(directories: try rawDirectories(directories).map(Self.existingDirectory), roots: roots)
         for root in plan.newRoots { try index.addRoot(root) }
@@ -177,13 +169,11 @@ struct Scan: AsyncParsableCommand {
     /// The real path of a directory argument, or one line and exit status 1.
     static func existingDirectory(_ directory: MediaPath) throws -> MediaPath {
         guard let real = realPath(directory) else {
-            printError("\(directory): \(String(cString: strerror(errno)))")
-            throw ExitCode(ExitStatus.partialFailure)
+            throw CLIError.input("\(directory): \(String(cString: strerror(errno)))")
         }
         var st = stat()
         guard real.withCString({ stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-            printError("\(directory): not a directory")
-            throw ExitCode(ExitStatus.partialFailure)
+            throw CLIError.input("\(directory): not a directory")
         }
         return real
     }

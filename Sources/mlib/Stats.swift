@@ -4,7 +4,8 @@ import MediaIndex
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Library statistics: items, total duration and size, counts by media type and file type.")
+        abstract: "Library statistics: items, total duration and size, counts by media type and file type.",
+        discussion: ExitStatus.help(one: nil))
 
     @OptionGroup var libraryOptions: LibraryOptions
 
@@ -14,9 +15,7 @@ struct Stats: AsyncParsableCommand {
     func run() async throws {
         let stats = try libraryOptions.open().statistics()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(stats) + Data("\n".utf8))
+            try JSONOutput.write(stats)
             return
         }
         var lines = [

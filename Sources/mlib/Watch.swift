@@ -25,8 +25,9 @@ struct Watch: AsyncParsableCommand {
             overflow), everything watched is rescanned. One line per scan on standard output (--json: one \
             JSON object per line); notices and problems on standard error.
 
-            Exit status: 130 when stopped by SIGINT or SIGTERM (after finishing the current batch); 2 \
-            usage error; 3 the library could not be opened, or inotify could not be set up.
+            \(ExitStatus.help(one: "a directory does not exist", interruptible: true)) mlib watch ends with 130 \
+            when stopped by SIGINT or SIGTERM (after finishing the current batch), and with 3 when inotify \
+            cannot be set up.
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -46,7 +47,7 @@ struct Watch: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Leave out files and directories matching this glob (as in .mlibignore); repeatable.", valueName: "glob"))
     var exclude: [String] = []
 
-    @Option(name: .shortAndLong, help: "Files to read at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Flag(name: .shortAndLong, help: "No line per scan (notices and problems still go to standard error).")
@@ -69,19 +70,20 @@ struct Watch: AsyncParsableCommand {
         let stop = StopFlag()
         stop.watch()
         let libraryPath = try libraryOptions.sqliteFile()
+        // As for mlib scan: only watching a directory makes a new library.
+        let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
+        if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
+        // Adding new roots writes to the library: under the scan lock, like a scan, released before the
+        // watcher takes it for each scan (the `do` scope ends the lock's lifetime).
         let index: SQLiteIndex
         let targets: [MediaPath]
         do {
-            // Adding new roots writes to the library: under the scan lock, like a scan.
             let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {
                 printError("waiting for another scan of \(libraryPath) to finish…")
             }
-            index = try libraryOptions.open()
+            index = try libraryOptions.open(mode)
             targets = try Scan.resolveRoots(index, directories)
             withExtendedLifetime(setupLock) {}
-        } catch let error as ScanLock.Failure {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
         }
 
         var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -92,13 +94,7 @@ struct Watch: AsyncParsableCommand {
         options.maxWatches = maxWatches
         options.fallbackInterval = fallbackInterval
         options.initialScan = !noInitialScan
-        let watcher: LibraryWatcher
-        do {
-            watcher = try LibraryWatcher(scanner: scanner, targets: targets, libraryRoots: try index.roots(), options: options)
-        } catch {
-            printError("cannot watch: \(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+        let watcher = try LibraryWatcher(scanner: scanner, targets: targets, libraryRoots: try index.roots(), options: options)
         watcher.wakeDescriptor = mlib_stop_wake_fd()
         watcher.lock = { try? ScanLock(libraryPath: libraryPath, timeout: 0) }
         watcher.onNotice = { if !quiet || !$0.hasPrefix("watching ") { printError($0) } }

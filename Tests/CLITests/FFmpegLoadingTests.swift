@@ -13,11 +13,30 @@ struct FFmpegLoadingTests {
     @Test func commandsThatReadNoMediaDoNotLoadIt() throws {
         let library = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-lazy-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: library + suffix) } }
+        #expect(try CLI.run(["playlist", "create", "P", "--library", library]).status == 0)
         for args in [["--version"], ["stats", "--library", library], ["ls", "--library", library, "artist:x"]] {
             let (loaded, result) = try Self.loadsFFmpeg(args)
             #expect(result.status == 0, "\(args): \(result.stderr.suffix(500))")
             #expect(!loaded, "mlib \(args.joined(separator: " ")) loaded FFmpeg")
         }
+    }
+
+    /// FFmpeg that cannot be loaded is a read error of each file (JSON included, exit 1), never an exit()
+    /// from inside the loader on a worker thread (which printed one line and dropped every other result).
+    @Test func anFFmpegThatCannotLoadIsAnErrorPerFile() throws {
+        let fake = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-fake-av-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: fake) }
+        for soname in ["libavutil.so.57", "libswresample.so.4", "libavcodec.so.59", "libavformat.so.59"] {
+            try Data().write(to: fake.appendingPathComponent(soname))
+        }
+        let files = [CLI.fixtures.appendingPathComponent("mp3-id3v24.mp3").path, CLI.fixtures.appendingPathComponent("opus.opus").path]
+        let r = try CLI.run(["info", "--json"] + files, environment: ["LD_LIBRARY_PATH": fake.path])
+        #expect(r.status == 1)
+        let objects = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        #expect(objects.count == 2)
+        #expect(objects.allSatisfy { ($0["error"] as? [String: Any])?["message"].map { "\($0)".contains("cannot load FFmpeg") } == true })
+        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("mlib: ") }, "\(r.stderr)")
     }
 
     /// A file that failed for what it holds (corrupt, not media, empty) is not read again while its size,

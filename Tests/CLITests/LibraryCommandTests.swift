@@ -71,6 +71,160 @@ import Testing
         #expect(r.out.contains("Test Pressing"))
     }
 
+    /// `--sort -added` is read as a value by every command that sorts (it was a usage error in ls and play).
+    @Test func aDescendingSortKeyWorksInEveryCommand() throws {
+        #expect(try mlib(["playlist", "create", "Sorted"]).status == 0)
+        for args in [["ls", "--sort", "-added"], ["play", "--dry-run", "--sink", "null", "--sort", "-added"],
+                     ["export", "--sort", "-added"], ["playlist", "add", "Sorted", "year:2003", "--sort", "-added"],
+                     ["playlist", "smart", "Recent", "year:2003", "--sort", "-added"],
+                     ["playlist", "export", "Sorted", "--sort", "-year", "--limit", "1", "--title", "Best"],
+                     ["ls", "--group", "albums", "--sort", "-count"]] {
+            let r = try mlib(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+        }
+    }
+
+    /// The README's `ls --group albums --sort artist` sorts the albums by artist (it was by title), and a
+    /// group line's template sees the first item's stream facts.
+    @Test func groupsHonourSortAndCarryStreamFacts() throws {
+        let lines = try mlib(["ls", "--group", "albums", "--sort", "artist", "-f", "${albumArtist}|${artist}"]).out
+            .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let artists = lines.map { $0[0].isEmpty ? $0[1] : $0[0] }.filter { !$0.isEmpty }
+        #expect(artists.count > 2)
+        #expect(artists == artists.sorted { $0.lowercased() < $1.lowercased() }, "\(artists)")
+        let byCount = try mlib(["ls", "--group", "albums", "--sort", "-count", "-f", "$count"]).out.split(separator: "\n").compactMap { Int($0) }
+        #expect(byCount == byCount.sorted(by: >) && byCount.count > 2, "\(byCount)")
+        let facts = try mlib(["ls", "--group", "albums", "-f", "$duration|$container"]).out.split(separator: "\n")
+        #expect(!facts.isEmpty && facts.allSatisfy { !$0.hasPrefix("|") && !$0.hasSuffix("|") }, "\(facts)")
+        let exported = try mlib(["playlist", "export", "Nope"])
+        #expect(exported.status == 1)
+    }
+
+    /// User data from the command line: rate, clear, set and reset play counts; ls shows and selects them.
+    @Test func rateAndSetChangeUserData() throws {
+        #expect(try mlib(["rate", "artist:кино", "4"]).status == 0)
+        let rated = try mlib(["ls", "--count", "rating >= 4"]).out
+        #expect(rated == (try mlib(["ls", "--count", "artist:кино"]).out) && rated != "0\n")
+        #expect(try mlib(["set", "plays=7", "skips=2", "artist:кино"]).status == 0)
+        #expect(Set(try mlib(["ls", "-f", "$playCount/$skipCount", "artist:кино"]).out.split(separator: "\n")) == ["7/2"])
+        #expect(try mlib(["set", "plays=", "--all"]).status == 0)
+        #expect(try mlib(["ls", "--count", "playCount > 0"]).out == "0\n")
+        #expect(try mlib(["rate", "artist:кино", "--clear"]).status == 0)
+        #expect(try mlib(["ls", "--count", "rating >= 1"]).out == "0\n")
+        #expect(try mlib(["rate", "artist:nobody-at-all", "3"]).status == 1)
+        #expect(try mlib(["rate", "artist:кино", "6"]).status == 2)
+        #expect(try mlib(["set", "plays=-1", "artist:кино"]).status == 2)
+        #expect(try mlib(["set", "plays=0"]).status == 2, "no query and no --all")
+    }
+
+    @Test func fieldsListsEveryPropertyWithItsAliases() throws {
+        let r = try CLI.run(["fields", "--json"])
+        #expect(r.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
+        #expect(rows.count > 40)
+        let album = try #require(rows.first { $0["name"] as? String == "albumTitle" })
+        #expect((album["aliases"] as? [String])?.contains("album") == true)
+        #expect(try CLI.run(["fields"]).out.contains("playCount"))
+    }
+
+    /// `export -o` writes through a symlink; an export that matches nothing leaves the file alone (exit 1).
+    @Test func exportKeepsSymlinksAndNeverEmptiesAPlaylist() throws {
+        let target = dir.appendingPathComponent("real.m3u8"), link = dir.appendingPathComponent("link.m3u8")
+        try Data("#EXTM3U\n/old\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.m3u8")
+        #expect(try mlib(["export", "artist:кино", "-o", link.path]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.m3u8", "still a link")
+        let written = try String(contentsOf: target, encoding: .utf8)
+        #expect(written.contains(".") && !written.contains("/old"))
+        let empty = try mlib(["export", "artist:nobody-at-all", "-o", link.path])
+        #expect(empty.status == 1)
+        #expect(try String(contentsOf: target, encoding: .utf8) == written, "a good playlist kept")
+    }
+
+    /// MPD's saved playlists hold paths relative to its music directory, with blank space a hand edit left.
+    @Test func importResolvesAgainstABaseDirectoryAndTrimsEntries() throws {
+        let list = dir.appendingPathComponent("mpd.m3u")
+        try Data("  mp3-id3v24.mp3  \n\topus.opus\n\n".utf8).write(to: list)
+        let r = try mlib(["playlist", "import", "--base", CLI.fixtures.path, "--name", "FromMPD", list.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try mlib(["playlist", "show", "FromMPD"]).out.split(separator: "\n").count == 2)
+    }
+
+    /// ArgumentParser's completion scripts: query terms complete to property names, playlist arguments to
+    /// the playlists of the library on the command line.
+    @Test func shellCompletionsKnowPropertiesAndPlaylists() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try CLI.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.out.contains("albumArtist:") && script.out.contains("---completion"), "\(shell)")
+        }
+        #expect(try mlib(["playlist", "create", "Completed"]).status == 0)
+        let names = try CLI.run(["---completion", "playlist", "show", "--", "positional@0", "5", "0",
+                                 "mlib", "playlist", "show", "--library", library, ""])
+        #expect(names.out.split(separator: "\n").contains("Completed"), "\(names.out) \(names.stderr)")
+    }
+
+    /// The smaller ones: -j4 as -j 4, a relative XDG_DATA_HOME ignored, raw PCM refused on a terminal,
+    /// untagged files listed by path.
+    @Test func smallerPromisesKept() throws {
+        let untagged = dir.appendingPathComponent("untagged")
+        try FileManager.default.createDirectory(at: untagged, withIntermediateDirectories: true)
+        for name in ["c.mp3", "a.mp3", "b.mp3"] {
+            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-notags.mp3"), to: untagged.appendingPathComponent(name))
+        }
+        #expect(try mlib(["scan", "-j4", "--quiet", untagged.path]).status == 0)
+        let listed = try mlib(["ls", "--paths", "path:\(untagged.path)/"]).out.split(separator: "\n").map { ($0 as NSString).lastPathComponent }
+        #expect(listed == ["a.mp3", "b.mp3", "c.mp3"])
+        let relative = try CLI.run(["ls"], environment: ["XDG_DATA_HOME": "relative", "MLIB_LIBRARY": "", "HOME": dir.path], cwd: dir)
+        #expect(relative.stderr.contains(dir.path + "/.local/share/mlib/library.sqlite"), "\(relative.stderr)")
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", "\(CLI.binary.path) play --sink pcm --library \(library)", "/dev/null"]
+        script.standardOutput = FileHandle.nullDevice
+        try script.run()
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 2, "raw audio refused on a terminal")
+    }
+
+    /// The first scan of a library shows an ETA too: the index has no estimate, so the files are counted
+    /// beside the walk (the progress line shows on a terminal: run under script(1)).
+    @Test func aFirstScanShowsAnETA() throws {
+        let music = dir.appendingPathComponent("many")
+        // Enough directories for several progress lines (one at most every 0.1 s, between directories).
+        for d in 0..<50 {
+            let sub = music.appendingPathComponent("d\(d)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            for i in 0..<20 {
+                try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-id3v1.mp3"), to: sub.appendingPathComponent("f\(i).mp3"))
+            }
+        }
+        let fresh = dir.appendingPathComponent("fresh.sqlite").path
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", "\(CLI.binary.path) scan -j1 --library \(fresh) \(music.path)", "/dev/null"]
+        let out = Pipe()
+        script.standardOutput = out
+        try script.run()
+        let terminal = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        #expect(script.terminationStatus == 0)
+        #expect(terminal.contains("ETA"), "\(terminal.replacingOccurrences(of: "\r", with: "\n").suffix(500))")
+    }
+
+    /// Every pretty JSON output has one form, `"key": value` (stats, failures and scan printed `"key" : value`).
+    @Test func prettyJSONHasOneFormInEveryCommand() throws {
+        #expect(try mlib(["playlist", "create", "JSON : form"]).status == 0)
+        for args in [["stats", "--json"], ["failures", "--json"], ["scan", "--failures", "--json"], ["playlist", "list", "--json"],
+                     ["scan", "--dry-run", "--json"]] {
+            let r = try mlib(args)
+            #expect(r.status == 0, "\(args)")
+            #expect(!r.out.contains("\" : "), "\(args): \(r.out.prefix(200))")
+            #expect(r.out.contains("\": "), "\(args)")
+            #expect((try? JSONSerialization.jsonObject(with: r.stdout)) != nil, "\(args)")
+        }
+        #expect(try mlib(["playlist", "list", "--json"]).out.contains("\"JSON : form\""), "colons inside strings are kept")
+    }
+
     @Test func exportThenImportKeepsItemsAndOrder() throws {
         for format in ["m3u8", "pls", "xspf", "jspf", "json"] {
             let file = dir.appendingPathComponent("all.\(format)").path

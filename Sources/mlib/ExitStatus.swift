@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaProbe
+import MediaScanner
+import MediaWatch
+import Playback
+import Playlists
+
+/// Exit statuses, documented in mlib(1) and in every command's --help (`ExitStatus.help`).
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// Some inputs failed (unreadable files, unresolved playlist entries, a missing scan root, nothing matched).
+    static let partialFailure: Int32 = 1
+    /// Usage error: unknown option, missing argument, invalid value, a query that cannot be parsed.
+    static let usage: Int32 = 2
+    /// The library is missing, cannot be opened or used (corrupt, newer, a database error), or is locked.
+    static let libraryUnavailable: Int32 = 3
+    /// Interrupted by a signal (the work done so far is committed and consistent).
+    static let interrupted: Int32 = 130
+
+    /// The paragraph every command's --help ends with; `one` says what status 1 means for that command
+    /// (nil when it cannot happen), `interruptible` whether it stops cleanly on SIGINT/SIGTERM.
+    static func help(one: String?, library: Bool = true, interruptible: Bool = false) -> String {
+        var parts = ["0 success"]
+        if let one { parts.append("1 " + one) }
+        parts.append("2 usage error (an unknown option, a bad value or query)")
+        if library { parts.append("3 no library at the path, or it cannot be opened or used (corrupt, from a newer mlib, a database error, locked by a scan)") }
+        if interruptible { parts.append("130 interrupted (what was done so far is saved)") }
+        return "Exit status: " + parts.joined(separator: "; ") + "."
+    }
+}
+
+/// An error that knows which exit status it ends mlib with. Conformances are all here, so the mapping
+/// from error to status is in one place; `main` is the only code that exits.
+protocol StatusError: Error {
+    var exitStatus: Int32 { get }
+    /// The line printed after "mlib: ".
+    var reportLine: String { get }
+}
+
+extension StatusError where Self: CustomStringConvertible {
+    var reportLine: String { description }
+}
+
+extension IndexError: StatusError {
+    var exitStatus: Int32 {
+        switch self {
+        case .cannotOpen, .noLibrary, .database: ExitStatus.libraryUnavailable
+        case .playlistNotFound, .playlistExists, .itemNotFound: ExitStatus.partialFailure
+        case .invalidArgument: ExitStatus.usage
+        }
+    }
+
+    var reportLine: String {
+        if case .noLibrary = self { return description + " (run mlib scan DIR to create one, or check --library / MLIB_LIBRARY)" }
+        return description
+    }
+}
+
+extension QueryError: StatusError {
+    var exitStatus: Int32 { ExitStatus.usage }
+    var reportLine: String {
+        // The query with a caret under the problem, on the lines after the message.
+        let diagram = caretDiagram.map { "\n" + $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") }
+        return "query error: \(description)" + (diagram ?? "")
+    }
+}
+
+extension ScanLock.Failure: StatusError {
+    var exitStatus: Int32 { ExitStatus.libraryUnavailable }
+}
+
+extension ProbeError: StatusError {
+    var exitStatus: Int32 { ExitStatus.partialFailure }
+}
+
+extension SinkError: StatusError {
+    var exitStatus: Int32 { ExitStatus.partialFailure }
+}
+
+extension PlaylistError: StatusError {
+    var exitStatus: Int32 { ExitStatus.partialFailure }
+}
+
+extension WatchError: StatusError {
+    var exitStatus: Int32 { ExitStatus.libraryUnavailable }
+    var reportLine: String { "cannot watch: \(description)" }
+}
+
+/// Errors of the CLI itself, each with its status.
+enum CLIError: StatusError, CustomStringConvertible {
+    /// The query matched nothing where something was needed (play, export, playlist add).
+    case nothingMatches(String)
+    /// A smart playlist where a static one is needed, or the reverse.
+    case wrongPlaylistKind(String)
+    /// An input the command could not use (a directory that does not exist, a position out of range).
+    case input(String)
+
+    var exitStatus: Int32 { ExitStatus.partialFailure }
+    var description: String {
+        switch self {
+        case .nothingMatches(let m), .wrongPlaylistKind(let m), .input(let m): m
+        }
+    }
+}
+
+enum ErrorReport {
+    /// Prints `error` as mlib prints every error ("mlib: …" on standard error) and returns its exit status.
+    /// ArgumentParser's own errors (usage, --help, --version) keep their text, with "mlib:" for "Error:".
+    static func report(_ error: any Error) -> Int32 {
+        if let error = error as? any StatusError {
+            printError(error.reportLine)
+            return error.exitStatus
+        }
+        let code = MLib.exitCode(for: error)
+        if code == .success {
+            // --help, --version: ArgumentParser prints them on standard output.
+            let text = MLib.fullMessage(for: error, columns: nil)
+            if !text.isEmpty { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+            return ExitStatus.success
+        }
+        if error is ExitCode { return code.rawValue }  // the command printed its lines already
+        var text = MLib.fullMessage(for: error, columns: nil)
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+        printError(text)
+        // ArgumentParser's usage errors exit 64 (EX_USAGE); mlib documents 2, like most Unix tools.
+        return code == .validationFailure || code.rawValue == 64 ? ExitStatus.usage : ExitStatus.partialFailure
+    }
+}

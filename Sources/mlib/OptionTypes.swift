@@ -1,0 +1,75 @@
+import ArgumentParser
+import MediaModel
+import Playback
+import Playlists
+
+// One type per kind of option value, read the same way by every command that takes it (and completed by
+// the shells from the same lists). Declared once each: a key that starts with '-' (`--sort -added`) must be
+// read as a value everywhere, not in some commands only.
+
+/// `--sort KEYS`: comma-separated keys (property names or aliases, as in queries), '-' for descending.
+/// With `--group`, `count` and `duration` sort the groups by their size and total duration.
+struct SortKeys: ExpressibleByArgument, Sendable {
+    let text: String
+
+    init?(argument: String) {
+        guard (try? CollectionOrdering.parse(argument)) != nil else { return nil }
+        text = argument
+    }
+
+    var defaultValueDescription: String { text }
+
+    /// The item order these keys give (`count` is only for groups: a `QueryError` here).
+    func descriptors(ignoreArticles: Bool) throws -> [SortDescriptor] {
+        try SortDescriptor.parseList(text, ignoreArticles: ignoreArticles)
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(MediaProperty.allCases.map(\.rawValue)) }
+}
+
+/// `--sort` and `--ignore-articles`, for every command that orders items.
+struct SortOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Sort keys, comma-separated, '-' for descending (e.g. artist,-year or --sort -added; see mlib fields).",
+        valueName: "keys"))
+    var sort: SortKeys?
+
+    @Flag(help: "Sort \"The Beatles\" as \"Beatles\" (leading The, A, An).")
+    var ignoreArticles = false
+
+    /// The sort, or `defaultKeys` when none was given.
+    func descriptors(default defaultKeys: String?) throws -> [SortDescriptor] {
+        if let sort { return try sort.descriptors(ignoreArticles: ignoreArticles) }
+        return try defaultKeys.map { try SortDescriptor.parseList($0, ignoreArticles: ignoreArticles) } ?? []
+    }
+}
+
+extension MediaGrouping: ExpressibleByArgument {
+    /// `albums`, `album`, `albumArtists`, `album_artists`, …: singular or plural, any case.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "album", "albums": self = .album
+        case "artist", "artists": self = .artist
+        case "albumartist", "albumartists", "album_artists", "album-artists": self = .albumArtist
+        case "composer", "composers": self = .composer
+        case "genre", "genres": self = .genre
+        case "title", "titles", "song", "songs": self = .title
+        case "playlist", "playlists": self = .playlist
+        case "podcast", "podcasts": self = .podcastTitle
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["albums", "artists", "albumArtists", "composers", "genres", "titles", "playlists", "podcasts"] }
+    public var defaultValueDescription: String { rawValue }
+}
+
+extension PlaylistFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension SinkSpec: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var allValueStrings: [String] { ["auto", "null", "null:fast", "wav:FILE", "pcm"] }
+    public static var defaultCompletionKind: CompletionKind { .list(["auto", "null", "null:fast", "wav:", "pcm"]) }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// `mlib rate QUERY... N` (or `--clear`): the rating of every matching item, as MPMediaItem's 0–5.
+struct Rate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rate the items matching a query (0–5), or clear their rating.",
+        discussion: """
+            The last argument is the rating unless --clear is given; the others are the query, as for \
+            mlib ls. Ratings are user data: rescans and moves keep them. `mlib ls -f '$rating $title'` \
+            shows them; `rating >= 4` selects by them.
+
+            Examples:
+              mlib rate artist:Björk album:Homogenic 5
+              mlib rate 'title == "Joga"' --clear
+
+            \(ExitStatus.help(one: "nothing matches the query"))
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(name: .long, help: "Clear the rating instead of setting one.")
+    var clear = false
+
+    @Argument(help: ArgumentHelp("The query, then the rating (0–5) unless --clear.", valueName: "query-and-rating"),
+              completion: Completions.queryTerms)
+    var arguments: [String]
+
+    func validate() throws {
+        if clear { return }
+        guard let last = arguments.last, let rating = Int(last), (0...5).contains(rating) else {
+            throw ValidationError("the last argument is the rating, 0–5 (or give --clear)")
+        }
+        if arguments.count < 2 { throw ValidationError("give a query before the rating (mlib rate QUERY N)") }
+    }
+
+    func run() async throws {
+        let terms = clear ? arguments : Array(arguments.dropLast())
+        let rating = clear ? nil : Int64(arguments.last!)
+        let changed = try UserDataEdit.apply(libraryOptions, terms: terms) { index, ids in
+            try index.setUserData(.rating, to: rating, ids: ids)
+        }
+        print(rating.map { "rated \(changed) item\(changed == 1 ? "" : "s") \($0)" } ?? "cleared the rating of \(changed) item\(changed == 1 ? "" : "s")")
+    }
+}
+
+/// `mlib set FIELD=VALUE... QUERY...`: user data (play and skip counts, rating, last played) of the
+/// matching items, like beets' `beet modify` for the fields the library keeps (tags are the files').
+struct SetUserData: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set or reset user data (playCount, skipCount, rating, lastPlayedDate) of the items matching a query.",
+        discussion: """
+            Leading FIELD=VALUE arguments are the changes, the rest is the query (as for mlib ls; required: \
+            use --all for every item). FIELD is playCount (plays), skipCount (skips), rating (0–5) or \
+            lastPlayedDate (lastplayed); an empty VALUE clears it (counts become 0).
+
+            Examples:
+              mlib set plays=0 skips=0 artist:Björk
+              mlib set rating= lastplayed= --all
+
+            \(ExitStatus.help(one: "nothing matches the query"))
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(name: .long, help: "Change every item (instead of giving a query).")
+    var all = false
+
+    @Argument(help: ArgumentHelp("FIELD=VALUE changes, then the query.", valueName: "change-or-query"),
+              completion: Completions.queryTerms)
+    var arguments: [String]
+
+    /// The leading FIELD=VALUE arguments, parsed.
+    func changes() throws -> (changes: [(MediaProperty, Int64?)], query: [String]) {
+        var changes: [(MediaProperty, Int64?)] = []
+        var rest = arguments[...]
+        while let first = rest.first, let eq = first.firstIndex(of: "="),
+              let property = MediaProperty(name: String(first[..<eq])), SQLiteIndex.editableUserData.contains(property) {
+            let text = first[first.index(after: eq)...]
+            guard text.isEmpty || Int64(text) != nil else {
+                throw ValidationError("\(first): the value is a whole number, or empty to clear")
+            }
+            changes.append((property, text.isEmpty ? nil : Int64(text)))
+            rest = rest.dropFirst()
+        }
+        return (changes, Array(rest))
+    }
+
+    func validate() throws {
+        let (changes, query) = try changes()
+        if changes.isEmpty { throw ValidationError("give at least one FIELD=VALUE (playCount, skipCount, rating, lastPlayedDate)") }
+        if query.isEmpty && !all { throw ValidationError("give a query, or --all to change every item") }
+        if !query.isEmpty && all { throw ValidationError("--all takes no query") }
+    }
+
+    func run() async throws {
+        let (changes, query) = try changes()
+        var changed = 0
+        _ = try UserDataEdit.apply(libraryOptions, terms: query) { index, ids in
+            for (property, value) in changes { changed = try index.setUserData(property, to: value, ids: ids) }
+            return changed
+        }
+        let what = changes.map { "\($0.0.rawValue)=\($0.1.map(String.init) ?? "")" }.joined(separator: " ")
+        print("set \(what) on \(changed) item\(changed == 1 ? "" : "s")")
+    }
+}
+
+/// The items a user-data edit applies to, and the edit.
+enum UserDataEdit {
+    static func apply(_ options: LibraryOptions, terms: [String], _ body: (SQLiteIndex, [Int64]) throws -> Int) throws -> Int {
+        let filter = try QueryInput.predicate(terms)
+        let index = try options.open()
+        let ids = try index.itemIDs(MediaQuery(filter: filter))
+        if ids.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
+        return try body(index, ids)
+    }
+}

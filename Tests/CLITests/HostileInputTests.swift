@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Input meant to hurt (or typed by accident): each run under a timeout, and each must end with a clean
+/// exit status, never a signal (SIGSEGV from a stack overflow, SIGILL from an overflow trap) or a hang.
+@Suite(.serialized) struct HostileInputTests {
+    let dir: URL
+    let library: String
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-hostile-\(UUID().uuidString)")
+        let music = dir.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for name in ["mp3-id3v24.mp3", "flac-vorbis-cover.flac", "ogg-vorbis.ogg"] {
+            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent(name), to: music.appendingPathComponent(name))
+        }
+        library = dir.appendingPathComponent("library.sqlite").path
+        #expect(try CLI.run(["scan", "--quiet", "--library", library, music.path]).status == 0)
+    }
+
+    /// Runs mlib with a deadline; the status, or a failed expectation if it was killed by a signal.
+    func run(_ args: [String], timeout: Double = 20) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = args + ["--library", library]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let readers = [Thread { outData = out.fileHandleForReading.readDataToEndOfFile() },
+                       Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }]
+        for r in readers { r.start() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        #expect(Date() < deadline, "\(args.prefix(3)) ran past \(timeout) s")
+        p.waitUntilExit()
+        while readers.contains(where: { !$0.isFinished }) { usleep(1000) }
+        let shown = args.map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }
+        #expect(p.terminationReason == .exit, "\(shown) ended by signal \(p.terminationStatus)")
+        return CLI.Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func hugeTemplateWidthsAreUsageErrors() throws {
+        for template in ["${title:2147483647}", "${title:9223372036854775807}", "${title:>99999999999999999999}"] {
+            let r = try run(["ls", "-f", template])
+            #expect(r.status == 2, "\(template): \(r.stderr)")
+            #expect(r.stdout.count < 10_000)
+        }
+        #expect(try run(["ls", "-f", "${title:1000}"]).status == 0)
+    }
+
+    @Test func deepNestingIsAQueryError() throws {
+        let queries = [
+            [String(repeating: "(", count: 40_000) + "year == 1" + String(repeating: ")", count: 40_000)],
+            [String(repeating: "!", count: 60_000) + "year == 1"],
+            // In one argument: ArgumentParser 1.8.2 itself takes seconds for thousands of arguments (4,000: 8 s).
+            [Array(repeating: "NOT", count: 30_000).joined(separator: " ") + " year:1"],
+            [Array(repeating: "(", count: 30_000).joined(separator: " ") + " year:1"],
+            Array(repeating: "(", count: 500) + ["year:1"] + Array(repeating: ")", count: 500),
+        ]
+        for query in queries {
+            let r = try run(["ls"] + query)
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("mlib: query error: the query nests too deeply"), "\(r.stderr.prefix(200))")
+            #expect(r.stderr.count < 1_000, "the caret diagram shows a window, not 40,000 parentheses")
+        }
+    }
+
+    @Test func aStoredSmartPlaylistThatDeepIsAnErrorNotACrash() throws {
+        #expect(try run(["playlist", "smart", "Fine", "year:1999"]).status == 0)
+        let deep = String(repeating: "(", count: 40_000) + "year == 1" + String(repeating: ")", count: 40_000)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [library, "INSERT INTO playlists (name, query, created, modified) VALUES ('Deep', '\(deep)', 0, 0)"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let r = try run(["playlist", "list"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("nests too deeply"))
+        #expect(try run(["playlist", "show", "Deep"]).status == 2)
+    }
+
+    @Test func wordsWithoutLettersMatchLiterally() throws {
+        for word in ["!!!", "&", "⁂", "\u{FFFD}"] {
+            let r = try run(["ls", "--count", word])
+            #expect(r.status == 0)
+            #expect(r.out == "0\n", "'\(word)' matched \(r.out)")
+        }
+        let added = try run(["playlist", "create", "P"])
+        #expect(added.status == 0)
+        #expect(try run(["playlist", "add", "P", "!!!"]).status == 1, "adds nothing, not the whole library")
+    }
+
+    @Test func negativeNumbersAreExplainedNotMissing() throws {
+        for args in [["ls", "--limit", "-1"], ["ls", "--offset", "-2"], ["export", "--limit", "-1"],
+                     ["play", "--dry-run", "--start", "-1"]] {
+            let r = try run(args)
+            #expect(r.status == 2)
+            #expect(!r.stderr.contains("Missing value"), "\(args): \(r.stderr)")
+        }
+    }
+
+    @Test func aWaitTimeoutThatExpiresDoesNotMentionNoWait() throws {
+        let fd = open(library + ".lock", O_RDWR | O_CREAT, 0o644)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let r = try run(["scan", "--quiet", "--wait-timeout", "0.2"])
+        #expect(r.status == 3)
+        #expect(!r.stderr.contains("--no-wait"), "\(r.stderr)")
+    }
+}
