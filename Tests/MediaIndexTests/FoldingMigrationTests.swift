@@ -5,7 +5,7 @@ import MediaModel
 import Testing
 
 /// Folding transliterates letters that do not decompose (ð, þ, æ, ø, ß, œ, ł…), in queries and in the
-/// stored `*_folded` columns; migration v6 recomputes the columns of a library folded the old way.
+/// stored `*_folded` columns; migration v7 recomputes the columns of a library folded the old way.
 struct FoldingMigrationTests {
     @Test func transliteratedLettersMatchInEveryQueryForm() throws {
         #expect(TextFolding.folded("Guðnadóttir") == "gudnadottir")
@@ -23,7 +23,7 @@ struct FoldingMigrationTests {
         }
     }
 
-    @Test func migrationV6RecomputesFoldedColumnsAndTheFullTextIndex() throws {
+    @Test func migrationV7RecomputesFoldedColumnsAndTheFullTextIndex() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("lib.sqlite").path
@@ -31,11 +31,11 @@ struct FoldingMigrationTests {
             let index = try SQLiteIndex(path: path)
             try index.add([sampleItem("/m/1.flac", title: "Ævintýri", artist: "Guðnadóttir")])
         }
-        // The library as v5 left it: folded the old way (ð and æ kept), v6 not applied.
+        // The library as v5 left it: folded the old way (ð and æ kept), v7 not applied.
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "UPDATE items SET artist_folded = 'guðnadottir', title_folded = 'ævintyri'")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v6:%'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v7:%'")
         }
         try queue.close()
         let index = try SQLiteIndex(path: path)
