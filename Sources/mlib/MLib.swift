@@ -14,7 +14,7 @@ struct MLib: AsyncParsableCommand {
             See mlib(1) and mlib-query(7).
             """,
         version: MLibVersion.string,
-        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self]
+        subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self, Serve.self]
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on a usage error; mlib documents 2, like most Unix tools.

@@ -1,0 +1,167 @@
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaScanner
+import Playback
+
+/// The state every connection shares: the player, the library, the queue's ids, MPD's option flags and
+/// the idle bookkeeping. Everything here runs on `queue` (one serial queue): commands, player events
+/// and the end of an update, in the order they happen, so there is no other locking.
+final class ServerCore: @unchecked Sendable {
+    let queue = DispatchQueue(label: "mlib.mpd.core")
+    let player: MusicPlayer
+    let store: any LibraryStore
+    let configuration: MPDServerConfiguration
+    let started = Date()
+
+    private(set) var uris: LibraryURIs
+    var queueIDs = QueueIDs()
+
+    // MPD's options that MusicPlayer has no word for (repeat and random map onto its modes).
+    var repeatOn = false { didSet { updateStopAfterCurrent() } }
+    var singleOn = false { didSet { updateStopAfterCurrent() } }
+    var consumeOn = false
+    var crossfade = 0
+    var replayGainMode = "off"
+    var outputEnabled = true
+    var lastError: String?
+    /// `prio` values by song id (MPD plays higher priorities first in random mode; mlib records and shows them).
+    var priorities: [Int: Int] = [:]
+
+    /// The id of the entry playing as last seen (for `consume`, which removes it when it finishes).
+    private var currentSongID: Int?
+    /// Seconds played since the server started (`stats` `playtime`).
+    private var playedBefore: Double = 0
+    private var playingSince: Date?
+    private(set) var updateJob: Int?
+    private var lastUpdateJob = 0
+    private(set) var databaseUpdated: Date
+
+    private var sessions: [ObjectIdentifier: ClientSession] = [:]
+
+    /// `single` without `repeat`, readable from the engine thread (which must not wait for `queue`: a
+    /// command on `queue` may be waiting for the player's delivery lock that the engine holds).
+    private let stopLock = NSLock()
+    private var stopAfterCurrentValue = false
+    private func updateStopAfterCurrent() {
+        stopLock.withLock { stopAfterCurrentValue = singleOn && !repeatOn }
+    }
+
+    init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+        self.player = player
+        self.store = store
+        self.configuration = configuration
+        uris = LibraryURIs(roots: try store.roots())
+        databaseUpdated = Date()
+        player.addObserver { [weak self] event in self?.observeSynchronously(event) }
+        player.addObserver { [weak self] event in
+            guard let self else { return }
+            self.queue.async { self.handle(event) }
+        }
+    }
+
+    // MARK: Sessions and idle
+
+    func register(_ session: ClientSession) { sessions[ObjectIdentifier(session)] = session }
+    func unregister(_ session: ClientSession) { sessions[ObjectIdentifier(session)] = nil }
+    var sessionCount: Int { sessions.count }
+
+    /// Tells every connection that these subsystems changed (an idling one is answered at once).
+    func emit(_ subsystems: Set<Subsystem>) {
+        guard !subsystems.isEmpty else { return }
+        for session in sessions.values { session.changed(subsystems) }
+    }
+
+    /// Ends a command that may have edited the queue: raises its version once and wakes `playlist` idlers.
+    func commitQueue() {
+        if queueIDs.commit() { emit([.playlist]) }
+    }
+
+    // MARK: Player events
+
+    /// Runs on the thread that caused the event, before the player goes on: MPD's `single` (without
+    /// repeat) stops after the current song, so the next one must not start even for a moment.
+    private func observeSynchronously(_ event: PlayerEvent) {
+        guard case .itemDidEnd(let end) = event, end.reason == .finished else { return }
+        if stopLock.withLock({ stopAfterCurrentValue }) { player.stop() }
+    }
+
+    private func handle(_ event: PlayerEvent) {
+        switch event {
+        case .playbackStateDidChange(let state):
+            if state.isAdvancing { if playingSince == nil { playingSince = Date() } } else if let since = playingSince {
+                playedBefore += Date().timeIntervalSince(since)
+                playingSince = nil
+            }
+            emit([.player])
+        case .nowPlayingItemDidChange:
+            currentSongID = player.indexOfNowPlayingItem.flatMap { $0 < queueIDs.count ? queueIDs.ids[$0] : nil }
+            emit([.player])
+        case .queueDidChange:
+            break   // the commands that edit the queue announce `playlist` themselves
+        case .volumeDidChange:
+            emit([.mixer])
+        case .itemDidEnd(let end):
+            recordStatistics(end)
+            if consumeOn, end.reason == .finished, let id = currentSongID, let position = queueIDs.position(ofID: id) {
+                player.removeItem(at: position)
+                queueIDs.remove(at: position)
+                commitQueue()
+            }
+        case .itemDidFail(let item, let message):
+            lastError = "Failed to decode \(uris.uri(of: item.path) ?? item.path.string): \(message)"
+            emit([.player])
+        case .outputDidFail(let message):
+            lastError = message
+            emit([.player, .output])
+        }
+    }
+
+    private func recordStatistics(_ end: ItemEnd) {
+        guard configuration.recordPlays, end.itemID != 0 else { return }
+        switch end.verdict {
+        case .played: try? store.recordPlay(id: end.itemID, at: Date())
+        case .skipped: try? store.recordSkip(id: end.itemID)
+        case .none: break
+        }
+    }
+
+    var playTime: Double { playedBefore + (playingSince.map { Date().timeIntervalSince($0) } ?? 0) }
+
+    // MARK: Database updates
+
+    /// Starts a scan of `directories` (every root when empty) unless one runs; returns its job number.
+    func startUpdate(_ directories: [MediaPath]) -> Int {
+        if let updateJob { return updateJob }
+        lastUpdateJob += 1
+        let job = lastUpdateJob
+        updateJob = job
+        emit([.update])
+        let store = self.store
+        let lockPath = configuration.scanLockPath
+        Task.detached { [weak self] in
+            var failure: String?
+            do {
+                let lock = try lockPath.map { try ScanLock(libraryPath: $0, timeout: nil) }
+                defer { withExtendedLifetime(lock) {} }
+                let scanner = MediaScanner(index: store)
+                let roots = try directories.isEmpty ? store.roots() : directories
+                _ = try await scanner.scan(roots)
+            } catch {
+                failure = "update failed: \(error)"
+            }
+            guard let self else { return }
+            let message = failure
+            self.queue.async { self.finishUpdate(failure: message) }
+        }
+        return job
+    }
+
+    private func finishUpdate(failure: String?) {
+        updateJob = nil
+        databaseUpdated = Date()
+        if let failure { lastError = failure }
+        if let roots = try? store.roots() { uris = LibraryURIs(roots: roots) }
+        emit([.update, .database])
+    }
+}
