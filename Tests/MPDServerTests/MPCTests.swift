@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// `mlib serve` driven by the real `mpc` (libmpdclient), as a user would: end to end, null sink.
+@Suite(.serialized, .enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct MPCTests {
+    @Test func queuePlaybackAndStatus() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        try #require(try server.mpc(["add", "Long"]).status == 0)
+        try #require(try server.mpc(["add", "Album1/flac-vorbis-cover.flac"]).status == 0)
+        #expect(try server.mpc(["-f", "%file%", "playlist"]).out
+                == "Long/tone1.flac\nLong/tone2.flac\nAlbum1/flac-vorbis-cover.flac\n")
+
+        let playing = try server.mpc(["play"]).out
+        #expect(playing.contains("Sine Wave - Tone 1"))
+        #expect(playing.contains("[playing] #1/3"))
+
+        let paused = try server.mpc(["pause"]).out
+        #expect(paused.contains("[paused]  #1/3"))
+        #expect(try server.mpc(["status"]).out.contains("[paused]"))
+
+        let next = try server.mpc(["next"]).out
+        #expect(next.contains("Sine Wave - Tone 2"))
+        #expect(next.contains("#2/3"))
+
+        try server.mpc(["play"])
+        usleep(1_200_000)
+        let status = try server.mpc(["status"]).out
+        #expect(status.contains("[playing] #2/3"))
+        // Time moves while playing: at least 0:01 after 1.2 s.
+        #expect(!status.contains("0:00/0:30"))
+
+        try server.mpc(["stop"])
+        #expect(!(try server.mpc(["status"]).out.contains("[playing]")))
+        #expect(server.stop() == 0)   // SIGTERM: a clean exit
+    }
+
+    @Test func searchAndStoredPlaylists() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        #expect(try server.mpc(["search", "artist", "кино"]).out == "Album1/mp3-id3v24.mp3\nOther/ogg-vorbis.ogg\n")
+        #expect(try server.mpc(["find", "album", "Long Tones"]).out == "Long/tone1.flac\nLong/tone2.flac\n")
+        #expect(try server.mpc(["search", "(artist contains 'Sine')"]).out == "Long/tone1.flac\nLong/tone2.flac\n")
+        #expect(try server.mpc(["list", "album"]).out == "Long Tones\nTest Pressing\nГруппа крови — Déjà vu\n")
+
+        try server.mpc(["findadd", "artist", "Sine Wave"])
+        #expect(try server.mpc(["save", "tones"]).status == 0)
+        #expect(try server.mpc(["lsplaylists"]).out == "tones\n")
+        // Saved through MPD, it is the library's playlist: mlib's own CLI lists its entries.
+        let cli = try run(Paths.mlib.path, ["playlist", "show", "tones", "--library", library.library])
+        #expect(cli.out.contains("Tone 1") && cli.out.contains("Tone 2"))
+
+        try server.mpc(["clear"])
+        #expect(try server.mpc(["playlist"]).out == "")
+        try server.mpc(["load", "tones"])
+        #expect(try server.mpc(["-f", "%title%", "playlist"]).out == "Tone 1\nTone 2\n")
+        #expect(try server.mpc(["save", "tones"]).status != 0)   // already exists
+        try server.mpc(["rm", "tones"])
+        #expect(try server.mpc(["lsplaylists"]).out == "")
+    }
+
+    /// `mpc idle` in one client wakes when a second client changes the queue.
+    @Test func idleWakesOnAnotherClientsChange() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        nonisolated(unsafe) var woke: String?
+        let waiter = Thread { woke = try? server.mpc(["idle", "playlist"]).out }
+        waiter.start()
+        usleep(400_000)
+        #expect(woke == nil)   // still waiting
+        try server.mpc(["add", "opus.opus"])
+        let deadline = Date().addingTimeInterval(5)
+        while !waiter.isFinished && Date() < deadline { usleep(20_000) }
+        #expect(woke == "playlist\n")
+    }
+}
