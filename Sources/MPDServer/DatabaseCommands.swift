@@ -154,7 +154,7 @@ enum DatabaseCommands {
 
     /// A tag's values in an item (several for a multi-valued tag; "" for none when `keepEmpty`).
     static func values(of tag: MPDTag, in item: MediaItem, keepEmpty: Bool) -> [String] {
-        guard let value = tag.value(in: item) else { return keepEmpty ? [""] : [] }
+        guard let value = tag.valueWithFallback(in: item) else { return keepEmpty ? [""] : [] }
         if tag.rawKey != nil || tag.property?.spec.type == .text {
             return value.components(separatedBy: "; ").filter { !$0.isEmpty }
         }
@@ -177,11 +177,18 @@ enum DatabaseCommands {
             guard let tag = MPDTag.named(name) else { throw MPDError.badArgument("Unknown tag type: \(name)") }
             return tag
         }
+        if isFile {
+            // MPD lists files in database order, not sorted.
+            for song in try query({ try browser(c).find(predicate, sort: nil, window: nil) }) {
+                out.field("file", c.core.uris.uri(of: song.path) ?? "")
+            }
+            return
+        }
         var rows = Set<[String]>()
         try query {
             try c.core.store.forEachItem(MediaQuery(filter: predicate)) { item in
                 let own: [String] = isFile ? [c.core.uris.uri(of: item.path) ?? ""]
-                    : values(of: MPDTag.named(typeName)!, in: item, keepEmpty: false)
+                    : values(of: MPDTag.named(typeName)!, in: item, keepEmpty: true)
                 guard !own.isEmpty else { return }
                 var prefixes: [[String]] = [[]]
                 for tag in groupTags {

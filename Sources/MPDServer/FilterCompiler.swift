@@ -55,6 +55,15 @@ struct FilterCompiler {
         guard let property = mpdTag.property else {
             throw MPDError.badArgument("mlib does not index the tag \(mpdTag.name) for filtering")
         }
+        // MPD's fallback: a song without an album artist matches on its artist.
+        if property == .albumArtist, let artist = mpdTag.fallbacks.first?.property,
+           op == .equal || op == .contains || op == .startsWith || op == .regex {
+            return .or([try compare(property: property, op, value),
+                        .and([.comparison(Comparison(property, .equal, .null)), try compare(property: artist, op, value)])])
+        }
+        if property == .albumArtist, op == .notEqual || op == .notContains || op == .notRegex {
+            return .not(try compare(tag: tag, positive(op), value))
+        }
         return try compare(property: property, op, value)
     }
 

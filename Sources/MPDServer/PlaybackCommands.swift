@@ -10,6 +10,8 @@ enum PlaybackCommands {
             start(c.core, at: position)
         } else if let argument = c.arguments.first, Int(argument) == nil {
             throw MPDError.badArgument("Integer expected: \(argument)")
+        } else if player.playbackState == .stopped, let position = c.core.currentPosition {
+            start(c.core, at: position)
         } else {
             guard !player.queue.isEmpty else { return }
             player.play()
@@ -19,7 +21,11 @@ enum PlaybackCommands {
     static func playid(_ c: CommandContext, _ out: inout Response) throws {
         guard let argument = c.arguments.first, let id = Int(argument), id >= 0 else {
             if let argument = c.arguments.first, Int(argument) == nil { throw MPDError.badArgument("Integer expected: \(argument)") }
-            if !c.core.player.queue.isEmpty { c.core.player.play() }
+            if c.core.player.playbackState == .stopped, let position = c.core.currentPosition {
+                start(c.core, at: position)
+            } else if !c.core.player.queue.isEmpty {
+                c.core.player.play()
+            }
             return
         }
         guard let position = c.core.queueIDs.position(ofID: id) else { throw MPDError.noSuchSong }
@@ -48,12 +54,18 @@ enum PlaybackCommands {
         }
     }
 
-    static func stop(_ c: CommandContext, _ out: inout Response) throws { c.core.player.stop() }
+    /// MPD keeps the current song across `stop`; MusicPlayer does not, so the core remembers it.
+    static func stop(_ c: CommandContext, _ out: inout Response) throws {
+        if let position = c.core.currentPosition { c.core.stoppedSongID = c.core.queueIDs.ids[position] }
+        c.core.player.stop()
+    }
 
     /// At the last song MPD stops (unless repeat); MusicPlayer would go back to the first and pause.
     static func next(_ c: CommandContext, _ out: inout Response) throws {
         let player = c.core.player
-        guard player.playbackState != .stopped, let number = player.status.playOrderNumber else { return }
+        guard player.playbackState != .stopped, let number = player.status.playOrderNumber else {
+            throw MPDError(.playerSync, "Not playing")
+        }
         if number >= player.playOrder.count && !c.core.repeatOn {
             player.stop()
         } else {
@@ -64,7 +76,9 @@ enum PlaybackCommands {
     /// At the first song MPD plays it again from its start (unless repeat, which wraps).
     static func previous(_ c: CommandContext, _ out: inout Response) throws {
         let player = c.core.player
-        guard player.playbackState != .stopped, let number = player.status.playOrderNumber else { return }
+        guard player.playbackState != .stopped, let number = player.status.playOrderNumber else {
+            throw MPDError(.playerSync, "Not playing")
+        }
         if number == 1 && !c.core.repeatOn {
             player.currentPlaybackTime = 0
         } else {

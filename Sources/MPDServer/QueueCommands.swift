@@ -9,8 +9,15 @@ extension ServerCore {
         let at = position ?? count
         guard at >= 0, at <= count else { throw MPDError.badSongIndex }
         player.append(items)
-        for k in items.indices where at != count { player.moveItem(from: count + k, to: at + k) }
-        return queueIDs.insert(count: items.count, at: at)
+        guard at != count else { return queueIDs.insert(count: items.count, at: count) }
+        // MPD appends and then moves, raising the queue version twice: so does this, for plchanges.
+        let ids = queueIDs.insert(count: items.count, at: count)
+        queueIDs.commit()
+        for k in items.indices {
+            player.moveItem(from: count + k, to: at + k)
+            queueIDs.move(from: count + k, to: at + k)
+        }
+        return ids
     }
 
     func removeEntry(at position: Int) {

@@ -28,6 +28,16 @@ final class ServerCore: @unchecked Sendable {
     /// `prio` values by song id (MPD plays higher priorities first in random mode; mlib records and shows them).
     var priorities: [Int: Int] = [:]
 
+    /// Where `stop` left the current song: MPD keeps it (status shows it, `play` starts there), while
+    /// MusicPlayer's stop leaves nothing current.
+    var stoppedSongID: Int?
+
+    /// The queue position MPD calls the current song: the player's, or where `stop` left it.
+    var currentPosition: Int? {
+        if let index = player.indexOfNowPlayingItem { return index < queueIDs.count ? index : nil }
+        return stoppedSongID.flatMap { queueIDs.position(ofID: $0) }
+    }
+
     /// The id of the entry playing as last seen (for `consume`, which removes it when it finishes).
     private var currentSongID: Int?
     /// Seconds played since the server started (`stats` `playtime`).
@@ -89,6 +99,7 @@ final class ServerCore: @unchecked Sendable {
     private func handle(_ event: PlayerEvent) {
         switch event {
         case .playbackStateDidChange(let state):
+            if state.isAdvancing { stoppedSongID = nil }
             if state.isAdvancing { if playingSince == nil { playingSince = Date() } } else if let since = playingSince {
                 playedBefore += Date().timeIntervalSince(since)
                 playingSince = nil

@@ -18,7 +18,7 @@ enum StatusCommands {
         out.field("playlistlength", core.queueIDs.count)
         out.field("mixrampdb", 0)
         out.field("state", state(s.playbackState))
-        if let index = s.indexOfNowPlayingItem, index < core.queueIDs.count {
+        if let index = s.indexOfNowPlayingItem ?? core.currentPosition, index < core.queueIDs.count {
             out.field("song", index)
             out.field("songid", core.queueIDs.ids[index])
             if s.playbackState != .stopped {
@@ -31,8 +31,8 @@ enum StatusCommands {
                     if let format = SongWriter.audioFormat(item) { out.field("audio", format) }
                 }
             }
-            if let number = s.playOrderNumber {
-                var next: Int? = number < order.count ? order[number] : nil
+            if let orderPosition = order.firstIndex(of: index) {
+                var next: Int? = orderPosition + 1 < order.count ? order[orderPosition + 1] : nil
                 if next == nil, core.repeatOn, !order.isEmpty { next = order[0] }
                 if core.repeatOn && core.singleOn { next = index }
                 if let next, next < core.queueIDs.count {
@@ -74,7 +74,7 @@ enum StatusCommands {
     }
 
     static func currentsong(_ c: CommandContext, _ out: inout Response) throws {
-        guard let index = c.core.player.indexOfNowPlayingItem, index < c.core.queueIDs.count else { return }
+        guard let index = c.core.currentPosition else { return }
         QueueCommands.writeEntry(c, position: index, to: &out)
     }
 
@@ -84,7 +84,9 @@ enum StatusCommands {
     }
 
     static func `repeat`(_ c: CommandContext, _ out: inout Response) throws {
-        c.core.repeatOn = try Arguments.bool(c.arguments[0])
+        let on = try Arguments.bool(c.arguments[0])
+        guard on != c.core.repeatOn else { return }
+        c.core.repeatOn = on
         applyRepeat(c.core)
         c.core.emit([.options])
     }
@@ -98,6 +100,7 @@ enum StatusCommands {
     /// random = MusicPlayer's shuffle (songs, or albums when the server was started so).
     static func random(_ c: CommandContext, _ out: inout Response) throws {
         let on = try Arguments.bool(c.arguments[0])
+        guard on != (c.core.player.shuffleMode != .off) else { return }
         c.core.player.shuffleMode = on ? c.core.configuration.randomMode : .off
         c.core.emit([.options])
     }
@@ -105,7 +108,10 @@ enum StatusCommands {
     static func single(_ c: CommandContext, _ out: inout Response) throws {
         switch c.arguments[0] {
         case "oneshot": throw MPDError.badArgument("mlib does not support single oneshot")
-        default: c.core.singleOn = try Arguments.bool(c.arguments[0])
+        default:
+            let on = try Arguments.bool(c.arguments[0])
+            guard on != c.core.singleOn else { return }
+            c.core.singleOn = on
         }
         applyRepeat(c.core)
         c.core.emit([.options])
@@ -114,14 +120,19 @@ enum StatusCommands {
     static func consume(_ c: CommandContext, _ out: inout Response) throws {
         switch c.arguments[0] {
         case "oneshot": throw MPDError.badArgument("mlib does not support consume oneshot")
-        default: c.core.consumeOn = try Arguments.bool(c.arguments[0])
+        default:
+            let on = try Arguments.bool(c.arguments[0])
+            guard on != c.core.consumeOn else { return }
+            c.core.consumeOn = on
         }
         c.core.emit([.options])
     }
 
     /// Accepted and shown; the player always plays gaplessly without a crossfade.
     static func crossfade(_ c: CommandContext, _ out: inout Response) throws {
-        c.core.crossfade = try Arguments.unsigned(c.arguments[0])
+        let seconds = try Arguments.unsigned(c.arguments[0])
+        guard seconds != c.core.crossfade else { return }
+        c.core.crossfade = seconds
         c.core.emit([.options])
     }
 
@@ -141,6 +152,7 @@ enum StatusCommands {
     static func replayGainMode(_ c: CommandContext, _ out: inout Response) throws {
         let mode = c.arguments[0]
         guard ["off", "track", "album", "auto"].contains(mode) else { throw MPDError.badArgument("Unrecognized replay gain mode") }
+        guard mode != c.core.replayGainMode else { return }
         c.core.replayGainMode = mode
         c.core.emit([.options])
     }

@@ -49,6 +49,26 @@ struct MPDTag: Sendable, Hashable {
 
     static func named(_ name: String) -> MPDTag? { byLowercasedName[name.lowercased()] }
 
+    /// MPD's fallbacks for `list`, `count … group` and filters: a song without an album artist counts
+    /// under its artist, a missing sort tag under the plain one.
+    var fallbacks: [MPDTag] {
+        switch name {
+        case "AlbumArtist": [MPDTag.named("Artist")!]
+        case "AlbumArtistSort": ["AlbumArtist", "ArtistSort", "Artist"].map { MPDTag.named($0)! }
+        case "ArtistSort": [MPDTag.named("Artist")!]
+        case "AlbumSort": [MPDTag.named("Album")!]
+        case "ComposerSort": [MPDTag.named("Composer")!]
+        default: []
+        }
+    }
+
+    /// The value with MPD's fallbacks applied.
+    func valueWithFallback(in item: MediaItem) -> String? {
+        if let own = value(in: item) { return own }
+        for tag in fallbacks { if let v = tag.value(in: item) { return v } }
+        return nil
+    }
+
     /// The tag's value in `item` as MPD prints it, or nil.
     func value(in item: MediaItem) -> String? {
         if let property {
