@@ -96,6 +96,8 @@ final class ClientSession: @unchecked Sendable {
         case .idle(let mask):
             idleMask = mask
             answerIdle(mask, force: false)
+        case .silent:
+            break
         case .close:
             close()
         }
@@ -107,7 +109,7 @@ final class ClientSession: @unchecked Sendable {
         var out = Response()
         for (index, line) in lines.enumerated() {
             switch execute(line, index: index, inList: true, into: &out) {
-            case .ok:
+            case .ok, .silent:
                 if commandListOK { out.line("list_OK") }
             case .error(let bytes):
                 return send(out.bytes + bytes)
@@ -126,6 +128,8 @@ final class ClientSession: @unchecked Sendable {
         case ok
         case error([UInt8])
         case idle(Set<Subsystem>)
+        /// No answer at all (`noidle` outside idle).
+        case silent
         case close
     }
 
@@ -163,7 +167,9 @@ final class ClientSession: @unchecked Sendable {
             }
             return .idle(mask.isEmpty ? Set(Subsystem.allCases) : mask)
         case "noidle":
-            return .ok   // not idling: nothing to end
+            // Not idling (the idle was already answered): MPD sends nothing back, and a client that
+            // sends idle/noidle in a race counts on that (ncmpcpp does).
+            return .silent
         default:
             break
         }

@@ -34,6 +34,10 @@ struct RobustnessTests {
         #expect(try bad.command("find \"artist") == ["ACK [5@0] {} Missing closing '\"'"])
         #expect(try bad.command("play 99") == ["ACK [2@0] {play} Bad song index"])
 
+        // `noidle` when not idling has no answer at all (ncmpcpp sends idle/noidle in a race and counts on it).
+        try bad.send(Array("noidle\n".utf8))
+        #expect(try bad.command("ping") == ["OK"])
+
         // A command list stops at the first error and names its index.
         try bad.send(Array("command_list_ok_begin\nping\nstatus\nfrobnicate\nping\ncommand_list_end\n".utf8))
         let list = try bad.answer()
