@@ -180,21 +180,31 @@ public struct PlayerStateMachine: Sendable {
         moveTo(position)
     }
 
+    /// While playing or paused the now-playing item stays current and comes first in the new order. A
+    /// player that has not started (stopped) begins the shuffled order afresh: at a random item (or the
+    /// first track of a random album), not at the item `prepareToPlay` had made current.
     public mutating func setShuffleMode(_ mode: ShuffleMode) {
         guard mode != shuffleMode else { return }
         shuffleMode = mode
-        let current = indexOfNowPlayingItem
-        playOrder = makeOrder(first: current)
-        orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
-        outbox.append(.queueDidChange)
+        reorder()
     }
 
-    /// Reshuffles with the current mode (a new permutation; the now-playing item stays first).
+    /// Reshuffles with the current mode (a new permutation; the now-playing item stays first, as in
+    /// `setShuffleMode`).
     public mutating func reshuffle() {
         guard shuffleMode != .off else { return }
+        reorder()
+    }
+
+    private mutating func reorder() {
         let current = indexOfNowPlayingItem
-        playOrder = makeOrder(first: current)
-        orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
+        let startAfresh = playbackState == .stopped && shuffleMode != .off && current != nil
+        playOrder = makeOrder(first: startAfresh ? nil : current)
+        if startAfresh {
+            moveTo(0)
+        } else {
+            orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
+        }
         outbox.append(.queueDidChange)
     }
 
@@ -232,6 +242,7 @@ public struct PlayerStateMachine: Sendable {
         if position + 1 < playOrder.count {
             moveTo(position + 1)
         } else {
+            if repeatMode == .all { newCycle() }
             moveTo(0)
             if repeatMode != .all { setState(.paused) }
         }
@@ -324,9 +335,19 @@ public struct PlayerStateMachine: Sendable {
         leaveCurrent(.finished)
         switch repeatMode {
         case .one: moveTo(position)
-        case .all: moveTo((position + 1) % playOrder.count)
+        case .all:
+            if position + 1 == playOrder.count { newCycle() }
+            moveTo((position + 1) % playOrder.count)
         case .none: if position + 1 < playOrder.count { moveTo(position + 1) } else { endPlayback() }
         }
+    }
+
+    /// Repeat all wraps to a new cycle: shuffled, it gets a new order (a listener hears a new sequence
+    /// each time round, as iTunes and MPD's random do).
+    private mutating func newCycle() {
+        guard shuffleMode != .off, playOrder.count > 1 else { return }
+        playOrder = makeOrder(first: nil)
+        outbox.append(.queueDidChange)
     }
 
     private mutating func makeOrder(first: Int?) -> [Int] {
