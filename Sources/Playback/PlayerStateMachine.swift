@@ -39,6 +39,8 @@ public struct PlayerStateMachine: Sendable {
     private var anchor: Double = 0    // clock reading when `elapsed` was taken
     private var knownDuration: Double?
     private var consecutiveFailures = 0
+    /// The current item was chosen (`setNowPlaying`, `mlib play --start`), not just prepared: shuffle keeps it.
+    private var currentWasChosen = false
     private var rng: SeededGenerator
     private var outbox: [PlayerEvent] = []
 
@@ -178,11 +180,13 @@ public struct PlayerStateMachine: Sendable {
         guard queue.indices.contains(index), let position = playOrder.firstIndex(of: index) else { return }
         leaveCurrent(.skipped)
         moveTo(position)
+        currentWasChosen = true
     }
 
-    /// While playing or paused the now-playing item stays current and comes first in the new order. A
-    /// player that has not started (stopped) begins the shuffled order afresh: at a random item (or the
-    /// first track of a random album), not at the item `prepareToPlay` had made current.
+    /// While playing or paused the now-playing item stays current and comes first in the new order, and so
+    /// does an item chosen with `setNowPlaying`. A player that has not started (stopped) begins the
+    /// shuffled order afresh: at a random item (or the first track of a random album), not at the item
+    /// `prepareToPlay` had made current.
     public mutating func setShuffleMode(_ mode: ShuffleMode) {
         guard mode != shuffleMode else { return }
         shuffleMode = mode
@@ -198,7 +202,7 @@ public struct PlayerStateMachine: Sendable {
 
     private mutating func reorder() {
         let current = indexOfNowPlayingItem
-        let startAfresh = playbackState == .stopped && shuffleMode != .off && current != nil
+        let startAfresh = playbackState == .stopped && shuffleMode != .off && current != nil && !currentWasChosen
         playOrder = makeOrder(first: startAfresh ? nil : current)
         if startAfresh {
             moveTo(0)
@@ -382,6 +386,7 @@ public struct PlayerStateMachine: Sendable {
     /// A new play begins at `position` in play order, from time 0.
     private mutating func moveTo(_ position: Int) {
         orderPosition = position
+        currentWasChosen = false
         elapsed = 0
         startPosition = 0
         anchor = now

@@ -206,4 +206,13 @@ struct StateMachineModeTests {
         })
         #expect(firsts.count > 1, "always began with album \(firsts)")
     }
+
+    /// `mlib play --start 6 --shuffle songs`: the chosen item stays first.
+    @Test func aChosenStartItemStaysFirstWhenShuffled() {
+        var m = PlayerStateMachine.with((0..<10).map { "t\($0)" }, seed: 3)
+        m.setNowPlaying(index: 5)
+        m.setShuffleMode(.songs)
+        #expect(m.nowTitle == "t5")
+        #expect(m.orderPosition == 0)
+    }
 }
