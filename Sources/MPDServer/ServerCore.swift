@@ -22,7 +22,6 @@ final class ServerCore: @unchecked Sendable {
     var singleOn = false { didSet { updateStopAfterCurrent() } }
     var consumeOn = false
     var crossfade = 0
-    var replayGainMode = "off"
     var outputEnabled = true
     var lastError: String?
     /// `prio` values by song id (MPD plays higher priorities first in random mode; mlib records and shows them).

@@ -150,14 +150,13 @@ enum StatusCommands {
     }
 
     static func replayGainMode(_ c: CommandContext, _ out: inout Response) throws {
-        let mode = c.arguments[0]
-        guard ["off", "track", "album", "auto"].contains(mode) else { throw MPDError.badArgument("Unrecognized replay gain mode") }
-        guard mode != c.core.replayGainMode else { return }
-        c.core.replayGainMode = mode
+        guard let mode = ReplayGainMode(rawValue: c.arguments[0]) else { throw MPDError.badArgument("Unrecognized replay gain mode") }
+        guard mode != c.core.player.replayGainMode else { return }
+        c.core.player.replayGainMode = mode
         c.core.emit([.options])
     }
 
     static func replayGainStatus(_ c: CommandContext, _ out: inout Response) throws {
-        out.field("replay_gain_mode", c.core.replayGainMode)
+        out.field("replay_gain_mode", c.core.player.replayGainMode.rawValue)
     }
 }
