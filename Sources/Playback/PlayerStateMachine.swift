@@ -39,6 +39,9 @@ public struct PlayerStateMachine: Sendable {
     private var anchor: Double = 0    // clock reading when `elapsed` was taken
     private var knownDuration: Double?
     private var consecutiveFailures = 0
+    /// Seconds of the current play heard before `heardSince` (the clock reading when playing last began).
+    private var heardBefore: Double = 0
+    private var heardSince: Double = 0
     /// The current item was chosen (`setNowPlaying`, `mlib play --start`), not just prepared: shuffle keeps it.
     private var currentWasChosen = false
     private var rng: SeededGenerator
@@ -91,7 +94,10 @@ public struct PlayerStateMachine: Sendable {
               currentPlaybackTime >= nowPlayingDuration {
             let overshoot = (currentPlaybackTime - nowPlayingDuration) / currentPlaybackRate
             finishCurrentItem()
-            if playbackState.isAdvancing { anchor = now - overshoot }
+            if playbackState.isAdvancing {
+                anchor = now - overshoot
+                heardSince = now - overshoot          // the next item began at the end
+            }
         }
     }
 
@@ -289,6 +295,8 @@ public struct PlayerStateMachine: Sendable {
         guard newRate.isFinite else { return }
         if newRate <= 0 { pause(); return }
         rebase()
+        heardBefore = heardTime
+        heardSince = now
         rate = newRate
         if playbackState != .playing { play() }
     }
@@ -367,8 +375,15 @@ public struct PlayerStateMachine: Sendable {
         anchor = now
     }
 
+    /// Seconds of the current play heard so far: time in `playing` at normal speed since it began.
+    public var heardTime: Double {
+        heardBefore + (playbackState == .playing ? max(0, now - heardSince) * rate : 0)
+    }
+
     private mutating func setState(_ state: PlaybackState) {
         guard state != playbackState else { return }
+        heardBefore = heardTime
+        heardSince = now
         rebase()
         playbackState = state
         outbox.append(.playbackStateDidChange(state))
@@ -380,13 +395,16 @@ public struct PlayerStateMachine: Sendable {
         let duration = nowPlayingDuration
         let position = reason == .finished && duration > 0 ? duration
             : (duration > 0 ? min(currentPlaybackTime, duration) : currentPlaybackTime)
-        outbox.append(.itemDidEnd(ItemEnd(item: item, reason: reason, position: position, duration: duration)))
+        let heard = duration > 0 ? min(heardTime, duration) : heardTime
+        outbox.append(.itemDidEnd(ItemEnd(item: item, reason: reason, position: position, duration: duration, heard: heard)))
     }
 
     /// A new play begins at `position` in play order, from time 0.
     private mutating func moveTo(_ position: Int) {
         orderPosition = position
         currentWasChosen = false
+        heardBefore = 0
+        heardSince = now
         elapsed = 0
         startPosition = 0
         anchor = now

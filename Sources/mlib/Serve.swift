@@ -83,7 +83,7 @@ struct Serve: AsyncParsableCommand {
         configuration.outputName = "mlib (\(spec))"
         configuration.outputPlugin = spec.description.split(separator: ":").first.map(String.init) ?? "null"
         // A play counts when someone heard it: a device in real time, not a null or file rendering.
-        configuration.recordPlays = recordPlays || spec == .pulse || spec == .auto
+        configuration.recordPlays = recordPlays || spec.isListenedTo
 
         let server = try MPDServer(player: player, store: store, configuration: configuration)
         do { try await server.start() } catch {

@@ -60,6 +60,10 @@ public enum SinkSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True for a device that plays in real time, where someone may be listening: only then are plays
+    /// and skips recorded by default (a null, WAV or PCM rendering would inflate play counts).
+    public var isListenedTo: Bool { self == .pulse || self == .auto }
+
     /// True when the sink writes to standard output (so the CLI must print its own lines to stderr).
     public var usesStandardOutput: Bool { self == .pcm }
 
