@@ -83,4 +83,26 @@ struct MPCTests {
         while !waiter.isFinished && Date() < deadline { usleep(20_000) }
         #expect(woke == "playlist\n")
     }
+
+    /// A null sink is nobody listening: a play through it is not recorded, unless --record-plays.
+    @Test(arguments: [false, true])
+    func playsAreRecordedOnlyWhenListenedToOrAsked(recordPlays: Bool) throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library, extra: recordPlays ? ["--record-plays"] : [])
+        defer { server.stop() }
+        try server.mpc(["add", "opus.opus"])
+        try server.mpc(["play"])
+        // The 1 s item plays to its end; the statistics are written as it ends.
+        var count = ""
+        for _ in 0..<60 {
+            usleep(100_000)
+            count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
+            let stillPlaying = try server.mpc(["status"]).out.contains("[playing]")
+            if count == "1\n" || (!recordPlays && !stillPlaying) { break }
+        }
+        usleep(200_000)
+        count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
+        #expect(count == (recordPlays ? "1\n" : "0\n"))
+    }
 }
