@@ -32,11 +32,14 @@ struct Response {
 enum MPDFormat {
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
+    /// "2024-05-01T12:00:00Z". By hand with gmtime_r: an ISO8601DateFormatter per song cost ~1 ms on
+    /// Linux, most of a `playlistinfo`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     static func date(fromTimestamp text: String) -> Date? {
