@@ -24,7 +24,7 @@ KNOWN = {
     ("urlhandlers", None): "mlib plays local files only: no stream handlers",
     ("outputs", "outputname"): "the output's name is mlib's sink",
     ("outputs", "plugin"): "mlib's sink kind",
-    ("commands", None): "mlib implements a subset (no stickers, partitions, channels, mounts, neighbours)",
+    ("commands", None): "mlib implements a subset (no partitions, channels, mounts, neighbours)",
     ("notcommands", None): "follows from commands",
     ("config", None): "mpd answers config only on a local socket; mlib has no config file",
 }

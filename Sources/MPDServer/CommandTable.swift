@@ -101,6 +101,7 @@ enum CommandTable {
         Command("shuffle", .control, 0, 1, QueueCommands.shuffle),
         Command("single", .control, 1, 1, StatusCommands.single),
         Command("stats", .read, 0, 0, StatusCommands.stats),
+        Command("sticker", .admin, 3, nil, StickerCommands.sticker),
         Command("status", .read, 0, 0, StatusCommands.status),
         Command("stop", .control, 0, 0, PlaybackCommands.stop),
         Command("swap", .control, 2, 2, QueueCommands.swap),

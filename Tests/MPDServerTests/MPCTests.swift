@@ -106,3 +106,21 @@ struct MPCTests {
         #expect(count == (recordPlays ? "1\n" : "0\n"))
     }
 }
+
+/// Stickers are mlib's user data: `rating` is the library's rating, play counts are read-only.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct StickerTests {
+    @Test func ratingStickerIsTheLibrarysRating() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "set", "rating", "4"]).status == 0)
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).out == "rating=4\n")
+        #expect(try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$title", "rating:4"]).out == "Tone 1\n")
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "set", "mood", "x"]).status != 0)
+        #expect(try server.mpc(["sticker", "Long", "find", "rating"]).out.contains("Long/tone1.flac: rating=4"))
+        try server.mpc(["sticker", "Long/tone1.flac", "delete", "rating"])
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).status != 0)
+    }
+}
