@@ -62,7 +62,8 @@ struct LibraryBrowser {
             }
             node.songs.append(item)
         }
-        if !found && !normalized.isEmpty && !isDirectory(directory) { throw MPDError.noSuchDirectory }
+        // As in MPD's database, a directory exists when something in it is indexed (MPD prunes empty ones).
+        if !found && !normalized.isEmpty { throw MPDError.noSuchDirectory }
         return root
     }
 
@@ -74,11 +75,6 @@ struct LibraryBrowser {
 
     /// MPD sorts names by their bytes (so "Zebra" comes before "apple").
     static func byteOrder(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
-
-    func isDirectory(_ path: MediaPath) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path.string, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
 
     /// The directory's modification time, as MPD shows for `directory:` entries.
     func modified(directoryURI uri: String) -> Date? {

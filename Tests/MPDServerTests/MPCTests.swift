@@ -124,3 +124,22 @@ struct StickerTests {
         #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).status != 0)
     }
 }
+
+/// `update` runs mlib's scanner; `mpc --wait update` returns when the idle `update` event says it ended.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct UpdateTests {
+    @Test func updateScansNewFiles() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let new = library.music.appendingPathComponent("New")
+        try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: new.appendingPathComponent("again.opus"))
+        #expect(try server.mpc(["ls", "New"]).status != 0)
+        #expect(try server.mpc(["--wait", "update"]).status == 0)
+        #expect(try server.mpc(["ls", "New"]).out == "New/again.opus\n")
+        #expect(!(try server.mpc(["status"]).out.contains("Updating DB")))
+    }
+}
