@@ -14,7 +14,7 @@ PACKAGES=(
   ffmpeg                                                           # fixtures, ffprobe comparisons in tests
   mediainfo                                                        # benchmark peer
   mpd mpc                                                          # playlist interoperability test, scan peer, mlib serve tests and conformance peer
-  ncmpcpp python3-mpd                                              # mlib serve: terminal client test (tmux), scripted client
+  ncmpcpp                                                          # mlib serve: full-screen client test under tmux
   libxml2-utils                                                    # xmllint: XSPF well-formedness test
   tmux                                                             # terminal test of `mlib play`
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
