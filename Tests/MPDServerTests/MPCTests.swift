@@ -143,3 +143,25 @@ struct UpdateTests {
         #expect(!(try server.mpc(["status"]).out.contains("Updating DB")))
     }
 }
+
+/// Several roots: each is a top-level directory named after it; add, find and play go through it.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct SeveralRootsTests {
+    @Test func eachRootIsATopLevelDirectory() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let second = library.directory.appendingPathComponent("Podcasts")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("ogg-vorbis.ogg"),
+                                         to: second.appendingPathComponent("episode.ogg"))
+        try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", second.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["ls"]).out == "Podcasts\nmusic\n")
+        #expect(try server.mpc(["ls", "Podcasts"]).out == "Podcasts/episode.ogg\n")
+        #expect(try server.mpc(["ls", "music/Album1"]).out == "music/Album1/flac-vorbis-cover.flac\nmusic/Album1/mp3-id3v24.mp3\n")
+        try server.mpc(["add", "Podcasts/episode.ogg"])
+        #expect(try server.mpc(["-f", "%file%", "playlist"]).out == "Podcasts/episode.ogg\n")
+        #expect(try server.mpc(["search", "artist", "кино"]).out == "Podcasts/episode.ogg\nmusic/Album1/mp3-id3v24.mp3\nmusic/Other/ogg-vorbis.ogg\n")
+    }
+}
