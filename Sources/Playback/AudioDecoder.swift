@@ -34,6 +34,15 @@ final class AudioDecoder {
     private var endLimit: Double?
     private var reachedEnd = false
 
+    /// The item's own rate and channels (more than two are taken as stereo: the player downmixes them),
+    /// which a sink that can is switched to, so the item is not resampled.
+    var sourceFormat: AudioFormat {
+        guard let codecContext else { return output }
+        let rate = Int(codecContext.pointee.sample_rate)
+        let channels = Int(codecContext.pointee.ch_layout.nb_channels)
+        return AudioFormat(sampleRate: rate > 0 ? rate : output.sampleRate, channels: channels == 1 ? 1 : 2)
+    }
+
     /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
     init(path mediaPath: MediaPath, output: AudioFormat) throws {
         Self.silenceLibraryLogging

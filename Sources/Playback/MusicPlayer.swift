@@ -278,7 +278,12 @@ public final class MusicPlayer: @unchecked Sendable {
                 servedSeek = seek
                 if token != naturalToken { sink.discardBuffered() }   // a user's jump: drop stale audio
                 do {
-                    let opened = try AudioDecoder(path: item.path, output: sink.format)
+                    var opened = try AudioDecoder(path: item.path, output: sink.format)
+                    // Play the file at its own rate where the sink can switch (a device, not a WAV file).
+                    let own = opened.sourceFormat
+                    if own != sink.format, try sink.adopt(own), sink.format == own {
+                        opened = try AudioDecoder(path: item.path, output: own)
+                    }
                     if startAt > 0 { try opened.seek(to: startAt) }
                     decoder = opened
                     mutate { $0.engineDidPlay(token: token, seekGeneration: seek, position: opened.position,
