@@ -20,9 +20,9 @@ struct NcmpcppTests {
 
         func screen() throws -> String { try run("tmux", ["capture-pane", "-t", session, "-p"]).out }
         func keys(_ k: String...) throws { try run("tmux", ["send-keys", "-t", session] + k) }
-        /// Waits (at most 5 s) until the screen shows `text`.
+        /// Waits (at most 10 s: CI runs other suites beside it) until the screen shows `text`.
         func waitFor(_ text: String) throws -> Bool {
-            for _ in 0..<100 {
+            for _ in 0..<200 {
                 if try screen().contains(text) { return true }
                 usleep(50_000)
             }
