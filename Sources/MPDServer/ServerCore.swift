@@ -113,7 +113,7 @@ final class ServerCore: @unchecked Sendable {
             emit([.mixer])
         case .itemDidEnd(let end):
             recordStatistics(end)
-            if consumeOn, end.reason == .finished, let id = currentSongID, let position = queueIDs.position(ofID: id) {
+            if consumeOn, end.reason == .finished, let position = finishedPosition(end.item) {
                 player.removeItem(at: position)
                 queueIDs.remove(at: position)
                 commitQueue()
@@ -125,6 +125,16 @@ final class ServerCore: @unchecked Sendable {
             lastError = message
             emit([.player, .output])
         }
+    }
+
+    /// Where the item that just finished sits: the one queue entry holding it, or (when the queue holds it
+    /// more than once) the entry last seen playing. Events are handled a little after they happen, when
+    /// the player may already be further on, so the item itself is the better witness.
+    private func finishedPosition(_ item: MediaItem) -> Int? {
+        let queue = player.queue
+        let matches = queue.indices.filter { queue[$0] == item }
+        if matches.count == 1 { return matches[0] }
+        return currentSongID.flatMap { queueIDs.position(ofID: $0) }
     }
 
     private func recordStatistics(_ end: ItemEnd) {

@@ -165,3 +165,26 @@ struct SeveralRootsTests {
         #expect(try server.mpc(["search", "artist", "кино"]).out == "Podcasts/episode.ogg\nmusic/Album1/mp3-id3v24.mp3\nmusic/Other/ogg-vorbis.ogg\n")
     }
 }
+
+/// consume: a song that played to its end leaves the queue.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct ConsumeTests {
+    @Test func aFinishedSongLeavesTheQueue() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        try server.mpc(["consume", "on"])
+        try server.mpc(["add", "opus.opus"])          // 1 s
+        try server.mpc(["add", "Long/tone1.flac"])    // 30 s
+        try server.mpc(["play"])
+        var queue = ""
+        for _ in 0..<50 {
+            usleep(100_000)
+            queue = try server.mpc(["-f", "%file%", "playlist"]).out
+            if queue == "Long/tone1.flac\n" { break }
+        }
+        #expect(queue == "Long/tone1.flac\n")
+        #expect(try server.mpc(["status"]).out.contains("[playing] #1/1"))
+    }
+}
