@@ -166,9 +166,9 @@ struct SeveralRootsTests {
     }
 }
 
-/// consume: a song that played to its end leaves the queue.
+/// consume and single, which MusicPlayer has no mode for: the server does them on the player's events.
 @Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
-struct ConsumeTests {
+struct ConsumeAndSingleTests {
     @Test func aFinishedSongLeavesTheQueue() throws {
         let library = try TestLibrary()
         defer { library.remove() }
@@ -186,5 +186,25 @@ struct ConsumeTests {
         }
         #expect(queue == "Long/tone1.flac\n")
         #expect(try server.mpc(["status"]).out.contains("[playing] #1/1"))
+    }
+
+    /// single (without repeat): playback stops when the current song ends.
+    @Test func singleStopsAfterTheCurrentSong() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        try server.mpc(["single", "on"])
+        try server.mpc(["add", "opus.opus"])
+        try server.mpc(["add", "Long/tone1.flac"])
+        try server.mpc(["play"])
+        var status = ""
+        for _ in 0..<50 {
+            usleep(100_000)
+            status = try server.mpc(["status"]).out
+            if !status.contains("[playing]") { break }
+        }
+        #expect(!status.contains("[playing]"), "\(status)")
+        #expect(!status.contains("Tone 1"))
     }
 }
