@@ -1,5 +1,5 @@
-# Sourced by mpd-conformance.sh and mpd-load.sh: a music folder made from Fixtures/ (plus two 30 s tones
-# and a cover.jpg), Debian's mpd on it (null output with a software mixer, loopback, a temporary config)
+# Sourced by mpd-conformance.sh, mpd-load.sh and mpd-browse.sh: a music folder made from Fixtures/ (plus two 30 s tones
+# and a cover.jpg; or MUSIC=DIR, used as is), Debian's mpd on it (null output with a software mixer, loopback, a temporary config)
 # and `mlib serve` on the same folder (null sink); sets $mpd_port and $mlib_port, stops both on exit.
 # Needs $MLIB (the mlib binary) and to be run from the repository's top directory.
 for tool in mpd mpc ffmpeg python3; do
@@ -15,16 +15,21 @@ cleanup() {
 trap cleanup EXIT
 
 music="$work/music"
-mkdir -p "$music/Album1" "$music/Other" "$music/Long" "$work/playlists"
-cp Fixtures/flac-vorbis-cover.flac Fixtures/mp3-id3v24.mp3 "$music/Album1/"
-cp Fixtures/ogg-vorbis.ogg Fixtures/m4a-aac-cover.m4a "$music/Other/"
-cp Fixtures/opus.opus "$music/"
-for n in 1 2; do
-    ffmpeg -v error -f lavfi -i "sine=frequency=$((220 * (n + 1))):duration=30:sample_rate=22050" -ac 1 \
-        -metadata "title=Tone $n" -metadata "artist=Sine Wave" -metadata "album=Long Tones" -metadata "track=$n" \
-        "$music/Long/tone$n.flac"
-done
-ffmpeg -v error -f lavfi -i color=c=red:s=64x64 -frames:v 1 "$music/Album1/cover.jpg"
+mkdir -p "$work/playlists"
+if [[ -n "${MUSIC:-}" ]]; then
+    music=$(cd "$MUSIC" && pwd)   # an existing folder (e.g. from shared/tools/make-corpus.sh), used as is
+else
+    mkdir -p "$music/Album1" "$music/Other" "$music/Long"
+    cp Fixtures/flac-vorbis-cover.flac Fixtures/mp3-id3v24.mp3 "$music/Album1/"
+    cp Fixtures/ogg-vorbis.ogg Fixtures/m4a-aac-cover.m4a "$music/Other/"
+    cp Fixtures/opus.opus "$music/"
+    for n in 1 2; do
+        ffmpeg -v error -f lavfi -i "sine=frequency=$((220 * (n + 1))):duration=30:sample_rate=22050" -ac 1 \
+            -metadata "title=Tone $n" -metadata "artist=Sine Wave" -metadata "album=Long Tones" -metadata "track=$n" \
+            "$music/Long/tone$n.flac"
+    done
+    ffmpeg -v error -f lavfi -i color=c=red:s=64x64 -frames:v 1 "$music/Album1/cover.jpg"
+fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 mpd_port=$(free_port)
@@ -48,7 +53,8 @@ mpd_pid=$!
 for _ in $(seq 50); do mpc -p "$mpd_port" status >/dev/null 2>&1 && break; sleep 0.1; done
 mpc -q -p "$mpd_port" -w update
 
-"$MLIB" scan --library "$work/library.sqlite" -q "$music"
+# Exit 1 only reports unreadable files (make-corpus.sh plants a few): what matters is that both index the rest.
+"$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]
 "$MLIB" serve --library "$work/library.sqlite" --port 0 --sink null 2>"$work/serve.err" &
 mlib_pid=$!
 for _ in $(seq 50); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
