@@ -32,6 +32,8 @@ public struct PlayerStatus: Sendable, Hashable {
 /// streams and `addObserver` callbacks.
 public final class MusicPlayer: @unchecked Sendable {
     public let sink: any AudioSink
+    /// The sink's current format: each item's own rate where the sink can switch (see `AudioSink.adopt`).
+    /// The engine thread changes it as items open; read it for display only.
     public var outputFormat: AudioFormat { sink.format }
 
     private let condition = NSCondition()
