@@ -61,6 +61,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let spec = SinkSpec(sink)!
+        if let path = libraryOptions.locator.sqlitePath, !FileManager.default.fileExists(atPath: path) {
+            printError("no library at \(path) (run mlib scan DIR first)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
         let store: any LibraryStore
         do { store = try libraryOptions.locator.open() } catch {
             printError("\(error)")

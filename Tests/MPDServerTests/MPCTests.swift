@@ -208,3 +208,20 @@ struct ConsumeAndSingleTests {
         #expect(!status.contains("Tone 1"))
     }
 }
+
+/// The command itself: help, and the exit statuses of mlib(1).
+struct ServeCommandTests {
+    @Test func helpAndExitStatuses() throws {
+        let help = try run(Paths.mlib.path, ["serve", "--help"])
+        #expect(help.status == 0)
+        for option in ["--bind", "--port", "--socket", "--password", "--sink", "--random", "--record-plays"] {
+            #expect(help.out.contains(option), "\(option) missing from --help")
+        }
+        let missing = try run(Paths.mlib.path, ["serve", "--library", "/nonexistent/library.sqlite", "--sink", "null"])
+        #expect(missing.status == 3)
+        #expect(missing.err.contains("no library at /nonexistent/library.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/library.sqlite"))
+        let badSink = try run(Paths.mlib.path, ["serve", "--sink", "speaker"])
+        #expect(badSink.status == 2)
+    }
+}
