@@ -7,16 +7,16 @@ import Playback
 /// (`find`, `search`, `count`, `list` with `group`), adding from queries (`findadd`, `searchadd`),
 /// `update`/`rescan` (the scanner), and cover art (`albumart`, `readpicture`).
 enum DatabaseCommands {
-    private static func browser(_ c: CommandContext) -> LibraryBrowser { LibraryBrowser(store: c.core.store, uris: c.core.uris) }
+    private static func browser(_ c: CommandContext) throws -> LibraryBrowser { try c.core.browser() }
 
     // MARK: Browsing
 
     static func lsinfo(_ c: CommandContext, _ out: inout Response) throws {
         let uri = c.arguments.first ?? ""
-        let browser = browser(c)
+        let browser = try browser(c)
         if let song = try browser.song(uri) { return c.songs.write(song, to: &out) }
         let node = try browser.tree(at: uri)
-        for song in node.songs { c.songs.write(song, to: &out) }
+        for song in try browser.items(node.songs) { c.songs.write(song, to: &out) }
         for name in node.directories.keys.sorted(by: LibraryBrowser.byteOrder) {
             let child = LibraryBrowser.join(uri, name)
             out.field("directory", child)
@@ -37,14 +37,21 @@ enum DatabaseCommands {
     /// The tree below a directory: each directory, then its songs, then its subdirectories, recursively.
     private static func walk(_ c: CommandContext, info: Bool, _ out: inout Response) throws {
         let uri = c.arguments.first ?? ""
-        let browser = browser(c)
+        let browser = try browser(c)
         if let song = try browser.song(uri) {
             return info ? c.songs.write(song, to: &out) : out.field("file", c.core.uris.uri(of: song.path) ?? uri)
         }
         let top = try browser.tree(at: uri)
+        // listallinfo prints every song's tags: read them all at once; listall needs only the paths.
+        var items: [Int64: MediaItem] = [:]
+        if info {
+            for item in try browser.items(try browser.entries(at: uri)) { items[item.persistentID] = item }
+        }
         func visit(_ node: LibraryBrowser.Node, _ directory: String) {
             for song in node.songs {
-                if info { c.songs.write(song, to: &out) } else { out.field("file", c.core.uris.uri(of: song.path) ?? "") }
+                if info, let item = items[song.id] { c.songs.write(item, to: &out) } else if !info {
+                    out.field("file", c.core.uris.uri(of: song.path) ?? "")
+                }
             }
             for name in node.directories.keys.sorted(by: LibraryBrowser.byteOrder) {
                 let child = LibraryBrowser.join(directory, name)

@@ -2,16 +2,18 @@ import Foundation
 import MediaIndex
 import MediaModel
 
-/// The library seen as MPD's database: a tree of directories (the roots' folders) holding songs, read
-/// through the store's protocols (`LibraryReader`), so it works the same over any store.
+/// The library seen as MPD's database: a tree of directories (the roots' folders) holding songs. The
+/// tree comes from `LibraryCache` (paths and ids); songs are read through the store's protocols
+/// (`LibraryReader`) only where their tags are printed, so it works the same over any store.
 struct LibraryBrowser {
     let store: any LibraryStore
     let uris: LibraryURIs
+    let cache: LibraryCache
 
     /// A directory of the tree: its subdirectories by name and its songs in path order.
     final class Node {
         var directories: [String: Node] = [:]
-        var songs: [MediaItem] = []
+        var songs: [LibraryCache.Entry] = []
     }
 
     /// The song a file URI names, or nil.
@@ -20,11 +22,23 @@ struct LibraryBrowser {
         return try store.item(path: path)
     }
 
-    /// Every song at or below `uri` (a file or a directory), in path order, as `add` queues them.
+    /// The items of `entries`, in their order (one read of the store).
+    func items(_ entries: [LibraryCache.Entry]) throws -> [MediaItem] {
+        guard !entries.isEmpty else { return [] }
+        return try store.items(ids: entries.map(\.id))
+    }
+
+    /// Every song at or below `uri` (a file or a directory), in database order, as `add` queues them.
     func songs(at uri: String) throws -> [MediaItem] {
         if let song = try song(uri) { return [song] }
+        return try items(entries(at: uri))
+    }
+
+    /// The entries at or below a directory URI in MPD's database order: a directory's songs, then its
+    /// subdirectories (by name), recursively.
+    func entries(at uri: String) throws -> [LibraryCache.Entry] {
         let tree = try tree(at: uri)
-        var result: [MediaItem] = []
+        var result: [LibraryCache.Entry] = []
         func walk(_ node: Node) {
             result += node.songs
             for name in node.directories.keys.sorted(by: Self.byteOrder) { walk(node.directories[name]!) }
@@ -38,32 +52,29 @@ struct LibraryBrowser {
         let normalized = LibraryURIs.normalized(uri)
         let root = Node()
         if normalized.isEmpty, let tops = uris.topDirectories {
-            // Several roots: each is a directory at the top; its songs are read when it is listed.
+            // Several roots: each is a directory at the top.
             for name in tops { root.directories[name] = try tree(at: name) }
             return root
         }
         guard let directory = uris.path(of: normalized) else { throw MPDError.noSuchDirectory }
-        let prefix = directory.string.hasSuffix("/") ? directory.string : directory.string + "/"
-        let query = MediaQuery(filter: .comparison(Comparison(.path, .beginsWith, .value(.text(prefix)))),
-                               sort: [MediaSortDescriptor(.path)])
-        var found = false
-        try store.forEachItem(query) { item in
-            found = true
-            let relative = item.path.string.dropFirst(prefix.count)
+        let prefixLength = directory.bytes.count + (directory.bytes.last == UInt8(ascii: "/") ? 0 : 1)
+        let entries = cache.entries(under: directory)
+        // As in MPD's database, a directory exists when something in it is indexed (MPD prunes empty ones).
+        if entries.isEmpty && !normalized.isEmpty { throw MPDError.noSuchDirectory }
+        for entry in entries {
+            let parts = entry.path.bytes[prefixLength...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
             var node = root
-            let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
             for part in parts.dropLast() {
-                let name = String(part)
+                let name = String(decoding: part, as: UTF8.self)
                 if let child = node.directories[name] { node = child } else {
                     let child = Node()
                     node.directories[name] = child
                     node = child
                 }
             }
-            node.songs.append(item)
+            node.songs.append(entry)
         }
-        // As in MPD's database, a directory exists when something in it is indexed (MPD prunes empty ones).
-        if !found && !normalized.isEmpty { throw MPDError.noSuchDirectory }
+        // Songs by name within a directory (path order within one directory is name order).
         return root
     }
 

@@ -44,7 +44,7 @@ enum QueueCommands {
 
     /// `add URI [POSITION]`: a file or a whole directory (recursively, in database order).
     static func add(_ c: CommandContext, _ out: inout Response) throws {
-        let browser = LibraryBrowser(store: c.core.store, uris: c.core.uris)
+        let browser = try c.core.browser()
         let items = try browser.songs(at: c.arguments[0])
         guard !items.isEmpty || LibraryURIs.normalized(c.arguments[0]).isEmpty else { throw MPDError.noSuchDirectory }
         _ = try c.core.insert(items, at: try c.arguments.dropFirst().first.map(position(c)))
@@ -52,7 +52,7 @@ enum QueueCommands {
 
     /// `addid URI [POSITION]`: one file; answers its id.
     static func addid(_ c: CommandContext, _ out: inout Response) throws {
-        let browser = LibraryBrowser(store: c.core.store, uris: c.core.uris)
+        let browser = try c.core.browser()
         guard let item = try browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No such song") }
         let ids = try c.core.insert([item], at: try c.arguments.dropFirst().first.map(position(c)))
         out.field("Id", ids[0])

@@ -15,6 +15,8 @@ final class ServerCore: @unchecked Sendable {
     let started = Date()
 
     private(set) var uris: LibraryURIs
+    /// Paths, ids and counts of the whole library, read again when it changes (see `LibraryCache`).
+    let cache = LibraryCache()
     var queueIDs = QueueIDs()
 
     // MPD's options that MusicPlayer has no word for (repeat and random map onto its modes).
@@ -67,6 +69,12 @@ final class ServerCore: @unchecked Sendable {
             guard let self else { return }
             self.queue.async { self.handle(event) }
         }
+    }
+
+    /// The library as MPD's directory tree, the cache refreshed first if the library changed.
+    func browser() throws -> LibraryBrowser {
+        try cache.refresh(from: store)
+        return LibraryBrowser(store: store, uris: uris, cache: cache)
     }
 
     // MARK: Sessions and idle
@@ -181,6 +189,7 @@ final class ServerCore: @unchecked Sendable {
         updateJob = nil
         databaseUpdated = Date()
         if let failure { lastError = failure }
+        cache.invalidate()
         if let roots = try? store.roots() { uris = LibraryURIs(roots: roots) }
         emit([.update, .database])
     }

@@ -55,21 +55,13 @@ enum StatusCommands {
     }
 
     static func stats(_ c: CommandContext, _ out: inout Response) throws {
-        var artists = Set<String>(), albums = Set<String>()
-        var songs = 0
-        var total = 0.0
-        try c.core.store.forEachItem(MediaQuery()) { item in
-            songs += 1
-            total += item.playbackDuration.rounded()
-            if let artist = item.artist { for a in artist.components(separatedBy: "; ") { artists.insert(a) } }
-            if let album = item.albumTitle { albums.insert(album) }
-        }
+        let stats = try c.core.browser().cache.stats
         out.field("uptime", Int(Date().timeIntervalSince(c.core.started)))
         out.field("playtime", Int(c.core.playTime))
-        out.field("artists", artists.count)
-        out.field("albums", albums.count)
-        out.field("songs", songs)
-        out.field("db_playtime", Int(total))
+        out.field("artists", stats.artists)
+        out.field("albums", stats.albums)
+        out.field("songs", stats.songs)
+        out.field("db_playtime", Int(stats.playtime))
         out.field("db_update", Int(c.core.databaseUpdated.timeIntervalSince1970))
     }
 

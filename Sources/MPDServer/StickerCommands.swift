@@ -10,7 +10,7 @@ enum StickerCommands {
         let a = c.arguments
         guard a.count >= 3 else { throw MPDError.badArgument("bad request") }
         guard a[1] == "song" else { throw MPDError.badArgument("unknown sticker domain") }
-        let browser = LibraryBrowser(store: c.core.store, uris: c.core.uris)
+        let browser = try c.core.browser()
         switch (a[0], a.count) {
         case ("get", 4):
             let item = try song(browser, a[2])

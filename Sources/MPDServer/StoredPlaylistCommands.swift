@@ -92,7 +92,7 @@ enum StoredPlaylistCommands {
     /// `playlistadd NAME URI [POSITION]`: creates the playlist when missing, as MPD does.
     static func playlistadd(_ c: CommandContext, _ out: inout Response) throws {
         let name = try validName(c.arguments[0])
-        let browser = LibraryBrowser(store: c.core.store, uris: c.core.uris)
+        let browser = try c.core.browser()
         let songs = try browser.songs(at: c.arguments[1])
         guard !songs.isEmpty else { throw MPDError.noSuchDirectory }
         if let existing = try c.core.store.playlist(named: name) { try requireEditable(existing) } else {

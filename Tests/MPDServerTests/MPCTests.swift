@@ -142,6 +142,24 @@ struct UpdateTests {
         #expect(try server.mpc(["ls", "New"]).out == "New/again.opus\n")
         #expect(!(try server.mpc(["status"]).out.contains("Updating DB")))
     }
+
+    /// A scan by another process (mlib scan, mlib watch) is seen without an update: the server reads the
+    /// library again when its totals change.
+    @Test func aScanByAnotherProcessIsSeen() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nOther\n")
+        #expect(try server.mpc(["stats"]).out.contains("Songs:        7"))
+        let new = library.music.appendingPathComponent("New")
+        try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: new.appendingPathComponent("again.opus"))
+        try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q"]).status == 0)
+        #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nNew\nOther\n")
+        #expect(try server.mpc(["stats"]).out.contains("Songs:        8"))
+    }
 }
 
 /// Several roots: each is a top-level directory named after it; add, find and play go through it.
