@@ -38,7 +38,7 @@ def worker(n, stop_at, latencies, errors):
             latencies.append(time.monotonic() - start)
         s.close()
     except Exception as e:  # noqa: BLE001 - any failure is reported, not raised
-        errors.append(repr(e))
+        errors.append(f"{command!r}: {e!r}")
 
 
 latencies, errors = [], []
@@ -59,4 +59,6 @@ p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
 print(f"{clients} clients x {seconds:.0f} s: {len(latencies)} commands, {len(latencies) / seconds:.0f}/s, "
       f"latency p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {p(1.0):.1f} ms; errors {len(errors)}; "
       f"a new client's ping after: {ping * 1000:.1f} ms")
+for error in sorted(set(errors))[:5]:
+    print("  error:", error)
 sys.exit(1 if errors else 0)
