@@ -14,11 +14,13 @@ let package = Package(
         .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
         .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "MPDServer", targets: ["MPDServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
@@ -45,8 +47,13 @@ let package = Package(
         .target(name: "MediaWatch", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
+        // `mlib serve`: the MPD protocol over a MusicPlayer and a library store (swift-nio for the sockets).
+        .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner",
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
+            "MPDServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -60,6 +67,7 @@ let package = Package(
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
         .testTarget(name: "CLITests", dependencies: ["mlib"]),
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -15,7 +15,8 @@ PACKAGES=(
   mediainfo                                                        # benchmark peer
   python3-mutagen                                                  # reference reader: Fixtures/make-odd-fixtures.sh, Benchmarks/reader-survey.sh
   g++                                                              # Benchmarks/reader-survey.sh builds a TagLib reference reader
-  mpd mpc                                                          # playlist interoperability test, scan peer
+  mpd mpc                                                          # playlist interoperability test, scan peer, mlib serve tests and conformance peer
+  ncmpcpp                                                          # mlib serve: full-screen client test under tmux
   libxml2-utils                                                    # xmllint: XSPF well-formedness test
   tmux                                                             # terminal test of `mlib play`
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)

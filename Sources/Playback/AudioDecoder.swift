@@ -29,6 +29,20 @@ final class AudioDecoder {
     private var discardUntil: Double?
     private var badPackets = 0
     private var producedAnything = false
+    /// Where the item ends when the container says so and the decoder would not stop there by itself:
+    /// AAC in MP4, whose edit list cuts off the encoder's padding (FFmpeg 5.1 drops the priming samples
+    /// at the start but decodes the padding at the end, ~20 ms of silence between tracks).
+    private var endLimit: Double?
+    private var reachedEnd = false
+
+    /// The item's own rate and channels (more than two are taken as stereo: the player downmixes them),
+    /// which a sink that can is switched to, so the item is not resampled.
+    var sourceFormat: AudioFormat {
+        guard let codecContext else { return output }
+        let rate = Int(codecContext.pointee.sample_rate)
+        let channels = Int(codecContext.pointee.ch_layout.nb_channels)
+        return AudioFormat(sampleRate: rate > 0 ? rate : output.sampleRate, channels: channels == 1 ? 1 : 2)
+    }
 
     /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
     init(path mediaPath: MediaPath, output: AudioFormat) throws {
@@ -56,6 +70,11 @@ final class AudioDecoder {
             } else if context.pointee.duration > 0 {
                 duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
             }
+            let container = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+            if container.contains("mp4"), stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_AAC,
+               stream.pointee.duration != mlib_nopts_value(), stream.pointee.duration > 0 {
+                endLimit = Double(stream.pointee.duration) * timeBase
+            }
             guard let codecContext = avcodec_alloc_context3(codec) else {
                 throw DecodeError(path: path, message: "out of memory")
             }
@@ -80,6 +99,20 @@ final class AudioDecoder {
     /// The next samples (interleaved, `output.channels` per frame), or nil at the end of the item.
     /// Damaged packets are skipped; a file that yields nothing decodable throws.
     func read() throws -> [Int16]? {
+        guard !reachedEnd, var samples = try readDecoded() else { return nil }
+        if let endLimit, position > endLimit {
+            // Past the container's end: keep what lies before it, and stop.
+            let excess = min(samples.count / output.channels,
+                             Int(((position - endLimit) * Double(output.sampleRate)).rounded()))
+            samples.removeLast(excess * output.channels)
+            position = endLimit
+            reachedEnd = true
+            if samples.isEmpty { return nil }
+        }
+        return samples
+    }
+
+    private func readDecoded() throws -> [Int16]? {
         guard let codecContext, let frame, let packet, let formatContext else { return nil }
         while true {
             let received = avcodec_receive_frame(codecContext, frame)
@@ -125,6 +158,7 @@ final class AudioDecoder {
         resetResampler()
         draining = false
         resamplerFlushed = false
+        reachedEnd = false
         discardUntil = target
         position = target
     }

@@ -32,11 +32,14 @@ public struct PlayerStatus: Sendable, Hashable {
 /// streams and `addObserver` callbacks.
 public final class MusicPlayer: @unchecked Sendable {
     public let sink: any AudioSink
+    /// The sink's current format: each item's own rate where the sink can switch (see `AudioSink.adopt`).
+    /// The engine thread changes it as items open; read it for display only.
     public var outputFormat: AudioFormat { sink.format }
 
     private let condition = NSCondition()
     private var machine: PlayerStateMachine          // guarded by `condition`
     private var shuttingDown = false                  // guarded by `condition`
+    private var replayGainModeValue = ReplayGainMode.off   // guarded by `condition`
     private let engineFinished = DispatchSemaphore(value: 0)
     private let origin = ContinuousClock.now
 
@@ -172,6 +175,13 @@ public final class MusicPlayer: @unchecked Sendable {
         set { mutate { $0.setVolume(newValue) } }
     }
 
+    /// Which ReplayGain value scales the samples (with clipping prevention from the peak); takes effect
+    /// from the next chunk.
+    public var replayGainMode: ReplayGainMode {
+        get { condition.lock(); defer { condition.unlock() }; return replayGainModeValue }
+        set { condition.lock(); replayGainModeValue = newValue; condition.broadcast(); condition.unlock() }
+    }
+
     public var status: PlayerStatus {
         read { m in
             PlayerStatus(playbackState: m.playbackState, nowPlayingItem: m.nowPlayingItem,
@@ -218,7 +228,8 @@ public final class MusicPlayer: @unchecked Sendable {
         case quit
         case open(token: UInt64, item: MediaItem, startAt: Double, seek: UInt64)
         case seek(to: Double, generation: UInt64)
-        case decode(token: UInt64, state: PlaybackState, volume: Float)
+        /// `gain`: the volume times the item's ReplayGain factor.
+        case decode(token: UInt64, state: PlaybackState, gain: Float)
     }
 
     /// What the engine should do next, decided under the lock; waits while there is nothing to do.
@@ -238,7 +249,8 @@ public final class MusicPlayer: @unchecked Sendable {
                 if m.seekGeneration != servedSeek {
                     return .seek(to: m.startPosition, generation: m.seekGeneration)
                 }
-                return .decode(token: m.nowPlayingToken, state: m.playbackState, volume: m.volume)
+                let replayGain = m.nowPlayingItem.map { ReplayGain.factor(for: $0, mode: replayGainModeValue, shuffle: m.shuffleMode) } ?? 1
+                return .decode(token: m.nowPlayingToken, state: m.playbackState, gain: m.volume * replayGain)
             }
             condition.wait()
         }
@@ -268,7 +280,12 @@ public final class MusicPlayer: @unchecked Sendable {
                 servedSeek = seek
                 if token != naturalToken { sink.discardBuffered() }   // a user's jump: drop stale audio
                 do {
-                    let opened = try AudioDecoder(path: item.path, output: sink.format)
+                    var opened = try AudioDecoder(path: item.path, output: sink.format)
+                    // Play the file at its own rate where the sink can switch (a device, not a WAV file).
+                    let own = opened.sourceFormat
+                    if own != sink.format, try sink.adopt(own), sink.format == own {
+                        opened = try AudioDecoder(path: item.path, output: own)
+                    }
                     if startAt > 0 { try opened.seek(to: startAt) }
                     decoder = opened
                     mutate { $0.engineDidPlay(token: token, seekGeneration: seek, position: opened.position,
@@ -287,7 +304,7 @@ public final class MusicPlayer: @unchecked Sendable {
                 } catch {
                     fail(token, error)
                 }
-            case let .decode(token, state, volume):
+            case let .decode(token, state, gain):
                 guard let current = decoder, loadedToken == token else {
                     loadedToken = nil   // no decoder for the current play: open it (again)
                     continue
@@ -305,7 +322,7 @@ public final class MusicPlayer: @unchecked Sendable {
                     // Seeking states scan at 4×: forward plays one chunk in four; backward plays a chunk
                     // and jumps back five chunks' worth.
                     if state == .seekingForward && chunkCounter % 4 != 0 { continue }
-                    if volume < 1 { Self.applyVolume(volume, to: &samples) }
+                    if gain != 1 { Self.applyVolume(gain, to: &samples) }
                     try write(samples)
                     if state == .seekingBackward {
                         let chunk = outputFormat.seconds(frames: samples.count / outputFormat.channels)
@@ -326,10 +343,11 @@ public final class MusicPlayer: @unchecked Sendable {
         try sink.write(samples)
     }
 
-    /// Scales samples by `volume` (0…1), a linear gain on the amplitude.
-    static func applyVolume(_ volume: Float, to samples: inout [Int16]) {
+    /// Scales samples by `gain` (volume × ReplayGain), a linear gain on the amplitude, saturating at full
+    /// scale (a gain above 1 on a file whose peak tag is missing or wrong must not wrap around).
+    static func applyVolume(_ gain: Float, to samples: inout [Int16]) {
         samples.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = Int16(Float(buffer[i]) * volume) }
+            for i in buffer.indices { buffer[i] = Int16(max(-32768, min(32767, Float(buffer[i]) * gain))) }
         }
     }
 }

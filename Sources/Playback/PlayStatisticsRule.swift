@@ -1,9 +1,11 @@
 /// When a play counts, following the scrobblers (Last.fm: half the track or four minutes) and iTunes
 /// (a skip is leaving a track early): one documented rule the CLI and tests share.
 ///
-/// - played: the item decoded to its end, or playback reached half its duration or 240 s before it ended
+/// - played: the item decoded to its end, or half its duration or 240 s of it were heard before it ended
 ///   in any other way (skip, stop, removal). → playCount += 1, lastPlayedDate = now.
-/// - skipped: the user skipped away within the first 20 s. → skipCount += 1.
+/// - skipped: the user skipped away having heard less than 20 s. → skipCount += 1.
+///
+/// Time heard, not the position: seeking past half and leaving is not a play.
 /// - nothing: anything else (stopped early, skipped between 20 s and the play threshold, failed).
 public enum PlayStatisticsRule {
     public enum Verdict: String, Sendable, Hashable { case played, skipped, none }
@@ -19,8 +21,8 @@ public enum PlayStatisticsRule {
         case .finished: return .played
         case .skipped, .stopped, .removed:
             let half = end.duration > 0 ? end.duration / 2 : .infinity
-            if end.position >= min(half, playThreshold) { return .played }
-            if end.reason == .skipped && end.position < skipThreshold { return .skipped }
+            if end.heard >= min(half, playThreshold) { return .played }
+            if end.reason == .skipped && end.heard < skipThreshold { return .skipped }
             return .none
         }
     }

@@ -41,12 +41,16 @@ public struct ItemEnd: Sendable, Hashable {
     public var position: Double
     /// The item's duration as known (decoded length, else the index's), or 0 if unknown.
     public var duration: Double
+    /// Seconds of it actually played at normal speed (not paused, not jumped over by a seek); what play
+    /// statistics count. Defaults to `position` (a play from the start without seeks).
+    public var heard: Double
 
-    public init(item: MediaItem, reason: ItemEndReason, position: Double, duration: Double) {
+    public init(item: MediaItem, reason: ItemEndReason, position: Double, duration: Double, heard: Double? = nil) {
         self.item = item
         self.reason = reason
         self.position = position
         self.duration = duration
+        self.heard = heard ?? position
     }
 
     /// What this play means for play statistics (see `PlayStatisticsRule`).

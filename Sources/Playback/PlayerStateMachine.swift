@@ -39,6 +39,11 @@ public struct PlayerStateMachine: Sendable {
     private var anchor: Double = 0    // clock reading when `elapsed` was taken
     private var knownDuration: Double?
     private var consecutiveFailures = 0
+    /// Seconds of the current play heard before `heardSince` (the clock reading when playing last began).
+    private var heardBefore: Double = 0
+    private var heardSince: Double = 0
+    /// The current item was chosen (`setNowPlaying`, `mlib play --start`), not just prepared: shuffle keeps it.
+    private var currentWasChosen = false
     private var rng: SeededGenerator
     private var outbox: [PlayerEvent] = []
 
@@ -89,7 +94,10 @@ public struct PlayerStateMachine: Sendable {
               currentPlaybackTime >= nowPlayingDuration {
             let overshoot = (currentPlaybackTime - nowPlayingDuration) / currentPlaybackRate
             finishCurrentItem()
-            if playbackState.isAdvancing { anchor = now - overshoot }
+            if playbackState.isAdvancing {
+                anchor = now - overshoot
+                heardSince = now - overshoot          // the next item began at the end
+            }
         }
     }
 
@@ -178,23 +186,35 @@ public struct PlayerStateMachine: Sendable {
         guard queue.indices.contains(index), let position = playOrder.firstIndex(of: index) else { return }
         leaveCurrent(.skipped)
         moveTo(position)
+        currentWasChosen = true
     }
 
+    /// While playing or paused the now-playing item stays current and comes first in the new order, and so
+    /// does an item chosen with `setNowPlaying`. A player that has not started (stopped) begins the
+    /// shuffled order afresh: at a random item (or the first track of a random album), not at the item
+    /// `prepareToPlay` had made current.
     public mutating func setShuffleMode(_ mode: ShuffleMode) {
         guard mode != shuffleMode else { return }
         shuffleMode = mode
-        let current = indexOfNowPlayingItem
-        playOrder = makeOrder(first: current)
-        orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
-        outbox.append(.queueDidChange)
+        reorder()
     }
 
-    /// Reshuffles with the current mode (a new permutation; the now-playing item stays first).
+    /// Reshuffles with the current mode (a new permutation; the now-playing item stays first, as in
+    /// `setShuffleMode`).
     public mutating func reshuffle() {
         guard shuffleMode != .off else { return }
+        reorder()
+    }
+
+    private mutating func reorder() {
         let current = indexOfNowPlayingItem
-        playOrder = makeOrder(first: current)
-        orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
+        let startAfresh = playbackState == .stopped && shuffleMode != .off && current != nil && !currentWasChosen
+        playOrder = makeOrder(first: startAfresh ? nil : current)
+        if startAfresh {
+            moveTo(0)
+        } else {
+            orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
+        }
         outbox.append(.queueDidChange)
     }
 
@@ -232,6 +252,7 @@ public struct PlayerStateMachine: Sendable {
         if position + 1 < playOrder.count {
             moveTo(position + 1)
         } else {
+            if repeatMode == .all { newCycle() }
             moveTo(0)
             if repeatMode != .all { setState(.paused) }
         }
@@ -274,6 +295,8 @@ public struct PlayerStateMachine: Sendable {
         guard newRate.isFinite else { return }
         if newRate <= 0 { pause(); return }
         rebase()
+        heardBefore = heardTime
+        heardSince = now
         rate = newRate
         if playbackState != .playing { play() }
     }
@@ -324,9 +347,19 @@ public struct PlayerStateMachine: Sendable {
         leaveCurrent(.finished)
         switch repeatMode {
         case .one: moveTo(position)
-        case .all: moveTo((position + 1) % playOrder.count)
+        case .all:
+            if position + 1 == playOrder.count { newCycle() }
+            moveTo((position + 1) % playOrder.count)
         case .none: if position + 1 < playOrder.count { moveTo(position + 1) } else { endPlayback() }
         }
+    }
+
+    /// Repeat all wraps to a new cycle: shuffled, it gets a new order (a listener hears a new sequence
+    /// each time round, as iTunes and MPD's random do).
+    private mutating func newCycle() {
+        guard shuffleMode != .off, playOrder.count > 1 else { return }
+        playOrder = makeOrder(first: nil)
+        outbox.append(.queueDidChange)
     }
 
     private mutating func makeOrder(first: Int?) -> [Int] {
@@ -342,8 +375,15 @@ public struct PlayerStateMachine: Sendable {
         anchor = now
     }
 
+    /// Seconds of the current play heard so far: time in `playing` at normal speed since it began.
+    public var heardTime: Double {
+        heardBefore + (playbackState == .playing ? max(0, now - heardSince) * rate : 0)
+    }
+
     private mutating func setState(_ state: PlaybackState) {
         guard state != playbackState else { return }
+        heardBefore = heardTime
+        heardSince = now
         rebase()
         playbackState = state
         outbox.append(.playbackStateDidChange(state))
@@ -355,12 +395,16 @@ public struct PlayerStateMachine: Sendable {
         let duration = nowPlayingDuration
         let position = reason == .finished && duration > 0 ? duration
             : (duration > 0 ? min(currentPlaybackTime, duration) : currentPlaybackTime)
-        outbox.append(.itemDidEnd(ItemEnd(item: item, reason: reason, position: position, duration: duration)))
+        let heard = duration > 0 ? min(heardTime, duration) : heardTime
+        outbox.append(.itemDidEnd(ItemEnd(item: item, reason: reason, position: position, duration: duration, heard: heard)))
     }
 
     /// A new play begins at `position` in play order, from time 0.
     private mutating func moveTo(_ position: Int) {
         orderPosition = position
+        currentWasChosen = false
+        heardBefore = 0
+        heardSince = now
         elapsed = 0
         startPosition = 0
         anchor = now

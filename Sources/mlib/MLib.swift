@@ -17,7 +17,7 @@ struct MLib: AsyncParsableCommand {
             """,
         version: MLibVersion.string,
         subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self,
-                      Rate.self, SetUserData.self, Fields.self]
+                      Rate.self, SetUserData.self, Fields.self, Serve.self]
     )
 
     /// The one place mlib exits: every error becomes one "mlib: …" line and the status its type knows

@@ -157,9 +157,62 @@ struct StateMachineModeTests {
         case .one:
             #expect(played == Array(repeating: order[0], count: order.count * 2))
         case .all:
-            #expect(played == order + order)
+            #expect(Array(played.prefix(order.count)) == order)
             #expect(Set(played.prefix(order.count)).count == order.count)   // nothing repeats within a cycle
+            #expect(Set(played.suffix(order.count)).count == order.count)
+            // Shuffled, each cycle is a new order (see repeatAllShuffleReshufflesEachCycle); else the same.
+            if shuffleMode == .off { #expect(played == order + order) }
         }
         if shuffleMode == .off { #expect(order == titles(Self.albumQueue)) }
+    }
+
+    /// Issue 13: `--repeat all --shuffle songs` played the same order every cycle.
+    @Test(arguments: [ShuffleMode.songs, .albums])
+    func repeatAllShuffleReshufflesEachCycle(mode: ShuffleMode) {
+        var m = PlayerStateMachine(seed: 77)
+        m.setQueue(Self.albumQueue + (1...6).map { testItem("s\($0)") })
+        m.repeatMode = .all
+        m.setShuffleMode(mode)
+        m.play()
+        let n = m.queue.count
+        let played = m.titlesPlayed(for: 10 * Double(n) * 3 - 5)
+        let cycles = [Array(played[0..<n]), Array(played[n..<2 * n]), Array(played[2 * n..<3 * n])]
+        for cycle in cycles { #expect(cycle.sorted() == titles(m.queue).sorted()) }   // each a permutation
+        #expect(Set(cycles).count > 1, "the same order every cycle: \(cycles[0])")
+    }
+
+    /// Issue 13: a shuffled queue that had not started began with the query's first item, because the
+    /// first item was made current (prepareToPlay) before shuffle was switched on and was kept first.
+    @Test func aShuffledQueueThatHasNotStartedBeginsAtARandomItem() {
+        let firsts = Set((1...12).map { seed -> String in
+            var m = PlayerStateMachine.with((0..<10).map { "t\($0)" }, seed: UInt64(seed))
+            m.prepareToPlay()
+            m.setShuffleMode(.songs)
+            m.play()
+            #expect(m.orderPosition == 0)
+            return m.nowTitle!
+        })
+        #expect(firsts.count > 3, "always began with \(firsts)")
+    }
+
+    @Test func aShuffledAlbumQueueThatHasNotStartedBeginsAtARandomAlbum() {
+        let firsts = Set((1...12).map { seed -> String in
+            var m = PlayerStateMachine(seed: UInt64(seed))
+            m.setQueue(Self.albumQueue)
+            m.prepareToPlay()
+            m.setShuffleMode(.albums)
+            m.play()
+            return String(m.nowTitle!.prefix(1))
+        })
+        #expect(firsts.count > 1, "always began with album \(firsts)")
+    }
+
+    /// `mlib play --start 6 --shuffle songs`: the chosen item stays first.
+    @Test func aChosenStartItemStaysFirstWhenShuffled() {
+        var m = PlayerStateMachine.with((0..<10).map { "t\($0)" }, seed: 3)
+        m.setNowPlaying(index: 5)
+        m.setShuffleMode(.songs)
+        #expect(m.nowTitle == "t5")
+        #expect(m.orderPosition == 0)
     }
 }

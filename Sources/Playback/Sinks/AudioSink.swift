@@ -12,11 +12,16 @@ public protocol AudioSink: AnyObject, Sendable {
     func drain()
     /// Finishes the output (a WAV file gets its final sizes). Idempotent.
     func close() throws
+    /// Switches to `format` (an item's own rate and channels, so it is not resampled) when the output
+    /// can: after what was written has played. Returns false for an output with one fixed format (a WAV
+    /// file, a PCM pipe), which then gets every item converted to its format.
+    func adopt(_ format: AudioFormat) throws -> Bool
 }
 
 extension AudioSink {
     public func discardBuffered() {}
     public func drain() {}
+    public func adopt(_ format: AudioFormat) throws -> Bool { false }
 }
 
 /// An output that failed: one line for the user.
@@ -59,6 +64,10 @@ public enum SinkSpec: Sendable, Hashable, CustomStringConvertible {
         case .pulse: "pulse"
         }
     }
+
+    /// True for a device that plays in real time, where someone may be listening: only then are plays
+    /// and skips recorded by default (a null, WAV or PCM rendering would inflate play counts).
+    public var isListenedTo: Bool { self == .pulse || self == .auto }
 
     /// True when the sink writes to standard output (so the CLI must print its own lines to stderr).
     public var usesStandardOutput: Bool { self == .pcm }

@@ -4,7 +4,7 @@ import Foundation
 /// makes it behave like a device (for the status line, tests of pausing, or a headless machine);
 /// otherwise it returns at once (decoding benchmarks).
 public final class NullSink: AudioSink, @unchecked Sendable {
-    public let format: AudioFormat
+    public private(set) var format: AudioFormat
     public let realTime: Bool
     /// Frames written so far.
     public private(set) var frameCount = 0
@@ -34,5 +34,18 @@ public final class NullSink: AudioSink, @unchecked Sendable {
     }
 
     public func discardBuffered() { startedAt = nil }
+
+    /// Any rate: the null sink stands in for a device that takes each file's own format.
+    public func adopt(_ format: AudioFormat) throws -> Bool {
+        if format != self.format {
+            if realTime, let start = startedAt {   // let the old format's audio "play out" first
+                let wait = start.addingTimeInterval(self.format.seconds(frames: pacedFrames)).timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            self.format = format
+            startedAt = nil
+        }
+        return true
+    }
     public func close() throws {}
 }

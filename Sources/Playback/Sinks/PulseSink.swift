@@ -3,25 +3,42 @@ import CPulse
 /// A real audio device through PulseAudio's simple API (served by PulseAudio or PipeWire's
 /// pipewire-pulse). Opening fails with a `SinkError` when no server is reachable; it never waits for one.
 public final class PulseSink: AudioSink, @unchecked Sendable {
-    public let format: AudioFormat
+    public private(set) var format: AudioFormat
     private var stream: OpaquePointer?
+    private let applicationName: String
 
     /// About this much audio is buffered in the server: small enough that pause and skip feel immediate.
     static let bufferSeconds = 0.15
 
     public init(format: AudioFormat = .cd, applicationName: String = "mlib") throws {
         self.format = format
+        self.applicationName = applicationName
+        stream = try Self.open(format, applicationName)
+    }
+
+    private static func open(_ format: AudioFormat, _ applicationName: String) throws -> OpaquePointer {
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate),
                                   channels: UInt8(format.channels))
         let target = UInt32(Double(format.sampleRate * format.bytesPerFrame) * Self.bufferSeconds)
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: UInt32.max)
         var error: Int32 = 0
-        stream = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, nil, "playback", &spec, nil,
-                               &attributes, &error)
-        guard stream != nil else {
+        guard let stream = pa_simple_new(nil, applicationName, PA_STREAM_PLAYBACK, nil, "playback", &spec, nil,
+                                         &attributes, &error) else {
             throw SinkError("PulseAudio/PipeWire server not reachable (\(String(cString: pa_strerror(error))))")
         }
+        return stream
+    }
+
+    /// A new stream at the item's rate and channels, after the old one has played out (the one gap
+    /// mlib leaves: between items of different formats, as MPD does).
+    public func adopt(_ newFormat: AudioFormat) throws -> Bool {
+        guard newFormat != format else { return true }
+        drain()
+        try close()
+        stream = try Self.open(newFormat, applicationName)
+        format = newFormat
+        return true
     }
 
     deinit { try? close() }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# mpd-browse.sh [MLIB] — times of browsing and search commands (lsinfo, search, find, list group, count,
+# stats, listall, listallinfo) on Debian's mpd and `mlib serve` over the same folder, side by side.
+# MUSIC=DIR uses an existing folder (e.g. `../shared/tools/make-corpus.sh /tmp/corpus 10000`) instead of
+# the fixtures' seven songs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MLIB=${1:-.build/release/mlib}
+[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
+source Benchmarks/mpd-peers.sh
+python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port"

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Sends the same raw MPD protocol command sequences to two servers (Debian's mpd and mlib serve, both on
+loopback, both over the same music folder) and compares the answers field by field.
+
+Usage: mpd-conformance.py MPD_PORT MLIB_PORT [--quick]
+
+Ignored everywhere: timing and bit-rate fields (elapsed, time, bitrate, uptime, playtime, db_update) and
+the order of fields inside one song (MPD prints tags in file order). `duration` is compared to 10 ms.
+Every other difference is either listed in KNOWN (with the reason) or is a failure: exit status 1.
+"""
+import socket
+import sys
+import time
+
+IGNORED = {"elapsed", "time", "bitrate", "uptime", "playtime", "db_update", "Last-Modified"}
+RECORD_START = {"file", "directory", "playlist", "outputid", "plugin", "cpos"}
+
+# (sequence, command prefix, field) -> why the answers differ. A field of None: the whole answer differs.
+KNOWN = {
+    "Format": "lossy files: mpd's own decoders report their sample format (mad: 24 bits, vorbis/faad: f), "
+              "mlib reports the stream's bit depth when it has one and 'f' otherwise",
+    "audio": "as Format: the decoder's sample format",
+    ("decoders", None): "mlib has one decoder (FFmpeg) and lists the suffixes it indexes",
+    ("urlhandlers", None): "mlib plays local files only: no stream handlers",
+    ("outputs", "outputname"): "the output's name is mlib's sink",
+    ("outputs", "plugin"): "mlib's sink kind",
+    ("commands", None): "mlib implements a subset (no partitions, channels, mounts, neighbours)",
+    ("notcommands", None): "follows from commands",
+    ("config", None): "mpd answers config only on a local socket; mlib has no config file",
+}
+
+
+class Client:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = b""
+        self.greeting = self.line()
+
+    def line(self):
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
+
+    def read_bytes(self, n):
+        while len(self.buf) < n + 1:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+        data, self.buf = self.buf[:n], self.buf[n + 1:]
+        return data
+
+    def send(self, text):
+        self.sock.sendall(text.encode() + b"\n")
+
+    def answer(self):
+        lines = []
+        while True:
+            try:
+                line = self.line()
+            except EOFError:
+                lines.append("<closed>")
+                return lines
+            if line.startswith("binary: "):
+                data = self.read_bytes(int(line[8:]))
+                lines.append(f"binary: {len(data)} bytes, sum {sum(data) % 65536}")
+                continue
+            lines.append(line)
+            if line == "OK" or line.startswith("ACK "):
+                return lines
+
+    def command(self, text):
+        self.send(text)
+        return self.answer()
+
+
+def records(lines):
+    """Splits an answer into records (a song, a directory, ...), each a sorted list of fields."""
+    out, current = [], []
+    for line in lines:
+        key = line.split(":", 1)[0]
+        if key in RECORD_START and current:
+            out.append(current)
+            current = []
+        current.append(line)
+    if current:
+        out.append(current)
+    return out
+
+
+def fields(record):
+    result = {}
+    for line in record:
+        key, sep, value = line.partition(": ")
+        if not sep:
+            key, value = line, ""
+        result.setdefault(key, []).append(value)
+    return result
+
+
+def compare(sequence, command, a, b, known_seen):
+    """Differences between mpd's answer `a` and mlib's `b`, as (field, mpd, mlib, known reason or None)."""
+    name = command.split(" ", 1)[0]
+    for key in ((sequence, None), (name, None)):
+        if key in KNOWN and a != b:
+            known_seen.add(key)
+            return [(None, "\n".join(a[:3]), "\n".join(b[:3]), KNOWN[key] or "see notes")]
+    diffs = []
+    ra, rb = records(a), records(b)
+    if len(ra) != len(rb):
+        return [("records", f"{len(ra)} records: {a[:6]}", f"{len(rb)} records: {b[:6]}", None)]
+    for x, y in zip(ra, rb):
+        fx, fy = fields(x), fields(y)
+        for key in sorted(set(fx) | set(fy)):
+            if key in IGNORED:
+                continue
+            vx, vy = fx.get(key), fy.get(key)
+            if key == "duration" and vx and vy and len(vx) == len(vy):
+                if all(abs(float(p) - float(q)) <= 0.011 for p, q in zip(vx, vy)):
+                    continue
+            if vx != vy:
+                reason = KNOWN.get((name, key)) or KNOWN.get(key)
+                if reason:
+                    known_seen.add(key)
+                diffs.append((key, vx, vy, reason))
+    return diffs
+
+
+# Sequences of raw commands. Each runs on both servers from the same state (the queue is cleared first).
+SEQUENCES = {
+    "connection": [
+        "ping", "ping x", "frobnicate", "find", 'find "artist', "play 99", "play a b", "tagtypes",
+        "tagtypes disable Artist Album", "tagtypes", "tagtypes all", "urlhandlers", "decoders", "outputs",
+        "command_list_begin\nping\nstatus\ncommand_list_end",
+        "command_list_ok_begin\nping\nclearerror\ncommand_list_end",
+        "command_list_ok_begin\nping\nfrobnicate\nping\ncommand_list_end",
+        "command_list_begin\nping\nplay 99\ncommand_list_end",
+        "replay_gain_status", "config",
+    ],
+    "database": [
+        "lsinfo", "lsinfo Album1", "lsinfo Album1/flac-vorbis-cover.flac", "lsinfo Nope", "lsinfo /",
+        "listall", "listall Album1", "listall Nope", "listallinfo", "listallinfo Other",
+        "list artist", "list album", "list albumartist", "list title", "list genre", "list date",
+        "list album group artist", "list album group albumartist", "list title group album group artist",
+        "list track", "list disc", "list composer", "list file", "list album \"The Fixtures\"",
+        "list title \"(artist == 'Кино')\"", "list nosuchtag",
+        'find artist "The Fixtures"', "find \"(album == 'Long Tones')\"", "find artist The",
+        "find file Album1/mp3-id3v24.mp3", "find title \"\"", "find track 1", "find disc 2",
+        "find \"(artist != 'The Fixtures')\"", "find \"(!(artist == 'The Fixtures'))\"",
+        "find \"((artist == 'The Fixtures') AND (album == 'Test Pressing'))\"",
+        "find \"(base 'Album1')\"", "find \"(file == 'opus.opus')\"",
+        "search any fix", "search title \"\"", "search \"(artist contains 'sine')\"", "search artist кино",
+        "search album pressing title song", "search \"(title =~ '^Tone [12]$')\"",
+        'find artist "Sine Wave" sort title', 'find artist "Sine Wave" sort -title', "search any e window 1:3",
+        "count artist \"The Fixtures\"", "count group artist", "count \"(genre == 'Rock')\"", "count group album",
+        "find nosuchtag x", "find artist",
+    ],
+    "queue": [
+        "add Album1", "add opus.opus", "addid Long/tone1.flac", "addid Long/tone2.flac 0", "addid nope.flac",
+        "add nope", "playlistinfo", "playlistid", "playlistid 3", "playlistid 99", "playlistinfo 1",
+        "playlistinfo 1:3", "playlistinfo 9", "status", "move 0 3", "playlistinfo", "moveid 3 0", "swap 0 1",
+        "swapid 1 2", "playlistinfo", "plchanges 0", "plchanges 3", "plchangesposid 4", "delete 0", "delete 0:2",
+        "deleteid 99", "playlistinfo", "playlistfind artist \"The Fixtures\"", "playlistsearch any song",
+        "prio 5 0", "prioid 7 3", "playlistinfo", "status", "add /", "status", "shuffle", "status", "clear", "status",
+        "playlist",
+    ],
+    "playback": [
+        "add Long", "add Album1", "play", "status", "currentsong", "pause", "status", "pause 0", "status", "next",
+        "status", "currentsong", "previous", "status", "seek 1 10", "status", "seekid 4 5", "status",
+        "seekcur 3", "status", "playid 3", "status", "stop", "status", "currentsong", "next", "status",
+        "play 1", "previous", "status", "play 3", "next", "status", "stop",
+    ],
+    "options": [
+        "repeat 1", "random 1", "random 0", "single 1", "consume 1", "crossfade 0", "status", "repeat 0",
+        "single 0", "consume 0", "setvol 50", "status", "volume -10", "setvol 100", "replay_gain_mode track",
+        "replay_gain_status", "replay_gain_mode off", "repeat 2", "random x", "status",
+    ],
+    "playlists": [
+        "add Long", "add opus.opus", "save mine", "save mine", "listplaylists", "listplaylist mine",
+        "listplaylistinfo mine", "listplaylist nope", "playlistadd mine Album1/flac-vorbis-cover.flac",
+        "listplaylist mine", "playlistdelete mine 0", "listplaylist mine", "rename mine yours", "listplaylists",
+        "clear", "load yours", "playlistinfo", "load yours 1:2", "playlistinfo", "playlistclear yours",
+        "listplaylist yours", "rm yours", "rm yours", "listplaylists", "lsinfo",
+    ],
+    "art": [
+        "albumart Album1/flac-vorbis-cover.flac 0", "albumart opus.opus 0", "readpicture Album1/flac-vorbis-cover.flac 0",
+        "readpicture Other/ogg-vorbis.ogg 0", "binarylimit 128", "albumart Album1/mp3-id3v24.mp3 0",
+        "albumart Album1/mp3-id3v24.mp3 128",
+    ],
+}
+QUICK = ["connection", "database", "queue", "options", "playlists"]
+
+
+def reset(client):
+    for command in ["stop", "clear", "repeat 0", "random 0", "single 0", "consume 0", "binarylimit 8192"]:
+        client.command(command)
+
+
+def idle_check(mpd_port, mlib_port):
+    """idle in one client, a change from another: both servers wake it with the same subsystems."""
+    results = []
+    for port in (mpd_port, mlib_port):
+        waiter, actor = Client(port), Client(port)
+        reset(actor)
+        waiter.send("idle")
+        time.sleep(0.2)
+        actor.command("add opus.opus")
+        woke = waiter.answer()
+        waiter.send("idle playlist player")
+        time.sleep(0.2)
+        actor.command("random 1")   # options: not in the mask
+        time.sleep(0.2)
+        waiter.send("noidle")
+        noidle = waiter.answer()
+        results.append((woke, noidle))
+        actor.command("random 0")
+        actor.command("clear")
+    return results
+
+
+def main():
+    mpd_port, mlib_port = int(sys.argv[1]), int(sys.argv[2])
+    quick = "--quick" in sys.argv
+    mpd, mlib = Client(mpd_port), Client(mlib_port)
+    failures, known, compared = 0, 0, 0
+    known_seen = set()
+    for sequence, commands in SEQUENCES.items():
+        if quick and sequence not in QUICK:
+            continue
+        reset(mpd)
+        reset(mlib)
+        for command in commands:
+            a, b = mpd.command(command), mlib.command(command)
+            if sequence == "playback":
+                time.sleep(0.05)
+            compared += 1
+            for key, x, y, reason in compare(sequence, command, a, b, known_seen):
+                if reason:
+                    known += 1
+                    print(f"known    [{sequence}] {command!r}: {key}: mpd {x} / mlib {y}  ({reason})")
+                else:
+                    failures += 1
+                    print(f"DIFFERS  [{sequence}] {command!r}: {key}: mpd {x} / mlib {y}")
+    mpd_idle, mlib_idle = idle_check(mpd_port, mlib_port)
+    compared += 2
+    if mpd_idle != mlib_idle:
+        failures += 1
+        print(f"DIFFERS  [idle] mpd {mpd_idle} / mlib {mlib_idle}")
+    print(f"{compared} commands compared: {failures} unexpected differences, {known} known")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

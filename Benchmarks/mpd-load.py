@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Many clients at once: N connections (default 20) each issue a mix of reads and queue edits in a loop
+for SECONDS (default 30), on loopback, against one server; then one more client must be answered at once.
+Prints commands per second, latency percentiles and the late client's ping time.
+
+Usage: mpd-load.py PORT [CLIENTS] [SECONDS]"""
+import socket
+import sys
+import threading
+import time
+
+port = int(sys.argv[1])
+clients = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30
+COMMANDS = ["status", "currentsong", "lsinfo Album1", "search any fix", "add Album1/flac-vorbis-cover.flac",
+            "playlistinfo", "plchanges 0", "list album group artist", "stats", "delete 0", "listallinfo",
+            "find \"(artist == 'Sine Wave')\"", "count group artist", "idle\nnoidle"]
+
+
+def worker(n, stop_at, latencies, errors):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        f = s.makefile("rb")
+        f.readline()
+        i = n
+        while time.monotonic() < stop_at:
+            command = COMMANDS[i % len(COMMANDS)]
+            i += 1
+            start = time.monotonic()
+            s.sendall(command.encode() + b"\n")
+            while True:
+                line = f.readline()
+                if not line:
+                    errors.append("closed")
+                    return
+                if line == b"OK\n" or line.startswith(b"ACK "):
+                    break
+            latencies.append(time.monotonic() - start)
+        s.close()
+    except Exception as e:  # noqa: BLE001 - any failure is reported, not raised
+        errors.append(f"{command!r}: {e!r}")
+
+
+latencies, errors = [], []
+stop_at = time.monotonic() + seconds
+threads = [threading.Thread(target=worker, args=(n, stop_at, latencies, errors)) for n in range(clients)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(seconds + 30)
+start = time.monotonic()
+late = socket.create_connection(("127.0.0.1", port), timeout=10)
+late.recv(100)
+late.sendall(b"ping\n")
+late.recv(100)
+ping = time.monotonic() - start
+latencies.sort()
+p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
+print(f"{clients} clients x {seconds:.0f} s: {len(latencies)} commands, {len(latencies) / seconds:.0f}/s, "
+      f"latency p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {p(1.0):.1f} ms; errors {len(errors)}; "
+      f"a new client's ping after: {ping * 1000:.1f} ms")
+for error in sorted(set(errors))[:5]:
+    print("  error:", error)
+sys.exit(1 if errors else 0)

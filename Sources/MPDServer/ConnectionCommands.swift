@@ -1,0 +1,91 @@
+/// `password`, `commands`, `notcommands`, `tagtypes`, `urlhandlers`, `decoders`, `binarylimit`, `config`.
+enum ConnectionCommands {
+    static func password(_ c: CommandContext, _ out: inout Response) throws {
+        guard let expected = c.core.configuration.password, c.arguments[0] == expected else {
+            throw MPDError(.password, "incorrect password")
+        }
+        c.session.permissions = .all
+    }
+
+    static func commands(_ c: CommandContext, _ out: inout Response) throws {
+        for command in CommandTable.all where c.session.permissions.isSuperset(of: command.permission) {
+            out.field("command", command.name)
+        }
+    }
+
+    static func notcommands(_ c: CommandContext, _ out: inout Response) throws {
+        for command in CommandTable.all where !c.session.permissions.isSuperset(of: command.permission) {
+            out.field("command", command.name)
+        }
+    }
+
+    /// `tagtypes` lists the enabled tags; `clear`, `all`, `enable TAG…`, `disable TAG…` change them.
+    static func tagtypes(_ c: CommandContext, _ out: inout Response) throws {
+        guard let verb = c.arguments.first else {
+            for tag in MPDTag.all where c.session.enabledTags.contains(tag.name) { out.field("tagtype", tag.name) }
+            return
+        }
+        let names = try c.arguments.dropFirst().map { argument -> String in
+            guard let tag = MPDTag.named(argument) else { throw MPDError.badArgument("Unknown tag type: \(argument)") }
+            return tag.name
+        }
+        switch verb {
+        case "clear": c.session.enabledTags = []
+        case "all": c.session.enabledTags = Set(MPDTag.all.map(\.name))
+        case "enable":
+            guard !names.isEmpty else { throw MPDError.badArgument("Not enough arguments") }
+            c.session.enabledTags.formUnion(names)
+        case "disable":
+            guard !names.isEmpty else { throw MPDError.badArgument("Not enough arguments") }
+            c.session.enabledTags.subtract(names)
+        default: throw MPDError.badArgument("Unknown sub command")
+        }
+    }
+
+    /// mlib plays files only: no stream handlers.
+    static func urlhandlers(_ c: CommandContext, _ out: inout Response) throws {}
+
+    /// One decoder, FFmpeg, with the suffixes mlib's scanner indexes.
+    static func decoders(_ c: CommandContext, _ out: inout Response) throws {
+        out.field("plugin", "ffmpeg")
+        for suffix in ["aac", "aif", "aiff", "alac", "ape", "flac", "m4a", "m4b", "mka", "mkv", "mp2", "mp3", "mp4",
+                       "mpc", "oga", "ogg", "opus", "tta", "wav", "webm", "wma", "wv"] {
+            out.field("suffix", suffix)
+        }
+    }
+
+    static func binarylimit(_ c: CommandContext, _ out: inout Response) throws {
+        let size = try Arguments.unsigned(c.arguments[0])
+        guard size >= 64 else { throw MPDError.badArgument("Value too small") }
+        c.session.binaryLimit = size
+    }
+
+    /// MPD answers `config` only on a local socket; mlib has no configuration file to show.
+    static func config(_ c: CommandContext, _ out: inout Response) throws {
+        throw MPDError(.permission, "Command only permitted to local clients")
+    }
+}
+
+/// `outputs`, `enableoutput`, `disableoutput`, `toggleoutput`: the player's one sink.
+enum OutputCommands {
+    static func outputs(_ c: CommandContext, _ out: inout Response) throws {
+        out.field("outputid", 0)
+        out.field("outputname", c.core.configuration.outputName)
+        out.field("plugin", c.core.configuration.outputPlugin)
+        out.field("outputenabled", c.core.outputEnabled ? 1 : 0)
+    }
+
+    static func enable(_ c: CommandContext, _ out: inout Response) throws { try set(c, { _ in true }) }
+    static func disable(_ c: CommandContext, _ out: inout Response) throws { try set(c, { _ in false }) }
+    static func toggle(_ c: CommandContext, _ out: inout Response) throws { try set(c, { !$0 }) }
+
+    /// A disabled output plays nothing: the player pauses, as MPD's does with no enabled output.
+    private static func set(_ c: CommandContext, _ change: (Bool) -> Bool) throws {
+        guard try Arguments.unsigned(c.arguments[0]) == 0 else { throw MPDError(.noExist, "No such audio output") }
+        let enabled = change(c.core.outputEnabled)
+        guard enabled != c.core.outputEnabled else { return }
+        c.core.outputEnabled = enabled
+        if !enabled { c.core.player.pause() }
+        c.core.emit([.output])
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import MediaModel
+
+/// Both of MPD's filter syntaxes compiled to mlib's one predicate AST (`MediaModel.MediaPredicate`), which the
+/// store runs in SQL: the old `TAG VALUE` pairs (ANDed) and the `(TAG == 'VALUE')` expressions of MPD 0.21+.
+///
+/// `find` compares exactly; `search` (and `searchadd`, `playlistsearch`) ignores case, and its `==` on the
+/// old syntax means "contains", as MPD's does.
+struct FilterCompiler {
+    enum Mode { case exact, search }
+
+    let mode: Mode
+    let uris: LibraryURIs
+
+    /// The filter in `arguments` (everything up to `sort`, `window` or `group`).
+    func compile(_ arguments: [String]) throws -> MediaPredicate {
+        guard let first = arguments.first else { throw MPDError.badArgument("Incorrect number of filter arguments") }
+        if first.hasPrefix("(") {
+            var terms: [MediaPredicate] = []
+            for expression in arguments {
+                var parser = ExpressionParser(text: expression, compiler: self)
+                terms.append(try parser.parseExpression())
+                guard parser.atEnd else { throw MPDError.badArgument("Unparsed garbage after expression") }
+            }
+            return terms.count == 1 ? terms[0] : .and(terms)
+        }
+        guard arguments.count % 2 == 0 else { throw MPDError.badArgument("Incorrect number of filter arguments") }
+        var terms: [MediaPredicate] = []
+        for i in stride(from: 0, to: arguments.count, by: 2) {
+            let tag = arguments[i].lowercased(), value = arguments[i + 1]
+            switch tag {
+            case "file", "filename": terms.append(try file(value))
+            case "base": terms.append(try base(value))
+            case "modified-since": terms.append(try modifiedSince(value))
+            default: terms.append(try compare(tag: tag, mode == .search ? .contains : .equal, value))
+            }
+        }
+        return terms.count == 1 ? terms[0] : .and(terms)
+    }
+
+    enum Operation: Equatable { case equal, notEqual, contains, notContains, startsWith, regex, notRegex }
+
+    private var options: Comparison.Options { mode == .search ? [.caseInsensitive] : [] }
+
+    /// `TAG op VALUE`. A missing tag compares as the empty string, as MPD's: `find artist ""` finds the
+    /// songs without one.
+    func compare(tag: String, _ op: Operation, _ value: String) throws -> MediaPredicate {
+        if tag == "any" {
+            let searchable: [MediaProperty] = [.artist, .albumArtist, .albumTitle, .title, .genre, .composer, .grouping]
+            let terms = try searchable.map { try compare(property: $0, op == .notEqual || op == .notContains || op == .notRegex ? positive(op) : op, value) }
+            let any = MediaPredicate.or(terms)
+            return op == .notEqual || op == .notContains || op == .notRegex ? .not(any) : any
+        }
+        guard let mpdTag = MPDTag.named(tag) else { throw MPDError.badArgument("Unknown filter type") }
+        guard let property = mpdTag.property else {
+            throw MPDError.badArgument("mlib does not index the tag \(mpdTag.name) for filtering")
+        }
+        // MPD's fallback: a song without an album artist matches on its artist.
+        if property == .albumArtist, let artist = mpdTag.fallbacks.first?.property,
+           op == .equal || op == .contains || op == .startsWith || op == .regex {
+            return .or([try compare(property: property, op, value),
+                        .and([.comparison(Comparison(property, .equal, .null)), try compare(property: artist, op, value)])])
+        }
+        if property == .albumArtist, op == .notEqual || op == .notContains || op == .notRegex {
+            return .not(try compare(tag: tag, positive(op), value))
+        }
+        return try compare(property: property, op, value)
+    }
+
+    private func positive(_ op: Operation) -> Operation {
+        switch op {
+        case .notEqual: .equal
+        case .notContains: .contains
+        case .notRegex: .regex
+        default: op
+        }
+    }
+
+    private func compare(property: MediaProperty, _ op: Operation, _ value: String) throws -> MediaPredicate {
+        switch op {
+        case .notEqual: return .not(try compare(property: property, .equal, value))
+        case .notContains: return .not(try compare(property: property, .contains, value))
+        case .notRegex: return .not(try compare(property: property, .regex, value))
+        default: break
+        }
+        let isText = property.spec.type == .text || property.spec.type == .date
+        if !isText {
+            // Track and disc are numbers in mlib: "3" and "03" name the same track, as MPD's parsed forms do.
+            guard op == .equal else { return .none }
+            if value.isEmpty { return .or([.comparison(Comparison(property, .equal, .null)),
+                                          .comparison(Comparison(property, .equal, .value(.integer(0))))]) }
+            guard let n = Int64(value.split(separator: "/").first.map(String.init) ?? value) else { return .none }
+            return .comparison(Comparison(property, .equal, .value(.integer(n))))
+        }
+        if value.isEmpty {
+            switch op {
+            // MPD 0.23 finds nothing for an empty exact value (a missing tag is not an empty one).
+            case .equal: return .none
+            case .contains, .startsWith, .regex: return .all
+            default: break
+            }
+        }
+        let operatorAndValue: (Comparison.Operator, String) = switch op {
+        case .equal: (.equal, value)
+        case .contains: (.contains, value)
+        case .startsWith: (.beginsWith, value)
+        default: (.matches, ".*(?:" + value + ").*")
+        }
+        return .comparison(Comparison(property, operatorAndValue.0, .value(.text(operatorAndValue.1)), options: options))
+    }
+
+    func file(_ uri: String) throws -> MediaPredicate {
+        guard let path = uris.path(of: uri) else { return .none }
+        return .comparison(Comparison(.path, .equal, .value(.text(path.string))))
+    }
+
+    func base(_ uri: String) throws -> MediaPredicate {
+        guard let path = uris.path(of: uri) else { throw MPDError.noSuchDirectory }
+        if LibraryURIs.normalized(uri).isEmpty && uris.topDirectories == nil { return .all }
+        let prefix = path.string.hasSuffix("/") ? path.string : path.string + "/"
+        return .comparison(Comparison(.path, .beginsWith, .value(.text(prefix))))
+    }
+
+    func modifiedSince(_ text: String) throws -> MediaPredicate {
+        guard let date = MPDFormat.date(fromTimestamp: text) else { throw MPDError.badArgument("Malformed time stamp") }
+        return .comparison(Comparison(.modificationDate, .greaterOrEqual, .value(.real(date.timeIntervalSince1970))))
+    }
+}
+
+/// MPD 0.21's filter expressions: `(TAG OP VALUE)`, `(!EXPR)`, `(EXPR AND EXPR …)`, `(base VALUE)`,
+/// `(modified-since VALUE)`, `(file == VALUE)`; values in single or double quotes with `\` escapes.
+private struct ExpressionParser {
+    let text: [Character]
+    let compiler: FilterCompiler
+    var i = 0
+
+    init(text: String, compiler: FilterCompiler) {
+        self.text = Array(text)
+        self.compiler = compiler
+    }
+
+    var atEnd: Bool {
+        var j = i
+        while j < text.count, text[j] == " " { j += 1 }
+        return j == text.count
+    }
+
+    mutating func skipSpace() { while i < text.count, text[i] == " " { i += 1 } }
+
+    mutating func expect(_ c: Character) throws {
+        skipSpace()
+        guard i < text.count, text[i] == c else { throw MPDError.badArgument("'\(c)' expected") }
+        i += 1
+    }
+
+    mutating func parseExpression() throws -> MediaPredicate {
+        try expect("(")
+        skipSpace()
+        guard i < text.count else { throw MPDError.badArgument("Expression expected") }
+        if text[i] == "!" {
+            i += 1
+            let inner = try parseExpression()
+            try expect(")")
+            return .not(inner)
+        }
+        if text[i] == "(" {
+            var terms = [try parseExpression()]
+            while true {
+                skipSpace()
+                if i < text.count, text[i] == ")" { i += 1; break }
+                let word = readWord()
+                guard word == "AND" else { throw MPDError.badArgument("'AND' expected") }
+                terms.append(try parseExpression())
+            }
+            return terms.count == 1 ? terms[0] : .and(terms)
+        }
+        let tag = readWord()
+        guard !tag.isEmpty else { throw MPDError.badArgument("Tag name expected") }
+        let lower = tag.lowercased()
+        let result: MediaPredicate
+        if lower == "base" {
+            result = try compiler.base(try readValue())
+        } else if lower == "modified-since" {
+            result = try compiler.modifiedSince(try readValue())
+        } else {
+            skipSpace()
+            let opText = readOperator()
+            let op: FilterCompiler.Operation
+            switch opText {
+            case "==", "eq_cs", "eq_ci": op = .equal
+            case "!=": op = .notEqual
+            case "contains": op = .contains
+            case "!contains": op = .notContains
+            case "starts_with": op = .startsWith
+            case "=~": op = .regex
+            case "!~": op = .notRegex
+            default: throw MPDError.badArgument("Unknown filter operator: \(opText)")
+            }
+            let value = try readValue()
+            if lower == "file" || lower == "filename" {
+                guard op == .equal || op == .notEqual else { throw MPDError.badArgument("'==' expected") }
+                let p = try compiler.file(value)
+                result = op == .equal ? p : .not(p)
+            } else {
+                result = try compiler.compare(tag: lower, op, value)
+            }
+        }
+        try expect(")")
+        return result
+    }
+
+    mutating func readWord() -> String {
+        skipSpace()
+        var word = ""
+        while i < text.count, text[i].isLetter || text[i].isNumber || text[i] == "_" || text[i] == "-" {
+            word.append(text[i])
+            i += 1
+        }
+        return word
+    }
+
+    mutating func readOperator() -> String {
+        var op = ""
+        if i < text.count, "=!~".contains(text[i]) {
+            while i < text.count, "=!~".contains(text[i]) { op.append(text[i]); i += 1 }
+            if op == "!" { op += readWord() }
+            return op
+        }
+        return readWord()
+    }
+
+    mutating func readValue() throws -> String {
+        skipSpace()
+        guard i < text.count, text[i] == "\"" || text[i] == "'" else { throw MPDError.badArgument("Quoted string expected") }
+        let quote = text[i]
+        i += 1
+        var value = ""
+        while i < text.count, text[i] != quote {
+            if text[i] == "\\", i + 1 < text.count { i += 1 }
+            value.append(text[i])
+            i += 1
+        }
+        guard i < text.count else { throw MPDError.badArgument("Closing quote not found") }
+        i += 1
+        return value
+    }
+}

@@ -1,0 +1,66 @@
+import MediaModel
+
+/// MPD URIs over mlib's absolute paths. With one root, a URI is the path relative to it, exactly as
+/// MPD's are relative to `music_directory` (the same files give the same URIs from both servers); with
+/// several, each root is a top-level directory named after its last component (made unique with " (2)").
+struct LibraryURIs: Sendable {
+    struct Mount: Sendable {
+        var name: String       // "" for the single root
+        var root: MediaPath
+    }
+
+    let mounts: [Mount]
+
+    init(roots: [MediaPath]) {
+        if roots.count == 1 {
+            mounts = [Mount(name: "", root: roots[0])]
+            return
+        }
+        var used: Set<String> = []
+        mounts = roots.sorted().map { root in
+            let base = root.lastComponent.string.isEmpty ? "root" : root.lastComponent.string
+            var name = base
+            var n = 2
+            while used.contains(name) {
+                name = "\(base) (\(n))"
+                n += 1
+            }
+            used.insert(name)
+            return Mount(name: name, root: root)
+        }
+    }
+
+    /// The URI of a file, or nil when it lies under no root.
+    func uri(of path: MediaPath) -> String? {
+        for mount in mounts where path.hasPrefix(directory: mount.root) {
+            let relative = String(decoding: path.bytes.dropFirst(mount.root.bytes.count + (mount.root.bytes.last == UInt8(ascii: "/") ? 0 : 1)), as: UTF8.self)
+            return mount.name.isEmpty ? relative : mount.name + "/" + relative
+        }
+        return nil
+    }
+
+    /// The absolute path a URI (file or directory; "" is the top) names, or nil when no root holds it.
+    func path(of uri: String) -> MediaPath? {
+        let trimmed = Self.normalized(uri)
+        if mounts.count == 1 && mounts[0].name.isEmpty {
+            return trimmed.isEmpty ? mounts[0].root : mounts[0].root.appending(MediaPath(trimmed))
+        }
+        guard !trimmed.isEmpty else { return nil }
+        let parts = trimmed.split(separator: "/", maxSplits: 1).map(String.init)
+        guard let mount = mounts.first(where: { $0.name == parts[0] }) else { return nil }
+        return parts.count == 1 ? mount.root : mount.root.appending(MediaPath(parts[1]))
+    }
+
+    /// The top-level directories (several roots) — nil with one root, whose files sit at the top.
+    var topDirectories: [String]? {
+        mounts.count == 1 && mounts[0].name.isEmpty ? nil : mounts.map(\.name)
+    }
+
+    /// Without leading/trailing slashes; "/" and "" both mean the top.
+    static func normalized(_ uri: String) -> String {
+        var s = Substring(uri)
+        while s.hasPrefix("/") { s = s.dropFirst() }
+        while s.hasSuffix("/") { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import MediaIndex
+import NIOCore
+import NIOPosix
+import Playback
+
+/// How `mlib serve` listens and behaves.
+public struct MPDServerConfiguration: Sendable {
+    /// TCP address to listen on (nil: no TCP).
+    public var host: String? = "127.0.0.1"
+    public var port: Int = 6600
+    /// A Unix socket to listen on as well (or instead, with `host` nil).
+    public var socketPath: String?
+    /// When set, clients have no permission until they send `password`.
+    public var password: String?
+    /// Whether plays and skips are written to the library (real-time device playback; see `mlib serve`).
+    public var recordPlays = false
+    /// The SQLite library file: `update` takes the scan lock beside it, as `mlib scan` does.
+    public var scanLockPath: String?
+    /// What `random 1` turns on: `songs`, or `albums` to shuffle whole albums.
+    public var randomMode: ShuffleMode = .songs
+    /// The one output shown by `outputs`.
+    public var outputName = "mlib"
+    public var outputPlugin = "null"
+    /// Longest request line accepted; a longer one closes the connection.
+    public var maximumLineLength = 64 * 1024
+
+    public init() {}
+}
+
+/// An MPD protocol server (protocol 0.23) over a `MusicPlayer` and a library store: every MPD client
+/// (mpc, ncmpcpp, Cantata, phone apps) drives mlib's player and browses its library.
+///
+/// Layout: `RequestParser` (protocol lines), `ClientSession` (connections, command lists, idle),
+/// `CommandTable` and the `*Commands` files (dispatch), `LibraryBrowser`, `FilterCompiler`, `SongWriter`
+/// and `LibraryURIs` (mapping to the library), `ServerCore` (shared state on one serial queue).
+public final class MPDServer: @unchecked Sendable {
+    public static let protocolVersion = "0.23.5"
+
+    let core: ServerCore
+    private let group: MultiThreadedEventLoopGroup
+    private var channels: [any Channel] = []
+
+    public init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+        core = try ServerCore(player: player, store: store, configuration: configuration)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// Binds the TCP port and/or the Unix socket; returns once clients can connect.
+    public func start() async throws {
+        let configuration = core.configuration
+        if let host = configuration.host {
+            channels.append(try await bootstrap().bind(host: host, port: configuration.port).get())
+        }
+        if let socketPath = configuration.socketPath {
+            channels.append(try await bootstrap().bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get())
+        }
+    }
+
+    /// The TCP port actually bound (useful with port 0).
+    public var boundPort: Int? { channels.lazy.compactMap { $0.localAddress?.port }.first }
+
+    /// Closes the listening sockets and every connection.
+    public func stop() async throws {
+        for channel in channels { try? await channel.close().get() }
+        channels = []
+        try await group.shutdownGracefully()
+        if let socketPath = core.configuration.socketPath { unlink(socketPath) }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        let core = self.core
+        let maximumLineLength = core.configuration.maximumLineLength
+        return ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maximumLength: maximumLineLength)))
+                    try channel.pipeline.syncOperations.addHandler(SessionHandler(core: core))
+                }
+            }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaScanner
+import Playback
+
+/// The state every connection shares: the player, the library, the queue's ids, MPD's option flags and
+/// the idle bookkeeping. Everything here runs on `queue` (one serial queue): commands, player events
+/// and the end of an update, in the order they happen, so there is no other locking.
+final class ServerCore: @unchecked Sendable {
+    let queue = DispatchQueue(label: "mlib.mpd.core")
+    let player: MusicPlayer
+    let store: any LibraryStore
+    let configuration: MPDServerConfiguration
+    let started = Date()
+
+    private(set) var uris: LibraryURIs
+    /// Paths, ids and counts of the whole library, read again when it changes (see `LibraryCache`).
+    let cache = LibraryCache()
+    var queueIDs = QueueIDs()
+
+    // MPD's options that MusicPlayer has no word for (repeat and random map onto its modes).
+    var repeatOn = false { didSet { updateStopAfterCurrent() } }
+    var singleOn = false { didSet { updateStopAfterCurrent() } }
+    var consumeOn = false
+    var crossfade = 0
+    var outputEnabled = true
+    var lastError: String?
+    /// `prio` values by song id (MPD plays higher priorities first in random mode; mlib records and shows them).
+    var priorities: [Int: Int] = [:]
+
+    /// Where `stop` left the current song: MPD keeps it (status shows it, `play` starts there), while
+    /// MusicPlayer's stop leaves nothing current.
+    var stoppedSongID: Int?
+
+    /// The queue position MPD calls the current song: the player's, or where `stop` left it.
+    var currentPosition: Int? {
+        if let index = player.indexOfNowPlayingItem { return index < queueIDs.count ? index : nil }
+        return stoppedSongID.flatMap { queueIDs.position(ofID: $0) }
+    }
+
+    /// The id of the entry playing as last seen (for `consume`, which removes it when it finishes).
+    private var currentSongID: Int?
+    /// Seconds played since the server started (`stats` `playtime`).
+    private var playedBefore: Double = 0
+    private var playingSince: Date?
+    private(set) var updateJob: Int?
+    private var lastUpdateJob = 0
+    private(set) var databaseUpdated: Date
+
+    private var sessions: [ObjectIdentifier: ClientSession] = [:]
+
+    /// `single` without `repeat`, readable from the engine thread (which must not wait for `queue`: a
+    /// command on `queue` may be waiting for the player's delivery lock that the engine holds).
+    private let stopLock = NSLock()
+    private var stopAfterCurrentValue = false
+    private func updateStopAfterCurrent() {
+        stopLock.withLock { stopAfterCurrentValue = singleOn && !repeatOn }
+    }
+
+    init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+        self.player = player
+        self.store = store
+        self.configuration = configuration
+        uris = LibraryURIs(roots: try store.roots())
+        databaseUpdated = Date()
+        player.addObserver { [weak self] event in self?.observeSynchronously(event) }
+        player.addObserver { [weak self] event in
+            guard let self else { return }
+            self.queue.async { self.handle(event) }
+        }
+    }
+
+    /// The library as MPD's directory tree, the cache refreshed first if the library changed.
+    func browser() throws -> LibraryBrowser {
+        try cache.refresh(from: store)
+        return LibraryBrowser(store: store, uris: uris, cache: cache)
+    }
+
+    // MARK: Sessions and idle
+
+    func register(_ session: ClientSession) { sessions[ObjectIdentifier(session)] = session }
+    func unregister(_ session: ClientSession) { sessions[ObjectIdentifier(session)] = nil }
+    var sessionCount: Int { sessions.count }
+
+    /// Tells every connection that these subsystems changed (an idling one is answered at once).
+    func emit(_ subsystems: Set<Subsystem>) {
+        guard !subsystems.isEmpty else { return }
+        for session in sessions.values { session.changed(subsystems) }
+    }
+
+    /// Ends a command that may have edited the queue: raises its version once and wakes `playlist` idlers.
+    func commitQueue() {
+        if queueIDs.commit() { emit([.playlist]) }
+    }
+
+    // MARK: Player events
+
+    /// Runs on the thread that caused the event, before the player goes on: MPD's `single` (without
+    /// repeat) stops after the current song, so the next one must not start even for a moment.
+    private func observeSynchronously(_ event: PlayerEvent) {
+        guard case .itemDidEnd(let end) = event, end.reason == .finished else { return }
+        if stopLock.withLock({ stopAfterCurrentValue }) { player.stop() }
+    }
+
+    private func handle(_ event: PlayerEvent) {
+        switch event {
+        case .playbackStateDidChange(let state):
+            if state.isAdvancing { stoppedSongID = nil }
+            if state.isAdvancing { if playingSince == nil { playingSince = Date() } } else if let since = playingSince {
+                playedBefore += Date().timeIntervalSince(since)
+                playingSince = nil
+            }
+            emit([.player])
+        case .nowPlayingItemDidChange:
+            currentSongID = player.indexOfNowPlayingItem.flatMap { $0 < queueIDs.count ? queueIDs.ids[$0] : nil }
+            emit([.player])
+        case .queueDidChange:
+            break   // the commands that edit the queue announce `playlist` themselves
+        case .volumeDidChange:
+            emit([.mixer])
+        case .itemDidEnd(let end):
+            recordStatistics(end)
+            if consumeOn, end.reason == .finished, let position = finishedPosition(end.item) {
+                player.removeItem(at: position)
+                queueIDs.remove(at: position)
+                commitQueue()
+            }
+        case .itemDidFail(let item, let message):
+            lastError = "Failed to decode \(uris.uri(of: item.path) ?? item.path.string): \(message)"
+            emit([.player])
+        case .outputDidFail(let message):
+            lastError = message
+            emit([.player, .output])
+        }
+    }
+
+    /// Where the item that just finished sits: the one queue entry holding it, or (when the queue holds it
+    /// more than once) the entry last seen playing. Events are handled a little after they happen, when
+    /// the player may already be further on, so the item itself is the better witness.
+    private func finishedPosition(_ item: MediaItem) -> Int? {
+        let queue = player.queue
+        let matches = queue.indices.filter { queue[$0] == item }
+        if matches.count == 1 { return matches[0] }
+        return currentSongID.flatMap { queueIDs.position(ofID: $0) }
+    }
+
+    private func recordStatistics(_ end: ItemEnd) {
+        guard configuration.recordPlays, end.itemID != 0 else { return }
+        switch end.verdict {
+        case .played: try? store.recordPlay(id: end.itemID, at: Date())
+        case .skipped: try? store.recordSkip(id: end.itemID)
+        case .none: break
+        }
+    }
+
+    var playTime: Double { playedBefore + (playingSince.map { Date().timeIntervalSince($0) } ?? 0) }
+
+    // MARK: Database updates
+
+    /// Starts a scan of `directories` (every root when empty) unless one runs; returns its job number.
+    func startUpdate(_ directories: [MediaPath]) -> Int {
+        if let updateJob { return updateJob }
+        lastUpdateJob += 1
+        let job = lastUpdateJob
+        updateJob = job
+        emit([.update])
+        let store = self.store
+        let lockPath = configuration.scanLockPath
+        Task.detached { [weak self] in
+            var failure: String?
+            do {
+                let lock = try lockPath.map { try ScanLock(libraryPath: $0, timeout: nil) }
+                defer { withExtendedLifetime(lock) {} }
+                let scanner = MediaScanner(index: store)
+                let roots = try directories.isEmpty ? store.roots() : directories
+                _ = try await scanner.scan(roots)
+            } catch {
+                failure = "update failed: \(error)"
+            }
+            guard let self else { return }
+            let message = failure
+            self.queue.async { self.finishUpdate(failure: message) }
+        }
+        return job
+    }
+
+    private func finishUpdate(failure: String?) {
+        updateJob = nil
+        databaseUpdated = Date()
+        if let failure { lastError = failure }
+        cache.invalidate()
+        if let roots = try? store.roots() { uris = LibraryURIs(roots: roots) }
+        emit([.update, .database])
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import MediaModel
+import Playback
+
+/// `status`, `stats`, `currentsong`, `clearerror` and the playback options.
+enum StatusCommands {
+    static func status(_ c: CommandContext, _ out: inout Response) throws {
+        let core = c.core
+        let s = core.player.status
+        let order = core.player.playOrder
+        out.field("volume", Int((s.volume * 100).rounded()))
+        out.field("repeat", core.repeatOn ? 1 : 0)
+        out.field("random", s.shuffleMode != .off ? 1 : 0)
+        out.field("single", core.singleOn ? 1 : 0)
+        out.field("consume", core.consumeOn ? 1 : 0)
+        out.field("partition", "default")
+        out.field("playlist", Int(core.queueIDs.version))
+        out.field("playlistlength", core.queueIDs.count)
+        out.field("mixrampdb", 0)
+        out.field("state", state(s.playbackState))
+        if let index = s.indexOfNowPlayingItem ?? core.currentPosition, index < core.queueIDs.count {
+            out.field("song", index)
+            out.field("songid", core.queueIDs.ids[index])
+            if s.playbackState != .stopped {
+                let elapsed = min(s.currentPlaybackTime, s.duration > 0 ? s.duration : .infinity)
+                out.field("time", "\(Int(elapsed.rounded())):\(Int(s.duration.rounded()))")
+                out.field("elapsed", MPDFormat.seconds(elapsed))
+                if let item = s.nowPlayingItem {
+                    out.field("bitrate", Int((item[.bitRate]?.integer ?? 0) / 1000))
+                    out.field("duration", MPDFormat.seconds(s.duration))
+                    if let format = SongWriter.audioFormat(item) { out.field("audio", format) }
+                }
+            }
+            if let orderPosition = order.firstIndex(of: index) {
+                var next: Int? = orderPosition + 1 < order.count ? order[orderPosition + 1] : nil
+                if next == nil, core.repeatOn, !order.isEmpty { next = order[0] }
+                if core.repeatOn && core.singleOn { next = index }
+                if let next, next < core.queueIDs.count {
+                    out.field("nextsong", next)
+                    out.field("nextsongid", core.queueIDs.ids[next])
+                }
+            }
+        }
+        if core.crossfade > 0 { out.field("xfade", core.crossfade) }
+        if let job = core.updateJob { out.field("updating_db", job) }
+        if let error = core.lastError { out.field("error", error) }
+    }
+
+    static func state(_ state: PlaybackState) -> String {
+        switch state {
+        case .playing, .seekingForward, .seekingBackward: "play"
+        case .paused, .interrupted: "pause"
+        case .stopped: "stop"
+        }
+    }
+
+    static func stats(_ c: CommandContext, _ out: inout Response) throws {
+        let stats = try c.core.browser().cache.stats
+        out.field("uptime", Int(Date().timeIntervalSince(c.core.started)))
+        out.field("playtime", Int(c.core.playTime))
+        out.field("artists", stats.artists)
+        out.field("albums", stats.albums)
+        out.field("songs", stats.songs)
+        out.field("db_playtime", Int(stats.playtime))
+        out.field("db_update", Int(c.core.databaseUpdated.timeIntervalSince1970))
+    }
+
+    static func currentsong(_ c: CommandContext, _ out: inout Response) throws {
+        guard let index = c.core.currentPosition else { return }
+        QueueCommands.writeEntry(c, position: index, to: &out)
+    }
+
+    static func clearerror(_ c: CommandContext, _ out: inout Response) throws {
+        c.core.lastError = nil
+        c.core.emit([.player])
+    }
+
+    static func `repeat`(_ c: CommandContext, _ out: inout Response) throws {
+        let on = try Arguments.bool(c.arguments[0])
+        guard on != c.core.repeatOn else { return }
+        c.core.repeatOn = on
+        applyRepeat(c.core)
+        c.core.emit([.options])
+    }
+
+    /// MPD's repeat/single pair onto MusicPlayer's repeat mode: repeat = all, repeat+single = one;
+    /// single alone (stop after the current song) is handled by the core.
+    static func applyRepeat(_ core: ServerCore) {
+        core.player.repeatMode = core.repeatOn ? (core.singleOn ? .one : .all) : .none
+    }
+
+    /// random = MusicPlayer's shuffle (songs, or albums when the server was started so).
+    static func random(_ c: CommandContext, _ out: inout Response) throws {
+        let on = try Arguments.bool(c.arguments[0])
+        guard on != (c.core.player.shuffleMode != .off) else { return }
+        c.core.player.shuffleMode = on ? c.core.configuration.randomMode : .off
+        c.core.emit([.options])
+    }
+
+    static func single(_ c: CommandContext, _ out: inout Response) throws {
+        switch c.arguments[0] {
+        case "oneshot": throw MPDError.badArgument("mlib does not support single oneshot")
+        default:
+            let on = try Arguments.bool(c.arguments[0])
+            guard on != c.core.singleOn else { return }
+            c.core.singleOn = on
+        }
+        applyRepeat(c.core)
+        c.core.emit([.options])
+    }
+
+    static func consume(_ c: CommandContext, _ out: inout Response) throws {
+        switch c.arguments[0] {
+        case "oneshot": throw MPDError.badArgument("mlib does not support consume oneshot")
+        default:
+            let on = try Arguments.bool(c.arguments[0])
+            guard on != c.core.consumeOn else { return }
+            c.core.consumeOn = on
+        }
+        c.core.emit([.options])
+    }
+
+    /// Accepted and shown; the player always plays gaplessly without a crossfade.
+    static func crossfade(_ c: CommandContext, _ out: inout Response) throws {
+        let seconds = try Arguments.unsigned(c.arguments[0])
+        guard seconds != c.core.crossfade else { return }
+        c.core.crossfade = seconds
+        c.core.emit([.options])
+    }
+
+    static func setvol(_ c: CommandContext, _ out: inout Response) throws {
+        let v = try Arguments.int(c.arguments[0])
+        guard (0...100).contains(v) else { throw MPDError.badArgument("Invalid volume value") }
+        c.core.player.volume = Float(v) / 100
+    }
+
+    static func volume(_ c: CommandContext, _ out: inout Response) throws {
+        let change = try Arguments.int(c.arguments[0])
+        guard (-100...100).contains(change) else { throw MPDError.badArgument("Invalid volume value") }
+        let now = Int((c.core.player.volume * 100).rounded())
+        c.core.player.volume = Float(min(100, max(0, now + change))) / 100
+    }
+
+    static func replayGainMode(_ c: CommandContext, _ out: inout Response) throws {
+        guard let mode = ReplayGainMode(rawValue: c.arguments[0]) else { throw MPDError.badArgument("Unrecognized replay gain mode") }
+        guard mode != c.core.player.replayGainMode else { return }
+        c.core.player.replayGainMode = mode
+        c.core.emit([.options])
+    }
+
+    static func replayGainStatus(_ c: CommandContext, _ out: inout Response) throws {
+        out.field("replay_gain_mode", c.core.player.replayGainMode.rawValue)
+    }
+}

@@ -1,0 +1,60 @@
+import MediaModel
+
+/// `sticker` on songs, mapped to mlib's user data: `rating` (0–5, the library's rating, which
+/// `mlib ls rating:5` reads), and `playCount`, `skipCount`, `lastPlayed` (read-only, kept by the player).
+/// Other sticker names are refused: mlib has no free-form sticker store.
+enum StickerCommands {
+    static let names = ["rating", "playCount", "skipCount", "lastPlayed"]
+
+    static func sticker(_ c: CommandContext, _ out: inout Response) throws {
+        let a = c.arguments
+        guard a.count >= 3 else { throw MPDError.badArgument("bad request") }
+        guard a[1] == "song" else { throw MPDError.badArgument("unknown sticker domain") }
+        let browser = try c.core.browser()
+        switch (a[0], a.count) {
+        case ("get", 4):
+            let item = try song(browser, a[2])
+            guard let value = value(a[3], of: item) else { throw MPDError(.noExist, "no such sticker") }
+            out.field("sticker", "\(a[3])=\(value)")
+        case ("list", 3):
+            let item = try song(browser, a[2])
+            for name in names { if let value = value(name, of: item) { out.field("sticker", "\(name)=\(value)") } }
+        case ("set", 5):
+            let item = try song(browser, a[2])
+            guard a[3] == "rating" else { throw MPDError.badArgument("mlib stores only the rating sticker (0-5)") }
+            guard let rating = Int(a[4]), (0...5).contains(rating) else { throw MPDError.badArgument("rating must be 0-5") }
+            try c.core.store.setRating(id: item.persistentID, rating)
+            c.core.emit([.sticker])
+        case ("delete", 3), ("delete", 4):
+            let item = try song(browser, a[2])
+            guard a.count == 3 || a[3] == "rating" else { throw MPDError.badArgument("only the rating sticker can be deleted") }
+            try c.core.store.setRating(id: item.persistentID, nil)
+            c.core.emit([.sticker])
+        case ("find", 4), ("find", 6):
+            // `sticker find song DIR NAME [= VALUE]`: songs under DIR with the sticker (equal to VALUE).
+            guard names.contains(a[3]) else { return }
+            for item in try browser.songs(at: a[2]) {
+                guard let v = value(a[3], of: item), a.count == 4 || (a[4] == "=" && v == a[5]) else { continue }
+                out.field("file", c.core.uris.uri(of: item.path) ?? "")
+                out.field("sticker", "\(a[3])=\(v)")
+            }
+        default:
+            throw MPDError.badArgument("bad request")
+        }
+    }
+
+    private static func song(_ browser: LibraryBrowser, _ uri: String) throws -> MediaItem {
+        guard let item = try browser.song(uri) else { throw MPDError(.noExist, "No such song") }
+        return item
+    }
+
+    private static func value(_ name: String, of item: MediaItem) -> String? {
+        switch name {
+        case "rating": return item[.rating]?.integer.map(String.init)
+        case "playCount": return item.playCount > 0 ? String(item.playCount) : nil
+        case "skipCount": return item[.skipCount]?.integer.flatMap { $0 > 0 ? String($0) : nil }
+        case "lastPlayed": return item[.lastPlayedDate]?.real.map { String(Int($0)) }
+        default: return nil
+        }
+    }
+}

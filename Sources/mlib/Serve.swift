@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import MediaIndex
+import MPDServer
+import Playback
+
+/// `mlib serve`: the player as a daemon behind the MPD protocol, so MPD clients drive it.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata, …).",
+        discussion: """
+            Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \
+            library as MPD's database (URIs are paths relative to the root, or ROOTNAME/… with several \
+            roots), stored playlists (the library's playlists), idle, update (runs the scanner), albumart \
+            and readpicture. One MusicPlayer plays into the sink, as `mlib play` does.
+
+            Plays and skips are recorded in the library only for real-time device playback (the \
+            pulse/auto sink), or with --record-plays.
+
+            SIGTERM or SIGINT stops the server cleanly (connections closed, the player stopped).
+
+            Examples:
+              mlib serve &
+              mpc add / && mpc play
+              mlib serve --port 6601 --sink null --password secret
+              mlib serve --socket $XDG_RUNTIME_DIR/mlib.socket
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var bind: String = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The TCP port (0: any free port, printed on start).", valueName: "port"))
+    var port: Int = 6600
+
+    @Option(help: ArgumentHelp("Also listen on this Unix socket.", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Listen on the Unix socket only (with --socket).")
+    var noTcp = false
+
+    @Option(help: ArgumentHelp("Clients must send this password before any other command.", valueName: "password"))
+    var password: String?
+
+    @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
+    var sink: String = "auto"
+
+    @Option(help: ArgumentHelp("What MPD's random mode shuffles: songs, or albums.", valueName: "mode"))
+    var random: ShuffleMode = .songs
+
+    @Flag(help: "Record plays and skips whatever the sink (by default only for a real-time device).")
+    var recordPlays = false
+
+    func validate() throws {
+        if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
+        if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535") }
+        if noTcp && socket == nil { throw ValidationError("--no-tcp needs --socket") }
+        if random == .off { throw ValidationError("--random is songs or albums") }
+    }
+
+    func run() async throws {
+        let spec = SinkSpec(sink)!
+        if let path = libraryOptions.locator.sqlitePath, !FileManager.default.fileExists(atPath: path) {
+            printError("no library at \(path) (run mlib scan DIR first)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        let store: any LibraryStore
+        do { store = try libraryOptions.locator.open() } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+        let output: any AudioSink
+        do { output = try spec.open() } catch let error as SinkError {
+            printError(error.message)
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        let player = MusicPlayer(sink: output)
+
+        var configuration = MPDServerConfiguration()
+        configuration.host = noTcp ? nil : bind
+        configuration.port = port
+        configuration.socketPath = socket
+        configuration.password = password
+        configuration.randomMode = random
+        configuration.scanLockPath = libraryOptions.locator.sqlitePath
+        configuration.outputName = "mlib (\(spec))"
+        configuration.outputPlugin = spec.description.split(separator: ":").first.map(String.init) ?? "null"
+        // A play counts when someone heard it: a device in real time, not a null or file rendering.
+        configuration.recordPlays = recordPlays || spec.isListenedTo
+
+        let server = try MPDServer(player: player, store: store, configuration: configuration)
+        do { try await server.start() } catch {
+            printError("cannot listen on \(noTcp ? socket! : "\(bind):\(port)"): \(error)")
+            try? player.close()
+            throw ExitCode(ExitStatus.partialFailure)
+        }
+        let listening = [noTcp ? nil : "\(bind):\(server.boundPort ?? port)", socket].compactMap { $0 }
+        printError("serving MPD protocol \(MPDServer.protocolVersion) on \(listening.joined(separator: " and "))")
+
+        await Self.waitForTermination()
+        try? await server.stop()
+        try? player.close()
+    }
+
+    /// Returns on the first SIGINT or SIGTERM (both are ignored as signals from here on, so they stop
+    /// the server cleanly instead of killing it mid-write).
+    static func waitForTermination() async {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        for await _ in stream { break }
+        sources.forEach { $0.cancel() }
+    }
+}

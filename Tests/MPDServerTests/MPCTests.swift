@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+/// `mlib serve` driven by the real `mpc` (libmpdclient), as a user would: end to end, null sink.
+@Suite(.serialized, .enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct MPCTests {
+    @Test func queuePlaybackAndStatus() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        try #require(try server.mpc(["add", "Long"]).status == 0)
+        try #require(try server.mpc(["add", "Album1/flac-vorbis-cover.flac"]).status == 0)
+        #expect(try server.mpc(["-f", "%file%", "playlist"]).out
+                == "Long/tone1.flac\nLong/tone2.flac\nAlbum1/flac-vorbis-cover.flac\n")
+
+        let playing = try server.mpc(["play"]).out
+        #expect(playing.contains("Sine Wave - Tone 1"))
+        #expect(playing.contains("[playing] #1/3"))
+
+        let paused = try server.mpc(["pause"]).out
+        #expect(paused.contains("[paused]  #1/3"))
+        #expect(try server.mpc(["status"]).out.contains("[paused]"))
+
+        let next = try server.mpc(["next"]).out
+        #expect(next.contains("Sine Wave - Tone 2"))
+        #expect(next.contains("#2/3"))
+
+        try server.mpc(["play"])
+        usleep(1_200_000)
+        let status = try server.mpc(["status"]).out
+        #expect(status.contains("[playing] #2/3"))
+        // Time moves while playing: at least 0:01 after 1.2 s.
+        #expect(!status.contains("0:00/0:30"))
+
+        try server.mpc(["stop"])
+        #expect(!(try server.mpc(["status"]).out.contains("[playing]")))
+        #expect(server.stop() == 0)   // SIGTERM: a clean exit
+    }
+
+    @Test func searchAndStoredPlaylists() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        #expect(try server.mpc(["search", "artist", "кино"]).out == "Album1/mp3-id3v24.mp3\nOther/ogg-vorbis.ogg\n")
+        #expect(try server.mpc(["find", "album", "Long Tones"]).out == "Long/tone1.flac\nLong/tone2.flac\n")
+        #expect(try server.mpc(["search", "(artist contains 'Sine')"]).out == "Long/tone1.flac\nLong/tone2.flac\n")
+        #expect(try server.mpc(["list", "album"]).out == "Long Tones\nTest Pressing\nГруппа крови — Déjà vu\n")
+
+        try server.mpc(["findadd", "artist", "Sine Wave"])
+        #expect(try server.mpc(["save", "tones"]).status == 0)
+        #expect(try server.mpc(["lsplaylists"]).out == "tones\n")
+        // Saved through MPD, it is the library's playlist: mlib's own CLI lists its entries.
+        let cli = try run(Paths.mlib.path, ["playlist", "show", "tones", "--library", library.library])
+        #expect(cli.out.contains("Tone 1") && cli.out.contains("Tone 2"))
+
+        try server.mpc(["clear"])
+        #expect(try server.mpc(["playlist"]).out == "")
+        try server.mpc(["load", "tones"])
+        #expect(try server.mpc(["-f", "%title%", "playlist"]).out == "Tone 1\nTone 2\n")
+        #expect(try server.mpc(["save", "tones"]).status != 0)   // already exists
+        try server.mpc(["rm", "tones"])
+        #expect(try server.mpc(["lsplaylists"]).out == "")
+    }
+
+    /// `mpc idle` in one client wakes when a second client changes the queue.
+    @Test func idleWakesOnAnotherClientsChange() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        nonisolated(unsafe) var woke: String?
+        let waiter = Thread { woke = try? server.mpc(["idle", "playlist"]).out }
+        waiter.start()
+        usleep(400_000)
+        #expect(woke == nil)   // still waiting
+        try server.mpc(["add", "opus.opus"])
+        let deadline = Date().addingTimeInterval(5)
+        while !waiter.isFinished && Date() < deadline { usleep(20_000) }
+        #expect(woke == "playlist\n")
+    }
+
+    /// A null sink is nobody listening: a play through it is not recorded, unless --record-plays.
+    @Test(arguments: [false, true])
+    func playsAreRecordedOnlyWhenListenedToOrAsked(recordPlays: Bool) throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library, extra: recordPlays ? ["--record-plays"] : [])
+        defer { server.stop() }
+        try server.mpc(["add", "opus.opus"])
+        try server.mpc(["play"])
+        // The 1 s item plays to its end; the statistics are written as it ends.
+        var count = ""
+        for _ in 0..<60 {
+            usleep(100_000)
+            count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
+            let stillPlaying = try server.mpc(["status"]).out.contains("[playing]")
+            if count == "1\n" || (!recordPlays && !stillPlaying) { break }
+        }
+        usleep(200_000)
+        count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
+        #expect(count == (recordPlays ? "1\n" : "0\n"))
+    }
+}
+
+/// Stickers are mlib's user data: `rating` is the library's rating, play counts are read-only.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct StickerTests {
+    @Test func ratingStickerIsTheLibrarysRating() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "set", "rating", "4"]).status == 0)
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).out == "rating=4\n")
+        #expect(try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$title", "rating:4"]).out == "Tone 1\n")
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "set", "mood", "x"]).status != 0)
+        #expect(try server.mpc(["sticker", "Long", "find", "rating"]).out.contains("Long/tone1.flac: rating=4"))
+        try server.mpc(["sticker", "Long/tone1.flac", "delete", "rating"])
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).status != 0)
+    }
+}
+
+/// `update` runs mlib's scanner; `mpc --wait update` returns when the idle `update` event says it ended.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct UpdateTests {
+    @Test func updateScansNewFiles() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let new = library.music.appendingPathComponent("New")
+        try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: new.appendingPathComponent("again.opus"))
+        #expect(try server.mpc(["ls", "New"]).status != 0)
+        #expect(try server.mpc(["--wait", "update"]).status == 0)
+        #expect(try server.mpc(["ls", "New"]).out == "New/again.opus\n")
+        #expect(!(try server.mpc(["status"]).out.contains("Updating DB")))
+    }
+
+    /// A scan by another process (mlib scan, mlib watch) is seen without an update: the server reads the
+    /// library again when its totals change.
+    @Test func aScanByAnotherProcessIsSeen() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nOther\n")
+        #expect(try server.mpc(["stats"]).out.contains("Songs:        7"))
+        let new = library.music.appendingPathComponent("New")
+        try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: new.appendingPathComponent("again.opus"))
+        try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q"]).status == 0)
+        #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nNew\nOther\n")
+        #expect(try server.mpc(["stats"]).out.contains("Songs:        8"))
+    }
+}
+
+/// Several roots: each is a top-level directory named after it; add, find and play go through it.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct SeveralRootsTests {
+    @Test func eachRootIsATopLevelDirectory() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let second = library.directory.appendingPathComponent("Podcasts")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("ogg-vorbis.ogg"),
+                                         to: second.appendingPathComponent("episode.ogg"))
+        try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", second.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["ls"]).out == "Podcasts\nmusic\n")
+        #expect(try server.mpc(["ls", "Podcasts"]).out == "Podcasts/episode.ogg\n")
+        #expect(try server.mpc(["ls", "music/Album1"]).out == "music/Album1/flac-vorbis-cover.flac\nmusic/Album1/mp3-id3v24.mp3\n")
+        try server.mpc(["add", "Podcasts/episode.ogg"])
+        #expect(try server.mpc(["-f", "%file%", "playlist"]).out == "Podcasts/episode.ogg\n")
+        #expect(try server.mpc(["search", "artist", "кино"]).out == "Podcasts/episode.ogg\nmusic/Album1/mp3-id3v24.mp3\nmusic/Other/ogg-vorbis.ogg\n")
+    }
+}
+
+/// consume and single, which MusicPlayer has no mode for: the server does them on the player's events.
+@Suite(.enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
+struct ConsumeAndSingleTests {
+    @Test func aFinishedSongLeavesTheQueue() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        try server.mpc(["consume", "on"])
+        try server.mpc(["add", "opus.opus"])          // 1 s
+        try server.mpc(["add", "Long/tone1.flac"])    // 30 s
+        try server.mpc(["play"])
+        var queue = ""
+        for _ in 0..<50 {
+            usleep(100_000)
+            queue = try server.mpc(["-f", "%file%", "playlist"]).out
+            if queue == "Long/tone1.flac\n" { break }
+        }
+        #expect(queue == "Long/tone1.flac\n")
+        #expect(try server.mpc(["status"]).out.contains("[playing] #1/1"))
+    }
+
+    /// single (without repeat): playback stops when the current song ends.
+    @Test func singleStopsAfterTheCurrentSong() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        try server.mpc(["single", "on"])
+        try server.mpc(["add", "opus.opus"])
+        try server.mpc(["add", "Long/tone1.flac"])
+        try server.mpc(["play"])
+        var status = ""
+        for _ in 0..<50 {
+            usleep(100_000)
+            status = try server.mpc(["status"]).out
+            if !status.contains("[playing]") { break }
+        }
+        #expect(!status.contains("[playing]"), "\(status)")
+        #expect(!status.contains("Tone 1"))
+    }
+}
+
+/// The command itself: help, and the exit statuses of mlib(1).
+struct ServeCommandTests {
+    @Test func helpAndExitStatuses() throws {
+        let help = try run(Paths.mlib.path, ["serve", "--help"])
+        #expect(help.status == 0)
+        for option in ["--bind", "--port", "--socket", "--password", "--sink", "--random", "--record-plays"] {
+            #expect(help.out.contains(option), "\(option) missing from --help")
+        }
+        let missing = try run(Paths.mlib.path, ["serve", "--library", "/nonexistent/library.sqlite", "--sink", "null"])
+        #expect(missing.status == 3)
+        #expect(missing.err.contains("no library at /nonexistent/library.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/library.sqlite"))
+        let badSink = try run(Paths.mlib.path, ["serve", "--sink", "speaker"])
+        #expect(badSink.status == 2)
+    }
+}

@@ -1,0 +1,69 @@
+import MediaModel
+import Testing
+@testable import MPDServer
+
+/// The protocol pieces on their own: request lines, filters, queue versions.
+struct ProtocolTests {
+    @Test func requestLines() throws {
+        let find = try RequestParser.parse("find artist \"The \\\"Best\\\" Band\" album x")
+        #expect(find.name == "find" && find.arguments == ["artist", "The \"Best\" Band", "album", "x"])
+        let parsed = try RequestParser.parse("add \"a b/c\\\\d.flac\"")
+        #expect(parsed.name == "add" && parsed.arguments == ["a b/c\\d.flac"])
+        #expect(throws: RequestParser.Failure.malformedCommand) { try RequestParser.parse("") }
+        #expect(throws: RequestParser.Failure.malformedCommand) { try RequestParser.parse("Status") }
+        #expect(throws: RequestParser.Failure.ack("Missing closing '\"'")) { try RequestParser.parse("find \"x") }
+    }
+
+    /// The old `TAG VALUE` pairs and the `(…)` expressions compile to the same predicate.
+    @Test func bothFilterSyntaxesCompileToOnePredicate() throws {
+        let uris = LibraryURIs(roots: [MediaPath("/music")])
+        let exact = FilterCompiler(mode: .exact, uris: uris)
+        let old = try exact.compile(["artist", "Björk", "album", "Homogenic"])
+        let new = try exact.compile(["((artist == 'Björk') AND (album == \"Homogenic\"))"])
+        #expect(old == new)
+        #expect(old == .and([.comparison(Comparison(.artist, .equal, .value(.text("Björk")))),
+                             .comparison(Comparison(.albumTitle, .equal, .value(.text("Homogenic"))))]))
+        // search: substring, case-insensitive.
+        let search = FilterCompiler(mode: .search, uris: uris)
+        #expect(try search.compile(["any", "bj"]) == search.compile(["(any contains 'bj')"]))
+        #expect(try exact.compile(["(!(genre == 'Pop'))"]) == .not(.comparison(Comparison(.genre, .equal, .value(.text("Pop"))))))
+        #expect(try exact.compile(["(base 'Jazz')"])
+                == .comparison(Comparison(.path, .beginsWith, .value(.text("/music/Jazz/")))))
+        #expect(try exact.compile(["file", "a/b.flac"]) == .comparison(Comparison(.path, .equal, .value(.text("/music/a/b.flac")))))
+        #expect(try exact.compile(["track", "03"]) == .comparison(Comparison(.albumTrackNumber, .equal, .value(.integer(3)))))
+        #expect(throws: MPDError.self) { try exact.compile(["artist"]) }
+        #expect(throws: MPDError.self) { try exact.compile(["(artist == 'x'"]) }
+        #expect(throws: MPDError.self) { try exact.compile(["nosuchtag", "x"]) }
+    }
+
+    @Test func urisWithOneAndSeveralRoots() {
+        let one = LibraryURIs(roots: [MediaPath("/srv/music")])
+        #expect(one.uri(of: MediaPath("/srv/music/A/b.flac")) == "A/b.flac")
+        #expect(one.path(of: "A/b.flac") == MediaPath("/srv/music/A/b.flac"))
+        #expect(one.path(of: "") == MediaPath("/srv/music"))
+        let two = LibraryURIs(roots: [MediaPath("/srv/music"), MediaPath("/home/u/music")])
+        #expect(two.topDirectories == ["music", "music (2)"])
+        #expect(two.uri(of: MediaPath("/srv/music/x.mp3")) == "music (2)/x.mp3")
+        #expect(two.path(of: "music/y.mp3") == MediaPath("/home/u/music/y.mp3"))
+        #expect(two.path(of: "elsewhere/y.mp3") == nil)
+    }
+
+    /// The version rises once per changing command; `plchanges` sees what moved.
+    @Test func queueVersions() {
+        var q = QueueIDs()
+        #expect(q.version == 1)
+        _ = q.insert(count: 3, at: 0)
+        q.commit()
+        #expect(q.version == 2 && q.ids == [1, 2, 3])
+        q.move(from: 2, to: 1)
+        q.commit()
+        #expect(q.version == 3 && q.ids == [1, 3, 2])
+        #expect(q.positions(changedSince: 2) == [1, 2])
+        q.remove(at: 0)
+        let changed = q.commit()
+        #expect(changed)
+        #expect(q.positions(changedSince: 3) == [0, 1])
+        let again = q.commit()
+        #expect(!again)   // nothing changed: no new version
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+@testable import Playback
+
+/// Issue 13: seeking past half a track and leaving counted as a play. A play counts the time heard.
+@Suite("Play statistics: time heard")
+struct HeardTimeTests {
+    func lastEnd(_ m: inout PlayerStateMachine) -> ItemEnd? {
+        m.drainEvents().compactMap { if case .itemDidEnd(let e) = $0 { e } else { nil } }.last
+    }
+
+    @Test func seekingPastHalfAndSkippingIsNotAPlay() throws {
+        var m = PlayerStateMachine.with(["long", "next"], duration: 600)
+        m.play()
+        m.advanceClock(to: 10)
+        m.seek(to: 400)
+        m.advanceClock(to: 40)           // 30 s more heard, at 430 s
+        m.skipToNextItem()
+        let end = try #require(lastEnd(&m))
+        #expect(abs(end.position - 430) < 1e-9)
+        #expect(abs(end.heard - 40) < 1e-9)
+        #expect(end.verdict == .none)
+    }
+
+    @Test func pausedTimeIsNotHeard() throws {
+        var m = PlayerStateMachine.with(["a", "b"], duration: 100)
+        m.play()
+        m.advanceClock(to: 20)
+        m.pause()
+        m.advanceClock(to: 500)
+        m.play()
+        m.advanceClock(to: 60)           // earlier reading: ignored by the clock
+        m.advanceClock(to: 535)          // 35 s more
+        m.stop()
+        let end = try #require(lastEnd(&m))
+        #expect(abs(end.heard - 55) < 1e-9)
+        #expect(end.verdict == .played)  // 55 s of a 100 s item is past half
+    }
+
+    @Test func listeningPastHalfStillCounts() throws {
+        var m = PlayerStateMachine.with(["a", "b"], duration: 100)
+        m.play()
+        m.advanceClock(to: 51)
+        m.skipToNextItem()
+        #expect(lastEnd(&m)?.verdict == .played)
+    }
+
+    @Test func seekingBackAndHearingTheStartAgainIsAPlay() throws {
+        var m = PlayerStateMachine.with(["a", "b"], duration: 100)
+        m.play()
+        m.advanceClock(to: 30)
+        m.seek(to: 0)
+        m.advanceClock(to: 60)           // position 30, heard 60
+        m.stop()
+        #expect(lastEnd(&m)?.verdict == .played)
+    }
+}
