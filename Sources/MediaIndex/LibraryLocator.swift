@@ -30,14 +30,14 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// Opens (and for SQLite creates and migrates) the library.
+    /// Opens (and creates and migrates, if new) the library. A PostgreSQL database must exist (`createdb`);
+    /// its tables are created on first open.
     public func open() throws -> any LibraryStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteIndex(path: path)
         case .postgres(let url):
-            // Refused clearly rather than taken for a file name (which made a directory called "postgres:").
-            throw IndexError.cannotOpen(database: url, reason: "this version of mlib has no PostgreSQL store yet; use an SQLite library")
+            return try PostgresIndex(url: url)
         }
     }
 }
