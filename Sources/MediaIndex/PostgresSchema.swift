@@ -90,12 +90,6 @@ enum PostgresSchema {
                 "albumArtist_folded" text COLLATE "C",
                 "genre_folded" text COLLATE "C",
                 "composer_folded" text COLLATE "C",
-                "title_folded" text COLLATE "C",
-                "albumTitle_folded" text COLLATE "C",
-                "artist_folded" text COLLATE "C",
-                "albumArtist_folded" text COLLATE "C",
-                "genre_folded" text COLLATE "C",
-                "composer_folded" text COLLATE "C",
                 search_text text COLLATE "C" GENERATED ALWAYS AS (
                     coalesce("title_folded", '') || ' ' || coalesce("albumTitle_folded", '') || ' ' || coalesce("artist_folded", '')
                     || ' ' || coalesce("albumArtist_folded", '') || ' ' || coalesce("genre_folded", '') || ' '
@@ -188,7 +182,7 @@ enum PostgresSchema {
             try s.execute("CREATE TABLE IF NOT EXISTS mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
             let done = Set(try s.query("SELECT name FROM mlib_migrations").compactMap { $0.makeRandomAccess()[0].value(String.self) })
             for step in steps where !done.contains(step.name) {
-                try s.simple(step.sql)
+                try s.script(step.sql)
                 var insert = SQLText()
                 insert.sql = "INSERT INTO mlib_migrations VALUES (\(insert.bind(step.name)), \(insert.bind(Date().timeIntervalSince1970)))"
                 try s.execute(insert)

@@ -110,9 +110,12 @@ final class PostgresSession: @unchecked Sendable {
             for row in try query(sql) { try body(row) }
         }
 
-        /// Several statements in one round trip (schema steps); no parameters.
-        func simple(_ sql: String) throws {
-            _ = try connection.simpleQuery(sql).wait()
+        /// Several statements, each ending with `;` at the end of a line (schema steps); no parameters.
+        /// (postgres-nio sends every query as a prepared statement, which holds one command.)
+        func script(_ sql: String) throws {
+            for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                try execute(statement.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";")))
+            }
         }
 
         func scalar<T: PostgresDecodable>(_ sql: SQLText, as type: T.Type) throws -> T? {

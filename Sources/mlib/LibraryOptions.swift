@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import MediaIndex
+import MediaModel
+import MediaScanner
 
 /// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
@@ -21,17 +23,33 @@ struct LibraryOptions: ParsableArguments {
     /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
     var resolvedPath: String { locator.sqlitePath ?? locator.description }
 
-    /// The SQLite file, before anything is created beside it (the scan lock); one line and exit 3 otherwise.
-    func sqliteFile() throws -> String {
+    /// The SQLite file, for a command that works on SQLite libraries only; one line and exit 3 otherwise.
+    func sqliteFile(command: String) throws -> String {
         if let path = locator.sqlitePath { return path }
-        do { _ = try locator.open() } catch { printError("\(error)") }
+        printError("\(command) works on SQLite libraries only in this version; \(locator) is a PostgreSQL library")
         throw ExitCode(ExitStatus.libraryUnavailable)
     }
 
-    /// Opens the library, or prints one line and exits with status 3.
-    func open() throws -> SQLiteIndex {
-        let path = try sqliteFile()
-        do { return try SQLiteIndex(path: path) } catch {
+    /// Opens the library (SQLite or PostgreSQL), or prints one line and exits with status 3.
+    func open() throws -> any LibraryStore {
+        do { return try locator.open() } catch {
+            printError("\(error)")
+            throw ExitCode(ExitStatus.libraryUnavailable)
+        }
+    }
+
+    /// The lock a scan of `roots` holds while it writes: the lock file beside an SQLite library (one scan
+    /// at a time), or an advisory lock per root on PostgreSQL (scans of other roots go on meanwhile).
+    /// One line and exit 3 when it cannot be had.
+    func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void) throws -> AnyObject {
+        do {
+            switch locator {
+            case .sqlite(let path):
+                return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
+            case .postgres(let url):
+                return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
+            }
+        } catch {
             printError("\(error)")
             throw ExitCode(ExitStatus.libraryUnavailable)
         }

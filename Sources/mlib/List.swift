@@ -123,7 +123,7 @@ struct List: AsyncParsableCommand {
         }
     }
 
-    private func listItems(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
+    private func listItems(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
         var first = true
         if json { out.write("[") }
         try index.forEachItem(query) { item in
@@ -152,7 +152,7 @@ struct List: AsyncParsableCommand {
         parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
     }
 
-    private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
+    private func listCollections(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?,
                                  _ out: inout StandardOutput) throws {
         if count {
             var n = 0

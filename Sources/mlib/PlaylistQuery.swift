@@ -40,7 +40,7 @@ enum PlaylistQuery {
     }
 
     /// Items of a stored playlist, streamed in order: the entries of a static one, the rule's result for a smart one.
-    static func forEachItem(of playlist: StoredPlaylist, in index: SQLiteIndex, _ body: (MediaItem) throws -> Void) throws {
+    static func forEachItem(of playlist: StoredPlaylist, in index: any LibraryStore, _ body: (MediaItem) throws -> Void) throws {
         if let rule = playlist.smart {
             try index.forEachItem(try query(rule), body)
         } else {
@@ -49,7 +49,7 @@ enum PlaylistQuery {
     }
 }
 
-extension SQLiteIndex {
+extension PlaylistStore {
     /// The playlist named `name`, or one line on standard error and exit 1.
     func requirePlaylist(_ name: String) throws -> StoredPlaylist {
         guard let playlist = try playlist(named: name) else {

@@ -68,8 +68,8 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         let stop = StopFlag()
         stop.watch()
-        let libraryPath = try libraryOptions.sqliteFile()
-        let index: SQLiteIndex
+        let libraryPath = try libraryOptions.sqliteFile(command: "mlib watch")
+        let index: any LibraryStore
         let targets: [MediaPath]
         do {
             // Adding new roots writes to the library: under the scan lock, like a scan.
