@@ -100,6 +100,11 @@ extension PostgresIndex {
     static let fileColumnNames: [String] = ItemRow.fileColumnNames
         + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen"]
 
+    /// The SQL type of each of `fileColumnNames` (a VALUES list needs them: a NULL parameter has none).
+    static let fileColumnTypes: [String] = ["bytea", "text", "bytea", "text"]
+        + ItemRow.fileDerived.map { PostgresSchema.columnType($0.spec.type).replacingOccurrences(of: #" COLLATE "C""#, with: "") }
+        + ItemRow.searchable.map { _ in "text" } + Array(repeating: "bigint", count: 8)
+
     /// Binds one file's row: `fileColumnNames` order.
     static func bindFile(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?, _ ends: EndHashes?,
                          into q: inout SQLText) -> [String] {
@@ -142,7 +147,8 @@ extension PostgresIndex {
                 for chunk in stride(from: 0, to: updates.count, by: perStatement).map({ updates[$0..<min($0 + perStatement, updates.count)] }) {
                     var q = SQLText()
                     let rows = chunk.map { u in
-                        "(" + ([q.bind(u.0)] + Self.bindFile(u.1, u.2, u.3, u.4, u.5, into: &q)).joined(separator: ", ") + ")"
+                        "(" + ([q.bind(u.0) + "::bigint"] + zip(Self.bindFile(u.1, u.2, u.3, u.4, u.5, into: &q), Self.fileColumnTypes)
+                            .map { "\($0)::\($1)" }).joined(separator: ", ") + ")"
                     }
                     q.sql = """
                         UPDATE items SET \(names.map { "\($0) = b.\($0)" }.joined(separator: ", "))
