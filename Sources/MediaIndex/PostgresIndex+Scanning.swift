@@ -7,30 +7,31 @@ import MediaModel
 extension PostgresIndex {
     // MARK: Reading state
 
+    /// One round trip per directory (the scanner calls it for each): items and failures in one result,
+    /// told apart by the first column.
     public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
-        try session.run { s in
+        var q = SQLText()
+        let h = q.bind(host), d = q.bind(Data(directory.bytes))
+        q.sql = """
+            SELECT TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text
+            FROM items WHERE host = \(h) AND dir = \(d)
+            UNION ALL
+            SELECT FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code FROM failures WHERE host = \(h) AND dir = \(d)
+            """
+        return try session.run { s in
             var state = DirectoryState()
-            var q = SQLText()
-            q.sql = """
-                SELECT id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen
-                FROM items WHERE host = \(q.bind(host)) AND dir = \(q.bind(Data(directory.bytes)))
-                """
             for row in try s.query(q) {
                 let r = row.makeRandomAccess()
-                let stamp = FileStamp(size: r[2].value(Int64.self) ?? -1, mtimeNanoseconds: r[3].value(Int64.self) ?? -1,
-                                      inode: r[4].value(Int64.self) ?? -1)
-                state.items[MediaPath(bytes: Array(r[1].value(Data.self) ?? Data()))] = .init(
-                    id: r[0].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[5].value(Int64.self),
-                    missing: r[6].value(Bool.self) ?? false, addedGeneration: r[7].value(Int64.self) ?? 0)
-            }
-            var f = SQLText()
-            f.sql = "SELECT path, size, mtime, inode, code FROM failures WHERE host = \(f.bind(host)) AND dir = \(f.bind(Data(directory.bytes)))"
-            for row in try s.query(f) {
-                let r = row.makeRandomAccess()
-                let path = MediaPath(bytes: Array(r[0].value(Data.self) ?? Data()))
-                state.failures[path] = FileStamp(size: r[1].value(Int64.self) ?? -1, mtimeNanoseconds: r[2].value(Int64.self) ?? -1,
-                                                 inode: r[3].value(Int64.self) ?? -1)
-                state.failureCodes[path] = r[4].value(String.self)
+                let path = MediaPath(bytes: Array(r[2].value(Data.self) ?? Data()))
+                let stamp = FileStamp(size: r[3].value(Int64.self) ?? -1, mtimeNanoseconds: r[4].value(Int64.self) ?? -1,
+                                      inode: r[5].value(Int64.self) ?? -1)
+                if r[0].value(Bool.self) == true {
+                    state.items[path] = .init(id: r[1].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[6].value(Int64.self),
+                                              missing: r[7].value(Bool.self) ?? false, addedGeneration: r[8].value(Int64.self) ?? 0)
+                } else {
+                    state.failures[path] = stamp
+                    state.failureCodes[path] = r[9].value(String.self)
+                }
             }
             return state
         }

@@ -168,13 +168,18 @@ enum PostgresSchema {
     /// Applies the steps not yet recorded in `mlib_migrations`, each in its own transaction, and adds the
     /// trigram index when the server has `pg_trgm` (a library works without it: searches scan).
     static func migrate(_ session: PostgresSession) throws {
-        let applied: Set<String> = try session.run { s in
-            let exists = try s.scalar(SQLText("SELECT to_regclass('mlib_migrations') IS NOT NULL"), as: Bool.self) ?? false
-            guard exists else { return [] }
-            return Set(try s.query("SELECT name FROM mlib_migrations").compactMap { $0.makeRandomAccess()[0].value(String.self) })
+        // Opening an up-to-date library costs two short queries (a process that runs one query pays them).
+        let (applied, columns): (Set<String>, Set<String>) = try session.run { s in
+            let row = try s.query("""
+                SELECT to_regclass('mlib_migrations') IS NOT NULL, ARRAY(SELECT attname::text FROM pg_attribute
+                    WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
+                """)[0].makeRandomAccess()
+            let columns = Set(row[1].value([String].self) ?? [])
+            guard row[0].value(Bool.self) == true else { return ([], columns) }
+            return (Set(try s.query("SELECT name FROM mlib_migrations").compactMap { $0.makeRandomAccess()[0].value(String.self) }), columns)
         }
         if steps.allSatisfy({ applied.contains($0.name) }) {
-            try addMissingPropertyColumns(session)
+            try addMissingPropertyColumns(session, existing: columns)
             return
         }
         try session.transaction { s in
@@ -204,10 +209,12 @@ enum PostgresSchema {
     /// As SQLite's `Schema.addMissingPropertyColumns`: a property added to mlib after the library was made
     /// gets its column (and a searchable one its folded twin) until a named step of its own adds it, so a
     /// library from an earlier version stays scannable. Reads first: an up-to-date library is not written.
-    static func addMissingPropertyColumns(_ session: PostgresSession) throws {
-        let existing: Set<String> = try session.run { s in
-            Set(try s.query("SELECT column_name::text FROM information_schema.columns WHERE table_name = 'items' AND table_schema = current_schema()")
-                .compactMap { $0.makeRandomAccess()[0].value(String.self) })
+    static func addMissingPropertyColumns(_ session: PostgresSession, existing known: Set<String>? = nil) throws {
+        let existing: Set<String> = try known ?? session.run { s in
+            let row = try s.query("""
+                SELECT ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
+                """)[0].makeRandomAccess()
+            return Set(row[0].value([String].self) ?? [])
         }
         let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
         let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
