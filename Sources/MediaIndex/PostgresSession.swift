@@ -35,7 +35,7 @@ final class PostgresSession: @unchecked Sendable {
             connection = try PostgresConnection.connect(on: Self.eventLoops.next(), configuration: configuration,
                                                         id: id, logger: Self.logger).wait()
         } catch {
-            throw IndexError.cannotOpen(database: location.description, reason: Self.reason(error))
+            throw IndexError.cannotOpen(database: location.description, reason: "cannot reach the PostgreSQL server: " + Self.reason(error))
         }
     }
 
