@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
@@ -40,7 +41,11 @@ let package = Package(
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
-        .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLiteIndex (GRDB, the embedded default) and PostgresIndex (postgres-nio, a shared server) behind the
+        // store protocols; one module so that LibraryLocator.open reaches both and they share the query compiler.
+        .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift"),
+                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                   .product(name: "Logging", package: "swift-log")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
         // `mlib watch`: inotify events turned into scans of the changed directories.
@@ -62,8 +67,11 @@ let package = Package(
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
-        .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel"]),
-        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "MediaModel", "MediaProbe"]),
+        // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
+        .target(name: "PostgresTestServer", dependencies: ["MediaIndex"], path: "Tests/PostgresTestServer"),
+        .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel", "PostgresTestServer"]),
+        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "MediaModel", "MediaProbe",
+                                                              "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
         .testTarget(name: "CLITests", dependencies: ["mlib"]),

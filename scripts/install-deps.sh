@@ -20,6 +20,7 @@ PACKAGES=(
   libxml2-utils                                                    # xmllint: XSPF well-formedness test
   tmux                                                             # terminal test of `mlib play`
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
+  postgresql                                                       # PostgreSQL store: tests start a private server
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q

@@ -30,14 +30,14 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// Opens (with `.create`, creating when missing) and migrates the library.
+    /// Opens and migrates the library. SQLite: `.create` creates a missing library, `.existing` refuses
+    /// it. PostgreSQL: the database must exist (`createdb`); its tables are created on first open.
     public func open(_ mode: LibraryOpenMode = .create) throws -> any LibraryStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteIndex(path: path, mode: mode)
         case .postgres(let url):
-            // Refused clearly rather than taken for a file name (which made a directory called "postgres:").
-            throw IndexError.cannotOpen(database: url, reason: "this version of mlib has no PostgreSQL store yet; use an SQLite library")
+            return try PostgresIndex(url: url)
         }
     }
 }

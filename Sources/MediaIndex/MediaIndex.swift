@@ -2,8 +2,7 @@ import Foundation
 import MediaModel
 
 // The store, split by what its users need (ARCHITECTURE.md, "stores behind protocols that their users
-// actually use"). `SQLiteIndex` conforms to all of them; a server store (PostgreSQL) conforms the same way
-// and every front (the CLI, `mlib serve`, a Swift program) and the scanner work with it unchanged. Open a
+// actually use"). `SQLiteIndex` and `PostgresIndex` conform to all of them, and every front (the CLI, `mlib serve`, a Swift program) and the scanner work with it unchanged. Open a
 // library from a locator with `LibraryLocator` rather than naming a store type.
 
 /// Reading items and collections: queries (predicate, sort, grouping) and look-ups.
@@ -15,6 +14,12 @@ public protocol LibraryReader: Sendable {
     func item(id: Int64) throws -> MediaItem?
     func item(path: MediaPath) throws -> MediaItem?
     func items(ids: [Int64]) throws -> [MediaItem]
+    /// The ids `items(query)` returns, in the same order, without building items.
+    func itemIDs(_ query: MediaQuery) throws -> [Int64]
+    /// Collections without their items: name, count and a representative item, in key order.
+    func collectionSummaries(_ query: MediaQuery) throws -> [MediaCollectionSummary]
+    /// Streams `collectionSummaries`. Errors thrown by `body` are rethrown unchanged.
+    func forEachCollectionSummary(_ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws
 }
 
 /// What the user (or the player) records: plays, skips, ratings. A rescan never touches it.
@@ -26,7 +31,9 @@ public protocol UserDataStore: Sendable {
 
 /// Playlists: the user's own (static or smart) and the mirrors of playlist files under the roots.
 public protocol PlaylistStore: Sendable {
-    func createPlaylist(name: String, smart: SmartPlaylistRule?) throws -> StoredPlaylist
+    /// What the library is called in messages: its file, or its server locator without a password.
+    var libraryName: String { get }
+    @discardableResult func createPlaylist(name: String, smart: SmartPlaylistRule?) throws -> StoredPlaylist
     func playlists() throws -> [StoredPlaylist]
     func playlist(named name: String) throws -> StoredPlaylist?
     func appendToPlaylist(name: String, itemIDs: [Int64]) throws
@@ -35,14 +42,26 @@ public protocol PlaylistStore: Sendable {
     func deletePlaylist(name: String) throws
     func playlistItems(name: String) throws -> [MediaItem]
     func setPlaylistEntries(name: String, itemIDs: [Int64]) throws
-    func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String
-    func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String]
+    @discardableResult func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String
+    @discardableResult func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String]
+}
+
+extension PlaylistStore {
+    /// A static playlist.
+    @discardableResult
+    public func createPlaylist(name: String) throws -> StoredPlaylist { try createPlaylist(name: name, smart: nil as SmartPlaylistRule?) }
+
+    /// The tuple form of `createPlaylist(name:smart:)`.
+    @discardableResult
+    public func createPlaylist(name: String, smart: (predicate: String, sort: String?, limit: Int?)?) throws -> StoredPlaylist {
+        try createPlaylist(name: name, smart: smart.map { SmartPlaylistRule(predicate: $0.predicate, sort: $0.sort, limit: $0.limit) })
+    }
 }
 
 /// The library's roots and what is known about it as a whole.
 public protocol RootStore: Sendable {
     func roots() throws -> [MediaPath]
-    func addRoot(_ root: MediaPath) throws -> Bool
+    @discardableResult func addRoot(_ root: MediaPath) throws -> Bool
     func removeRoot(_ root: MediaPath) throws
     func relocateRoot(_ old: MediaPath, to new: MediaPath) throws
     func rootStates() throws -> [RootState]
@@ -58,4 +77,6 @@ public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore
 /// Everything a library offers: what `LibraryLocator.open` returns.
 public typealias LibraryStore = MediaStore & RootStore & ScanStore
 
-extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore {}
+extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore {
+    public var libraryName: String { path }
+}

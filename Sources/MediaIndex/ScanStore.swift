@@ -1,8 +1,8 @@
 import MediaModel
 
 /// What `MediaScanner` needs from a store: its primitives, and nothing of the policy that uses them (which
-/// files are moves, what may be removed: see MediaScanner's `Moves`). `SQLiteIndex` conforms; a server store
-/// (PostgreSQL) conforms the same way and inherits the scanner's identity rules unchanged. Each call is its
+/// files are moves, what may be removed: see MediaScanner's `Moves`). `SQLiteIndex` and `PostgresIndex` conform, and
+/// inherit the scanner's identity rules unchanged. Each call is its
 /// own transaction unless it says otherwise.
 public protocol ScanStore: Sendable {
     /// A store on another connection to the same library, to read directory state while this one writes.
@@ -29,6 +29,11 @@ public protocol ScanStore: Sendable {
     func removeItems(_ ids: [Int64]) throws
     func hideItems(_ ids: [Int64]) throws
     func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws
+}
+
+extension ScanStore {
+    /// A batch whose new rows carry a new generation.
+    public func apply(_ changes: [ScanChange]) throws { try apply(changes, generation: nil) }
 }
 
 extension SQLiteIndex: ScanStore {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import MediaIndex
+import MediaModel
+import MediaScanner
 
 /// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
@@ -31,18 +33,29 @@ struct LibraryOptions: ParsableArguments {
     /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
     var resolvedPath: String { locator.sqlitePath ?? locator.description }
 
-    /// The SQLite file, before anything is created beside it (the scan lock); a server locator is an
-    /// `IndexError` (exit 3) from `LibraryLocator`.
-    func sqliteFile() throws -> String {
+    /// The SQLite file, for a command that works on SQLite libraries only (the scan lock sits beside it);
+    /// a server locator is an `IndexError` (exit 3). Creates nothing.
+    func sqliteFile(command: String) throws -> String {
         if let path = locator.sqlitePath { return path }
-        _ = try locator.open(.existing)
-        throw IndexError.cannotOpen(database: locator.description, reason: "this command needs an SQLite library")
+        throw IndexError.cannotOpen(database: locator.description, reason: "\(command) works on SQLite libraries only in this version")
     }
 
-    /// Opens the library. Commands that only read or edit what is there use `.existing`: a mistyped path is
-    /// "no library at …" (exit 3), never a new empty library; only commands that fill one use `.create`.
-    func open(_ mode: LibraryOpenMode = .existing) throws -> SQLiteIndex {
-        try SQLiteIndex(path: try sqliteFile(), mode: mode)
+    /// Opens the library (SQLite or PostgreSQL). Commands that only read or edit what is there use
+    /// `.existing`: a mistyped path is "no library at …" (exit 3), never a new empty library; only commands
+    /// that fill one use `.create`.
+    func open(_ mode: LibraryOpenMode = .existing) throws -> any LibraryStore {
+        try locator.open(mode)
+    }
+
+    /// The lock a scan of `roots` holds while it writes: the lock file beside an SQLite library (one scan
+    /// at a time), or an advisory lock per root on PostgreSQL (scans of other roots go on meanwhile).
+    func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void) throws -> AnyObject {
+        switch locator {
+        case .sqlite(let path):
+            return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
+        case .postgres(let url):
+            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
+        }
     }
 }
 

@@ -95,7 +95,7 @@ struct List: AsyncParsableCommand {
         }
     }
 
-    private func listItems(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
+    private func listItems(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
         var first = true
         if json { out.write("[") }
         try index.forEachItem(query) { item in
@@ -134,7 +134,7 @@ struct List: AsyncParsableCommand {
 
     /// The query's collections in `groupOrdering`: streamed from the index when listed by name, else
     /// all read (a summary each), sorted, then paged.
-    private func forEachCollection(_ index: SQLiteIndex, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
+    private func forEachCollection(_ index: any LibraryStore, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
         guard let ordering = try groupOrdering(query.grouping) else { return try index.forEachCollectionSummary(query, body) }
         var unpaged = query
         unpaged.limit = nil
@@ -144,7 +144,7 @@ struct List: AsyncParsableCommand {
         }
     }
 
-    private func listCollections(_ index: SQLiteIndex, _ query: MediaQuery, _ template: ItemTemplate?,
+    private func listCollections(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?,
                                  _ out: inout StandardOutput) throws {
         if count {
             var n = 0

@@ -117,13 +117,14 @@ struct Play: AsyncParsableCommand {
     }
 
     /// The library, if one is needed or exists: playing files works without one.
-    private func openLibrary() throws -> SQLiteIndex? {
-        let exists = FileManager.default.fileExists(atPath: libraryOptions.resolvedPath)
+    private func openLibrary() throws -> (any LibraryStore)? {
+        // A server library always exists (opening it says otherwise); a file library may not.
+        let exists = libraryOptions.locator.sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
         if files && !exists { return nil }
         return try libraryOptions.open()
     }
 
-    private func queueItems(_ index: SQLiteIndex?) throws -> [MediaItem] {
+    private func queueItems(_ index: (any LibraryStore)?) throws -> [MediaItem] {
         if files { return try fileItems(index) }
         guard let index else { return [] }
         if let playlist {
@@ -137,7 +138,7 @@ struct Play: AsyncParsableCommand {
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),
     /// else an item with just the path. Missing files are one line each and are left out.
-    private func fileItems(_ index: SQLiteIndex?) throws -> [MediaItem] {
+    private func fileItems(_ index: (any LibraryStore)?) throws -> [MediaItem] {
         var items: [MediaItem] = []
         for argument in terms {
             let path = MediaPath(argument)

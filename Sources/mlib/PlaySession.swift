@@ -14,14 +14,14 @@ final class PlaySession: @unchecked Sendable {
     }
 
     let player: MusicPlayer
-    let index: SQLiteIndex?
+    let index: (any LibraryStore)?
     let linesToStandardError: Bool
     private(set) var outputFailed = false
     private(set) var interrupted = false
     private var statisticsFailed = false
     private var itemsStarted = 0
 
-    init(player: MusicPlayer, index: SQLiteIndex?, linesToStandardError: Bool) {
+    init(player: MusicPlayer, index: (any LibraryStore)?, linesToStandardError: Bool) {
         self.player = player
         self.index = index
         self.linesToStandardError = linesToStandardError

@@ -88,7 +88,7 @@ enum PlaylistImporter {
         var unresolved: [(Int, PlaylistEntry)] = []
     }
 
-    static func resolve(_ document: PlaylistDocument, in index: SQLiteIndex) throws -> Result {
+    static func resolve(_ document: PlaylistDocument, in index: any LibraryStore) throws -> Result {
         var result = Result()
         for (i, entry) in document.entries.enumerated() {
             guard let path = entry.path, let item = try item(at: path, in: index) else {
@@ -101,7 +101,7 @@ enum PlaylistImporter {
     }
 
     /// The item at `path`, or at its real path when a symlink leads there.
-    static func item(at path: MediaPath, in index: SQLiteIndex) throws -> MediaItem? {
+    static func item(at path: MediaPath, in index: any LibraryStore) throws -> MediaItem? {
         if let item = try index.item(path: path) { return item }
         guard let real = path.withCString({ realpath($0, nil) }) else { return nil }
         defer { free(real) }

@@ -36,7 +36,7 @@ enum PlaylistQuery {
     }
 
     /// Items of a stored playlist, streamed in order: the entries of a static one, the rule's result for a smart one.
-    static func forEachItem(of playlist: StoredPlaylist, in index: SQLiteIndex, _ body: (MediaItem) throws -> Void) throws {
+    static func forEachItem(of playlist: StoredPlaylist, in index: any LibraryStore, _ body: (MediaItem) throws -> Void) throws {
         if let rule = playlist.smart {
             try index.forEachItem(try query(rule), body)
         } else {
@@ -45,11 +45,11 @@ enum PlaylistQuery {
     }
 }
 
-extension SQLiteIndex {
+extension PlaylistStore {
     /// The playlist named `name`, or `IndexError.playlistNotFound` (exit 1).
     func requirePlaylist(_ name: String) throws -> StoredPlaylist {
         guard let playlist = try playlist(named: name) else {
-            throw IndexError.playlistNotFound(database: path, name: name)
+            throw IndexError.playlistNotFound(database: libraryName, name: name)
         }
         return playlist
     }

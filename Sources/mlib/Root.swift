@@ -76,10 +76,11 @@ struct RootMove: ParsableCommand {
     @Argument(help: ArgumentHelp("Where it is now.", valueName: "new")) var new: String
 
     func run() throws {
-        let lock = try ScanLock.forCommand(libraryOptions)
+        var lock = try ScanLock.forCommand(libraryOptions)
         defer { withExtendedLifetime(lock) {} }
         let index = try libraryOptions.open()
         let from = try Root.known(old, in: index)
+        if lock == nil { lock = try libraryOptions.scanLock(roots: [from], timeout: 0, onWait: {}) }
         let to = try Scan.existingDirectory(MediaPath(new))
         do { try index.relocateRoot(from, to: to) } catch let error as IndexError {
             throw ValidationError(error.description)
@@ -96,10 +97,11 @@ struct RootForget: ParsableCommand {
     @Argument(help: ArgumentHelp("The root to forget.", valueName: "dir")) var directory: String
 
     func run() throws {
-        let lock = try ScanLock.forCommand(libraryOptions)
+        var lock = try ScanLock.forCommand(libraryOptions)
         defer { withExtendedLifetime(lock) {} }
         let index = try libraryOptions.open()
         let from = try Root.known(directory, in: index)
+        if lock == nil { lock = try libraryOptions.scanLock(roots: [from], timeout: 0, onWait: {}) }
         try index.removeRoot(from)
         print("forgot \(from)")
     }
@@ -107,9 +109,10 @@ struct RootForget: ParsableCommand {
 
 extension ScanLock {
     /// The scan lock for a command that rewrites what a scan writes, on a library that exists (nothing is
-    /// created beside a mistyped path); `ScanLock.Failure.busy` (exit 3) at once if a scan runs.
-    static func forCommand(_ options: LibraryOptions) throws -> ScanLock {
-        let path = try options.sqliteFile()
+    /// created beside a mistyped path); `ScanLock.Failure.busy` (exit 3) at once if a scan runs. Nil for a
+    /// PostgreSQL library, whose lock is per root: the command takes it once it knows the root.
+    static func forCommand(_ options: LibraryOptions) throws -> AnyObject? {
+        guard let path = options.locator.sqlitePath else { return nil }
         guard FileManager.default.fileExists(atPath: path) else { throw IndexError.noLibrary(database: path) }
         return try ScanLock(libraryPath: path, timeout: 0)
     }

@@ -75,19 +75,23 @@ struct Scan: AsyncParsableCommand {
         if failures { return try Failures.list(libraryOptions, json: json) }
         if dryRun { return try listWithoutScanning() }
 
-        let libraryPath = try libraryOptions.sqliteFile()
         // Only scanning a directory makes a new library; a rescan (or --forget) of a mistyped path creates
         // nothing, not even the lock file.
         let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
-        if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
-        let lock = try ScanLock(libraryPath: libraryPath, timeout: noWait ? 0 : waitTimeout) {
-            if !quiet { printError("waiting for another scan of \(libraryPath) to finish…") }
+        if mode == .existing, let libraryPath = libraryOptions.locator.sqlitePath, !FileManager.default.fileExists(atPath: libraryPath) {
+            throw IndexError.noLibrary(database: libraryPath)
         }
+        let timeout = noWait ? 0 : waitTimeout
+        let onWait = { if !quiet { printError("waiting for another scan of \(libraryOptions.locator) to finish…") } }
+        // SQLite: the lock file comes first (nothing is created before it). PostgreSQL: the roots are known
+        // first, then each is locked alone (a scan of another root goes on meanwhile).
+        var lock = libraryOptions.locator.sqlitePath == nil ? nil : try libraryOptions.scanLock(roots: [], timeout: timeout, onWait: onWait)
         defer { withExtendedLifetime(lock) {} }
         let index = try libraryOptions.open(mode)
 
         if let forget {
             let root = Self.absolutePath(MediaPath(forget))
+            if lock == nil { lock = try libraryOptions.scanLock(roots: [root], timeout: timeout, onWait: onWait) }
             guard try index.roots().contains(root) else { throw ValidationError("\(root) is not a library root.") }
             try index.removeRoot(root)
             if !quiet { print("forgot \(root)") }
@@ -95,6 +99,11 @@ struct Scan: AsyncParsableCommand {
         }
 
         let roots = try Self.resolveRoots(index, directories)
+        if lock == nil {
+            let known = try index.roots()
+            lock = try libraryOptions.scanLock(roots: known.filter { root in roots.contains { $0.hasPrefix(directory: root) || $0 == root } },
+                                               timeout: timeout, onWait: onWait)
+        }
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
 
         var progress: (@Sendable (ScanProgress) -> Void)?
@@ -156,7 +165,7 @@ struct Scan: AsyncParsableCommand {
 
     /// What to scan (see `ScanPlan`): the given directories, subtrees of roots or new roots (added here),
     /// or, without any, every root.
-    static func resolveRoots(_ index: SQLiteIndex, _ directories: [String]) throws -> [MediaPath] {
+    static func resolveRoots(_ index: any RootStore, _ directories: [String]) throws -> [MediaPath] {
         let roots = try index.roots()
         if directories.isEmpty && roots.isEmpty {
             throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")

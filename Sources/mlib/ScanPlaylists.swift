@@ -11,7 +11,7 @@ import Playlists
 enum ScanPlaylists {
     /// Returns how many playlist files were mirrored; unreadable ones are one line each on standard error.
     /// Mirrors of playlist files that are gone from a root walked completely (`completeRoots`) are deleted.
-    static func sync(_ files: [MediaPath], into index: SQLiteIndex, completeRoots: [MediaPath] = []) -> (synced: Int, failed: Int) {
+    static func sync(_ files: [MediaPath], into index: any LibraryStore, completeRoots: [MediaPath] = []) -> (synced: Int, failed: Int) {
         var synced = 0, failed = 0
         for file in files {
             do {

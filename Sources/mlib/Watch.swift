@@ -69,13 +69,13 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         let stop = StopFlag()
         stop.watch()
-        let libraryPath = try libraryOptions.sqliteFile()
+        let libraryPath = try libraryOptions.sqliteFile(command: "mlib watch")
         // As for mlib scan: only watching a directory makes a new library.
         let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
         if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
         // Adding new roots writes to the library: under the scan lock, like a scan, released before the
         // watcher takes it for each scan (the `do` scope ends the lock's lifetime).
-        let index: SQLiteIndex
+        let index: any LibraryStore
         let targets: [MediaPath]
         do {
             let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {

@@ -1,10 +1,11 @@
 import Foundation
 @testable import MediaIndex
 import MediaModel
+import PostgresTestServer
 import Testing
 
 /// Property-based: random predicates, sorts and groupings over random items must give the same answer in
-/// SQL (the real SQLiteIndex schema) and in memory. Seeded, so a failure reproduces; the failing query is
+/// SQL (the real schema of each store: SQLite, and PostgreSQL on a real server) and in memory. Seeded, so a failure reproduces; the failing query is
 /// printed in its format-string form.
 @Suite struct QueryAgreementTests {
     /// Text that collides under folding, carries wildcard and quote characters, and differs only in
@@ -97,15 +98,15 @@ import Testing
         }
     }
 
-    static func library(seed: UInt64, count: Int) throws -> (SQLiteIndex, [MediaItem], SeededGenerator) {
+    static func library(seed: UInt64, count: Int, on store: Store) throws -> (any LibraryStore, [MediaItem], SeededGenerator) {
         var rng = SeededGenerator(seed: seed)
         let items = (0..<count).map { randomItem($0, &rng) }
-        let (index, stored) = try queryLibrary(items)
+        let (index, stored) = try queryLibrary(items, on: store)
         return (index, stored, rng)
     }
 
-    @Test func randomPredicatesSelectTheSameItems() throws {
-        var (index, stored, rng) = try Self.library(seed: 20_261_121, count: 250)
+    @Test(arguments: Store.available) func randomPredicatesSelectTheSameItems(_ store: Store) throws {
+        var (index, stored, rng) = try Self.library(seed: 20_261_121, count: 250, on: store)
         var nonTrivial = 0
         for _ in 0..<3000 {
             let p = Self.randomPredicate(3, &rng)
@@ -118,8 +119,8 @@ import Testing
         #expect(nonTrivial > 1000, "the generator should produce selective predicates (\(nonTrivial))")
     }
 
-    @Test func randomSortsAndPagesGiveTheSameOrder() throws {
-        var (index, stored, rng) = try Self.library(seed: 7, count: 200)
+    @Test(arguments: Store.available) func randomSortsAndPagesGiveTheSameOrder(_ store: Store) throws {
+        var (index, stored, rng) = try Self.library(seed: 7, count: 200, on: store)
         for round in 0..<400 {
             let q = MediaQuery(filter: Bool.random(using: &rng) ? .all : Self.randomPredicate(1, &rng), sort: Self.randomSort(&rng),
                                limit: Bool.random(using: &rng) ? nil : Int.random(in: 0...50, using: &rng),
@@ -132,8 +133,8 @@ import Testing
         }
     }
 
-    @Test func randomGroupingsGiveTheSameCollections() throws {
-        var (index, stored, rng) = try Self.library(seed: 99, count: 200)
+    @Test(arguments: Store.available) func randomGroupingsGiveTheSameCollections(_ store: Store) throws {
+        var (index, stored, rng) = try Self.library(seed: 99, count: 200, on: store)
         let groupings: [MediaGrouping] = [.title, .album, .artist, .albumArtist, .composer, .genre, .podcastTitle]
         for _ in 0..<150 {
             let q = MediaQuery(filter: Bool.random(using: &rng) ? .all : Self.randomPredicate(1, &rng),

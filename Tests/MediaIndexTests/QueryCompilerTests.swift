@@ -2,19 +2,32 @@ import Foundation
 import GRDB
 @testable import MediaIndex
 import MediaModel
+import PostgresTestServer
 import Testing
 
 /// A library in memory holding `items` (ids 1…n in order), with user data written as the player would,
 /// and the items as read back (the reference the in-memory evaluator runs on).
 func queryLibrary(_ items: [MediaItem]) throws -> (SQLiteIndex, [MediaItem]) {
-    let index = try SQLiteIndex(inMemory: ())
-    try index.apply(items.map { .add($0, FileStamp(size: 1, mtimeNanoseconds: 1, inode: 1), fingerprint: 1) })
-    try index.write { db in
-        for (n, item) in items.enumerated() {
-            try db.execute(sql: "UPDATE items SET playCount = ?, rating = ?, lastPlayedDate = ?, dateAdded = ? WHERE id = ?",
-                           arguments: [item[.playCount].map(QueryCompiler.bind), item[.rating].map(QueryCompiler.bind),
-                                       item[.lastPlayedDate].map(QueryCompiler.bind),
-                                       item[.dateAdded].map(QueryCompiler.bind) ?? 1_700_000_000.databaseValue, n + 1])
+    let (index, stored) = try queryLibrary(items, on: .sqlite)
+    return (index as! SQLiteIndex, stored)
+}
+
+/// The same on either store.
+func queryLibrary(_ items: [MediaItem], on store: Store) throws -> (any LibraryStore, [MediaItem]) {
+    let index = try store.emptyLibrary()
+    try index.apply(items.map { .add($0, FileStamp(size: 1, mtimeNanoseconds: 1, inode: 1), fingerprint: 1) }, generation: nil)
+    for (n, item) in items.enumerated() {
+        let values = [item[.playCount]?.real, item[.rating]?.real, item[.lastPlayedDate]?.real, item[.dateAdded]?.real ?? 1_700_000_000]
+        if let sqlite = index as? SQLiteIndex {
+            try sqlite.write { db in
+                try db.execute(sql: "UPDATE items SET playCount = ?, rating = ?, lastPlayedDate = ?, dateAdded = ? WHERE id = ?",
+                               arguments: [item[.playCount].map(QueryCompiler.bind), item[.rating].map(QueryCompiler.bind),
+                                           item[.lastPlayedDate].map(QueryCompiler.bind),
+                                           item[.dateAdded].map(QueryCompiler.bind) ?? 1_700_000_000.databaseValue, n + 1])
+            }
+        } else if let postgres = index as? PostgresIndex {
+            try postgres.testExecute("UPDATE items SET \"playCount\" = ?, rating = ?, \"lastPlayedDate\" = ?, \"dateAdded\" = ? WHERE id = ?",
+                                     values + [Double(n + 1)])
         }
     }
     let stored = try index.items(MediaQuery(sort: [SortDescriptor(.persistentID)]))
@@ -68,8 +81,8 @@ func queryItem(_ values: [MediaProperty: any MediaValueConvertible], path: Strin
         ("TRUEPREDICATE", [1, 2, 3, 4, 5]), ("FALSEPREDICATE", []),
     ]
 
-    @Test func everyOperatorInSQLAgreesWithTheEvaluator() throws {
-        let (index, stored) = try queryLibrary(Self.items)
+    @Test(arguments: Store.available) func everyOperatorInSQLAgreesWithTheEvaluator(_ store: Store) throws {
+        let (index, stored) = try queryLibrary(Self.items, on: store)
         for (format, expected) in Self.cases {
             let p = try PredicateParser.parse(format)
             let sql = try index.items(MediaQuery(filter: p, sort: [SortDescriptor(.persistentID)])).map(\.persistentID)

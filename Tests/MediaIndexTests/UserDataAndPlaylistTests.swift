@@ -1,12 +1,13 @@
 import Foundation
 @testable import MediaIndex
 import MediaModel
+import PostgresTestServer
 import Testing
 
 struct UserDataTests {
-    @Test func playsSkipsAndRatingsAreKept() throws {
-        let index = try SQLiteIndex(inMemory: ())
-        let id = try #require(try index.add([sampleItem("/m/a.mp3", title: "A")]).first)
+    @Test(arguments: Store.available) func playsSkipsAndRatingsAreKept(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let id = try #require(try add([sampleItem("/m/a.mp3", title: "A")], to: index).first)
         try index.recordPlay(id: id, at: Date(timeIntervalSince1970: 10))
         try index.recordPlay(id: id, at: Date(timeIntervalSince1970: 20))
         try index.recordSkip(id: id)
@@ -21,22 +22,22 @@ struct UserDataTests {
         #expect(item[.rating] == nil)
     }
 
-    @Test func badArgumentsAreTypedErrors() throws {
-        let index = try SQLiteIndex(inMemory: ())
-        let id = try #require(try index.add([sampleItem("/m/a.mp3", title: "A")]).first)
-        #expect(throws: IndexError.invalidArgument(database: ":memory:", reason: "rating must be 0–5, got 9")) {
+    @Test(arguments: Store.available) func badArgumentsAreTypedErrors(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let id = try #require(try add([sampleItem("/m/a.mp3", title: "A")], to: index).first)
+        #expect(throws: IndexError.invalidArgument(database: databaseName(index), reason: "rating must be 0–5, got 9")) {
             try index.setRating(id: id, 9)
         }
-        #expect(throws: IndexError.itemNotFound(database: ":memory:", id: 999)) { try index.recordPlay(id: 999, at: Date()) }
-        #expect(throws: IndexError.itemNotFound(database: ":memory:", id: 999)) { try index.recordSkip(id: 999) }
+        #expect(throws: IndexError.itemNotFound(database: databaseName(index), id: 999)) { try index.recordPlay(id: 999, at: Date()) }
+        #expect(throws: IndexError.itemNotFound(database: databaseName(index), id: 999)) { try index.recordSkip(id: 999) }
     }
 }
 
 struct PlaylistStorageTests {
-    @Test func staticPlaylistsKeepOrderAndDuplicates() throws {
-        let index = try SQLiteIndex(inMemory: ())
-        let ids = try index.add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B"),
-                                 sampleItem("/m/c.mp3", title: "C")])
+    @Test(arguments: Store.available) func staticPlaylistsKeepOrderAndDuplicates(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let ids = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B"),
+                           sampleItem("/m/c.mp3", title: "C")], to: index)
         let created = try index.createPlaylist(name: "Road trip")
         #expect(!created.isSmart)
         try index.appendToPlaylist(name: "Road trip", itemIDs: [ids[2], ids[0]])
@@ -47,37 +48,37 @@ struct PlaylistStorageTests {
         try index.removeFromPlaylist(name: "Road trip", positions: [0, 2])
         #expect(try index.playlistItems(name: "Road trip").map(\.title) == ["A", "B"])
         #expect(throws: IndexError.self) { try index.removeFromPlaylist(name: "Road trip", positions: [2]) }
-        #expect(throws: IndexError.itemNotFound(database: ":memory:", id: 12345)) {
+        #expect(throws: IndexError.itemNotFound(database: databaseName(index), id: 12345)) {
             try index.appendToPlaylist(name: "Road trip", itemIDs: [12345])
         }
         #expect(try index.playlistItems(name: "Road trip").count == 2)   // the failed append changed nothing
     }
 
-    @Test func smartPlaylistsStoreTheirRule() throws {
-        let index = try SQLiteIndex(inMemory: ())
+    @Test(arguments: Store.available) func smartPlaylistsStoreTheirRule(_ store: Store) throws {
+        let index = try store.emptyLibrary()
         try index.createPlaylist(name: "Loved", smart: (predicate: "rating >= 4", sort: "-playCount", limit: 25))
         let loved = try #require(try index.playlist(named: "Loved"))
         #expect(loved.smart == SmartPlaylistRule(predicate: "rating >= 4", sort: "-playCount", limit: 25))
         #expect(try index.playlists().map(\.name) == ["Loved"])
     }
 
-    @Test func renameDeleteAndNameClashes() throws {
-        let index = try SQLiteIndex(inMemory: ())
+    @Test(arguments: Store.available) func renameDeleteAndNameClashes(_ store: Store) throws {
+        let index = try store.emptyLibrary()
         try index.createPlaylist(name: "A")
         try index.createPlaylist(name: "B")
-        #expect(throws: IndexError.playlistExists(database: ":memory:", name: "A")) { try index.createPlaylist(name: "A") }
-        #expect(throws: IndexError.playlistExists(database: ":memory:", name: "B")) { try index.renamePlaylist("A", to: "B") }
+        #expect(throws: IndexError.playlistExists(database: databaseName(index), name: "A")) { try index.createPlaylist(name: "A") }
+        #expect(throws: IndexError.playlistExists(database: databaseName(index), name: "B")) { try index.renamePlaylist("A", to: "B") }
         try index.renamePlaylist("A", to: "C")
         #expect(try index.playlists().map(\.name) == ["B", "C"])
         try index.deletePlaylist(name: "B")
         #expect(try index.playlists().map(\.name) == ["C"])
-        #expect(throws: IndexError.playlistNotFound(database: ":memory:", name: "B")) { try index.playlistItems(name: "B") }
+        #expect(throws: IndexError.playlistNotFound(database: databaseName(index), name: "B")) { try index.playlistItems(name: "B") }
         #expect(throws: IndexError.self) { try index.createPlaylist(name: "  ") }
     }
 
-    @Test func entriesLeaveWithTheirItem() throws {
-        let index = try SQLiteIndex(inMemory: ())
-        let ids = try index.add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B")])
+    @Test(arguments: Store.available) func entriesLeaveWithTheirItem(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let ids = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B")], to: index)
         try index.createPlaylist(name: "P")
         try index.appendToPlaylist(name: "P", itemIDs: [ids[0], ids[1], ids[0]])
         try index.removeItems([ids[0]])

@@ -112,8 +112,9 @@ struct CLIRootTests {
         #expect(try index.playlist(named: "mix") == nil)
     }
 
-    // A server locator is never taken for a file name (it made a directory "postgres:" with a lock in it).
-    @Test func aPostgresLocatorIsRefusedAndCreatesNothing() throws {
+    // A server locator is never taken for a file name (it made a directory "postgres:" with a lock in it):
+    // an unreachable server is one line and status 3.
+    @Test func anUnreachablePostgresLocatorIsOneLineAndCreatesNothing() throws {
         let box = try Sandbox()
         let directory = FileManager.default.currentDirectoryPath
         for arguments in [["stats"], ["scan", box.music.path], ["root", "forget", "/x"], ["ls"]] {

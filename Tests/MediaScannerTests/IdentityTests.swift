@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaIndex
 import MediaModel
 import MediaProbe
+import PostgresTestServer
 @testable import MediaScanner
 import Testing
 
@@ -12,23 +13,23 @@ import Testing
     final class TwoRoots {
         let box: Sandbox
         let r1: URL, r2: URL
-        init() throws {
-            box = try Sandbox()
+        init(_ store: Store) throws {
+            box = try Sandbox(store: store)
             r1 = box.music.appendingPathComponent("r1")
             r2 = box.music.appendingPathComponent("r2")
             for r in [r1, r2] { try FileManager.default.createDirectory(at: r, withIntermediateDirectories: true) }
-            for root in roots { try box.index().addRoot(root) }
+            for root in roots { try box.store().addRoot(root) }
         }
         func put(_ template: String, at relative: String) throws -> MediaPath { try box.put(template, at: relative) }
         var roots: [MediaPath] { [MediaPath(r1.path), MediaPath(r2.path)] }
         /// `mlib scan` of every root.
         @discardableResult func scanAll() async throws -> ScanSummary {
-            let index = try box.index()
+            let index = try box.store()
             return try await MediaScanner(index: index).scan(try index.roots())
         }
         /// `mlib scan DIR` of one root.
         @discardableResult func scan(_ root: URL) async throws -> ScanSummary {
-            try await MediaScanner(index: try box.index()).scan([MediaPath(root.path)])
+            try await MediaScanner(index: try box.store()).scan([MediaPath(root.path)])
         }
     }
 
@@ -47,13 +48,13 @@ import Testing
     }
 
     // 2. A move between roots seen by a scan of the destination only, then a full scan.
-    @Test func aMoveBetweenRootsSurvivesAPartialScanThenAFullOne() async throws {
-        let t = try TwoRoots()
+    @Test(arguments: Store.available) func aMoveBetweenRootsSurvivesAPartialScanThenAFullOne(_ store: Store) async throws {
+        let t = try TwoRoots(store)
         let a = try t.put("c.ogg", at: "r1/a.ogg")
         let b = try t.put("b.flac", at: "r1/b.flac")
         try t.put("a.mp3", at: "r1/keep.mp3")
         try await t.scanAll()
-        let index = try t.box.index()
+        let index = try t.box.store()
         let aID = try #require(try index.item(path: a)).persistentID
         let bID = try #require(try index.item(path: b)).persistentID
         try index.setRating(id: aID, 5)
@@ -72,13 +73,13 @@ import Testing
     }
 
     // 3. Byte-identical files moved together: each keeps its own identity (the inode tells them apart).
-    @Test func identicalFilesMovedTogetherKeepTheirOwnIdentity() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func identicalFilesMovedTogetherKeepTheirOwnIdentity(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         var ids: [String: Int64] = [:]
         let albums = ["A", "B", "C", "D", "E", "F"]
         for album in albums { try box.put("a.mp3", at: "\(album)/01.mp3") }
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         for (n, album) in albums.enumerated() {
             let id = try #require(try index.item(path: MediaPath(box.music.path + "/\(album)/01.mp3"))).persistentID
             ids[album] = id
@@ -99,14 +100,14 @@ import Testing
     }
 
     // 4. A symlink from one root into another: one item per file, under a stable path.
-    @Test func aSymlinkIntoAnotherRootIndexesItsFilesOnce() async throws {
-        let t = try TwoRoots()
+    @Test(arguments: Store.available) func aSymlinkIntoAnotherRootIndexesItsFilesOnce(_ store: Store) async throws {
+        let t = try TwoRoots(store)
         let song = try t.put("a.mp3", at: "r2/album/song.mp3")
         try t.put("b.flac", at: "r2/album/other.flac")
         try #require(symlink(t.r2.path + "/album", t.r1.path + "/linked") == 0)
         try await t.scan(t.r1)
         try await t.scan(t.r2)
-        let index = try t.box.index()
+        let index = try t.box.store()
         #expect(try index.count(MediaQuery()) == 2, "a file reachable from two roots is one item")
         let id = try #require(try index.item(path: song)).persistentID
         try index.setRating(id: id, 5)
@@ -119,12 +120,12 @@ import Testing
     }
 
     // 7. Retag and rename in one go, as taggers do: in place (same inode), or as a new file (new inode).
-    @Test func aRetagAndRenameKeepsTheItem() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aRetagAndRenameKeepsTheItem(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let inPlace = try box.put("a.mp3", at: "x/01 Alpha.mp3")
         let rewritten = try box.put("b.flac", at: "x/02 Bravo.flac")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let inPlaceID = try #require(try index.item(path: inPlace)).persistentID
         let rewrittenID = try #require(try index.item(path: rewritten)).persistentID
         try index.setRating(id: inPlaceID, 3)
@@ -187,12 +188,12 @@ import Testing
     /// The same recording on two records (same audio, other tags): deleting one after the other was indexed
     /// by a scan that saw both (as `mlib watch` does: `weakEvidenceAcrossScans` false) is a deletion, not a
     /// move. (A cron scan cannot tell it from a retag and move seen by two partial scans, and pairs them.)
-    @Test func deletingOneOfTwoRecordingsOfTheSameAudioMovesNothing() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func deletingOneOfTwoRecordingsOfTheSameAudioMovesNothing(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let first = try box.put("a.mp3", at: "Best Of/01 Alpha.mp3")
         try box.put("b.flac", at: "Best Of/02 Bravo.flac")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let firstID = try #require(try index.item(path: first)).persistentID
         try index.setRating(id: firstID, 5)
         // A compilation with the same track, indexed by a scan of its folder alone.
@@ -212,12 +213,12 @@ import Testing
     }
 
     // 1. A mount point that is not strictly empty (hidden files, a README, lost+found) once unmounted.
-    @Test func aRootWithNoMediaLeftButOtherEntriesRemovesNothing() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aRootWithNoMediaLeftButOtherEntriesRemovesNothing(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         try box.put("a.mp3", at: "a.mp3")
         try box.put("c.ogg", at: "sub/c.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.items(MediaQuery()).first).persistentID
         try index.createPlaylist(name: "P")
         try index.appendToPlaylist(name: "P", itemIDs: [id])
@@ -235,8 +236,8 @@ import Testing
     }
 
     // 1. A disk mounted inside a root, unmounted: what was on it stays (a real tmpfs mount; needs root).
-    @Test func aDiskMountedInsideARootThenUnmountedRemovesNothing() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aDiskMountedInsideARootThenUnmountedRemovesNothing(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let disk = box.music.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", disk.path]) == 0 else {
@@ -248,7 +249,7 @@ import Testing
         try box.put("b.flac", at: "disk/two/b.flac")
         try box.put("c.ogg", at: "local.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         #expect(try index.count(MediaQuery()) == 3)
 
         try #require(run("/bin/umount", [disk.path]) == 0)
@@ -269,7 +270,7 @@ import Testing
     // 10. A failure that can pass with the file untouched (permission denied, an I/O error) is read again by
     // the next scan, even when the file's size, mtime and inode are the same. (A file that failed for what
     // it holds is read again once it changed: FFmpegLoadingTests.)
-    @Test func aFailedFileIsRetriedAndEntersOnceReadable() async throws {
+    @Test func aFailedFileIsRetriedAndEntersOnceReadable() async throws {   // SQLite only: it edits the file with sqlite3
         let box = try Sandbox()
         let good = try box.put("a.mp3", at: "a.mp3")
         let path = box.music.path + "/later.mp3"
@@ -289,17 +290,17 @@ import Testing
         try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
         let second = try await box.scan()
         #expect(second.failed == 0 && !second.hasProblems)
-        #expect(try box.index().item(path: MediaPath(path)) != nil)
-        #expect(try box.index().failures().isEmpty)
+        #expect(try box.store().item(path: MediaPath(path)) != nil)
+        #expect(try box.store().failures().isEmpty)
     }
 
     // 11. Never-played items have a play count and a skip count of 0.
-    @Test func neverPlayedItemsHaveZeroPlays() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func neverPlayedItemsHaveZeroPlays(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         try box.put("a.mp3", at: "a.mp3")
         try box.put("b.flac", at: "b.flac")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let played = try #require(try index.items(MediaQuery()).first).persistentID
         try index.recordPlay(id: played, at: Date())
         #expect(try index.count(MediaQuery(filter: try PredicateParser.parse("playCount == 0"))) == 1)
@@ -309,12 +310,12 @@ import Testing
     }
 
     // 5. A move folded at the end of a scan keeps what the user did meanwhile with the new row.
-    @Test func playlistEntriesAddedToAMovedFileBeforeItsFoldAreKept() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func playlistEntriesAddedToAMovedFileBeforeItsFoldAreKept(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let old = try box.put("b.flac", at: "Zed/b.flac")
         try box.put("c.ogg", at: "c.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.item(path: old)).persistentID
         try index.createPlaylist(name: "Old")
         try index.appendToPlaylist(name: "Old", itemIDs: [id])

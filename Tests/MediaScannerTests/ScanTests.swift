@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaIndex
 import MediaModel
 import MediaProbe
+import PostgresTestServer
 @testable import MediaScanner
 import Testing
 
@@ -29,12 +30,12 @@ struct ScanTests {
         #expect(try index.textRows("PRAGMA data_version") == version)
     }
 
-    @Test func aRetaggedFileIsReadAgainAndKeepsItsUserData() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aRetaggedFileIsReadAgainAndKeepsItsUserData(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let path = try box.put("a.mp3", at: "a.mp3")
         try box.put("b.flac", at: "b.flac")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.item(path: path)).persistentID
         try index.recordPlay(id: id, at: Date(timeIntervalSince1970: 100))
         try index.setRating(id: id, 3)
@@ -56,12 +57,12 @@ struct ScanTests {
         #expect(try itemsNotFoundByTitle(index).isEmpty)
     }
 
-    @Test func aMovedFileKeepsItsIdentityPlaysAndPlaylistEntries() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aMovedFileKeepsItsIdentityPlaysAndPlaylistEntries(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let old = try box.put("b.flac", at: "Zed/b.flac")     // walked after the new place: the move is seen late
         try box.put("c.ogg", at: "c.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.item(path: old)).persistentID
         try index.recordPlay(id: id, at: Date())
         try index.createPlaylist(name: "Keep")
@@ -80,13 +81,13 @@ struct ScanTests {
         #expect(try index.count(MediaQuery()) == 2)
     }
 
-    @Test func deletedFilesAndDirectoriesLeaveTheIndex() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func deletedFilesAndDirectoriesLeaveTheIndex(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let a = try box.put("a.mp3", at: "keep/a.mp3")
         try box.put("b.flac", at: "gone/deep/b.flac")
         let c = try box.put("c.ogg", at: "keep/c.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         try index.createPlaylist(name: "P")
         try index.appendToPlaylist(name: "P", itemIDs: [try #require(try index.item(path: c)).persistentID])
 
@@ -98,8 +99,8 @@ struct ScanTests {
         #expect(try index.playlistItems(name: "P").isEmpty)
     }
 
-    @Test func aMissingOrUnmountedRootRemovesNothing() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aMissingOrUnmountedRootRemovesNothing(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         try box.put("a.mp3", at: "a.mp3")
         try box.put("c.ogg", at: "sub/c.ogg")
         try await box.scan()
@@ -110,13 +111,13 @@ struct ScanTests {
         var summary = try await box.scan()
         #expect(summary.missingRoots.map(\.path) == [box.root()])
         #expect(summary.removed == 0 && summary.hasProblems)
-        #expect(try box.index().count(MediaQuery()) == 2)
+        #expect(try box.store().count(MediaQuery()) == 2)
 
         // An empty mount point (the disk is not mounted).
         try FileManager.default.createDirectory(at: box.music, withIntermediateDirectories: true)
         summary = try await box.scan()
         #expect(summary.missingRoots.first?.reason.contains("not mounted") == true)
-        #expect(try box.index().count(MediaQuery()) == 2)
+        #expect(try box.store().count(MediaQuery()) == 2)
 
         // Back again: nothing to do.
         try FileManager.default.removeItem(at: box.music)
@@ -147,8 +148,8 @@ struct ScanTests {
         #expect(again.unchanged == 4 && again.added == 0 && again.removed == 0)
     }
 
-    @Test func nonUTF8NamesAreStoredAndFoundByTheirBytes() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func nonUTF8NamesAreStoredAndFoundByTheirBytes(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let name: [UInt8] = Array("caf".utf8) + [0xE9, 0xFF] + Array(".mp3".utf8)    // Latin-1, invalid UTF-8
         let directory: [UInt8] = Array(box.music.path.utf8) + [UInt8(ascii: "/"), 0xC0, 0x80]
         MediaPath(bytes: directory).withCString { _ = mkdir($0, 0o755) }
@@ -161,14 +162,14 @@ struct ScanTests {
 
         let summary = try await box.scan()
         #expect(summary.added == 1 && summary.failed == 0)
-        let item = try #require(try box.index().item(path: path))
+        let item = try #require(try box.store().item(path: path))
         #expect(item.path.bytes == path.bytes)
         #expect(item.title == "Alpha")
         #expect(try await box.scan().unchanged == 1)
     }
 
-    @Test func aFileThatTurnsCorruptKeepsItsMetadataAndIsFlagged() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aFileThatTurnsCorruptKeepsItsMetadataAndIsFlagged(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let path = try box.put("b.flac", at: "b.flac")
         try box.put("a.mp3", at: "a.mp3")
         try Data().write(to: box.music.appendingPathComponent("zero.mp3"))
@@ -176,7 +177,7 @@ struct ScanTests {
         var summary = try await box.scan()
         #expect(summary.added == 2)
         #expect(summary.failures.map(\.code).sorted() == ["empty", "not-media"])
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.item(path: path)).persistentID
 
         let good = try Data(contentsOf: URL(fileURLWithPath: path.string))
@@ -224,17 +225,17 @@ struct ScanTests {
         #expect(try box.index().count(MediaQuery()) == 2)
     }
 
-    @Test func smallBatchesGiveTheSameIndexAsOneBigOne() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func smallBatchesGiveTheSameIndexAsOneBigOne(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         for i in 0..<12 { try box.put(["a.mp3", "b.flac", "c.ogg"][i % 3], at: "d\(i % 4)/f\(i).\(["mp3", "flac", "ogg"][i % 3])") }
-        let other = try Sandbox()
+        let other = try Sandbox(store: store)
         try FileManager.default.removeItem(at: other.music)
         try FileManager.default.createSymbolicLink(at: other.music, withDestinationURL: box.music)
         try await box.scan(batchSize: 1)
         try await other.scan([box.root()], batchSize: 500)
-        #expect(try snapshot(box.index()) == snapshot(other.index()), "batch size changed the index")
-        #expect(try box.index().count(MediaQuery()) == 12)
-        #expect(try itemsNotFoundByTitle(box.index()).isEmpty && itemsNotFoundByTitle(other.index()).isEmpty)
+        #expect(try snapshot(box.store()) == snapshot(other.store()), "batch size changed the index")
+        #expect(try box.store().count(MediaQuery()) == 12)
+        #expect(try itemsNotFoundByTitle(box.store()).isEmpty && itemsNotFoundByTitle(other.store()).isEmpty)
     }
 }
 
@@ -274,12 +275,12 @@ struct StopRequestTests {
 /// A scan killed after committing a moved file's new row, but before pairing it with the old one, must not
 /// cost the file its identity: the next complete scan still sees the move.
 struct InterruptedMoveTests {
-    @Test func aMoveBegunByAKilledScanIsFinishedByTheNext() async throws {
-        let box = try Sandbox()
+    @Test(arguments: Store.available) func aMoveBegunByAKilledScanIsFinishedByTheNext(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
         let old = try box.put("b.flac", at: "Zed/b.flac")
         try box.put("c.ogg", at: "c.ogg")
         try await box.scan()
-        let index = try box.index()
+        let index = try box.store()
         let id = try #require(try index.item(path: old)).persistentID
         try index.recordPlay(id: id, at: Date())
         try index.setRating(id: id, 5)

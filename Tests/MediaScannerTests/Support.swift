@@ -2,6 +2,7 @@ import Foundation
 import MediaIndex
 import MediaModel
 @testable import MediaScanner
+import PostgresTestServer
 import Testing
 
 /// A temporary directory tree for one test, with helpers to put real media files in it.
@@ -11,9 +12,13 @@ final class Sandbox {
     var library: String { url.appendingPathComponent("library.sqlite").path }
     var music: URL { url.appendingPathComponent("music") }
 
-    init() throws {
+    /// The library's locator: `library` for SQLite, a new database for PostgreSQL.
+    let locator: String
+
+    init(store: Store = .sqlite) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url.appendingPathComponent("music"), withIntermediateDirectories: true)
+        locator = try store.newLocator(sqlitePath: url.appendingPathComponent("library.sqlite").path)
     }
     deinit {
         _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", url.path]).waitUntilExit()
@@ -33,10 +38,13 @@ final class Sandbox {
 
     func index() throws -> SQLiteIndex { try SQLiteIndex(path: library) }
 
+    /// The library on its store (SQLite or PostgreSQL), opened as the CLI opens it.
+    func store() throws -> any LibraryStore { try LibraryLocator(locator).open() }
+
     /// One scan of every root of the library (adding `roots` first), as `mlib scan` does.
     @discardableResult
     func scan(_ roots: [MediaPath]? = nil, batchSize: Int = 500) async throws -> ScanSummary {
-        let index = try index()
+        let index = try store()
         for root in roots ?? [self.root()] { try index.addRoot(root) }
         return try await MediaScanner(index: index, batchSize: batchSize).scan(try roots ?? index.roots())
     }
@@ -87,7 +95,7 @@ enum Templates {
 }
 
 /// The state of an index that a clean scan must reproduce: every item's path and file-derived values.
-func snapshot(_ index: SQLiteIndex) throws -> [String] {
+func snapshot(_ index: any LibraryReader) throws -> [String] {
     try index.items(MediaQuery()).map { item in
         ([item.path.bytes.map { String(format: "%02x", $0) }.joined()]
             + MediaProperty.fileDerived.map { "\($0.rawValue)=\(item[$0].map(String.init(describing:)) ?? "nil")" })
@@ -96,7 +104,7 @@ func snapshot(_ index: SQLiteIndex) throws -> [String] {
 }
 
 /// Items the full-text index does not find by their own title: empty when it is in step with the rows.
-func itemsNotFoundByTitle(_ index: SQLiteIndex) throws -> [String] {
+func itemsNotFoundByTitle(_ index: any LibraryReader) throws -> [String] {
     try index.items(MediaQuery()).compactMap { item -> String? in
         guard let title = item.title, !FullTextSearch.queryTokens(title).isEmpty else { return nil }
         let found = try index.items(MediaQuery(filter: .search(title))).map(\.persistentID)

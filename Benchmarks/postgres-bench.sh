@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# postgres-bench.sh [N]   (default: 10000)
+#
+# The same library on SQLite and on PostgreSQL (a private server on a Unix socket, started here), on one
+# corpus of N files (../shared/tools/make-corpus.sh), beside MPD's update of the same files:
+#   full scan · unchanged rescan · whole-process `mlib ls artist:X` (median of RUNS) on each store;
+#   two concurrent scans of two roots (the corpus' artists split in two) into one PostgreSQL library.
+# Targets (2 cores, 10,000 files): PostgreSQL full scan within 2x of SQLite's and faster than MPD's
+# update; queries < 50 ms whole-process.
+# Env: BENCH_DIR (default bench-out), SCRATCH_PATH (default .build), BUILD=0 to reuse the last release
+# build, PEERS=0 to skip MPD, RUNS (default 5). Stops the server it started, and only that.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+tools=${TOOLS:-$repo/../shared/tools}; [[ -d $tools ]] || tools=/work/shared/tools
+out=${BENCH_DIR:-$repo/bench-out}
+scratch=${SCRATCH_PATH:-.build}
+n=${1:-10000}
+runs=${RUNS:-5}
+mkdir -p "$out"
+
+if [[ ${BUILD:-1} != 0 ]]; then
+  echo "building release…" >&2
+  swift build -c release --scratch-path "$scratch" --product mlib >&2
+fi
+mlib=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mlib
+
+corpus=$out/corpus-$n
+[[ -d $corpus ]] || { echo "making corpus of $n files (takes a while)…" >&2; "$tools/make-corpus.sh" "$corpus" "$n"; }
+find "$corpus" -type f -readable -exec cat {} + >/dev/null            # warm the page cache
+
+# A private PostgreSQL server (as nobody when root: initdb refuses root), Unix socket only.
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+pg=$(mktemp -d "${TMPDIR:-/tmp}/mlib-pg-bench.XXXXXX")
+as_server() { if [[ $(id -u) == 0 ]]; then runuser -u nobody -- "$@"; else "$@"; fi; }
+[[ $(id -u) == 0 ]] && chown nobody "$pg"
+chmod 755 "$pg"
+as_server "$pgbin/initdb" -D "$pg/data" -U mlib --auth=trust -E UTF8 --locale=C >/dev/null
+as_server "$pgbin/pg_ctl" -D "$pg/data" -l "$pg/log" -w -o "-k $pg -c listen_addresses=''" start >/dev/null
+cleanup() { as_server "$pgbin/pg_ctl" -D "$pg/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pg"; }
+trap cleanup EXIT
+socket=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$pg")
+newdb() { "$pgbin/createdb" -h "$pg" -U mlib "$1"; echo "postgres://mlib@$socket/$1"; }
+
+# timed NAME cmd... -> "WALL RSS_KB"; mlib exits 1 on the corpus' planted bad files.
+timed() {
+  /usr/bin/time -f "%e %M" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" || [[ $? -eq 1 ]] \
+    || { echo "$* failed: $(tail -3 "$out/stderr")" >&2; exit 1; }
+  tail -1 "$out/time"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+sqlite=$out/pg-bench-$n.sqlite
+rm -f "$sqlite" "$sqlite"-wal "$sqlite"-shm "$sqlite".lock
+postgres=$(newdb "bench_$n")
+artist=""
+
+declare -A full rescan query
+for store in sqlite postgres; do
+  library=$([[ $store == sqlite ]] && echo "$sqlite" || echo "$postgres")
+  read -r full[$store] rss < <(timed "$mlib" scan --quiet --library "$library" "$corpus")
+  read -r rescan[$store] _ < <(timed "$mlib" scan --quiet --library "$library")
+  [[ -n $artist ]] || artist=$("$mlib" ls --library "$library" --jsonl | head -1 | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["artist"])' || true)
+  "$mlib" ls --library "$library" "artist:$artist" >/dev/null      # warm-up
+  query[$store]=$(for r in $(seq "$runs"); do timed "$mlib" ls --library "$library" "artist:$artist" | cut -d' ' -f1; done | median)
+  echo "$store: full scan ${full[$store]} s (peak RSS ${rss} KB), unchanged rescan ${rescan[$store]} s, ls artist:\"$artist\" ${query[$store]} s (median of $runs)"
+done
+
+# Two roots (the artists split in two, by symlinks to the corpus' directories), scanned at once.
+halves=$out/pg-bench-halves-$n
+rm -rf "$halves"; mkdir -p "$halves/a" "$halves/b"
+i=0
+for d in "$corpus"/*/; do
+  half=$([[ $((i % 2)) == 0 ]] && echo a || echo b); i=$((i + 1))
+  ln -s "${d%/}" "$halves/$half/$(basename "$d")"
+done
+two=$(newdb "bench_two_$n")
+start=$(date +%s.%N)
+( timed "$mlib" scan --quiet --no-wait --library "$two" "$halves/a" > "$out/two-a" ) &
+a=$!
+( timed "$mlib" scan --quiet --no-wait --library "$two" "$halves/b" > "$out/two-b" ) &
+b=$!
+wait $a; wait $b
+both=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+items=$("$mlib" ls --library "$two" --count)
+echo "postgres, two roots scanned at once: root a $(cut -d' ' -f1 "$out/two-a") s, root b $(cut -d' ' -f1 "$out/two-b") s, both done in $both s ($items items)"
+
+mpd=""
+if [[ ${PEERS:-1} != 0 ]]; then
+  mpd=$("$tools/peers.sh" mpd "$corpus" | awk '$2 == "full-scan" { print $4 }' | head -1)
+  echo "mpd: update ${mpd:-?} s"
+fi
+
+echo "== N=$n (timings on a shared 2-core machine: noisy)"
+echo "postgres/sqlite full scan: $(ratio "${full[postgres]}" "${full[sqlite]}")x (target <= 2)"
+echo "postgres/sqlite unchanged rescan: $(ratio "${rescan[postgres]}" "${rescan[sqlite]}")x"
+[[ -n $mpd ]] && echo "postgres full scan / mpd update: $(ratio "${full[postgres]}" "$mpd")x (target < 1)"
+echo "ls artist:X whole-process: sqlite ${query[sqlite]} s, postgres ${query[postgres]} s (target < 0.05)"

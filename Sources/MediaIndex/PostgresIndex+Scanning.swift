@@ -1,0 +1,370 @@
+import Foundation
+import PostgresNIO
+import MediaModel
+
+// The scanner's primitives on PostgreSQL, with the same answers as SQLiteIndex+Scanning.swift (the scanner's
+// tests run on both). Each reads and writes this host's rows only.
+extension PostgresIndex {
+    // MARK: Reading state
+
+    /// One round trip per directory (the scanner calls it for each): items and failures in one result,
+    /// told apart by the first column.
+    public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
+        var q = SQLText()
+        let h = q.bind(host), d = q.bind(Data(directory.bytes))
+        q.sql = """
+            SELECT TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text
+            FROM items WHERE host = \(h) AND dir = \(d)
+            UNION ALL
+            SELECT FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code FROM failures WHERE host = \(h) AND dir = \(d)
+            """
+        return try session.run { s in
+            var state = DirectoryState()
+            for row in try s.query(q) {
+                let r = row.makeRandomAccess()
+                let path = MediaPath(bytes: Array(r[2].value(Data.self) ?? Data()))
+                let stamp = FileStamp(size: r[3].value(Int64.self) ?? -1, mtimeNanoseconds: r[4].value(Int64.self) ?? -1,
+                                      inode: r[5].value(Int64.self) ?? -1)
+                if r[0].value(Bool.self) == true {
+                    state.items[path] = .init(id: r[1].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[6].value(Int64.self),
+                                              missing: r[7].value(Bool.self) ?? false, addedGeneration: r[8].value(Int64.self) ?? 0)
+                } else {
+                    state.failures[path] = stamp
+                    state.failureCodes[path] = r[9].value(String.self)
+                }
+            }
+            return state
+        }
+    }
+
+    public func indexedDirectories(under root: MediaPath) throws -> [MediaPath] {
+        var q = SQLText()
+        let h = q.bind(host)
+        let range = under(root, &q)
+        q.sql = """
+            SELECT dir FROM items WHERE host = \(h) AND \(range)
+            UNION SELECT dir FROM failures WHERE host = \(h) AND \(range) ORDER BY 1
+            """
+        return try session.run { s in try s.query(q).map { MediaPath(bytes: Array($0.makeRandomAccess()[0].value(Data.self) ?? Data())) } }
+    }
+
+    public func itemCount(under root: MediaPath) throws -> Int {
+        var q = SQLText()
+        q.sql = "SELECT count(*) FROM items WHERE host = \(q.bind(host)) AND \(under(root, &q))"
+        return try session.run { s in Int(try s.scalar(q, as: Int64.self) ?? 0) }
+    }
+
+    public func items(withInodes inodes: [Int64]) throws -> [Int64: [InodeMatch]] {
+        guard !inodes.isEmpty else { return [:] }
+        var q = SQLText()
+        q.sql = """
+            SELECT id, path, "fileSize", scan_mtime, scan_inode, scan_device FROM items
+            WHERE host = \(q.bind(host)) AND scan_inode = ANY(\(q.bind(inodes)))
+            """
+        return try session.run { s in
+            var matches: [Int64: [InodeMatch]] = [:]
+            for row in try s.query(q) {
+                let r = row.makeRandomAccess()
+                let inode = r[4].value(Int64.self) ?? -1
+                matches[inode, default: []].append(InodeMatch(
+                    id: r[0].value(Int64.self) ?? 0, path: MediaPath(bytes: Array(r[1].value(Data.self) ?? Data())),
+                    stamp: FileStamp(size: r[2].value(Int64.self) ?? -1, mtimeNanoseconds: r[3].value(Int64.self) ?? -1, inode: inode),
+                    device: r[5].value(Int64.self)))
+            }
+            return matches
+        }
+    }
+
+    public func isEmpty() throws -> Bool {
+        var q = SQLText()
+        q.sql = "SELECT NOT EXISTS (SELECT 1 FROM items WHERE host = \(q.bind(host)))"
+        return try session.run { s in try s.scalar(q, as: Bool.self) ?? true }
+    }
+
+    // MARK: Generations (one counter for the library: concurrent scans each get their own)
+
+    public func currentGeneration() throws -> Int64 {
+        try session.run { s in try s.scalar(SQLText("SELECT value FROM scan_state WHERE key = 'generation'"), as: Int64.self) ?? 0 }
+    }
+
+    public func newGeneration() throws -> Int64 {
+        try session.run { s in try Self.bumpGeneration(s) }
+    }
+
+    static func bumpGeneration(_ s: PostgresSession.Statements) throws -> Int64 {
+        try s.scalar(SQLText("UPDATE scan_state SET value = value + 1 WHERE key = 'generation' RETURNING value"), as: Int64.self) ?? 0
+    }
+
+    // MARK: Writing
+
+    /// Every column a read of the file writes, as SQLite's (`fileColumnList`), in the order `fileValues` binds.
+    static let fileColumnNames: [String] = ItemRow.fileColumnNames
+        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen"]
+
+    /// The SQL type of each of `fileColumnNames` (a VALUES list needs them: a NULL parameter has none).
+    static let fileColumnTypes: [String] = ["bytea", "text", "bytea", "text"]
+        + ItemRow.fileDerived.map { PostgresSchema.columnType($0.spec.type).replacingOccurrences(of: #" COLLATE "C""#, with: "") }
+        + ItemRow.searchable.map { _ in "text" } + Array(repeating: "bigint", count: 8)
+
+    /// Binds one file's row: `fileColumnNames` order.
+    static func bindFile(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?, _ ends: EndHashes?,
+                         into q: inout SQLText) -> [String] {
+        var marks = [q.bind(Data(item.path.bytes)), q.bind(item.path.string), q.bind(Data(item.path.directory.bytes)),
+                     q.bind(encodeTags(item.tags))]
+        for p in ItemRow.fileDerived { marks.append(bind(item[p], as: p.spec.type, into: &q)) }
+        for p in ItemRow.searchable { marks.append(q.bind(item[p]?.text.map(TextFolding.folded))) }
+        marks += [q.bind(stamp.mtimeNanoseconds), q.bind(stamp.inode), q.bind(device), q.bind(fingerprint),
+                  q.bind(ends?.head), q.bind(ends?.tail), q.bind(Int64(0)), q.bind(Int64?.none)]
+        return marks
+    }
+
+    /// Applies a batch of edits in one transaction: new files as multi-row INSERTs (ids in read order; a
+    /// path already there, left by a killed scan, is refreshed and keeps its id), changed files as
+    /// multi-row UPDATE … FROM (VALUES …), the rest one statement each.
+    public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
+        guard !changes.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        let names = Self.fileColumnNames.map(ItemRow.quoted)
+        // Rows per statement: PostgreSQL takes at most 65,535 parameters.
+        let perStatement = max(1, 60_000 / (names.count + 4))
+        try session.transaction { s in
+            var addedGeneration = generation
+            var adds: [(MediaItem, FileStamp, Int64, Int64?, EndHashes?)] = []
+            var updates: [(Int64, MediaItem, FileStamp, Int64, Int64?, EndHashes?)] = []
+            func flush() throws {
+                for chunk in stride(from: 0, to: adds.count, by: perStatement).map({ adds[$0..<min($0 + perStatement, adds.count)] }) {
+                    var q = SQLText()
+                    let rows = chunk.map { a in
+                        "(" + ([q.bind(host)] + Self.bindFile(a.0, a.1, a.2, a.3, a.4, into: &q)
+                               + [q.bind(now), q.bind(addedGeneration ?? 0), "0", "0"]).joined(separator: ", ") + ")"
+                    }
+                    q.sql = """
+                        INSERT INTO items (host, \(names.joined(separator: ", ")), "dateAdded", added_gen, "playCount", "skipCount")
+                        VALUES \(rows.joined(separator: ", "))
+                        ON CONFLICT (host, path) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                        """
+                    try s.execute(q)
+                }
+                for chunk in stride(from: 0, to: updates.count, by: perStatement).map({ updates[$0..<min($0 + perStatement, updates.count)] }) {
+                    var q = SQLText()
+                    let rows = chunk.map { u in
+                        "(" + ([q.bind(u.0) + "::bigint"] + zip(Self.bindFile(u.1, u.2, u.3, u.4, u.5, into: &q), Self.fileColumnTypes)
+                            .map { "\($0)::\($1)" }).joined(separator: ", ") + ")"
+                    }
+                    q.sql = """
+                        UPDATE items SET \(names.map { "\($0) = b.\($0)" }.joined(separator: ", "))
+                        FROM (VALUES \(rows.joined(separator: ", "))) AS b(item_id, \(names.joined(separator: ", ")))
+                        WHERE items.id = b.item_id
+                        """
+                    try s.execute(q)
+                }
+                let paths = adds.map { Data($0.0.path.bytes) } + updates.map { Data($0.1.path.bytes) }
+                if !paths.isEmpty {
+                    var d = SQLText()
+                    d.sql = "DELETE FROM failures WHERE host = \(d.bind(host)) AND path = ANY(\(d.bind(paths)))"
+                    try s.execute(d)
+                }
+                adds = []
+                updates = []
+            }
+            for change in changes {
+                switch change {
+                case .add(let item, let stamp, let fingerprint, let device, let ends):
+                    if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(s) }
+                    // A path twice in one batch: the later read wins (one INSERT cannot touch a row twice).
+                    if adds.contains(where: { $0.0.path == item.path }) { try flush() }
+                    adds.append((item, stamp, fingerprint, device, ends))
+                case .update(let id, let item, let stamp, let fingerprint, let device, let ends):
+                    if updates.contains(where: { $0.0 == id }) { try flush() }
+                    updates.append((id, item, stamp, fingerprint, device, ends))
+                case .move(let id, let path):
+                    try flush()
+                    var q = SQLText()
+                    q.sql = """
+                        UPDATE items SET path = \(q.bind(Data(path.bytes))), path_text = \(q.bind(path.string)),
+                            dir = \(q.bind(Data(path.directory.bytes))), missing_gen = NULL WHERE id = \(q.bind(id))
+                        """
+                    try s.execute(q)
+                    try deleteFailure(s, path)
+                case .fail(let path, let stamp, let code, let message):
+                    try flush()
+                    var u = SQLText()
+                    u.sql = "UPDATE items SET scan_failed = 1 WHERE host = \(u.bind(host)) AND path = \(u.bind(Data(path.bytes))) AND scan_failed = 0"
+                    try s.execute(u)
+                    var q = SQLText()
+                    let h = q.bind(host), p = q.bind(Data(path.bytes))
+                    q.sql = """
+                        INSERT INTO failures (host, path, path_text, dir, size, mtime, inode, code, message, item_id, seen)
+                        VALUES (\(h), \(p), \(q.bind(path.string)), \(q.bind(Data(path.directory.bytes))), \(q.bind(stamp.size)),
+                            \(q.bind(stamp.mtimeNanoseconds)), \(q.bind(stamp.inode)), \(q.bind(code)), \(q.bind(message)),
+                            (SELECT id FROM items WHERE host = \(h) AND path = \(p)), \(q.bind(now)))
+                        ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text, dir = excluded.dir, size = excluded.size,
+                            mtime = excluded.mtime, inode = excluded.inode, code = excluded.code, message = excluded.message,
+                            item_id = excluded.item_id, seen = excluded.seen
+                        """
+                    try s.execute(q)
+                case .removeFailure(let path):
+                    try flush()
+                    try deleteFailure(s, path)
+                }
+            }
+            try flush()
+        }
+    }
+
+    private func deleteFailure(_ s: PostgresSession.Statements, _ path: MediaPath) throws {
+        var q = SQLText()
+        q.sql = "DELETE FROM failures WHERE host = \(q.bind(host)) AND path = \(q.bind(Data(path.bytes)))"
+        try s.execute(q)
+    }
+
+    // MARK: Moves and removals
+
+    /// As `SQLiteIndex.moveCandidates`, evidence for evidence; `vanished` travels as arrays (unnest).
+    public func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>? = nil,
+                               evidence: MoveCandidate.Evidence) throws -> [MoveCandidate] {
+        guard !vanished.isEmpty, seeking?.isEmpty != true else { return [] }
+        var q = SQLText()
+        let v = """
+            (SELECT * FROM unnest(\(q.bind(vanished.map(\.id))), \(q.bind(vanished.map(\.size))), \(q.bind(vanished.map { $0.fingerprint ?? Int64.min }))::bigint[],
+                \(q.bind(vanished.map(\.window))), \(q.bind(vanished.map { seeking?.contains($0.id) ?? true })))
+                AS t(id, size, fingerprint, win, seeking))
+            """
+        let seekingWindows = vanished.filter { seeking?.contains($0.id) ?? true }.map(\.window)
+        let oldest = seekingWindows.min() ?? 0
+        let h = q.bind(host)
+        let notVanished = "i.id <> ALL(\(q.bind(vanished.map(\.id))))"
+        let where_: String
+        switch evidence {
+        case .sameFile:
+            where_ = """
+                FROM \(v) v JOIN items o ON o.id = v.id
+                JOIN items i ON i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device
+                    AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash) AND i.added_gen > v.win
+                WHERE v.seeking AND o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND i.host = \(h) AND \(notVanished)
+                """
+        case .content:
+            where_ = """
+                FROM \(v) v JOIN items i ON i."fileSize" = v.size AND i.fingerprint = v.fingerprint AND v.fingerprint <> \(Int64.min)
+                WHERE v.seeking AND i.added_gen > v.win AND i.host = \(h) AND \(notVanished)
+                """
+        case .audio:
+            where_ = """
+                FROM \(v) v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.win
+                    AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash)
+                    AND i.container IS NOT DISTINCT FROM o.container AND abs(i."playbackDuration" - o."playbackDuration") < 0.05
+                WHERE v.seeking AND o.head_hash IS NOT NULL AND i.host = \(h) AND \(notVanished)
+                """
+        case .musicBrainz:
+            where_ = """
+                FROM \(v) v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.win AND i."musicBrainzTrackID" = o."musicBrainzTrackID"
+                WHERE v.seeking AND o."musicBrainzTrackID" IS NOT NULL AND i.host = \(h) AND \(notVanished)
+                """
+        case .tags:
+            where_ = """
+                FROM \(v) v JOIN items o ON o.id = v.id
+                JOIN items i ON i.added_gen > \(oldest) AND i.added_gen > v.win AND i.title = o.title
+                    AND i.artist IS NOT DISTINCT FROM o.artist AND i."albumTitle" IS NOT DISTINCT FROM o."albumTitle"
+                    AND i.container IS NOT DISTINCT FROM o.container
+                    AND abs(i."playbackDuration" - o."playbackDuration") < 1.0
+                WHERE v.seeking AND o.title IS NOT NULL AND o."playbackDuration" IS NOT NULL AND i.host = \(h) AND \(notVanished)
+                """
+        }
+        q.sql = "SELECT v.id, i.id, i.path, i.added_gen " + where_
+        return try session.run { s in
+            try s.query(q).map { row in
+                let r = row.makeRandomAccess()
+                return MoveCandidate(vanishedID: r[0].value(Int64.self) ?? 0, rowID: r[1].value(Int64.self) ?? 0,
+                                     rowPath: MediaPath(bytes: Array(r[2].value(Data.self) ?? Data())),
+                                     rowGeneration: r[3].value(Int64.self) ?? 0, evidence: evidence)
+            }
+        }
+    }
+
+    /// As `SQLiteIndex.fold`: the item takes the moved row's file columns and keeps its id; the row's user
+    /// data and playlist entries are carried over; then the row goes. One transaction; the row is kept in a
+    /// temporary table between its DELETE and the item's UPDATE (the path is unique: the row must go first).
+    public func fold(_ pairs: [(item: Int64, row: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        let names = Self.fileColumnNames.map(ItemRow.quoted)
+        try session.transaction { s in
+            try s.execute("CREATE TEMP TABLE IF NOT EXISTS fold_row AS SELECT * FROM items WITH NO DATA")
+            for (item, row) in pairs {
+                try s.execute("DELETE FROM fold_row")
+                var entries = SQLText()
+                entries.sql = """
+                    UPDATE playlist_entries SET item_id = \(entries.bind(item)) WHERE item_id = \(entries.bind(row))
+                        AND EXISTS (SELECT 1 FROM items WHERE id = \(entries.bind(row)))
+                    """
+                try s.execute(entries)
+                var delete = SQLText()
+                delete.sql = "WITH d AS (DELETE FROM items WHERE id = \(delete.bind(row)) RETURNING *) INSERT INTO fold_row SELECT * FROM d"
+                guard try s.execute(delete) > 0 else { continue }
+                var u = SQLText()
+                u.sql = """
+                    UPDATE items SET \(names.map { "\($0) = m.\($0)" }.joined(separator: ", ")),
+                        "playCount" = COALESCE(items."playCount", 0) + COALESCE(m."playCount", 0),
+                        "skipCount" = COALESCE(items."skipCount", 0) + COALESCE(m."skipCount", 0),
+                        "lastPlayedDate" = GREATEST(COALESCE(items."lastPlayedDate", 0), COALESCE(m."lastPlayedDate", 0)),
+                        rating = COALESCE(items.rating, m.rating)
+                    FROM fold_row m WHERE items.id = \(u.bind(item))
+                    """
+                try s.execute(u)
+                var f = SQLText()
+                f.sql = """
+                    UPDATE failures SET item_id = \(f.bind(item)) FROM fold_row m WHERE failures.host = m.host AND failures.path = m.path
+                    """
+                try s.execute(f)
+            }
+        }
+    }
+
+    public func removeItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try session.transaction { s in
+            var f = SQLText()
+            f.sql = "DELETE FROM failures f USING items i WHERE i.id = ANY(\(f.bind(ids))) AND f.host = i.host AND f.path = i.path"
+            try s.execute(f)
+            var d = SQLText()
+            d.sql = "DELETE FROM items WHERE id = ANY(\(d.bind(ids)))"
+            try s.execute(d)
+        }
+    }
+
+    public func hiddenItems() throws -> [VanishedItem] {
+        var q = SQLText()
+        q.sql = "SELECT id, path, \"fileSize\", fingerprint, added_gen FROM items WHERE host = \(q.bind(host)) AND missing_gen IS NOT NULL"
+        return try session.run { s in
+            try s.query(q).map { row in
+                let r = row.makeRandomAccess()
+                return VanishedItem(id: r[0].value(Int64.self) ?? 0, path: MediaPath(bytes: Array(r[1].value(Data.self) ?? Data())),
+                                    size: r[2].value(Int64.self) ?? -1, fingerprint: r[3].value(Int64.self),
+                                    window: r[4].value(Int64.self) ?? 0, missing: true)
+            }
+        }
+    }
+
+    public func hideItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        var q = SQLText()
+        q.sql = """
+            UPDATE items SET missing_gen = (SELECT value FROM scan_state WHERE key = 'generation')
+            WHERE id = ANY(\(q.bind(ids))) AND missing_gen IS NULL
+            """
+        try session.run { s in try s.execute(q) }
+    }
+
+    public func failures() throws -> [ScanFailure] {
+        try session.run { s in
+            try s.query("SELECT path, code, message, size, item_id, seen FROM failures ORDER BY path, host").map { row in
+                let r = row.makeRandomAccess()
+                return ScanFailure(path: MediaPath(bytes: Array(r[0].value(Data.self) ?? Data())), code: r[1].value(String.self) ?? "",
+                                   message: r[2].value(String.self) ?? "", size: r[3].value(Int64.self) ?? 0,
+                                   itemID: r[4].value(Int64.self), seen: Date(timeIntervalSince1970: r[5].value(Double.self) ?? 0))
+            }
+        }
+    }
+}
+

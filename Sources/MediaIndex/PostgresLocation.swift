@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where a PostgreSQL library is, from a `postgres://user:password@host:port/database` locator and, for
+/// what it leaves out, the variables libpq reads (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE), so
+/// that `mlib --library postgres:///music` works wherever `psql music` does. A host that is a directory
+/// (`PGHOST=/run/postgresql`, or `?host=/tmp/dir` in the URL) is a Unix socket there, as in libpq.
+public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+    public enum Endpoint: Sendable, Hashable {
+        case tcp(host: String, port: Int)
+        case unixSocket(path: String)
+    }
+    public var endpoint: Endpoint
+    public var user: String
+    public var password: String?
+    public var database: String
+    /// The name this machine gives its roots in a shared library (`MLIB_HOST`, else the host name), so
+    /// that `/music` on two hosts are two roots.
+    public var rootHost: String
+
+    public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+            throw IndexError.cannotOpen(database: url, reason: "not a postgres:// URL")
+        }
+        func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let parameters = Dictionary((components.queryItems ?? []).compactMap { item in item.value.map { (item.name, $0) } },
+                                    uniquingKeysWith: { _, last in last })
+        let port = components.port ?? parameters["port"].flatMap(Int.init) ?? env("PGPORT").flatMap(Int.init) ?? 5432
+        let host = (components.percentEncodedHost.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding })
+            ?? parameters["host"] ?? env("PGHOST")
+        if let host, !host.hasPrefix("/") {
+            endpoint = .tcp(host: host, port: port)
+        } else {
+            // libpq's default is the socket directory Debian's server uses.
+            endpoint = .unixSocket(path: (host ?? "/var/run/postgresql") + "/.s.PGSQL.\(port)")
+        }
+        user = (components.user?.removingPercentEncoding).flatMap { $0.isEmpty ? nil : $0 } ?? parameters["user"]
+            ?? env("PGUSER") ?? Self.loginName()
+        password = components.password?.removingPercentEncoding ?? parameters["password"] ?? env("PGPASSWORD")
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? (parameters["dbname"] ?? env("PGDATABASE") ?? user) : (path.removingPercentEncoding ?? path)
+        rootHost = env("MLIB_HOST") ?? Self.hostName()
+    }
+
+    /// The locator without its password (for messages).
+    public var description: String {
+        switch endpoint {
+        case .tcp(let host, let port): "postgres://\(user)@\(host):\(port)/\(database)"
+        case .unixSocket(let path): "postgres://\(user)@/\(database) (socket \(path))"
+        }
+    }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func loginName() -> String {
+        if let pw = getpwuid(geteuid()), let name = pw.pointee.pw_name { return String(cString: name) }
+        return "postgres"
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+@testable import MediaIndex
+import MediaModel
+import PostgresTestServer
+import Testing
+
+/// The name a store's errors give for its database.
+func databaseName(_ index: any LibraryStore) -> String {
+    if let sqlite = index as? SQLiteIndex { return sqlite.path }
+    if let postgres = index as? PostgresIndex { return postgres.databaseName }
+    return ""
+}
+
+extension PostgresIndex {
+    /// Runs a statement (tests: user data written as the player would, checks of raw rows).
+    func testExecute(_ sql: String, _ values: [Double?]) throws {
+        var q = SQLText()
+        var text = sql
+        for v in values {
+            let mark = q.bind(v)
+            if let range = text.range(of: "?") { text.replaceSubrange(range, with: mark) }
+        }
+        q.sql = text
+        try session.run { s in try s.execute(q) }
+    }
+}
+
+/// Adds items as a scan would and returns their ids in order (either store).
+@discardableResult
+func add(_ items: [MediaItem], to index: any LibraryStore, fingerprint: Int64 = 7) throws -> [Int64] {
+    try index.apply(items.map { .add($0, stamp($0.fileSize), fingerprint: fingerprint) }, generation: nil)
+    return try items.map { try #require(try index.item(path: $0.path)).persistentID }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import MediaIndex
+import MediaModel
+@testable import MediaScanner
+import PostgresTestServer
+import Testing
+
+/// `mlib` on a PostgreSQL library, as child processes: a scan killed with SIGKILL, scans of two roots at
+/// once (advisory lock per root), a query during a scan, and roots named by host.
+@Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
+struct PostgresCLITests {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = try CLIScanTests.mlib()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        let process = try start(arguments, environment: environment)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func aScanKilledPartWayResumesToTheSameLibraryAsACleanScan() throws {
+        let box = try Sandbox(store: .postgres)
+        let total = 400
+        try CLIScanTests.bigTree(box, count: total)
+        let child = try Self.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "5", "--library", box.locator, box.music.path])
+        let reader = try box.store()
+        var committed = 0
+        let deadline = Date().addingTimeInterval(60)
+        while committed == 0 && child.isRunning && Date() < deadline {
+            usleep(5_000)
+            committed = (try? reader.count(MediaQuery())) ?? 0      // a query during the scan never errors
+        }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let afterKill = try reader.count(MediaQuery())
+        #expect(committed > 0 && afterKill < total, "the scan was not caught part-way (\(afterKill) of \(total))")
+
+        #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator]) == 0, "the killed scan's lock is gone")
+        let clean = try Sandbox(store: .postgres)
+        #expect(try Self.run(["scan", "--quiet", "--library", clean.locator, box.music.path]) == 0)
+
+        let index = try box.store()
+        #expect(try index.count(MediaQuery()) == total)
+        #expect(try itemsNotFoundByTitle(index).isEmpty)
+        let (resumed, cleanState) = (try snapshot(index), try snapshot(clean.store()))
+        #expect(resumed.count == cleanState.count)
+        let firstDifference = zip(resumed, cleanState).first { $0 != $1 }
+        #expect(firstDifference == nil, "resumed: \(firstDifference?.0 ?? "")\nclean:   \(firstDifference?.1 ?? "")")
+    }
+
+    @Test func scansOfTwoRootsRunAtOnceAndOneRootIsLockedAlone() throws {
+        let box = try Sandbox(store: .postgres)
+        for i in 0..<60 { try box.put(["a.mp3", "b.flac", "c.ogg"][i % 3], at: "r\(i % 2)/d\(i / 10)/f\(i).\(["mp3", "flac", "ogg"][i % 3])") }
+        let r0 = box.music.path + "/r0", r1 = box.music.path + "/r1"
+        // Hold r0's lock as a running scan would: a scan of r0 is refused, a scan of r1 is not.
+        let location = try PostgresLocation(url: box.locator)
+        var held: PostgresRootLock? = try PostgresRootLock(location: location, roots: [MediaPath(r0)], timeout: 0)
+        #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r1]) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r0]) == 3)
+        held = nil
+        _ = held
+        // Both roots at once, each its own process, neither waiting.
+        let a = try Self.start(["scan", "--quiet", "--no-wait", "--jobs", "1", "--batch-size", "5", "--library", box.locator, r0])
+        let b = try Self.start(["scan", "--quiet", "--no-wait", "--jobs", "1", "--batch-size", "5", "--library", box.locator, r1])
+        a.waitUntilExit()
+        b.waitUntilExit()
+        #expect(a.terminationStatus == 0 && b.terminationStatus == 0)
+        let index = try box.store()
+        #expect(try index.count(MediaQuery()) == 60)
+        #expect(Set(try index.roots()) == [MediaPath(r0), MediaPath(r1)])
+    }
+
+    @Test func theSamePathOnTwoHostsIsTwoRoots() throws {
+        let box = try Sandbox(store: .postgres)
+        for i in 0..<4 { try box.put(["a.mp3", "b.flac"][i % 2], at: "f\(i).\(["mp3", "flac"][i % 2])") }
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "alpha"]) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "beta"]) == 0)
+        let alpha = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "alpha"]))
+        let beta = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "beta"]))
+        #expect(try alpha.roots() == [box.root()] && beta.roots() == [box.root()])
+        #expect(try alpha.count(MediaQuery()) == 8, "queries read every host's items")
+        // A file deleted on one host leaves that host's item only.
+        try FileManager.default.removeItem(atPath: box.music.path + "/f0.mp3")
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator], environment: ["MLIB_HOST": "alpha"]) == 0)
+        #expect(try alpha.count(MediaQuery()) == 7)
+        #expect(try beta.itemCount(under: box.root()) == 4)
+    }
+
+    @Test func locatorsReadTheLibpqVariables() throws {
+        let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
+        let bare = try PostgresLocation(url: "postgres://", environment: env)
+        #expect(bare.endpoint == .unixSocket(path: "/run/pg/.s.PGSQL.5433"))
+        #expect(bare.user == "ann" && bare.database == "music" && bare.rootHost == "den")
+        let full = try PostgresLocation(url: "postgresql://bob:secret@nas:6000/lib", environment: env)
+        #expect(full.endpoint == .tcp(host: "nas", port: 6000))
+        #expect(full.user == "bob" && full.password == "secret" && full.database == "lib")
+        #expect(!full.description.contains("secret"))
+        let socket = try PostgresLocation(url: "postgres://mlib@%2Ftmp%2Fx/db", environment: [:])
+        #expect(socket.endpoint == .unixSocket(path: "/tmp/x/.s.PGSQL.5432"))
+        let query = try PostgresLocation(url: "postgres:///db?host=/var/pg&port=7", environment: [:])
+        #expect(query.endpoint == .unixSocket(path: "/var/pg/.s.PGSQL.7") && query.database == "db")
+    }
+}
