@@ -27,6 +27,31 @@ public protocol UserDataStore: Sendable {
     func recordPlay(id: Int64, at date: Date) throws
     func recordSkip(id: Int64) throws
     func setRating(id: Int64, _ rating: Int?) throws
+    /// Sets one user-data property (`UserDataEdits.editable`) of the items `ids` in one transaction;
+    /// returns how many items changed.
+    @discardableResult
+    func setUserData(_ property: MediaProperty, to value: Int64?, ids: [Int64]) throws -> Int
+}
+
+/// The rules of user-data edits, the same for every store: rating 0–5 (nil clears it), play and skip
+/// counts (nil is 0, never negative), and the last played date (only cleared, with nil).
+public enum UserDataEdits {
+    public static let editable: [MediaProperty] = [.rating, .playCount, .skipCount, .lastPlayedDate]
+
+    /// Why `value` cannot be set on `property`, or nil.
+    public static func problem(_ property: MediaProperty, _ value: Int64?) -> String? {
+        switch property {
+        case .rating: value.map { (0...5).contains($0) } == false ? "rating must be 0–5, got \(value!)" : nil
+        case .playCount, .skipCount: (value ?? 0) < 0 ? "\(property.rawValue) cannot be negative" : nil
+        case .lastPlayedDate: value != nil ? "lastPlayedDate can only be cleared" : nil
+        default: "\(property.rawValue) is not user data (editable: rating, playCount, skipCount, lastPlayedDate)"
+        }
+    }
+
+    /// What is stored for `value`: counts are never NULL (MPMediaItem's are 0).
+    static func stored(_ property: MediaProperty, _ value: Int64?) -> Int64? {
+        property == .playCount || property == .skipCount ? (value ?? 0) : value
+    }
 }
 
 /// Playlists: the user's own (static or smart) and the mirrors of playlist files under the roots.

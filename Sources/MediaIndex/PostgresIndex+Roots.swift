@@ -158,6 +158,21 @@ extension PostgresIndex {
         try updateItem(id, q)
     }
 
+    @discardableResult
+    public func setUserData(_ property: MediaProperty, to value: Int64?, ids: [Int64]) throws -> Int {
+        if let bad = UserDataEdits.problem(property, value) { throw IndexError.invalidArgument(database: databaseName, reason: bad) }
+        let column = ItemRow.quoted(ItemRow.column(property))
+        return try session.transaction { s in
+            var changed = 0
+            for id in ids {
+                var q = SQLText()
+                q.sql = "UPDATE items SET \(column) = \(q.bind(UserDataEdits.stored(property, value))) WHERE id = \(q.bind(id))"
+                changed += try s.execute(q)
+            }
+            return changed
+        }
+    }
+
     private func updateItem(_ id: Int64, _ q: SQLText) throws {
         if try session.run({ s in try s.execute(q) }) == 0 { throw IndexError.itemNotFound(database: databaseName, id: id) }
     }
@@ -176,17 +191,21 @@ extension PostgresIndex {
                 let r = row.makeRandomAccess()
                 return LibraryStatistics.Count(name: MediaType(rawValue: r[0].value(Int64.self) ?? 0).name, count: Int(r[1].value(Int64.self) ?? 0))
             }
-            let byContainer = try s.query("""
-                SELECT COALESCE(container, 'unknown'), count(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
-                """).map { row in
-                let r = row.makeRandomAccess()
-                return LibraryStatistics.Count(name: r[0].value(String.self) ?? "", count: Int(r[1].value(Int64.self) ?? 0))
+            func counts(of column: String) throws -> [LibraryStatistics.Count] {
+                try s.query("""
+                    SELECT COALESCE(\(column), 'unknown'), count(*) FROM items WHERE missing_gen IS NULL GROUP BY 1 ORDER BY 2 DESC, 1
+                    """).map { row in
+                    let r = row.makeRandomAccess()
+                    return LibraryStatistics.Count(name: r[0].value(String.self) ?? "", count: Int(r[1].value(Int64.self) ?? 0))
+                }
             }
             var roots = SQLText()
             roots.sql = "SELECT path FROM roots WHERE host = \(roots.bind(host)) ORDER BY path"
             return LibraryStatistics(
                 items: Int(totals[0].value(Int64.self) ?? 0), totalDuration: totals[1].value(Double.self) ?? 0,
-                totalSize: totals[2].value(Int64.self) ?? 0, byMediaType: byType, byContainer: byContainer,
+                totalSize: totals[2].value(Int64.self) ?? 0, byMediaType: byType,
+                byContainer: try counts(of: "container"), byFileType: try counts(of: #""fileType""#),
+                partial: Int(try s.scalar(SQLText(#"SELECT count(*) FROM items WHERE "isPartial" = 1 AND missing_gen IS NULL"#), as: Int64.self) ?? 0),
                 failures: Int(try s.scalar(SQLText("SELECT count(*) FROM failures"), as: Int64.self) ?? 0),
                 roots: try s.query(roots).map { MediaPath(bytes: Array($0.makeRandomAccess()[0].value(Data.self) ?? Data())) },
                 playlists: Int(try s.scalar(SQLText("SELECT count(*) FROM playlists"), as: Int64.self) ?? 0))

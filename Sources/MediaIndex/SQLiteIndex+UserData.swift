@@ -21,22 +21,12 @@ extension SQLiteIndex {
         try updateItem(id, sql: "UPDATE items SET rating = ? WHERE id = ?", arguments: [rating, id])
     }
 
-    /// The user data `setUserData` edits: rating (0–5, nil clears it), play and skip counts (nil is 0),
-    /// and the last played date (only cleared, with nil).
-    public static let editableUserData: [MediaProperty] = [.rating, .playCount, .skipCount, .lastPlayedDate]
-
     /// Sets one user-data property of the items `ids` in one transaction; returns how many items changed.
-    /// Throws `IndexError.invalidArgument` for a property or value outside `editableUserData`'s rules.
+    /// Throws `IndexError.invalidArgument` for a property or value outside `UserDataEdits`' rules.
     @discardableResult
     public func setUserData(_ property: MediaProperty, to value: Int64?, ids: [Int64]) throws -> Int {
-        let bad: String? = switch property {
-        case .rating: value.map { (0...5).contains($0) } == false ? "rating must be 0–5, got \(value!)" : nil
-        case .playCount, .skipCount: (value ?? 0) < 0 ? "\(property.rawValue) cannot be negative" : nil
-        case .lastPlayedDate: value != nil ? "lastPlayedDate can only be cleared" : nil
-        default: "\(property.rawValue) is not user data (editable: rating, playCount, skipCount, lastPlayedDate)"
-        }
-        if let bad { throw IndexError.invalidArgument(database: path, reason: bad) }
-        let stored: Int64? = property == .playCount || property == .skipCount ? (value ?? 0) : value
+        if let bad = UserDataEdits.problem(property, value) { throw IndexError.invalidArgument(database: path, reason: bad) }
+        let stored = UserDataEdits.stored(property, value)
         let column = ItemRow.quoted(ItemRow.column(property))
         return try write { db in
             var changed = 0

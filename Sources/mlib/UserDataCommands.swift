@@ -78,7 +78,7 @@ struct SetUserData: AsyncParsableCommand {
         var changes: [(MediaProperty, Int64?)] = []
         var rest = arguments[...]
         while let first = rest.first, let eq = first.firstIndex(of: "="),
-              let property = MediaProperty(name: String(first[..<eq])), SQLiteIndex.editableUserData.contains(property) {
+              let property = MediaProperty(name: String(first[..<eq])), UserDataEdits.editable.contains(property) {
             let text = first[first.index(after: eq)...]
             guard text.isEmpty || Int64(text) != nil else {
                 throw ValidationError("\(first): the value is a whole number, or empty to clear")
@@ -110,7 +110,7 @@ struct SetUserData: AsyncParsableCommand {
 
 /// The items a user-data edit applies to, and the edit.
 enum UserDataEdit {
-    static func apply(_ options: LibraryOptions, terms: [String], _ body: (SQLiteIndex, [Int64]) throws -> Int) throws -> Int {
+    static func apply(_ options: LibraryOptions, terms: [String], _ body: (any LibraryStore, [Int64]) throws -> Int) throws -> Int {
         let filter = try QueryInput.predicate(terms)
         let index = try options.open()
         let ids = try index.itemIDs(MediaQuery(filter: filter))
