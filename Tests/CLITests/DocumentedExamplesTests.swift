@@ -8,10 +8,10 @@ import Testing
 ///
 /// Adapted, each for a stated reason: `mlib play` gets --dry-run (no audio device here) unless it writes
 /// a WAV file; `aplay` becomes `cat > /dev/null`; /media/player is a sandbox folder. Skipped: `mlib watch`
-/// (runs until stopped; WatchTests cover it) and `root move /mnt/nas …` (needs a disk that moved;
-/// CLIRootTests cover it).
+/// and `mlib serve` (run until stopped; WatchTests and MPDServerTests cover them) and `root move /mnt/nas …`
+/// (needs a disk that moved; CLIRootTests cover it).
 @Suite(.serialized) struct DocumentedExamplesTests {
-    static let skipped = ["mlib watch", "mlib root move /mnt/nas"]
+    static let skipped = ["mlib watch", "mlib serve", "mlib root move /mnt/nas"]
 
     /// The examples of each document, unescaped, comments removed.
     static func examples() throws -> [(source: String, command: String)] {
