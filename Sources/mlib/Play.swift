@@ -70,6 +70,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Seed for the shuffle (the same seed gives the same order).")
     var seed: UInt64?
 
+    @Flag(help: "Record plays and skips in the library with any sink: by default only playback on a device (auto, pulse) counts, not a null, WAV or PCM rendering.")
+    var recordPlays = false
+
     @Flag(help: "Print the queue in play order and exit.")
     var dryRun = false
 
@@ -106,7 +109,8 @@ struct Play: AsyncParsableCommand {
             printQueue(player.queue, order: player.playOrder)
             return
         }
-        let session = PlaySession(player: player, index: index, linesToStandardError: spec.usesStandardOutput)
+        let session = PlaySession(player: player, index: index, recordsStatistics: recordPlays || spec.isListenedTo,
+                                  linesToStandardError: spec.usesStandardOutput)
         let failures = await session.run()
         do { try player.close(drain: true) } catch {
             printError("\(error)")

@@ -15,15 +15,18 @@ final class PlaySession: @unchecked Sendable {
 
     let player: MusicPlayer
     let index: (any LibraryStore)?
+    /// Whether plays and skips go to the library (`SinkSpec.isListenedTo`, or --record-plays).
+    let recordsStatistics: Bool
     let linesToStandardError: Bool
     private(set) var outputFailed = false
     private(set) var interrupted = false
     private var statisticsFailed = false
     private var itemsStarted = 0
 
-    init(player: MusicPlayer, index: (any LibraryStore)?, linesToStandardError: Bool) {
+    init(player: MusicPlayer, index: (any LibraryStore)?, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
         self.index = index
+        self.recordsStatistics = recordsStatistics
         self.linesToStandardError = linesToStandardError
     }
 
@@ -122,7 +125,7 @@ final class PlaySession: @unchecked Sendable {
 
     /// Play statistics, by `PlayStatisticsRule` (items not in the library have id 0 and are not counted).
     private func record(_ end: ItemEnd) {
-        guard let index, end.itemID != 0 else { return }
+        guard recordsStatistics, let index, end.itemID != 0 else { return }
         do {
             switch end.verdict {
             case .played: try index.recordPlay(id: end.itemID, at: Date())

@@ -117,6 +117,16 @@ import Testing
         #expect(try mlib(["set", "plays=0"]).status == 2, "no query and no --all")
     }
 
+    /// Plays count only where someone may be listening (a real-time device): a null, WAV or PCM rendering
+    /// would inflate play counts, unless --record-plays asks for it (failed before: every sink counted).
+    @Test func onlyDevicePlaybackCountsPlaysUnlessAsked() throws {
+        #expect(try mlib(["set", "plays=", "skips=", "--all"]).status == 0)
+        #expect(try mlib(["play", "artist:кино", "--sink", "null:fast"]).status == 0)
+        #expect(try mlib(["ls", "--count", "playCount > 0"]).out == "0\n")
+        #expect(try mlib(["play", "artist:кино", "--sink", "null:fast", "--record-plays"]).status == 0)
+        #expect(try mlib(["ls", "--count", "playCount > 0"]).out == (try mlib(["ls", "--count", "artist:кино"]).out))
+    }
+
     @Test func fieldsListsEveryPropertyWithItsAliases() throws {
         let r = try CLI.run(["fields", "--json"])
         #expect(r.status == 0)

@@ -36,7 +36,7 @@ done
 "$MLIB" scan "$WORK/music" >/dev/null 2>&1 || { echo "FAIL: mlib scan"; exit 1; }
 
 tmux new-session -d -s $SESSION -x 120 -y 8 \
-    "'$MLIB' play --library '$MLIB_LIBRARY' album:Tones --sort track --sink null; echo EXIT=\$?; sleep 60"
+    "'$MLIB' play --library '$MLIB_LIBRARY' album:Tones --sort track --sink null --record-plays; echo EXIT=\$?; sleep 60"
 sleep 2
 check "status line shows the state, item, time/duration and position" '▶ playing  Test — Tone 1  0:0[0-9] / 0:40  \[1/3\]'
 t1=$(seconds); sleep 2; t2=$(seconds)
