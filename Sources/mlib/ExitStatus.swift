@@ -72,6 +72,10 @@ extension ScanLock.Failure: StatusError {
     var exitStatus: Int32 { ExitStatus.libraryUnavailable }
 }
 
+extension PostgresRootLock.Failure: StatusError {
+    var exitStatus: Int32 { ExitStatus.libraryUnavailable }
+}
+
 extension ProbeError: StatusError {
     var exitStatus: Int32 { ExitStatus.partialFailure }
 }
