@@ -30,9 +30,6 @@ struct LibraryOptions: ParsableArguments {
         return .sqlite(path: data + "/mlib/library.sqlite")
     }
 
-    /// The SQLite file (or, for a server locator, its text: commands that need a file say so when opening).
-    var resolvedPath: String { locator.sqlitePath ?? locator.description }
-
     /// The SQLite file, for a command that works on SQLite libraries only (the scan lock sits beside it);
     /// a server locator is an `IndexError` (exit 3). Creates nothing.
     func sqliteFile(command: String) throws -> String {

@@ -61,15 +61,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let spec = SinkSpec(sink)!
-        if let path = libraryOptions.locator.sqlitePath, !FileManager.default.fileExists(atPath: path) {
-            printError("no library at \(path) (run mlib scan DIR first)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
-        let store: any LibraryStore
-        do { store = try libraryOptions.locator.open() } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.libraryUnavailable)
-        }
+        // An existing library only (no library at the path is exit 3 through main, as for every command).
+        let store = try libraryOptions.open(.existing)
         let output: any AudioSink
         do { output = try spec.open() } catch let error as SinkError {
             printError(error.message)
