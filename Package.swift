@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Playlists", targets: ["Playlists"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
+        .library(name: "Library", targets: ["Library"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -53,12 +54,14 @@ let package = Package(
         .target(name: "Playlists", dependencies: ["MediaModel"]),
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a library store (swift-nio for the sockets).
-        .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner",
+        // What the fronts (CLI, mlib serve) share over the stores: playlist contents, mirroring, import.
+        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "Playlists"]),
+        .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner", "Library",
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer",
+            "MPDServer", "Library",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -74,8 +77,10 @@ let package = Package(
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
-        .testTarget(name: "CLITests", dependencies: ["mlib"]),
-        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib"]),
+        // The child-process runner the end-to-end tests share.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

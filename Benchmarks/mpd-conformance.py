@@ -181,6 +181,18 @@ SEQUENCES = {
         "seekcur 3", "status", "playid 3", "status", "stop", "status", "currentsong", "next", "status",
         "play 1", "previous", "status", "play 3", "next", "status", "stop",
     ],
+    # prio orders random mode: the prioritised songs play next, highest first (the rest stays random).
+    "priority": [
+        "add Long", "add Album1", "add Other", "add opus.opus", "random 1", "play 0", "prio 200 3",
+        "prio 100 5", "prio 50 1", "status", "next", "currentsong", "next", "currentsong", "next",
+        "currentsong", "stop",
+    ],
+    # single without repeat: at the end of a song the next one is current, paused at its start (mpd
+    # 0.23's "border pause"); after the last song playback stops. ("sleep S" waits here, sent to neither.)
+    "single": [
+        "add opus.opus", "add Album1/flac-vorbis-cover.flac", "single 1", "play 0", "sleep 1.8", "status",
+        "currentsong", "play", "sleep 1.8", "status", "stop",
+    ],
     "options": [
         "repeat 1", "random 1", "random 0", "single 1", "consume 1", "crossfade 0", "status", "repeat 0",
         "single 0", "consume 0", "setvol 50", "status", "volume -10", "setvol 100", "replay_gain_mode track",
@@ -199,7 +211,7 @@ SEQUENCES = {
         "albumart Album1/mp3-id3v24.mp3 128",
     ],
 }
-QUICK = ["connection", "database", "queue", "options", "playlists"]
+QUICK = ["connection", "database", "queue", "priority", "options", "playlists"]
 
 
 def reset(client):
@@ -241,6 +253,9 @@ def main():
         reset(mpd)
         reset(mlib)
         for command in commands:
+            if command.startswith("sleep "):
+                time.sleep(float(command.split()[1]))
+                continue
             a, b = mpd.command(command), mlib.command(command)
             if sequence == "playback":
                 time.sleep(0.05)

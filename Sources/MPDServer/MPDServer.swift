@@ -46,14 +46,21 @@ public final class MPDServer: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
-    /// Binds the TCP port and/or the Unix socket; returns once clients can connect.
+    /// Binds the TCP port and/or the Unix socket; returns once clients can connect. When one of them
+    /// cannot be bound, the other is closed again (call `stop` to end the event loop).
     public func start() async throws {
         let configuration = core.configuration
-        if let host = configuration.host {
-            channels.append(try await bootstrap().bind(host: host, port: configuration.port).get())
-        }
-        if let socketPath = configuration.socketPath {
-            channels.append(try await bootstrap().bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get())
+        do {
+            if let host = configuration.host {
+                channels.append(try await bootstrap().bind(host: host, port: configuration.port).get())
+            }
+            if let socketPath = configuration.socketPath {
+                channels.append(try await bootstrap().bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get())
+            }
+        } catch {
+            for channel in channels { try? await channel.close().get() }
+            channels = []
+            throw error
         }
     }
 

@@ -32,6 +32,16 @@ extension ServerCore {
         queueIDs.move(from: from, to: to)
     }
 
+    /// `prio`: shown in the entry, and given to the player, which plays higher priorities first in
+    /// random mode.
+    func setPriority(_ priority: Int, at position: Int) {
+        let id = queueIDs.ids[position]
+        guard (priorities[id] ?? 0) != priority else { return }
+        priorities[id] = priority == 0 ? nil : priority
+        player.setPriority(priority, forItemAt: position)
+        queueIDs.touch(position: position)
+    }
+
     func clearQueue() {
         player.setQueue(with: [])
         queueIDs.removeAll()
@@ -146,8 +156,7 @@ enum QueueCommands {
         guard priority <= 255 else { throw MPDError.badArgument("Priority out of range") }
         for text in c.arguments.dropFirst() {
             for position in try Arguments.queueRange(text, count: c.core.queueIDs.count) {
-                c.core.priorities[c.core.queueIDs.ids[position]] = priority == 0 ? nil : priority
-                c.core.queueIDs.touch(position: position)
+                c.core.setPriority(priority, at: position)
             }
         }
     }
@@ -157,8 +166,7 @@ enum QueueCommands {
         guard priority <= 255 else { throw MPDError.badArgument("Priority out of range") }
         for text in c.arguments.dropFirst() {
             guard let position = c.core.queueIDs.position(ofID: try Arguments.unsigned(text)) else { throw MPDError.noSuchSong }
-            c.core.priorities[c.core.queueIDs.ids[position]] = priority == 0 ? nil : priority
-            c.core.queueIDs.touch(position: position)
+            c.core.setPriority(priority, at: position)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import MediaScanner
@@ -20,13 +21,13 @@ final class ServerCore: @unchecked Sendable {
     var queueIDs = QueueIDs()
 
     // MPD's options that MusicPlayer has no word for (repeat and random map onto its modes).
-    var repeatOn = false { didSet { updateStopAfterCurrent() } }
-    var singleOn = false { didSet { updateStopAfterCurrent() } }
+    var repeatOn = false
+    var singleOn = false
     var consumeOn = false
     var crossfade = 0
     var outputEnabled = true
     var lastError: String?
-    /// `prio` values by song id (MPD plays higher priorities first in random mode; mlib records and shows them).
+    /// `prio` values by song id, as shown; the player has them too (by queue index), to order random mode.
     var priorities: [Int: Int] = [:]
 
     /// Where `stop` left the current song: MPD keeps it (status shows it, `play` starts there), while
@@ -50,21 +51,12 @@ final class ServerCore: @unchecked Sendable {
 
     private var sessions: [ObjectIdentifier: ClientSession] = [:]
 
-    /// `single` without `repeat`, readable from the engine thread (which must not wait for `queue`: a
-    /// command on `queue` may be waiting for the player's delivery lock that the engine holds).
-    private let stopLock = NSLock()
-    private var stopAfterCurrentValue = false
-    private func updateStopAfterCurrent() {
-        stopLock.withLock { stopAfterCurrentValue = singleOn && !repeatOn }
-    }
-
     init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
         self.player = player
         self.store = store
         self.configuration = configuration
         uris = LibraryURIs(roots: try store.roots())
         databaseUpdated = Date()
-        player.addObserver { [weak self] event in self?.observeSynchronously(event) }
         player.addObserver { [weak self] event in
             guard let self else { return }
             self.queue.async { self.handle(event) }
@@ -95,13 +87,6 @@ final class ServerCore: @unchecked Sendable {
     }
 
     // MARK: Player events
-
-    /// Runs on the thread that caused the event, before the player goes on: MPD's `single` (without
-    /// repeat) stops after the current song, so the next one must not start even for a moment.
-    private func observeSynchronously(_ event: PlayerEvent) {
-        guard case .itemDidEnd(let end) = event, end.reason == .finished else { return }
-        if stopLock.withLock({ stopAfterCurrentValue }) { player.stop() }
-    }
 
     private func handle(_ event: PlayerEvent) {
         switch event {
@@ -169,28 +154,35 @@ final class ServerCore: @unchecked Sendable {
         let lockPath = configuration.scanLockPath
         Task.detached { [weak self] in
             var failure: String?
+            var playlistsTouched = false
             do {
                 let lock = try lockPath.map { try ScanLock(libraryPath: $0, timeout: nil) }
                 defer { withExtendedLifetime(lock) {} }
                 let scanner = MediaScanner(index: store)
                 let roots = try directories.isEmpty ? store.roots() : directories
-                _ = try await scanner.scan(roots)
+                let summary = try await scanner.scan(roots)
+                // Playlist files found become (or update) the library's playlists, as after `mlib scan`.
+                let mirrored = PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
+                playlistsTouched = mirrored.synced > 0 || !mirrored.removed.isEmpty
+                if let (file, message) = mirrored.failures.first {
+                    failure = (file.map { "\($0): playlist not imported: " } ?? "") + message
+                }
             } catch {
                 failure = "update failed: \(error)"
             }
             guard let self else { return }
-            let message = failure
-            self.queue.async { self.finishUpdate(failure: message) }
+            let (message, touched) = (failure, playlistsTouched)
+            self.queue.async { self.finishUpdate(failure: message, playlistsTouched: touched) }
         }
         return job
     }
 
-    private func finishUpdate(failure: String?) {
+    private func finishUpdate(failure: String?, playlistsTouched: Bool) {
         updateJob = nil
         databaseUpdated = Date()
         if let failure { lastError = failure }
         cache.invalidate()
         if let roots = try? store.roots() { uris = LibraryURIs(roots: roots) }
-        emit([.update, .database])
+        emit(playlistsTouched ? [.update, .database, .stored_playlist] : [.update, .database])
     }
 }

@@ -83,10 +83,11 @@ enum StatusCommands {
         c.core.emit([.options])
     }
 
-    /// MPD's repeat/single pair onto MusicPlayer's repeat mode: repeat = all, repeat+single = one;
-    /// single alone (stop after the current song) is handled by the core.
+    /// MPD's repeat/single pair onto MusicPlayer's modes: repeat = all, repeat+single = one; single
+    /// alone = pause at the start of the next song (MPD 0.23 does that; after the last one it stops).
     static func applyRepeat(_ core: ServerCore) {
         core.player.repeatMode = core.repeatOn ? (core.singleOn ? .one : .all) : .none
+        core.player.pausesBetweenItems = core.singleOn
     }
 
     /// random = MusicPlayer's shuffle (songs, or albums when the server was started so).

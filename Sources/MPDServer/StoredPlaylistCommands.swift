@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 
@@ -14,16 +15,9 @@ enum StoredPlaylistCommands {
 
     private static func items(_ c: CommandContext, _ name: String) throws -> [MediaItem] {
         guard let playlist = try c.core.store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
-        if let rule = playlist.smart {
-            // As `mlib playlist` evaluates a smart rule (PlaylistQuery in the CLI; both belong in a Library
-            // module that ARCHITECTURE.md plans).
-            do {
-                return try c.core.store.items(MediaQuery(filter: try PredicateParser.parse(rule.predicate),
-                                                         sort: try MediaSortDescriptor.parseList(rule.sort ?? "artist,album,title"),
-                                                         limit: rule.limit))
-            } catch let error as QueryError { throw MPDError(.system, "smart playlist \(name): \(error)") }
+        do { return try PlaylistContents.items(of: playlist, in: c.core.store) } catch let error as QueryError {
+            throw MPDError(.system, "smart playlist \(name): \(error)")
         }
-        return try c.core.store.playlistItems(name: name)
     }
 
     static func listplaylist(_ c: CommandContext, _ out: inout Response) throws {

@@ -2,7 +2,9 @@ import CFFmpeg
 import FFmpegLoader
 import MediaModel
 
-/// Decodes one file's best audio stream with FFmpeg and resamples it (libswresample) to `AudioFormat`.
+/// Decodes one file's best audio stream with FFmpeg and resamples it (libswresample) to the output's
+/// rate and channels, as 32-bit integer samples whatever the file's depth (a 16- or 24-bit source's
+/// samples come out shifted up, unchanged; the sink writes them at its own depth).
 /// A reference type holding C handles: it is created, used and freed on the engine's thread only.
 ///
 /// Exactness matters for gapless playback: at the end the decoder is drained and the resampler
@@ -35,13 +37,26 @@ final class AudioDecoder {
     private var endLimit: Double?
     private var reachedEnd = false
 
-    /// The item's own rate and channels (more than two are taken as stereo: the player downmixes them),
-    /// which a sink that can is switched to, so the item is not resampled.
+    /// The item's own rate, channels (more than two are taken as stereo: the player downmixes them) and
+    /// depth, which a sink that can is switched to, so the item is not resampled or requantised.
     var sourceFormat: AudioFormat {
         guard let codecContext else { return output }
         let rate = Int(codecContext.pointee.sample_rate)
         let channels = Int(codecContext.pointee.ch_layout.nb_channels)
-        return AudioFormat(sampleRate: rate > 0 ? rate : output.sampleRate, channels: channels == 1 ? 1 : 2)
+        return AudioFormat(sampleRate: rate > 0 ? rate : output.sampleRate, channels: channels == 1 ? 1 : 2,
+                           depth: Self.depth(of: codecContext.pointee))
+    }
+
+    /// The depth the decoder's samples really have: FFmpeg decodes 24-bit FLAC or WAV into 32-bit
+    /// samples and says so in `bits_per_raw_sample`; lossy codecs decode to floating point.
+    static func depth(of codec: AVCodecContext) -> SampleDepth {
+        let bits = Int(codec.bits_per_raw_sample)
+        switch codec.sample_fmt {   // (matched by hand: FFmpegLoader has no stub for av_get_packed_sample_fmt)
+        case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P, AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P: return .int16
+        case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_S64, AV_SAMPLE_FMT_S64P:
+            return bits > 0 && bits <= 16 ? .int16 : bits > 0 && bits <= 24 ? .int24 : .int32
+        default: return .float32
+        }
     }
 
     /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
@@ -96,9 +111,9 @@ final class AudioDecoder {
     /// that matter reach the caller as `DecodeError`s instead.
     private static let silenceLibraryLogging: Void = av_log_set_level(AV_LOG_QUIET)
 
-    /// The next samples (interleaved, `output.channels` per frame), or nil at the end of the item.
-    /// Damaged packets are skipped; a file that yields nothing decodable throws.
-    func read() throws -> [Int16]? {
+    /// The next samples (interleaved, `output.channels` per frame, full scale at `Int32`'s range), or nil
+    /// at the end of the item. Damaged packets are skipped; a file that yields nothing decodable throws.
+    func read() throws -> [Int32]? {
         guard !reachedEnd, var samples = try readDecoded() else { return nil }
         if let endLimit, position > endLimit {
             // Past the container's end: keep what lies before it, and stop.
@@ -112,7 +127,7 @@ final class AudioDecoder {
         return samples
     }
 
-    private func readDecoded() throws -> [Int16]? {
+    private func readDecoded() throws -> [Int32]? {
         guard let codecContext, let frame, let packet, let formatContext else { return nil }
         while true {
             let received = avcodec_receive_frame(codecContext, frame)
@@ -165,13 +180,13 @@ final class AudioDecoder {
 
     // MARK: Internals
 
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> [Int16]? {
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> [Int32]? {
         producedAnything = true
         badPackets = 0
         try prepareResampler(for: frame)
         guard let resampler else { return nil }
         let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples)) + 32
-        var samples = [Int16](repeating: 0, count: capacity * output.channels)
+        var samples = [Int32](repeating: 0, count: capacity * output.channels)
         let input = UnsafeMutableRawPointer(frame.pointee.extended_data)!
             .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let count = samples.withUnsafeMutableBytes { raw -> Int32 in
@@ -196,11 +211,11 @@ final class AudioDecoder {
         return samples
     }
 
-    private func flushResampler() throws -> [Int16]? {
+    private func flushResampler() throws -> [Int32]? {
         guard let resampler, !resamplerFlushed else { return nil }
         resamplerFlushed = true
         let capacity = Int(swr_get_out_samples(resampler, 0)) + 32
-        var samples = [Int16](repeating: 0, count: capacity * output.channels)
+        var samples = [Int32](repeating: 0, count: capacity * output.channels)
         let count = samples.withUnsafeMutableBytes { raw -> Int32 in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return swr_convert(resampler, &out, Int32(capacity), nil, 0)
@@ -230,7 +245,7 @@ final class AudioDecoder {
         av_channel_layout_default(&outLayout, Int32(output.channels))
         defer { av_channel_layout_uninit(&outLayout) }
         var swr: OpaquePointer?
-        var status = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_S16, Int32(output.sampleRate),
+        var status = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_S32, Int32(output.sampleRate),
                                          &layout, AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate, 0, nil)
         if status >= 0 { status = swr_init(swr) }
         guard status >= 0, let swr else {

@@ -23,8 +23,9 @@ public struct PlayerStatus: Sendable, Hashable {
 }
 
 /// A queue player with the semantics of `MPMusicPlayerController` that really plays: the
-/// `PlayerStateMachine` decides, an engine thread decodes (FFmpeg → swresample → `AudioFormat`) and
-/// writes to an `AudioSink`, items back to back with nothing inserted between them (gapless).
+/// `PlayerStateMachine` decides, an engine thread decodes (FFmpeg → swresample → 32-bit samples at the
+/// sink's rate) and writes to an `AudioSink`, items back to back with nothing inserted between them
+/// (gapless). A sink that can takes each item's own rate, channels and depth.
 ///
 /// Every method returns at once; the engine runs on its own thread (its writes block on a device,
 /// which must not tie up Swift's cooperative pool) and holds the C handles. One lock (`condition`)
@@ -122,6 +123,10 @@ public final class MusicPlayer: @unchecked Sendable {
     public func append(_ items: [MediaItem]) { mutate { $0.append(items) } }
     public func removeItem(at index: Int) { mutate { $0.remove(at: index) } }
     public func moveItem(from: Int, to: Int) { mutate { $0.move(from: from, to: to) } }
+    /// MPD's `prio`: shuffled by songs, entries of higher priority play first (see
+    /// `PlayerStateMachine.setPriority`).
+    public func setPriority(_ priority: Int, forItemAt index: Int) { mutate { $0.setPriority(priority, at: index) } }
+    public var priorities: [Int] { read { $0.priorities } }
 
     public var queue: [MediaItem] { read { $0.queue } }
     public var playOrder: [Int] { read { $0.playOrder } }
@@ -164,6 +169,11 @@ public final class MusicPlayer: @unchecked Sendable {
     public var repeatMode: RepeatMode {
         get { read { $0.repeatMode } }
         set { mutate { $0.repeatMode = newValue } }
+    }
+    /// MPD's `single`: after an item finishes, the next is current but paused (see `PlayerStateMachine`).
+    public var pausesBetweenItems: Bool {
+        get { read { $0.pausesBetweenItems } }
+        set { mutate { $0.pausesBetweenItems = newValue } }
     }
     public var shuffleMode: ShuffleMode {
         get { read { $0.shuffleMode } }
@@ -281,10 +291,12 @@ public final class MusicPlayer: @unchecked Sendable {
                 if token != naturalToken { sink.discardBuffered() }   // a user's jump: drop stale audio
                 do {
                     var opened = try AudioDecoder(path: item.path, output: sink.format)
-                    // Play the file at its own rate where the sink can switch (a device, not a WAV file).
+                    // Play the file at its own rate and depth where the sink can switch (a device, a
+                    // WAV file not yet written to), else converted to the sink's.
                     let own = opened.sourceFormat
-                    if own != sink.format, try sink.adopt(own), sink.format == own {
-                        opened = try AudioDecoder(path: item.path, output: own)
+                    if own != sink.format { try sink.adopt(own) }
+                    if !opened.output.hasSameLayout(as: sink.format) {
+                        opened = try AudioDecoder(path: item.path, output: sink.format)
                     }
                     if startAt > 0 { try opened.seek(to: startAt) }
                     decoder = opened
@@ -339,15 +351,19 @@ public final class MusicPlayer: @unchecked Sendable {
         }
     }
 
-    private func write(_ samples: [Int16]) throws {
+    private func write(_ samples: [Int32]) throws {
         try sink.write(samples)
     }
 
     /// Scales samples by `gain` (volume × ReplayGain), a linear gain on the amplitude, saturating at full
-    /// scale (a gain above 1 on a file whose peak tag is missing or wrong must not wrap around).
-    static func applyVolume(_ gain: Float, to samples: inout [Int16]) {
+    /// scale (a gain above 1 on a file whose peak tag is missing or wrong must not wrap around). In
+    /// Double: a Float's 24-bit mantissa would round away the low bits of 32-bit samples.
+    static func applyVolume(_ gain: Float, to samples: inout [Int32]) {
+        let factor = Double(gain)
         samples.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = Int16(max(-32768, min(32767, Float(buffer[i]) * gain))) }
+            for i in buffer.indices {
+                buffer[i] = Int32(max(-2_147_483_648, min(2_147_483_647, (Double(buffer[i]) * factor).rounded())))
+            }
         }
     }
 }

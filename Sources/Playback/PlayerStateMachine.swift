@@ -9,11 +9,16 @@ import MediaModel
 /// Transitions append `PlayerEvent`s to an outbox that the owner drains and publishes.
 public struct PlayerStateMachine: Sendable {
     public private(set) var queue: [MediaItem] = []
+    /// MPD's `prio` of each queue entry (0 unless set): shuffled by songs, higher priorities play first.
+    public private(set) var priorities: [Int] = []
     public private(set) var playOrder: [Int] = []
     /// Position of the now-playing item in `playOrder`; nil when nothing is current.
     public private(set) var orderPosition: Int?
     public private(set) var playbackState: PlaybackState = .stopped
     public var repeatMode: RepeatMode = .none
+    /// MPD's `single` mode: when an item finishes, the next one becomes current but paused at its start
+    /// (after the last one, playback ends as usual). Repeat one is not affected: the item plays again.
+    public var pausesBetweenItems = false
     public private(set) var shuffleMode: ShuffleMode = .off
     public private(set) var volume: Float = 1
     /// Speed while playing (1 = normal).
@@ -108,6 +113,7 @@ public struct PlayerStateMachine: Sendable {
     public mutating func setQueue(_ items: [MediaItem]) {
         leaveCurrent(.removed)
         queue = items
+        priorities = Array(repeating: 0, count: items.count)
         playOrder = makeOrder(first: nil)
         if playbackState != .stopped && !queue.isEmpty {
             moveTo(0)
@@ -123,6 +129,7 @@ public struct PlayerStateMachine: Sendable {
         guard !items.isEmpty else { return }
         let at = indexOfNowPlayingItem.map { $0 + 1 } ?? 0
         queue.insert(contentsOf: items, at: at)
+        priorities.insert(contentsOf: Array(repeating: 0, count: items.count), at: at)
         playOrder = playOrder.map { $0 >= at ? $0 + items.count : $0 }
         playOrder.insert(contentsOf: at ..< at + items.count, at: orderPosition.map { $0 + 1 } ?? 0)
         outbox.append(.queueDidChange)
@@ -133,6 +140,7 @@ public struct PlayerStateMachine: Sendable {
         guard !items.isEmpty else { return }
         playOrder += queue.count ..< queue.count + items.count
         queue += items
+        priorities += Array(repeating: 0, count: items.count)
         outbox.append(.queueDidChange)
     }
 
@@ -143,6 +151,7 @@ public struct PlayerStateMachine: Sendable {
         let wasCurrent = indexOfNowPlayingItem == index
         if wasCurrent { leaveCurrent(.removed) }
         queue.remove(at: index)
+        priorities.remove(at: index)
         playOrder.remove(at: orderIndex)
         playOrder = playOrder.map { $0 > index ? $0 - 1 : $0 }
         if let position = orderPosition {
@@ -171,6 +180,7 @@ public struct PlayerStateMachine: Sendable {
         }
         let current = indexOfNowPlayingItem
         queue.insert(queue.remove(at: from), at: to)
+        priorities.insert(priorities.remove(at: from), at: to)
         if shuffleMode == .off {
             playOrder = Array(queue.indices)
             orderPosition = current.map(remap)
@@ -215,6 +225,29 @@ public struct PlayerStateMachine: Sendable {
         } else {
             orderPosition = current.flatMap { playOrder.firstIndex(of: $0) }
         }
+        outbox.append(.queueDidChange)
+    }
+
+    /// Sets MPD's `prio` of the entry at queue index `index`. Shuffled by songs, the entry moves to the
+    /// start of its priority group among the entries still to play, as MPD's `Queue::SetPriority` does:
+    /// the now-playing entry stays, and one already played comes back only when its priority has just
+    /// risen above the now-playing entry's. (Albums keep their shuffled order.)
+    public mutating func setPriority(_ priority: Int, at index: Int) {
+        guard queue.indices.contains(index), priorities[index] != priority else { return }
+        let old = priorities[index]
+        priorities[index] = priority
+        guard shuffleMode == .songs, let from = playOrder.firstIndex(of: index) else { return }
+        let current = orderPosition ?? -1
+        if from == current { return }
+        if from < current {
+            let currentPriority = priorities[playOrder[current]]
+            if old > currentPriority || priority <= currentPriority { return }
+        }
+        playOrder.remove(at: from)
+        if from < current { orderPosition = current - 1 }
+        var to = (orderPosition ?? -1) + 1
+        while to < playOrder.count && priorities[playOrder[to]] > priority { to += 1 }
+        playOrder.insert(index, at: to)
         outbox.append(.queueDidChange)
     }
 
@@ -350,7 +383,11 @@ public struct PlayerStateMachine: Sendable {
         case .all:
             if position + 1 == playOrder.count { newCycle() }
             moveTo((position + 1) % playOrder.count)
-        case .none: if position + 1 < playOrder.count { moveTo(position + 1) } else { endPlayback() }
+            if pausesBetweenItems { setState(.paused) }
+        case .none:
+            guard position + 1 < playOrder.count else { endPlayback(); return }
+            moveTo(position + 1)
+            if pausesBetweenItems { setState(.paused) }
         }
     }
 
@@ -365,7 +402,16 @@ public struct PlayerStateMachine: Sendable {
     private mutating func makeOrder(first: Int?) -> [Int] {
         switch shuffleMode {
         case .off: return Array(queue.indices)
-        case .songs: return ShuffleOrder.songs(Array(queue.indices), first: first, using: &rng)
+        case .songs:
+            // Higher priorities first (a stable sort keeps each priority's entries in random order).
+            var order = ShuffleOrder.songs(Array(queue.indices), first: first, using: &rng)
+            let start = first == nil ? 0 : 1
+            if start < order.count, priorities.contains(where: { $0 != 0 }) {
+                order[start...] = ArraySlice(order[start...].enumerated()
+                    .sorted { (priorities[$0.element], -$0.offset) > (priorities[$1.element], -$1.offset) }
+                    .map(\.element))
+            }
+            return order
         case .albums: return ShuffleOrder.albums(queue, first: first, using: &rng)
         }
     }

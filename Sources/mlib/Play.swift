@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import MediaProbe
@@ -24,12 +25,19 @@ struct Play: AsyncParsableCommand {
 
             Sinks: auto (PulseAudio/PipeWire if a server is reachable, else an error), null (discard at \
             real-time speed), null:fast (discard as fast as decoding goes), wav:FILE, pcm (s16le 44.1 kHz \
-            stereo on standard output, e.g. | aplay -f cd).
+            stereo on standard output, e.g. | aplay -f cd). A device plays each file at its own rate and \
+            depth (16, 24, 32-bit or float); a WAV file takes the first item's rate, channels and depth \
+            (16-bit for lossy files) and converts the rest to it.
+
+            --replay-gain applies the items' ReplayGain tags: track (each item's gain), album (the album's \
+            gain, so an album keeps its dynamics), auto (album, or track when shuffled by songs); the peak \
+            tag keeps the result from clipping. Items without tags play unchanged.
 
             Examples:
               mlib play artist:Björk --shuffle albums
               mlib play 'genre == "Jazz"' --sort year --repeat all
               mlib play --files a.flac b.mp3 --sink wav:out.wav
+              mlib play genre:Classical --replay-gain album
               mlib play album:Vespertine --sink pcm | aplay -f cd
 
             \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
@@ -67,6 +75,9 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
     var volume: Int = 100
 
+    @Option(help: ArgumentHelp("Apply ReplayGain tags: off, track, album, or auto (album unless shuffled by songs).", valueName: "mode"))
+    var replayGain: ReplayGainMode = .off
+
     @Option(help: "Seed for the shuffle (the same seed gives the same order).")
     var seed: UInt64?
 
@@ -95,14 +106,14 @@ struct Play: AsyncParsableCommand {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
         }
 
-        let output: any AudioSink
-        output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open()
+        let output = try (dryRun ? SinkSpec.null(realTime: false) : spec).open()
         let player = MusicPlayer(sink: output, seed: seed)
         player.setQueue(with: items)
         if let start { player.setNowPlayingItem(at: start - 1) } else { player.prepareToPlay() }
         if let shuffle { player.shuffleMode = shuffle }
         if let repeatMode { player.repeatMode = repeatMode }
         player.volume = Float(volume) / 100
+        player.replayGainMode = replayGain
 
         if dryRun {
             try player.close()
@@ -112,10 +123,7 @@ struct Play: AsyncParsableCommand {
         let session = PlaySession(player: player, index: index, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
         let failures = await session.run()
-        do { try player.close(drain: true) } catch {
-            printError("\(error)")
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        try player.close(drain: true)   // a WAV file that cannot be finished: SinkError, status 1
         if session.outputFailed || failures > 0 { throw ExitCode(ExitStatus.partialFailure) }
         if session.interrupted { throw ExitCode(ExitStatus.interrupted) }
     }
@@ -133,7 +141,7 @@ struct Play: AsyncParsableCommand {
         guard let index else { return [] }
         if let playlist {
             var items: [MediaItem] = []
-            try PlaylistQuery.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
+            try PlaylistContents.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
             return items
         }
         let query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
@@ -180,6 +188,10 @@ extension ShuffleMode: ExpressibleByArgument {
         self = mode
     }
     public static var allValueStrings: [String] { ["off", "songs", "albums"] }
+}
+
+extension ReplayGainMode: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
 extension RepeatMode: ExpressibleByArgument {

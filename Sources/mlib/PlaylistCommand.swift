@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import Playlists
@@ -127,7 +128,7 @@ struct PlaylistList: PlaylistSubcommand {
         let index = try libraryOptions.open()
         var rows: [JSONValue] = []
         for playlist in try index.playlists() {
-            let count = try playlist.smart.map { try index.count(try PlaylistQuery.query($0)) } ?? playlist.entryCount
+            let count = try playlist.smart.map { try index.count(try PlaylistContents.query($0)) } ?? playlist.entryCount
             if json {
                 rows.append(.object([
                     ("name", .string(playlist.name)), ("smart", .bool(playlist.isSmart)), ("count", .int(Int64(count))),
@@ -163,7 +164,7 @@ struct PlaylistShow: PlaylistSubcommand {
         var position = 0
         if json { out.write("[") }
         defer { out.flush() }
-        try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+        try PlaylistContents.forEachItem(of: playlist, in: index) { item in
             position += 1
             if json {
                 out.write(position == 1 ? "\n" : ",\n")
@@ -240,18 +241,18 @@ struct PlaylistExport: PlaylistSubcommand {
         var writer = outputOptions.writer(title: title ?? name)
         if let rule = playlist.smart, sort != nil || limit != nil {
             // A smart playlist's own query, with the order and length asked for here.
-            var query = try PlaylistQuery.query(rule)
+            var query = try PlaylistContents.query(rule)
             if let sort { query.sort = sort }
             if let limit { query.limit = limit }
             try index.forEachItem(query) { writer.append($0) }
         } else if sort == nil {
             var left = limit ?? .max
-            try PlaylistQuery.forEachItem(of: playlist, in: index) { item in
+            try PlaylistContents.forEachItem(of: playlist, in: index) { item in
                 if left > 0 { writer.append(item); left -= 1 }
             }
         } else {
             var items: [MediaItem] = []
-            try PlaylistQuery.forEachItem(of: playlist, in: index) { items.append($0) }
+            try PlaylistContents.forEachItem(of: playlist, in: index) { items.append($0) }
             for item in ItemOrdering(sort ?? []).sorted(items).prefix(limit ?? .max) { writer.append(item) }
         }
         try outputOptions.emit(writer.finish())

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import Playlists
@@ -43,7 +44,7 @@ struct PlaylistImport: PlaylistSubcommand {
                 failed = true
                 continue
             }
-            let playlistName = name ?? Self.defaultName(path)
+            let playlistName = name ?? PlaylistImporter.defaultName(path)
             let result = try PlaylistImporter.resolve(document, in: index)
             for (number, entry) in result.unresolved {
                 printError("\(file): entry \(number) is not in the library: \(entry.location)")
@@ -70,42 +71,5 @@ struct PlaylistImport: PlaylistSubcommand {
             print("\(playlistName): imported \(result.itemIDs.count) of \(document.entries.count) entries from \(file)")
         }
         if failed { throw ExitCode(ExitStatus.partialFailure) }
-    }
-
-    /// `party.m3u8` → `party`.
-    static func defaultName(_ path: MediaPath) -> String {
-        let file = path.lastComponent.string
-        let ext = path.fileExtension
-        return ext.isEmpty ? file : String(file.dropLast(ext.count + 1))
-    }
-}
-
-/// Resolves playlist entries to indexed items by path.
-enum PlaylistImporter {
-    struct Result {
-        var itemIDs: [Int64] = []
-        /// 1-based entry numbers and the entries that did not resolve.
-        var unresolved: [(Int, PlaylistEntry)] = []
-    }
-
-    static func resolve(_ document: PlaylistDocument, in index: any LibraryStore) throws -> Result {
-        var result = Result()
-        for (i, entry) in document.entries.enumerated() {
-            guard let path = entry.path, let item = try item(at: path, in: index) else {
-                result.unresolved.append((i + 1, entry))
-                continue
-            }
-            result.itemIDs.append(item.persistentID)
-        }
-        return result
-    }
-
-    /// The item at `path`, or at its real path when a symlink leads there.
-    static func item(at path: MediaPath, in index: any LibraryStore) throws -> MediaItem? {
-        if let item = try index.item(path: path) { return item }
-        guard let real = path.withCString({ realpath($0, nil) }) else { return nil }
-        defer { free(real) }
-        let realPath = MediaPath(bytes: Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real))))
-        return realPath == path ? nil : try index.item(path: realPath)
     }
 }

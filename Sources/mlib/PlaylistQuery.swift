@@ -1,24 +1,18 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 
 /// Query arguments as the playlist commands read them, and smart playlist rules.
 enum PlaylistQuery {
-    /// The order when no --sort is given: the one `mlib ls` lists in (album order within an artist; files
-    /// without tags by path, not in the order the scan found them).
-    static let defaultSort = "artist,album,title,path"
+    /// The order when no --sort is given (the one smart playlists use).
+    static let defaultSort = PlaylistContents.defaultSort
 
     /// A query from QUERY arguments (`QueryArguments`, as `mlib ls`), `--sort` and `--limit`; a bad
     /// query is one line with a caret, exit 2.
     static func query(_ terms: [String], sort: SortOptions, limit: Int?) throws -> MediaQuery {
         MediaQuery(filter: try QueryInput.predicate(terms), sort: try sort.descriptors(default: defaultSort), limit: limit)
-    }
-
-    /// The query a smart playlist's stored rule stands for (evaluated now, so it sees today's library).
-    static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery {
-        MediaQuery(filter: try PredicateParser.parse(rule.predicate),
-                   sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
     }
 
     /// The rule stored for QUERY arguments. Format-string arguments are stored as typed (ANDed), so a
@@ -33,15 +27,6 @@ enum PlaylistQuery {
         }
         return SmartPlaylistRule(predicate: text, sort: sort.sort.map { _ in SortDescriptor.listDescription(query.sort) },
                                  limit: limit)
-    }
-
-    /// Items of a stored playlist, streamed in order: the entries of a static one, the rule's result for a smart one.
-    static func forEachItem(of playlist: StoredPlaylist, in index: any LibraryStore, _ body: (MediaItem) throws -> Void) throws {
-        if let rule = playlist.smart {
-            try index.forEachItem(try query(rule), body)
-        } else {
-            for item in try index.playlistItems(name: playlist.name) { try body(item) }
-        }
     }
 }
 

@@ -1,37 +1,18 @@
-import Foundation
+import Library
 import MediaIndex
 import MediaModel
-import MediaScanner
-import Playlists
 
-/// Playlist files found under the roots become playlists in the library, mirrored on every scan: each is
-/// read, its entries resolved to indexed items as `mlib playlist import` does, and the playlist tied to that
-/// file rewritten only when its items changed. Playlists the user made are never touched (a name already
-/// taken gets a suffix); entries outside the library are left out.
+/// The playlist mirroring that follows `mlib scan` and each `mlib watch` scan (`PlaylistMirror`, in the
+/// Library module, which `mlib serve` runs too), reported on standard error.
 enum ScanPlaylists {
-    /// Returns how many playlist files were mirrored; unreadable ones are one line each on standard error.
-    /// Mirrors of playlist files that are gone from a root walked completely (`completeRoots`) are deleted.
+    /// Returns how many playlist files were mirrored and how many failed; each failure and each mirror
+    /// removed (its file is gone) is one line on standard error.
     static func sync(_ files: [MediaPath], into index: any LibraryStore, completeRoots: [MediaPath] = []) -> (synced: Int, failed: Int) {
-        var synced = 0, failed = 0
-        for file in files {
-            do {
-                let document = try PlaylistReader.read(contentsOf: file, format: nil)
-                let resolved = try PlaylistImporter.resolve(document, in: index)
-                try index.syncPlaylist(mirroring: file, name: PlaylistImport.defaultName(file), itemIDs: resolved.itemIDs)
-                synced += 1
-            } catch {
-                printError("\(file): playlist not imported (\(error))")
-                failed += 1
-            }
+        let report = PlaylistMirror.sync(files, into: index, completeRoots: completeRoots)
+        for (file, message) in report.failures {
+            printError(file.map { "\($0): playlist not imported (\(message))" } ?? message)
         }
-        do {
-            for name in try index.removeMirrors(under: completeRoots, except: Set(files)) {
-                printError("playlist \"\(name)\" removed: its file is gone")
-            }
-        } catch {
-            printError("\(error)")
-            failed += 1
-        }
-        return (synced, failed)
+        for name in report.removed { printError("playlist \"\(name)\" removed: its file is gone") }
+        return (report.synced, report.failures.count)
     }
 }

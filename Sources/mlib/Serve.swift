@@ -63,11 +63,7 @@ struct Serve: AsyncParsableCommand {
         let spec = SinkSpec(sink)!
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let store = try libraryOptions.open(.existing)
-        let output: any AudioSink
-        do { output = try spec.open() } catch let error as SinkError {
-            printError(error.message)
-            throw ExitCode(ExitStatus.partialFailure)
-        }
+        let output = try spec.open()   // a SinkError is one line and status 1 (ExitStatus.swift)
         let player = MusicPlayer(sink: output)
 
         var configuration = MPDServerConfiguration()
@@ -84,9 +80,9 @@ struct Serve: AsyncParsableCommand {
 
         let server = try MPDServer(player: player, store: store, configuration: configuration)
         do { try await server.start() } catch {
-            printError("cannot listen on \(noTcp ? socket! : "\(bind):\(port)"): \(error)")
+            try? await server.stop()
             try? player.close()
-            throw ExitCode(ExitStatus.partialFailure)
+            throw CLIError.input("cannot listen on \(noTcp ? socket! : "\(bind):\(port)"): \(error)")
         }
         let listening = [noTcp ? nil : "\(bind):\(server.boundPort ?? port)", socket].compactMap { $0 }
         printError("serving MPD protocol \(MPDServer.protocolVersion) on \(listening.joined(separator: " and "))")

@@ -1,50 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `mlib` executable (built beside the test bundle by `swift test`).
 enum CLI {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = ChildProcess.repo
     static let fixtures = repo.appendingPathComponent("Fixtures")
+    static var binary: URL { ChildProcess.mlib }
+    typealias Result = ChildProcess.Output
 
-    static var binary: URL {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("mlib")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return repo.appendingPathComponent(".build/debug/mlib")
-    }
-
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var out: String { String(decoding: stdout, as: UTF8.self) }
-    }
-
+    /// Runs the built `mlib` (`ChildProcess`, shared with the MPD server tests).
     static func run(_ args: [String], environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        if let cwd { p.currentDirectoryURL = cwd }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read both pipes concurrently so a full stderr pipe cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.run(binary.path, args, environment: environment, cwd: cwd)
     }
 
     static func fixtureFiles() throws -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,46 +10,19 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func toolExists(_ name: String) -> Bool {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    return dirs.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-}
+func toolExists(_ name: String) -> Bool { ChildProcess.exists(name) }
 
 enum Paths {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = ChildProcess.repo
     static let fixtures = repo.appendingPathComponent("Fixtures")
-
-    /// The `mlib` built beside the test bundle.
-    static var mlib: URL {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("mlib")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return repo.appendingPathComponent(".build/debug/mlib")
-    }
+    static var mlib: URL { ChildProcess.mlib }
 }
 
-/// Runs a program to its end; returns status and output.
+/// Runs a program to its end; returns status and output (`ChildProcess`, shared with the CLI tests).
 @discardableResult
-func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = program.hasPrefix("/") ? URL(fileURLWithPath: program) : URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    nonisolated(unsafe) var errData = Data()
-    let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    reader.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
-    return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let r = try ChildProcess.run(program, arguments)
+    return (r.status, r.out, r.stderr)
 }
 
 /// A music folder laid out as an MPD user's would be (the fixture files, plus two 30 s tones made by
@@ -140,7 +114,11 @@ final class RawClient {
         let ok = withUnsafePointer(to: &addr) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard ok else { close(fd); throw TestFailure("connect: \(String(cString: strerror(errno)))") }
+        // No close(fd) here: every stored property is set, so a throw from here on runs deinit, which
+        // closes it. Closing it here as well closed the descriptor twice, and the second close could hit
+        // whatever another test thread had opened under that number meanwhile (a pipe to a child
+        // process, libdispatch's own descriptors).
+        guard ok else { throw TestFailure("connect: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         greetingLine = try readLine() ?? ""

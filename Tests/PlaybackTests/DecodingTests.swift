@@ -18,7 +18,7 @@ final class TriggerSink: AudioSink, @unchecked Sendable {
         lock.withLock { triggers.append((frames, action)) }
     }
 
-    func write(_ samples: [Int16]) throws {
+    func write(_ samples: [Int32]) throws {
         try wav.write(samples)
         let written = wav.frameCount
         let due = lock.withLock { () -> [@Sendable (Int) -> Void] in
@@ -259,7 +259,7 @@ struct SinkTests {
     @Test func theWAVHeaderDescribesTheData() throws {
         let fixtures = try AudioFixtures()
         let sink = try WAVFileSink(path: fixtures.path("h.wav"), format: AudioFormat(sampleRate: 48_000, channels: 2))
-        try sink.write([1, -1, 2, -2, 3, -3])
+        try sink.write([1, -1, 2, -2, 3, -3].map { $0 << 16 })
         try sink.close()
         try sink.close()   // idempotent
         let wav = try WAVFile(path: fixtures.path("h.wav"))
@@ -290,7 +290,7 @@ struct SinkTests {
     @Test func aRealTimeNullSinkTakesAsLongAsTheAudio() throws {
         let sink = NullSink(realTime: true)
         let started = Date()
-        for _ in 0..<10 { try sink.write([Int16](repeating: 0, count: 2 * 4_410)) }   // 1 s
+        for _ in 0..<10 { try sink.write([Int32](repeating: 0, count: 2 * 4_410)) }   // 1 s
         let took = Date().timeIntervalSince(started)
         #expect(took > 0.85 && took < 2, "took \(took) s")
         #expect(sink.frameCount == 44_100)

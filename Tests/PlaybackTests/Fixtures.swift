@@ -38,6 +38,19 @@ final class AudioFixtures {
         return item(at: url)
     }
 
+    /// A 24-bit FLAC at `sampleRate`: two tones whose low bits are all in use (FFmpeg quantises its
+    /// floating-point generator to 24 bits), so a 16-bit path anywhere would show.
+    func hiRes(_ name: String, seconds: Double, sampleRate: Int = 96_000) throws -> MediaItem {
+        try make(name, source: "aevalsrc=exprs=0.6*sin(2*PI*1000*t)|0.4*sin(2*PI*1500*t+1):duration=\(seconds):sample_rate=\(sampleRate)",
+                 extra: ["-c:a", "flac", "-sample_fmt", "s32", "-bits_per_raw_sample", "24"])
+    }
+
+    /// The samples ffmpeg's own command line decodes from `item` as 24-bit integers, at its own rate and
+    /// channels (an independent decoder pipeline to compare the player's output with).
+    func reference24Bit(_ item: MediaItem) throws -> [Int32] {
+        signedLittleEndian(Array(try run(["-v", "error", "-i", item.path.string, "-f", "s24le", "-"])), bytesPerSample: 3)
+    }
+
     /// How many frames ffmpeg's own command line decodes from `item` at `format`.
     func referenceFrames(_ item: MediaItem, format: AudioFormat = .cd) throws -> Int {
         let bytes = try run(["-v", "error", "-i", item.path.string, "-f", "s16le", "-ar", "\(format.sampleRate)",
@@ -82,9 +95,13 @@ final class AudioFixtures {
 struct WAVFile {
     var channels: Int
     var sampleRate: Int
+    var bitsPerSample: Int
     var riffSize: Int
+    /// Each sample's integer value at the file's own depth (sign-extended).
+    var values: [Int32]
+    /// The samples of a 16-bit file.
     var samples: [Int16]
-    var frameCount: Int { samples.count / channels }
+    var frameCount: Int { values.count / channels }
 
     init(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -95,10 +112,22 @@ struct WAVFile {
         }
         channels = u16(22)
         sampleRate = u32(24)
+        bitsPerSample = u16(34)
         riffSize = u32(4)
         let dataSize = u32(40)
         guard dataSize == data.count - 44 else { throw SinkError("\(path): data size \(dataSize) ≠ \(data.count - 44)") }
-        samples = data.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        values = signedLittleEndian(Array(data.dropFirst(44)), bytesPerSample: bitsPerSample / 8)
+        samples = bitsPerSample == 16 ? values.map { Int16(truncatingIfNeeded: $0) } : []
+    }
+}
+
+/// Little-endian signed integers of `bytesPerSample` bytes each (2, 3 or 4), sign-extended.
+func signedLittleEndian(_ bytes: [UInt8], bytesPerSample n: Int) -> [Int32] {
+    stride(from: 0, to: bytes.count - n + 1, by: n).map { at in
+        var v: UInt32 = 0
+        for b in 0..<n { v |= UInt32(bytes[at + b]) << (8 * b) }
+        let unused = 32 - 8 * n
+        return Int32(bitPattern: v << unused) >> unused
     }
 }
 

@@ -1,27 +1,29 @@
-/// Where decoded audio goes: interleaved s16le frames in the player's `AudioFormat`.
+/// Where decoded audio goes: interleaved frames at the sink's `format` (rate, channels), given as 32-bit
+/// integers with full scale at `Int32`'s range, which the sink stores at its `format.depth`.
 ///
 /// A sink is written by the player's engine thread only, one call at a time; that is why the
 /// implementations can be `@unchecked Sendable` without locks of their own.
 public protocol AudioSink: AnyObject, Sendable {
     var format: AudioFormat { get }
     /// Writes samples; may block (a device or a paced null sink plays in real time).
-    func write(_ samples: [Int16]) throws
+    func write(_ samples: [Int32]) throws
     /// Drops audio written but not yet heard (after a user's skip or seek), where that means anything.
     func discardBuffered()
     /// Waits until everything written has been heard.
     func drain()
     /// Finishes the output (a WAV file gets its final sizes). Idempotent.
     func close() throws
-    /// Switches to `format` (an item's own rate and channels, so it is not resampled) when the output
-    /// can: after what was written has played. Returns false for an output with one fixed format (a WAV
-    /// file, a PCM pipe), which then gets every item converted to its format.
-    func adopt(_ format: AudioFormat) throws -> Bool
+    /// Switches to `format` (an item's own rate, channels and depth, so it is not resampled or
+    /// requantised), or to the nearest the output can take, after what was written has played. An
+    /// output with one fixed format (a PCM pipe, a WAV file once written to) keeps it; the player
+    /// converts every item to whatever `format` then says.
+    func adopt(_ format: AudioFormat) throws
 }
 
 extension AudioSink {
     public func discardBuffered() {}
     public func drain() {}
-    public func adopt(_ format: AudioFormat) throws -> Bool { false }
+    public func adopt(_ format: AudioFormat) throws {}
 }
 
 /// An output that failed: one line for the user.
@@ -72,14 +74,17 @@ public enum SinkSpec: Sendable, Hashable, CustomStringConvertible {
     /// True when the sink writes to standard output (so the CLI must print its own lines to stderr).
     public var usesStandardOutput: Bool { self == .pcm }
 
-    /// Opens the sink. `auto` and `pulse` fail with a clear `SinkError` when no server is reachable.
-    public func open(format: AudioFormat = .cd, applicationName: String = "mlib") throws -> any AudioSink {
+    /// Opens the sink at `format`, or, without one, at 44.1 kHz/16-bit stereo until the first item
+    /// switches it (a WAV file then keeps the first item's format; a PCM pipe keeps 44.1 kHz/16-bit,
+    /// which is what `aplay -f cd` expects). `auto` and `pulse` fail with a clear `SinkError` when no
+    /// server is reachable.
+    public func open(format: AudioFormat? = nil, applicationName: String = "mlib") throws -> any AudioSink {
         switch self {
-        case .null(let realTime): return NullSink(format: format, realTime: realTime)
+        case .null(let realTime): return NullSink(format: format ?? .cd, realTime: realTime)
         case .wav(let path): return try WAVFileSink(path: path, format: format)
-        case .pcm: return PCMStreamSink(format: format)
+        case .pcm: return PCMStreamSink(format: format ?? .cd)
         case .pulse, .auto:
-            do { return try PulseSink(format: format, applicationName: applicationName) } catch let error as SinkError {
+            do { return try PulseSink(format: format ?? .cd, applicationName: applicationName) } catch let error as SinkError {
                 guard self == .auto else { throw error }
                 throw SinkError("no audio device: \(error.message); use --sink wav:FILE, --sink pcm or --sink null")
             }

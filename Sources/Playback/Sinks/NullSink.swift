@@ -16,7 +16,7 @@ public final class NullSink: AudioSink, @unchecked Sendable {
         self.realTime = realTime
     }
 
-    public func write(_ samples: [Int16]) throws {
+    public func write(_ samples: [Int32]) throws {
         let frames = samples.count / format.channels
         frameCount += frames
         guard realTime else { return }
@@ -35,8 +35,8 @@ public final class NullSink: AudioSink, @unchecked Sendable {
 
     public func discardBuffered() { startedAt = nil }
 
-    /// Any rate: the null sink stands in for a device that takes each file's own format.
-    public func adopt(_ format: AudioFormat) throws -> Bool {
+    /// Any format: the null sink stands in for a device that takes each file's own.
+    public func adopt(_ format: AudioFormat) throws {
         if format != self.format {
             if realTime, let start = startedAt {   // let the old format's audio "play out" first
                 let wait = start.addingTimeInterval(self.format.seconds(frames: pacedFrames)).timeIntervalSinceNow
@@ -45,7 +45,6 @@ public final class NullSink: AudioSink, @unchecked Sendable {
             self.format = format
             startedAt = nil
         }
-        return true
     }
     public func close() throws {}
 }

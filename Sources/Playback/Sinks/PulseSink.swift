@@ -17,8 +17,13 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     }
 
     private static func open(_ format: AudioFormat, _ applicationName: String) throws -> OpaquePointer {
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate),
-                                  channels: UInt8(format.channels))
+        let sampleFormat = switch format.depth {
+        case .int16: PA_SAMPLE_S16LE
+        case .int24: PA_SAMPLE_S24LE
+        case .int32: PA_SAMPLE_S32LE
+        case .float32: PA_SAMPLE_FLOAT32LE
+        }
+        var spec = pa_sample_spec(format: sampleFormat, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
         let target = UInt32(Double(format.sampleRate * format.bytesPerFrame) * Self.bufferSeconds)
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: UInt32.max)
@@ -30,23 +35,23 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         return stream
     }
 
-    /// A new stream at the item's rate and channels, after the old one has played out (the one gap
-    /// mlib leaves: between items of different formats, as MPD does).
-    public func adopt(_ newFormat: AudioFormat) throws -> Bool {
-        guard newFormat != format else { return true }
+    /// A new stream at the item's rate, channels and depth (the server takes S16, S24, S32 and float),
+    /// after the old one has played out (the one gap mlib leaves: between items of different formats,
+    /// as MPD does).
+    public func adopt(_ newFormat: AudioFormat) throws {
+        guard newFormat != format else { return }
         drain()
         try close()
         stream = try Self.open(newFormat, applicationName)
         format = newFormat
-        return true
     }
 
     deinit { try? close() }
 
-    public func write(_ samples: [Int16]) throws {
+    public func write(_ samples: [Int32]) throws {
         guard let stream else { throw SinkError("audio device already closed") }
         var error: Int32 = 0
-        let status = samples.withUnsafeBytes { pa_simple_write(stream, $0.baseAddress, $0.count, &error) }
+        let status = format.depth.encode(samples).withUnsafeBytes { pa_simple_write(stream, $0.baseAddress, $0.count, &error) }
         if status < 0 { throw SinkError("audio device: \(String(cString: pa_strerror(error)))") }
     }
 

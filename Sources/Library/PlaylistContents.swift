@@ -1,0 +1,35 @@
+import MediaIndex
+import MediaModel
+
+/// What a stored playlist holds now: the entries of a static one, the result of the rule of a smart one
+/// (evaluated at each read, so it sees today's library). The one evaluator `mlib playlist`, `mlib play`,
+/// `mlib export` and `mlib serve` use.
+public enum PlaylistContents {
+    /// The order when a rule names none: the one `mlib ls` lists in (album order within an artist; files
+    /// without tags by path, not in the order the scan found them).
+    public static let defaultSort = "artist,album,title,path"
+
+    /// The query a smart playlist's stored rule stands for. Throws `QueryError` for a rule that no longer
+    /// parses (a property renamed since it was stored).
+    public static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery {
+        MediaQuery(filter: try PredicateParser.parse(rule.predicate),
+                   sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
+    }
+
+    /// The playlist's items, streamed in order.
+    public static func forEachItem(of playlist: StoredPlaylist, in store: any LibraryStore,
+                                   _ body: (MediaItem) throws -> Void) throws {
+        if let rule = playlist.smart {
+            try store.forEachItem(try query(rule), body)
+        } else {
+            for item in try store.playlistItems(name: playlist.name) { try body(item) }
+        }
+    }
+
+    /// The playlist's items, in order.
+    public static func items(of playlist: StoredPlaylist, in store: any LibraryStore) throws -> [MediaItem] {
+        var items: [MediaItem] = []
+        try forEachItem(of: playlist, in: store) { items.append($0) }
+        return items
+    }
+}
