@@ -293,7 +293,8 @@ public struct FileFacts: Sendable, Hashable {
     /// The error a user should see for `errno` from stat(2) or open(2) on `path`.
     static func error(_ code: Int32, _ path: MediaPath) -> ProbeError {
         switch code {
-        case ENOENT, ENOTDIR, ELOOP: .notFound(path)
+        case ENOENT, ENOTDIR: .notFound(path)
+        case ELOOP: .symlinkLoop(path)      // it exists; "no such file" sent users looking for a typo
         case EACCES, EPERM: .permissionDenied(path)
         default: .io(path, reason: String(cString: strerror(code)))
         }

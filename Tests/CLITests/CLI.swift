@@ -24,10 +24,16 @@ enum CLI {
         var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    static func run(_ args: [String], environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
+    /// `unprivileged`: as nobody when the tests run as root (CI), for what root's rights would hide
+    /// (a folder it may not enter, a file it may not write).
+    static func run(_ args: [String], environment: [String: String] = [:], cwd: URL? = nil, unprivileged: Bool = false) throws -> Result {
         let p = Process()
         p.executableURL = binary
         p.arguments = args
+        if unprivileged && getuid() == 0 {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + args
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         p.environment = env
