@@ -11,6 +11,7 @@ struct HelpAndManualTests {
         var path: [String]
         var aliases: [String]
         var longOptions: [String]
+        var abstract: String
     }
 
     /// Every command under `mlib`, from ArgumentParser's own description of the tool.
@@ -22,7 +23,8 @@ struct HelpAndManualTests {
         func walk(_ command: [String: Any], _ path: [String]) {
             let options = (command["arguments"] as? [[String: Any]] ?? []).filter { ($0["shouldDisplay"] as? Bool) != false }
                 .flatMap { ($0["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String } }
-            result.append(Command(path: path, aliases: command["aliases"] as? [String] ?? [], longOptions: options.map { "--" + $0 }))
+            result.append(Command(path: path, aliases: command["aliases"] as? [String] ?? [], longOptions: options.map { "--" + $0 },
+                                  abstract: command["abstract"] as? String ?? ""))
             for sub in command["subcommands"] as? [[String: Any]] ?? [] {
                 guard let name = sub["commandName"] as? String, name != "help" else { continue }
                 walk(sub, path + [name])
@@ -85,5 +87,30 @@ struct HelpAndManualTests {
             let word = (raw as NSString).substring(with: match.range(at: 1))
             #expect(names.contains(word), "mlib(1) names the command mlib \(word), which does not exist")
         }
+    }
+
+    /// man/mlib-commands.1 is generated from --help (scripts/generate-manual.sh, ArgumentParser's plugin):
+    /// it must be regenerated when a command, an option or an abstract changes.
+    @Test func theGeneratedCommandReferenceIsCurrent() throws {
+        let page = try String(contentsOf: CLI.repo.appendingPathComponent("man/mlib-commands.1"), encoding: .utf8)
+        let lines = page.split(separator: "\n").map(String.init)
+        let commands = try Self.commands()
+        let stale = "is stale: run scripts/generate-manual.sh"
+        for command in commands {
+            // ArgumentParser 1.8.2's generator drops characters outside ASCII (0–5 becomes 05).
+            let abstract = String(String.UnicodeScalarView(command.abstract.unicodeScalars.filter(\.isASCII)))
+            #expect(page.contains(abstract), "mlib-commands.1 \(stale) (abstract of mlib \(command.path.joined(separator: " ")))")
+            if let name = command.path.last {
+                let heading = command.aliases.isEmpty ? ".It Em \(name)" : ".It Em \"\(([name] + command.aliases).joined(separator: ", "))\""
+                #expect(lines.contains(heading), "mlib-commands.1 \(stale) (no \(heading))")
+            }
+        }
+        // Every option line of the page is an option of the code, and the other way round.
+        let documented = Set(lines.filter { $0.hasPrefix(".It Fl") }.flatMap { line in
+            line.split(separator: " ").filter { $0.hasPrefix("-") && $0.count > 1 }.map { "-" + $0 }
+        })
+        let known = Set(commands.flatMap(\.longOptions))
+        #expect(documented.subtracting(known).isEmpty, "mlib-commands.1 \(stale): \(documented.subtracting(known).sorted())")
+        #expect(known.subtracting(documented).isEmpty, "mlib-commands.1 \(stale): \(known.subtracting(documented).sorted())")
     }
 }
