@@ -329,6 +329,58 @@ def make():
            stream={"fileType": "aac", "audioCodec": "aac", "sampleRate": 44100, "channels": 2, "bitRate": 128000,
                    "playbackDuration": round(m.info.length, 6)})
 
+    # 18. Ratings in tags, one scale per file (mlib(1), "Ratings in tags"), each value read back with mutagen:
+    #     ID3v2 POPM 196 (Windows Media Player's 4 stars), FLAC RATING 80 (percent), Ogg FMPS_RATING 0.6,
+    #     Opus RATING 2 (stars), WavPack APE Rating 0.4 (a fraction), MP4 rate 60 (percent) beside an rtng
+    #     content advisory (FFmpeg calls rtng "rating": it must not read as a star), and an MP4 with the
+    #     advisory alone (no rating).
+    from mutagen.flac import FLAC
+    from mutagen.mp4 import MP4
+    def sine(name, codec, seconds=0.3, rate=22050):
+        run(FFMPEG + ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={rate}:duration={seconds}"] + codec
+            + BITEXACT + [odd(name)])
+    sine("rating-popm.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="Rated POPM"))
+    tags.add(POPM(email="Windows Media Player 9 Series", rating=196, count=3))
+    tags.save(odd("rating-popm.mp3"), v2_version=3)
+    assert ID3(odd("rating-popm.mp3"))["POPM:Windows Media Player 9 Series"].rating == 196
+    expect("rating-popm.mp3", "mutagen (POPM rating byte 196: 4 stars on the WMP/foobar2000 scale)",
+           tags={"title": "Rated POPM", "tagRating": 4, "rating": 4}, stream={"fileType": "mp3"})
+    def vorbis(name, codec, key, value, stars, reference):
+        sine(name, codec)
+        f = mutagen.File(odd(name))
+        f["TITLE"] = "Rated " + key
+        f[key] = value
+        f.save()
+        assert mutagen.File(odd(name))[key] == [value]
+        expect(name, f"mutagen ({key}={value}: {reference})",
+               tags={"title": "Rated " + key, "tagRating": stars, "rating": stars}, stream={"fileType": name.split(".")[-1]})
+    vorbis("rating-percent.flac", ["-c:a", "flac"], "RATING", "80", 4, "percent, 4 stars")
+    vorbis("rating-fmps.ogg", ["-c:a", "libvorbis", "-q:a", "0"], "FMPS_RATING", "0.6", 3, "a fraction, 3 stars")
+    vorbis("rating-stars.opus", ["-c:a", "libopus", "-b:a", "24k", "-ar", "48000"], "RATING", "2", 2, "stars")
+    sine("rating-ape.wv", ["-c:a", "wavpack"])
+    ape = APEv2()
+    ape["Title"] = "Rated APE"
+    ape["Rating"] = "0.4"
+    ape.save(odd("rating-ape.wv"))
+    assert str(APEv2(odd("rating-ape.wv"))["Rating"]) == "0.4"
+    expect("rating-ape.wv", "mutagen (APEv2 Rating=0.4: a fraction, 2 stars)",
+           tags={"title": "Rated APE", "tagRating": 2, "rating": 2}, stream={"fileType": "wv"})
+    for name, rate, stars in (("rating-rate.m4a", "60", 3), ("m4a-advisory-only.m4a", None, None)):
+        sine(name, ["-c:a", "aac", "-b:a", "24k"])
+        m = MP4(odd(name))
+        m["\xa9nam"] = ["Rated MP4" if rate else "Explicit"]
+        m["rtng"] = [1]                       # the iTunes content advisory: explicit
+        if rate:
+            m["rate"] = [rate]
+        m.save()
+        m = MP4(odd(name))
+        assert m["rtng"] == [1] and (m.get("rate") == ([rate] if rate else None)), m.pprint()
+        expect(name, "mutagen (MP4 rate=%s%s; rtng=1 is the content advisory, not a rating)" % (rate, ": 3 stars" if rate else ""),
+               tags={"title": "Rated MP4" if rate else "Explicit", "tagRating": stars, "rating": stars},
+               stream={"fileType": "m4a"})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

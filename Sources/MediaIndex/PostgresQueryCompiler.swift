@@ -16,7 +16,7 @@ import MediaModel
 struct PostgresDialect: SQLDialect {
     var sql = SQLText()
 
-    static func column(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.column(p)) }
+    static func column(_ p: MediaProperty) -> String { ItemRow.valueExpression(p) }
     static func foldedColumn(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.foldedColumn(p)) }
 
     func searchIsTrivial(_ text: String) -> Bool { FullTextSearch.queryTokens(text).isEmpty }

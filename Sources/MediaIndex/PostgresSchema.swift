@@ -162,6 +162,12 @@ enum PostgresSchema {
             CREATE TABLE scan_state (key text PRIMARY KEY, value bigint NOT NULL);
             INSERT INTO scan_state VALUES ('generation', 1);
             """),
+        // The rating a file's tags carry (0–5), beside the user's `rating`, never overwriting it: the rating shown
+        // and queried is the user's, else the tag's (`ItemRow.valueExpression(.rating)`, indexed here).
+        Step(name: "pg v2: tag ratings", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "tagRating" bigint;
+            CREATE INDEX IF NOT EXISTS "items_rating_shown" ON items ((COALESCE("rating", "tagRating")));
+            """),
     ]
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without

@@ -124,7 +124,7 @@ enum QueryCompiler {
                         arguments: parts.flatMap(\.arguments))
     }
 
-    static func column(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.column(p)) }
+    static func column(_ p: MediaProperty) -> String { ItemRow.valueExpression(p) }
     static func foldedColumn(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.foldedColumn(p)) }
 
     static func bind(_ v: MediaValue) -> DatabaseValue {

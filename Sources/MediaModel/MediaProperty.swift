@@ -16,6 +16,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     case musicBrainzTrackID, musicBrainzReleaseTrackID, musicBrainzAlbumID, musicBrainzArtistID
     case musicBrainzAlbumArtistID, musicBrainzReleaseGroupID
     case replayGainTrackGain, replayGainTrackPeak, replayGainAlbumGain, replayGainAlbumPeak
+    // A rating written in the file's tags (ID3 POPM, RATING, FMPS_RATING, MP4 rate), scaled to 0–5: what
+    // `rating` shows while the user has not rated the item in mlib (see `MediaItem`'s subscript).
+    case tagRating
     // Technical (container and streams)
     case playbackDuration, container, audioCodec, videoCodec, bitRate, sampleRate, channels, bitDepth
     case width, height, frameRate
@@ -92,6 +95,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .replayGainTrackPeak:   Spec(.real, .tag, "ReplayGain Track Peak")
         case .replayGainAlbumGain:   Spec(.real, .tag, "ReplayGain Album Gain")
         case .replayGainAlbumPeak:   Spec(.real, .tag, "ReplayGain Album Peak")
+        case .tagRating:             Spec(.integer, .tag, "Tag Rating")
         case .playbackDuration:      Spec(.duration, .stream, "Duration")
         case .container:             Spec(.text, .stream, "Container", groupable: true)
         case .audioCodec:            Spec(.text, .stream, "Audio Codec", groupable: true)
@@ -148,6 +152,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "mb_trackid": .musicBrainzTrackID, "mb_albumid": .musicBrainzAlbumID, "mb_artistid": .musicBrainzArtistID,
         "mb_albumartistid": .musicBrainzAlbumArtistID, "mb_releasegroupid": .musicBrainzReleaseGroupID,
         "mb_releasetrackid": .musicBrainzReleaseTrackID, "fps": .frameRate, "bits": .bitDepth,
+        "tagrating": .tagRating,
     ]
 }
 

@@ -18,13 +18,14 @@ import Testing
     static let regexes = [".*", "a.*", "b.*k", "[a-z]+", ".*\\d.*", "ab|abc", "é.*", "(?i)the .*", "\\w+ \\w+", "bj[oö]rk"]
 
     static let textProperties: [MediaProperty] = [.title, .artist, .albumTitle, .albumArtist, .genre, .composer, .comments, .grouping]
-    static let numberProperties: [MediaProperty] = [.year, .albumTrackNumber, .discNumber, .playbackDuration, .rating,
+    /// `rating` is the user's rating else `tagRating` (a file's): random items carry either, both or none.
+    static let numberProperties: [MediaProperty] = [.year, .albumTrackNumber, .discNumber, .playbackDuration, .rating, .tagRating,
                                                      .playCount, .replayGainTrackGain, .isCompilation, .dateAdded]
 
     static func randomValue(_ p: MediaProperty, _ rng: inout SeededGenerator) -> MediaValue {
         switch p {
         case .year: .integer(Int64.random(in: 1995...2001, using: &rng))
-        case .albumTrackNumber, .discNumber, .rating, .playCount: .integer(Int64.random(in: 0...4, using: &rng))
+        case .albumTrackNumber, .discNumber, .rating, .tagRating, .playCount: .integer(Int64.random(in: 0...4, using: &rng))
         case .playbackDuration: .real([0, 59.5, 60, 300, 301.25, 3600].randomElement(using: &rng)!)
         case .replayGainTrackGain: .real([-7.5, -6, 0, 1.25].randomElement(using: &rng)!)
         case .isCompilation: .bool(Bool.random(using: &rng))

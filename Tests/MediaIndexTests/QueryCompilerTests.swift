@@ -17,11 +17,11 @@ func queryLibrary(_ items: [MediaItem], on store: Store) throws -> (any LibraryS
     let index = try store.emptyLibrary()
     try index.apply(items.map { .add($0, FileStamp(size: 1, mtimeNanoseconds: 1, inode: 1), fingerprint: 1) }, generation: nil)
     for (n, item) in items.enumerated() {
-        let values = [item[.playCount]?.real, item[.rating]?.real, item[.lastPlayedDate]?.real, item[.dateAdded]?.real ?? 1_700_000_000]
+        let values = [item[.playCount]?.real, item.userRating.map(Double.init), item[.lastPlayedDate]?.real, item[.dateAdded]?.real ?? 1_700_000_000]
         if let sqlite = index as? SQLiteIndex {
             try sqlite.write { db in
                 try db.execute(sql: "UPDATE items SET playCount = ?, rating = ?, lastPlayedDate = ?, dateAdded = ? WHERE id = ?",
-                               arguments: [item[.playCount].map(QueryCompiler.bind), item[.rating].map(QueryCompiler.bind),
+                               arguments: [item[.playCount].map(QueryCompiler.bind), item.userRating?.databaseValue,
                                            item[.lastPlayedDate].map(QueryCompiler.bind),
                                            item[.dateAdded].map(QueryCompiler.bind) ?? 1_700_000_000.databaseValue, n + 1])
             }
