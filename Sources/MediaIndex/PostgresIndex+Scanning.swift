@@ -7,33 +7,62 @@ import MediaModel
 extension PostgresIndex {
     // MARK: Reading state
 
-    /// One round trip per directory (the scanner calls it for each): items and failures in one result,
-    /// told apart by the first column.
+    /// The state of one directory. On the scan's reader (`readAhead`), the states of the directories
+    /// from this one onwards in byte order come in the same round trip, `rowsPerRead` rows at a time.
     public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
+        guard let readAhead, !readAhead.wasHandedOut(directory) else { return try directoryStates(directory).states[directory.bytes] ?? DirectoryState() }
+        if let state = readAhead.take(directory) { return state }
+        let limit = readAhead.rowsPerRead
+        let read = try directoryStates(directory, onwards: limit)
+        if read.rows < limit {
+            readAhead.add(read.states, from: directory.bytes, upTo: nil)
+        } else if let last = read.last, last != directory.bytes {
+            var states = read.states
+            states[last] = nil                              // the last directory may go on past the limit
+            readAhead.add(states, from: directory.bytes, upTo: last)
+        } else {
+            return try directoryStates(directory).states[directory.bytes] ?? DirectoryState()    // one huge directory
+        }
+        return readAhead.take(directory) ?? DirectoryState()
+    }
+
+    /// This host's items and failures in `directory` or, with `onwards`, in the directories from it on in
+    /// byte order, at most `onwards` rows (the last directory may be cut): one round trip, items and
+    /// failures told apart by the second column. Returns the states, the rows read and the last directory.
+    private func directoryStates(_ directory: MediaPath, onwards limit: Int? = nil)
+        throws -> (states: [[UInt8]: DirectoryState], rows: Int, last: [UInt8]?) {
         var q = SQLText()
         let h = q.bind(host), d = q.bind(Data(directory.bytes))
+        let match = limit == nil ? "dir = \(d)" : "dir >= \(d)"
         q.sql = """
-            SELECT TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text
-            FROM items WHERE host = \(h) AND dir = \(d)
+            SELECT dir, TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text
+            FROM items WHERE host = \(h) AND \(match)
             UNION ALL
-            SELECT FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code FROM failures WHERE host = \(h) AND dir = \(d)
+            SELECT dir, FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code FROM failures WHERE host = \(h) AND \(match)
             """
+        if let limit { q.sql += " ORDER BY 1 LIMIT \(limit)" }
         return try session.run { s in
-            var state = DirectoryState()
+            var states: [[UInt8]: DirectoryState] = [:]
+            var rows = 0
+            var last: [UInt8]?
             for row in try s.query(q) {
                 let r = row.makeRandomAccess()
-                let path = MediaPath(bytes: Array(r[2].value(Data.self) ?? Data()))
-                let stamp = FileStamp(size: r[3].value(Int64.self) ?? -1, mtimeNanoseconds: r[4].value(Int64.self) ?? -1,
-                                      inode: r[5].value(Int64.self) ?? -1)
-                if r[0].value(Bool.self) == true {
-                    state.items[path] = .init(id: r[1].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[6].value(Int64.self),
-                                              missing: r[7].value(Bool.self) ?? false, addedGeneration: r[8].value(Int64.self) ?? 0)
+                let dir = Array(r[0].value(Data.self) ?? Data())
+                let path = MediaPath(bytes: Array(r[3].value(Data.self) ?? Data()))
+                let stamp = FileStamp(size: r[4].value(Int64.self) ?? -1, mtimeNanoseconds: r[5].value(Int64.self) ?? -1,
+                                      inode: r[6].value(Int64.self) ?? -1)
+                if r[1].value(Bool.self) == true {
+                    states[dir, default: DirectoryState()].items[path] = .init(
+                        id: r[2].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[7].value(Int64.self),
+                        missing: r[8].value(Bool.self) ?? false, addedGeneration: r[9].value(Int64.self) ?? 0)
                 } else {
-                    state.failures[path] = stamp
-                    state.failureCodes[path] = r[9].value(String.self)
+                    states[dir, default: DirectoryState()].failures[path] = stamp
+                    states[dir, default: DirectoryState()].failureCodes[path] = r[10].value(String.self)
                 }
+                rows += 1
+                last = dir
             }
-            return state
+            return (states, rows, last)
         }
     }
 
