@@ -381,6 +381,40 @@ def make():
                tags={"title": "Rated MP4" if rate else "Explicit", "tagRating": stars, "rating": stars},
                stream={"fileType": "m4a"})
 
+
+    # 19. Multi-valued tags, kept as lists (mlib-query(7), "Multi-valued properties"), each read back with
+    #     mutagen: a FLAC with two ARTIST and two GENRE fields, an ID3v2.4 MP3 whose TPE1 and TCON hold two
+    #     null-separated values, an MP4 with two ©ART and two ©gen values (two data atoms).
+    from mutagen.id3 import TCON
+    sine("multi-values.flac", ["-c:a", "flac"])
+    f = FLAC(odd("multi-values.flac"))
+    f["TITLE"] = "Two of each"
+    f["ARTIST"] = ["Alice", "Bob"]
+    f["GENRE"] = ["Rock", "Jazz"]
+    f.save()
+    assert FLAC(odd("multi-values.flac"))["GENRE"] == ["Rock", "Jazz"]
+    sine("multi-values-v24.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="Two of each"))
+    tags.add(TPE1(encoding=3, text=["Alice", "Bob"]))
+    tags.add(TCON(encoding=3, text=["Rock", "Jazz"]))
+    tags.save(odd("multi-values-v24.mp3"), v2_version=4)
+    assert ID3(odd("multi-values-v24.mp3"))["TPE1"].text == ["Alice", "Bob"]
+    assert b"Alice\x00Bob" in read(odd("multi-values-v24.mp3"))      # null-separated, as ID3v2.4 says
+    sine("multi-values.m4a", ["-c:a", "aac", "-b:a", "24k"])
+    m = MP4(odd("multi-values.m4a"))
+    m["\xa9nam"] = ["Two of each"]
+    m["\xa9ART"] = ["Alice", "Bob"]
+    m["\xa9gen"] = ["Rock", "Jazz"]
+    m.save()
+    assert MP4(odd("multi-values.m4a"))["\xa9gen"] == ["Rock", "Jazz"]
+    for name, reference in (("multi-values.flac", "two ARTIST and two GENRE fields"),
+                            ("multi-values-v24.mp3", "ID3v2.4 TPE1 and TCON, two null-separated values each"),
+                            ("multi-values.m4a", "two \xa9ART and two \xa9gen values")):
+        expect(name, f"mutagen ({reference})",
+               tags={"title": "Two of each", "artist": ["Alice", "Bob"], "genre": ["Rock", "Jazz"]},
+               stream={"fileType": name.split(".")[-1]})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

@@ -109,12 +109,17 @@ extension MediaPath {
 
 extension MediaItem {
     /// The one JSON encoding of an item, shared by `info --json`, `ls --json` and JSON playlists:
-    /// `path`, then every property with a value in `MediaProperty` table order (keyed by raw value), then
+    /// `path`, then every property with a value in `MediaProperty` table order (keyed by raw value; a
+    /// multi-valued property with several values as an array of them), then
     /// `tags` (the raw tag map, keys sorted) when asked for.
     public func json(includeTags: Bool = true) -> JSONValue {
         var members: [(String, JSONValue)] = [("path", path.json)]
         for property in MediaProperty.allCases where property != .path {
-            if let value = self[property] { members.append((property.rawValue, value.json(as: property.spec.type))) }
+            guard let value = self[property] else { continue }
+            // A multi-valued property with several values is an array of them; with one, a string as before.
+            let several = property.spec.multiValued ? values(of: property) : []
+            members.append((property.rawValue, several.count > 1 ? .array(several.map(JSONValue.string))
+                                                                   : value.json(as: property.spec.type)))
         }
         if includeTags {
             members.append(("tags", .object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))

@@ -36,6 +36,16 @@ public struct MediaItem: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// The values of `property`: for a multi-valued one (artist, albumArtist, genre, composer) its text split
+    /// at `MediaProperty.valueSeparator` ("Rock; Jazz" → ["Rock", "Jazz"]), else the one value as text;
+    /// [] when it has none. Comparisons on a multi-valued property test each of these.
+    public func values(of property: MediaProperty) -> [String] {
+        guard let v = self[property] else { return [] }
+        let text = v.text ?? v.description
+        guard property.spec.multiValued, text.contains(MediaProperty.valueSeparator) else { return [text] }
+        return text.components(separatedBy: MediaProperty.valueSeparator)
+    }
+
     /// Properties with a value, in table order.
     public var setProperties: [MediaProperty] { MediaProperty.allCases.filter { self[$0] != nil } }
 

@@ -54,7 +54,15 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         public let searchable: Bool
         /// Can be a grouping key for collections (albums, artists, …).
         public let groupable: Bool
+        /// Can hold several values (two GENRE fields, ID3v2.4 null-separated TPE1…), stored joined with
+        /// `MediaProperty.valueSeparator`: a comparison matches when any value does, `--group` groups by
+        /// each value (`MediaItem.values(of:)`).
+        public let multiValued: Bool
     }
+
+    /// What joins the values of a multi-valued property in its stored and printed text ("Rock; Jazz"),
+    /// as `TagMapping` joins repeated tag fields; `MediaItem.values(of:)` splits on it.
+    public static let valueSeparator = "; "
 
     /// Read on every property access of every row; built once from `makeSpec`.
     public var spec: Spec { Self.specs[ordinal] }
@@ -69,10 +77,10 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .mediaType:             Spec(.mediaType, .tag, "Media Type")
         case .title:                 Spec(.text, .tag, "Title", searchable: true, groupable: true)
         case .albumTitle:            Spec(.text, .tag, "Album", searchable: true, groupable: true)
-        case .artist:                Spec(.text, .tag, "Artist", searchable: true, groupable: true)
-        case .albumArtist:           Spec(.text, .tag, "Album Artist", searchable: true, groupable: true)
-        case .genre:                 Spec(.text, .tag, "Genre", searchable: true, groupable: true)
-        case .composer:              Spec(.text, .tag, "Composer", searchable: true, groupable: true)
+        case .artist:                Spec(.text, .tag, "Artist", searchable: true, groupable: true, multiValued: true)
+        case .albumArtist:           Spec(.text, .tag, "Album Artist", searchable: true, groupable: true, multiValued: true)
+        case .genre:                 Spec(.text, .tag, "Genre", searchable: true, groupable: true, multiValued: true)
+        case .composer:              Spec(.text, .tag, "Composer", searchable: true, groupable: true, multiValued: true)
         case .grouping:              Spec(.text, .tag, "Grouping", groupable: true)
         case .albumTrackNumber:      Spec(.integer, .tag, "Track")
         case .albumTrackCount:       Spec(.integer, .tag, "Track Count")
@@ -158,7 +166,8 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
 
 extension MediaProperty.Spec {
     init(_ type: MediaProperty.ValueType, _ origin: MediaProperty.Origin, _ displayName: String,
-         searchable: Bool = false, groupable: Bool = false) {
-        self.init(type: type, origin: origin, displayName: displayName, searchable: searchable, groupable: groupable)
+         searchable: Bool = false, groupable: Bool = false, multiValued: Bool = false) {
+        self.init(type: type, origin: origin, displayName: displayName, searchable: searchable, groupable: groupable,
+                  multiValued: multiValued)
     }
 }

@@ -60,7 +60,7 @@ enum TagMapping {
             }
             for key in order {
                 var seen = Set<String>()
-                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: "; ")
+                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: MediaProperty.valueSeparator)
             }
         }
         return out
