@@ -13,10 +13,7 @@ extension PostgresIndex {
     func groupedSummaries(_ query: MediaQuery) throws -> [MediaCollectionSummary]? {
         guard query.grouping != .playlist else { return nil }
         // A multi-valued key (artists, genres, …) puts an item in one group per value: grouped in Swift.
-        let parts = query.grouping.keyParts
-        if parts.count == 1, ([parts[0].property] + (parts[0].fallback.map { [$0] } ?? [])).contains(where: \.spec.multiValued) {
-            return nil
-        }
+        guard !QueryCompiler.eachValueGrouping(query.grouping) else { return nil }
         var keys: [String] = []
         for part in query.grouping.keyParts {
             let properties = [part.property] + (part.fallback.map { [$0] } ?? [])
