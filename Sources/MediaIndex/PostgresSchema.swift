@@ -162,6 +162,12 @@ enum PostgresSchema {
             CREATE TABLE scan_state (key text PRIMARY KEY, value bigint NOT NULL);
             INSERT INTO scan_state VALUES ('generation', 1);
             """),
+        // The `MediaProbe.readerVersion` that read each file (NULL: an mlib that did not record it), as
+        // SQLite's "v8": a scan reads again the unchanged files an older reader read, and retries its refusals.
+        Step(name: "pg v2: reader version of each item and failure", sql: """
+            ALTER TABLE items ADD COLUMN reader_version bigint;
+            ALTER TABLE failures ADD COLUMN reader_version bigint;
+            """),
     ]
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without

@@ -209,6 +209,12 @@ enum Schema {
                     "composer_folded" = mlib_fold("composer", 3)
                 """)
         }
+        migrator.registerMigration("v8: reader version of each item and failure") { db in
+            // The `MediaProbe.readerVersion` that read the file; NULL for rows of an mlib that did not record
+            // it. A scan reads again the unchanged files an older reader read (and retries its refusals).
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN reader_version INTEGER")
+            try db.execute(sql: "ALTER TABLE failures ADD COLUMN reader_version INTEGER")
+        }
         return migrator
     }
 
