@@ -415,6 +415,66 @@ def make():
                tags={"title": "Two of each", "artist": ["Alice", "Bob"], "genre": ["Rock", "Jazz"]},
                stream={"fileType": name.split(".")[-1]})
 
+    # 20. OptimFROG (.ofr lossless, .ofs DualStream): neither FFmpeg 5.1 nor TagLib 1.13 reads them. Nothing
+    #     here encodes OptimFROG (its encoder is not free software), so the "OFR " header chunk is built by
+    #     hand over a chunk of seeded noise, and the APEv2 tag is written by mutagen; mutagen reads it back.
+    from mutagen.optimfrog import OptimFROG
+    def ofr(samples, sample_type, channels, rate, encoder):
+        return (b"OFR " + struct.pack("<IIHBBIHB", 15, samples & 0xFFFFFFFF, samples >> 32, sample_type, channels - 1,
+                                      rate, (encoder - 4500) << 4, 2)
+                + b"COMP" + struct.pack("<I", 12000) + bytes(rng.randrange(256) for _ in range(12000)))
+    for name, args, tags in [("optimfrog.ofr", (2 * 44100 * 5 // 2, 3, 2, 44100, 5100),
+                              {"Title": "Frog Lossless", "Artist": "The Fixtures", "Album": "Odd Formats"}),
+                             ("optimfrog-dualstream.ofs", (72000, 5, 1, 48000, 4520), {"Title": "Frog DualStream"})]:
+        write(odd(name), ofr(*args))
+        ape = APEv2()
+        for k, v in tags.items():
+            ape[k] = v
+        ape.save(odd(name))
+        m = OptimFROG(odd(name))
+        samples, sample_type, channels, rate, _ = args
+        assert (m.info.channels, m.info.sample_rate, m.info.bits_per_sample) == (channels, rate, [8, 8, 16, 16, 24, 24][sample_type])
+        assert abs(m.info.length - samples / channels / rate) < 1e-9 and str(m["Title"]) == tags["Title"]
+        expect(name, "mutagen (OptimFROG header %d Hz, %d ch, %d bit, %.3f s; APEv2)" % (rate, channels, m.info.bits_per_sample, m.info.length),
+               stream={"fileType": name.rsplit(".", 1)[1], "audioCodec": "optimfrog", "sampleRate": rate, "channels": channels,
+                       "bitDepth": m.info.bits_per_sample, "playbackDuration": round(m.info.length, 6)},
+               tags={k.lower().replace("album", "albumTitle"): v for k, v in tags.items()})
+
+    # 21. Musepack SV4–SV6 (the bit-packed header before SV7's "MP+"): neither FFmpeg 5.1 (SV7/SV8 only) nor
+    #     TagLib 1.13 reads them. Nothing encodes SV4–SV6 today: the header is built by hand (mid/side on,
+    #     max band 31, block size 1) over seeded noise; mutagen reads the header back. SV5 carries APEv2
+    #     (mutagen writes it), SV4 an ID3v1 tag (mutagen's Musepack reads APEv2 only: its bytes are by hand).
+    from mutagen.musepack import Musepack
+    def mpc(version, frames):
+        word = (1 << 21) | (version << 11) | (31 << 6) | 1
+        stored = frames + (1 if version < 6 else 0)                 # SV4/SV5 count one frame too many
+        second = stored if version >= 5 else stored << 16
+        return struct.pack("<II", word, second) + bytes(rng.randrange(256) for _ in range(12000))
+    def id3v1(title, artist, album, year, track):
+        field = lambda t, n: t.encode("latin-1").ljust(n, b"\0")
+        return b"TAG" + field(title, 30) + field(artist, 30) + field(album, 30) + year.encode() + field("", 28) + bytes([0, track, 255])
+    for name, version, frames in [("musepack-sv5.mpc", 5, 100), ("musepack-sv4.mp+", 4, 60), ("musepack-sv6.mpp", 6, 80)]:
+        data = mpc(version, frames)
+        if version == 4:
+            data += id3v1("Old Pack", "The Fixtures", "Odd Formats", "1999", 4)
+        write(odd(name), data)
+        tags = {}
+        if version == 5:
+            ape = APEv2()
+            ape["Title"] = "Mid Side Pack"
+            ape["Artist"] = "The Fixtures"
+            ape.save(odd(name))
+            tags = {"title": "Mid Side Pack", "artist": "The Fixtures"}
+        elif version == 4:
+            tags = {"title": "Old Pack", "artist": "The Fixtures", "albumTitle": "Odd Formats", "year": 1999, "albumTrackNumber": 4}
+        m = Musepack(odd(name))
+        assert (m.info.version, m.info.sample_rate, m.info.channels) == (version, 44100, 2), m.info.pprint()
+        assert abs(m.info.length - (frames * 1152 - 576) / 44100) < 1e-9
+        expect(name, "mutagen (Musepack SV%d header: %d frames, 44100 Hz, 2 ch, %.3f s)%s" % (
+                   version, frames, m.info.length, "; ID3v1 by hand" if version == 4 else ""),
+               stream={"fileType": "mpc", "audioCodec": "musepack%d" % version, "sampleRate": 44100, "channels": 2,
+                       "playbackDuration": round(m.info.length, 6)}, tags=tags)
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

@@ -168,6 +168,12 @@ enum PostgresSchema {
             ALTER TABLE items ADD COLUMN IF NOT EXISTS "tagRating" bigint;
             CREATE INDEX IF NOT EXISTS "items_rating_shown" ON items ((COALESCE("rating", "tagRating")));
             """),
+        // The `MediaProbe.readerVersion` that read each file (NULL: an mlib that did not record it), as
+        // SQLite's "v9": a scan reads again the unchanged files an older reader read, and retries its refusals.
+        Step(name: "pg v3: reader version of each item and failure", sql: """
+            ALTER TABLE items ADD COLUMN reader_version bigint;
+            ALTER TABLE failures ADD COLUMN reader_version bigint;
+            """),
     ]
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without

@@ -219,6 +219,12 @@ enum Schema {
             // `rating:4`, `--sort rating` compare this expression (`ItemRow.valueExpression(.rating)`).
             try db.execute(sql: #"CREATE INDEX "items_rating_shown" ON items(COALESCE("rating", "tagRating"))"#)
         }
+        migrator.registerMigration("v9: reader version of each item and failure") { db in
+            // The `MediaProbe.readerVersion` that read the file; NULL for rows of an mlib that did not record
+            // it. A scan reads again the unchanged files an older reader read (and retries its refusals).
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN reader_version INTEGER")
+            try db.execute(sql: "ALTER TABLE failures ADD COLUMN reader_version INTEGER")
+        }
         return migrator
     }
 

@@ -11,6 +11,8 @@ struct ProbeJob: Sendable {
     /// A recorded failure whose file has the same size, mtime and inode: read again (a chmod or a passing
     /// I/O error leaves no other trace), but not reported again if it still fails.
     var isRetry = false
+    /// Unchanged, but an older reader (`MediaProbe.readerVersion`) read or refused it: read again in place.
+    var isReread = false
 }
 
 /// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
