@@ -47,6 +47,8 @@ CLASS = {
     "bad/header-only.flac": "truncated",
     "odd/mp3-tag-only.mp3": "tag only", "odd/ape-tag-only.mp3": "tag only",
     "odd/mp3-v1-fallback.mp3": "tags", "odd/m4a-alac-96k.m4a": "per-field source", "odd/wavpack-4ch.wv": "per-field source",
+    "odd/optimfrog.ofr": "OptimFROG", "odd/optimfrog-dualstream.ofs": "OptimFROG",
+    "odd/musepack-sv4.mp+": "Musepack SV4-SV6", "odd/musepack-sv5.mpc": "Musepack SV4-SV6", "odd/musepack-sv6.mpp": "Musepack SV4-SV6",
     "odd/adif.aac": "no library reads it", "odd/midi-format0.mid": "no library reads it", "odd/midi-tempo-map.mid": "no library reads it",
     "odd/m4b-chapters.m4b": "chapters", "odd/mkv-chapters.mkv": "chapters", "odd/mp3-chapters.mp3": "chapters",
     "odd/opus-preskip.opus": "duration", "odd/mp3-mpeg25-lame.mp3": "duration",

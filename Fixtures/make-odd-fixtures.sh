@@ -329,6 +329,152 @@ def make():
            stream={"fileType": "aac", "audioCodec": "aac", "sampleRate": 44100, "channels": 2, "bitRate": 128000,
                    "playbackDuration": round(m.info.length, 6)})
 
+    # 18. Ratings in tags, one scale per file (mlib(1), "Ratings in tags"), each value read back with mutagen:
+    #     ID3v2 POPM 196 (Windows Media Player's 4 stars), FLAC RATING 80 (percent), Ogg FMPS_RATING 0.6,
+    #     Opus RATING 2 (stars), WavPack APE Rating 0.4 (a fraction), MP4 rate 60 (percent) beside an rtng
+    #     content advisory (FFmpeg calls rtng "rating": it must not read as a star), and an MP4 with the
+    #     advisory alone (no rating).
+    from mutagen.flac import FLAC
+    from mutagen.mp4 import MP4
+    def sine(name, codec, seconds=0.3, rate=22050):
+        run(FFMPEG + ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={rate}:duration={seconds}"] + codec
+            + BITEXACT + [odd(name)])
+    sine("rating-popm.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="Rated POPM"))
+    tags.add(POPM(email="Windows Media Player 9 Series", rating=196, count=3))
+    tags.save(odd("rating-popm.mp3"), v2_version=3)
+    assert ID3(odd("rating-popm.mp3"))["POPM:Windows Media Player 9 Series"].rating == 196
+    expect("rating-popm.mp3", "mutagen (POPM rating byte 196: 4 stars on the WMP/foobar2000 scale)",
+           tags={"title": "Rated POPM", "tagRating": 4, "rating": 4}, stream={"fileType": "mp3"})
+    def vorbis(name, codec, key, value, stars, reference):
+        sine(name, codec)
+        f = mutagen.File(odd(name))
+        f["TITLE"] = "Rated " + key
+        f[key] = value
+        f.save()
+        assert mutagen.File(odd(name))[key] == [value]
+        expect(name, f"mutagen ({key}={value}: {reference})",
+               tags={"title": "Rated " + key, "tagRating": stars, "rating": stars}, stream={"fileType": name.split(".")[-1]})
+    vorbis("rating-percent.flac", ["-c:a", "flac"], "RATING", "80", 4, "percent, 4 stars")
+    vorbis("rating-fmps.ogg", ["-c:a", "libvorbis", "-q:a", "0"], "FMPS_RATING", "0.6", 3, "a fraction, 3 stars")
+    vorbis("rating-stars.opus", ["-c:a", "libopus", "-b:a", "24k", "-ar", "48000"], "RATING", "2", 2, "stars")
+    sine("rating-ape.wv", ["-c:a", "wavpack"])
+    ape = APEv2()
+    ape["Title"] = "Rated APE"
+    ape["Rating"] = "0.4"
+    ape.save(odd("rating-ape.wv"))
+    assert str(APEv2(odd("rating-ape.wv"))["Rating"]) == "0.4"
+    expect("rating-ape.wv", "mutagen (APEv2 Rating=0.4: a fraction, 2 stars)",
+           tags={"title": "Rated APE", "tagRating": 2, "rating": 2}, stream={"fileType": "wv"})
+    for name, rate, stars in (("rating-rate.m4a", "60", 3), ("m4a-advisory-only.m4a", None, None)):
+        sine(name, ["-c:a", "aac", "-b:a", "24k"])
+        m = MP4(odd(name))
+        m["\xa9nam"] = ["Rated MP4" if rate else "Explicit"]
+        m["rtng"] = [1]                       # the iTunes content advisory: explicit
+        if rate:
+            m["rate"] = [rate]
+        m.save()
+        m = MP4(odd(name))
+        assert m["rtng"] == [1] and (m.get("rate") == ([rate] if rate else None)), m.pprint()
+        expect(name, "mutagen (MP4 rate=%s%s; rtng=1 is the content advisory, not a rating)" % (rate, ": 3 stars" if rate else ""),
+               tags={"title": "Rated MP4" if rate else "Explicit", "tagRating": stars, "rating": stars},
+               stream={"fileType": "m4a"})
+
+
+    # 19. Multi-valued tags, kept as lists (mlib-query(7), "Multi-valued properties"), each read back with
+    #     mutagen: a FLAC with two ARTIST and two GENRE fields, an ID3v2.4 MP3 whose TPE1 and TCON hold two
+    #     null-separated values, an MP4 with two ©ART and two ©gen values (two data atoms).
+    from mutagen.id3 import TCON
+    sine("multi-values.flac", ["-c:a", "flac"])
+    f = FLAC(odd("multi-values.flac"))
+    f["TITLE"] = "Two of each"
+    f["ARTIST"] = ["Alice", "Bob"]
+    f["GENRE"] = ["Rock", "Jazz"]
+    f.save()
+    assert FLAC(odd("multi-values.flac"))["GENRE"] == ["Rock", "Jazz"]
+    sine("multi-values-v24.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"])
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text="Two of each"))
+    tags.add(TPE1(encoding=3, text=["Alice", "Bob"]))
+    tags.add(TCON(encoding=3, text=["Rock", "Jazz"]))
+    tags.save(odd("multi-values-v24.mp3"), v2_version=4)
+    assert ID3(odd("multi-values-v24.mp3"))["TPE1"].text == ["Alice", "Bob"]
+    assert b"Alice\x00Bob" in read(odd("multi-values-v24.mp3"))      # null-separated, as ID3v2.4 says
+    sine("multi-values.m4a", ["-c:a", "aac", "-b:a", "24k"])
+    m = MP4(odd("multi-values.m4a"))
+    m["\xa9nam"] = ["Two of each"]
+    m["\xa9ART"] = ["Alice", "Bob"]
+    m["\xa9gen"] = ["Rock", "Jazz"]
+    m.save()
+    assert MP4(odd("multi-values.m4a"))["\xa9gen"] == ["Rock", "Jazz"]
+    for name, reference in (("multi-values.flac", "two ARTIST and two GENRE fields"),
+                            ("multi-values-v24.mp3", "ID3v2.4 TPE1 and TCON, two null-separated values each"),
+                            ("multi-values.m4a", "two \xa9ART and two \xa9gen values")):
+        expect(name, f"mutagen ({reference})",
+               tags={"title": "Two of each", "artist": ["Alice", "Bob"], "genre": ["Rock", "Jazz"]},
+               stream={"fileType": name.split(".")[-1]})
+
+    # 20. OptimFROG (.ofr lossless, .ofs DualStream): neither FFmpeg 5.1 nor TagLib 1.13 reads them. Nothing
+    #     here encodes OptimFROG (its encoder is not free software), so the "OFR " header chunk is built by
+    #     hand over a chunk of seeded noise, and the APEv2 tag is written by mutagen; mutagen reads it back.
+    from mutagen.optimfrog import OptimFROG
+    def ofr(samples, sample_type, channels, rate, encoder):
+        return (b"OFR " + struct.pack("<IIHBBIHB", 15, samples & 0xFFFFFFFF, samples >> 32, sample_type, channels - 1,
+                                      rate, (encoder - 4500) << 4, 2)
+                + b"COMP" + struct.pack("<I", 12000) + bytes(rng.randrange(256) for _ in range(12000)))
+    for name, args, tags in [("optimfrog.ofr", (2 * 44100 * 5 // 2, 3, 2, 44100, 5100),
+                              {"Title": "Frog Lossless", "Artist": "The Fixtures", "Album": "Odd Formats"}),
+                             ("optimfrog-dualstream.ofs", (72000, 5, 1, 48000, 4520), {"Title": "Frog DualStream"})]:
+        write(odd(name), ofr(*args))
+        ape = APEv2()
+        for k, v in tags.items():
+            ape[k] = v
+        ape.save(odd(name))
+        m = OptimFROG(odd(name))
+        samples, sample_type, channels, rate, _ = args
+        assert (m.info.channels, m.info.sample_rate, m.info.bits_per_sample) == (channels, rate, [8, 8, 16, 16, 24, 24][sample_type])
+        assert abs(m.info.length - samples / channels / rate) < 1e-9 and str(m["Title"]) == tags["Title"]
+        expect(name, "mutagen (OptimFROG header %d Hz, %d ch, %d bit, %.3f s; APEv2)" % (rate, channels, m.info.bits_per_sample, m.info.length),
+               stream={"fileType": name.rsplit(".", 1)[1], "audioCodec": "optimfrog", "sampleRate": rate, "channels": channels,
+                       "bitDepth": m.info.bits_per_sample, "playbackDuration": round(m.info.length, 6)},
+               tags={k.lower().replace("album", "albumTitle"): v for k, v in tags.items()})
+
+    # 21. Musepack SV4–SV6 (the bit-packed header before SV7's "MP+"): neither FFmpeg 5.1 (SV7/SV8 only) nor
+    #     TagLib 1.13 reads them. Nothing encodes SV4–SV6 today: the header is built by hand (mid/side on,
+    #     max band 31, block size 1) over seeded noise; mutagen reads the header back. SV5 carries APEv2
+    #     (mutagen writes it), SV4 an ID3v1 tag (mutagen's Musepack reads APEv2 only: its bytes are by hand).
+    from mutagen.musepack import Musepack
+    def mpc(version, frames):
+        word = (1 << 21) | (version << 11) | (31 << 6) | 1
+        stored = frames + (1 if version < 6 else 0)                 # SV4/SV5 count one frame too many
+        second = stored if version >= 5 else stored << 16
+        return struct.pack("<II", word, second) + bytes(rng.randrange(256) for _ in range(12000))
+    def id3v1(title, artist, album, year, track):
+        field = lambda t, n: t.encode("latin-1").ljust(n, b"\0")
+        return b"TAG" + field(title, 30) + field(artist, 30) + field(album, 30) + year.encode() + field("", 28) + bytes([0, track, 255])
+    for name, version, frames in [("musepack-sv5.mpc", 5, 100), ("musepack-sv4.mp+", 4, 60), ("musepack-sv6.mpp", 6, 80)]:
+        data = mpc(version, frames)
+        if version == 4:
+            data += id3v1("Old Pack", "The Fixtures", "Odd Formats", "1999", 4)
+        write(odd(name), data)
+        tags = {}
+        if version == 5:
+            ape = APEv2()
+            ape["Title"] = "Mid Side Pack"
+            ape["Artist"] = "The Fixtures"
+            ape.save(odd(name))
+            tags = {"title": "Mid Side Pack", "artist": "The Fixtures"}
+        elif version == 4:
+            tags = {"title": "Old Pack", "artist": "The Fixtures", "albumTitle": "Odd Formats", "year": 1999, "albumTrackNumber": 4}
+        m = Musepack(odd(name))
+        assert (m.info.version, m.info.sample_rate, m.info.channels) == (version, 44100, 2), m.info.pprint()
+        assert abs(m.info.length - (frames * 1152 - 576) / 44100) < 1e-9
+        expect(name, "mutagen (Musepack SV%d header: %d frames, 44100 Hz, 2 ch, %.3f s)%s" % (
+                   version, frames, m.info.length, "; ID3v1 by hand" if version == 4 else ""),
+               stream={"fileType": "mpc", "audioCodec": "musepack%d" % version, "sampleRate": 44100, "channels": 2,
+                       "playbackDuration": round(m.info.length, 6)}, tags=tags)
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

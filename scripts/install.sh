@@ -10,6 +10,7 @@ swift build -c release --product mlib
 bin=$(swift build -c release --show-bin-path)
 install -D -m 755 "$bin/mlib" "$PREFIX/bin/mlib"
 install -D -m 644 man/mlib.1 "$PREFIX/share/man/man1/mlib.1"
+install -D -m 644 man/mlib-commands.1 "$PREFIX/share/man/man1/mlib-commands.1"
 install -D -m 644 man/mlib-query.7 "$PREFIX/share/man/man7/mlib-query.7"
 for shell in bash zsh fish; do
     case $shell in
@@ -20,4 +21,4 @@ for shell in bash zsh fish; do
     install -d "$(dirname "$target")"
     "$bin/mlib" --generate-completion-script "$shell" > "$target"
 done
-echo "installed $PREFIX/bin/mlib, its man pages (man mlib, man mlib-query) and bash, zsh and fish completions"
+echo "installed $PREFIX/bin/mlib, its man pages (man mlib, man mlib-commands, man mlib-query) and bash, zsh and fish completions"

@@ -20,11 +20,13 @@
 #include <taglib/id3v2framefactory.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/infotag.h>
+#include <taglib/mp4atom.h>
 #include <taglib/mp4file.h>
 #include <taglib/mpcfile.h>
 #include <taglib/mpegfile.h>
 #include <taglib/oggflacfile.h>
 #include <taglib/opusfile.h>
+#include <taglib/popularimeterframe.h>
 #include <taglib/speexfile.h>
 #include <taglib/trueaudiofile.h>
 #include <taglib/tiostream.h>
@@ -243,6 +245,41 @@ void addID3v2Chapters(mlib_tl_file *out, ID3v2::Tag *tag) {
                      [](const Chapter &a, const Chapter &b) { return a.startMs < b.startMs; });
 }
 
+// ID3v2 POPM (popularimeter: a player's 0–255 rating) is not in TagLib 1.13's PropertyMap: each rated
+// frame becomes a "POPM" property holding its rating byte (TagRating.swift scales it).
+void addPopularimeters(mlib_tl_file *out, ID3v2::Tag *tag) {
+    for (auto *frame : tag->frameList("POPM")) {
+        auto *popm = dynamic_cast<ID3v2::PopularimeterFrame *>(frame);
+        if (popm && popm->rating() > 0) out->properties.emplace_back("POPM", std::to_string(popm->rating()));
+    }
+}
+
+// MP4 `rate` (a 0–100 rating, which taggers write as text): TagLib 1.13 parses it as a 16-bit integer, which
+// garbles text ("60" reads as 13872), so its data atom is read again here, as text or as an integer, into a
+// "RATE" property. Only for files whose tag has one (the atom tree is parsed a second time).
+void addMP4Rate(mlib_tl_file *out, MP4::File *file) {
+    MP4::Atoms atoms(file);
+    MP4::Atom *ilst = atoms.find("moov", "udta", "meta", "ilst");
+    MP4::Atom *rate = ilst ? ilst->find("rate") : nullptr;
+    if (!rate || rate->length < 24 || rate->length > 64) return;
+    file->seek(rate->offset + 8);
+    ByteVector data = file->readBlock(static_cast<size_t>(rate->length - 8));
+    if (data.size() < 16 || data.mid(4, 4) != "data") return;
+    unsigned size = data.toUInt(0U, true);
+    if (size < 16 || size > data.size()) return;
+    unsigned type = data.toUInt(8U, true) & 0xFFFFFF;
+    ByteVector payload = data.mid(16, size - 16);
+    std::string value;
+    if (type == 1) {                       // UTF-8 text
+        value.assign(payload.data(), payload.size());
+    } else if ((type == 21 || type == 0) && payload.size() >= 1 && payload.size() <= 4) {   // big-endian integer
+        unsigned v = 0;
+        for (char c : payload) v = (v << 8) | static_cast<unsigned char>(c);
+        value = std::to_string(v);
+    }
+    if (!value.empty()) out->properties.emplace_back("RATE", value);
+}
+
 std::string id3v2Format(ID3v2::Tag *tag) {
     return "ID3v2." + std::to_string(tag->header()->majorVersion());
 }
@@ -260,10 +297,14 @@ void readExtras(mlib_tl_file *out, File *file) {
         if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
         if (f->hasAPETag()) join(fmt, "APE");
         if (f->hasID3v1Tag()) join(fmt, "ID3v1");
-        if (f->hasID3v2Tag()) { addID3v2Pictures(out, f->ID3v2Tag()); addID3v2Chapters(out, f->ID3v2Tag()); }
+        if (f->hasID3v2Tag()) {
+            addID3v2Pictures(out, f->ID3v2Tag());
+            addID3v2Chapters(out, f->ID3v2Tag());
+            addPopularimeters(out, f->ID3v2Tag());
+        }
     } else if (auto *f = dynamic_cast<FLAC::File *>(file)) {
         if (f->hasXiphComment()) join(fmt, "Xiph");
-        if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
+        if (f->hasID3v2Tag()) { join(fmt, id3v2Format(f->ID3v2Tag())); addPopularimeters(out, f->ID3v2Tag()); }
         for (auto *pic : f->pictureList())
             addPicture(out, pic->mimeType(), static_cast<int>(pic->type()), pic->data());
         if (out->pictures.empty() && f->hasXiphComment()) addXiphPictures(out, f->xiphComment());
@@ -275,6 +316,7 @@ void readExtras(mlib_tl_file *out, File *file) {
         if (f->hasMP4Tag()) {
             join(fmt, "MP4");
             MP4::Tag *tag = f->tag();
+            if (tag->contains("rate")) addMP4Rate(out, f);
             if (tag->contains("covr")) {
                 for (const auto &art : tag->item("covr").toCoverArtList()) {
                     const char *mime = art.format() == MP4::CoverArt::PNG ? "image/png"
@@ -287,9 +329,13 @@ void readExtras(mlib_tl_file *out, File *file) {
     } else if (auto *f = dynamic_cast<RIFF::WAV::File *>(file)) {
         if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
         if (f->hasInfoTag()) join(fmt, "RIFF INFO");
-        if (f->hasID3v2Tag()) addID3v2Pictures(out, f->ID3v2Tag());
+        if (f->hasID3v2Tag()) { addID3v2Pictures(out, f->ID3v2Tag()); addPopularimeters(out, f->ID3v2Tag()); }
     } else if (auto *f = dynamic_cast<RIFF::AIFF::File *>(file)) {
-        if (f->hasID3v2Tag()) { join(fmt, id3v2Format(f->tag())); addID3v2Pictures(out, f->tag()); }
+        if (f->hasID3v2Tag()) {
+            join(fmt, id3v2Format(f->tag()));
+            addID3v2Pictures(out, f->tag());
+            addPopularimeters(out, f->tag());
+        }
     } else if (auto *f = dynamic_cast<WavPack::File *>(file)) {
         if (f->hasAPETag()) { join(fmt, "APE"); addAPEPictures(out, f->APETag()); }
         if (f->hasID3v1Tag()) join(fmt, "ID3v1");

@@ -1,7 +1,8 @@
 import MediaModel
 
-/// `sticker` on songs, mapped to mlib's user data: `rating` (0–5, the library's rating, which
-/// `mlib ls rating:5` reads), and `playCount`, `skipCount`, `lastPlayed` (read-only, kept by the player).
+/// `sticker` on songs, mapped to mlib's user data: `rating` (0–5, the rating `mlib ls rating:5` reads:
+/// the user's, else the file's tag rating; `set` sets the user's, `delete` clears it and the tag's shows
+/// again), and `playCount`, `skipCount`, `lastPlayed` (read-only, kept by the player).
 /// Other sticker names are refused: mlib has no free-form sticker store.
 enum StickerCommands {
     static let names = ["rating", "playCount", "skipCount", "lastPlayed"]

@@ -17,6 +17,12 @@ enum ItemRow {
         p == .persistentID ? "id" : p == .path ? "path_text" : p.rawValue
     }
     static func foldedColumn(_ p: MediaProperty) -> String { p.rawValue + "_folded" }
+
+    /// SQL for the value of `p` as `MediaItem[p]` reads it (both dialects): its column, except `rating`, the
+    /// user's rating else the file's tag rating. Queries, sorts and the expression indexes on it use this.
+    static func valueExpression(_ p: MediaProperty) -> String {
+        p == .rating ? #"COALESCE(items."rating", items."tagRating")"# : "items." + quoted(column(p))
+    }
     static func quoted(_ name: String) -> String { "\"\(name)\"" }
 
     static func sqlType(_ type: MediaProperty.ValueType) -> String {

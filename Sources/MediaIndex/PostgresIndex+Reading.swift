@@ -70,6 +70,7 @@ extension PostgresIndex {
                 c.items.first.map { MediaCollectionSummary(name: c.name, count: c.count, representativeItem: $0) }
             }
         }
+        if let grouped = try groupedSummaries(query) { return grouped }      // PostgresIndex+Collections.swift
         var all = query
         all.limit = nil
         all.offset = 0

@@ -68,18 +68,29 @@ extension PostgresIndex {
         if let clash = roots.first(where: { $0 != old && ($0 == new || new.hasPrefix(directory: $0) || $0.hasPrefix(directory: new)) }) {
             throw IndexError.invalidArgument(database: databaseName, reason: "\(new) overlaps the library root \(clash)")
         }
-        // Paths are rewritten in SQL: new prefix || the bytes after the old one.
+        // Each path is rewritten in Swift, as SQLite's are: its text form (`path_text`) is MediaPath's
+        // repaired string, which the server cannot make from bytes that are not UTF-8 (convert_from fails).
         let oldLength = old.bytes.count
+        func moved(_ bytes: Data) -> MediaPath { MediaPath(bytes: new.bytes + Array(bytes.dropFirst(oldLength))) }
         try session.transaction { s in
             for table in ["items", "failures"] {
+                var select = SQLText()
+                select.sql = "SELECT \(table == "items" ? "id" : "NULL::bigint"), path FROM \(table) WHERE host = \(select.bind(host)) AND \(under(old, &select))"
+                let rows = try s.query(select).map { row in
+                    let r = row.makeRandomAccess()
+                    let old = r[1].value(Data.self) ?? Data()
+                    return (id: r[0].value(Int64.self) ?? 0, old: old, path: moved(old))
+                }
+                guard !rows.isEmpty else { continue }
+                // One statement for the whole table: the new values travel as arrays.
                 var q = SQLText()
-                let prefix = q.bind(Data(new.bytes))
-                let rest = "substring(path from \(oldLength + 1))"
-                let newPath = "\(prefix) || \(rest)"
+                let match = table == "items" ? "items.id = m.key_id" : "failures.host = \(q.bind(host)) AND failures.path = m.key_path"
                 q.sql = """
-                    UPDATE \(table) SET path = \(newPath), path_text = convert_from(\(newPath), 'UTF8'),
-                        dir = \(prefix) || substring(dir from \(oldLength + 1))
-                    WHERE host = \(q.bind(host)) AND \(under(old, &q))
+                    UPDATE \(table) SET path = m.path, path_text = m.path_text, dir = m.dir
+                    FROM unnest(\(q.bind(rows.map(\.id)))::bigint[], \(q.bind(rows.map(\.old)))::bytea[],
+                        \(q.bind(rows.map { Data($0.path.bytes) }))::bytea[], \(q.bind(rows.map(\.path.string)))::text[],
+                        \(q.bind(rows.map { Data($0.path.directory.bytes) }))::bytea[]) AS m(key_id, key_path, path, path_text, dir)
+                    WHERE \(match)
                     """
                 try s.execute(q)
             }

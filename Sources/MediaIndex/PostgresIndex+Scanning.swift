@@ -7,33 +7,67 @@ import MediaModel
 extension PostgresIndex {
     // MARK: Reading state
 
-    /// One round trip per directory (the scanner calls it for each): items and failures in one result,
-    /// told apart by the first column.
+    /// The state of one directory. On the scan's reader (`readAhead`), the states of the directories
+    /// from this one onwards in byte order come in the same round trip, `rowsPerRead` rows at a time.
     public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
+        guard let readAhead, !readAhead.wasHandedOut(directory) else { return try directoryStates(directory).states[directory.bytes] ?? DirectoryState() }
+        if let state = readAhead.take(directory) { return state }
+        let limit = readAhead.rowsPerRead
+        let read = try directoryStates(directory, onwards: limit)
+        if read.rows < limit {
+            readAhead.add(read.states, from: directory.bytes, upTo: nil)
+        } else if let last = read.last, last != directory.bytes {
+            var states = read.states
+            states[last] = nil                              // the last directory may go on past the limit
+            readAhead.add(states, from: directory.bytes, upTo: last)
+        } else {
+            return try directoryStates(directory).states[directory.bytes] ?? DirectoryState()    // one huge directory
+        }
+        return readAhead.take(directory) ?? DirectoryState()
+    }
+
+    /// This host's items and failures in `directory` or, with `onwards`, in the directories from it on in
+    /// byte order, at most `onwards` rows (the last directory may be cut): one round trip, items and
+    /// failures told apart by the second column. Returns the states, the rows read and the last directory.
+    private func directoryStates(_ directory: MediaPath, onwards limit: Int? = nil)
+        throws -> (states: [[UInt8]: DirectoryState], rows: Int, last: [UInt8]?) {
         var q = SQLText()
         let h = q.bind(host), d = q.bind(Data(directory.bytes))
+        let match = limit == nil ? "dir = \(d)" : "dir >= \(d)"
         q.sql = """
-            SELECT TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text
-            FROM items WHERE host = \(h) AND dir = \(d)
+            SELECT dir, TRUE, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen, NULL::text,
+                COALESCE(reader_version, 0)
+            FROM items WHERE host = \(h) AND \(match)
             UNION ALL
-            SELECT FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code FROM failures WHERE host = \(h) AND dir = \(d)
+            SELECT dir, FALSE, NULL, path, size, mtime, inode, NULL, NULL, NULL, code, COALESCE(reader_version, 0)
+            FROM failures WHERE host = \(h) AND \(match)
             """
+        if let limit { q.sql += " ORDER BY 1 LIMIT \(limit)" }
         return try session.run { s in
-            var state = DirectoryState()
+            var states: [[UInt8]: DirectoryState] = [:]
+            var rows = 0
+            var last: [UInt8]?
             for row in try s.query(q) {
                 let r = row.makeRandomAccess()
-                let path = MediaPath(bytes: Array(r[2].value(Data.self) ?? Data()))
-                let stamp = FileStamp(size: r[3].value(Int64.self) ?? -1, mtimeNanoseconds: r[4].value(Int64.self) ?? -1,
-                                      inode: r[5].value(Int64.self) ?? -1)
-                if r[0].value(Bool.self) == true {
-                    state.items[path] = .init(id: r[1].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[6].value(Int64.self),
-                                              missing: r[7].value(Bool.self) ?? false, addedGeneration: r[8].value(Int64.self) ?? 0)
+                let dir = Array(r[0].value(Data.self) ?? Data())
+                let path = MediaPath(bytes: Array(r[3].value(Data.self) ?? Data()))
+                let stamp = FileStamp(size: r[4].value(Int64.self) ?? -1, mtimeNanoseconds: r[5].value(Int64.self) ?? -1,
+                                      inode: r[6].value(Int64.self) ?? -1)
+                let readerVersion = Int(r[11].value(Int64.self) ?? 0)
+                if r[1].value(Bool.self) == true {
+                    states[dir, default: DirectoryState()].items[path] = .init(
+                        id: r[2].value(Int64.self) ?? 0, stamp: stamp, fingerprint: r[7].value(Int64.self),
+                        missing: r[8].value(Bool.self) ?? false, addedGeneration: r[9].value(Int64.self) ?? 0,
+                        readerVersion: readerVersion)
                 } else {
-                    state.failures[path] = stamp
-                    state.failureCodes[path] = r[9].value(String.self)
+                    states[dir, default: DirectoryState()].failures[path] = stamp
+                    states[dir, default: DirectoryState()].failureCodes[path] = r[10].value(String.self)
+                    states[dir, default: DirectoryState()].failureReaderVersions[path] = readerVersion
                 }
+                rows += 1
+                last = dir
             }
-            return state
+            return (states, rows, last)
         }
     }
 
@@ -51,6 +85,17 @@ extension PostgresIndex {
     public func itemCount(under root: MediaPath) throws -> Int {
         var q = SQLText()
         q.sql = "SELECT count(*) FROM items WHERE host = \(q.bind(host)) AND \(under(root, &q))"
+        return try session.run { s in Int(try s.scalar(q, as: Int64.self) ?? 0) }
+    }
+
+    public func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int {
+        var q = SQLText()
+        let h = q.bind(host), v = q.bind(Int64(readerVersion))
+        let items = under(root, &q), failures = under(root, &q)
+        q.sql = """
+            SELECT (SELECT count(*) FROM items WHERE host = \(h) AND \(items) AND COALESCE(reader_version, 0) < \(v))
+                + (SELECT count(*) FROM failures WHERE host = \(h) AND \(failures) AND COALESCE(reader_version, 0) < \(v))
+            """
         return try session.run { s in Int(try s.scalar(q, as: Int64.self) ?? 0) }
     }
 
@@ -99,22 +144,23 @@ extension PostgresIndex {
 
     /// Every column a read of the file writes, as SQLite's (`fileColumnList`), in the order `fileValues` binds.
     static let fileColumnNames: [String] = ItemRow.fileColumnNames
-        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen"]
+        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
+           "reader_version"]
 
     /// The SQL type of each of `fileColumnNames` (a VALUES list needs them: a NULL parameter has none).
     static let fileColumnTypes: [String] = ["bytea", "text", "bytea", "text"]
         + ItemRow.fileDerived.map { PostgresSchema.columnType($0.spec.type).replacingOccurrences(of: #" COLLATE "C""#, with: "") }
-        + ItemRow.searchable.map { _ in "text" } + Array(repeating: "bigint", count: 8)
+        + ItemRow.searchable.map { _ in "text" } + Array(repeating: "bigint", count: 9)
 
     /// Binds one file's row: `fileColumnNames` order.
     static func bindFile(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?, _ ends: EndHashes?,
-                         into q: inout SQLText) -> [String] {
+                         _ reader: Int?, into q: inout SQLText) -> [String] {
         var marks = [q.bind(Data(item.path.bytes)), q.bind(item.path.string), q.bind(Data(item.path.directory.bytes)),
                      q.bind(encodeTags(item.tags))]
         for p in ItemRow.fileDerived { marks.append(bind(item[p], as: p.spec.type, into: &q)) }
         for p in ItemRow.searchable { marks.append(q.bind(item[p]?.text.map(TextFolding.folded))) }
         marks += [q.bind(stamp.mtimeNanoseconds), q.bind(stamp.inode), q.bind(device), q.bind(fingerprint),
-                  q.bind(ends?.head), q.bind(ends?.tail), q.bind(Int64(0)), q.bind(Int64?.none)]
+                  q.bind(ends?.head), q.bind(ends?.tail), q.bind(Int64(0)), q.bind(Int64?.none), q.bind(reader.map(Int64.init))]
         return marks
     }
 
@@ -129,13 +175,13 @@ extension PostgresIndex {
         let perStatement = max(1, 60_000 / (names.count + 4))
         try session.transaction { s in
             var addedGeneration = generation
-            var adds: [(MediaItem, FileStamp, Int64, Int64?, EndHashes?)] = []
-            var updates: [(Int64, MediaItem, FileStamp, Int64, Int64?, EndHashes?)] = []
+            var adds: [(MediaItem, FileStamp, Int64, Int64?, EndHashes?, Int?)] = []
+            var updates: [(Int64, MediaItem, FileStamp, Int64, Int64?, EndHashes?, Int?)] = []
             func flush() throws {
                 for chunk in stride(from: 0, to: adds.count, by: perStatement).map({ adds[$0..<min($0 + perStatement, adds.count)] }) {
                     var q = SQLText()
                     let rows = chunk.map { a in
-                        "(" + ([q.bind(host)] + Self.bindFile(a.0, a.1, a.2, a.3, a.4, into: &q)
+                        "(" + ([q.bind(host)] + Self.bindFile(a.0, a.1, a.2, a.3, a.4, a.5, into: &q)
                                + [q.bind(now), q.bind(addedGeneration ?? 0), "0", "0"]).joined(separator: ", ") + ")"
                     }
                     q.sql = """
@@ -148,7 +194,7 @@ extension PostgresIndex {
                 for chunk in stride(from: 0, to: updates.count, by: perStatement).map({ updates[$0..<min($0 + perStatement, updates.count)] }) {
                     var q = SQLText()
                     let rows = chunk.map { u in
-                        "(" + ([q.bind(u.0) + "::bigint"] + zip(Self.bindFile(u.1, u.2, u.3, u.4, u.5, into: &q), Self.fileColumnTypes)
+                        "(" + ([q.bind(u.0) + "::bigint"] + zip(Self.bindFile(u.1, u.2, u.3, u.4, u.5, u.6, into: &q), Self.fileColumnTypes)
                             .map { "\($0)::\($1)" }).joined(separator: ", ") + ")"
                     }
                     q.sql = """
@@ -169,14 +215,14 @@ extension PostgresIndex {
             }
             for change in changes {
                 switch change {
-                case .add(let item, let stamp, let fingerprint, let device, let ends):
+                case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
                     if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(s) }
                     // A path twice in one batch: the later read wins (one INSERT cannot touch a row twice).
                     if adds.contains(where: { $0.0.path == item.path }) { try flush() }
-                    adds.append((item, stamp, fingerprint, device, ends))
-                case .update(let id, let item, let stamp, let fingerprint, let device, let ends):
+                    adds.append((item, stamp, fingerprint, device, ends, reader))
+                case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
                     if updates.contains(where: { $0.0 == id }) { try flush() }
-                    updates.append((id, item, stamp, fingerprint, device, ends))
+                    updates.append((id, item, stamp, fingerprint, device, ends, reader))
                 case .move(let id, let path):
                     try flush()
                     var q = SQLText()
@@ -186,7 +232,7 @@ extension PostgresIndex {
                         """
                     try s.execute(q)
                     try deleteFailure(s, path)
-                case .fail(let path, let stamp, let code, let message):
+                case .fail(let path, let stamp, let code, let message, let reader):
                     try flush()
                     var u = SQLText()
                     u.sql = "UPDATE items SET scan_failed = 1 WHERE host = \(u.bind(host)) AND path = \(u.bind(Data(path.bytes))) AND scan_failed = 0"
@@ -194,13 +240,13 @@ extension PostgresIndex {
                     var q = SQLText()
                     let h = q.bind(host), p = q.bind(Data(path.bytes))
                     q.sql = """
-                        INSERT INTO failures (host, path, path_text, dir, size, mtime, inode, code, message, item_id, seen)
+                        INSERT INTO failures (host, path, path_text, dir, size, mtime, inode, code, message, item_id, seen, reader_version)
                         VALUES (\(h), \(p), \(q.bind(path.string)), \(q.bind(Data(path.directory.bytes))), \(q.bind(stamp.size)),
                             \(q.bind(stamp.mtimeNanoseconds)), \(q.bind(stamp.inode)), \(q.bind(code)), \(q.bind(message)),
-                            (SELECT id FROM items WHERE host = \(h) AND path = \(p)), \(q.bind(now)))
+                            (SELECT id FROM items WHERE host = \(h) AND path = \(p)), \(q.bind(now)), \(q.bind(reader.map(Int64.init))))
                         ON CONFLICT (host, path) DO UPDATE SET path_text = excluded.path_text, dir = excluded.dir, size = excluded.size,
                             mtime = excluded.mtime, inode = excluded.inode, code = excluded.code, message = excluded.message,
-                            item_id = excluded.item_id, seen = excluded.seen
+                            item_id = excluded.item_id, seen = excluded.seen, reader_version = excluded.reader_version
                         """
                     try s.execute(q)
                 case .removeFailure(let path):

@@ -15,6 +15,8 @@ import MediaModel
 public final class PostgresIndex: Sendable {
     public let location: PostgresLocation
     let session: PostgresSession
+    /// On the scanner's reading connection only: directory states read many directories at a time.
+    let readAhead: DirectoryStateReadAhead?
     /// This host's name for its roots and items.
     var host: String { location.rootHost }
 
@@ -22,6 +24,7 @@ public final class PostgresIndex: Sendable {
     public init(_ location: PostgresLocation) throws {
         self.location = location
         session = try PostgresSession(location)
+        readAhead = nil
         try PostgresSchema.migrate(session)
     }
 
@@ -31,11 +34,12 @@ public final class PostgresIndex: Sendable {
 
     /// Another connection to the same library (the scanner reads directory state on it while it writes).
     public func secondConnection() throws -> PostgresIndex {
-        try PostgresIndex(location, migrated: ())
+        try PostgresIndex(location, readAhead: nil)
     }
 
-    private init(_ location: PostgresLocation, migrated: ()) throws {
+    private init(_ location: PostgresLocation, readAhead: DirectoryStateReadAhead?) throws {
         self.location = location
+        self.readAhead = readAhead
         session = try PostgresSession(location)
     }
 
@@ -98,6 +102,11 @@ public final class PostgresIndex: Sendable {
 }
 
 extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore {
-    public func readingConnection() throws -> any ScanStore { try secondConnection() }
+    /// The scan's reader: a connection of its own that reads directory states ahead (one per scan).
+    public func readingConnection() throws -> any ScanStore { try scanReader() }
+
+    func scanReader(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) throws -> PostgresIndex {
+        try PostgresIndex(location, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead))
+    }
     public var libraryName: String { databaseName }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Where a PostgreSQL library is, from a `postgres://user:password@host:port/database` locator and, for
 /// what it leaves out, the variables libpq reads (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE), so
 /// that `mlib --library postgres:///music` works wherever `psql music` does. A host that is a directory
-/// (`PGHOST=/run/postgresql`, or `?host=/tmp/dir` in the URL) is a Unix socket there, as in libpq.
+/// (`PGHOST=/run/postgresql`, or `?host=/tmp/dir` in the URL) is a Unix socket there, as in libpq. A
+/// password given nowhere is looked up in libpq's password file (`PostgresPassFile`).
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public enum Endpoint: Sendable, Hashable {
         case tcp(host: String, port: Int)
@@ -30,14 +31,20 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         if let host, !host.hasPrefix("/") {
             endpoint = .tcp(host: host, port: port)
         } else {
-            // libpq's default is the socket directory Debian's server uses.
-            endpoint = .unixSocket(path: (host ?? "/var/run/postgresql") + "/.s.PGSQL.\(port)")
+            endpoint = .unixSocket(path: (host ?? Self.defaultSocketDirectory) + "/.s.PGSQL.\(port)")
         }
         user = (components.user?.removingPercentEncoding).flatMap { $0.isEmpty ? nil : $0 } ?? parameters["user"]
             ?? env("PGUSER") ?? Self.loginName()
-        password = components.password?.removingPercentEncoding ?? parameters["password"] ?? env("PGPASSWORD")
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? (parameters["dbname"] ?? env("PGDATABASE") ?? user) : (path.removingPercentEncoding ?? path)
+        password = components.password?.removingPercentEncoding ?? parameters["password"] ?? env("PGPASSWORD")
+        if password == nil {
+            // As libpq: a socket in its default directory also goes by "localhost", and so does no host at all.
+            let hosts = host.map { $0 == Self.defaultSocketDirectory ? [$0, "localhost"] : [$0] } ?? ["localhost"]
+            let file = parameters["passfile"] ?? env("PGPASSFILE")
+                ?? ((env("HOME") ?? NSHomeDirectory()) + "/.pgpass")
+            password = PostgresPassFile(path: file)?.password(hosts: hosts, port: port, database: database, user: user)
+        }
         rootHost = env("MLIB_HOST") ?? Self.hostName()
     }
 
@@ -48,6 +55,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         case .unixSocket(let path): "postgres://\(user)@/\(database) (socket \(path))"
         }
     }
+
+    /// libpq's default socket directory on Debian, where its server listens.
+    static let defaultSocketDirectory = "/var/run/postgresql"
 
     static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

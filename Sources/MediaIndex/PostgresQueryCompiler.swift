@@ -16,7 +16,7 @@ import MediaModel
 struct PostgresDialect: SQLDialect {
     var sql = SQLText()
 
-    static func column(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.column(p)) }
+    static func column(_ p: MediaProperty) -> String { ItemRow.valueExpression(p) }
     static func foldedColumn(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.foldedColumn(p)) }
 
     func searchIsTrivial(_ text: String) -> Bool { FullTextSearch.queryTokens(text).isEmpty }
@@ -110,10 +110,30 @@ struct PostgresDialect: SQLDialect {
         }
     }
 
-    private mutating func text(_ c: Comparison, _ col: String) -> String? {
+    /// A comparison on a multi-valued property: true when any value satisfies it (`!=`: there are values
+    /// and none is equal), as `PredicateEvaluator`. `[cd]` splits the stored folded column.
+    private mutating func eachValue(_ c: Comparison, _ col: String) -> String? {
+        if c.op == .notEqual {
+            guard let equal = eachValue(Comparison(c.property, .equal, c.operand, options: c.options), col) else { return nil }
+            return "\(col) IS NOT NULL AND NOT COALESCE((\(equal)), FALSE)"
+        }
+        let prefolded = c.options == .cd && c.property.spec.searchable
+        guard c.options.isEmpty || prefolded else { return nil }
+        let source = prefolded ? Self.foldedColumn(c.property) : col
+        guard let leaf = text(c, "mv.v COLLATE \"C\"", eachValue: true), let whole = text(c, col, eachValue: false, split: false)
+        else { return nil }
+        // Only a value with a separator is split: a single value keeps its indexed comparison.
+        let sep = MediaProperty.valueSeparator.replacingOccurrences(of: "'", with: "''")
+        return "CASE WHEN strpos(\(col), '\(sep)') > 0 THEN EXISTS (SELECT 1 FROM unnest(string_to_array(\(source), '\(sep)')) AS mv(v) WHERE \(leaf)) ELSE (\(whole)) END"
+    }
+
+    /// A text comparison of `col`; with `eachValue`, `col` is one value of a multi-valued property, already
+    /// folded when the comparison is `[cd]`.
+    private mutating func text(_ c: Comparison, _ col: String, eachValue: Bool = false, split: Bool = true) -> String? {
         if c.op == .matches { return nil }
+        if c.property.spec.multiValued && !eachValue && split { return self.eachValue(c, col) }
         let expr: String
-        if c.options.isEmpty {
+        if c.options.isEmpty || eachValue {
             expr = col
         } else if c.options == .cd && c.property.spec.searchable {
             expr = Self.foldedColumn(c.property)
@@ -132,7 +152,7 @@ struct PostgresDialect: SQLDialect {
             switch op {
             case .equal:
                 // Equal text has equal folded text: the folded column's index finds the rows.
-                if c.options.isEmpty && c.property.spec.searchable {
+                if c.options.isEmpty && c.property.spec.searchable && !eachValue {
                     return "\(Self.foldedColumn(c.property)) = \(sql.bind(TextFolding.folded(s))) AND \(expr) = \(sql.bind(s))"
                 }
                 return "\(expr) = \(sql.bind(s))"

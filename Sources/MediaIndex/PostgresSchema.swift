@@ -162,6 +162,18 @@ enum PostgresSchema {
             CREATE TABLE scan_state (key text PRIMARY KEY, value bigint NOT NULL);
             INSERT INTO scan_state VALUES ('generation', 1);
             """),
+        // The rating a file's tags carry (0–5), beside the user's `rating`, never overwriting it: the rating shown
+        // and queried is the user's, else the tag's (`ItemRow.valueExpression(.rating)`, indexed here).
+        Step(name: "pg v2: tag ratings", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "tagRating" bigint;
+            CREATE INDEX IF NOT EXISTS "items_rating_shown" ON items ((COALESCE("rating", "tagRating")));
+            """),
+        // The `MediaProbe.readerVersion` that read each file (NULL: an mlib that did not record it), as
+        // SQLite's "v9": a scan reads again the unchanged files an older reader read, and retries its refusals.
+        Step(name: "pg v3: reader version of each item and failure", sql: """
+            ALTER TABLE items ADD COLUMN reader_version bigint;
+            ALTER TABLE failures ADD COLUMN reader_version bigint;
+            """),
     ]
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without
@@ -174,15 +186,18 @@ enum PostgresSchema {
     /// Applies the steps not yet recorded in `mlib_migrations`, each in its own transaction, and adds the
     /// trigram index when the server has `pg_trgm` (a library works without it: searches scan).
     static func migrate(_ session: PostgresSession) throws {
-        // Opening an up-to-date library costs two short queries (a process that runs one query pays them).
+        // Opening an up-to-date library costs one round trip (a process that runs one query pays it): the
+        // steps applied and the item columns together. A new database has no mlib_migrations (42P01).
         let (applied, columns): (Set<String>, Set<String>) = try session.run { s in
-            let row = try s.query("""
-                SELECT to_regclass('mlib_migrations') IS NOT NULL, ARRAY(SELECT attname::text FROM pg_attribute
-                    WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
-                """)[0].makeRandomAccess()
-            let columns = Set(row[1].value([String].self) ?? [])
-            guard row[0].value(Bool.self) == true else { return ([], columns) }
-            return (Set(try s.query("SELECT name FROM mlib_migrations").compactMap { $0.makeRandomAccess()[0].value(String.self) }), columns)
+            do {
+                let row = try s.query("""
+                    SELECT ARRAY(SELECT name FROM mlib_migrations), ARRAY(SELECT attname::text FROM pg_attribute
+                        WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
+                    """)[0].makeRandomAccess()
+                return (Set(row[0].value([String].self) ?? []), Set(row[1].value([String].self) ?? []))
+            } catch where PostgresSession.sqlState(error) == "42P01" {
+                return ([], [])
+            }
         }
         if steps.allSatisfy({ applied.contains($0.name) }) {
             try addMissingPropertyColumns(session, existing: columns)

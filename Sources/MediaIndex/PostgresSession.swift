@@ -11,13 +11,18 @@ import PostgresNIO
 /// a time on the connection: a transaction's statements are never interleaved with another thread's.
 final class PostgresSession: @unchecked Sendable {
     /// One thread for every PostgreSQL connection of the process (they only pass bytes).
-    private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private static let eventLoops = traced("event loop start") { MultiThreadedEventLoopGroup(numberOfThreads: 1) }
     private static let logger = Logger(label: "mlib.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     private static let ids = NIOLockedValueBox(0)
 
     let location: PostgresLocation
     private let connection: PostgresConnection
     private let lock = NIOLock()
+    private let counts = NIOLockedValueBox(Counts())
+    struct Counts { var statements = 0, rows = 0 }
+    /// Statements sent so far, each one round trip, and rows received (tests count them).
+    var statementsSent: Int { counts.withLockedValue { $0.statements } }
+    var rowsReceived: Int { counts.withLockedValue { $0.rows } }
 
     init(_ location: PostgresLocation) throws {
         self.location = location
@@ -32,15 +37,32 @@ final class PostgresSession: @unchecked Sendable {
         }
         let id = Self.ids.withLockedValue { $0 += 1; return $0 }
         do {
-            connection = try PostgresConnection.connect(on: Self.eventLoops.next(), configuration: configuration,
-                                                        id: id, logger: Self.logger).wait()
+            let loop = Self.eventLoops.next()
+            connection = try Self.traced("connect") {
+                try PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: Self.logger).wait()
+            }
         } catch {
             throw IndexError.cannotOpen(database: location.description, reason: "cannot reach the PostgreSQL server: " + Self.reason(error))
         }
     }
 
     deinit {
-        _ = try? connection.close().wait()
+        _ = try? Self.traced("close") { try connection.close().wait() }
+    }
+
+    /// With MLIB_TRACE_POSTGRES set, each connection and statement is one line on standard error: when it
+    /// began (seconds since the epoch), how long it took, what it was (Benchmarks/postgres-bench.sh reads them).
+    static let tracing = !(ProcessInfo.processInfo.environment["MLIB_TRACE_POSTGRES"] ?? "").isEmpty
+
+    static func traced<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) rethrows -> T {
+        guard tracing else { return try body() }
+        let start = Date()
+        defer {
+            let line = String(format: "mlib: postgres %.6f %.2f ms ", start.timeIntervalSince1970, -start.timeIntervalSinceNow * 1000)
+                + what().replacingOccurrences(of: "\n", with: " ").prefix(120) + "\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return try body()
     }
 
     /// The server's own words for an error (PSQLError's description hides them on purpose).
@@ -63,7 +85,7 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     func run<T>(_ body: (Statements) throws -> T) throws -> T {
         try lock.withLock {
-            do { return try body(Statements(connection: connection)) } catch let error as IndexError { throw error } catch {
+            do { return try body(Statements(connection: connection, counts: counts)) } catch let error as IndexError { throw error } catch {
                 throw IndexError.database(database: location.description, reason: Self.reason(error))
             }
         }
@@ -88,9 +110,14 @@ final class PostgresSession: @unchecked Sendable {
     /// The statements of one call, on the locked connection.
     struct Statements {
         let connection: PostgresConnection
+        let counts: NIOLockedValueBox<Counts>
 
         func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
-            try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().rows
+            let rows = try PostgresSession.traced(sql) {
+                try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().rows
+            }
+            counts.withLockedValue { $0.statements += 1; $0.rows += rows.count }
+            return rows
         }
 
         func query(_ sql: SQLText) throws -> [PostgresRow] { try query(sql.sql, sql.binds) }
@@ -98,7 +125,10 @@ final class PostgresSession: @unchecked Sendable {
         /// Runs a statement; returns the number of rows it changed.
         @discardableResult
         func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Int {
-            try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().metadata.rows ?? 0
+            counts.withLockedValue { $0.statements += 1 }
+            return try PostgresSession.traced(sql) {
+                try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().metadata.rows ?? 0
+            }
         }
 
         @discardableResult

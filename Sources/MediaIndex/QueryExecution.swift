@@ -23,18 +23,25 @@ extension SQLiteIndex {
             var result: [MediaCollection] = []
             var groupIndex = -1
             var currentKey: DatabaseValue?
+            var previousID: Int64?
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 let key: DatabaseValue = row["group_key"]
                 if currentKey == nil || currentKey! != key {
                     currentKey = key
+                    previousID = nil
                     groupIndex += 1
                     if groupIndex >= end { break }
                     if groupIndex >= skip { result.append(MediaCollection(name: nil, items: [])) }
                 }
                 guard groupIndex >= skip else { continue }
                 let item = ItemRow.decode(row)
-                if result[result.count - 1].items.isEmpty { result[result.count - 1].name = query.grouping.name(of: item) }
+                // Two values of one item that fold alike put it in the group twice, on adjacent rows.
+                if item.persistentID == previousID { continue }
+                previousID = item.persistentID
+                if result[result.count - 1].items.isEmpty {
+                    result[result.count - 1].name = query.grouping.name(of: item, key: String.fromDatabaseValue(key))
+                }
                 result[result.count - 1].items.append(item)
             }
             return result
@@ -69,7 +76,8 @@ extension SQLiteIndex {
                 for (offset, property) in QueryCompiler.summaryProperties.enumerated() {
                     item[property] = ItemRow.value(row[2 + offset], as: property.spec.type)
                 }
-                let summary = MediaCollectionSummary(name: query.grouping.name(of: item), count: row["group_count"],
+                let key = String.fromDatabaseValue(row["group_key"])
+                let summary = MediaCollectionSummary(name: query.grouping.name(of: item, key: key), count: row["group_count"],
                                                      representativeItem: item, totalDuration: row["group_duration"])
                 do { try body(summary) } catch { bodyError = error; return }
             }

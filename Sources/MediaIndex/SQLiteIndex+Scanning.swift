@@ -15,19 +15,24 @@ extension SQLiteIndex {
             var state = DirectoryState()
             let dir = Data(directory.bytes)
             let items = try Row.fetchCursor(db.cachedStatement(sql:
-                "SELECT id, path, fileSize, scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen FROM items WHERE dir = ?"),
+                """
+                SELECT id, path, fileSize, scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen,
+                    COALESCE(reader_version, 0) FROM items WHERE dir = ?
+                """),
                 arguments: [dir])
             while let row = try items.next() {
                 let stamp = FileStamp(size: row[2] ?? -1, mtimeNanoseconds: row[3] ?? -1, inode: row[4] ?? -1)
                 state.items[MediaPath(bytes: Array(row[1] as Data))] = .init(id: row[0], stamp: stamp, fingerprint: row[5],
-                                                                            missing: row[6], addedGeneration: row[7])
+                                                                            missing: row[6], addedGeneration: row[7],
+                                                                            readerVersion: row[8])
             }
             let failures = try Row.fetchCursor(db.cachedStatement(sql:
-                "SELECT path, size, mtime, inode, code FROM failures WHERE dir = ?"), arguments: [dir])
+                "SELECT path, size, mtime, inode, code, COALESCE(reader_version, 0) FROM failures WHERE dir = ?"), arguments: [dir])
             while let row = try failures.next() {
                 let path = MediaPath(bytes: Array(row[0] as Data))
                 state.failures[path] = FileStamp(size: row[1], mtimeNanoseconds: row[2], inode: row[3])
                 state.failureCodes[path] = row[4]
+                state.failureReaderVersions[path] = row[5]
             }
             return state
         }
@@ -51,6 +56,17 @@ extension SQLiteIndex {
         return try read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE dir = ? OR (dir >= ? AND dir < ?)",
                              arguments: [Data(root.bytes), lower, upper]) ?? 0
+        }
+    }
+
+    /// Items and failures under `root` recorded by a reader older than `readerVersion` (a scan reads them again).
+    public func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int {
+        let (lower, upper) = Self.prefixRange(root)
+        return try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM items WHERE (dir = ?1 OR (dir >= ?2 AND dir < ?3)) AND COALESCE(reader_version, 0) < ?4)
+                    + (SELECT COUNT(*) FROM failures WHERE (dir = ?1 OR (dir >= ?2 AND dir < ?3)) AND COALESCE(reader_version, 0) < ?4)
+                """, arguments: [Data(root.bytes), lower, upper, readerVersion]) ?? 0
         }
     }
 
@@ -114,25 +130,25 @@ extension SQLiteIndex {
             var addedGeneration = generation
             for change in changes {
                 switch change {
-                case .add(let item, let stamp, let fingerprint, let device, let ends):
+                case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
                     if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(db) }
-                    try Self.stage(db, id: nil, item, stamp, fingerprint, device, ends, dateAdded: now, generation: addedGeneration!)
+                    try Self.stage(db, id: nil, item, stamp, fingerprint, device, ends, reader, dateAdded: now, generation: addedGeneration!)
                     staged = true
-                case .update(let id, let item, let stamp, let fingerprint, let device, let ends):
-                    try Self.stage(db, id: id, item, stamp, fingerprint, device, ends, dateAdded: now, generation: 0)
+                case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
+                    try Self.stage(db, id: id, item, stamp, fingerprint, device, ends, reader, dateAdded: now, generation: 0)
                     staged = true
                 case .move(let id, let path):
                     try db.cachedStatement(sql: "UPDATE items SET path = ?, path_text = ?, dir = ?, missing_gen = NULL WHERE id = ?")
                         .execute(arguments: [Data(path.bytes), path.string, Data(path.directory.bytes), id])
                     try Self.deleteFailure(db, path)
-                case .fail(let path, let stamp, let code, let message):
+                case .fail(let path, let stamp, let code, let message, let reader):
                     try db.cachedStatement(sql: "UPDATE items SET scan_failed = 1 WHERE path = ? AND scan_failed = 0")
                         .execute(arguments: [Data(path.bytes)])
                     try db.cachedStatement(sql: """
-                        INSERT OR REPLACE INTO failures (path, path_text, dir, size, mtime, inode, code, message, item_id, seen)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM items WHERE path = ?), ?)
+                        INSERT OR REPLACE INTO failures (path, path_text, dir, size, mtime, inode, code, message, item_id, seen, reader_version)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM items WHERE path = ?), ?, ?)
                         """).execute(arguments: [Data(path.bytes), path.string, Data(path.directory.bytes), stamp.size,
-                                                 stamp.mtimeNanoseconds, stamp.inode, code, message, Data(path.bytes), now])
+                                                 stamp.mtimeNanoseconds, stamp.inode, code, message, Data(path.bytes), now, reader])
                 case .removeFailure(let path):
                     try Self.deleteFailure(db, path)
                 }
@@ -285,7 +301,8 @@ extension SQLiteIndex {
 
     /// Every column a read of the file rewrites (`missing_gen` too: a file read is a file found).
     private static let fileColumnList = ItemRow.fileColumnNames
-        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen"]
+        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
+           "reader_version"]
 
     // The staging table and the statements that move it into `items` are built once: composing ~100
     // column names per row, then hashing the text to find the cached statement, cost more than the insert.
@@ -317,12 +334,12 @@ extension SQLiteIndex {
     }()
 
     private static func stage(_ db: Database, id: Int64?, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
-                              _ device: Int64?, _ ends: EndHashes?, dateAdded: Double, generation: Int64) throws {
+                              _ device: Int64?, _ ends: EndHashes?, _ reader: Int?, dateAdded: Double, generation: Int64) throws {
         try db.cachedStatement(sql: stageSQL).execute(arguments: StatementArguments(
             [id.databaseValue, dateAdded.databaseValue, generation.databaseValue] + ItemRow.fileColumnValues(item)
                 + [stamp.mtimeNanoseconds.databaseValue, stamp.inode.databaseValue, device.databaseValue,
                    fingerprint.databaseValue, ends?.head.databaseValue ?? .null, ends?.tail.databaseValue ?? .null,
-                   0.databaseValue, DatabaseValue.null]))
+                   0.databaseValue, DatabaseValue.null, reader.databaseValue]))
     }
 
     private static func deleteFailure(_ db: Database, _ path: MediaPath) throws {

@@ -26,12 +26,16 @@ public struct DirectoryState: Sendable {
         public var missing = false
         /// The generation that added it: it cannot have moved to a row older than itself.
         public var addedGeneration: Int64 = 0
+        /// The reader version (`MediaProbe.readerVersion`) that read it; 0 for an mlib that did not record it.
+        public var readerVersion = 0
     }
     public var items: [MediaPath: Item] = [:]
     public var failures: [MediaPath: FileStamp] = [:]
     /// Each failure's code (`ProbeError.code`): the scanner retries some at every scan, others only once
     /// the file changed.
     public var failureCodes: [MediaPath: String] = [:]
+    /// The reader version that recorded each failure (0: not recorded): a newer reader may read the file.
+    public var failureReaderVersions: [MediaPath: Int] = [:]
     public var isEmpty: Bool { items.isEmpty && failures.isEmpty }
     public init() {}
 }
@@ -103,16 +107,19 @@ public struct EndHashes: Sendable, Hashable {
 }
 
 /// One edit from a scan. The scanner sends them in batches; each batch is one transaction.
+/// `reader` is the version of the reader that read the file (`MediaProbe.readerVersion`; nil: unknown, as
+/// an mlib that did not record it), stored so that a newer reader knows which files to read again.
 public enum ScanChange: Sendable {
     /// A new file (or, after an interrupted scan, one already there: then it is refreshed like `update`).
-    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil)
-    /// A known file that changed (possibly at a new path: a rename seen by its inode): file-derived columns
-    /// are rewritten, user data is not.
-    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil)
+    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil, reader: Int? = nil)
+    /// A known file that changed (possibly at a new path: a rename seen by its inode), or one an older reader
+    /// read: file-derived columns are rewritten, user data is not.
+    case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil,
+                reader: Int? = nil)
     /// A known file renamed and otherwise unchanged (same size, mtime and inode): only its path changes.
     case move(id: Int64, to: MediaPath)
     /// A file that could not be read. If it is indexed, its row keeps its metadata and is flagged.
-    case fail(MediaPath, FileStamp, code: String, message: String)
+    case fail(MediaPath, FileStamp, code: String, message: String, reader: Int? = nil)
     /// A failure record whose file is gone.
     case removeFailure(MediaPath)
 }

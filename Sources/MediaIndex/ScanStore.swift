@@ -11,6 +11,8 @@ public protocol ScanStore: Sendable {
     // Reading
     func rootStates() throws -> [RootState]
     func itemCount(under root: MediaPath) throws -> Int
+    /// Items and failures under `root` that a reader older than `readerVersion` recorded.
+    func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int
     func isEmpty() throws -> Bool
     func directoryState(_ directory: MediaPath) throws -> DirectoryState
     func indexedDirectories(under root: MediaPath) throws -> [MediaPath]

@@ -209,6 +209,22 @@ enum Schema {
                     "composer_folded" = mlib_fold("composer", 3)
                 """)
         }
+        migrator.registerMigration("v8: tag ratings") { db in
+            // The rating a file's tags carry (POPM, RATING, FMPS_RATING, MP4 rate; 0–5), beside the user's own
+            // `rating`, which it never overwrites: the rating shown and queried is the user's, else the tag's.
+            // Rows read before have none until their file is read again; nothing else changes, nothing is lost.
+            if try !db.columns(in: "items").contains(where: { $0.name == "tagRating" }) {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "tagRating" INTEGER"#)
+            }
+            // `rating:4`, `--sort rating` compare this expression (`ItemRow.valueExpression(.rating)`).
+            try db.execute(sql: #"CREATE INDEX "items_rating_shown" ON items(COALESCE("rating", "tagRating"))"#)
+        }
+        migrator.registerMigration("v9: reader version of each item and failure") { db in
+            // The `MediaProbe.readerVersion` that read the file; NULL for rows of an mlib that did not record
+            // it. A scan reads again the unchanged files an older reader read (and retries its refusals).
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN reader_version INTEGER")
+            try db.execute(sql: "ALTER TABLE failures ADD COLUMN reader_version INTEGER")
+        }
         return migrator
     }
 

@@ -24,10 +24,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .null: out += Array("null".utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
         case .int(let i): out += Array(String(i).utf8)
-        case .double(let d):
-            if !d.isFinite { out += Array("null".utf8) }
-            else if d == d.rounded(), abs(d) < 1e15 { out += Array(String(Int64(d)).utf8) }
-            else { out += Array(String(d).utf8) }
+        case .double(let d): out += Array(Self.number(d).utf8)
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -51,6 +48,18 @@ public indirect enum JSONValue: Sendable, Hashable {
             if pretty && !members.isEmpty { Self.newline(&out, indent) }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// How every command writes a number that is not an integer (documented in mlib(1), JSON NUMBERS):
+    /// rounded to 6 decimal places (a microsecond for durations and times, more than any tag or stream
+    /// value carries), then in the shortest form that reads back as that value. Sums and quotients
+    /// printed as computed showed their binary noise (0.09999999999999999, 0.30000000000000004); a whole
+    /// number prints without a fraction; NaN and infinities, which JSON lacks, print as null.
+    public static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        let rounded = abs(d) < 4e9 ? (d * 1e6).rounded() / 1e6 : d      // beyond, d × 1e6 passes 2^53
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
     }
 
     private static func newline(_ out: inout [UInt8], _ indent: Int) {
@@ -100,12 +109,17 @@ extension MediaPath {
 
 extension MediaItem {
     /// The one JSON encoding of an item, shared by `info --json`, `ls --json` and JSON playlists:
-    /// `path`, then every property with a value in `MediaProperty` table order (keyed by raw value), then
+    /// `path`, then every property with a value in `MediaProperty` table order (keyed by raw value; a
+    /// multi-valued property with several values as an array of them), then
     /// `tags` (the raw tag map, keys sorted) when asked for.
     public func json(includeTags: Bool = true) -> JSONValue {
         var members: [(String, JSONValue)] = [("path", path.json)]
         for property in MediaProperty.allCases where property != .path {
-            if let value = self[property] { members.append((property.rawValue, value.json(as: property.spec.type))) }
+            guard let value = self[property] else { continue }
+            // A multi-valued property with several values is an array of them; with one, a string as before.
+            let several = property.spec.multiValued ? values(of: property) : []
+            members.append((property.rawValue, several.count > 1 ? .array(several.map(JSONValue.string))
+                                                                   : value.json(as: property.spec.type)))
         }
         if includeTags {
             members.append(("tags", .object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))

@@ -19,12 +19,31 @@ public struct MediaItem: Sendable, Hashable, Identifiable {
 
     public var id: Int64 { persistentID }
 
+    /// `item[.rating]` is the rating users see, query and sort by: their own (set in mlib, kept by the
+    /// index) when there is one, else the file's tag rating (`tagRating`). Setting it sets the user's
+    /// rating; `userRating` reads that alone. Stores compute the same in SQL (`ItemRow.valueExpression`).
     public subscript(property: MediaProperty) -> MediaValue? {
-        get { property == .path ? .text(path.string) : values[property.ordinal] }
+        get {
+            switch property {
+            case .path: .text(path.string)
+            case .rating: values[MediaProperty.rating.ordinal] ?? values[MediaProperty.tagRating.ordinal]
+            default: values[property.ordinal]
+            }
+        }
         set {
             if property == .path { if let s = newValue?.text { path = MediaPath(s) }; return }
             values[property.ordinal] = newValue.flatMap { $0.coerced(to: property.spec.type) }
         }
+    }
+
+    /// The values of `property`: for a multi-valued one (artist, albumArtist, genre, composer) its text split
+    /// at `MediaProperty.valueSeparator` ("Rock; Jazz" → ["Rock", "Jazz"]), else the one value as text;
+    /// [] when it has none. Comparisons on a multi-valued property test each of these.
+    public func values(of property: MediaProperty) -> [String] {
+        guard let v = self[property] else { return [] }
+        let text = v.text ?? v.description
+        guard property.spec.multiValued, text.contains(MediaProperty.valueSeparator) else { return [text] }
+        return text.components(separatedBy: MediaProperty.valueSeparator)
     }
 
     /// Properties with a value, in table order.
@@ -45,6 +64,8 @@ public struct MediaItem: Sendable, Hashable, Identifiable {
     public var playbackDuration: Double { get { self[.playbackDuration]?.real ?? 0 } set { self[.playbackDuration] = .real(newValue) } }
     public var albumTrackNumber: Int { Int(self[.albumTrackNumber]?.integer ?? 0) }
     public var discNumber: Int { Int(self[.discNumber]?.integer ?? 0) }
+    /// The rating the user gave in mlib (0–5), without the tag's fallback; nil when they gave none.
+    public var userRating: Int64? { values[MediaProperty.rating.ordinal]?.integer }
     public var playCount: Int { Int(self[.playCount]?.integer ?? 0) }
     public var fileSize: Int64 { self[.fileSize]?.integer ?? 0 }
 

@@ -16,6 +16,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     case musicBrainzTrackID, musicBrainzReleaseTrackID, musicBrainzAlbumID, musicBrainzArtistID
     case musicBrainzAlbumArtistID, musicBrainzReleaseGroupID
     case replayGainTrackGain, replayGainTrackPeak, replayGainAlbumGain, replayGainAlbumPeak
+    // A rating written in the file's tags (ID3 POPM, RATING, FMPS_RATING, MP4 rate), scaled to 0–5: what
+    // `rating` shows while the user has not rated the item in mlib (see `MediaItem`'s subscript).
+    case tagRating
     // Technical (container and streams)
     case playbackDuration, container, audioCodec, videoCodec, bitRate, sampleRate, channels, bitDepth
     case width, height, frameRate
@@ -51,7 +54,15 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         public let searchable: Bool
         /// Can be a grouping key for collections (albums, artists, …).
         public let groupable: Bool
+        /// Can hold several values (two GENRE fields, ID3v2.4 null-separated TPE1…), stored joined with
+        /// `MediaProperty.valueSeparator`: a comparison matches when any value does, `--group` groups by
+        /// each value (`MediaItem.values(of:)`).
+        public let multiValued: Bool
     }
+
+    /// What joins the values of a multi-valued property in its stored and printed text ("Rock; Jazz"),
+    /// as `TagMapping` joins repeated tag fields; `MediaItem.values(of:)` splits on it.
+    public static let valueSeparator = "; "
 
     /// Read on every property access of every row; built once from `makeSpec`.
     public var spec: Spec { Self.specs[ordinal] }
@@ -66,10 +77,10 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .mediaType:             Spec(.mediaType, .tag, "Media Type")
         case .title:                 Spec(.text, .tag, "Title", searchable: true, groupable: true)
         case .albumTitle:            Spec(.text, .tag, "Album", searchable: true, groupable: true)
-        case .artist:                Spec(.text, .tag, "Artist", searchable: true, groupable: true)
-        case .albumArtist:           Spec(.text, .tag, "Album Artist", searchable: true, groupable: true)
-        case .genre:                 Spec(.text, .tag, "Genre", searchable: true, groupable: true)
-        case .composer:              Spec(.text, .tag, "Composer", searchable: true, groupable: true)
+        case .artist:                Spec(.text, .tag, "Artist", searchable: true, groupable: true, multiValued: true)
+        case .albumArtist:           Spec(.text, .tag, "Album Artist", searchable: true, groupable: true, multiValued: true)
+        case .genre:                 Spec(.text, .tag, "Genre", searchable: true, groupable: true, multiValued: true)
+        case .composer:              Spec(.text, .tag, "Composer", searchable: true, groupable: true, multiValued: true)
         case .grouping:              Spec(.text, .tag, "Grouping", groupable: true)
         case .albumTrackNumber:      Spec(.integer, .tag, "Track")
         case .albumTrackCount:       Spec(.integer, .tag, "Track Count")
@@ -92,6 +103,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .replayGainTrackPeak:   Spec(.real, .tag, "ReplayGain Track Peak")
         case .replayGainAlbumGain:   Spec(.real, .tag, "ReplayGain Album Gain")
         case .replayGainAlbumPeak:   Spec(.real, .tag, "ReplayGain Album Peak")
+        case .tagRating:             Spec(.integer, .tag, "Tag Rating")
         case .playbackDuration:      Spec(.duration, .stream, "Duration")
         case .container:             Spec(.text, .stream, "Container", groupable: true)
         case .audioCodec:            Spec(.text, .stream, "Audio Codec", groupable: true)
@@ -148,12 +160,14 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "mb_trackid": .musicBrainzTrackID, "mb_albumid": .musicBrainzAlbumID, "mb_artistid": .musicBrainzArtistID,
         "mb_albumartistid": .musicBrainzAlbumArtistID, "mb_releasegroupid": .musicBrainzReleaseGroupID,
         "mb_releasetrackid": .musicBrainzReleaseTrackID, "fps": .frameRate, "bits": .bitDepth,
+        "tagrating": .tagRating,
     ]
 }
 
 extension MediaProperty.Spec {
     init(_ type: MediaProperty.ValueType, _ origin: MediaProperty.Origin, _ displayName: String,
-         searchable: Bool = false, groupable: Bool = false) {
-        self.init(type: type, origin: origin, displayName: displayName, searchable: searchable, groupable: groupable)
+         searchable: Bool = false, groupable: Bool = false, multiValued: Bool = false) {
+        self.init(type: type, origin: origin, displayName: displayName, searchable: searchable, groupable: groupable,
+                  multiValued: multiValued)
     }
 }

@@ -105,10 +105,34 @@ public enum MediaGrouping: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The property whose values each make a group of their own, when the grouping has one key part and
+    /// that property is multi-valued (artists, album artists, genres, composers): an item tagged
+    /// "Rock; Jazz" is in the Rock group and in the Jazz group. Albums keep their joined album artist.
+    public func eachValueProperty(of item: MediaItem) -> MediaProperty? {
+        guard keyParts.count == 1 else { return nil }
+        let part = keyParts[0]
+        let p = item[part.property] == nil ? (part.fallback ?? part.property) : part.property
+        return p.spec.multiValued ? p : nil
+    }
+
+    /// The folded keys of every group `item` is in: one, or one per value (`eachValueProperty`).
+    public func keys(of item: MediaItem) -> [[String?]] {
+        guard let p = eachValueProperty(of: item), item[p] != nil else { return [key(of: item)] }
+        var seen = Set<String>()
+        return item.values(of: p).map(TextFolding.folded).filter { seen.insert($0).inserted }.map { [$0] }
+    }
+
     /// The display name of `item`'s group: the first key part's value as written.
     public func name(of item: MediaItem) -> String? {
         let part = keyParts[0]
         return (item[part.property] ?? part.fallback.flatMap { item[$0] }).map { $0.text ?? $0.description }
+    }
+
+    /// The display name of the group with folded key `key` that `item` is in: the value whose folded form
+    /// is the key when the group is one of several values, else `name(of:)`.
+    public func name(of item: MediaItem, key: String?) -> String? {
+        guard let p = eachValueProperty(of: item), let key else { return name(of: item) }
+        return item.values(of: p).first { TextFolding.folded($0) == key } ?? name(of: item)
     }
 
     /// Item order inside a collection when the query gives none.
@@ -183,24 +207,32 @@ extension MediaQuery {
     /// Groups the matching `items` by `grouping`: collections ordered by key, items by `effectiveSort`;
     /// `limit`/`offset` count collections.
     public func collections(from items: [MediaItem]) throws -> [MediaCollection] {
+        try groups(from: items).map { key, members in
+            MediaCollection(name: grouping.name(of: members[0], key: key[0]), items: members)
+        }
+    }
+
+    public func collectionSummaries(from items: [MediaItem]) throws -> [MediaCollectionSummary] {
+        try groups(from: items).map { key, members in
+            let first = members.min { $0.persistentID < $1.persistentID }!
+            return MediaCollectionSummary(name: grouping.name(of: first, key: key[0]), count: members.count,
+                                          representativeItem: first,
+                                          totalDuration: members.reduce(0) { $0 + $1.playbackDuration })
+        }
+    }
+
+    /// The matching items by group key (an item in each of its groups: `MediaGrouping.keys(of:)`), keys in
+    /// order, paged.
+    private func groups(from items: [MediaItem]) throws -> [(key: [String?], members: [MediaItem])] {
         var all = self
         all.limit = nil
         all.offset = 0
         let matching = try all.apply(to: items)
         var groups: [[String?]: [MediaItem]] = [:]
-        for item in matching { groups[grouping.key(of: item), default: []].append(item) }
+        for item in matching {
+            for key in grouping.keys(of: item) { groups[key, default: []].append(item) }
+        }
         let keys = groups.keys.sorted { MediaGrouping.compareKeys($0, $1) < 0 }
-        return keys.dropFirst(max(0, offset)).prefix(limit ?? Int.max).map { key in
-            let members = groups[key]!
-            return MediaCollection(name: grouping.name(of: members[0]), items: members)
-        }
-    }
-
-    public func collectionSummaries(from items: [MediaItem]) throws -> [MediaCollectionSummary] {
-        try collections(from: items).map { c in
-            let first = c.items.min { $0.persistentID < $1.persistentID }!
-            return MediaCollectionSummary(name: grouping.name(of: first), count: c.count, representativeItem: first,
-                                          totalDuration: c.items.reduce(0) { $0 + $1.playbackDuration })
-        }
+        return keys.dropFirst(max(0, offset)).prefix(limit ?? Int.max).map { ($0, groups[$0]!) }
     }
 }

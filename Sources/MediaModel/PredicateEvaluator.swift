@@ -62,27 +62,45 @@ public struct PredicateEvaluator: Sendable {
         }
     }
 
+    /// A text comparison. On a multi-valued property (`MediaProperty.Spec.multiValued`) it holds when any
+    /// value satisfies it, except `!=`, which holds when there are values and none is equal: the negation
+    /// of `==` among items that have a value, as for single values.
     private static func text(_ c: Comparison) -> @Sendable (MediaItem) -> Bool {
-        let property = c.property, options = c.options, op = c.op
-        let fold: @Sendable (String) -> String = { TextFolding.fold($0, options) }
-        let value: @Sendable (MediaItem) -> String? = { item in
-            guard let v = item[property] else { return nil }
-            return v.text ?? v.description
+        let property = c.property
+        guard let test = textTest(c) else { return { _ in false } }
+        guard property.spec.multiValued else {
+            return { item in
+                guard let v = item[property] else { return false }
+                return test(v.text ?? v.description)
+            }
         }
+        if c.op == .notEqual, let equal = textTest(Comparison(property, .equal, c.operand, options: c.options)) {
+            return { item in
+                let values = item.values(of: property)
+                return !values.isEmpty && !values.contains(where: equal)
+            }
+        }
+        return { item in item.values(of: property).contains(where: test) }
+    }
+
+    /// The comparison's test of one text value, nil when the operand does not fit the operator.
+    private static func textTest(_ c: Comparison) -> (@Sendable (String) -> Bool)? {
+        let options = c.options, op = c.op
+        let fold: @Sendable (String) -> String = { TextFolding.fold($0, options) }
         switch (op, c.operand) {
         case (.matches, .value(let v)):
             let pattern = v.text ?? ""
-            return { item in value(item).map { RegexMatcher.matches($0, pattern: pattern, options: options) } ?? false }
+            return { RegexMatcher.matches($0, pattern: pattern, options: options) }
         case (.between, .range(let lo, let hi)):
             let l = fold(lo.text ?? ""), h = fold(hi.text ?? "")
-            return { item in
-                guard let s = value(item).map(fold) else { return false }
+            return { value in
+                let s = fold(value)
                 return TextMatching.compare(l, s) <= 0 && TextMatching.compare(s, h) <= 0
             }
         case (.in, .list(let l)):
             let set = l.map { fold($0.text ?? "") }
-            return { item in
-                guard let s = value(item).map(fold) else { return false }
+            return { value in
+                let s = fold(value)
                 return set.contains { TextMatching.equal($0, s) }
             }
         case (_, .value(let v)):
@@ -103,9 +121,9 @@ public struct PredicateEvaluator: Sendable {
                 test = { TextMatching.glob(glob, $0) }
             case .between, .in, .matches: test = { _ in false }
             }
-            return { item in value(item).map(fold).map(test) ?? false }
+            return { test(fold($0)) }
         default:
-            return { _ in false }
+            return nil
         }
     }
 

@@ -30,7 +30,9 @@ public struct SortDescriptor: Sendable, Hashable {
     }
 
     /// Reads `artist,-year,+album`: comma-separated keys (names or aliases as in queries), `-` for
-    /// descending. Throws a `QueryError` pointing at an unknown key.
+    /// descending, `~` to ignore leading articles in that key (`~artist`, `-~artist`: what
+    /// `--ignore-articles` sets on every key, written so a smart playlist's stored sort keeps it).
+    /// Throws a `QueryError` pointing at an unknown key.
     public static func parseList(_ text: String, ignoreArticles: Bool = false) throws -> [SortDescriptor] {
         var result: [SortDescriptor] = []
         var offset = 0
@@ -38,15 +40,17 @@ public struct SortDescriptor: Sendable, Hashable {
             defer { offset += raw.count + 1 }
             var key = raw.drop { $0 == " " }
             let lead = raw.count - key.count
-            var ascending = true
-            if key.hasPrefix("-") { ascending = false; key = key.dropFirst() }
-            else if key.hasPrefix("+") { key = key.dropFirst() }
+            var ascending = true, articles = ignoreArticles
+            while let mark = key.first, "-+~".contains(mark) {
+                if mark == "-" { ascending = false } else if mark == "~" { articles = true }
+                key = key.dropFirst()
+            }
             let name = String(key).trimmingCharacters(in: .whitespaces)
             guard let p = MediaProperty(name: name) else {
                 throw QueryError("unknown sort key '\(name)'" + PredicateParser.suggestion(for: name),
                                  query: text, position: offset + lead)
             }
-            result.append(SortDescriptor(p, ascending: ascending, ignoreArticles: ignoreArticles))
+            result.append(SortDescriptor(p, ascending: ascending, ignoreArticles: articles))
         }
         return result
     }
@@ -60,9 +64,11 @@ public struct SortDescriptor: Sendable, Hashable {
         return Array(sort[...i]) + extra + Array(sort[(i + 1)...])
     }
 
-    /// The text form `parseList` reads.
+    /// The text form `parseList` reads (articles ignored only where it matters: text keys).
     public static func listDescription(_ sort: [SortDescriptor]) -> String {
-        sort.map { ($0.ascending ? "" : "-") + $0.property.rawValue }.joined(separator: ",")
+        sort.map { d in
+            (d.ascending ? "" : "-") + (d.ignoreArticles && kind(of: d.property) == .foldedText ? "~" : "") + d.property.rawValue
+        }.joined(separator: ",")
     }
 }
 

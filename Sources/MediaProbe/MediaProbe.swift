@@ -37,6 +37,7 @@ public enum MediaProbe {
         let path = file.path, facts = file.facts
         guard facts.size > 0 else { throw .empty(path) }
         let known = FormatSniffer.tagLibComplete(file)
+        if known == nil, let result = headerFormat(file) { return result }
         if detail == .library, let known, let result = tagLibOnly(file, known) { return result }
 
         var tagLib: TagLibReader.Result?
@@ -168,7 +169,7 @@ public enum MediaProbe {
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.
-    private static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
+    static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
                                  duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
                                  tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
                                  chapters: [ChapterInfo], averageBitRate: Bool = true) -> ProbeResult {
@@ -293,7 +294,8 @@ public struct FileFacts: Sendable, Hashable {
     /// The error a user should see for `errno` from stat(2) or open(2) on `path`.
     static func error(_ code: Int32, _ path: MediaPath) -> ProbeError {
         switch code {
-        case ENOENT, ENOTDIR, ELOOP: .notFound(path)
+        case ENOENT, ENOTDIR: .notFound(path)
+        case ELOOP: .symlinkLoop(path)      // it exists; "no such file" sent users looking for a typo
         case EACCES, EPERM: .permissionDenied(path)
         default: .io(path, reason: String(cString: strerror(code)))
         }

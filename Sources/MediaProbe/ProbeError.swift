@@ -3,6 +3,7 @@ import MediaModel
 /// Why a file could not be read. Each carries the path and renders as one line for the user.
 public enum ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(MediaPath)
+    case symlinkLoop(MediaPath)                    // ELOOP: a symlink that leads back to itself
     case permissionDenied(MediaPath)
     case notAFile(MediaPath)                       // a directory, device, socket…
     case empty(MediaPath)                          // zero bytes
@@ -12,7 +13,7 @@ public enum ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var path: MediaPath {
         switch self {
-        case .notFound(let p), .permissionDenied(let p), .notAFile(let p), .empty(let p),
+        case .notFound(let p), .symlinkLoop(let p), .permissionDenied(let p), .notAFile(let p), .empty(let p),
              .notMedia(let p, _), .corrupt(let p, _), .io(let p, _): p
         }
     }
@@ -21,6 +22,7 @@ public enum ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .notFound: "not-found"
+        case .symlinkLoop: "symlink-loop"
         case .permissionDenied: "permission-denied"
         case .notAFile: "not-a-file"
         case .empty: "empty"
@@ -34,6 +36,7 @@ public enum ProbeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String {
         switch self {
         case .notFound: "no such file"
+        case .symlinkLoop: "too many levels of symbolic links"
         case .permissionDenied: "permission denied"
         case .notAFile: "not a regular file"
         case .empty: "empty file (0 bytes)"

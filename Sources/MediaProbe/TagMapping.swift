@@ -28,6 +28,9 @@ enum TagMapping {
     ]
 
     static func canonicalFFmpegKey(_ key: String) -> String? {
+        // MP4's `rtng` atom, which FFmpeg names "rating" (in lower case, unlike a Vorbis comment or Matroska
+        // RATING), is the iTunes content advisory (explicit/clean), not a star rating: TagLib's name for it.
+        if key == "rating" { return "ITUNESADVISORY" }
         let lower = key.lowercased()
         if let k = ffmpegKeys[lower] { return k }
         if lower.hasPrefix("lyrics-") { return "LYRICS" }   // ID3 USLT with a language: "lyrics-eng"
@@ -57,7 +60,7 @@ enum TagMapping {
             }
             for key in order {
                 var seen = Set<String>()
-                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: "; ")
+                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: MediaProperty.valueSeparator)
             }
         }
         return out
@@ -104,6 +107,7 @@ enum TagMapping {
         item[.replayGainTrackPeak] = leadingNumber(text("REPLAYGAIN_TRACK_PEAK")).map(MediaValue.real)
         item[.replayGainAlbumGain] = leadingNumber(text("REPLAYGAIN_ALBUM_GAIN")).map(MediaValue.real)
         item[.replayGainAlbumPeak] = leadingNumber(text("REPLAYGAIN_ALBUM_PEAK")).map(MediaValue.real)
+        item[.tagRating] = TagRating.stars(tags).map(MediaValue.integer)
     }
 
     /// "3/12" → (3, 12); "03" → (3, nil); "" → (nil, nil).

@@ -8,7 +8,7 @@ import MediaModel
 enum MediaFileFilter {
     static let mediaExtensions: Set<String> = [
         "mid", "midi", "mp3", "mp2", "flac", "ogg", "oga", "opus", "spx", "m4a", "m4b", "m4p", "m4r", "mp4", "m4v", "aac",
-        "mkv", "mka", "webm", "wav", "wave", "aif", "aiff", "aifc", "wma", "wmv", "asf", "ape", "wv", "mpc",
+        "mkv", "mka", "webm", "wav", "wave", "aif", "aiff", "aifc", "wma", "wmv", "asf", "ape", "wv", "mpc", "mp+", "mpp", "ofr", "ofs",
         "tta", "ac3", "dts", "dsf", "dff", "amr", "au", "caf", "avi", "mov", "qt", "ts", "m2ts", "mts",
         "mpg", "mpeg", "vob", "flv", "3gp", "3g2", "ogv", "mid", "midi", "xm", "mod", "s3m", "it",
     ]

@@ -158,6 +158,12 @@ public struct MediaScanner: Sendable {
         return run.summary
     }
 
+    /// How many items and failures under `directories` an older reader recorded (`MediaProbe.readerVersion`):
+    /// the next scan reads those files again, changed or not (`mlib scan` says so before it starts).
+    public func filesReadByAnOlderReader(in directories: [MediaPath]) throws -> Int {
+        try directories.reduce(0) { $0 + (try index.itemCount(under: $1, readBefore: MediaProbe.readerVersion)) }
+    }
+
     /// What a scan of `directories` would read and what it would leave out, and why, in walk order, without
     /// reading a file or writing to the library (`mlib scan --dry-run`).
     public func dryRun(_ directories: [MediaPath], _ body: (DryRunEntry) -> Void) throws {

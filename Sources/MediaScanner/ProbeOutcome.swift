@@ -1,3 +1,4 @@
+import Glibc
 import MediaIndex
 import MediaModel
 import MediaProbe
@@ -10,6 +11,8 @@ struct ProbeJob: Sendable {
     /// A recorded failure whose file has the same size, mtime and inode: read again (a chmod or a passing
     /// I/O error leaves no other trace), but not reported again if it still fails.
     var isRetry = false
+    /// Unchanged, but an older reader (`MediaProbe.readerVersion`) read or refused it: read again in place.
+    var isReread = false
 }
 
 /// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
@@ -19,7 +22,12 @@ enum ProbeOutcome: Sendable {
 
     init(_ job: ProbeJob) {
         let path = job.file.path, stamp = job.file.stamp
-        if let problem = job.file.problem { self = .failed(job, code: "not-found", message: "dangling link (\(problem))"); return }
+        if let problem = job.file.problem {
+            // The walk could not stat it: a link to nothing, or a loop of links (which is not "dangling").
+            let error: ProbeError = problem == String(cString: strerror(ELOOP)) ? .symlinkLoop(path) : .notFound(path)
+            self = .failed(job, code: error.code, message: error == .notFound(path) ? "dangling link (\(problem))" : error.reason)
+            return
+        }
         do {
             let file = try MediaFile(path)                   // one open for the probe and the fingerprint
             var item = try MediaProbe.probe(file, detail: .library).item

@@ -1,6 +1,7 @@
 import Foundation
 import MediaIndex
 import MediaModel
+import MediaProbe
 
 /// One directory tree a scan walks: a whole root, or a subtree of one (`mlib scan DIR` inside a root).
 struct ScanTarget {
@@ -74,15 +75,19 @@ final class ScanRun {
             // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
             let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
             if let failed = state.failures.removeValue(forKey: file.path) {
-                if failed == file.stamp, let code = state.failureCodes[file.path], Self.failuresOfContent.contains(code) {
+                let byOlderReader = state.failureReaderVersions[file.path, default: 0] < MediaProbe.readerVersion
+                if failed == file.stamp, let code = state.failureCodes[file.path], Self.failuresOfContent.contains(code), !byOlderReader {
                     summary.unchanged += 1              // the same bytes fail the same way: not read again
                     continue
                 }
-                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp))
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp,
+                                     isReread: failed == file.stamp && byOlderReader))
             } else if let known {
                 // A hidden item found again is read again: the read clears its hiding.
-                if known.stamp == file.stamp && !known.missing {
+                if known.stamp == file.stamp && !known.missing && known.readerVersion >= MediaProbe.readerVersion {
                     summary.unchanged += 1
+                } else if known.stamp == file.stamp && !known.missing {
+                    jobs.append(ProbeJob(file: file, existingID: known.id, isReread: true))
                 } else {
                     jobs.append(ProbeJob(file: file, existingID: known.id))
                 }
@@ -167,18 +172,24 @@ final class ScanRun {
         probed += 1
         switch outcome {
         case .read(let job, let item, let fingerprint, let ends):
+            let reader = MediaProbe.readerVersion
             if let id = job.existingID {
-                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends))
-                summary.updated += 1
+                pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends,
+                                       reader: reader))
+                if job.isReread { summary.reread += 1 } else { summary.updated += 1 }
             } else {
                 if generation == nil { generation = try index.newGeneration() }
-                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends))
+                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends, reader: reader))
                 summary.added += 1
             }
-        case .failed(let job, _, _) where job.isRetry:
-            summary.unchanged += 1                  // still failing, as recorded: nothing to write or report
+        case .failed(let job, let code, let message) where job.isRetry:
+            // Still failing, as recorded: nothing to report; recorded again only to note this reader refused it too.
+            if job.isReread {
+                pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message, reader: MediaProbe.readerVersion))
+            }
+            summary.unchanged += 1
         case .failed(let job, let code, let message):
-            pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message))
+            pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message, reader: MediaProbe.readerVersion))
             summary.failed += 1
             summary.failures.append(.init(path: job.file.path, code: code, message: message))
         }

@@ -19,6 +19,9 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     /// Items an exclude list now leaves out: hidden, kept with their ids for when they are included again.
     public var excluded = 0
     public var unchanged = 0
+    /// Unchanged files read again because an older mlib read them (`MediaProbe.readerVersion`): updated in
+    /// place, keeping their ids and user data.
+    public var reread = 0
     /// Files that failed to read in this scan (earlier failures of unchanged files count as unchanged).
     public var failed = 0
     /// Seconds.
@@ -38,7 +41,7 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     /// `playlistFiles` and lies under one of them is gone).
     public var completeRoots: [MediaPath] = []
 
-    public var filesSeen: Int { added + updated + moved + unchanged + failed }
+    public var filesSeen: Int { added + updated + reread + moved + unchanged + failed }
     /// Something needs the user's attention (exit status 1).
     public var hasProblems: Bool { failed > 0 || !missingRoots.isEmpty || !unreadableDirectories.isEmpty }
 }

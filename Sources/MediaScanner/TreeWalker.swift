@@ -122,6 +122,15 @@ final class TreeWalker {
     private func read(_ directory: MediaPath, parentDevice: Int64?, excludes inherited: ExcludeList) -> DirectoryListing? {
         let fd = directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { unreadable.append((directory, String(cString: strerror(errno)))); return nil }
+        // A folder that can be listed but not entered (read without search permission, chmod 644): readdir
+        // works, every fstatat of an entry fails, and each file was reported as a dangling link. Looking up
+        // "." needs the same permission, so the folder is reported once instead, as unreadable.
+        var searchable = stat()
+        if fstatat(fd, ".", &searchable, 0) != 0 && (errno == EACCES || errno == EPERM) {
+            unreadable.append((directory, String(cString: strerror(errno))))
+            close(fd)
+            return nil
+        }
         var st = stat()
         guard fstat(fd, &st) == 0, enteredDirectories.insert(FileID(st)).inserted, let dir = fdopendir(fd) else {
             close(fd)

@@ -2,14 +2,26 @@ import ArgumentParser
 import Foundation
 import MediaModel
 import MediaProbe
+import MediaScanner
 
 struct Info: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show metadata of media files (tags, container, streams, cover art).",
         discussion: """
-            Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. With --json, \
+            Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. A directory \
+            stands for the media files below it, as mlib scan finds them, in path order. With --json, \
             prints a JSON array with one object per file; with --jsonl, one object per line (see mlib(1), \
             JSON SCHEMA). Each file that cannot be read is one line on standard error.
+
+            -f prints one line per file from a template, as mlib ls -f; --show prints the chosen keys as \
+            key=value lines (with --json or --jsonl: only those keys in "item"). Keys are the property names \
+            and aliases of mlib fields, and streams, pictures, chapters, tags.
+
+            Examples:
+              mlib info song.flac
+              mlib info -f '$duration $bitrate $title' ~/Music
+              mlib info --show duration,samplerate,streams song.flac
+              mlib info --json --show title,artist song.flac
 
             \(ExitStatus.help(one: "a file could not be read", library: false))
             """)
@@ -23,44 +35,83 @@ struct Info: AsyncParsableCommand {
     @Flag(name: .long, help: "Also list every raw tag (text output).")
     var tags = false
 
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "One line per file from a template, as mlib ls -f: $field or ${field:WIDTH} (see mlib fields).",
+        valueName: "template"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Only these keys, comma-separated: field names or aliases (see mlib fields), streams, pictures, chapters, tags.",
+        valueName: "keys"), completion: InfoSelection.completion)
+    var show: String?
+
     @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("Media files to read.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Media files to read; a directory stands for the media files below it.", valueName: "file"))
     var files: [String]
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if json && jsonl { throw ValidationError("--json and --jsonl cannot be combined.") }
+        if format != nil && (json || jsonl || show != nil || tags) {
+            throw ValidationError("-f prints its template only: drop --json, --jsonl, --show and --tags.")
+        }
+        if show != nil && tags { throw ValidationError("--tags goes with the full report; with --show, ask for the key tags.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
     func run() async throws {
-        let paths = rawArgumentPaths()
+        let template = try format.map { try ItemTemplate($0) }
+        let show = try show.map { try InfoSelection(parsing: $0) }
         var out = StandardOutput()
-        var failed = 0
+        var failed = 0, written = 0
         if json { out.write("[") }
-        await MediaProbe.probeInOrder(paths, concurrency: jobs ?? MediaProbe.defaultConcurrency) { index, result in
-            switch result {
-            case .success(let probe):
-                if json || jsonl { writeJSON(probe.json, index: index, to: &out) } else {
-                    out.write(InfoText.render(probe, showTags: tags))
-                    if index < paths.count - 1 { out.write("\n") }
-                }
-            case .failure(let error):
-                failed += 1
-                if json || jsonl { writeJSON(error.json, index: index, to: &out) }
-                out.flush()
-                FileHandle.standardError.write(Data("mlib: \(error.description)\n".utf8))
-            }
+        func fail(_ error: ProbeError) {
+            failed += 1
+            if json || jsonl { writeJSON(error.json, first: written == 0, to: &out) }
+            written += 1
+            out.flush()
+            FileHandle.standardError.write(Data("mlib: \(error.description)\n".utf8))
         }
-        if json { out.write(paths.isEmpty ? "]\n" : "\n]\n") }
+        for argument in rawArgumentPaths() {
+            // A directory: the media files below it (its unreadable folders after them); anything else is
+            // read as a file, so a missing path or a symlink loop gets its own error.
+            let listing = Self.isDirectory(argument) ? MediaFileListing(under: argument) : nil
+            let paths = listing?.files ?? [argument]
+            await MediaProbe.probeInOrder(paths, concurrency: jobs ?? MediaProbe.defaultConcurrency) { _, result in
+                switch result {
+                case .success(let probe):
+                    if let template {
+                        out.write(template.render(probe.item) + "\n")
+                    } else if let show {
+                        if json || jsonl { writeJSON(show.json(probe), first: written == 0, to: &out) } else {
+                            out.write((written > 0 ? "\n" : "") + show.text(probe))
+                        }
+                    } else if json || jsonl {
+                        writeJSON(probe.json, first: written == 0, to: &out)
+                    } else {
+                        out.write((written > 0 ? "\n" : "") + InfoText.render(probe, showTags: tags))
+                    }
+                    written += 1
+                case .failure(let error):
+                    fail(error)
+                }
+            }
+            listing?.unreadableDirectories.forEach(fail)
+        }
+        if json { out.write(written == 0 ? "]\n" : "\n]\n") }
         out.flush()
         if failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 
-    private func writeJSON(_ value: JSONValue, index: Int, to out: inout StandardOutput) {
-        if json { out.write(index == 0 ? "\n" : ",\n") }
+    private static func isDirectory(_ path: MediaPath) -> Bool {
+        var st = stat()
+        return path.withCString { stat($0, &st) } == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private func writeJSON(_ value: JSONValue, first: Bool, to out: inout StandardOutput) {
+        if json { out.write(first ? "\n" : ",\n") }
         out.write(value.serialized(pretty: json))
         if jsonl { out.write("\n") }
     }

@@ -31,12 +31,16 @@ enum InfoText {
             for (k, v) in item.tags.sorted(by: { $0.key < $1.key }) { row("  " + k, v.replacingOccurrences(of: "\n", with: " ⏎ ")) }
         }
         for s in probe.streams { lines.append("  " + streamLine(s)) }
-        for p in probe.pictures { lines.append("  Picture: \(p.type), \(p.mimeType), \(Format.bytes(Int64(p.size)))") }
+        for p in probe.pictures { lines.append("  Picture: " + pictureLine(p)) }
         if !probe.chapters.isEmpty { lines.append("  Chapters (\(probe.chapters.count))") }
-        for (n, c) in probe.chapters.enumerated() {
-            lines.append("    #\(n + 1) \(Format.duration(c.start)) – \(Format.duration(c.end))" + (c.title.isEmpty ? "" : "  \(c.title)"))
-        }
+        for (n, c) in probe.chapters.enumerated() { lines.append("    " + chapterLine(c, number: n + 1)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func pictureLine(_ p: PictureInfo) -> String { "\(p.type), \(p.mimeType), \(Format.bytes(Int64(p.size)))" }
+
+    static func chapterLine(_ c: ChapterInfo, number: Int) -> String {
+        "#\(number) \(Format.duration(c.start)) – \(Format.duration(c.end))" + (c.title.isEmpty ? "" : "  \(c.title)")
     }
 
     static func streamLine(_ s: StreamInfo) -> String {

@@ -30,13 +30,6 @@ struct LibraryOptions: ParsableArguments {
         return .sqlite(path: data + "/mlib/library.sqlite")
     }
 
-    /// The SQLite file, for a command that works on SQLite libraries only (the scan lock sits beside it);
-    /// a server locator is an `IndexError` (exit 3). Creates nothing.
-    func sqliteFile(command: String) throws -> String {
-        if let path = locator.sqlitePath { return path }
-        throw IndexError.cannotOpen(database: locator.description, reason: "\(command) works on SQLite libraries only in this version")
-    }
-
     /// Opens the library (SQLite or PostgreSQL). Commands that only read or edit what is there use
     /// `.existing`: a mistyped path is "no library at …" (exit 3), never a new empty library; only commands
     /// that fill one use `.create`.

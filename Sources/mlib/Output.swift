@@ -1,4 +1,5 @@
 import Foundation
+import MediaModel
 
 /// Buffered standard output: commands print many small pieces; one write(2) per 64 KiB keeps that cheap.
 struct StandardOutput {
@@ -31,30 +32,50 @@ enum RawArguments {
 }
 
 /// Pretty JSON from `Encodable` values in the form every command prints (as `JSONValue` writes it): keys
-/// sorted, two-space indentation, `"key": value`. Foundation's pretty printer on Linux writes
-/// `"key" : value`, so `stats --json` and `playlist list --json` looked like two programs.
+/// sorted, two-space indentation, `"key": value`, numbers as `JSONValue.number` writes them. Foundation's
+/// pretty printer on Linux writes `"key" : value` and every digit of a computed double, so `stats --json`
+/// and `playlist list --json` looked like two programs.
 enum JSONOutput {
     static func write(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        FileHandle.standardOutput.write(Data(respaced(Array(try encoder.encode(value))) + [UInt8(ascii: "\n")]))
+        FileHandle.standardOutput.write(Data(normalized(Array(try encoder.encode(value))) + [UInt8(ascii: "\n")]))
     }
 
-    /// Drops the space before each key's colon (outside strings, a colon only ever follows a key).
-    static func respaced(_ bytes: [UInt8]) -> [UInt8] {
+    /// Drops the space before each key's colon (outside strings, a colon only ever follows a key) and
+    /// rewrites each number with a fraction or an exponent as `JSONValue.number` does.
+    static func normalized(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var inString = false, escaped = false
-        for (i, b) in bytes.enumerated() {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
             if inString {
                 if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
             } else if b == UInt8(ascii: "\"") {
                 inString = true
             } else if b == UInt8(ascii: " "), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") {
+                i += 1
+                continue
+            } else if b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) {
+                var end = i
+                while end < bytes.count, Self.numberBytes.contains(bytes[end]) { end += 1 }
+                let token = bytes[i..<end]
+                if token.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                   let value = Double(String(decoding: token, as: UTF8.self)) {
+                    out += Array(JSONValue.number(value).utf8)
+                } else {
+                    out += token
+                }
+                i = end
                 continue
             }
             out.append(b)
+            i += 1
         }
         return out
     }
+
+    private static let numberBytes = Set("0123456789+-.eE".utf8)
 }

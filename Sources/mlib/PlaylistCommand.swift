@@ -119,7 +119,14 @@ struct PlaylistRemove: PlaylistSubcommand {
 
 struct PlaylistList: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List playlists with their item counts.", discussion: ExitStatus.help(one: nil))
+        commandName: "list", abstract: "List playlists with their item counts.",
+        discussion: """
+            A smart playlist whose stored query cannot be run (too deeply nested, or not readable by this \
+            version) is listed with the error instead of its count ("error" in JSON), and its error is one \
+            line on standard error; the others are listed as usual.
+
+            \(ExitStatus.help(one: "a smart playlist's query could not be run"))
+            """)
     @OptionGroup var libraryOption: LibraryOptions
     @ParentCommand var parent: PlaylistCommand
     @Flag(name: .long, help: "Print JSON.") var json = false
@@ -127,11 +134,23 @@ struct PlaylistList: PlaylistSubcommand {
     func run() async throws {
         let index = try libraryOptions.open()
         var rows: [JSONValue] = []
+        var broken = 0
         for playlist in try index.playlists() {
-            let count = try playlist.smart.map { try index.count(try PlaylistContents.query($0)) } ?? playlist.entryCount
+            // One bad rule is that playlist's problem: the listing goes on (a query error only; a library
+            // error still ends the command).
+            var count: Int? = playlist.entryCount, problem: String?
+            if let rule = playlist.smart {
+                do { count = try index.count(try PlaylistContents.query(rule)) } catch let error as QueryError {
+                    count = nil
+                    problem = error.description.split(separator: "\n").first.map(String.init) ?? "\(error)"
+                    broken += 1
+                    printError("playlist \"\(playlist.name)\": \(problem!)")
+                }
+            }
             if json {
                 rows.append(.object([
-                    ("name", .string(playlist.name)), ("smart", .bool(playlist.isSmart)), ("count", .int(Int64(count))),
+                    ("name", .string(playlist.name)), ("smart", .bool(playlist.isSmart)),
+                    ("count", count.map { .int(Int64($0)) } ?? .null), ("error", problem.map(JSONValue.string) ?? .null),
                     ("query", playlist.smart.map { .string($0.predicate) } ?? .null),
                     ("sort", playlist.smart?.sort.map { .string($0) } ?? .null),
                     ("limit", playlist.smart?.limit.map { .int(Int64($0)) } ?? .null),
@@ -142,10 +161,12 @@ struct PlaylistList: PlaylistSubcommand {
             } else {
                 let rule = playlist.smart.map { "  [smart: \($0.predicate)\($0.sort.map { " sort \($0)" } ?? "")\($0.limit.map { " limit \($0)" } ?? "")]" } ?? ""
                 let mirror = playlist.source.map { "  [mirrors \($0.string): edit the file]" } ?? ""
-                print("\(playlist.name)\t\(count) item\(count == 1 ? "" : "s")\(rule)\(mirror)")
+                let size = count.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "error: \(problem ?? "")"
+                print("\(playlist.name)\t\(size)\(rule)\(mirror)")
             }
         }
         if json { print(JSONValue.array(rows).serialized(pretty: true)) }
+        if broken > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 }
 

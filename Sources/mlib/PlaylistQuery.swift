@@ -25,8 +25,9 @@ enum PlaylistQuery {
             let typed = terms.count == 1 ? terms[0] : terms.map { "(\($0))" }.joined(separator: " AND ")
             if (try? PredicateParser.parse(typed)) != nil { text = typed }
         }
-        return SmartPlaylistRule(predicate: text, sort: sort.sort.map { _ in SortDescriptor.listDescription(query.sort) },
-                                 limit: limit)
+        // The sort as keys (`~` marks a key whose articles are ignored, so --ignore-articles is kept too).
+        let stored = sort.sort != nil || sort.ignoreArticles ? SortDescriptor.listDescription(query.sort) : nil
+        return SmartPlaylistRule(predicate: text, sort: stored, limit: limit)
     }
 }
 

@@ -17,7 +17,10 @@ struct Scan: AsyncParsableCommand {
             read (size, mtime and inode tell); moved and renamed files keep their identity, play counts, \
             ratings and playlist entries; deleted files leave the index. A missing or unmounted root, or a \
             mount point under a root that is no longer mounted, removes nothing and makes the scan exit 1. \
-            Files that failed before are read again on every scan.
+            Files that failed before are read again on every scan. After an upgrade to an mlib that reads \
+            more (new facts, new formats), the next scan reads again, once, every file an older mlib read or \
+            refused, changed or not ("re-reading N files read by an older mlib" on standard error), keeping \
+            ids and user data.
 
             A progress line is shown when standard error is a terminal. Files that cannot be read are \
             listed on standard error and recorded (see `mlib failures`). Only one scan runs per library: a \
@@ -111,6 +114,9 @@ struct Scan: AsyncParsableCommand {
         var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                    batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
         scanner.excludes = exclude
+        // Said once, before the scan: these files are read although they did not change.
+        let olderReads = try scanner.filesReadByAnOlderReader(in: roots)
+        if olderReads > 0 && !quiet { printError("re-reading \(olderReads) file\(olderReads == 1 ? "" : "s") read by an older mlib") }
         let summary = try await scanner.scan(roots)
         display?.clear()
         let interrupted = summary.interrupted || stop.isSet
@@ -138,7 +144,7 @@ struct Scan: AsyncParsableCommand {
     }
 
     static func text(_ s: ScanSummary) -> String {
-        "\(s.added) added, \(s.updated) updated, \(s.moved) moved, \(s.removed) removed, "
+        "\(s.added) added, \(s.updated) updated, " + (s.reread > 0 ? "\(s.reread) re-read, " : "") + "\(s.moved) moved, \(s.removed) removed, "
             + (s.excluded > 0 ? "\(s.excluded) excluded, " : "") + "\(s.unchanged) unchanged, "
             + "\(s.failed) failed in \(String(format: "%.2f", s.elapsed)) s (\(Int(s.filesPerSecond.rounded())) files/s)"
     }

@@ -20,8 +20,9 @@ struct Stats: AsyncParsableCommand {
         }
         var lines = [
             "Items:      \(stats.items)",
-            "Duration:   \(Self.duration(stats.totalDuration))",
-            "Size:       \(ByteCountFormatter.string(fromByteCount: stats.totalSize, countStyle: .file))",
+            // The units of mlib info (Format): one library of one file reads the same in both.
+            "Duration:   \(Format.duration(stats.totalDuration))",
+            "Size:       \(Format.bytes(stats.totalSize))",
             "Failures:   \(stats.failures)" + (stats.failures > 0 ? " (see mlib failures)" : ""),
             "Partial:    \(stats.partial)" + (stats.partial > 0 ? " (read only in part; see mlib failures)" : ""),
             "Playlists:  \(stats.playlists)",
@@ -33,14 +34,5 @@ struct Stats: AsyncParsableCommand {
             lines += counts.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \($0.count)" }
         }
         print(lines.joined(separator: "\n"))
-    }
-
-    /// "3d 4h 05m 06s", "1h 02m 03s", "4m 05s".
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (d, h, m, s) = (total / 86400, total / 3600 % 24, total / 60 % 60, total % 60)
-        if d > 0 { return String(format: "%dd %dh %02dm %02ds", d, h, m, s) }
-        if h > 0 { return String(format: "%dh %02dm %02ds", h, m, s) }
-        return String(format: "%dm %02ds", m, s)
     }
 }

@@ -9,8 +9,9 @@ struct Rate: AsyncParsableCommand {
         abstract: "Rate the items matching a query (0–5), or clear their rating.",
         discussion: """
             The last argument is the rating unless --clear is given; the others are the query, as for \
-            mlib ls. Ratings are user data: rescans and moves keep them. `mlib ls -f '$rating $title'` \
-            shows them; `rating >= 4` selects by them.
+            mlib ls. Ratings are user data: rescans and moves keep them. A rating in the file's tags \
+            (tagRating) shows until you rate the item, and again after --clear. \
+            `mlib ls -f '$rating $title'` shows them; `rating >= 4` selects by them.
 
             Examples:
               mlib rate artist:Björk album:Homogenic 5
@@ -21,7 +22,7 @@ struct Rate: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Flag(name: .long, help: "Clear the rating instead of setting one.")
+    @Flag(name: .long, help: "Clear the rating instead of setting one (the file's tag rating, if any, shows again).")
     var clear = false
 
     @Argument(help: ArgumentHelp("The query, then the rating (0–5) unless --clear.", valueName: "query-and-rating"),

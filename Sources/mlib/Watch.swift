@@ -19,7 +19,8 @@ struct Watch: AsyncParsableCommand {
             query results at once; their rows are dropped by the next scan of every root.
 
             Each scan holds the library's scan lock, so `mlib scan` from cron and `mlib watch` never run \
-            together (the later one waits); queries never wait. When the inotify watch limit \
+            together (the later one waits); queries never wait. On a PostgreSQL library the lock is per root: \
+            scans of other roots, from this host or others, go on meanwhile. When the inotify watch limit \
             (/proc/sys/fs/inotify/max_user_watches) or --max-watches is reached, the directories left \
             unwatched are rescanned every --fallback-interval seconds; if events are lost (queue \
             overflow), everything watched is rescanned. One line per scan on standard output (--json: one \
@@ -69,22 +70,27 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         let stop = StopFlag()
         stop.watch()
-        let libraryPath = try libraryOptions.sqliteFile(command: "mlib watch")
+        let locator = libraryOptions.locator
         // As for mlib scan: only watching a directory makes a new library.
         let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
-        if mode == .existing && !FileManager.default.fileExists(atPath: libraryPath) { throw IndexError.noLibrary(database: libraryPath) }
-        // Adding new roots writes to the library: under the scan lock, like a scan, released before the
-        // watcher takes it for each scan (the `do` scope ends the lock's lifetime).
+        if mode == .existing, let libraryPath = locator.sqlitePath, !FileManager.default.fileExists(atPath: libraryPath) {
+            throw IndexError.noLibrary(database: libraryPath)
+        }
+        // Adding new roots writes to the library: on SQLite under the scan lock, like a scan, released before
+        // the watcher takes it for each scan (the `do` scope ends the lock's lifetime). On PostgreSQL adding a
+        // root is one INSERT that another host's may race harmlessly, and the locks are per root (as mlib scan).
         let index: any LibraryStore
         let targets: [MediaPath]
         do {
-            let setupLock = try ScanLock(libraryPath: libraryPath, timeout: nil) {
-                printError("waiting for another scan of \(libraryPath) to finish…")
+            let setupLock = locator.sqlitePath == nil ? nil : try libraryOptions.scanLock(roots: [], timeout: nil) {
+                printError("waiting for another scan of \(locator) to finish…")
             }
             index = try libraryOptions.open(mode)
             targets = try Scan.resolveRoots(index, directories)
             withExtendedLifetime(setupLock) {}
         }
+        // The roots the watched directories belong to: a scan holds their locks (on SQLite, the library's).
+        let lockedRoots = try index.roots().filter { root in targets.contains { $0 == root || $0.hasPrefix(directory: root) } }
 
         var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                    shouldStop: { stop.isSet })
@@ -96,7 +102,13 @@ struct Watch: AsyncParsableCommand {
         options.initialScan = !noInitialScan
         let watcher = try LibraryWatcher(scanner: scanner, targets: targets, libraryRoots: try index.roots(), options: options)
         watcher.wakeDescriptor = mlib_stop_wake_fd()
-        watcher.lock = { try? ScanLock(libraryPath: libraryPath, timeout: 0) }
+        watcher.lock = {
+            // Busy: another scan holds it, the watcher tries again shortly. On PostgreSQL any other failure
+            // (the server gone) ends the watch rather than being taken for a busy lock forever.
+            do { return try libraryOptions.scanLock(roots: lockedRoots, timeout: 0, onWait: {}) } catch where locator.sqlitePath != nil || error is PostgresRootLock.Failure {
+                return nil
+            }
+        }
         watcher.onNotice = { if !quiet || !$0.hasPrefix("watching ") { printError($0) } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -76,9 +76,20 @@ import Testing
         sqlite.arguments = [library, "INSERT INTO playlists (name, query, created, modified) VALUES ('Deep', '\(deep)', 0, 0)"]
         try sqlite.run()
         sqlite.waitUntilExit()
+        // The bad one is marked and the others listed (it was exit 2 and no listing at all); status 1.
         let r = try run(["playlist", "list"])
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("nests too deeply"))
+        #expect(r.status == 1, "\(r.stderr.prefix(300))")
+        #expect(r.stderr.hasPrefix("mlib: playlist \"Deep\": the query nests too deeply"), "\(r.stderr.prefix(300))")
+        #expect(r.stderr.count < 1_000)
+        #expect(r.out.contains("Fine\t"), "\(r.out)")
+        #expect(r.out.contains("Deep\terror: the query nests too deeply"), "\(r.out.prefix(300))")
+        let json = try run(["playlist", "list", "--json"])
+        #expect(json.status == 1)
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(rows.count == 2)
+        #expect(rows.first { $0["name"] as? String == "Fine" }?["count"] is Int)
+        #expect(rows.first { $0["name"] as? String == "Deep" }?["count"] is NSNull)
+        #expect((rows.first { $0["name"] as? String == "Deep" }?["error"] as? String)?.contains("nests too deeply") == true)
         #expect(try run(["playlist", "show", "Deep"]).status == 2)
     }
 

@@ -12,25 +12,31 @@ import Testing
     /// normalization, so every modifier and escape is exercised.
     static let texts = ["", "a", "A", "ä", "Ä", "ab", "Ab", "abc", "b", "ß", "ss", "e\u{301}", "\u{E9}", "The Who", "the who",
                         "A Tribe", "An Echo", "a%b", "a_b", "a*b", "a?b", "[x]", "back\\slash", "quote'\"", "Björk", "bjork",
-                        "BJÖRK", "Beyoncé", "Ωmega", "ωmega", "100%", " lead", "x y z", "İstanbul", "ﬁne", "Z", "zz"]
+                        "BJÖRK", "Beyoncé", "Ωmega", "ωmega", "100%", " lead", "x y z", "İstanbul", "ﬁne", "Z", "zz", "a; b"]
     static let dates = ["1999", "1999-05", "1999-05-01", "2000-01-01", "2000", "1998-12-31"]
     static let searchWords = ["bj", "bjork", "the", "who", "a", "ab", "omega", "ωm", "x", "beyonce", "z", "tribe", "fine", "ss"]
     static let regexes = [".*", "a.*", "b.*k", "[a-z]+", ".*\\d.*", "ab|abc", "é.*", "(?i)the .*", "\\w+ \\w+", "bj[oö]rk"]
 
     static let textProperties: [MediaProperty] = [.title, .artist, .albumTitle, .albumArtist, .genre, .composer, .comments, .grouping]
-    static let numberProperties: [MediaProperty] = [.year, .albumTrackNumber, .discNumber, .playbackDuration, .rating,
+    /// `rating` is the user's rating else `tagRating` (a file's): random items carry either, both or none.
+    static let numberProperties: [MediaProperty] = [.year, .albumTrackNumber, .discNumber, .playbackDuration, .rating, .tagRating,
                                                      .playCount, .replayGainTrackGain, .isCompilation, .dateAdded]
 
     static func randomValue(_ p: MediaProperty, _ rng: inout SeededGenerator) -> MediaValue {
         switch p {
         case .year: .integer(Int64.random(in: 1995...2001, using: &rng))
-        case .albumTrackNumber, .discNumber, .rating, .playCount: .integer(Int64.random(in: 0...4, using: &rng))
+        case .albumTrackNumber, .discNumber, .rating, .tagRating, .playCount: .integer(Int64.random(in: 0...4, using: &rng))
         case .playbackDuration: .real([0, 59.5, 60, 300, 301.25, 3600].randomElement(using: &rng)!)
         case .replayGainTrackGain: .real([-7.5, -6, 0, 1.25].randomElement(using: &rng)!)
         case .isCompilation: .bool(Bool.random(using: &rng))
         case .dateAdded: .real([1_000_000_000, 1_500_000_000, 1_700_000_000.5].randomElement(using: &rng)!)
         case .mediaType: .integer([1, 2, 4, 256, 257, 2048, 0].randomElement(using: &rng)!)
         case .releaseDate: .text(dates.randomElement(using: &rng)!)
+        // Multi-valued properties (artist, albumArtist, genre, composer) often carry two or three values,
+        // some folding alike ("Björk; bjork"), some empty ("a; ").
+        case _ where p.spec.multiValued && Int.random(in: 0..<3, using: &rng) == 0:
+            .text((0..<Int.random(in: 2...3, using: &rng)).map { _ in texts.randomElement(using: &rng)! }
+                .joined(separator: MediaProperty.valueSeparator))
         default: .text(texts.randomElement(using: &rng)!)
         }
     }

@@ -43,6 +43,10 @@ struct FixtureTests {
         #expect((item[.partialReason] != nil) == partial, "\(e.file): partial reason \(String(describing: item[.partialReason]))")
         for (key, expected) in e.spec["tags"] as? [String: Any] ?? [:] {
             let property = try #require(MediaProperty(rawValue: key), "unknown property \(key) in expected.json")
+            if let list = expected as? [String] {     // a multi-valued property's values, in tag order
+                #expect(item.values(of: property) == list, "\(e.file): \(property.rawValue) = \(item.values(of: property)), want \(list)")
+                continue
+            }
             let actual = item[property]
             check(actual, expected, property, file: e.file)
         }

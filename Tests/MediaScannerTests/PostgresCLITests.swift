@@ -94,6 +94,42 @@ struct PostgresCLITests {
         #expect(try beta.itemCount(under: box.root()) == 4)
     }
 
+    /// `mlib watch` on PostgreSQL: changes show up with identity and ratings kept, and a scan waits while
+    /// another process holds the root's lock (as a scan from another terminal or cron would).
+    @Test func watchKeepsAPostgreSQLLibraryInStep() throws {
+        let box = try Sandbox(store: .postgres)
+        let a = try box.put("a.mp3", at: "Artist/01 A.mp3")
+        let watcher = try WatchTests.Watcher(box, [box.music.path], library: box.locator)
+        let index = try box.store()
+        func eventually(_ condition: () throws -> Bool) throws -> Bool {
+            let deadline = Date().addingTimeInterval(WatchTests.limit)
+            while Date() < deadline {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        let id = try #require(try index.item(path: a)).persistentID
+        try index.setRating(id: id, 5)
+
+        let b = try box.put("b.flac", at: "Artist/02 B.flac")
+        #expect(try eventually { try index.item(path: b) != nil }, "added file not listed; \(watcher.stderr)")
+        let renamed = MediaPath(box.music.path + "/Artist/01 A (live).mp3")
+        try #require(rename(a.string, renamed.string) == 0)
+        #expect(try eventually { try index.item(path: renamed).map { $0.persistentID == id && $0[.rating]?.integer == 5 } ?? false },
+                "rename lost the item's identity; \(watcher.stderr)")
+
+        // While another process holds the root's lock, the watcher's scan waits for it.
+        var held: PostgresRootLock? = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let c = try box.put("c.ogg", at: "Artist/03 C.ogg")
+        usleep(UInt32((WatchTests.debounce + 1) * 1_000_000))
+        #expect(try index.item(path: c) == nil, "scanned while the root was locked")
+        held = nil
+        _ = held
+        #expect(try eventually { try index.item(path: c) != nil }, "not scanned once the lock was released; \(watcher.stderr)")
+        #expect(watcher.stop() == 130)
+    }
+
     @Test func locatorsReadTheLibpqVariables() throws {
         let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
         let bare = try PostgresLocation(url: "postgres://", environment: env)

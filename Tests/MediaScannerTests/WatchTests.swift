@@ -20,10 +20,11 @@ import Testing
         private var lines: [String] = []
         private var errors = ""
 
-        init(_ box: Sandbox, _ extra: [String] = []) throws {
+        /// `library`: another locator than the box's SQLite file (a PostgreSQL library).
+        init(_ box: Sandbox, _ extra: [String] = [], library: String? = nil) throws {
             process = Process()
             process.executableURL = try CLIScanTests.mlib()
-            process.arguments = ["watch", "--library", box.library, "--json", "--debounce", String(WatchTests.debounce)] + extra
+            process.arguments = ["watch", "--library", library ?? box.library, "--json", "--debounce", String(WatchTests.debounce)] + extra
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err

@@ -1,0 +1,12 @@
+extension MediaProbe {
+    /// The version of what the probe reads, stored with every item and failure a scan records. Bump it when
+    /// the reader learns facts an earlier mlib stored wrong or not at all: the next scan then reads again every
+    /// file an older reader read, although the file did not change, as an update in place (the item keeps its
+    /// id, plays, rating and playlist entries), and retries the files an older reader refused.
+    ///
+    /// - 0 (stored as NULL): mlib before versions were recorded.
+    /// - 1: file type, partial reads and their reasons, chapter counts, native lengths and bit rates (MP3
+    ///   without LAME delay/padding, Opus without pre-skip), ID3v1 fallback, Standard MIDI, ADIF, OptimFROG,
+    ///   Musepack SV4–SV6, ratings in tags (`tagRating`), multi-valued tags as lists.
+    public static let readerVersion = 1
+}
