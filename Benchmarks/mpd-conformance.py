@@ -181,11 +181,12 @@ SEQUENCES = {
         "seekcur 3", "status", "playid 3", "status", "stop", "status", "currentsong", "next", "status",
         "play 1", "previous", "status", "play 3", "next", "status", "stop",
     ],
-    # prio orders random mode: the prioritised songs play next, highest first (the rest stays random).
+    # prio orders random mode: the prioritised songs play next, highest first (the rest stays random:
+    # "random 0" before the last status makes its nextsong comparable); a song that starts loses its prio.
     "priority": [
         "add Long", "add Album1", "add Other", "add opus.opus", "random 1", "play 0", "prio 200 3",
-        "prio 100 5", "prio 50 1", "status", "next", "currentsong", "next", "currentsong", "next",
-        "currentsong", "stop",
+        "prio 100 5", "prio 50 1", "prio 50 1", "status", "next", "currentsong", "next", "currentsong", "next",
+        "currentsong", "random 0", "status", "playlistinfo", "plchanges 8", "stop",
     ],
     # single without repeat: at the end of a song the next one is current, paused at its start (mpd
     # 0.23's "border pause"); after the last song playback stops. ("sleep S" waits here, sent to neither.)

@@ -33,9 +33,11 @@ extension ServerCore {
     }
 
     /// `prio`: shown in the entry, and given to the player, which plays higher priorities first in
-    /// random mode.
+    /// random mode. The queue version goes up even when nothing changes (as mpd 0.23's does); only a
+    /// changed entry is listed by `plchanges`.
     func setPriority(_ priority: Int, at position: Int) {
         let id = queueIDs.ids[position]
+        queueIDs.markChanged()
         guard (priorities[id] ?? 0) != priority else { return }
         priorities[id] = priority == 0 ? nil : priority
         player.setPriority(priority, forItemAt: position)

@@ -53,6 +53,10 @@ struct QueueIDs {
         changed = true
     }
 
+    /// Raises the version at the end of the command without marking an entry: MPD's `prio` does so even
+    /// when no priority changed (its queue version goes up, `plchanges` lists nothing).
+    mutating func markChanged() { changed = true }
+
     /// Ends a command: the version goes up once if anything changed. Returns whether it did.
     @discardableResult
     mutating func commit() -> Bool {

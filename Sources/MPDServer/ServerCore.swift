@@ -99,6 +99,11 @@ final class ServerCore: @unchecked Sendable {
             emit([.player])
         case .nowPlayingItemDidChange:
             currentSongID = player.indexOfNowPlayingItem.flatMap { $0 < queueIDs.count ? queueIDs.ids[$0] : nil }
+            // A song that starts playing has had its turn: mpd resets its priority to 0 (a queue change).
+            if let id = currentSongID, priorities[id] != nil, let position = queueIDs.position(ofID: id) {
+                setPriority(0, at: position)
+                commitQueue()
+            }
             emit([.player])
         case .queueDidChange:
             break   // the commands that edit the queue announce `playlist` themselves

@@ -191,9 +191,16 @@ public struct PlayerStateMachine: Sendable {
     }
 
     /// Makes the item at queue index `index` the now-playing item (the `nowPlayingItem` setter); the
-    /// state is kept, so a playing player plays it from its start.
+    /// state is kept, so a playing player plays it from its start. Shuffled by songs, the item swaps
+    /// places in the play order with the current one (with the first when stopped), as MPD's `play N`
+    /// does: reaching it where it lay would pass over the entries before it as if they had played.
     public mutating func setNowPlaying(index: Int) {
-        guard queue.indices.contains(index), let position = playOrder.firstIndex(of: index) else { return }
+        guard queue.indices.contains(index), var position = playOrder.firstIndex(of: index) else { return }
+        if shuffleMode == .songs {
+            let slot = playbackState == .stopped ? 0 : (orderPosition ?? 0)
+            playOrder.swapAt(position, slot)
+            position = slot
+        }
         leaveCurrent(.skipped)
         moveTo(position)
         currentWasChosen = true

@@ -75,6 +75,38 @@ struct SingleAndPriorityTests {
         #expect(m.indexOfNowPlayingItem == current)
     }
 
+    /// `play N` shuffled by songs (mpd's PlayPosition): the chosen entry swaps places with the current one
+    /// in the play order (with the first when stopped). It used to be reached where it lay, so the
+    /// entries shuffled before it counted as played and never played (`mlib serve` stopped early).
+    @Test func choosingAnEntryWhenShuffledSkipsNone() {
+        for seed in UInt64(1)...8 {
+            var m = PlayerStateMachine.with((0..<7).map { "t\($0)" }, seed: seed)
+            m.setShuffleMode(.songs)
+            let chosen = m.playOrder[4]
+            m.setNowPlaying(index: chosen)
+            m.play()
+            var played = [m.indexOfNowPlayingItem!]
+            while played.count < 20 {
+                m.skipToNextItem()   // past the last entry: back at the first, paused
+                guard m.playbackState == .playing, let index = m.indexOfNowPlayingItem else { break }
+                played.append(index)
+            }
+            #expect(played.first == chosen)
+            #expect(played.sorted() == Array(0..<7), "seed \(seed): \(played)")
+        }
+
+        var m = PlayerStateMachine.with((0..<7).map { "t\($0)" }, seed: 2)
+        m.setShuffleMode(.songs)
+        m.play()
+        m.skipToNextItem()
+        let order = m.playOrder, slot = m.orderPosition!
+        m.setNowPlaying(index: order[5])       // playing: it takes the current entry's slot, and that one its
+        #expect(m.orderPosition == slot)
+        var swapped = order
+        swapped.swapAt(slot, 5)
+        #expect(m.playOrder == swapped)
+    }
+
     @Test func aNewShuffleOrdersByPriorityAndPrioritiesFollowQueueEdits() {
         var m = PlayerStateMachine.with((0..<8).map { "t\($0)" }, seed: 3)
         m.setPriority(9, at: 6)
