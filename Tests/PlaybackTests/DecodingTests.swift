@@ -111,7 +111,7 @@ struct DecodingTests {
         try await player.playToEnd()
 
         let wav = try WAVFile(path: fixtures.path("out.wav"))
-        let landed = Double(wav.samples[0]) * 100 / 32_768
+        let landed = wav.rampSeconds(at: 0)
         #expect(abs(landed - 6.0) < 0.05, "landed at \(landed) s")
         #expect(abs(wav.frameCount - 4 * 44_100) < 2_205, "\(wav.frameCount) frames after the seek")
     }
@@ -134,8 +134,8 @@ struct DecodingTests {
         let at = seekedAt.withLock { $0 }
         #expect(at > 0 && at < wav.frameCount)
         guard at > 0 && at < wav.frameCount else { return }
-        let before = Double(wav.samples[2 * (at - 1)]) * 100 / 32_768
-        let landed = Double(wav.samples[2 * at]) * 100 / 32_768
+        let before = wav.rampSeconds(at: 2 * (at - 1))
+        let landed = wav.rampSeconds(at: 2 * at)
         #expect(abs(before - Double(at - 1) / 44_100) < 0.01)    // unseeked audio reads its own time
         #expect(abs(landed - target) < 0.05, "landed at \(landed) s")
     }

@@ -23,7 +23,7 @@ final class AudioFixtures {
     }
 
     /// A signal whose value tells the time: the left channel is a ramp from 0 to `seconds`/100 in full
-    /// scale (so sample value × 100 / 32768 ≈ seconds into the file). Lossless formats only.
+    /// scale (`WAVFile.rampSeconds` reads it back). Lossless formats only.
     func clockRamp(_ name: String, seconds: Double) throws -> MediaItem {
         try make(name, source: "aevalsrc=exprs=t/100|t/100:duration=\(seconds):sample_rate=44100", extra: [])
     }
@@ -102,6 +102,13 @@ struct WAVFile {
     /// The samples of a 16-bit file.
     var samples: [Int16]
     var frameCount: Int { values.count / channels }
+
+    /// Where a `clockRamp` file was at sample `index`, in seconds (the ramp rises 1/100 of full scale a
+    /// second). The ramp is 24-bit (ffmpeg's FLAC of a floating-point source) and the WAV sink keeps that
+    /// depth, so this reads the file's own full scale rather than assuming 16 bits.
+    func rampSeconds(at index: Int) -> Double {
+        Double(values[index]) * 100 / Double(Int64(1) << (bitsPerSample - 1))
+    }
 
     init(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
