@@ -3,7 +3,9 @@
 for SECONDS (default 30), on loopback, against one server; then one more client must be answered at once.
 Prints commands per second, latency percentiles and the late client's ping time.
 
-Usage: mpd-load.py PORT [CLIENTS] [SECONDS]"""
+Usage: mpd-load.py PORT [CLIENTS] [SECONDS] [COMMANDS]
+COMMANDS: a comma-separated list to loop over instead of the mix below (e.g. status,currentsong,playlistinfo:
+the calls a client makes all the time, where the protocol layer's own cost shows)."""
 import socket
 import sys
 import threading
@@ -15,6 +17,8 @@ seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30
 COMMANDS = ["status", "currentsong", "lsinfo Album1", "search any fix", "add Album1/flac-vorbis-cover.flac",
             "playlistinfo", "plchanges 0", "list album group artist", "stats", "delete 0", "listallinfo",
             "find \"(artist == 'Sine Wave')\"", "count group artist", "idle\nnoidle"]
+if len(sys.argv) > 4:
+    COMMANDS = sys.argv[4].split(",")
 
 
 def worker(n, stop_at, latencies, errors):
