@@ -42,6 +42,7 @@ bind_to_address "127.0.0.1"
 port "$mpd_port"
 zeroconf_enabled "no"
 auto_update "no"
+sticker_file "$work/sticker.sql"
 audio_output {
     type "null"
     name "null"

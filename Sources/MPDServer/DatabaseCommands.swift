@@ -121,7 +121,13 @@ enum DatabaseCommands {
     private static func addMatches(_ c: CommandContext, _ mode: FilterCompiler.Mode) throws {
         let q = try QueryArguments(c.arguments[...])
         let items = try matches(c, mode)
-        _ = try c.core.insert(items, at: try q.position.map(QueueCommands.position(c)))
+        let position = try q.position.map(QueueCommands.position(c))
+        // mpd adds the matches one at a time, the queue version rising once per song (`add DIRECTORY`
+        // raises it once): so does this, for `plchanges` and clients that compare versions.
+        for (k, item) in items.enumerated() {
+            _ = try c.core.insert([item], at: position.map { $0 + k })
+            c.core.commitQueue()
+        }
     }
 
     /// Runs a store query; a predicate the store refuses (a bad regular expression) is the client's error.
