@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 
 /// One client connection: authentication, command lists, idle, and the per-client tag mask. Lines come
-/// in from the channel handler; everything else runs on the core's serial queue.
+/// in from the channel handler and are queued behind the player events already on the core's loop.
 final class ClientSession: @unchecked Sendable {
     let core: ServerCore
     private let channel: any Channel
@@ -30,27 +30,27 @@ final class ClientSession: @unchecked Sendable {
         permissions = core.configuration.password == nil ? .all : []
     }
 
-    // MARK: From the channel (any thread)
+    // MARK: From the channel (on the loop)
 
     func start() {
-        core.queue.async {
+        core.enqueue {
             self.core.register(self)
             self.send(Array("OK MPD \(MPDServer.protocolVersion)\n".utf8))
         }
     }
 
     func receive(_ line: [UInt8]) {
-        core.queue.async { self.process(line) }
+        core.enqueue { self.process(line) }
     }
 
     func disconnected() {
-        core.queue.async {
+        core.enqueue {
             self.closed = true
             self.core.unregister(self)
         }
     }
 
-    // MARK: On the core's queue
+    // MARK: On the core's loop
 
     func changed(_ subsystems: Set<Subsystem>) {
         pending.formUnion(subsystems)

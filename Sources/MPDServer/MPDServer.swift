@@ -42,8 +42,9 @@ public final class MPDServer: @unchecked Sendable {
     private var channels: [any Channel] = []
 
     public init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
-        core = try ServerCore(player: player, store: store, configuration: configuration)
+        // One thread: the connections and the shared state (ServerCore) all live on it.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        core = try ServerCore(player: player, store: store, configuration: configuration, loop: group.next())
     }
 
     /// Binds the TCP port and/or the Unix socket; returns once clients can connect. When one of them
@@ -71,6 +72,7 @@ public final class MPDServer: @unchecked Sendable {
     public func stop() async throws {
         for channel in channels { try? await channel.close().get() }
         channels = []
+        core.detach()
         try await group.shutdownGracefully()
         if let socketPath = core.configuration.socketPath { unlink(socketPath) }
     }

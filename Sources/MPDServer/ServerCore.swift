@@ -3,13 +3,17 @@ import Library
 import MediaIndex
 import MediaModel
 import MediaScanner
+import NIOCore
 import Playback
 
 /// The state every connection shares: the player, the library, the queue's ids, MPD's option flags and
-/// the idle bookkeeping. Everything here runs on `queue` (one serial queue): commands, player events
-/// and the end of an update, in the order they happen, so there is no other locking.
+/// the idle bookkeeping. Everything here runs on `loop`, the server's one event-loop thread, which also
+/// reads and writes every connection: commands, player events and the end of an update, in the order
+/// they happen, so there is no other locking. (A serial DispatchQueue beside the loop cost two thread
+/// hand-offs per command: with 20 clients, 2,611 status/currentsong/playlistinfo a second against
+/// mpd's 7,974 on this machine.)
 final class ServerCore: @unchecked Sendable {
-    let queue = DispatchQueue(label: "mlib.mpd.core")
+    let loop: any EventLoop
     let player: MusicPlayer
     let store: any LibraryStore
     let configuration: MPDServerConfiguration
@@ -51,16 +55,30 @@ final class ServerCore: @unchecked Sendable {
 
     private var sessions: [ObjectIdentifier: ClientSession] = [:]
 
-    init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+    private var observer: UUID?
+
+    init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration, loop: any EventLoop) throws {
+        self.loop = loop
         self.player = player
         self.store = store
         self.configuration = configuration
         uris = LibraryURIs(roots: try store.roots())
         databaseUpdated = Date()
-        player.addObserver { [weak self] event in
+        // Later, never inline: the player reports from inside its own calls (a command's `next`).
+        observer = player.addObserver { [weak self] event in
             guard let self else { return }
-            self.queue.async { self.handle(event) }
+            self.loop.execute { self.handle(event) }
         }
+    }
+
+    /// Runs `body` on the loop after what is already queued there (commands and player events keep
+    /// their order).
+    func enqueue(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
+
+    /// Stops listening to the player, before the loop shuts down (nothing may be queued on it after).
+    func detach() {
+        if let observer { player.removeObserver(observer) }
+        observer = nil
     }
 
     /// The library as MPD's directory tree, the cache refreshed first if the library changed.
@@ -177,7 +195,7 @@ final class ServerCore: @unchecked Sendable {
             }
             guard let self else { return }
             let (message, touched) = (failure, playlistsTouched)
-            self.queue.async { self.finishUpdate(failure: message, playlistsTouched: touched) }
+            self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched) }
         }
         return job
     }
