@@ -223,5 +223,8 @@ struct CommandContext {
     let session: ClientSession
     let arguments: [String]
 
-    var songs: SongWriter { SongWriter(uris: core.uris, enabledTags: session.enabledTags) }
+    /// No tag mask when every tag is on (the usual case): looking each tag up cost a hash per field.
+    var songs: SongWriter {
+        SongWriter(uris: core.uris, enabledTags: session.enabledTags.count == MPDTag.all.count ? nil : session.enabledTags)
+    }
 }

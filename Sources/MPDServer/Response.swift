@@ -5,17 +5,25 @@ struct Response {
     private(set) var bytes: [UInt8] = []
 
     mutating func field(_ key: String, _ value: String) {
-        // A value cannot hold a line break: MPD's clients read line by line.
-        let clean = value.contains(where: { $0 == "\n" || $0 == "\r" })
+        // A value cannot hold a line break: MPD's clients read line by line. (Bytes, not Characters,
+        // are looked at and appended: this runs for every field of every song of every answer.)
+        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 })
             ? value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
                 .replacingOccurrences(of: "\r", with: " ")
             : value
-        bytes += Array("\(key): \(clean)\n".utf8)
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: clean.utf8)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
 
-    mutating func line(_ text: String) { bytes += Array((text + "\n").utf8) }
+    mutating func line(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+    }
 
     mutating func binary(_ data: [UInt8]) {
         field("binary", data.count)
@@ -30,7 +38,14 @@ struct Response {
 
 /// MPD's number formats: seconds with three decimals, and ISO 8601 UTC times.
 enum MPDFormat {
-    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    /// By integer arithmetic rather than String(format:), which goes through Foundation's formatter for
+    /// every `status` and every song written.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e12 else { return String(format: "%.3f", value) }
+        let millis = Int((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 
     /// "2024-05-01T12:00:00Z". By hand with gmtime_r: an ISO8601DateFormatter per song cost ~1 ms on
     /// Linux, most of a `playlistinfo`.

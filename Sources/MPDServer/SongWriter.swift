@@ -17,11 +17,15 @@ struct SongWriter {
             if let enabledTags, !enabledTags.contains(tag.name) { continue }
             guard let value = tag.value(in: item) else { continue }
             // Several values of one tag are joined with "; " in the index: MPD prints one line each.
+            // (Split only when there is a ";": Foundation's split showed in the profile of every song.)
             if tag.rawKey != nil || tag.property?.spec.type == .text {
-                for part in value.components(separatedBy: "; ") where !part.isEmpty { out.field(tag.name, part) }
-            } else {
-                out.field(tag.name, value)
+                if value.isEmpty { continue }
+                if value.utf8.contains(UInt8(ascii: ";")) {
+                    for part in value.components(separatedBy: "; ") where !part.isEmpty { out.field(tag.name, part) }
+                    continue
+                }
             }
+            out.field(tag.name, value)
         }
         if item.playbackDuration > 0 {
             out.field("Time", Int(item.playbackDuration.rounded()))

@@ -66,4 +66,16 @@ struct ProtocolTests {
         let again = q.commit()
         #expect(!again)   // nothing changed: no new version
     }
+
+    /// Answers are built byte by byte, without String(format:) or Character scans: the same text as
+    /// before, line breaks in values still turned into spaces.
+    @Test func fieldsAndSecondsAreMPDsText() {
+        let seconds = [0, 1.5, 0.0449, 12.3456, 3599.9996, 30].map(MPDFormat.seconds)
+        #expect(seconds == ["0.000", "1.500", "0.045", "12.346", "3600.000", "30.000"])
+        var out = Response()
+        out.field("Title", "two\r\nlines\nhere")
+        out.field("Id", 7)
+        out.line("OK")
+        #expect(String(decoding: out.bytes, as: UTF8.self) == "Title: two lines here\nId: 7\nOK\n")
+    }
 }
