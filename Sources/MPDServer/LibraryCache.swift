@@ -8,6 +8,9 @@ import MediaModel
 /// when the library changed: after an `update`, or when the store's totals (items, duration, size, roots)
 /// differ from those it was read at — which also catches scans by `mlib scan`/`mlib watch` elsewhere,
 /// except a rename that changes no total, which shows after the next update (as with MPD's database).
+/// The totals are asked for at most every `checkInterval`: two queries (~0.45 ms in a release build)
+/// before every database command were a quarter of an `lsinfo`, and clients send them in bursts; so a
+/// scan by another process shows within that interval.
 final class LibraryCache {
     struct Entry {
         var path: MediaPath
@@ -27,18 +30,26 @@ final class LibraryCache {
     }
 
     private var fingerprint: Fingerprint?
+    private var checked: ContinuousClock.Instant?
+    let checkInterval: Duration = .milliseconds(500)
     /// Every item, in byte order of path.
     private(set) var entries: [Entry] = []
     private(set) var stats = Stats()
 
-    func invalidate() { fingerprint = nil }
+    func invalidate() {
+        fingerprint = nil
+        checked = nil
+    }
 
-    /// Reads the library again if it changed since the last read.
+    /// Reads the library again if it changed since the last read (looked at every `checkInterval`).
     func refresh(from store: any LibraryStore) throws {
+        let now = ContinuousClock.now
+        if fingerprint != nil, let checked, now - checked < checkInterval { return }
+        checked = now
         let totals = try store.statistics()
-        let now = Fingerprint(items: totals.items, duration: totals.totalDuration, size: totals.totalSize,
-                              roots: try store.roots())
-        guard now != fingerprint else { return }
+        let current = Fingerprint(items: totals.items, duration: totals.totalDuration, size: totals.totalSize,
+                                  roots: try store.roots())
+        guard current != fingerprint else { return }
         var entries: [Entry] = []
         var artists = Set<String>(), albums = Set<String>()
         var stats = Stats()
@@ -54,7 +65,7 @@ final class LibraryCache {
         stats.albums = albums.count
         self.entries = entries
         self.stats = stats
-        fingerprint = now
+        fingerprint = current
     }
 
     /// The entries under `directory` (a contiguous run in path order).

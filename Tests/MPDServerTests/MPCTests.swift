@@ -175,6 +175,7 @@ struct UpdateTests {
         try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
                                          to: new.appendingPathComponent("again.opus"))
         try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q"]).status == 0)
+        usleep(600_000)   // the server looks at the library's totals at most every 0.5 s
         #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nNew\nOther\n")
         #expect(try server.mpc(["stats"]).out.contains("Songs:        8"))
     }
