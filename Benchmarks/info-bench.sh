@@ -5,8 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COPIES=${1:-200}
-swift build -c release --product mlib >/dev/null
-MLIB=$(swift build -c release --show-bin-path)/mlib
+# Env: MLIB (a built mlib; else a release build in SCRATCH_PATH, default .build).
+if [[ -z ${MLIB:-} ]]; then
+  scratch=${SCRATCH_PATH:-.build}
+  swift build -c release --scratch-path "$scratch" --product mlib >/dev/null
+  MLIB=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mlib
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/info-bench.XXXXXX"); trap 'rm -rf "$work"' EXIT
 audio=(Fixtures/*.mp3 Fixtures/*.flac Fixtures/*.ogg Fixtures/*.opus Fixtures/*.m4a Fixtures/*.wav Fixtures/*.aiff Fixtures/*.wv)
 for ((i = 0; i < COPIES; i++)); do

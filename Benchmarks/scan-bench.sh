@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-tools=$repo/../shared/tools
+tools=${TOOLS:-$repo/../shared/tools}   # make-corpus.sh, peers.sh (worktrees: TOOLS=/work/shared/tools)
 out=${BENCH_DIR:-$repo/bench-out}
 scratch=${SCRATCH_PATH:-.build}
 sizes=("$@"); [[ ${#sizes[@]} -gt 0 ]] || sizes=(2000 10000)

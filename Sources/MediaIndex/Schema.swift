@@ -225,6 +225,12 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE items ADD COLUMN reader_version INTEGER")
             try db.execute(sql: "ALTER TABLE failures ADD COLUMN reader_version INTEGER")
         }
+        migrator.registerMigration("v10: partial indexes of multi-valued properties") { db in
+            // Equality on artist, albumArtist, genre, composer reads rows holding one value by the folded
+            // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
+            // (QueryCompiler.eachValue). Indexes only: nothing stored changes.
+            for sql in QueryCompiler.multiValuedIndexes { try db.execute(sql: sql) }
+        }
         return migrator
     }
 
