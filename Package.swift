@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Already built for postgres-nio; named here because PostgresTLS configures its TLS (sslmode, sslrootcert).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
@@ -46,6 +48,7 @@ let package = Package(
         // store protocols; one module so that LibraryLocator.open reaches both and they share the query compiler.
         .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift"),
                                                    .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                   .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                                    .product(name: "Logging", package: "swift-log")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),

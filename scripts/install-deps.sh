@@ -21,6 +21,7 @@ PACKAGES=(
   tmux                                                             # terminal test of `mlib play`
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
   postgresql                                                       # PostgreSQL store: tests start a private server
+  openssl                                                          # PostgreSQL TLS tests: certificates for the private server
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q

@@ -93,6 +93,8 @@ public protocol RootStore: Sendable {
     func setExcludes(_ patterns: [String], of root: MediaPath) throws
     func statistics() throws -> LibraryStatistics
     func failures() throws -> [ScanFailure]
+    /// "ok" when the library's own checks pass, else what is wrong (tests, after a killed scan or a migration).
+    func integrityCheck() throws -> String
 }
 
 /// What the rest of mlib needs from a library for queries, user data and playlists.

@@ -61,12 +61,8 @@ extension PostgresIndex {
     }
 
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
-        let roots = try roots()
-        guard roots.contains(old) else {
-            throw IndexError.invalidArgument(database: databaseName, reason: "\(old) is not a library root")
-        }
-        if let clash = roots.first(where: { $0 != old && ($0 == new || new.hasPrefix(directory: $0) || $0.hasPrefix(directory: new)) }) {
-            throw IndexError.invalidArgument(database: databaseName, reason: "\(new) overlaps the library root \(clash)")
+        if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) {
+            throw IndexError.invalidArgument(database: databaseName, reason: reason)
         }
         // Each path is rewritten in Swift, as SQLite's are: its text form (`path_text`) is MediaPath's
         // repaired string, which the server cannot make from bytes that are not UTF-8 (convert_from fails).

@@ -4,7 +4,7 @@ import Foundation
 /// what it leaves out, the variables libpq reads (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE), so
 /// that `mlib --library postgres:///music` works wherever `psql music` does. A host that is a directory
 /// (`PGHOST=/run/postgresql`, or `?host=/tmp/dir` in the URL) is a Unix socket there, as in libpq. A
-/// password given nowhere is looked up in libpq's password file (`PostgresPassFile`).
+/// password given nowhere is looked up in libpq's password file (`PostgresPassFile`). TLS: `PostgresTLS`.
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public enum Endpoint: Sendable, Hashable {
         case tcp(host: String, port: Int)
@@ -14,6 +14,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var database: String
+    /// How a TCP connection is secured (`sslmode`, `sslrootcert`, as libpq; a socket never is).
+    public var tls: PostgresTLS
     /// The name this machine gives its roots in a shared library (`MLIB_HOST`, else the host name), so
     /// that `/music` on two hosts are two roots.
     public var rootHost: String
@@ -46,10 +48,17 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             password = PostgresPassFile(path: file)?.password(hosts: hosts, port: port, database: database, user: user)
         }
         rootHost = env("MLIB_HOST") ?? Self.hostName()
+        do {
+            tls = try PostgresTLS(parameters: parameters, environment: env, home: env("HOME") ?? NSHomeDirectory())
+        } catch {
+            throw IndexError.cannotOpen(database: Self.describe(endpoint, user, database), reason: error.reason)
+        }
     }
 
     /// The locator without its password (for messages).
-    public var description: String {
+    public var description: String { Self.describe(endpoint, user, database) }
+
+    static func describe(_ endpoint: Endpoint, _ user: String, _ database: String) -> String {
         switch endpoint {
         case .tcp(let host, let port): "postgres://\(user)@\(host):\(port)/\(database)"
         case .unixSocket(let path): "postgres://\(user)@/\(database) (socket \(path))"

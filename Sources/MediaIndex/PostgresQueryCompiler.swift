@@ -64,10 +64,24 @@ struct PostgresDialect: SQLDialect {
             let mask = values.reduce(Int64(0)) { $0 | ($1.integer ?? 0) }
             return "(\(col) & \(sql.bind(mask))) \(c.op == .notEqual ? "=" : "<>") 0"
         case .text, .date:
-            return text(c, col)
+            guard let exact = text(c, col) else { return nil }
+            return trigramPrefilter(c).map { "(\(exact)) AND \($0)" } ?? exact
         default:
             return number(c, col)
         }
+    }
+
+    /// For CONTAINS[cd] on a searchable property, a condition every answer meets that the trigram index on
+    /// `search_text` can find (the folded columns are joined there, so a substring of one is a substring of
+    /// it): without it the comparison (a CASE, for a multi-valued property) reads every row (29 ms of
+    /// `ls artist:velvet`'s 10,000-item library). Only for a literal with a letter or digit: pg_trgm takes
+    /// no trigram from anything else, and the index could not help.
+    private mutating func trigramPrefilter(_ c: Comparison) -> String? {
+        guard c.op == .contains, c.options == .cd, c.property.spec.searchable,
+              ItemRow.searchable == PostgresSchema.searchTextProperties, case .value(let v) = c.operand else { return nil }
+        let folded = TextFolding.fold(v.text ?? v.description, c.options)
+        guard folded.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+        return "items.search_text LIKE \(sql.bind("%" + Self.likeEscaped(folded) + "%"))"
     }
 
     /// A number literal bound as a number (a text literal that is not one: left to Swift).

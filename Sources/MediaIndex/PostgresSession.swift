@@ -29,8 +29,12 @@ final class PostgresSession: @unchecked Sendable {
         let configuration: PostgresConnection.Configuration
         switch location.endpoint {
         case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS
+            do { tls = try location.tls.configuration() } catch {
+                throw IndexError.cannotOpen(database: location.description, reason: error.reason)
+            }
             configuration = .init(host: host, port: port, username: location.user, password: location.password,
-                                  database: location.database, tls: .disable)
+                                  database: location.database, tls: tls)
         case .unixSocket(let path):
             configuration = .init(unixSocketPath: path, username: location.user, password: location.password,
                                   database: location.database)
@@ -42,6 +46,11 @@ final class PostgresSession: @unchecked Sendable {
                 try PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: Self.logger).wait()
             }
         } catch {
+            var host = ""
+            if case .tcp(let name, _) = location.endpoint { host = name }
+            if let failure = location.tls.failure(error, host: host) {
+                throw IndexError.cannotOpen(database: location.description, reason: "cannot connect securely: " + failure)
+            }
             throw IndexError.cannotOpen(database: location.description, reason: "cannot reach the PostgreSQL server: " + Self.reason(error))
         }
     }

@@ -67,12 +67,8 @@ extension SQLiteIndex {
     /// rewritten, ids, user data and playlist entries stay. The next scan of the new root then finds the
     /// files where the index says they are.
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
-        let roots = try roots()
-        guard roots.contains(old) else {
-            throw IndexError.invalidArgument(database: path, reason: "\(old) is not a library root")
-        }
-        if let clash = roots.first(where: { $0 != old && ($0 == new || new.hasPrefix(directory: $0) || $0.hasPrefix(directory: new)) }) {
-            throw IndexError.invalidArgument(database: path, reason: "\(new) overlaps the library root \(clash)")
+        if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) {
+            throw IndexError.invalidArgument(database: path, reason: reason)
         }
         func moved(_ bytes: Data) -> MediaPath {
             MediaPath(bytes: new.bytes + Array(bytes.dropFirst(old.bytes.count)))

@@ -32,4 +32,29 @@ struct RootRelocationTests {
         #expect(try index.failures().map(\.path.bytes) == [Self.latin1("/media/nas", "/bad.mp3").bytes])
         #expect(try index.items(MediaQuery()).allSatisfy { $0.path.hasPrefix(directory: MediaPath("/media/nas")) })
     }
+
+    /// A root cannot move inside itself (`/m` → `/m/sub`: every path would be rewritten onto paths under
+    /// the old root) nor onto another root or its subtree (two roots would claim the same files). The
+    /// refusal names both paths and leaves the library as it was.
+    @Test(arguments: Store.available) func aRootCannotMoveInsideItselfOrIntoAnotherRoot(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        try index.addRoot(MediaPath("/m"))
+        try index.addRoot(MediaPath("/other"))
+        let ids = try add([sampleItem("/m/sub/1.mp3", title: "one"), sampleItem("/other/2.mp3", title: "two")], to: index)
+        for (target, words) in [("/m/sub", "inside the root /m"), ("/m/sub/deeper", "inside the root /m"),
+                                ("/other", "overlaps the library root /other"),
+                                ("/other/inner", "overlaps the library root /other")] {
+            #expect {
+                try index.relocateRoot(MediaPath("/m"), to: MediaPath(target))
+            } throws: { error in
+                "\(error)".contains(words) && "\(error)".contains(target)
+            }
+        }
+        #expect(try index.roots().sorted() == [MediaPath("/m"), MediaPath("/other")])
+        #expect(try index.item(path: MediaPath("/m/sub/1.mp3"))?.persistentID == ids[0])
+        #expect(try index.item(path: MediaPath("/other/2.mp3"))?.persistentID == ids[1])
+        // A sibling whose name only starts the same (`/m` → `/mx`) is not inside: it moves.
+        try index.relocateRoot(MediaPath("/m"), to: MediaPath("/mx"))
+        #expect(try index.item(path: MediaPath("/mx/sub/1.mp3"))?.persistentID == ids[0])
+    }
 }

@@ -42,12 +42,14 @@ struct PostgresCLITests {
         child.waitUntilExit()
         let afterKill = try reader.count(MediaQuery())
         #expect(committed > 0 && afterKill < total, "the scan was not caught part-way (\(afterKill) of \(total))")
+        #expect(try reader.integrityCheck() == "ok")
 
         #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator]) == 0, "the killed scan's lock is gone")
         let clean = try Sandbox(store: .postgres)
         #expect(try Self.run(["scan", "--quiet", "--library", clean.locator, box.music.path]) == 0)
 
         let index = try box.store()
+        #expect(try index.integrityCheck() == "ok")
         #expect(try index.count(MediaQuery()) == total)
         #expect(try itemsNotFoundByTitle(index).isEmpty)
         let (resumed, cleanState) = (try snapshot(index), try snapshot(clean.store()))

@@ -19,8 +19,22 @@ public final class PostgresTestServer: Sendable {
     /// Whether PostgreSQL's server programs are installed here.
     public static var isInstalled: Bool { binDirectory() != nil }
 
+    /// A second server for the TLS tests (PostgreSQL has no TLS on Unix sockets): `ssl=on` and TCP on
+    /// 127.0.0.1 at a free port, with a certificate for `localhost` and 127.0.0.1 signed by a root made
+    /// here by `openssl` (`certificates`). Nil, with the reason printed, where it cannot start.
+    public static let withTLS: PostgresTestServer? = {
+        do { return try PostgresTestServer(tls: true) } catch {
+            print("◇ PostgreSQL TLS tests skipped: \(error)")
+            return nil
+        }
+    }()
+
     /// The directory holding the socket (`.s.PGSQL.5432`), the data and the log.
     public let directory: String
+    /// The TCP port on 127.0.0.1 (the TLS server only).
+    public let port: Int?
+    /// The TLS server's files: `root.crt` (signed its certificate), `other-root.crt` (signed nothing).
+    public var certificates: String { directory + "/certs" }
     let bin: String
     private static let counter = Counter()
 
@@ -28,7 +42,7 @@ public final class PostgresTestServer: Sendable {
         var description: String
     }
 
-    private init() throws {
+    private init(tls: Bool = false) throws {
         guard let bin = Self.binDirectory() else {
             throw Failure(description: "no initdb under /usr/lib/postgresql/*/bin (install the postgresql package)")
         }
@@ -44,21 +58,90 @@ public final class PostgresTestServer: Sendable {
         }
         chmod(directory, 0o755)
         try Self.run(bin + "/initdb", ["-D", directory + "/data", "-U", "mlib", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"])
-        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o",
-                                       "-k \(directory) -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=200",
-                                       "start"])
+        var options = "-k \(directory) -c fsync=off -c full_page_writes=off -c max_connections=200"
+        if tls {
+            let port = try Self.freePort()
+            try Self.makeCertificates(in: directory + "/certs")
+            // 127.0.0.2 too: the same server under a name its certificate does not give.
+            let hba = directory + "/data/pg_hba.conf"
+            try (String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n").write(toFile: hba, atomically: false, encoding: .utf8)
+            options += " -c listen_addresses=127.0.0.1,127.0.0.2 -p \(port) -c ssl=on -c ssl_cert_file=\(directory)/certs/server.crt"
+                + " -c ssl_key_file=\(directory)/certs/server.key"
+            self.port = port
+        } else {
+            options += " -c listen_addresses=''"
+            self.port = nil
+        }
+        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", options, "start"])
         Self.stopAtExit(bin: bin, data: directory + "/data")
     }
 
     /// A new, empty database on the server; returns its locator (`postgres://mlib@%2Fdir/name`).
     public func makeDatabase(_ prefix: String = "t") throws -> String {
         let name = "\(prefix)_\(getpid())_\(Self.counter.next())"
-        try Self.run(bin + "/createdb", ["-h", directory, "-U", "mlib", name], asServer: false)
+        try Self.run(bin + "/createdb", ["-h", directory, "-p", "\(port ?? 5432)", "-U", "mlib", name], asServer: false)
         return locator(database: name)
     }
 
     public func locator(database: String) -> String {
         "postgres://mlib@\(directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? directory)/\(database)"
+            + (port.map { "?port=\($0)" } ?? "")
+    }
+
+    /// The database name a locator ends with.
+    public static func databaseName(of locator: String) -> String {
+        String(locator.split(separator: "/").last?.split(separator: "?").first ?? "")
+    }
+
+    /// A locator for a database on the TLS server over TCP (`host` 127.0.0.1 or localhost), with `query`
+    /// (`sslmode=…`) appended.
+    public func tcpLocator(database: String, host: String = "127.0.0.1", query: String) -> String {
+        "postgres://mlib@\(host):\(port ?? 5432)/\(database)?\(query)"
+    }
+
+    // MARK: TLS
+
+    /// A port nothing listens on now (the kernel's pick for port 0; the server takes it a moment later).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A root certificate, a server certificate it signs (for localhost and 127.0.0.1) and another root
+    /// that signs nothing, made by openssl; the server's key readable by the server's user only, as
+    /// PostgreSQL demands.
+    static func makeCertificates(in dir: String) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else {
+            throw Failure(description: "no /usr/bin/openssl (install the openssl package)")
+        }
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        for root in ["root", "other-root"] {
+            try run(openssl, ["req", "-x509"] + key + ["-keyout", "\(dir)/\(root).key", "-out", "\(dir)/\(root).crt",
+                                                      "-days", "2", "-subj", "/CN=mlib test \(root)"], asServer: false)
+        }
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: dir + "/server.ext", atomically: true, encoding: .utf8)
+        try run(openssl, ["req"] + key + ["-keyout", "\(dir)/server.key", "-out", "\(dir)/server.csr", "-subj", "/CN=localhost"],
+                asServer: false)
+        try run(openssl, ["x509", "-req", "-in", "\(dir)/server.csr", "-CA", "\(dir)/root.crt", "-CAkey", "\(dir)/root.key",
+                          "-CAcreateserial", "-days", "2", "-extfile", "\(dir)/server.ext", "-out", "\(dir)/server.crt"],
+                asServer: false)
+        chmod(dir + "/server.key", 0o600)
+        if geteuid() == 0, let nobody = getpwnam("nobody") {
+            for file in ["", "/server.key", "/server.crt"] { chown(dir + file, nobody.pointee.pw_uid, nobody.pointee.pw_gid) }
+        }
     }
 
     // MARK: Running the server's programs
@@ -96,15 +179,22 @@ public final class PostgresTestServer: Sendable {
         }
     }
 
-    private nonisolated(unsafe) static var stopCommand: [String] = []
+    /// The servers to stop at exit (the shared one, and the TLS one when a test started it).
+    private nonisolated(unsafe) static var stopCommands: [[String]] = []
+    private static let stopLock = NSLock()
 
     private static func stopAtExit(bin: String, data: String) {
-        stopCommand = [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
-        atexit {
-            let dir = (PostgresTestServer.stopCommand[2] as NSString).deletingLastPathComponent
-            try? PostgresTestServer.run(PostgresTestServer.stopCommand[0], Array(PostgresTestServer.stopCommand.dropFirst()))
-            try? FileManager.default.removeItem(atPath: dir)
+        stopLock.lock(); defer { stopLock.unlock() }
+        if stopCommands.isEmpty {
+            atexit {
+                for command in PostgresTestServer.stopCommands {
+                    let dir = (command[2] as NSString).deletingLastPathComponent
+                    try? PostgresTestServer.run(command[0], Array(command.dropFirst()))
+                    try? FileManager.default.removeItem(atPath: dir)
+                }
+            }
         }
+        stopCommands.append([bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"])
     }
 
     final class Counter: @unchecked Sendable {
