@@ -99,7 +99,7 @@ enum ItemRow {
 
     static func decodeTags(_ dbValue: DatabaseValue) -> [String: String] {
         guard let text = String.fromDatabaseValue(dbValue),
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+              let object = JSONValue.stringMap(parsing: text)
         else { return [:] }
         return object
     }

@@ -82,7 +82,7 @@ public final class PostgresIndex: Sendable {
     }
 
     static func decodeTags(_ text: String?) -> [String: String] {
-        guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else { return [:] }
+        guard let text, let object = JSONValue.stringMap(parsing: text) else { return [:] }
         return object
     }
 

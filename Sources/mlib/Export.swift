@@ -5,6 +5,7 @@ import Playlists
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export query results as a playlist.",
         discussion: """
             Writes the items matching QUERY (all items without one) as a playlist, to standard output or \

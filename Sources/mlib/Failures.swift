@@ -5,6 +5,7 @@ import MediaModel
 
 struct Failures: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "failures",
         abstract: "List files the scans could not read, with the reason.",
         discussion: """
             One line per file: the path, the reason, and [code] (not-found, permission-denied, not-a-file, \

@@ -5,6 +5,7 @@ import MediaModel
 /// `mlib fields`: every property a query, a sort or a template can name, like `beet fields`.
 struct Fields: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fields",
         abstract: "List the properties queries, --sort and -f templates can name: name, type, aliases, an example.",
         discussion: """
             Names are case-insensitive; an alias works wherever the name does. "search" marks the \

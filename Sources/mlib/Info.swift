@@ -6,6 +6,7 @@ import MediaScanner
 
 struct Info: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show metadata of media files (tags, container, streams, cover art).",
         discussion: """
             Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. A directory \

@@ -16,6 +16,8 @@ struct MLib: AsyncParsableCommand {
             \(ExitStatus.help(one: "some inputs failed (see each command)", interruptible: true))
             """,
         version: MLibVersion.string,
+        // Every command names itself in its configuration: a derived name costs a String(describing:) whose
+        // dynamic casts scan every protocol conformance, about 4 ms of each start-up for these commands.
         subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self,
                       Rate.self, SetUserData.self, Fields.self, Serve.self]
     )
@@ -25,7 +27,7 @@ struct MLib: AsyncParsableCommand {
     static func main() async {
         let status: Int32
         do {
-            var command = try parseAsRoot()
+            var command = try TrailingPaths.parseAsRoot(Self.self, Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -9,6 +9,7 @@ import Playback
 /// `mlib play`: a queue from the library (or from files), played by `MusicPlayer` into a sink.
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play items from the library, or files, through a queue player.",
         discussion: """
             QUERY selects items as in `mlib ls` (short terms such as artist:Björk, or a predicate such as \

@@ -7,6 +7,7 @@ import MediaScanner
 /// `mlib root`: the library's roots — list, add (a nested root too), relocate, forget.
 struct Root: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "root",
         abstract: "List, add, relocate or forget library roots.",
         discussion: """
             A root is a directory tree the library indexes. `mlib scan DIR` adds DIR as a root unless it lies \

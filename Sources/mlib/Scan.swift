@@ -9,6 +9,7 @@ import MediaScanner
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Add directories to the library and scan them.",
         discussion: """
             With directories, scans them: a directory inside a library root rescans that part of the root \

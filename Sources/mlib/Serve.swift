@@ -7,6 +7,7 @@ import Playback
 /// `mlib serve`: the player as a daemon behind the MPD protocol, so MPD clients drive it.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata, …).",
         discussion: """
             Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \

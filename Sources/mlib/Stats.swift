@@ -4,6 +4,7 @@ import MediaIndex
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Library statistics: items, total duration and size, counts by media type and file type.",
         discussion: ExitStatus.help(one: nil))
 

@@ -6,6 +6,7 @@ import MediaModel
 /// `mlib rate QUERY... N` (or `--clear`): the rating of every matching item, as MPMediaItem's 0–5.
 struct Rate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rate",
         abstract: "Rate the items matching a query (0–5), or clear their rating.",
         discussion: """
             The last argument is the rating unless --clear is given; the others are the query, as for \

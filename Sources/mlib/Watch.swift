@@ -8,6 +8,7 @@ import MediaWatch
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Keep the library in step with its directories as they change (inotify).",
         discussion: """
             Scans the roots (or the given directories: roots, directories inside roots, or new roots, as \
