@@ -37,6 +37,9 @@ let package = Package(
         // PulseAudio simple API (also served by PipeWire) for the player's device sink; headers in /usr/include
         // (no pkgConfig: libpulse-simple.pc adds -D_REENTRANT/-pthread, which SwiftPM warns about).
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // CPulse gives the headers only; PulseLoader defines the functions mlib calls and loads the library on
+        // first use (see PulseLoader.c for why).
+        .target(name: "PulseLoader", dependencies: ["CPulse"], linkerSettings: [.linkedLibrary("dl")]),
         // C interface over TagLib's C++ API (PropertyMap, pictures, audio properties in ms).
         .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
 
@@ -55,7 +58,7 @@ let package = Package(
         // `mlib watch`: inotify events turned into scans of the changed directories.
         .target(name: "MediaWatch", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "PulseLoader", "MediaModel"]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a library store (swift-nio for the sockets).
         // What the fronts (CLI, mlib serve) share over the stores: playlist contents, mirroring, import.
         .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "Playlists"]),

@@ -269,7 +269,7 @@ import Testing
 
     // 10. A failure that can pass with the file untouched (permission denied, an I/O error) is read again by
     // the next scan, even when the file's size, mtime and inode are the same. (A file that failed for what
-    // it holds is read again once it changed: FFmpegLoadingTests.)
+    // it holds is read again once it changed: LazyLibraryTests.)
     @Test func aFailedFileIsRetriedAndEntersOnceReadable() async throws {   // SQLite only: it edits the file with sqlite3
         let box = try Sandbox()
         let good = try box.put("a.mp3", at: "a.mp3")

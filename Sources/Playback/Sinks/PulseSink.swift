@@ -1,4 +1,5 @@
 import CPulse
+import PulseLoader
 
 /// A real audio device through PulseAudio's simple API (served by PulseAudio or PipeWire's
 /// pipewire-pulse). Opening fails with a `SinkError` when no server is reachable; it never waits for one.
@@ -17,6 +18,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     }
 
     private static func open(_ format: AudioFormat, _ applicationName: String) throws -> OpaquePointer {
+        if let reason = mlib_pulse_load_error() { throw SinkError(String(cString: reason)) }
         let sampleFormat = switch format.depth {
         case .int16: PA_SAMPLE_S16LE
         case .int24: PA_SAMPLE_S24LE

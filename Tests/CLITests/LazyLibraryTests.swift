@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// FFmpeg is loaded on first use (Sources/FFmpegLoader): commands that read no media file must not pay
-/// for its ~160 libraries, and commands that do must still get it. The dynamic loader's own trace
+/// FFmpeg and PulseAudio are loaded on first use (Sources/FFmpegLoader, Sources/PulseLoader): commands that
+/// read no media file must not pay for FFmpeg's ~160 libraries, commands that play nothing not for
+/// PulseAudio's 23, and commands that do must still get them. The dynamic loader's own trace
 /// (LD_DEBUG=files) says which libraries a process opened.
-struct FFmpegLoadingTests {
+struct LazyLibraryTests {
     static func loadsFFmpeg(_ args: [String]) throws -> (Bool, CLI.Result) {
         let result = try CLI.run(args, environment: ["LD_DEBUG": "files"])
         return (result.stderr.contains("file=libavformat.so"), result)
@@ -18,7 +19,29 @@ struct FFmpegLoadingTests {
             let (loaded, result) = try Self.loadsFFmpeg(args)
             #expect(result.status == 0, "\(args): \(result.stderr.suffix(500))")
             #expect(!loaded, "mlib \(args.joined(separator: " ")) loaded FFmpeg")
+            #expect(!result.stderr.contains("file=libpulse"), "mlib \(args.joined(separator: " ")) loaded PulseAudio")
         }
+    }
+
+    /// The pulse sink loads the library when it opens a stream: with no server to reach, the error is
+    /// PulseAudio's own (so the library was loaded and called); with a library that cannot load, a
+    /// clear one-line error and the documented status, never an abort.
+    @Test func thePulseSinkLoadsPulseAudioWhenItOpens() throws {
+        let file = CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac").path
+        let noServer = ["PULSE_SERVER": "unix:/nonexistent/mlib-test", "PULSE_RUNTIME_PATH": "/nonexistent", "LD_DEBUG": "files"]
+        let reached = try CLI.run(["play", "--files", file, "--sink", "pulse"], environment: noServer)
+        #expect(reached.status != 0)
+        #expect(reached.stderr.contains("file=libpulse-simple.so.0"))
+        #expect(reached.stderr.contains("server not reachable"), "\(reached.stderr.suffix(500))")
+
+        let fake = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-fake-pulse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: fake, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: fake) }
+        try Data().write(to: fake.appendingPathComponent("libpulse-simple.so.0"))
+        let missing = try CLI.run(["play", "--files", file, "--sink", "pulse"], environment: ["LD_LIBRARY_PATH": fake.path])
+        #expect(missing.status == reached.status, "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot load PulseAudio"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("internal error"))
     }
 
     /// FFmpeg that cannot be loaded is a read error of each file (JSON included, exit 1), never an exit()
