@@ -99,11 +99,12 @@ enum QueryCompiler {
         let groupBy = keys.indices.map { "g\($0)" }.joined(separator: ", ")
         let order = keys.indices.flatMap { ["g.g\($0) IS NULL", "g.g\($0)"] }.joined(separator: ", ")
         // Grouped by value, each (item, key) once: an item's values may fold alike.
-        let rows = eachValueGrouping(query.grouping)
+        let eachValue = eachValueGrouping(query.grouping)
+        let rows = eachValue
             ? "(SELECT DISTINCT items.id AS id, \(column(.playbackDuration)) AS duration, gv.value AS g0 FROM \(groupedItems(query.grouping)) WHERE \(w.sql)) AS u"
             : "items"
-        let filter = eachValueGrouping(query.grouping) ? "1" : w.sql
-        let selected = eachValueGrouping(query.grouping)
+        let filter = eachValue ? "1" : w.sql
+        let selected = eachValue
             ? "min(u.id) AS rid, count(*) AS n, total(u.duration) AS d, u.g0 AS g0"
             : "min(items.id) AS rid, count(*) AS n, total(\(column(.playbackDuration))) AS d, \(named)"
         let sql = """

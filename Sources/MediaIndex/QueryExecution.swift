@@ -70,15 +70,22 @@ extension SQLiteIndex {
         var bodyError: (any Error)?
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let properties = QueryCompiler.summaryProperties
             while let row = try rows.next() {
-                var item = MediaItem(path: MediaPath(bytes: (row[1] as Data?).map { Array($0) } ?? []))
-                item.persistentID = row[0]
-                for (offset, property) in QueryCompiler.summaryProperties.enumerated() {
-                    item[property] = ItemRow.value(row[2 + offset], as: property.spec.type)
+                // One pass as DatabaseValue, as ItemRow.decode does (GRDB's generic subscript costs a locked
+                // metadata lookup per call): id, path, the summary properties, then count, duration and key.
+                let values = Array(row.databaseValues)
+                var item = MediaItem(path: MediaPath(bytes: Data.fromDatabaseValue(values[1]).map { Array($0) } ?? []))
+                item.persistentID = Int64.fromDatabaseValue(values[0]) ?? 0
+                for (offset, property) in properties.enumerated() {
+                    item[property] = ItemRow.value(values[2 + offset], as: property.spec.type)
                 }
-                let key = String.fromDatabaseValue(row["group_key"])
-                let summary = MediaCollectionSummary(name: query.grouping.name(of: item, key: key), count: row["group_count"],
-                                                     representativeItem: item, totalDuration: row["group_duration"])
+                let extra = 2 + properties.count
+                let key = String.fromDatabaseValue(values[extra + 2])
+                let summary = MediaCollectionSummary(name: query.grouping.name(of: item, key: key),
+                                                     count: Int.fromDatabaseValue(values[extra]) ?? 0,
+                                                     representativeItem: item,
+                                                     totalDuration: Double.fromDatabaseValue(values[extra + 1]) ?? 0)
                 do { try body(summary) } catch { bodyError = error; return }
             }
         }

@@ -115,18 +115,23 @@ private struct JSONReader {
     mutating func string() throws -> String {
         offset += 1
         var out: [UInt8] = []
+        var escaped = false
         var runStart = offset
         while true {
             guard let b = current else { throw error("unterminated string") }
             switch b {
             case UInt8(ascii: "\""):
-                out.append(contentsOf: bytes[runStart..<offset])
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<offset])
                 offset += 1
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8") }
+                // Most strings have no escape: made straight from the input, with no copy in between.
+                if !escaped, let s = String(validating: run, as: UTF8.self) { return s }
+                out.append(contentsOf: run)
+                guard escaped, let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8") }
                 return s
             case UInt8(ascii: "\\"):
                 out.append(contentsOf: bytes[runStart..<offset])
                 offset += 1
+                escaped = true
                 try escape(into: &out)
                 runStart = offset
             case 0..<0x20:
