@@ -147,82 +147,80 @@ extension PostgresIndex {
         + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
            "reader_version"]
 
-    /// The SQL type of each of `fileColumnNames` (a VALUES list needs them: a NULL parameter has none).
-    static let fileColumnTypes: [String] = ["bytea", "text", "bytea", "text"]
-        + ItemRow.fileDerived.map { PostgresSchema.columnType($0.spec.type).replacingOccurrences(of: #" COLLATE "C""#, with: "") }
-        + ItemRow.searchable.map { _ in "text" } + Array(repeating: "bigint", count: 9)
-
-    /// Binds one file's row: `fileColumnNames` order.
-    static func bindFile(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?, _ ends: EndHashes?,
-                         _ reader: Int?, into q: inout SQLText) -> [String] {
-        var marks = [q.bind(Data(item.path.bytes)), q.bind(item.path.string), q.bind(Data(item.path.directory.bytes)),
-                     q.bind(encodeTags(item.tags))]
-        for p in ItemRow.fileDerived { marks.append(bind(item[p], as: p.spec.type, into: &q)) }
-        for p in ItemRow.searchable { marks.append(q.bind(item[p]?.text.map(TextFolding.folded))) }
-        marks += [q.bind(stamp.mtimeNanoseconds), q.bind(stamp.inode), q.bind(device), q.bind(fingerprint),
-                  q.bind(ends?.head), q.bind(ends?.tail), q.bind(Int64(0)), q.bind(Int64?.none), q.bind(reader.map(Int64.init))]
-        return marks
+    /// One file's row: `fileColumnNames` order.
+    static func fileValues(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?, _ ends: EndHashes?,
+                           _ reader: Int?) -> [PostgresValue] {
+        var values: [PostgresValue] = [.bytes(Data(item.path.bytes)), .text(item.path.string), .bytes(Data(item.path.directory.bytes)),
+                                       .text(encodeTags(item.tags))]
+        for p in ItemRow.fileDerived { values.append(columnValue(item[p], as: p.spec.type)) }
+        for p in ItemRow.searchable { values.append(.text(item[p]?.text.map(TextFolding.folded))) }
+        values += [.integer(stamp.mtimeNanoseconds), .integer(stamp.inode), .integer(device), .integer(fingerprint),
+                   .integer(ends?.head), .integer(ends?.tail), .integer(0), .integer(nil), .integer(reader.map(Int64.init))]
+        return values
     }
 
-    /// Applies a batch of edits in one transaction: new files as multi-row INSERTs (ids in read order; a
-    /// path already there, left by a killed scan, is refreshed and keeps its id), changed files as
-    /// multi-row UPDATE … FROM (VALUES …), the rest one statement each.
+    /// Applies a batch of edits in one transaction: new files as one INSERT … SELECT FROM unnest (each
+    /// column one array, `PostgresColumn.swift`; ids in read order; a path already there, left by a killed
+    /// scan, is refreshed and keeps its id), changed files as one UPDATE … FROM unnest, the rest one
+    /// statement each.
     public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         let names = Self.fileColumnNames.map(ItemRow.quoted)
-        // Rows per statement: PostgreSQL takes at most 65,535 parameters.
-        let perStatement = max(1, 60_000 / (names.count + 4))
+        // Rows per statement: one array per column holds them all; this only bounds a message's size.
+        let perStatement = 5_000
         try session.transaction { s in
             var addedGeneration = generation
-            var adds: [(MediaItem, FileStamp, Int64, Int64?, EndHashes?, Int?)] = []
-            var updates: [(Int64, MediaItem, FileStamp, Int64, Int64?, EndHashes?, Int?)] = []
+            var adds: [[PostgresValue]] = [], addedPaths: Set<MediaPath> = []
+            var updates: [[PostgresValue]] = [], updatedIDs: Set<Int64> = []
+            func columns(_ rows: ArraySlice<[PostgresValue]>, into q: inout SQLText) -> String {
+                (0..<rows[rows.startIndex].count).map { c in q.bindColumn(rows.map { $0[c] }) }.joined(separator: ", ")
+            }
             func flush() throws {
-                for chunk in stride(from: 0, to: adds.count, by: perStatement).map({ adds[$0..<min($0 + perStatement, adds.count)] }) {
+                for start in stride(from: 0, to: adds.count, by: perStatement) {
                     var q = SQLText()
-                    let rows = chunk.map { a in
-                        "(" + ([q.bind(host)] + Self.bindFile(a.0, a.1, a.2, a.3, a.4, a.5, into: &q)
-                               + [q.bind(now), q.bind(addedGeneration ?? 0), "0", "0"]).joined(separator: ", ") + ")"
-                    }
+                    let h = q.bind(host), d = q.bind(now), g = q.bind(addedGeneration ?? 0)
+                    let arrays = columns(adds[start..<min(start + perStatement, adds.count)], into: &q)
                     q.sql = """
                         INSERT INTO items (host, \(names.joined(separator: ", ")), "dateAdded", added_gen, "playCount", "skipCount")
-                        VALUES \(rows.joined(separator: ", "))
+                        SELECT \(h), \(names.map { "b.\($0)" }.joined(separator: ", ")), \(d), \(g), 0, 0
+                        FROM unnest(\(arrays)) WITH ORDINALITY AS b(\(names.joined(separator: ", ")), n) ORDER BY b.n
                         ON CONFLICT (host, path) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                         """
                     try s.execute(q)
                 }
-                for chunk in stride(from: 0, to: updates.count, by: perStatement).map({ updates[$0..<min($0 + perStatement, updates.count)] }) {
+                for start in stride(from: 0, to: updates.count, by: perStatement) {
                     var q = SQLText()
-                    let rows = chunk.map { u in
-                        "(" + ([q.bind(u.0) + "::bigint"] + zip(Self.bindFile(u.1, u.2, u.3, u.4, u.5, u.6, into: &q), Self.fileColumnTypes)
-                            .map { "\($0)::\($1)" }).joined(separator: ", ") + ")"
-                    }
+                    let arrays = columns(updates[start..<min(start + perStatement, updates.count)], into: &q)
                     q.sql = """
                         UPDATE items SET \(names.map { "\($0) = b.\($0)" }.joined(separator: ", "))
-                        FROM (VALUES \(rows.joined(separator: ", "))) AS b(item_id, \(names.joined(separator: ", ")))
+                        FROM unnest(\(arrays)) AS b(item_id, \(names.joined(separator: ", ")))
                         WHERE items.id = b.item_id
                         """
                     try s.execute(q)
                 }
-                let paths = adds.map { Data($0.0.path.bytes) } + updates.map { Data($0.1.path.bytes) }
+                let paths = (adds.map { $0[0] } + updates.map { $0[1] })    // path: the file's first column
+                    .compactMap { value -> Data? in if case .bytes(let path) = value { path } else { nil } }
                 if !paths.isEmpty {
                     var d = SQLText()
                     d.sql = "DELETE FROM failures WHERE host = \(d.bind(host)) AND path = ANY(\(d.bind(paths)))"
                     try s.execute(d)
                 }
-                adds = []
-                updates = []
+                adds = []; addedPaths = []
+                updates = []; updatedIDs = []
             }
             for change in changes {
                 switch change {
                 case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
                     if addedGeneration == nil { addedGeneration = try Self.bumpGeneration(s) }
                     // A path twice in one batch: the later read wins (one INSERT cannot touch a row twice).
-                    if adds.contains(where: { $0.0.path == item.path }) { try flush() }
-                    adds.append((item, stamp, fingerprint, device, ends, reader))
+                    if addedPaths.contains(item.path) { try flush() }
+                    addedPaths.insert(item.path)
+                    adds.append(Self.fileValues(item, stamp, fingerprint, device, ends, reader))
                 case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    if updates.contains(where: { $0.0 == id }) { try flush() }
-                    updates.append((id, item, stamp, fingerprint, device, ends, reader))
+                    if updatedIDs.contains(id) { try flush() }
+                    updatedIDs.insert(id)
+                    updates.append([.integer(id)] + Self.fileValues(item, stamp, fingerprint, device, ends, reader))
                 case .move(let id, let path):
                     try flush()
                     var q = SQLText()

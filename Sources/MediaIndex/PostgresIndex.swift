@@ -73,11 +73,16 @@ public final class PostgresIndex: Sendable {
 
     /// Binds a property's value as its column's type (what SQLite's column affinity does).
     static func bind(_ value: MediaValue?, as type: MediaProperty.ValueType, into sql: inout SQLText) -> String {
+        sql.bind(columnValue(value, as: type))
+    }
+
+    /// A property's value as its column's type.
+    static func columnValue(_ value: MediaValue?, as type: MediaProperty.ValueType) -> PostgresValue {
         let v = value?.coerced(to: type)
         switch type {
-        case .text, .date: return sql.bind(v.map { $0.text ?? $0.description })
-        case .integer, .mediaType, .bool: return sql.bind(v?.integer)
-        case .real, .timestamp, .duration: return sql.bind(v?.real.flatMap { $0.isFinite ? $0 : nil })
+        case .text, .date: return .text(v.map { $0.text ?? $0.description })
+        case .integer, .mediaType, .bool: return .integer(v?.integer)
+        case .real, .timestamp, .duration: return .real(v?.real.flatMap { $0.isFinite ? $0 : nil })
         }
     }
 

@@ -136,9 +136,17 @@ struct PostgresDialect: SQLDialect {
         let source = prefolded ? Self.foldedColumn(c.property) : col
         guard let leaf = text(c, "mv.v COLLATE \"C\"", eachValue: true), let whole = text(c, col, eachValue: false, split: false)
         else { return nil }
-        // Only a value with a separator is split: a single value keeps its indexed comparison.
         let sep = MediaProperty.valueSeparator.replacingOccurrences(of: "'", with: "''")
-        return "CASE WHEN strpos(\(col), '\(sep)') > 0 THEN EXISTS (SELECT 1 FROM unnest(string_to_array(\(source), '\(sep)')) AS mv(v) WHERE \(leaf)) ELSE (\(whole)) END"
+        let multi = "strpos(\(col), '\(sep)') > 0"            // as the WHERE of "pg v4"'s partial indexes
+        let split = "EXISTS (SELECT 1 FROM unnest(string_to_array(\(source), '\(sep)')) AS mv(v) WHERE \(leaf))"
+        // Equality (== or IN, exact or [cd]): rows with one value by the folded column's index, rows with
+        // several from their partial index, so no row is read that cannot match (as SQLite's QueryCompiler).
+        if [.equal, .in].contains(c.op) && PostgresSchema.multiValuedIndexed.contains(c.property) && col == Self.column(c.property) {
+            return "items.id IN (SELECT items.id FROM items WHERE NOT (\(multi)) AND (\(whole)) "
+                + "UNION ALL SELECT items.id FROM items WHERE \(multi) AND \(split))"
+        }
+        // Otherwise only a value with a separator is split: a single value keeps its indexed comparison.
+        return "CASE WHEN \(multi) THEN \(split) ELSE (\(whole)) END"
     }
 
     /// A text comparison of `col`; with `eachValue`, `col` is one value of a multi-valued property, already

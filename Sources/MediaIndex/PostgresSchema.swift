@@ -174,7 +174,21 @@ enum PostgresSchema {
             ALTER TABLE items ADD COLUMN reader_version bigint;
             ALTER TABLE failures ADD COLUMN reader_version bigint;
             """),
+        // As SQLite's "v10": equality on a multi-valued property reads rows holding one value by the folded
+        // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
+        // (`PostgresDialect.eachValue`; the WHERE is written there exactly as here). Indexes only.
+        Step(name: "pg v4: partial indexes of multi-valued properties", sql: """
+            CREATE INDEX IF NOT EXISTS "items_artist_values" ON items("artist_folded", "artist") WHERE strpos("artist", '; ') > 0;
+            CREATE INDEX IF NOT EXISTS "items_albumArtist_values" ON items("albumArtist_folded", "albumArtist")
+                WHERE strpos("albumArtist", '; ') > 0;
+            CREATE INDEX IF NOT EXISTS "items_genre_values" ON items("genre_folded", "genre") WHERE strpos("genre", '; ') > 0;
+            CREATE INDEX IF NOT EXISTS "items_composer_values" ON items("composer_folded", "composer") WHERE strpos("composer", '; ') > 0;
+            """),
     ]
+
+    /// The multi-valued properties "pg v4" made a partial index for (a property made multi-valued later
+    /// needs a step of its own before the compiler may count on one).
+    static let multiValuedIndexed: Set<MediaProperty> = [.artist, .albumArtist, .genre, .composer]
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without
     /// a step that rebuilds `search_text`, the prefilter would miss its words: the compiler then skips it.

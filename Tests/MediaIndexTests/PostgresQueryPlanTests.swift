@@ -30,4 +30,21 @@ struct PostgresQueryPlanTests {
         #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse("artist:velvet"))) == 20)
         #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse("artist:cale"))) == 20)
     }
+
+    /// `artist:="John Cale"` on rows holding one artist or several ("Nico; John Cale"): rows with one value are
+    /// found by the folded column's index, rows with several by the partial index "pg v4" keeps of only them
+    /// (as SQLite's "v10"), so no query reads every row.
+    @Test func equalityOnAMultiValuedArtistUsesAnIndexForRowsWithOneValueAndWithSeveral() throws {
+        let index = try #require(try Store.postgres.emptyLibrary() as? PostgresIndex)
+        try add((0..<40).map { sampleItem("/m/\($0).mp3", title: "t\($0)", artist: $0 % 2 == 0 ? "John Cale" : "Nico; John Cale") },
+                to: index)
+        for query in [#"artist:="John Cale""#, #"artist:=~"john cale""#, #"artist:="Nico""#] {
+            let plan = try Self.plan(index, query)
+            #expect(plan.contains("items_artist_values") && !plan.contains("Seq Scan"), "\(query): \(plan)")
+        }
+        #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse(#"artist:="John Cale""#))) == 40)
+        #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse(#"artist:=~"john cale""#))) == 40)
+        #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse(#"artist:="Nico""#))) == 20)
+        #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse(#"artist:="Nico; John Cale""#))) == 0)
+    }
 }
