@@ -4,11 +4,11 @@
 # The goal (issue 6) is at least 100× real time.
 #
 # Usage: Benchmarks/decode-bench.sh [path/to/mlib] [minutes]
-#   default binary: .build/release/mlib (swift build -c release --product mlib); default 10 minutes.
+#   default binary: .build/release/mlib (swift build -c release --static-swift-stdlib --product mlib); default 10 minutes.
 set -eu
 MLIB=${1:-.build/release/mlib}
 MINUTES=${2:-10}
-[ -x "$MLIB" ] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 1; }
+[ -x "$MLIB" ] || { echo "no mlib binary at $MLIB (swift build -c release --static-swift-stdlib --product mlib)" >&2; exit 1; }
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 SECONDS_OF_AUDIO=$((MINUTES * 60))

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ITEMS=${1:-100000}
 SCRATCH=${SCRATCH:-.build}
-swift build -c release --scratch-path "$SCRATCH" --product mlib >/dev/null
-MLIB=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/mlib
+swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product mlib >/dev/null
+MLIB=$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/mlib
 [[ -x /usr/bin/time ]] || { echo "export-bench: /usr/bin/time is needed (apt install time)" >&2; exit 1; }
 command -v sqlite3 >/dev/null || { echo "export-bench: sqlite3 is needed (apt install sqlite3)" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/export-bench.XXXXXX"); trap 'rm -rf "$work"' EXIT

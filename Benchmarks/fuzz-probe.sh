@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 MUTATIONS=${1:-300}
 SEED=${2:-1}
 if [[ -z ${MLIB:-} ]]; then
-  swift build -c release --product mlib >/dev/null
-  MLIB=$(swift build -c release --show-bin-path)/mlib
+  swift build -c release --static-swift-stdlib --product mlib >/dev/null
+  MLIB=$(swift build -c release --static-swift-stdlib --show-bin-path)/mlib
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-probe.XXXXXX"); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/m"

@@ -8,8 +8,8 @@ COPIES=${1:-200}
 # Env: MLIB (a built mlib; else a release build in SCRATCH_PATH, default .build).
 if [[ -z ${MLIB:-} ]]; then
   scratch=${SCRATCH_PATH:-.build}
-  swift build -c release --scratch-path "$scratch" --product mlib >/dev/null
-  MLIB=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mlib
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >/dev/null
+  MLIB=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/info-bench.XXXXXX"); trap 'rm -rf "$work"' EXIT

@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
-[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
+[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --static-swift-stdlib --product mlib)" >&2; exit 2; }
 source Benchmarks/mpd-peers.sh
 python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port"

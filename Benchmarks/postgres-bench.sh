@@ -23,9 +23,9 @@ mkdir -p "$out"
 
 if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
-  swift build -c release --scratch-path "$scratch" --product mlib >&2
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
 fi
-mlib=${MLIB:-$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mlib}
+mlib=${MLIB:-$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib}
 
 corpus=$out/corpus-$n
 [[ -d $corpus ]] || { echo "making corpus of $n files (takes a while)…" >&2; "$tools/make-corpus.sh" "$corpus" "$n"; }

@@ -24,9 +24,9 @@ mkdir -p "$out"
 
 if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
-  swift build -c release --scratch-path "$scratch" --product mlib >&2
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
 fi
-mlib=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/mlib
+mlib=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
 
 # timed NAME cmd... -> prints "NAME WALL_SECONDS PEAK_RSS_KB"; mlib exits 1 on the corpus' planted bad files.
 timed() {

@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PREFIX=${1:-/usr/local}
-swift build -c release --product mlib
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product mlib
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 install -D -m 755 "$bin/mlib" "$PREFIX/bin/mlib"
 install -D -m 644 man/mlib.1 "$PREFIX/share/man/man1/mlib.1"
 install -D -m 644 man/mlib-commands.1 "$PREFIX/share/man/man1/mlib-commands.1"
