@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COPIES=${1:-200}
-# Env: MLIB (a built mlib; else a release build in SCRATCH_PATH, default .build).
+# Env: MLIB (a built mlib; else a release build in SCRATCH_PATH, default .build); PEERS=0 skips ffprobe and mediainfo.
 if [[ -z ${MLIB:-} ]]; then
   scratch=${SCRATCH_PATH:-.build}
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >/dev/null
@@ -31,13 +31,13 @@ echo "mlib info:  $n files in ${mlib_s}s = $(rate "$n" "$mlib_s") files/s"
 # Peers run per file (their normal use); a sample of 300 files keeps this quick.
 sample=$(head -300 "$work/list")
 ns=$(echo "$sample" | wc -l)
-if command -v ffprobe >/dev/null; then
+if [[ ${PEERS:-1} != 0 ]] && command -v ffprobe >/dev/null; then
   t0=$(now); while IFS= read -r f; do ffprobe -v error -show_format -show_streams -of json "$f" > /dev/null; done <<< "$sample"; t1=$(now)
   ff_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
   echo "ffprobe:    $ns files in ${ff_s}s = $(rate "$ns" "$ff_s") files/s (one process per file)"
   awk -v m="$mlib_s" -v n="$n" -v f="$ff_s" -v k="$ns" 'BEGIN { printf "ratio mlib/ffprobe: %.0fx\n", (n / m) / (k / f) }'
 fi
-if command -v mediainfo >/dev/null; then
+if [[ ${PEERS:-1} != 0 ]] && command -v mediainfo >/dev/null; then
   t0=$(now); while IFS= read -r f; do mediainfo --Output=JSON "$f" > /dev/null; done <<< "$sample"; t1=$(now)
   mi_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
   echo "mediainfo:  $ns files in ${mi_s}s = $(rate "$ns" "$mi_s") files/s (one process per file)"

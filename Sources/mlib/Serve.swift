@@ -8,7 +8,7 @@ import Playback
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata, …).",
+        abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata and others).",
         discussion: """
             Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \
             library as MPD's database (URIs are paths relative to the root, or ROOTNAME/… with several \

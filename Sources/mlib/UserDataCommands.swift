@@ -7,7 +7,7 @@ import MediaModel
 struct Rate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rate",
-        abstract: "Rate the items matching a query (0–5), or clear their rating.",
+        abstract: "Rate the items matching a query (0 to 5), or clear their rating.",
         discussion: """
             The last argument is the rating unless --clear is given; the others are the query, as for \
             mlib ls. Ratings are user data: rescans and moves keep them. A rating in the file's tags \
