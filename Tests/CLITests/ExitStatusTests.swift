@@ -10,14 +10,9 @@ import Testing
     let library: String
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-exit-\(UUID().uuidString)")
-        music = dir.appendingPathComponent("music")
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for name in ["mp3-id3v24.mp3", "flac-vorbis-cover.flac"] {
-            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent(name), to: music.appendingPathComponent(name))
-        }
-        library = dir.appendingPathComponent("library.sqlite").path
-        let scan = try CLI.run(["scan", "--quiet", "--library", library, music.path])
+        let folder = try FixtureFolder("exit", copying: ["mp3-id3v24.mp3", "flac-vorbis-cover.flac"])
+        (dir, music, library) = (folder.dir, folder.music, folder.library)
+        let scan = try folder.scan()
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(try CLI.run(["playlist", "create", "P", "--library", library]).status == 0)
         try Data("#EXTM3U\n\(music.path)/mp3-id3v24.mp3\n".utf8).write(to: dir.appendingPathComponent("in.m3u8"))

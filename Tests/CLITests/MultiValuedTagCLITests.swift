@@ -7,18 +7,12 @@ import Testing
 /// JSON gives an array.
 struct MultiValuedTagCLITests {
     @Test func listsAreMatchedGroupedAndPrintedByValue() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-multivalued-\(getpid())")
-        try? FileManager.default.removeItem(at: dir)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let music = dir.appendingPathComponent("music")
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        for name in ["multi-values.flac", "multi-values-v24.mp3", "multi-values.m4a", "rating-percent.flac"] {
-            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("odd/" + name), to: music.appendingPathComponent(name))
-        }
-        let library = dir.appendingPathComponent("lib.sqlite").path
-        func mlib(_ args: [String]) throws -> CLI.Result { try CLI.run(args + ["--library", library]) }
+        let folder = try FixtureFolder("multivalued", copying: ["multi-values.flac", "multi-values-v24.mp3", "multi-values.m4a",
+                                                                  "rating-percent.flac"].map { "odd/" + $0 })
+        defer { folder.remove() }
+        let mlib = folder.mlib
 
-        #expect(try mlib(["scan", "--quiet", music.path]).status == 0)
+        #expect(try folder.scan().status == 0)
         #expect(try mlib(["ls", "--count", "genre:jazz"]).out == "3\n")
         #expect(try mlib(["ls", "--count", #"genre == "Rock""#]).out == "3\n")
         #expect(try mlib(["ls", "--count", "artist:bob"]).out == "3\n")

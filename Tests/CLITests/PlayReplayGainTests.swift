@@ -9,12 +9,10 @@ import Testing
     let file: String
 
     init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-rg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("music"), withIntermediateDirectories: true)
-        library = dir.appendingPathComponent("library.sqlite").path
-        file = dir.appendingPathComponent("music/tagged.flac").path
-        try FileManager.default.copyItem(atPath: CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac").path, toPath: file)
-        let scan = try CLI.run(["scan", "--quiet", "--library", library, dir.appendingPathComponent("music").path])
+        let folder = try FixtureFolder("rg", copying: ["flac-vorbis-cover.flac"], as: ["tagged.flac"])
+        (dir, library) = (folder.dir, folder.library)
+        file = folder.music.appendingPathComponent("tagged.flac").path
+        let scan = try folder.scan()
         #expect(scan.status == 0, "\(scan.stderr)")
     }
 
