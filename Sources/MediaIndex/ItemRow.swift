@@ -40,14 +40,19 @@ enum ItemRow {
 
     /// Builds an item from a row selected with `selectColumns` (extra trailing columns are ignored).
     static func decode(_ row: Row) -> MediaItem {
-        // The values in one pass, as DatabaseValue: GRDB's generic subscript (`row[i] as Data?`) looks its
-        // type's metadata up in the runtime's locked cache on every call, which was a third of `ls`'s decoding.
-        let values = Array(row.databaseValues)
+        item(Array(row.databaseValues), withTags: true, properties: stored)
+    }
+
+    /// An item from a row's values, read in one pass as DatabaseValue (GRDB's generic subscript,
+    /// `row[i] as Data?`, looks its type's metadata up in the runtime's locked cache on every call, which was
+    /// a third of `ls`'s decoding): id, path, the tag map when `withTags`, then `properties` in order.
+    static func item(_ values: [DatabaseValue], withTags: Bool, properties: [MediaProperty]) -> MediaItem {
         let pathBytes: [UInt8] = Data.fromDatabaseValue(values[1]).map { Array($0) } ?? []
-        var item = MediaItem(path: MediaPath(bytes: pathBytes), tags: decodeTags(values[2]))
+        var item = MediaItem(path: MediaPath(bytes: pathBytes), tags: withTags ? decodeTags(values[2]) : [:])
         item.persistentID = Int64.fromDatabaseValue(values[0]) ?? 0
-        for (offset, property) in stored.enumerated() {
-            item[property] = value(values[3 + offset], as: property.spec.type)
+        let first = withTags ? 3 : 2
+        for (offset, property) in properties.enumerated() {
+            item[property] = value(values[first + offset], as: property.spec.type)
         }
         return item
     }

@@ -71,12 +71,7 @@ public final class PostgresIndex: Sendable {
         }
     }
 
-    /// Binds a property's value as its column's type (what SQLite's column affinity does).
-    static func bind(_ value: MediaValue?, as type: MediaProperty.ValueType, into sql: inout SQLText) -> String {
-        sql.bind(columnValue(value, as: type))
-    }
-
-    /// A property's value as its column's type.
+    /// A property's value as its column's type (what SQLite's column affinity does).
     static func columnValue(_ value: MediaValue?, as type: MediaProperty.ValueType) -> PostgresValue {
         let v = value?.coerced(to: type)
         switch type {

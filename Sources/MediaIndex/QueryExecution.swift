@@ -72,14 +72,9 @@ extension SQLiteIndex {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             let properties = QueryCompiler.summaryProperties
             while let row = try rows.next() {
-                // One pass as DatabaseValue, as ItemRow.decode does (GRDB's generic subscript costs a locked
-                // metadata lookup per call): id, path, the summary properties, then count, duration and key.
+                // id, path, the summary properties, then count, duration and key (`summaryColumns`).
                 let values = Array(row.databaseValues)
-                var item = MediaItem(path: MediaPath(bytes: Data.fromDatabaseValue(values[1]).map { Array($0) } ?? []))
-                item.persistentID = Int64.fromDatabaseValue(values[0]) ?? 0
-                for (offset, property) in properties.enumerated() {
-                    item[property] = ItemRow.value(values[2 + offset], as: property.spec.type)
-                }
+                let item = ItemRow.item(values, withTags: false, properties: properties)
                 let extra = 2 + properties.count
                 let key = String.fromDatabaseValue(values[extra + 2])
                 let summary = MediaCollectionSummary(name: query.grouping.name(of: item, key: key),

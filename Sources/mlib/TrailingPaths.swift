@@ -21,11 +21,12 @@ enum TrailingPaths {
     /// Below this many arguments the parser's own cost is negligible and nothing is split.
     static let threshold = 64
 
-    static let commands: [String: any TrailingPathsCommand.Type] = ["info": Info.self]
+    /// The commands whose path lists go around the parser: each conforms to TrailingPathsCommand.
+    static let commands: Set<String> = ["info"]
 
     /// `arguments` without the program name, split into what the parser sees and the paths it need not.
     static func split(_ arguments: [String]) -> (parsed: [String], trailing: [String]) {
-        guard arguments.count > threshold, let name = arguments.first, commands[name] != nil else { return (arguments, []) }
+        guard arguments.count > threshold, let name = arguments.first, commands.contains(name) else { return (arguments, []) }
         // After a `--` every argument is a path; before it, a path is any argument not starting with "-"
         // ("-" alone is a path too: standard input, for commands that read it).
         let start: Int
