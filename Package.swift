@@ -9,13 +9,24 @@ let package = Package(
         .executable(name: "mlib", targets: ["mlib"]),
         .library(name: "MediaModel", targets: ["MediaModel"]),
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
+        // The store layer: MediaIndex is store-neutral (the protocols, the query plan, the column list);
+        // SQLiteStore (GRDB) and PostgresStore (postgres-nio) are its two dialects. A Swift program that only
+        // needs the embedded library adds SQLiteStore and never links postgres-nio, NIO SSL or BoringSSL.
         .library(name: "MediaIndex", targets: ["MediaIndex"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "MediaScanner", targets: ["MediaScanner"]),
         .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
+    ],
+    // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
+    // wants the façade without postgres-nio depends on mlib with `traits: []`.
+    traits: [
+        .trait(name: "PostgreSQL", description: "PostgreSQL libraries (postgres://…) through postgres-nio."),
+        .default(enabledTraits: ["PostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -47,12 +58,15 @@ let package = Package(
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
-        // SQLiteIndex (GRDB, the embedded default) and PostgresIndex (postgres-nio, a shared server) behind the
-        // store protocols; one module so that LibraryLocator.open reaches both and they share the query compiler.
-        .target(name: "MediaIndex", dependencies: ["MediaModel", .product(name: "GRDB", package: "GRDB.swift"),
-                                                   .product(name: "PostgresNIO", package: "postgres-nio"),
-                                                   .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                                                   .product(name: "Logging", package: "swift-log")]),
+        // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
+        .target(name: "MediaIndex", dependencies: ["MediaModel"]),
+        // SQLiteIndex: the embedded default (GRDB).
+        .target(name: "SQLiteStore", dependencies: ["MediaIndex", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // PostgresIndex: one library for many hosts (postgres-nio; NIO SSL configures its TLS).
+        .target(name: "PostgresStore", dependencies: ["MediaIndex", "MediaModel",
+                                                      .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                      .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
         // `mlib watch`: inotify events turned into scans of the changed directories.
@@ -61,25 +75,29 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "PulseLoader", "MediaModel"]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a library store (swift-nio for the sockets).
         // What the fronts (CLI, mlib serve) share over the stores: playlist contents, mirroring, import.
-        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "Playlists"]),
+        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "Playlists", "SQLiteStore",
+                                                .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner", "Library",
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "Library",
+            "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // In-process query timings on a 100,000-item library (Benchmarks/query-bench runs it).
-        .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "MediaModel"], path: "Benchmarks/QueryBench"),
+        .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "SQLiteStore", "MediaModel"], path: "Benchmarks/QueryBench"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
-        .target(name: "PostgresTestServer", dependencies: ["MediaIndex"], path: "Tests/PostgresTestServer"),
-        .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "MediaModel", "PostgresTestServer"]),
-        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "MediaModel", "MediaProbe",
+        .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "PostgresStore", "Library"],
+                path: "Tests/PostgresTestServer"),
+        .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "SQLiteStore", "PostgresStore", "Library", "MediaModel",
+                                                            "PostgresTestServer"]),
+        .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "SQLiteStore", "PostgresStore",
+                                                              "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),

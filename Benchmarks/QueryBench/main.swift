@@ -2,6 +2,7 @@
 //   swift run -c release query-bench LIBRARY [ITEMS]      (Benchmarks/query-bench runs the whole set)
 import Foundation
 import MediaIndex
+import SQLiteStore
 import MediaModel
 
 let arguments = CommandLine.arguments

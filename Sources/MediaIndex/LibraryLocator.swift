@@ -29,15 +29,4 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         if case .sqlite(let path) = self { return path }
         return nil
     }
-
-    /// Opens and migrates the library. SQLite: `.create` creates a missing library, `.existing` refuses
-    /// it. PostgreSQL: the database must exist (`createdb`); its tables are created on first open.
-    public func open(_ mode: LibraryOpenMode = .create) throws -> any LibraryStore {
-        switch self {
-        case .sqlite(let path):
-            return try SQLiteIndex(path: path, mode: mode)
-        case .postgres(let url):
-            return try PostgresIndex(url: url)
-        }
-    }
 }

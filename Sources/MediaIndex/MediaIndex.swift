@@ -49,7 +49,7 @@ public enum UserDataEdits {
     }
 
     /// What is stored for `value`: counts are never NULL (MPMediaItem's are 0).
-    static func stored(_ property: MediaProperty, _ value: Int64?) -> Int64? {
+    package static func stored(_ property: MediaProperty, _ value: Int64?) -> Int64? {
         property == .playCount || property == .skipCount ? (value ?? 0) : value
     }
 }
@@ -103,7 +103,3 @@ public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore
 
 /// Everything a library offers: what `LibraryLocator.open` returns.
 public typealias LibraryStore = MediaStore & RootStore & ScanStore
-
-extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore {
-    public var libraryName: String { path }
-}

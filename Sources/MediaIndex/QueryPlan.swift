@@ -8,7 +8,7 @@ import MediaModel
 /// `PredicateEvaluator` on the rows the SQL returned. The answers are the evaluator's, so every store
 /// agrees with it by construction where its SQL cannot; `QueryAgreementTests` checks the exact SQL.
 /// (SQLite answers every leaf through its registered Swift functions: `QueryCompiler` needs no residual.)
-protocol SQLDialect {
+package protocol SQLDialect {
     /// SQL true exactly where the comparison holds (NULL or false elsewhere), or nil when it cannot say.
     mutating func exact(_ comparison: Comparison) -> String?
     /// SQL true at least for the items a full-text search matches (a prefilter), or nil.
@@ -17,14 +17,14 @@ protocol SQLDialect {
     func searchIsTrivial(_ text: String) -> Bool
 }
 
-struct QueryPlan {
+package struct QueryPlan {
     /// A WHERE condition selecting every matching item (and, when `residual` is set, perhaps more).
-    var condition: String
+    package var condition: String
     /// The predicate to apply in Swift to the rows `condition` selects, or nil when the SQL is exact.
-    var residual: Predicate?
+    package var residual: Predicate?
 
     /// Plans a normalized predicate.
-    static func plan<D: SQLDialect>(_ predicate: Predicate, _ dialect: inout D) -> QueryPlan {
+    package static func plan<D: SQLDialect>(_ predicate: Predicate, _ dialect: inout D) -> QueryPlan {
         var inexact = false
         let condition = bound(predicate, superset: true, &dialect, &inexact)
         return QueryPlan(condition: condition, residual: inexact ? predicate : nil)

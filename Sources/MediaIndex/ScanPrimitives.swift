@@ -28,7 +28,16 @@ public struct DirectoryState: Sendable {
         public var addedGeneration: Int64 = 0
         /// The reader version (`MediaProbe.readerVersion`) that read it; 0 for an mlib that did not record it.
         public var readerVersion = 0
-    }
+            package init(id: Int64, stamp: FileStamp, fingerprint: Int64?, missing: Bool = false, addedGeneration: Int64 = 0,
+                     readerVersion: Int = 0) {
+            self.id = id
+            self.stamp = stamp
+            self.fingerprint = fingerprint
+            self.missing = missing
+            self.addedGeneration = addedGeneration
+            self.readerVersion = readerVersion
+        }
+}
     public var items: [MediaPath: Item] = [:]
     public var failures: [MediaPath: FileStamp] = [:]
     /// Each failure's code (`ProbeError.code`): the scanner retries some at every scan, others only once
@@ -47,6 +56,12 @@ public struct InodeMatch: Sendable, Hashable {
     public var path: MediaPath
     public var stamp: FileStamp
     public var device: Int64?
+    package init(id: Int64, path: MediaPath, stamp: FileStamp, device: Int64?) {
+        self.id = id
+        self.path = path
+        self.stamp = stamp
+        self.device = device
+    }
 }
 
 /// An indexed file that was not found by this scan: removed, unless a new row is the same file moved.
@@ -94,6 +109,13 @@ public struct MoveCandidate: Sendable, Hashable {
     /// The generation that added the row (a row of this scan's own generation was counted as added).
     public var rowGeneration: Int64
     public var evidence: Evidence
+    package init(vanishedID: Int64, rowID: Int64, rowPath: MediaPath, rowGeneration: Int64, evidence: Evidence) {
+        self.vanishedID = vanishedID
+        self.rowID = rowID
+        self.rowPath = rowPath
+        self.rowGeneration = rowGeneration
+        self.evidence = evidence
+    }
 }
 
 /// Hashes of a file's first and last 16 KiB apart: a retag rewrites one end and leaves the other.
@@ -133,6 +155,14 @@ public struct ScanFailure: Sendable, Hashable {
     /// Set when the file is indexed: its row keeps the metadata of its last good read.
     public var itemID: Int64?
     public var seen: Date
+    package init(path: MediaPath, code: String, message: String, size: Int64, itemID: Int64?, seen: Date) {
+        self.path = path
+        self.code = code
+        self.message = message
+        self.size = size
+        self.itemID = itemID
+        self.seen = seen
+    }
 }
 
 /// A library root and the generation of its last complete walk.
@@ -141,6 +171,11 @@ public struct RootState: Sendable, Hashable {
     public var completeGeneration: Int64
     /// The root's stored exclude list (`mlib root exclude`): patterns as in a .mlibignore at the root.
     public var excludes: [String] = []
+    package init(path: MediaPath, completeGeneration: Int64, excludes: [String] = []) {
+        self.path = path
+        self.completeGeneration = completeGeneration
+        self.excludes = excludes
+    }
 }
 
 /// A directory under a root that is the top of another file system.

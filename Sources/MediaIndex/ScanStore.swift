@@ -37,7 +37,3 @@ extension ScanStore {
     /// A batch whose new rows carry a new generation.
     public func apply(_ changes: [ScanChange]) throws { try apply(changes, generation: nil) }
 }
-
-extension SQLiteIndex: ScanStore {
-    public func readingConnection() throws -> any ScanStore { try secondConnection() }
-}

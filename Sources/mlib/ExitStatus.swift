@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import MediaIndex
+#if PostgreSQL
+import PostgresStore
+#endif
 import MediaModel
 import MediaProbe
 import MediaScanner
@@ -72,9 +75,11 @@ extension ScanLock.Failure: StatusError {
     var exitStatus: Int32 { ExitStatus.libraryUnavailable }
 }
 
+#if PostgreSQL
 extension PostgresRootLock.Failure: StatusError {
     var exitStatus: Int32 { ExitStatus.libraryUnavailable }
 }
+#endif
 
 extension ProbeError: StatusError {
     var exitStatus: Int32 { ExitStatus.partialFailure }

@@ -3,6 +3,9 @@ import Foundation
 import MediaIndex
 import MediaModel
 import MediaScanner
+#if PostgreSQL
+import PostgresStore
+#endif
 
 /// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
@@ -44,7 +47,11 @@ struct LibraryOptions: ParsableArguments {
         case .sqlite(let path):
             return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
         case .postgres(let url):
+            #if PostgreSQL
             return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
+            #else
+            return try locator.open(.existing)    // says why it cannot
+            #endif
         }
     }
 }

@@ -2,6 +2,9 @@ import ArgumentParser
 import EarlySignals
 import Foundation
 import MediaIndex
+#if PostgreSQL
+import PostgresStore
+#endif
 import MediaModel
 import MediaScanner
 import MediaWatch
@@ -68,6 +71,15 @@ struct Watch: AsyncParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
+    /// A PostgreSQL root lock that another scan holds (as opposed to a server that is gone).
+    static func isBusyLock(_ error: any Error) -> Bool {
+        #if PostgreSQL
+        error is PostgresRootLock.Failure
+        #else
+        false
+        #endif
+    }
+
     func run() async throws {
         let stop = StopFlag()
         stop.watch()
@@ -106,7 +118,7 @@ struct Watch: AsyncParsableCommand {
         watcher.lock = {
             // Busy: another scan holds it, the watcher tries again shortly. On PostgreSQL any other failure
             // (the server gone) ends the watch rather than being taken for a busy lock forever.
-            do { return try libraryOptions.scanLock(roots: lockedRoots, timeout: 0, onWait: {}) } catch where locator.sqlitePath != nil || error is PostgresRootLock.Failure {
+            do { return try libraryOptions.scanLock(roots: lockedRoots, timeout: 0, onWait: {}) } catch where locator.sqlitePath != nil || Self.isBusyLock(error) {
                 return nil
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import MediaIndex
+@testable import SQLiteStore
 import MediaModel
 import Testing
 

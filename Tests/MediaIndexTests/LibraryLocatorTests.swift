@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+import Library
 import Testing
 
 struct LibraryLocatorTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+@testable import PostgresStore
 import MediaModel
 import PostgresTestServer
 import Testing

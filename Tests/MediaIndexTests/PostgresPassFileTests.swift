@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+@testable import PostgresStore
 import Testing
 
 /// A PostgreSQL locator without a password takes it from libpq's password file, matched as libpq does.

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 @testable import MediaIndex
+@testable import SQLiteStore
+@testable import PostgresStore
 import MediaModel
 import PostgresTestServer
 import Testing

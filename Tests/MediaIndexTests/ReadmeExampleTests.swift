@@ -1,5 +1,6 @@
 import Foundation
 import MediaIndex
+import SQLiteStore
 import MediaModel
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 @testable import MediaIndex
+@testable import SQLiteStore
+@testable import PostgresStore
 import MediaModel
 import PostgresTestServer
 import Testing

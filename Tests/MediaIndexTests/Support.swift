@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+@testable import SQLiteStore
 import MediaModel
 
 /// A fresh directory under the system temp dir, removed by the caller's `defer`.

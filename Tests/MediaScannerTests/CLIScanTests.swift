@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+@testable import SQLiteStore
 import MediaModel
 @testable import MediaScanner
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIndex
+import PostgresStore
 import MediaModel
 @testable import MediaScanner
 import PostgresTestServer

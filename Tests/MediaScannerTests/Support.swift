@@ -1,5 +1,7 @@
 import Foundation
 import MediaIndex
+import SQLiteStore
+import Library
 import MediaModel
 @testable import MediaScanner
 import PostgresTestServer

@@ -1,5 +1,7 @@
 import Foundation
 import MediaIndex
+import SQLiteStore
+import Library
 
 /// The stores every store test runs on (`@Test(arguments: Store.available)`). PostgreSQL is left out, with
 /// one printed line saying why, only where it is not installed; where it is, a failure to start it fails

@@ -1,0 +1,51 @@
+import Foundation
+import MediaModel
+
+/// A smart playlist's rule, stored as text (the predicate in the format-string syntax, the sort as the
+/// CLI writes it) so that the store does not depend on the parser.
+public struct SmartPlaylistRule: Sendable, Hashable, Codable {
+    public var predicate: String
+    public var sort: String?
+    public var limit: Int?
+    public init(predicate: String, sort: String? = nil, limit: Int? = nil) {
+        self.predicate = predicate
+        self.sort = sort
+        self.limit = limit
+    }
+}
+
+/// A playlist as stored: static (entries, in order) or smart (a rule evaluated when read).
+public struct StoredPlaylist: Sendable, Hashable, Identifiable {
+    public var id: Int64
+    public var name: String
+    public var smart: SmartPlaylistRule?
+    public var created: Date
+    public var modified: Date
+    /// Number of entries (0 for a smart playlist).
+    public var entryCount: Int
+    /// The playlist file under a root that this playlist mirrors (nil for the user's own): its entries
+    /// follow the file on every scan, so they are edited in the file, not here.
+    public var source: MediaPath? = nil
+    public var isSmart: Bool { smart != nil }
+    package init(id: Int64, name: String, smart: SmartPlaylistRule?, created: Date, modified: Date, entryCount: Int,
+                 source: MediaPath? = nil) {
+        self.id = id
+        self.name = name
+        self.smart = smart
+        self.created = created
+        self.modified = modified
+        self.entryCount = entryCount
+        self.source = source
+    }
+}
+
+extension SmartPlaylistRule {
+    /// The query a smart playlist stands for. `predicate` is a format string, or short-form words when it
+    /// has no operator (`artist:björk year:1990..`); `sort` is a sort list (`artist,-year`).
+    public func query() throws -> MediaQuery {
+        let trimmed = predicate.trimmingCharacters(in: .whitespaces)
+        let filter: MediaModel.Predicate = trimmed.isEmpty ? .all
+            : PredicateParser.looksLikeFormat(trimmed) ? try PredicateParser.parse(trimmed) : try ShortQueryParser.parse(trimmed)
+        return MediaQuery(filter: filter, sort: try sort.map { try MediaModel.SortDescriptor.parseList($0) } ?? [], limit: limit)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import NIOConcurrencyHelpers
+import MediaIndex
+import MediaModel
+
+/// The directory states a scan's reading connection has read ahead: a scan asks for each directory's state
+/// once, in walk order (a depth-first walk with names in byte order), and one round trip per directory was
+/// most of an unchanged rescan on PostgreSQL (0.48 s against SQLite's 0.08 s on 10,000 files in 931
+/// directories). So the reader fetches the states of the directories from the one asked for onwards, in
+/// byte order, `rowsPerRead` rows at a time, and hands each out once.
+///
+/// What it hands out is the state as it was when read, a little earlier than a read per directory would
+/// have seen it. The scanner already copes with that: its reader never waited for the writer's batches,
+/// so a state could always miss edits of this scan still queued (an item renamed away is claimed; see
+/// `ScanRun.diff`). A directory asked for a second time is read again from the server.
+final class DirectoryStateReadAhead: Sendable {
+    /// Bounds the memory a huge root costs (a few hundred bytes a row) while keeping round trips rare.
+    static let defaultRowsPerRead = 4096
+
+    private struct Contents {
+        /// Byte ranges of directories whose states were read: `lower` included, `upper` excluded (nil: no end).
+        var covered: [(lower: [UInt8], upper: [UInt8]?)] = []
+        /// States read and not yet handed out; a covered directory absent here has no rows.
+        var states: [[UInt8]: DirectoryState] = [:]
+        var handedOut: Set<[UInt8]> = []
+    }
+    private let contents = NIOLockedValueBox(Contents())
+    let rowsPerRead: Int
+
+    init(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) { self.rowsPerRead = rowsPerRead }
+
+    /// The state of `directory` if a read covered it and it was not handed out before (then it is, now).
+    func take(_ directory: MediaPath) -> DirectoryState? {
+        contents.withLockedValue { c in
+            let key = directory.bytes
+            guard !c.handedOut.contains(key), c.covered.contains(where: { Self.isIn(key, $0.lower, $0.upper) }) else { return nil }
+            c.handedOut.insert(key)
+            return c.states.removeValue(forKey: key) ?? DirectoryState()
+        }
+    }
+
+    /// Whether `directory` was handed out already (a second request reads the server again).
+    func wasHandedOut(_ directory: MediaPath) -> Bool {
+        contents.withLockedValue { $0.handedOut.contains(directory.bytes) }
+    }
+
+    /// Records a read of every directory in `lower ..< upper` (nil: to the end).
+    func add(_ states: [[UInt8]: DirectoryState], from lower: [UInt8], upTo upper: [UInt8]?) {
+        contents.withLockedValue { c in
+            c.covered.append((lower, upper))
+            for (directory, state) in states where !c.handedOut.contains(directory) { c.states[directory] = state }
+        }
+    }
+
+    private static func isIn(_ key: [UInt8], _ lower: [UInt8], _ upper: [UInt8]?) -> Bool {
+        !key.lexicographicallyPrecedes(lower) && (upper.map { key.lexicographicallyPrecedes($0) } ?? true)
+    }
+}

@@ -1,0 +1,337 @@
+import GRDB
+import MediaIndex
+import MediaModel
+
+/// Named migrations, frozen: each step is the SQL it ran when it was released, never derived from the live
+/// property table (a test upgrades a library made by mlib 0.1.0). A property added later gets its column,
+/// its folded twin and a rebuilt full-text index from `addMissingPropertyColumns` until it has a step.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items, roots, failures, playlists, FTS") { db in
+            try db.execute(sql: """
+                CREATE TABLE roots (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    added REAL NOT NULL)
+                """)
+            // Frozen: the schema as mlib 0.1.0 created it (a property added since has a step of its own, or
+            // `addMissingPropertyColumns`). AUTOINCREMENT: an id is never reused, so a deleted item's id cannot
+            // come back as someone else's.
+            try db.execute(sql: """
+                CREATE TABLE items (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    path BLOB NOT NULL UNIQUE,
+                    path_text TEXT NOT NULL,
+                    dir BLOB NOT NULL,
+                    tags TEXT,
+                    "fileSize" INTEGER,
+                    "modificationDate" REAL,
+                    "mediaType" INTEGER,
+                    "title" TEXT,
+                    "albumTitle" TEXT,
+                    "artist" TEXT,
+                    "albumArtist" TEXT,
+                    "genre" TEXT,
+                    "composer" TEXT,
+                    "grouping" TEXT,
+                    "albumTrackNumber" INTEGER,
+                    "albumTrackCount" INTEGER,
+                    "discNumber" INTEGER,
+                    "discCount" INTEGER,
+                    "isCompilation" INTEGER,
+                    "releaseDate" TEXT,
+                    "year" INTEGER,
+                    "beatsPerMinute" INTEGER,
+                    "comments" TEXT,
+                    "lyrics" TEXT,
+                    "hasArtwork" INTEGER,
+                    "musicBrainzTrackID" TEXT,
+                    "musicBrainzReleaseTrackID" TEXT,
+                    "musicBrainzAlbumID" TEXT,
+                    "musicBrainzArtistID" TEXT,
+                    "musicBrainzAlbumArtistID" TEXT,
+                    "musicBrainzReleaseGroupID" TEXT,
+                    "replayGainTrackGain" REAL,
+                    "replayGainTrackPeak" REAL,
+                    "replayGainAlbumGain" REAL,
+                    "replayGainAlbumPeak" REAL,
+                    "playbackDuration" REAL,
+                    "container" TEXT,
+                    "audioCodec" TEXT,
+                    "videoCodec" TEXT,
+                    "bitRate" INTEGER,
+                    "sampleRate" INTEGER,
+                    "channels" INTEGER,
+                    "bitDepth" INTEGER,
+                    "width" INTEGER,
+                    "height" INTEGER,
+                    "frameRate" REAL,
+                    "playCount" INTEGER,
+                    "skipCount" INTEGER,
+                    "lastPlayedDate" REAL,
+                    "rating" INTEGER,
+                    "dateAdded" REAL,
+                    "title_folded" TEXT,
+                    "albumTitle_folded" TEXT,
+                    "artist_folded" TEXT,
+                    "albumArtist_folded" TEXT,
+                    "genre_folded" TEXT,
+                    "composer_folded" TEXT,
+                    scan_mtime INTEGER,
+                    scan_inode INTEGER,
+                    fingerprint INTEGER,
+                    scan_failed INTEGER NOT NULL DEFAULT 0)
+                """)
+            for sql in Self.v1Indexes { try db.execute(sql: sql) }
+
+            try db.execute(sql: """
+                CREATE TABLE failures (
+                    path BLOB PRIMARY KEY,
+                    path_text TEXT NOT NULL,
+                    dir BLOB NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    item_id INTEGER REFERENCES items(id) ON DELETE SET NULL,
+                    seen REAL NOT NULL)
+                """)
+            try db.execute(sql: "CREATE INDEX failures_dir ON failures(dir)")
+
+            try db.execute(sql: """
+                CREATE TABLE playlists (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE,
+                    query TEXT,
+                    sort TEXT,
+                    "limit" INTEGER,
+                    created REAL NOT NULL,
+                    modified REAL NOT NULL)
+                """)
+            try db.execute(sql: """
+                CREATE TABLE playlist_entries (
+                    playlist_id INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    PRIMARY KEY (playlist_id, position))
+                """)
+            try db.execute(sql: "CREATE INDEX playlist_entries_item ON playlist_entries(item_id)")
+
+            for sql in Self.v1FullTextSearch { try db.execute(sql: sql) }
+        }
+        QueryIndexes.register(in: &migrator)     // the query engineer's indexes (QueryIndexes.swift)
+        migrator.registerMigration("v2: playlists mirror the playlist files found under roots") { db in
+            // The exact path bytes of the file a playlist was imported from by a scan; NULL for the user's own.
+            try db.execute(sql: "ALTER TABLE playlists ADD COLUMN source BLOB")
+            try db.execute(sql: "CREATE UNIQUE INDEX playlists_source ON playlists(source) WHERE source IS NOT NULL")
+        }
+        migrator.registerMigration("v3: move-detection watermark") { db in
+            // Rows with a larger id were added since the last complete scan: the candidates a vanished item
+            // may have moved to. Kept across a killed scan, so the next one still pairs a move it began.
+            try db.execute(sql: "CREATE TABLE scan_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID")
+            try db.execute(sql: """
+                INSERT INTO scan_state VALUES ('moveWatermark',
+                    COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'items'), 0))
+                """)
+        }
+        migrator.registerMigration("v4: identity: generations per root, devices, mount points, zero play counts") { db in
+            // A counter bumped by each scan that adds rows; a row remembers the generation that added it, a
+            // root the generation at which it was last walked completely. A vanished item under a root may
+            // have moved to any row added since: the window is per root, so a scan of another root (or of a
+            // subtree) no longer closes it, and a killed scan's rows stay candidates.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN added_gen INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN scan_device INTEGER")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN head_hash INTEGER")
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN tail_hash INTEGER")
+            // Set when a scan that did not walk every root lost sight of the item: hidden from every query, but
+            // kept with its id and user data until a scan of all roots shows it gone (it may have moved to a
+            // root that was not walked); a later scan that finds it again clears it.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN missing_gen INTEGER")
+            try db.execute(sql: "CREATE INDEX items_missing ON items(missing_gen) WHERE missing_gen IS NOT NULL")
+            try db.execute(sql: "CREATE INDEX items_inode ON items(scan_inode)")
+            try db.execute(sql: "CREATE INDEX items_added_gen ON items(added_gen)")
+            try db.execute(sql: "ALTER TABLE roots ADD COLUMN complete_gen INTEGER NOT NULL DEFAULT 0")
+            // Mount points seen under each root by its last complete walk: one that is no longer a mount
+            // point (an unmounted disk) hides its items; they are not taken as deleted.
+            try db.execute(sql: "CREATE TABLE mounts (path BLOB PRIMARY KEY, device INTEGER NOT NULL) WITHOUT ROWID")
+            try db.execute(sql: "INSERT INTO scan_state VALUES ('generation', 1)")
+            try db.execute(sql: """
+                UPDATE items SET added_gen = 1
+                WHERE id > COALESCE((SELECT value FROM scan_state WHERE key = 'moveWatermark'), 0)
+                """)
+            try db.execute(sql: "DELETE FROM scan_state WHERE key = 'moveWatermark'")
+            // MPMediaItem's playCount and skipCount are 0, never nil: `plays:0` finds the never-played.
+            try db.execute(sql: "UPDATE items SET playCount = COALESCE(playCount, 0), skipCount = COALESCE(skipCount, 0)")
+        }
+        migrator.registerMigration("v5: per-root exclude lists") { db in
+            // Patterns as in a .mlibignore at the root, one per line (`mlib root exclude`).
+            try db.execute(sql: "ALTER TABLE roots ADD COLUMN excludes TEXT NOT NULL DEFAULT ''")
+        }
+        migrator.registerMigration("v6: file type, partial reads, chapter count") { db in
+            // The clean file type (mp3, m4a, m4b, mkv, opus…) that queries, stats and ls use; `container` keeps
+            // FFmpeg's demuxer list. Rows from before are typed from their container and extension (the next
+            // scan that reads them again decides from the content).
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "fileType" TEXT"#)
+            // A file read only in part (damaged, truncated, a tag with no audio): 1, with the first reason.
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "isPartial" INTEGER"#)
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "partialReason" TEXT"#)
+            // Chapters (M4B/MP4, Matroska, ID3v2 CHAP); NULL when the file has none.
+            try db.execute(sql: #"ALTER TABLE items ADD COLUMN "chapterCount" INTEGER"#)
+            try db.execute(sql: #"CREATE INDEX "items_fileType" ON items("fileType")"#)
+            try db.execute(sql: #"CREATE INDEX "items_isPartial" ON items("isPartial") WHERE "isPartial" = 1"#)
+            try db.execute(sql: #"""
+                UPDATE items SET "fileType" = CASE
+                    WHEN container LIKE 'mov,%' THEN CASE
+                        WHEN lower(path_text) LIKE '%.m4b' THEN 'm4b'
+                        WHEN "videoCodec" IS NOT NULL THEN 'mp4'
+                        ELSE 'm4a' END
+                    WHEN container = 'matroska,webm' THEN CASE WHEN lower(path_text) LIKE '%.webm' THEN 'webm' ELSE 'mkv' END
+                    WHEN container = 'ogg' AND "audioCodec" = 'opus' THEN 'opus'
+                    WHEN container = 'mpc8' THEN 'mpc'
+                    WHEN container = 'asf' THEN CASE WHEN "videoCodec" IS NOT NULL THEN 'wmv' ELSE 'wma' END
+                    WHEN container LIKE '%,%' THEN substr(container, 1, instr(container, ',') - 1)
+                    ELSE container END
+                """#)
+        }
+        migrator.registerMigration("v7: folded columns recomputed with transliteration (ð, þ, æ, ø, ß, œ, ł…)") { db in
+            // TextFolding now spells letters without a decomposition in Latin (Guðnadóttir → gudnadottir):
+            // the stored folded text of every item is recomputed with it. The update trigger keeps the
+            // full-text index in step (it deletes the old folded words and indexes the new ones).
+            try db.execute(sql: """
+                UPDATE items SET
+                    "title_folded" = mlib_fold("title", 3),
+                    "albumTitle_folded" = mlib_fold("albumTitle", 3),
+                    "artist_folded" = mlib_fold("artist", 3),
+                    "albumArtist_folded" = mlib_fold("albumArtist", 3),
+                    "genre_folded" = mlib_fold("genre", 3),
+                    "composer_folded" = mlib_fold("composer", 3)
+                """)
+        }
+        migrator.registerMigration("v8: tag ratings") { db in
+            // The rating a file's tags carry (POPM, RATING, FMPS_RATING, MP4 rate; 0–5), beside the user's own
+            // `rating`, which it never overwrites: the rating shown and queried is the user's, else the tag's.
+            // Rows read before have none until their file is read again; nothing else changes, nothing is lost.
+            if try !db.columns(in: "items").contains(where: { $0.name == "tagRating" }) {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "tagRating" INTEGER"#)
+            }
+            // `rating:4`, `--sort rating` compare this expression (`ItemRow.valueExpression(.rating)`).
+            try db.execute(sql: #"CREATE INDEX "items_rating_shown" ON items(COALESCE("rating", "tagRating"))"#)
+        }
+        migrator.registerMigration("v9: reader version of each item and failure") { db in
+            // The `MediaProbe.readerVersion` that read the file; NULL for rows of an mlib that did not record
+            // it. A scan reads again the unchanged files an older reader read (and retries its refusals).
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN reader_version INTEGER")
+            try db.execute(sql: "ALTER TABLE failures ADD COLUMN reader_version INTEGER")
+        }
+        migrator.registerMigration("v10: partial indexes of multi-valued properties") { db in
+            // Equality on artist, albumArtist, genre, composer reads rows holding one value by the folded
+            // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
+            // (QueryCompiler.eachValue). Indexes only: nothing stored changes.
+            for sql in QueryCompiler.multiValuedIndexes { try db.execute(sql: sql) }
+        }
+        return migrator
+    }
+
+    /// v1's indexes, as mlib 0.1.0 created them.
+    static let v1Indexes: [String] = [
+        #"CREATE INDEX items_dir ON items(dir)"#,
+        #"CREATE INDEX items_identity ON items(fileSize, fingerprint)"#,
+        #"CREATE INDEX items_path_text ON items(path_text)"#,
+        #"CREATE INDEX "items_title_folded" ON items("title_folded")"#,
+        #"CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded")"#,
+        #"CREATE INDEX "items_artist_folded" ON items("artist_folded")"#,
+        #"CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded")"#,
+        #"CREATE INDEX "items_genre_folded" ON items("genre_folded")"#,
+        #"CREATE INDEX "items_composer_folded" ON items("composer_folded")"#,
+        #"CREATE INDEX "items_mediaType" ON items("mediaType")"#,
+        #"CREATE INDEX "items_year" ON items("year")"#,
+        #"CREATE INDEX "items_dateAdded" ON items("dateAdded")"#,
+        #"CREATE INDEX "items_lastPlayedDate" ON items("lastPlayedDate")"#,
+        #"CREATE INDEX "items_playCount" ON items("playCount")"#,
+        #"CREATE INDEX "items_rating" ON items("rating")"#,
+        #"CREATE INDEX "items_container" ON items("container")"#,
+    ]
+
+    /// v1's full-text index over the folded searchable columns of 0.1.0, and the triggers that keep it in step.
+    static let v1FullTextSearch: [String] = [
+        """
+        CREATE VIRTUAL TABLE items_fts USING fts5("title", "albumTitle", "artist", "albumArtist", "genre", "composer", content='items', content_rowid='id',
+            tokenize='unicode61 remove_diacritics 2')
+        """,
+        """
+        CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN
+            INSERT INTO items_fts(rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES (new.id, new."title_folded", new."albumTitle_folded", new."artist_folded", new."albumArtist_folded", new."genre_folded", new."composer_folded");
+        END
+        """,
+        """
+        CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+            INSERT INTO items_fts(items_fts, rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES ('delete', old.id, old."title_folded", old."albumTitle_folded", old."artist_folded", old."albumArtist_folded", old."genre_folded", old."composer_folded");
+        END
+        """,
+        """
+        CREATE TRIGGER items_fts_update AFTER UPDATE OF "title_folded", "albumTitle_folded", "artist_folded", "albumArtist_folded", "genre_folded", "composer_folded" ON items BEGIN
+            INSERT INTO items_fts(items_fts, rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES ('delete', old.id, old."title_folded", old."albumTitle_folded", old."artist_folded", old."albumArtist_folded", old."genre_folded", old."composer_folded");
+            INSERT INTO items_fts(rowid, "title", "albumTitle", "artist", "albumArtist", "genre", "composer") VALUES (new.id, new."title_folded", new."albumTitle_folded", new."artist_folded", new."albumArtist_folded", new."genre_folded", new."composer_folded");
+        END
+        """,
+    ]
+
+    /// `items_fts` indexes the folded searchable columns (external content: no second copy of the text).
+    /// Triggers keep it in step; an update that leaves those columns alone (a move) does not touch it.
+    static func createFullTextSearch(_ db: Database) throws {
+        let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
+        let new = ItemRow.searchable.map { "new." + ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        let old = ItemRow.searchable.map { "old." + ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE items_fts USING fts5(\(names), content='items', content_rowid='id',
+                tokenize='unicode61 remove_diacritics 2');
+            CREATE TRIGGER items_fts_insert AFTER INSERT ON items BEGIN
+                INSERT INTO items_fts(rowid, \(names)) VALUES (new.id, \(new));
+            END;
+            CREATE TRIGGER items_fts_delete AFTER DELETE ON items BEGIN
+                INSERT INTO items_fts(items_fts, rowid, \(names)) VALUES ('delete', old.id, \(old));
+            END;
+            CREATE TRIGGER items_fts_update AFTER UPDATE OF \(folded) ON items BEGIN
+                INSERT INTO items_fts(items_fts, rowid, \(names)) VALUES ('delete', old.id, \(old));
+                INSERT INTO items_fts(rowid, \(names)) VALUES (new.id, \(new));
+            END;
+            """)
+    }
+
+    /// Adds a column for any property that appeared after the database was created, and for a searchable one
+    /// its folded twin (filled from the column) and a full-text index rebuilt with it: a scan writes every
+    /// folded column, so an old library without one could not be scanned at all. Reads first, so an
+    /// up-to-date database is not written to. (Properties added from now on should come with a named
+    /// migration step of their own; this keeps libraries of every earlier version scannable meanwhile.)
+    static func addMissingPropertyColumns(_ writer: any DatabaseWriter) throws {
+        let existing = try writer.read { db in Set(try db.columns(in: "items").map(\.name)) }
+        let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
+        let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
+        guard !missing.isEmpty || !missingFolded.isEmpty else { return }
+        try writer.write { db in
+            for p in missing {
+                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(ItemRow.quoted(p.rawValue)) \(ItemRow.sqlType(p.spec.type))")
+            }
+            guard !missingFolded.isEmpty else { return }
+            for p in missingFolded {
+                let folded = ItemRow.quoted(ItemRow.foldedColumn(p))
+                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(folded) TEXT")
+                try db.execute(sql: "UPDATE items SET \(folded) = mlib_fold(\(ItemRow.quoted(p.rawValue)), 3)")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(ItemRow.quoted("items_" + ItemRow.foldedColumn(p))) ON items(\(folded))")
+            }
+            for trigger in ["items_fts_insert", "items_fts_delete", "items_fts_update"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger)")
+            }
+            try db.execute(sql: "DROP TABLE IF EXISTS items_fts")
+            try createFullTextSearch(db)
+            // Indexed from the folded columns, as the triggers do ('rebuild' would read the unfolded ones).
+            let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
+            let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO items_fts(rowid, \(names)) SELECT id, \(folded) FROM items")
+        }
+    }
+}
