@@ -42,4 +42,48 @@ package enum ItemRow {
     package static let fileColumnNames: [String] =
         ["path", "path_text", "dir", "tags"] + fileDerived.map(\.rawValue) + searchable.map(foldedColumn)
 
+
+    /// An item from a row selected with `selectColumns` (extra trailing columns are ignored).
+    package static func item(_ row: SQLRow) -> MediaItem {
+        item(row.values, withTags: true, properties: stored)
+    }
+
+    /// An item from a row's values: id, path, the tag map when `withTags`, then `properties` in order.
+    package static func item(_ values: [SQLValue], withTags: Bool, properties: [MediaProperty]) -> MediaItem {
+        var item = MediaItem(path: MediaPath(bytes: values[1].bytes ?? []), tags: withTags ? tags(fromJSON: values[2].text) : [:])
+        item.persistentID = values[0].integer ?? 0
+        let first = withTags ? 3 : 2
+        for (offset, property) in properties.enumerated() {
+            item[property] = value(values[first + offset], as: property.spec.type)
+        }
+        return item
+    }
+
+    /// A stored value as the property's type (SQLite's column affinity may hand back another type).
+    package static func value(_ value: SQLValue, as type: MediaProperty.ValueType) -> MediaValue? {
+        switch value {
+        case .null, .integers, .texts: return nil
+        case .integer(let i):
+            switch type {
+            case .bool: return .bool(i != 0)
+            case .real, .timestamp, .duration: return .real(Double(i))
+            case .text, .date: return .text(String(i))
+            case .integer, .mediaType: return .integer(i)
+            }
+        case .real(let d): return MediaValue.real(d).coerced(to: type)
+        case .text(let s): return MediaValue.text(s).coerced(to: type)
+        case .bytes(let b): return .text(String(decoding: b, as: UTF8.self))
+        }
+    }
+
+    /// A property's value as its column's type (what SQLite's column affinity does; PostgreSQL's columns
+    /// are typed).
+    package static func columnValue(_ value: MediaValue?, as type: MediaProperty.ValueType) -> SQLValue {
+        let v = value?.coerced(to: type)
+        switch type {
+        case .text, .date: return v.map { .text($0.text ?? $0.description) } ?? .null
+        case .integer, .mediaType, .bool: return v?.integer.map(SQLValue.integer) ?? .null
+        case .real, .timestamp, .duration: return v?.real.flatMap { $0.isFinite ? .real($0) : nil } ?? .null
+        }
+    }
 }

@@ -13,19 +13,18 @@ import MediaModel
 ///   readers never wait for them (MVCC), and a scan killed at any moment leaves its last committed batch.
 /// - Queries compile to SQL for what PostgreSQL answers exactly and a residual predicate the in-memory
 ///   evaluator applies (`PostgresQueryCompiler`), so both stores give the same answers.
-public final class PostgresIndex: Sendable {
+public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public let location: PostgresLocation
     let session: PostgresSession
     /// On the scanner's reading connection only: directory states read many directories at a time.
     let readAhead: DirectoryStateReadAhead?
-    /// This host's name for its roots and items.
-    var host: String { location.rootHost }
 
     /// Connects to the library at `location`, creating and migrating its tables if needed.
     public init(_ location: PostgresLocation) throws {
         self.location = location
         session = try PostgresSession(location)
         readAhead = nil
+        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description)
         try PostgresSchema.migrate(session)
     }
 
@@ -42,9 +41,10 @@ public final class PostgresIndex: Sendable {
         self.location = location
         self.readAhead = readAhead
         session = try PostgresSession(location)
+        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description)
     }
 
-    var databaseName: String { location.description }
+    var databaseName: String { libraryName }
 
     // MARK: Item rows
 
@@ -99,5 +99,4 @@ extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore,
     func scanReader(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) throws -> PostgresIndex {
         try PostgresIndex(location, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead))
     }
-    public var libraryName: String { databaseName }
 }

@@ -9,7 +9,7 @@ import MediaModel
 /// One `DatabaseQueue` (a single connection) rather than a `DatabasePool`: each mlib process does one thing
 /// at a time, and GRDB's pool commits a dummy transaction on every open to create the WAL file, which
 /// would break "an unchanged rescan writes nothing". WAL is switched on here instead (a no-op once set).
-public final class SQLiteIndex: Sendable {
+public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     /// The database file, or ":memory:".
     public let path: String
     let database: any DatabaseWriter
@@ -32,6 +32,7 @@ public final class SQLiteIndex: Sendable {
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
+        super.init(connection: SQLiteConnection(database: database, path: path), host: nil, libraryName: path)
         try migrate()
     }
 
@@ -47,8 +48,9 @@ public final class SQLiteIndex: Sendable {
         mode = .create
         isReadOnly = false
         do { database = try DatabaseQueue(configuration: Self.configuration(readOnly: false)) } catch {
-            throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
+            throw IndexError.cannotOpen(database: ":memory:", reason: Self.reason(error))
         }
+        super.init(connection: SQLiteConnection(database: database, path: path), host: nil, libraryName: path)
         try migrate()
     }
 
@@ -169,6 +171,5 @@ public final class SQLiteIndex: Sendable {
 }
 
 extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore {
-    public var libraryName: String { path }
     public func readingConnection() throws -> any ScanStore { try secondConnection() }
 }

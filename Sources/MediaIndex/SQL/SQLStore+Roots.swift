@@ -1,0 +1,113 @@
+import Foundation
+import MediaModel
+
+// Library roots (this host's): adding, forgetting (nested roots keep what they cover), relocating, and what
+// the scanner records about each (the generation of its last complete walk, the mount points under it).
+extension SQLStore {
+    public func roots() throws -> [MediaPath] {
+        try rootStates().map(\.path)
+    }
+
+    public func rootStates() throws -> [RootState] {
+        try read { x in
+            try x.rows("SELECT path, complete_gen, excludes FROM roots WHERE \(mine()) ORDER BY path").map {
+                RootState(path: $0.path(0) ?? MediaPath(bytes: []), completeGeneration: $0.int64(1) ?? 0,
+                          excludes: ($0.text(2) ?? "").split(separator: "\n").map(String.init))
+            }
+        }
+    }
+
+    /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
+    /// the root hides what the list leaves out and brings back, with their ids, what it no longer does.
+    public func setExcludes(_ patterns: [String], of root: MediaPath) throws {
+        try write { x in
+            try x.execute("UPDATE roots SET excludes = \(patterns.joined(separator: "\n")) WHERE \(mine()) AND path = \(root)")
+        }
+    }
+
+    /// Adds a root; returns false when it was already there (no write then).
+    @discardableResult
+    public func addRoot(_ root: MediaPath) throws -> Bool {
+        if try read({ x in try x.row("SELECT 1 FROM roots WHERE \(mine()) AND path = \(root)") }) != nil { return false }
+        let host = hostColumn()
+        return try write { x in
+            try x.execute("""
+                INSERT INTO roots (\(host.name)path, path_text, added) VALUES (\(host.value)\(root), \(root.string), \(Date()))
+                ON CONFLICT DO NOTHING
+                """) > 0
+        }
+    }
+
+    /// Forgets a root and everything indexed under it that no other root covers: forgetting a root nested in
+    /// another removes no item, and forgetting the outer one keeps what the nested one holds.
+    public func removeRoot(_ root: MediaPath) throws {
+        let others = try roots().filter { $0 != root }
+        try write { x in
+            try x.execute("DELETE FROM roots WHERE \(mine()) AND path = \(root)")
+            try x.execute("DELETE FROM mounts WHERE \(mine()) AND path = \(root)")
+            guard !others.contains(where: { root.hasPrefix(directory: $0) }) else { return }
+            var condition = mine() + " AND " + under(root)
+            for nested in others where nested.hasPrefix(directory: root) { condition += " AND NOT " + under(nested) }
+            for table in ["items", "failures"] {
+                try x.execute("DELETE FROM \(raw: table) WHERE \(condition)")
+            }
+            try x.execute("DELETE FROM mounts WHERE \(mine()) AND \(under(root, column: "path"))")
+        }
+    }
+
+    /// Moves a root and everything under it to a new place (`/mnt/nas` → `/media/nas`): every path is
+    /// rewritten, ids, user data and playlist entries stay. The next scan of the new root then finds the
+    /// files where the index says they are. Each path is rewritten in Swift: its text form (`path_text`) is
+    /// MediaPath's repaired string, which PostgreSQL cannot make from bytes that are not UTF-8.
+    public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
+        if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) { throw invalid(reason) }
+        func moved(_ bytes: [UInt8]) -> MediaPath { MediaPath(bytes: new.bytes + bytes.dropFirst(old.bytes.count)) }
+        try write { x in
+            for (table, key) in [("items", "id"), ("failures", "path")] {
+                for row in try x.rows("SELECT \(raw: key), path FROM \(raw: table) WHERE \(mine()) AND \(under(old))") {
+                    let path = moved(row[1].bytes ?? [])
+                    try x.execute("""
+                        UPDATE \(raw: table) SET path = \(path), path_text = \(path.string), dir = \(path.directory)
+                        WHERE \(mine()) AND \(raw: key) = \(row[0])
+                        """)
+                }
+            }
+            for (table, column, hostColumn) in [("playlists", "source", "source_host"), ("mounts", "path", "host")] {
+                for row in try x.rows("SELECT \(raw: column) FROM \(raw: table) WHERE \(mine(hostColumn)) AND \(under(old, column: column))") {
+                    try x.execute("""
+                        UPDATE \(raw: table) SET \(raw: column) = \(moved(row[0].bytes ?? [])) WHERE \(mine(hostColumn)) AND \(raw: column) = \(row[0])
+                        """)
+                }
+            }
+            try x.execute("UPDATE roots SET path = \(new), path_text = \(new.string) WHERE \(mine()) AND path = \(old)")
+        }
+    }
+
+    /// Records a complete walk of `root`: rows added after `generation` are the candidates for items that
+    /// vanish from it later, and `mounts` are the mount points found under it (written only when changed,
+    /// so an unchanged rescan writes nothing).
+    public func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws {
+        let known = try self.mounts(under: root)
+        let recorded = try read { x in try x.value("SELECT complete_gen FROM roots WHERE \(mine()) AND path = \(root)").integer }
+        guard recorded != generation || Set(known) != Set(mounts) else { return }
+        let host = hostColumn()
+        try write { x in
+            try x.execute("UPDATE roots SET complete_gen = \(generation) WHERE \(mine()) AND path = \(root)")
+            try x.execute("DELETE FROM mounts WHERE \(mine()) AND \(under(root, column: "path"))")
+            for mount in mounts {
+                try x.execute("""
+                    INSERT INTO mounts (\(host.name)path, device) VALUES (\(host.value)\(mount.path), \(mount.device)) ON CONFLICT DO NOTHING
+                    """)
+            }
+        }
+    }
+
+    /// The mount points recorded under `root` (itself included).
+    public func mounts(under root: MediaPath) throws -> [MountPoint] {
+        try read { x in
+            try x.rows("SELECT path, device FROM mounts WHERE \(mine()) AND \(under(root, column: "path")) ORDER BY path").map {
+                MountPoint(path: $0.path(0) ?? MediaPath(bytes: []), device: $0.int64(1) ?? 0)
+            }
+        }
+    }
+}

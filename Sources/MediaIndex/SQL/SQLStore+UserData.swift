@@ -1,0 +1,34 @@
+import Foundation
+import MediaModel
+
+// User data: kept by the library, never written by a rescan, carried along by moves (the row id stays).
+extension SQLStore {
+    public func recordPlay(id: Int64, at date: Date = Date()) throws {
+        try updateItem(id, #"UPDATE items SET "playCount" = COALESCE("playCount", 0) + 1, "lastPlayedDate" = \#(date) WHERE id = \#(id)"#)
+    }
+
+    public func recordSkip(id: Int64) throws {
+        try updateItem(id, #"UPDATE items SET "skipCount" = COALESCE("skipCount", 0) + 1 WHERE id = \#(id)"#)
+    }
+
+    /// Rating 0–5 (as MPMediaItem's), or nil to clear it.
+    public func setRating(id: Int64, _ rating: Int?) throws {
+        if let rating, !(0...5).contains(rating) { throw invalid("rating must be 0–5, got \(rating)") }
+        try updateItem(id, "UPDATE items SET rating = \(rating) WHERE id = \(id)")
+    }
+
+    /// Sets one user-data property of the items `ids` in one transaction; returns how many items changed.
+    /// Throws `IndexError.invalidArgument` for a property or value outside `UserDataEdits`' rules.
+    @discardableResult
+    public func setUserData(_ property: MediaProperty, to value: Int64?, ids: [Int64]) throws -> Int {
+        if let bad = UserDataEdits.problem(property, value) { throw invalid(bad) }
+        let column = ItemRow.quoted(ItemRow.column(property))
+        return try write { x in
+            try x.execute("UPDATE items SET \(raw: column) = \(UserDataEdits.stored(property, value)) WHERE \(syntax.isIn("id", .integers(ids)))")
+        }
+    }
+
+    private func updateItem(_ id: Int64, _ sql: SQLStatement) throws {
+        if try write({ x in try x.execute(sql) }) == 0 { throw IndexError.itemNotFound(database: libraryName, id: id) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import MediaModel
+
+/// What a library store does, written once over `SQLConnection`: `SQLiteIndex` (SQLiteStore) and
+/// `PostgresIndex` (PostgresStore) are subclasses that open their connection, migrate their schema and
+/// answer what only their dialect can (full-text search, the scanner's batch writes). Every statement here
+/// runs on both: the shared store tests run each one against SQLite and a real PostgreSQL server.
+///
+/// Rows of `items`, `failures`, `roots` and `mounts` belong to a host on PostgreSQL (one library, several
+/// machines, each with its own roots); `host` is nil on SQLite, whose tables have no such column, and
+/// `mine(…)` is then TRUE.
+open class SQLStore: @unchecked Sendable {
+    package let connection: any SQLConnection
+    /// This machine's name for its roots and files, on a library shared by several hosts; nil on SQLite.
+    package let host: String?
+    /// What the library is called in messages: its file, or its server locator without a password.
+    public let libraryName: String
+
+    package init(connection: any SQLConnection, host: String?, libraryName: String) {
+        self.connection = connection
+        self.host = host
+        self.libraryName = libraryName
+    }
+
+    package var syntax: any SQLSyntax { connection.syntax }
+
+    /// `table.host = <this host>`, or TRUE where rows have no host.
+    package func mine(_ column: String = "host") -> SQLStatement {
+        guard let host else { return "TRUE" }
+        return "\(raw: column) = \(host)"
+    }
+
+    /// The host column and value to add to an INSERT of a host's row ("" and nothing on SQLite).
+    package func hostColumn(_ column: String = "host") -> (name: SQLStatement, value: SQLStatement) {
+        guard let host else { return ("", "") }
+        return ("\(raw: column), ", "\(host), ")
+    }
+
+    /// `column` is `root` or a path below it (an index range on the path bytes).
+    package func under(_ root: MediaPath, column: String = "dir") -> SQLStatement {
+        let (lower, upper) = root.rangeBelow
+        return "(\(raw: column) = \(root) OR (\(raw: column) >= \(lower) AND \(raw: column) < \(upper)))"
+    }
+
+    package func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try connection.read(body) }
+    package func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try connection.write(body) }
+
+    /// An `IndexError.invalidArgument` naming this library.
+    package func invalid(_ reason: String) -> IndexError { .invalidArgument(database: libraryName, reason: reason) }
+}

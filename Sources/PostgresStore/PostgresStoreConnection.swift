@@ -1,0 +1,84 @@
+import Foundation
+import MediaIndex
+import PostgresNIO
+
+/// `SQLConnection` over a `PostgresSession`: `$N` placeholders, lists as arrays, cells read by their type.
+struct PostgresStoreConnection: SQLConnection {
+    let session: PostgresSession
+    var syntax: any SQLSyntax { PostgresSyntax() }
+
+    func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        try session.run { s in try body(Executor(statements: s)) }
+    }
+
+    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        try session.transaction { s in try body(Executor(statements: s)) }
+    }
+
+    struct Executor: SQLExecutor {
+        let statements: PostgresSession.Statements
+
+        func rows(_ sql: SQLStatement) throws -> [SQLRow] {
+            try statements.query(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values)).map(Self.row)
+        }
+
+        func forEachRow(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {
+            for row in try rows(sql) { try body(row) }
+        }
+
+        @discardableResult
+        func execute(_ sql: SQLStatement) throws -> Int {
+            try statements.execute(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values))
+        }
+
+        static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+            var binds = PostgresBindings(capacity: values.count)
+            for value in values {
+                switch value {
+                case .null: binds.appendNull()
+                case .integer(let i): binds.append(i)
+                case .real(let d): binds.append(d)
+                case .text(let s): binds.append(s)
+                case .bytes(let b): binds.append(ByteBuffer(bytes: b))
+                case .integers(let list): binds.append(list)
+                case .texts(let list): binds.append(list)
+                }
+            }
+            return binds
+        }
+
+        static func row(_ row: PostgresRow) -> SQLRow {
+            SQLRow(row.map(value))
+        }
+
+        /// A cell as the value SQLite would hand back for the same column.
+        static func value(_ cell: PostgresCell) -> SQLValue {
+            guard cell.bytes != nil else { return .null }
+            switch cell.dataType {
+            case .int2, .int4, .int8: return cell.value(Int64.self).map(SQLValue.integer) ?? .null
+            case .float4, .float8: return cell.value(Double.self).map(SQLValue.real) ?? .null
+            case .bool: return cell.value(Bool.self).map { .integer($0 ? 1 : 0) } ?? .null
+            case .bytea: return cell.value(ByteBuffer.self).map { .bytes(Array($0.readableBytesView)) } ?? .null
+            case .numeric:
+                guard let d = cell.value(Decimal.self) else { return .null }
+                let double = NSDecimalNumber(decimal: d).doubleValue
+                return double.rounded() == double && abs(double) < 9e15 ? .integer(Int64(double)) : .real(double)
+            default: return cell.value(String.self).map(SQLValue.text) ?? .null
+            }
+        }
+    }
+}
+
+/// PostgreSQL's spelling: `$N` placeholders, lists as one array parameter.
+struct PostgresSyntax: SQLSyntax {
+    static func placeholder(_ n: Int) -> String { "$\(n)" }
+    func placeholder(_ n: Int) -> String { Self.placeholder(n) }
+
+    func isIn(_ expression: String, _ list: SQLValue) -> SQLStatement {
+        "\(raw: expression) = ANY(\(list))"
+    }
+
+    func listRows(_ list: SQLValue, as alias: String) -> SQLStatement {
+        "(SELECT ordinality - 1 AS position, value FROM unnest(\(list)) WITH ORDINALITY AS t(value, ordinality)) AS \(raw: alias)"
+    }
+}

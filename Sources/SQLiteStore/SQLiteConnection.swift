@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import MediaIndex
+import MediaModel
+
+/// `SQLConnection` over a GRDB `DatabaseWriter`: statements are prepared once per connection (GRDB's
+/// statement cache, keyed by the rendered text) and their values bound as DatabaseValues.
+struct SQLiteConnection: SQLConnection {
+    let database: any DatabaseWriter
+    let path: String
+    var syntax: any SQLSyntax { SQLiteSyntax() }
+
+    func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        do { return try database.read { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch {
+            throw SQLiteIndex.readError(error, path)
+        }
+    }
+
+    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        do { return try database.write { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch let error as QueryError {
+            throw error
+        } catch {
+            throw IndexError.database(database: path, reason: SQLiteIndex.reason(error))
+        }
+    }
+
+    struct Executor: SQLExecutor {
+        let db: Database
+
+        func statement(_ sql: SQLStatement) throws -> Statement {
+            let statement = try db.cachedStatement(sql: sql.rendered(SQLiteSyntax.placeholder))
+            statement.setUncheckedArguments(StatementArguments(sql.values.map(Self.databaseValue)))
+            return statement
+        }
+
+        func forEachRow(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {
+            let rows = try Row.fetchCursor(try statement(sql))
+            while let row = try rows.next() { try body(SQLRow(row.databaseValues.map(Self.value))) }
+        }
+
+        func rows(_ sql: SQLStatement) throws -> [SQLRow] {
+            var result: [SQLRow] = []
+            try forEachRow(sql) { result.append($0) }
+            return result
+        }
+
+        @discardableResult
+        func execute(_ sql: SQLStatement) throws -> Int {
+            try statement(sql).execute()
+            return db.changesCount
+        }
+
+        static func databaseValue(_ value: SQLValue) -> DatabaseValue {
+            switch value {
+            case .null: .null
+            case .integer(let i): i.databaseValue
+            case .real(let d): d.databaseValue
+            case .text(let s): s.databaseValue
+            case .bytes(let b): Data(b).databaseValue
+            // Lists travel as one JSON array, read back by json_each (SQLiteSyntax.isIn, listRows).
+            case .integers(let list): ("[" + list.map(String.init).joined(separator: ",") + "]").databaseValue
+            case .texts(let list): JSONValue.array(list.map(JSONValue.string)).serialized().databaseValue
+            }
+        }
+
+        static func value(_ value: DatabaseValue) -> SQLValue {
+            switch value.storage {
+            case .null: .null
+            case .int64(let i): .integer(i)
+            case .double(let d): .real(d)
+            case .string(let s): .text(s)
+            case .blob(let b): .bytes(Array(b))
+            }
+        }
+    }
+}
+
+/// SQLite's spelling: numbered `?N` placeholders, lists as JSON arrays through `json_each`.
+struct SQLiteSyntax: SQLSyntax {
+    static func placeholder(_ n: Int) -> String { "?\(n)" }
+    func placeholder(_ n: Int) -> String { Self.placeholder(n) }
+
+    func isIn(_ expression: String, _ list: SQLValue) -> SQLStatement {
+        "\(raw: expression) IN (SELECT value FROM json_each(\(list)))"
+    }
+
+    func listRows(_ list: SQLValue, as alias: String) -> SQLStatement {
+        "(SELECT key AS position, value FROM json_each(\(list))) AS \(raw: alias)"
+    }
+}
