@@ -62,7 +62,7 @@ package enum ItemRow {
     /// A stored value as the property's type (SQLite's column affinity may hand back another type).
     package static func value(_ value: SQLValue, as type: MediaProperty.ValueType) -> MediaValue? {
         switch value {
-        case .null, .integers, .texts: return nil
+        case .null, .integers, .texts, .nullableIntegers: return nil
         case .integer(let i):
             switch type {
             case .bool: return .bool(i != 0)
@@ -84,6 +84,43 @@ package enum ItemRow {
         case .text, .date: return v.map { .text($0.text ?? $0.description) } ?? .null
         case .integer, .mediaType, .bool: return v?.integer.map(SQLValue.integer) ?? .null
         case .real, .timestamp, .duration: return v?.real.flatMap { $0.isFinite ? .real($0) : nil } ?? .null
+        }
+    }
+
+    /// Every column a read of the file writes (`missing_gen` too: a file read is a file found), in the order
+    /// `scanRowValues` gives them. User data is never here.
+    package static let scanColumnNames: [String] = fileColumnNames
+        + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
+           "reader_version"]
+
+    /// The stored type of each of `scanColumnNames` (PostgreSQL's batch writer binds a typed array per column).
+    package static let scanColumnTypes: [SQLColumnType] = [.bytes, .text, .bytes, .text]
+        + fileDerived.map { SQLColumnType($0.spec.type) } + searchable.map { _ in .text }
+        + Array(repeating: .integer, count: 9)
+
+    /// One read file's values for `scanColumnNames`.
+    package static func scanRowValues(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?,
+                                      _ ends: EndHashes?, _ reader: Int?) -> [SQLValue] {
+        var values: [SQLValue] = [.bytes(item.path.bytes), .text(item.path.string), .bytes(item.path.directory.bytes),
+                                  tagsJSON(item.tags).map(SQLValue.text) ?? .null]
+        for p in fileDerived { values.append(columnValue(item[p], as: p.spec.type)) }
+        for p in searchable { values.append(item[p]?.text.map { .text(TextFolding.folded($0)) } ?? .null) }
+        values += [.integer(stamp.mtimeNanoseconds), .integer(stamp.inode), device.sqlValue, .integer(fingerprint),
+                   ends.map { .integer($0.head) } ?? .null, ends.map { .integer($0.tail) } ?? .null, .integer(0), .null,
+                   reader.sqlValue]
+        return values
+    }
+}
+
+/// The four column types of the schema.
+package enum SQLColumnType: Sendable {
+    case integer, real, text, bytes
+
+    package init(_ type: MediaProperty.ValueType) {
+        switch type {
+        case .text, .date: self = .text
+        case .integer, .mediaType, .bool: self = .integer
+        case .real, .timestamp, .duration: self = .real
         }
     }
 }

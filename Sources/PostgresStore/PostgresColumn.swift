@@ -2,17 +2,11 @@ import Foundation
 import MediaIndex
 import PostgresNIO
 
-/// One value bound to a statement, typed even when NULL: a batch of rows goes to the server column by
-/// column, each column one array parameter (`SQLText.bindColumn`) that `unnest` turns back into rows. The
-/// statement then has one parameter per column whatever the row count. A multi-row VALUES list of 500 rows
-/// × 80 columns had 40,000 parameters: parsing, analysing and planning it took about 40% of the server's
-/// CPU in a full scan (perf, 10,000 files), and building its text much of the writer's.
-enum PostgresValue {
-    case bytes(Data?)
-    case text(String?)
-    case integer(Int64?)
-    case real(Double?)
-}
+// A batch of rows goes to the server column by column, each column one array parameter (`SQLText.bindColumn`)
+// that `unnest` turns back into rows. The statement then has one parameter per column whatever the row count.
+// A multi-row VALUES list of 500 rows × 80 columns had 40,000 parameters: parsing, analysing and planning it
+// took about 40% of the server's CPU in a full scan (perf, 10,000 files), and building its text much of the
+// writer's.
 
 /// A one-dimensional PostgreSQL array whose elements may be NULL, in the binary array format
 /// (postgres-nio's `Array` encoding has no NULL elements).
@@ -40,28 +34,14 @@ struct NullableArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncoda
 }
 
 extension SQLText {
-    /// Binds one value as its own type (NULL included).
-    mutating func bind(_ value: PostgresValue) -> String {
-        switch value {
-        case .bytes(let d): bind(d)
-        case .text(let s): bind(s)
-        case .integer(let i): bind(i)
-        case .real(let r): bind(r)
-        }
-    }
-
-    /// Binds a column of a batch (every value of the same case; the first's decides the array's type) as
-    /// one array; `unnest` in the statement makes rows of the columns again, in order.
-    mutating func bindColumn(_ values: [PostgresValue]) -> String {
-        switch values.first {
-        case .bytes?, nil:
-            bind(NullableArray(elements: values.map { if case .bytes(let d?) = $0 { ByteBuffer(bytes: d) } else { nil } }))
-        case .text?:
-            bind(NullableArray(elements: values.map { if case .text(let s?) = $0 { s } else { nil } }))
-        case .integer?:
-            bind(NullableArray(elements: values.map { if case .integer(let i?) = $0 { i } else { nil } }))
-        case .real?:
-            bind(NullableArray(elements: values.map { if case .real(let r?) = $0 { r } else { nil } }))
+    /// Binds a column of a batch as one array of the column's type; `unnest` in the statement makes rows of
+    /// the columns again, in order.
+    mutating func bindColumn(_ values: [SQLValue], as type: SQLColumnType) -> String {
+        switch type {
+        case .bytes: bind(NullableArray(elements: values.map { $0.bytes.map { ByteBuffer(bytes: $0) } }))
+        case .text: bind(NullableArray(elements: values.map { $0.isNull ? nil : $0.text }))
+        case .integer: bind(NullableArray(elements: values.map(\.integer)))
+        case .real: bind(NullableArray(elements: values.map(\.real)))
         }
     }
 }

@@ -16,14 +16,11 @@ import MediaModel
 public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public let location: PostgresLocation
     let session: PostgresSession
-    /// On the scanner's reading connection only: directory states read many directories at a time.
-    let readAhead: DirectoryStateReadAhead?
 
     /// Connects to the library at `location`, creating and migrating its tables if needed.
     public init(_ location: PostgresLocation) throws {
         self.location = location
         session = try PostgresSession(location)
-        readAhead = nil
         super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description)
         try PostgresSchema.migrate(session)
     }
@@ -39,9 +36,9 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
 
     private init(_ location: PostgresLocation, readAhead: DirectoryStateReadAhead?) throws {
         self.location = location
-        self.readAhead = readAhead
         session = try PostgresSession(location)
-        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description)
+        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description,
+                   readAhead: readAhead)
     }
 
     var databaseName: String { libraryName }
@@ -69,16 +66,6 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         case .integer, .mediaType: cell.value(Int64.self).map(MediaValue.integer)
         case .bool: cell.value(Int64.self).map { .bool($0 != 0) }
         case .real, .timestamp, .duration: cell.value(Double.self).map(MediaValue.real)
-        }
-    }
-
-    /// A property's value as its column's type (what SQLite's column affinity does).
-    static func columnValue(_ value: MediaValue?, as type: MediaProperty.ValueType) -> PostgresValue {
-        let v = value?.coerced(to: type)
-        switch type {
-        case .text, .date: return .text(v.map { $0.text ?? $0.description })
-        case .integer, .mediaType, .bool: return .integer(v?.integer)
-        case .real, .timestamp, .duration: return .real(v?.real.flatMap { $0.isFinite ? $0 : nil })
         }
     }
 

@@ -11,6 +11,8 @@ struct PostgresStoreConnection: SQLConnection {
         try session.run { s in try body(Executor(statements: s)) }
     }
 
+    func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read(body) }
+
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
         try session.transaction { s in try body(Executor(statements: s)) }
     }
@@ -42,6 +44,7 @@ struct PostgresStoreConnection: SQLConnection {
                 case .bytes(let b): binds.append(ByteBuffer(bytes: b))
                 case .integers(let list): binds.append(list)
                 case .texts(let list): binds.append(list)
+                case .nullableIntegers(let list): binds.append(NullableArray(elements: list))
                 }
             }
             return binds
@@ -76,6 +79,13 @@ struct PostgresSyntax: SQLSyntax {
 
     func isIn(_ expression: String, _ list: SQLValue) -> SQLStatement {
         "\(raw: expression) = ANY(\(list))"
+    }
+
+    /// One array parameter per column, made rows again by `unnest`.
+    func integerRows(_ rows: [[Int64?]], columns: [String]) -> SQLStatement {
+        let arrays = SQLStatement.joined(columns.indices.map { c in "\(SQLValue.nullableIntegers(rows.map { $0[c] }))::bigint[]" },
+                                         separator: ", ")
+        return "SELECT * FROM unnest(\(arrays)) AS t(\(raw: columns.joined(separator: ", ")))"
     }
 
     func listRows(_ list: SQLValue, as alias: String) -> SQLStatement {

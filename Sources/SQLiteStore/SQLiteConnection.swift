@@ -16,6 +16,12 @@ struct SQLiteConnection: SQLConnection {
         }
     }
 
+    func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        do { return try database.unsafeRead { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch {
+            throw SQLiteIndex.readError(error, path)
+        }
+    }
+
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
         do { return try database.write { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch let error as QueryError {
             throw error
@@ -58,8 +64,9 @@ struct SQLiteConnection: SQLConnection {
             case .text(let s): s.databaseValue
             case .bytes(let b): Data(b).databaseValue
             // Lists travel as one JSON array, read back by json_each (SQLiteSyntax.isIn, listRows).
-            case .integers(let list): ("[" + list.map(String.init).joined(separator: ",") + "]").databaseValue
+            case .integers(let list): SQLiteSyntax.jsonArray(list).databaseValue
             case .texts(let list): JSONValue.array(list.map(JSONValue.string)).serialized().databaseValue
+            case .nullableIntegers(let list): SQLiteSyntax.jsonArray(list).databaseValue
             }
         }
 
@@ -86,5 +93,17 @@ struct SQLiteSyntax: SQLSyntax {
 
     func listRows(_ list: SQLValue, as alias: String) -> SQLStatement {
         "(SELECT key AS position, value FROM json_each(\(list))) AS \(raw: alias)"
+    }
+
+    static func jsonArray(_ values: [Int64?]) -> String {
+        let elements: [String] = values.map { $0.map { String($0) } ?? "null" }
+        return "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// One JSON document, an array of rows, each an array of integers or nulls.
+    func integerRows(_ rows: [[Int64?]], columns: [String]) -> SQLStatement {
+        let json = "[" + rows.map(Self.jsonArray).joined(separator: ",") + "]"
+        let selected = columns.enumerated().map { "json_extract(value, '$[\($0.offset)]') AS \($0.element)" }.joined(separator: ", ")
+        return "SELECT \(raw: selected) FROM json_each(\(json))"
     }
 }

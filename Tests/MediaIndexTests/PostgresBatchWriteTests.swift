@@ -18,8 +18,8 @@ struct PostgresBatchWriteTests {
         let integers: [Int64?] = [Int64.min, nil, 0]
         let reals: [Double?] = [241.5, -0.25, nil]
         var q = SQLText()
-        let columns = [q.bindColumn(bytes.map(PostgresValue.bytes)), q.bindColumn(texts.map(PostgresValue.text)),
-                       q.bindColumn(integers.map(PostgresValue.integer)), q.bindColumn(reals.map(PostgresValue.real))]
+        let columns = [q.bindColumn(bytes.map { $0.sqlValue }, as: .bytes), q.bindColumn(texts.map { $0.sqlValue }, as: .text),
+                       q.bindColumn(integers.map { $0.sqlValue }, as: .integer), q.bindColumn(reals.map { $0.sqlValue }, as: .real)]
         q.sql = "SELECT * FROM unnest(\(columns.joined(separator: ", "))) WITH ORDINALITY AS t(b, s, i, r, n) ORDER BY n"
         let rows = try index.session.run { s in try s.query(q) }.map { row in
             let r = row.makeRandomAccess()

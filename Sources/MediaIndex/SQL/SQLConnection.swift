@@ -13,6 +13,9 @@ import MediaModel
 package protocol SQLConnection: Sendable {
     var syntax: any SQLSyntax { get }
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
+    /// Like `read`, without a snapshot around the statements (each sees the latest commit): for hot paths
+    /// made of independent single statements, where SQLite's BEGIN/COMMIT cost more than the reads.
+    func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
 }
 
@@ -60,4 +63,7 @@ package protocol SQLSyntax: Sendable {
     func isIn(_ expression: String, _ list: SQLValue) -> SQLStatement
     /// A FROM item named `alias` with the columns `position` (from 0) and `value`, a row per element of the list.
     func listRows(_ list: SQLValue, as alias: String) -> SQLStatement
+    /// A SELECT of `rows` (integers or NULL) under the column names `columns`, every row bound as one
+    /// parameter per column (PostgreSQL) or one JSON document (SQLite).
+    func integerRows(_ rows: [[Int64?]], columns: [String]) -> SQLStatement
 }

@@ -15,11 +15,15 @@ open class SQLStore: @unchecked Sendable {
     package let host: String?
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
+    /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
+    /// directories at a time.
+    package let readAhead: DirectoryStateReadAhead?
 
-    package init(connection: any SQLConnection, host: String?, libraryName: String) {
+    package init(connection: any SQLConnection, host: String?, libraryName: String, readAhead: DirectoryStateReadAhead? = nil) {
         self.connection = connection
         self.host = host
         self.libraryName = libraryName
+        self.readAhead = readAhead
     }
 
     package var syntax: any SQLSyntax { connection.syntax }

@@ -12,6 +12,8 @@ package enum SQLValue: Sendable, Hashable {
     case bytes([UInt8])
     case integers([Int64])
     case texts([String])
+    /// A list whose elements may be NULL (a column of `SQLSyntax.integerRows`).
+    case nullableIntegers([Int64?])
 
     package var isNull: Bool { self == .null }
 

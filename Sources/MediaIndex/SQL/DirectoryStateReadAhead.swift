@@ -1,21 +1,20 @@
 import Foundation
-import NIOConcurrencyHelpers
-import MediaIndex
 import MediaModel
+import Synchronization
 
 /// The directory states a scan's reading connection has read ahead: a scan asks for each directory's state
 /// once, in walk order (a depth-first walk with names in byte order), and one round trip per directory was
 /// most of an unchanged rescan on PostgreSQL (0.48 s against SQLite's 0.08 s on 10,000 files in 931
-/// directories). So the reader fetches the states of the directories from the one asked for onwards, in
+/// directories). Both dialects read ahead the same way (`SQLStore.directoryState`). So the reader fetches the states of the directories from the one asked for onwards, in
 /// byte order, `rowsPerRead` rows at a time, and hands each out once.
 ///
 /// What it hands out is the state as it was when read, a little earlier than a read per directory would
 /// have seen it. The scanner already copes with that: its reader never waited for the writer's batches,
 /// so a state could always miss edits of this scan still queued (an item renamed away is claimed; see
 /// `ScanRun.diff`). A directory asked for a second time is read again from the server.
-final class DirectoryStateReadAhead: Sendable {
+package final class DirectoryStateReadAhead: Sendable {
     /// Bounds the memory a huge root costs (a few hundred bytes a row) while keeping round trips rare.
-    static let defaultRowsPerRead = 4096
+    package static let defaultRowsPerRead = 4096
 
     private struct Contents {
         /// Byte ranges of directories whose states were read: `lower` included, `upper` excluded (nil: no end).
@@ -24,14 +23,14 @@ final class DirectoryStateReadAhead: Sendable {
         var states: [[UInt8]: DirectoryState] = [:]
         var handedOut: Set<[UInt8]> = []
     }
-    private let contents = NIOLockedValueBox(Contents())
-    let rowsPerRead: Int
+    private let contents = Mutex(Contents())
+    package let rowsPerRead: Int
 
-    init(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) { self.rowsPerRead = rowsPerRead }
+    package init(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) { self.rowsPerRead = rowsPerRead }
 
     /// The state of `directory` if a read covered it and it was not handed out before (then it is, now).
     func take(_ directory: MediaPath) -> DirectoryState? {
-        contents.withLockedValue { c in
+        contents.withLock { c in
             let key = directory.bytes
             guard !c.handedOut.contains(key), c.covered.contains(where: { Self.isIn(key, $0.lower, $0.upper) }) else { return nil }
             c.handedOut.insert(key)
@@ -41,12 +40,12 @@ final class DirectoryStateReadAhead: Sendable {
 
     /// Whether `directory` was handed out already (a second request reads the server again).
     func wasHandedOut(_ directory: MediaPath) -> Bool {
-        contents.withLockedValue { $0.handedOut.contains(directory.bytes) }
+        contents.withLock { $0.handedOut.contains(directory.bytes) }
     }
 
     /// Records a read of every directory in `lower ..< upper` (nil: to the end).
     func add(_ states: [[UInt8]: DirectoryState], from lower: [UInt8], upTo upper: [UInt8]?) {
-        contents.withLockedValue { c in
+        contents.withLock { c in
             c.covered.append((lower, upper))
             for (directory, state) in states where !c.handedOut.contains(directory) { c.states[directory] = state }
         }

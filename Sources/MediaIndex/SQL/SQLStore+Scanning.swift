@@ -1,0 +1,265 @@
+import Foundation
+import MediaModel
+
+// The scanner's primitives (`ScanStore`): per-directory state, look-ups by inode, move candidates, folding a
+// moved row into the item it was, removal, and generations. Which of them to call, and when, is the
+// scanner's policy (MediaScanner's `Moves`), not the store's. Each reads and writes this host's rows only.
+// The batched writes of read files (`apply`) are each dialect's own: they are the scan's hot path.
+extension SQLStore {
+    // MARK: Reading state
+
+    /// The state of one directory. On the scan's reader (`readAhead`), the states of the directories from
+    /// this one onwards in byte order come in the same statement, `rowsPerRead` rows at a time.
+    public func directoryState(_ directory: MediaPath) throws -> DirectoryState {
+        guard let readAhead, !readAhead.wasHandedOut(directory) else { return try directoryStates(directory).states[directory.bytes] ?? DirectoryState() }
+        if let state = readAhead.take(directory) { return state }
+        let limit = readAhead.rowsPerRead
+        let read = try directoryStates(directory, onwards: limit)
+        if read.rows < limit {
+            readAhead.add(read.states, from: directory.bytes, upTo: nil)
+        } else if let last = read.last, last != directory.bytes {
+            var states = read.states
+            states[last] = nil                              // the last directory may go on past the limit
+            readAhead.add(states, from: directory.bytes, upTo: last)
+        } else {
+            return try directoryStates(directory).states[directory.bytes] ?? DirectoryState()    // one huge directory
+        }
+        return readAhead.take(directory) ?? DirectoryState()
+    }
+
+    /// This host's items and failures in `directory` or, with `onwards`, in the directories from it on in
+    /// byte order, at most `onwards` rows (the last directory may be cut): one statement, items and failures
+    /// told apart by the second column. Returns the states, the rows read and the last directory.
+    private func directoryStates(_ directory: MediaPath, onwards limit: Int? = nil)
+        throws -> (states: [[UInt8]: DirectoryState], rows: Int, last: [UInt8]?) {
+        let match: SQLStatement = limit == nil ? "dir = \(directory)" : "dir >= \(directory)"
+        var sql: SQLStatement = """
+            SELECT dir, 1, id, path, "fileSize", scan_mtime, scan_inode, fingerprint, missing_gen IS NOT NULL, added_gen,
+                CAST(NULL AS TEXT), COALESCE(reader_version, 0)
+            FROM items WHERE \(mine()) AND \(match)
+            UNION ALL
+            SELECT dir, 0, NULL, path, size, mtime, inode, NULL, NULL, NULL, code, COALESCE(reader_version, 0)
+            FROM failures WHERE \(mine()) AND \(match)
+            """
+        if let limit { sql += " ORDER BY 1 LIMIT \(limit)" }
+        // Called once per directory: no snapshot around one statement.
+        return try connection.readEach { x in
+            var states: [[UInt8]: DirectoryState] = [:]
+            var rows = 0
+            var last: [UInt8]?
+            try x.forEachRow(sql) { row in
+                let dir = row[0].bytes ?? []
+                let path = row.path(3) ?? MediaPath(bytes: [])
+                let stamp = FileStamp(size: row.int64(4) ?? -1, mtimeNanoseconds: row.int64(5) ?? -1, inode: row.int64(6) ?? -1)
+                let readerVersion = row.int(11) ?? 0
+                if row.int64(1) == 1 {
+                    states[dir, default: DirectoryState()].items[path] = .init(
+                        id: row.int64(2) ?? 0, stamp: stamp, fingerprint: row.int64(7), missing: row.bool(8) ?? false,
+                        addedGeneration: row.int64(9) ?? 0, readerVersion: readerVersion)
+                } else {
+                    states[dir, default: DirectoryState()].failures[path] = stamp
+                    states[dir, default: DirectoryState()].failureCodes[path] = row.text(10)
+                    states[dir, default: DirectoryState()].failureReaderVersions[path] = readerVersion
+                }
+                rows += 1
+                last = dir
+            }
+            return (states, rows, last)
+        }
+    }
+
+    /// Every directory holding items or failures under `root` (root included), in byte order.
+    public func indexedDirectories(under root: MediaPath) throws -> [MediaPath] {
+        try read { x in
+            try x.rows("""
+                SELECT dir FROM items WHERE \(mine()) AND \(under(root))
+                UNION SELECT dir FROM failures WHERE \(mine()) AND \(under(root)) ORDER BY 1
+                """).compactMap { $0.path(0) }
+        }
+    }
+
+    /// Number of items under `root` (for a progress estimate).
+    public func itemCount(under root: MediaPath) throws -> Int {
+        try read { x in try x.value("SELECT count(*) FROM items WHERE \(mine()) AND \(under(root))").integer.map(Int.init) ?? 0 }
+    }
+
+    /// Items and failures under `root` recorded by a reader older than `readerVersion` (a scan reads them again).
+    public func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int {
+        try read { x in
+            try x.value("""
+                SELECT (SELECT count(*) FROM items WHERE \(mine()) AND \(under(root)) AND COALESCE(reader_version, 0) < \(readerVersion))
+                    + (SELECT count(*) FROM failures WHERE \(mine()) AND \(under(root)) AND COALESCE(reader_version, 0) < \(readerVersion))
+                """).integer.map(Int.init) ?? 0
+        }
+    }
+
+    /// Items whose recorded inode is one of `inodes` (a file found at an unknown path may be one of them renamed).
+    public func items(withInodes inodes: [Int64]) throws -> [Int64: [InodeMatch]] {
+        guard !inodes.isEmpty else { return [:] }
+        return try connection.readEach { x in
+            var matches: [Int64: [InodeMatch]] = [:]
+            try x.forEachRow("""
+                SELECT id, path, "fileSize", scan_mtime, scan_inode, scan_device FROM items
+                WHERE \(mine()) AND \(syntax.isIn("scan_inode", .integers(inodes)))
+                """) { row in
+                let inode = row.int64(4) ?? -1
+                matches[inode, default: []].append(InodeMatch(
+                    id: row.int64(0) ?? 0, path: row.path(1) ?? MediaPath(bytes: []),
+                    stamp: FileStamp(size: row.int64(2) ?? -1, mtimeNanoseconds: row.int64(3) ?? -1, inode: inode),
+                    device: row.int64(5)))
+            }
+            return matches
+        }
+    }
+
+    /// Whether this host has no item at all (a first scan has nothing to look up).
+    public func isEmpty() throws -> Bool {
+        try read { x in try x.row("SELECT 1 FROM items WHERE \(mine()) LIMIT 1") == nil }
+    }
+
+    // MARK: Generations (one counter for the library: concurrent scans each get their own)
+
+    /// The newest generation handed out so far.
+    public func currentGeneration() throws -> Int64 {
+        try read { x in try x.value("SELECT value FROM scan_state WHERE key = 'generation'").integer ?? 0 }
+    }
+
+    /// Hands out the next generation: the rows a scan adds carry it. Called by a scan when it first adds a
+    /// row, so that a scan that adds nothing writes nothing.
+    public func newGeneration() throws -> Int64 {
+        try write { x in try Self.bumpGeneration(x) }
+    }
+
+    package static func bumpGeneration(_ x: any SQLExecutor) throws -> Int64 {
+        try x.value("UPDATE scan_state SET value = value + 1 WHERE key = 'generation' RETURNING value").integer ?? 0
+    }
+
+    // MARK: Writing: the edits of a batch that are not read files (each dialect's `apply` calls these)
+
+    /// A known file renamed and otherwise unchanged: only its path changes (and it is found, if it was hidden).
+    package func applyMove(_ x: any SQLExecutor, id: Int64, to path: MediaPath) throws {
+        try x.execute("UPDATE items SET path = \(path), path_text = \(path.string), dir = \(path.directory), missing_gen = NULL WHERE id = \(id)")
+        try deleteFailure(x, path)
+    }
+
+    /// A file that could not be read: recorded (replacing an earlier record); an indexed one keeps its row,
+    /// flagged.
+    package func applyFailure(_ x: any SQLExecutor, _ path: MediaPath, _ stamp: FileStamp, code: String, message: String,
+                              reader: Int?, at now: Date) throws {
+        try x.execute("UPDATE items SET scan_failed = 1 WHERE \(mine()) AND path = \(path) AND scan_failed = 0")
+        let host = hostColumn()
+        try x.execute("""
+            INSERT INTO failures (\(host.name)path, path_text, dir, size, mtime, inode, code, message, item_id, seen, reader_version)
+            VALUES (\(host.value)\(path), \(path.string), \(path.directory), \(stamp.size), \(stamp.mtimeNanoseconds), \(stamp.inode),
+                \(code), \(message), (SELECT id FROM items WHERE \(mine()) AND path = \(path)), \(now), \(reader))
+            ON CONFLICT (\(host.name)path) DO UPDATE SET path_text = excluded.path_text, dir = excluded.dir, size = excluded.size,
+                mtime = excluded.mtime, inode = excluded.inode, code = excluded.code, message = excluded.message,
+                item_id = excluded.item_id, seen = excluded.seen, reader_version = excluded.reader_version
+            """)
+    }
+
+    package func deleteFailure(_ x: any SQLExecutor, _ path: MediaPath) throws {
+        try x.execute("DELETE FROM failures WHERE \(mine()) AND path = \(path)")
+    }
+
+    // MARK: Moves and removals
+
+    /// Rows added after each sought item's window that may be that item moved, by one kind of evidence
+    /// (`MoveEvidenceRules`). `vanished` is every item this scan did not find (none of them is a candidate);
+    /// `seeking` the ids among them to find rows for (all when nil). The scanner chooses among the candidates
+    /// and asks for weaker evidence only for what is left (`Moves`).
+    public func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>? = nil,
+                               evidence: MoveCandidate.Evidence) throws -> [MoveCandidate] {
+        guard !vanished.isEmpty, seeking?.isEmpty != true else { return [] }
+        let rule = MoveEvidenceRules.rule(evidence)
+        let rows = vanished.map { [$0.id, $0.size, $0.fingerprint, $0.window, (seeking?.contains($0.id) ?? true) ? 1 : 0] }
+        let oldest = vanished.filter { seeking?.contains($0.id) ?? true }.map(\.window).min() ?? 0
+        let oldRow: SQLStatement = rule.readsOldRow ? " JOIN items o ON o.id = v.id" : ""
+        let recent: SQLStatement = rule.recentRowsOnly ? "i.added_gen > \(oldest) AND " : ""
+        return try read { x in
+            try x.rows("""
+                WITH v AS MATERIALIZED (\(syntax.integerRows(rows, columns: ["id", "size", "fingerprint", "win", "seeking"])))
+                SELECT v.id, i.id, i.path, i.added_gen FROM v\(oldRow)
+                JOIN items i ON \(recent)i.added_gen > v.win AND \(raw: rule.match)
+                WHERE v.seeking = 1 AND \(raw: rule.requires) AND \(mine("i.host")) AND i.id NOT IN (SELECT id FROM v)
+                """).map { row in
+                MoveCandidate(vanishedID: row.int64(0) ?? 0, rowID: row.int64(1) ?? 0, rowPath: row.path(2) ?? MediaPath(bytes: []),
+                              rowGeneration: row.int64(3) ?? 0, evidence: evidence)
+            }
+        }
+    }
+
+    /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
+    /// data and keeps its id; what the user did meanwhile with the row (plays, skips, a rating, playlist
+    /// entries) is carried over to the item; then the row goes (before the item takes its path, unique).
+    public func fold(_ pairs: [(item: Int64, row: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        let columns = ItemRow.scanColumnNames
+        let select = SQLStatement(raw: columns.map { "items." + ItemRow.quoted($0) }.joined(separator: ", ")
+            + #", COALESCE("playCount", 0), COALESCE("skipCount", 0), "lastPlayedDate", rating"#)
+        try write { x in
+            for (item, row) in pairs {
+                guard let values = try x.row("SELECT \(select) FROM items WHERE id = \(row)")?.values else { continue }
+                let user = Array(values.suffix(4))
+                try x.execute("UPDATE playlist_entries SET item_id = \(item) WHERE item_id = \(row)")
+                try x.execute("DELETE FROM items WHERE id = \(row)")
+                let assignments = SQLStatement.joined(zip(columns, values).map { "\(raw: ItemRow.quoted($0)) = \($1)" }, separator: ", ")
+                try x.execute("""
+                    UPDATE items SET \(assignments),
+                        "playCount" = COALESCE("playCount", 0) + \(user[0]), "skipCount" = COALESCE("skipCount", 0) + \(user[1]),
+                        "lastPlayedDate" = CASE WHEN COALESCE("lastPlayedDate", 0) >= COALESCE(\(user[2]), 0) THEN "lastPlayedDate" ELSE \(user[2]) END,
+                        rating = COALESCE(rating, \(user[3]))
+                    WHERE id = \(item)
+                    """)
+                try x.execute("UPDATE failures SET item_id = \(item) WHERE \(mine()) AND path = \(values[0])")
+            }
+        }
+    }
+
+    /// Removes items (their playlist entries go with them) and their failure records, in one transaction.
+    public func removeItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try write { x in
+            try x.execute("""
+                DELETE FROM failures WHERE \(mine()) AND path IN (SELECT path FROM items WHERE \(syntax.isIn("id", .integers(ids))))
+                """)
+            try x.execute("DELETE FROM items WHERE \(syntax.isIn("id", .integers(ids)))")
+        }
+    }
+
+    /// The items hidden by partial scans (`hideItems`), as vanished items whose window is the generation
+    /// that added them (the scanner raises it to their root's): a scan pairs them with what it adds, so a file
+    /// moved out of a subtree and found by a later scan of another part gets its identity back at once.
+    public func hiddenItems() throws -> [VanishedItem] {
+        try read { x in
+            try x.rows(#"SELECT id, path, "fileSize", fingerprint, added_gen FROM items WHERE \#(mine()) AND missing_gen IS NOT NULL"#).map {
+                VanishedItem(id: $0.int64(0) ?? 0, path: $0.path(1) ?? MediaPath(bytes: []), size: $0.int64(2) ?? -1,
+                             fingerprint: $0.int64(3), window: $0.int64(4) ?? 0, missing: true)
+            }
+        }
+    }
+
+    /// Hides items a partial scan did not find (`missing_gen`): out of every query, but kept, with their ids
+    /// and user data, for the scan that finds them again or a scan of every root that shows them gone.
+    public func hideItems(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try write { x in
+            try x.execute("""
+                UPDATE items SET missing_gen = (SELECT value FROM scan_state WHERE key = 'generation')
+                WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL
+                """)
+        }
+    }
+
+    // MARK: Reports
+
+    /// What scans could not read (every host's), by path.
+    public func failures() throws -> [ScanFailure] {
+        try read { x in
+            try x.rows("SELECT path, code, message, size, item_id, seen FROM failures ORDER BY path, message").map {
+                ScanFailure(path: $0.path(0) ?? MediaPath(bytes: []), code: $0.text(1) ?? "", message: $0.text(2) ?? "",
+                            size: $0.int64(3) ?? 0, itemID: $0.int64(4), seen: $0.date(5) ?? Date(timeIntervalSince1970: 0))
+            }
+        }
+    }
+}
