@@ -21,7 +21,7 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public init(_ location: PostgresLocation) throws {
         self.location = location
         session = try PostgresSession(location)
-        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description)
+        super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description)
         try PostgresSchema.migrate(session)
     }
 
@@ -37,7 +37,7 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     private init(_ location: PostgresLocation, readAhead: DirectoryStateReadAhead?) throws {
         self.location = location
         session = try PostgresSession(location)
-        super.init(connection: PostgresStoreConnection(session: session), host: location.rootHost, libraryName: location.description,
+        super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description,
                    readAhead: readAhead)
     }
 

@@ -15,7 +15,7 @@ import MediaModel
 ///   full-text search (its SQL is a prefilter: every query word is a substring of `search_text`, through the
 ///   trigram index; the FTS5 word-prefix rule is then checked in Swift).
 struct PostgresDialect: SQLDialect {
-    var sql = SQLText()
+    var sql = ValueBinder()
 
     static func column(_ p: MediaProperty) -> String { ItemRow.valueExpression(p) }
     static func foldedColumn(_ p: MediaProperty) -> String { "items." + ItemRow.quoted(ItemRow.foldedColumn(p)) }
@@ -216,4 +216,52 @@ struct PostgresDialect: SQLDialect {
 
 private extension Comparison.Operator {
     var isOrdering: Bool { [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(self) }
+}
+
+/// PostgreSQL's `QueryCompiling`: `QueryPlan` with `PostgresDialect` (a residual where the server would
+/// answer differently), orders the server reproduces, and groupings by the folded columns (`COLLATE "C"`,
+/// byte order, as SQLite's BINARY and `MediaGrouping.compareKeys`).
+struct PostgresQueryCompiler: QueryCompiling {
+    func filter(_ predicate: MediaModel.Predicate) throws -> CompiledFilter {
+        var dialect = PostgresDialect()
+        let plan = QueryPlan.plan(predicate, &dialect)
+        return CompiledFilter(condition: dialect.sql.statement(plan.condition), residual: plan.residual)
+    }
+
+    func orderBy(_ sort: [MediaModel.SortDescriptor]) -> String? { PostgresDialect.orderBy(sort) }
+
+    func groupKeys(_ grouping: MediaGrouping) -> [String]? {
+        guard let keys = wholeKeys(grouping) else { return nil }
+        return grouping.groupsByEachValue ? [#"gv.value COLLATE "C""#] : keys
+    }
+
+    /// The folded key of each part (the fallback's where the property has none), or nil when a property has
+    /// no folded column (grouped in Swift).
+    private func wholeKeys(_ grouping: MediaGrouping) -> [String]? {
+        var keys: [String] = []
+        for part in grouping.keyParts {
+            let properties = [part.property] + (part.fallback.map { [$0] } ?? [])
+            guard properties.allSatisfy(ItemRow.searchable.contains) else { return nil }
+            let columns = properties.map(PostgresDialect.foldedColumn)
+            keys.append(columns.count == 1 ? columns[0] : "COALESCE(\(columns.joined(separator: ", ")))")
+        }
+        return keys
+    }
+
+    /// The values split at the separator (an empty key is one empty value, as in Swift; `string_to_array`
+    /// alone gives none).
+    func eachValue(of grouping: MediaGrouping, as alias: String) -> String {
+        let key = wholeKeys(grouping)?.first ?? "NULL"
+        let separator = MediaProperty.valueSeparator.replacingOccurrences(of: "'", with: "''")
+        return "unnest(CASE WHEN \(key) = '' THEN ARRAY[''] ELSE string_to_array(\(key), '\(separator)') END) AS \(alias)(value)"
+    }
+
+    /// Sorted as ids, then the rows joined in that order: sorting the whole 60-column rows cost the server
+    /// more than finding them (`ls artist:X` on 10,000 items: 13 ms -> 8 ms of execution).
+    func orderedSelect(_ columns: String, _ matching: SQLStatement, order: String, limit: Int?, offset: Int) -> SQLStatement {
+        """
+        SELECT \(raw: columns) FROM (SELECT items.id, row_number() OVER (ORDER BY \(raw: order)) AS mlib_rank \(matching)
+        ORDER BY mlib_rank\(page(limit: limit, offset: offset))) AS ranked JOIN items ON items.id = ranked.id ORDER BY ranked.mlib_rank
+        """
+    }
 }

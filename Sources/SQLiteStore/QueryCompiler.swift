@@ -25,86 +25,12 @@ enum QueryCompiler {
         var arguments: [DatabaseValue] = []
     }
 
-    // MARK: Entry points (SQLiteIndex+Reading.swift and QueryExecution.swift call these)
+    // MARK: Entry points (SQLiteQueryCompiler, below, is what SQLStore+Reading.swift calls)
 
-    /// SELECT of `ItemRow.selectColumns` FROM items, filtered, sorted, limited.
+    /// The SELECT `SQLStore.forEachItem` runs for an unpaged query (the plan tests EXPLAIN it).
     static func itemsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
         let w = try whereClause(query.filter)
         let sql = "SELECT \(ItemRow.selectColumns) FROM items WHERE \(w.sql) ORDER BY \(orderBy(query.effectiveSort))"
-            + page(query)
-        return (sql, StatementArguments(w.arguments))
-    }
-
-    /// The ids of the rows `itemsSQL` selects, in the same order.
-    static func idsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
-        let w = try whereClause(query.filter)
-        return ("SELECT items.id FROM items WHERE \(w.sql) ORDER BY \(orderBy(query.effectiveSort))" + page(query),
-                StatementArguments(w.arguments))
-    }
-
-    /// SELECT COUNT(*) for the same rows as `itemsSQL`.
-    static func countSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
-        let w = try whereClause(query.filter)
-        if query.limit == nil && query.offset == 0 {
-            return ("SELECT COUNT(*) FROM items WHERE \(w.sql)", StatementArguments(w.arguments))
-        }
-        return ("SELECT COUNT(*) FROM (SELECT 1 FROM items WHERE \(w.sql)\(page(query)))", StatementArguments(w.arguments))
-    }
-
-    /// Like `itemsSQL` (without paging: `limit`/`offset` count collections, applied while reading) plus a
-    /// last column `group_key` identifying the group, ordered by it first, so consecutive rows with equal
-    /// keys form one collection.
-    /// With a grouping by each value (`MediaGrouping.groupsByEachValue`), an item is a row in each of its groups, and an
-    /// item whose values fold alike ("Rock; rock") twice in one group, on adjacent rows (the order ends with
-    /// the id): the reader skips the repeat.
-    static func collectionsSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
-        let w = try whereClause(query.filter)
-        let keys = groupKeyExpressions(query.grouping)
-        let groupKey = keys.count == 1 ? keys[0] : "json_array(\(keys.joined(separator: ", ")))"
-        let order = keys.flatMap { ["(\($0)) IS NULL", $0] } + [orderBy(query.effectiveSort)]
-        let sql = "SELECT \(ItemRow.selectColumns), \(groupKey) AS group_key FROM \(groupedItems(query.grouping)) WHERE \(w.sql) ORDER BY "
-            + order.joined(separator: ", ")
-        return (sql, StatementArguments(w.arguments))
-    }
-
-    /// The FROM of a grouped query: `items`, joined to each folded value (`gv`) for a grouping by value.
-    static func groupedItems(_ grouping: MediaGrouping) -> String {
-        guard grouping.groupsByEachValue else { return "items" }
-        return "items LEFT JOIN \(eachValueTable(wholeKeyExpressions(grouping)[0])) AS gv"
-    }
-
-    /// The properties a collection summary's representative item carries: what names and describes a
-    /// group, its stream facts (a group line's `$duration`, `$container`…) and when it was added.
-    /// Decoding only these keeps a 10,000-album listing cheap.
-    static let summaryProperties: [MediaProperty] = [.title, .albumTitle, .artist, .albumArtist, .genre, .composer,
-                                                     .year, .releaseDate, .mediaType, .isCompilation, .discCount,
-                                                     .albumTrackCount, .hasArtwork, .dateAdded]
-        + MediaProperty.allCases.filter { $0.spec.origin == .stream }
-    static let summaryColumns = (["id", "path"] + summaryProperties.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }
-        .joined(separator: ", ")
-
-    /// One row per collection: the representative item (lowest id of the group; `summaryColumns`) then
-    /// `group_count` and `group_duration` (the items' total), ordered by group key, paged by `limit`/`offset`.
-    static func collectionSummariesSQL(_ query: MediaQuery) throws -> (sql: String, arguments: StatementArguments) {
-        let w = try whereClause(query.filter)
-        let keys = groupKeyExpressions(query.grouping)
-        let named = keys.enumerated().map { "\($1) AS g\($0)" }.joined(separator: ", ")
-        let groupBy = keys.indices.map { "g\($0)" }.joined(separator: ", ")
-        let order = keys.indices.flatMap { ["g.g\($0) IS NULL", "g.g\($0)"] }.joined(separator: ", ")
-        // Grouped by value, each (item, key) once: an item's values may fold alike.
-        let eachValue = query.grouping.groupsByEachValue
-        let rows = eachValue
-            ? "(SELECT DISTINCT items.id AS id, \(column(.playbackDuration)) AS duration, gv.value AS g0 FROM \(groupedItems(query.grouping)) WHERE \(w.sql)) AS u"
-            : "items"
-        let filter = eachValue ? "1" : w.sql
-        let selected = eachValue
-            ? "min(u.id) AS rid, count(*) AS n, total(u.duration) AS d, u.g0 AS g0"
-            : "min(items.id) AS rid, count(*) AS n, total(\(column(.playbackDuration))) AS d, \(named)"
-        let sql = """
-            SELECT \(summaryColumns), g.n AS group_count, g.d AS group_duration, g.g0 AS group_key
-            FROM (SELECT \(selected) FROM \(rows) WHERE \(filter) GROUP BY \(groupBy)) AS g
-            JOIN items ON items.id = g.rid ORDER BY \(order)
-            """ + page(query)
         return (sql, StatementArguments(w.arguments))
     }
 
@@ -366,10 +292,28 @@ enum QueryCompiler {
             return "coalesce(\(primary), \(second))"
         }
     }
+}
 
-    static func page(_ query: MediaQuery) -> String {
-        let offset = max(0, query.offset)
-        if let limit = query.limit { return " LIMIT \(max(0, limit)) OFFSET \(offset)" }
-        return offset > 0 ? " LIMIT -1 OFFSET \(offset)" : ""
+/// SQLite's `QueryCompiling`: every leaf is exact (what SQL cannot say, the registered Swift functions of
+/// QueryFunctions.swift do), so there is never a residual and every order is SQL's.
+struct SQLiteQueryCompiler: QueryCompiling {
+    func filter(_ predicate: MediaModel.Predicate) throws -> CompiledFilter {
+        CompiledFilter(condition: QueryCompiler.condition(predicate).statement, residual: nil)
+    }
+
+    func orderBy(_ sort: [SortDescriptor]) -> String? { QueryCompiler.orderBy(sort) }
+
+    func groupKeys(_ grouping: MediaGrouping) -> [String]? { QueryCompiler.groupKeyExpressions(grouping) }
+
+    func eachValue(of grouping: MediaGrouping, as alias: String) -> String {
+        "\(QueryCompiler.eachValueTable(QueryCompiler.wholeKeyExpressions(grouping)[0])) AS \(alias)"
+    }
+}
+
+extension QueryCompiler.Fragment {
+    /// The fragment as an `SQLStatement`: its `?` placeholders become markers, in order.
+    var statement: SQLStatement {
+        SQLStatement(markedText: sql.replacingOccurrences(of: "?", with: "\u{1}"),
+                     values: arguments.map(SQLiteConnection.Executor.value))
     }
 }

@@ -32,7 +32,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
-        super.init(connection: SQLiteConnection(database: database, path: path), host: nil, libraryName: path)
+        super.init(connection: SQLiteConnection(database: database, path: path), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
         try migrate()
     }
 
@@ -50,7 +50,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         do { database = try DatabaseQueue(configuration: Self.configuration(readOnly: false)) } catch {
             throw IndexError.cannotOpen(database: ":memory:", reason: Self.reason(error))
         }
-        super.init(connection: SQLiteConnection(database: database, path: path), host: nil, libraryName: path)
+        super.init(connection: SQLiteConnection(database: database, path: path), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
         try migrate()
     }
 

@@ -10,14 +10,12 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
 struct PostgresQueryPlanTests {
     static func plan(_ index: PostgresIndex, _ short: String) throws -> String {
-        var dialect = PostgresDialect()
-        let plan = QueryPlan.plan(try ShortQueryParser.parse(short).normalized(), &dialect)
-        var sql = dialect.sql
-        sql.sql = "EXPLAIN SELECT items.id FROM items WHERE items.missing_gen IS NULL AND (\(plan.condition))"
-        return try index.session.run { s in
+        let filter = try PostgresQueryCompiler().filter(try ShortQueryParser.parse(short).normalized())
+        return try index.connection.read { x in
             // Seq scans priced out: the plan shows whether any index can find the rows at all.
-            _ = try s.execute("SET enable_seqscan = off")
-            return try s.query(sql).compactMap { $0.makeRandomAccess()[0].value(String.self) }.joined(separator: "\n")
+            try x.execute("SET enable_seqscan = off")
+            return try x.rows("EXPLAIN SELECT items.id FROM items WHERE items.missing_gen IS NULL AND (\(filter.condition))")
+                .compactMap { $0.text(0) }.joined(separator: "\n")
         }
     }
 

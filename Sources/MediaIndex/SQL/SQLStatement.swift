@@ -25,6 +25,12 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomS
         values = []
     }
 
+    /// A text whose markers stand for `values`, in order (`ValueBinder`, a dialect's compiled fragments).
+    package init(markedText: String, values: [SQLValue]) {
+        text = markedText
+        self.values = values
+    }
+
     package struct Interpolation: StringInterpolationProtocol {
         var text = ""
         var values: [SQLValue] = []

@@ -18,9 +18,13 @@ open class SQLStore: @unchecked Sendable {
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
     /// directories at a time.
     package let readAhead: DirectoryStateReadAhead?
+    /// The dialect's query SQL (SQLStore+Reading.swift runs it).
+    package let compiler: any QueryCompiling
 
-    package init(connection: any SQLConnection, host: String?, libraryName: String, readAhead: DirectoryStateReadAhead? = nil) {
+    package init(connection: any SQLConnection, compiler: any QueryCompiling, host: String?, libraryName: String,
+                 readAhead: DirectoryStateReadAhead? = nil) {
         self.connection = connection
+        self.compiler = compiler
         self.host = host
         self.libraryName = libraryName
         self.readAhead = readAhead

@@ -70,12 +70,9 @@ extension Data: SQLBindable { package var sqlValue: SQLValue { .bytes(Array(self
 /// Paths are stored as their bytes (they need not be UTF-8).
 extension MediaPath: SQLBindable { package var sqlValue: SQLValue { .bytes(bytes) } }
 extension Date: SQLBindable { package var sqlValue: SQLValue { .real(timeIntervalSince1970) } }
-extension Array: SQLBindable where Element == Int64 { package var sqlValue: SQLValue { .integers(self) } }
+/// Ids and names: lists bound as one parameter.
+package protocol SQLListElement { static func list(_ elements: [Self]) -> SQLValue }
+extension Int64: SQLListElement { package static func list(_ elements: [Int64]) -> SQLValue { .integers(elements) } }
+extension String: SQLListElement { package static func list(_ elements: [String]) -> SQLValue { .texts(elements) } }
+extension Array: SQLBindable where Element: SQLListElement { package var sqlValue: SQLValue { Element.list(self) } }
 extension Optional: SQLBindable where Wrapped: SQLBindable { package var sqlValue: SQLValue { self?.sqlValue ?? .null } }
-
-/// A list of texts (names): `SQLValue.texts`.
-package struct TextList: SQLBindable {
-    package var values: [String]
-    package init(_ values: [String]) { self.values = values }
-    package var sqlValue: SQLValue { .texts(values) }
-}
