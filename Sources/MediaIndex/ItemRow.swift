@@ -93,6 +93,14 @@ package enum ItemRow {
         + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
            "reader_version"]
 
+    /// What the `<name>_folded` column of a searchable property holds: the text folded (`TextFolding`), a
+    /// multi-valued one value by value, so that the SQL that splits it finds each value folded as Swift folds
+    /// it alone (folding the whole text first joined a combining mark at a value's start to the separator).
+    package static func folded(_ text: String, of property: MediaProperty) -> String {
+        guard property.spec.multiValued else { return TextFolding.folded(text) }
+        return MediaProperty.splitValues(text).map(TextFolding.folded).joined(separator: MediaProperty.valueSeparator)
+    }
+
     /// The stored type of each of `scanColumnNames` (PostgreSQL's batch writer binds a typed array per column).
     package static let scanColumnTypes: [SQLColumnType] = [.bytes, .text, .bytes, .text]
         + fileDerived.map { SQLColumnType($0.spec.type) } + searchable.map { _ in .text }
@@ -104,7 +112,7 @@ package enum ItemRow {
         var values: [SQLValue] = [.bytes(item.path.bytes), .text(item.path.string), .bytes(item.path.directory.bytes),
                                   tagsJSON(item.tags).map(SQLValue.text) ?? .null]
         for p in fileDerived { values.append(columnValue(item[p], as: p.spec.type)) }
-        for p in searchable { values.append(item[p]?.text.map { .text(TextFolding.folded($0)) } ?? .null) }
+        for p in searchable { values.append(item[p]?.text.map { .text(folded($0, of: p)) } ?? .null) }
         values += [.integer(stamp.mtimeNanoseconds), .integer(stamp.inode), device.sqlValue, .integer(fingerprint),
                    ends.map { .integer($0.head) } ?? .null, ends.map { .integer($0.tail) } ?? .null, .integer(0), .null,
                    reader.sqlValue]

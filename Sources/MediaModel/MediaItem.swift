@@ -42,8 +42,8 @@ public struct MediaItem: Sendable, Hashable, Identifiable {
     public func values(of property: MediaProperty) -> [String] {
         guard let v = self[property] else { return [] }
         let text = v.text ?? v.description
-        guard property.spec.multiValued, text.contains(MediaProperty.valueSeparator) else { return [text] }
-        return text.components(separatedBy: MediaProperty.valueSeparator)
+        guard property.spec.multiValued else { return [text] }
+        return MediaProperty.splitValues(text)
     }
 
     /// Properties with a value, in table order.

@@ -64,6 +64,27 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     /// as `TagMapping` joins repeated tag fields; `MediaItem.values(of:)` splits on it.
     public static let valueSeparator = "; "
 
+    /// A multi-valued text split at `valueSeparator`'s bytes, as both stores' SQL splits it: not as
+    /// characters, for which "; " followed by a combining mark is no separator (the space and the mark are
+    /// one character).
+    public static func splitValues(_ text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        let separator = Array(valueSeparator.utf8)
+        var values: [String] = []
+        var start = 0, i = 0
+        while i + separator.count <= bytes.count {
+            if bytes[i..<i + separator.count].elementsEqual(separator) {
+                values.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                i += separator.count
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        values.append(String(decoding: bytes[start...], as: UTF8.self))
+        return values
+    }
+
     /// Read on every property access of every row; built once from `makeSpec`.
     public var spec: Spec { Self.specs[ordinal] }
     private static let specs: [Spec] = allCases.map(\.makeSpec)

@@ -29,17 +29,16 @@ extension PostgresIndex {
         }
         // What a scan writes beside the tags, compared with what it would write now.
         let folded = ItemRow.searchable.map { "items." + ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
-        let rows = try session.run { s in try s.query(SQLText("SELECT \(Self.selectColumns), items.path_text, \(folded) FROM items")) }
+        let rows = try read { x in try x.rows("SELECT \(raw: ItemRow.selectColumns), items.path_text, \(raw: folded) FROM items") }
         var badText = (count: 0, example: ""), badFolded = (count: 0, example: "")
         let first = 3 + ItemRow.stored.count
         for row in rows {
-            let item = Self.decodeItem(row)
-            let r = row.makeRandomAccess()
-            if r[first].value(String.self) != item.path.string {
+            let item = ItemRow.item(row)
+            if row.text(first) != item.path.string {
                 badText.count += 1; if badText.example.isEmpty { badText.example = item.path.string }
             }
             for (offset, property) in ItemRow.searchable.enumerated()
-            where r[first + 1 + offset].value(String.self) != item[property]?.text.map(TextFolding.folded) {
+            where row.text(first + 1 + offset) != item[property]?.text.map({ ItemRow.folded($0, of: property) }) {
                 badFolded.count += 1; if badFolded.example.isEmpty { badFolded.example = "\(item.path.string): \(property.rawValue)" }
                 break
             }

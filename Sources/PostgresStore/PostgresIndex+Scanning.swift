@@ -59,7 +59,7 @@ extension PostgresIndex {
             for change in changes {
                 switch change {
                 case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    if addedGeneration == nil { addedGeneration = try SQLStore.bumpGeneration(PostgresStoreConnection.Executor(statements: s)) }
+                    if addedGeneration == nil { addedGeneration = try SQLStore.bumpGeneration(PostgresStoreConnection.Executor(statements: s, inTransaction: true)) }
                     // A path twice in one batch: the later read wins (one INSERT cannot touch a row twice).
                     if addedPaths.contains(item.path) { try flush() }
                     addedPaths.insert(item.path)
@@ -70,14 +70,14 @@ extension PostgresIndex {
                     updates.append([.integer(id)] + ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader))
                 case .move(let id, let path):
                     try flush()
-                    try applyMove(PostgresStoreConnection.Executor(statements: s), id: id, to: path)
+                    try applyMove(PostgresStoreConnection.Executor(statements: s, inTransaction: true), id: id, to: path)
                 case .fail(let path, let stamp, let code, let message, let reader):
                     try flush()
-                    try applyFailure(PostgresStoreConnection.Executor(statements: s), path, stamp, code: code, message: message,
+                    try applyFailure(PostgresStoreConnection.Executor(statements: s, inTransaction: true), path, stamp, code: code, message: message,
                                      reader: reader, at: Date(timeIntervalSince1970: now))
                 case .removeFailure(let path):
                     try flush()
-                    try deleteFailure(PostgresStoreConnection.Executor(statements: s), path)
+                    try deleteFailure(PostgresStoreConnection.Executor(statements: s, inTransaction: true), path)
                 }
             }
             try flush()

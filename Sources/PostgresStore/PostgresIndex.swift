@@ -42,41 +42,6 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     }
 
     var databaseName: String { libraryName }
-
-    // MARK: Item rows
-
-    /// Every item column a SELECT reads, in `decodeItem`'s order: id, path, tags, then `ItemRow.stored`.
-    static let selectColumns: String =
-        (["id", "path", "tags"] + ItemRow.stored.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }.joined(separator: ", ")
-
-    static func decodeItem(_ row: PostgresRow) -> MediaItem {
-        let r = row.makeRandomAccess()
-        let path = r[1].value(Data.self).map { Array($0) } ?? []
-        var item = MediaItem(path: MediaPath(bytes: path), tags: decodeTags(r[2].value(String.self)))
-        item.persistentID = r[0].value(Int64.self) ?? 0
-        for (offset, property) in ItemRow.stored.enumerated() {
-            item[property] = value(r[3 + offset], as: property.spec.type)
-        }
-        return item
-    }
-
-    static func value(_ cell: PostgresCell, as type: MediaProperty.ValueType) -> MediaValue? {
-        switch type {
-        case .text, .date: cell.value(String.self).map(MediaValue.text)
-        case .integer, .mediaType: cell.value(Int64.self).map(MediaValue.integer)
-        case .bool: cell.value(Int64.self).map { .bool($0 != 0) }
-        case .real, .timestamp, .duration: cell.value(Double.self).map(MediaValue.real)
-        }
-    }
-
-    static func decodeTags(_ text: String?) -> [String: String] { ItemRow.tags(fromJSON: text) }
-    static func encodeTags(_ tags: [String: String]) -> String? { ItemRow.tagsJSON(tags) }
-
-    /// `dir = root OR dir in root's range`, for a column and a root, with this host.
-    func under(_ root: MediaPath, column: String = "dir", _ sql: inout SQLText) -> String {
-        let (lower, upper) = root.rangeBelow
-        return "(\(column) = \(sql.bind(Data(root.bytes))) OR (\(column) >= \(sql.bind(lower)) AND \(column) < \(sql.bind(upper))))"
-    }
 }
 
 extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore {

@@ -8,24 +8,44 @@ struct PostgresStoreConnection: SQLConnection {
     var syntax: any SQLSyntax { PostgresSyntax() }
 
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
-        try session.run { s in try body(Executor(statements: s)) }
+        try session.run { s in try body(Executor(statements: s, inTransaction: false)) }
     }
 
     func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read(body) }
 
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
-        try session.transaction { s in try body(Executor(statements: s)) }
+        try session.transaction { s in try body(Executor(statements: s, inTransaction: true)) }
     }
 
     struct Executor: SQLExecutor {
         let statements: PostgresSession.Statements
+        /// Inside `write`'s transaction (a cursor then needs no transaction of its own).
+        var inTransaction = true
+        /// Rows a cursor hands over at a time: what `forEachRow` holds in memory at once.
+        static let rowsPerFetch = 1_000
 
         func rows(_ sql: SQLStatement) throws -> [SQLRow] {
             try statements.query(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values)).map(Self.row)
         }
 
+        /// Through a cursor, `rowsPerFetch` rows at a time (a plain query would receive every row first: 100,000
+        /// items, about 1 GB). A cursor lives in a transaction: its own, read-only, unless one is open.
         func forEachRow(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {
-            for row in try rows(sql) { try body(row) }
+            if !inTransaction { try statements.execute("BEGIN READ ONLY") }
+            do {
+                try statements.execute("DECLARE mlib_rows NO SCROLL CURSOR FOR " + sql.rendered(PostgresSyntax.placeholder),
+                                       Self.bindings(sql.values))
+                while true {
+                    let batch = try statements.query("FETCH \(Self.rowsPerFetch) FROM mlib_rows")
+                    for row in batch { try body(Self.row(row)) }
+                    if batch.count < Self.rowsPerFetch { break }
+                }
+                try statements.execute("CLOSE mlib_rows")
+                if !inTransaction { try statements.execute("COMMIT") }
+            } catch {
+                _ = try? statements.execute(inTransaction ? "CLOSE mlib_rows" : "ROLLBACK")
+                throw error
+            }
         }
 
         @discardableResult

@@ -126,7 +126,7 @@ enum QueryCompiler {
         let split = "EXISTS (SELECT 1 FROM \(eachValueTable(source)) AS mv WHERE \(leaf.sql))"
         // When the whole-value comparison can use the folded column's index (exact ==/IN, any [cd]), the rows
         // are found in two indexed parts: single values by that index, and the values of rows holding a
-        // separator from their partial index (`multiValuedIndexes`), which holds only those rows, so the
+        // separator from their partial index (schema step v10), which holds only those rows, so the
         // split costs nothing for the others. 100,000 rows: ~1 ms instead of ~25 ms for the CASE below
         // (Benchmarks/query-bench).
         if c.property.spec.searchable && (c.options == .cd || (c.options.isEmpty && [.equal, .in].contains(c.op))) {
@@ -141,22 +141,11 @@ enum QueryCompiler {
                         arguments: leaf.arguments + whole.arguments)
     }
 
-    /// True for a row whose `p` holds several values. Written exactly as the WHERE of `multiValuedIndexes`,
+    /// True for a row whose `p` holds several values. Written exactly as the WHERE of schema step v10's indexes,
     /// so SQLite knows a query with this term may read that partial index.
     static func multiValuedRow(_ p: MediaProperty) -> String {
         let sep = MediaProperty.valueSeparator.replacingOccurrences(of: "'", with: "''")
         return "instr(items.\(ItemRow.quoted(p.rawValue)), '\(sep)') > 0"
-    }
-
-    /// Partial indexes on the multi-valued properties (folded and raw value), holding only the rows whose value
-    /// has a separator (few in most libraries, so a scan writes almost nothing more).
-    static var multiValuedIndexes: [String] {
-        MediaProperty.allCases.filter(\.spec.multiValued).map { p in
-            let sep = MediaProperty.valueSeparator.replacingOccurrences(of: "'", with: "''")
-            let name = ItemRow.quoted(p.rawValue)
-            return "CREATE INDEX IF NOT EXISTS \(ItemRow.quoted("items_" + p.rawValue + "_values")) "
-                + "ON items(\(ItemRow.quoted(ItemRow.foldedColumn(p))), \(name)) WHERE instr(\(name), '\(sep)') > 0"
-        }
     }
 
     /// A cheap test that must hold for a whole multi-valued text to have a value satisfying `c` (the literal is

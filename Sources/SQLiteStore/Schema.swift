@@ -229,8 +229,13 @@ enum Schema {
         migrator.registerMigration("v10: partial indexes of multi-valued properties") { db in
             // Equality on artist, albumArtist, genre, composer reads rows holding one value by the folded
             // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
-            // (QueryCompiler.eachValue). Indexes only: nothing stored changes.
-            for sql in QueryCompiler.multiValuedIndexes { try db.execute(sql: sql) }
+            // (QueryCompiler.eachValue, whose `multiValuedRow` is written as their WHERE). Indexes only: nothing
+            // stored changes. Frozen as released.
+            for p in ["artist", "albumArtist", "genre", "composer"] {
+                try db.execute(sql: """
+                    CREATE INDEX IF NOT EXISTS "items_\(p)_values" ON items("\(p)_folded", "\(p)") WHERE instr("\(p)", '; ') > 0
+                    """)
+            }
         }
         return migrator
     }

@@ -200,11 +200,12 @@ import Testing
     /// beside the walk (the progress line shows on a terminal: run under script(1)).
     @Test func aFirstScanShowsAnETA() throws {
         let music = dir.appendingPathComponent("many")
-        // Enough directories for several progress lines (one at most every 0.1 s, between directories).
-        for d in 0..<50 {
+        // Enough directories for several progress lines (one at most every 0.1 s, between directories): 4,000
+        // files, as a debug build reads 1,000 tiny ones in about 0.13 s, before a second line is due.
+        for d in 0..<100 {
             let sub = music.appendingPathComponent("d\(d)")
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-            for i in 0..<20 {
+            for i in 0..<40 {
                 try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-id3v1.mp3"), to: sub.appendingPathComponent("f\(i).mp3"))
             }
         }

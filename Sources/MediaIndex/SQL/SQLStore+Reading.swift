@@ -8,9 +8,25 @@ import MediaModel
 extension SQLStore {
     /// The compiled query: `FROM items WHERE …` (hidden items never selected), the residual, the order.
     private func compile(_ query: MediaQuery) throws -> (matching: SQLStatement, residual: MediaModel.Predicate?, order: String?) {
-        let filter = try compiler.filter(try query.filter.normalized())
+        // Counted before normalizing: a query too large to run is refused at once.
+        let terms = Self.terms(query.filter)
+        if terms > Self.maximumQueryTerms {
+            throw QueryError("the query has \(terms) terms; mlib runs at most \(Self.maximumQueryTerms) in one query")
+        }
+        let predicate = try query.filter.normalized()
+        let filter = try compiler.filter(predicate)
         let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL AND (\(filter.condition))"
         return (matching, filter.residual, compiler.orderBy(query.effectiveSort))
+    }
+
+    /// The comparisons and searches in a predicate (what makes its SQL large).
+    private static func terms(_ p: MediaModel.Predicate) -> Int {
+        switch p {
+        case .all, .none: 0
+        case .comparison, .search: 1
+        case .not(let inner): terms(inner)
+        case .and(let ps), .or(let ps): ps.reduce(0) { $0 + terms($1) }
+        }
     }
 
     public func items(_ query: MediaQuery) throws -> [MediaItem] {

@@ -47,7 +47,7 @@ extension SQLStore {
             var states: [[UInt8]: DirectoryState] = [:]
             var rows = 0
             var last: [UInt8]?
-            try x.forEachRow(sql) { row in
+            for row in try x.rows(sql) {      // at most `limit` rows: one round trip
                 let dir = row[0].bytes ?? []
                 let path = row.path(3) ?? MediaPath(bytes: [])
                 let stamp = FileStamp(size: row.int64(4) ?? -1, mtimeNanoseconds: row.int64(5) ?? -1, inode: row.int64(6) ?? -1)
@@ -98,10 +98,10 @@ extension SQLStore {
         guard !inodes.isEmpty else { return [:] }
         return try connection.readEach { x in
             var matches: [Int64: [InodeMatch]] = [:]
-            try x.forEachRow("""
+            for row in try x.rows("""
                 SELECT id, path, "fileSize", scan_mtime, scan_inode, scan_device FROM items
                 WHERE \(mine()) AND \(syntax.isIn("scan_inode", .integers(inodes)))
-                """) { row in
+                """) {
                 let inode = row.int64(4) ?? -1
                 matches[inode, default: []].append(InodeMatch(
                     id: row.int64(0) ?? 0, path: row.path(1) ?? MediaPath(bytes: []),

@@ -32,6 +32,9 @@ open class SQLStore: @unchecked Sendable {
 
     package var syntax: any SQLSyntax { connection.syntax }
 
+    /// The most comparisons and searches one query may hold, on every store.
+    package static let maximumQueryTerms = 500
+
     /// `table.host = <this host>`, or TRUE where rows have no host.
     package func mine(_ column: String = "host") -> SQLStatement {
         guard let host else { return "TRUE" }

@@ -1,0 +1,84 @@
+import Foundation
+@testable import MediaIndex
+@testable import PostgresStore
+import MediaModel
+import PostgresTestServer
+import Testing
+
+/// What the one store layer promises on both dialects alike (issue 22's numbered cases).
+struct StoreLayerTests {
+    /// 8: a value that starts with a combining mark after the separator ("A; \u{301}B") is split as the SQL
+    /// of both stores splits it, at the separator's bytes (Swift's String compared it as characters, where
+    /// the space and the mark are one, and kept one value).
+    @Test(arguments: Store.available) func aValueStartingWithACombiningMarkSplitsAlikeInSwiftAndSQL(_ store: Store) throws {
+        var item = sampleItem("/m/a.mp3", title: "A", artist: "Ann; \u{301}Bo")
+        item.genre = "x"
+        #expect(item.values(of: .artist) == ["Ann", "\u{301}Bo"])
+        let index = try store.emptyLibrary()
+        try add([item, sampleItem("/m/b.mp3", title: "B", artist: "Ann")], to: index)
+        // Built in Swift: the format parser reads characters, and a quote followed by a mark is one.
+        let comparisons = [Comparison(.artist, .equal, .value(.text("\u{301}Bo"))),
+                           Comparison(.artist, .equal, .value(.text("\u{301}bo")), options: .cd),
+                           Comparison(.artist, .beginsWith, .value(.text("\u{301}")))]
+        for comparison in comparisons {
+            let p = MediaModel.Predicate.comparison(comparison)
+            let text = "\(comparison)"
+            let memory = [item].filter(try PredicateEvaluator(p).matches).map(\.title)
+            #expect(try index.items(MediaQuery(filter: p)).map(\.title) == memory, "\(store) \(text)")
+            #expect(memory == ["A"], "\(text)")
+        }
+        let groups = try index.collectionSummaries(MediaQuery(grouping: .artist)).map(\.count)
+        #expect(groups == [2, 1], "\(store)")
+    }
+
+    /// 10: one limit on the size of a query, with one message, on both stores (SQLite refused ~1,000 terms
+    /// with "Expression tree is too large", PostgreSQL ran up to 65,535 parameters and then failed as a
+    /// broken library).
+    @Test(arguments: Store.available) func aQueryTooLargeIsTheSameQueryErrorOnBothStores(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        try add([sampleItem("/m/a.mp3", title: "A", artist: "7")], to: index)
+        let most = (1...SQLStore.maximumQueryTerms).map(String.init).joined(separator: ",")
+        #expect(try index.count(MediaQuery(filter: try ShortQueryParser.parse("artist:" + most))) == 1)
+        let tooMany = (1...(SQLStore.maximumQueryTerms + 1)).map(String.init).joined(separator: ",")
+        let error = try #require(throws: QueryError.self) { try index.count(MediaQuery(filter: try ShortQueryParser.parse("artist:" + tooMany))) }
+        #expect(error.description.contains("\(SQLStore.maximumQueryTerms + 1) terms"), "\(error)")
+        let huge = try ShortQueryParser.parse("artist:" + (1...20_000).map(String.init).joined(separator: ","))
+        let start = Date()
+        #expect(throws: QueryError.self) { try index.count(MediaQuery(filter: huge)) }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    /// 12: `forEachItem` streams on PostgreSQL too: the first item reaches the caller before every row has
+    /// crossed the socket (a cursor, fetched in batches), so `ls` of a million items stays in bounded memory.
+    @Test(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
+    func forEachItemStreamsOnPostgreSQL() throws {
+        let index = try #require(try Store.postgres.emptyLibrary() as? PostgresIndex)
+        try add((0..<3_000).map { sampleItem("/m/\($0).mp3", title: "t\($0)") }, to: index)
+        let before = index.session.rowsReceived
+        var receivedAtFirst: Int?
+        var seen = 0
+        try index.forEachItem(MediaQuery(sort: [MediaSortDescriptor(.path)])) { _ in
+            if receivedAtFirst == nil { receivedAtFirst = index.session.rowsReceived - before }
+            seen += 1
+        }
+        #expect(seen == 3_000)
+        #expect(try #require(receivedAtFirst) <= 1_000, "every row was read before the first item was handed out")
+    }
+}
+
+extension StoreLayerTests {
+    /// 7: a collection's representative item is a whole item on both stores (`ls --group albums -f '$name
+    /// $size $track'` printed empty fields on SQLite, whose summaries decoded only the naming properties).
+    @Test(arguments: Store.available) func summariesCarryWholeRepresentativeItems(_ store: Store) throws {
+        var item = sampleItem("/m/a.flac", title: "A", size: 4_321)
+        item.albumTitle = "Homogenic"
+        item[.albumTrackNumber] = .integer(3)
+        item[.sampleRate] = .integer(44_100)
+        let index = try store.emptyLibrary()
+        try add([item], to: index)
+        let summary = try #require(try index.collectionSummaries(MediaQuery(grouping: .album)).first)
+        #expect(summary.representativeItem.fileSize == 4_321, "\(store)")
+        #expect(summary.representativeItem.albumTrackNumber == 3, "\(store)")
+        #expect(summary.representativeItem == (try index.item(id: summary.representativeItem.persistentID)), "\(store)")
+    }
+}
