@@ -58,7 +58,7 @@ mpc -q -p "$mpd_port" -w update
 "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]
 "$MLIB" serve --library "$work/library.sqlite" --port 0 --sink null 2>"$work/serve.err" &
 mlib_pid=$!
-for _ in $(seq 50); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1200); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
 mlib_port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.err" | head -1)
 [[ -n "$mlib_port" ]] || { cat "$work/serve.err" >&2; exit 2; }
 
