@@ -3,7 +3,6 @@
 several runs, one client): prints one line per command with both times and the ratio.
 
 Usage: view-bench.py times MPD_PORT MLIB_PORT
-       view-bench.py idle PORT     (waits for `idle database`; prints the monotonic time it woke)
        view-bench.py now           (prints the monotonic time: CLOCK_MONOTONIC, shared by processes)"""
 import sys
 import time
@@ -17,13 +16,6 @@ browse = import_module("mpd-browse")
 def main():
     if sys.argv[1] == "now":
         print(f"{time.monotonic():.6f}")
-        return
-    if sys.argv[1] == "idle":
-        client = browse.Client(int(sys.argv[2]))
-        client.sock.settimeout(600)
-        print("ready", flush=True)
-        client.command("idle database")
-        print(f"{time.monotonic():.6f}", flush=True)
         return
     mpd, mlib = browse.Client(int(sys.argv[2])), browse.Client(int(sys.argv[3]))
     lines, _ = mpd.command('lsinfo ""')

@@ -4,9 +4,8 @@
 #  - the view's build from the store: `mlib serve` start-up time on the library, minus that on an empty one;
 #  - its resident memory: the RSS of `mlib serve` on the library minus that on an empty library (mpd's RSS
 #    beside it);
-#  - the refresh after a 1 % rescan by another process (`mlib scan` after touching 1 % of the files): from
-#    the scan's end until an idle client hears `database` (the view looks every 500 ms), and mpd's `update`
-#    of the same files;
+#  - the refresh after a 1 % rescan (touching 1 % of the files): `update` on each server, and `mlib scan`
+#    alone on the same files, the difference being the view's rebuild;
 #  - per-command times (median, one client): list artist, list album group albumartist, count group artist,
 #    search any "x", lsinfo DIR, stats, listallinfo.
 # MUSIC=DIR is the folder (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`); default: the fixtures.
@@ -43,18 +42,15 @@ kill "$full_pid" "$empty_pid"; wait "$full_pid" "$empty_pid" 2>/dev/null || true
 # Per-command times.
 python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port"
 
-# A 1 % rescan by another process: the served view follows it.
+# A 1 % rescan: touch 1 % of the files, then `update` on each server (mlib's answers once its scan is done
+# and the new view is in); then the same files again for `mlib scan` alone, to tell the scan from the view.
 mapfile -t files < <(find "$music" -type f \( -name '*.mp3' -o -name '*.flac' -o -name '*.ogg' -o -name '*.m4a' -o -name '*.opus' \) | sort)
 count=$(( ${#files[@]} / 100 )); (( count > 0 )) || count=1
-for ((i = 0; i < count; i++)); do touch "${files[$(( i * 100 % ${#files[@]} ))]}"; done
-coproc IDLE { python3 Benchmarks/view-bench.py idle "$mlib_port"; }
-read -r _ <&"${IDLE[0]}"
-t0=$(now)
-"$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]
-t1=$(now)
-read -r woke <&"${IDLE[0]}"
-printf 'after touching %d files: mlib scan %.3f s, then the served view current %.3f s later (<= 0.5 s of it is the poll interval)\n' \
-    "$count" "$(python3 -c "print($t1 - $t0)")" "$(python3 -c "print($woke - $t1)")"
-t0=$(now)
-mpc -q -p "$mpd_port" -w update
-printf 'mpd update of the same files: %.3f s\n' "$(python3 -c "print($(now) - $t0)")"
+touch_some() { for ((i = 0; i < count; i++)); do touch "${files[$(( i * 100 % ${#files[@]} ))]}"; done; }
+touch_some
+t0=$(now); mpc -q -p "$mlib_port" -w update; update_s=$(python3 -c "print($(now) - $t0)")
+t0=$(now); mpc -q -p "$mpd_port" -w update; mpd_s=$(python3 -c "print($(now) - $t0)")
+touch_some
+t0=$(now); "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]; scan_s=$(python3 -c "print($(now) - $t0)")
+printf 'after touching %d files: mlib update %.3f s (mlib scan alone %.3f s: the view refresh is about %.3f s); mpd update %.3f s\n' \
+    "$count" "$update_s" "$scan_s" "$(python3 -c "print($update_s - $scan_s)")" "$mpd_s"

@@ -4,6 +4,11 @@ import MediaIndex
 import MediaModel
 import Synchronization
 
+#if os(Linux)
+/// glibc's malloc_trim (malloc.h is not in Swift's Glibc module).
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 /// The library kept in memory as a `LibrarySnapshot`, and kept current: on a private queue (never a
 /// caller's thread, so never an event loop) it looks at the store's `ViewVersion` every `checkInterval`
 /// and builds a new snapshot when it moved (a scan here or in another process), then swaps it in.
@@ -22,7 +27,11 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         var timer: (any DispatchSourceTimer)?
         var onChange: (@Sendable (LibrarySnapshot) -> Void)?
         var lastError: String?
+        var ticks = 0
     }
+
+    /// Every how many checks the newest modification time is asked for too (`ViewChangeFeed`).
+    public static let modificationProbeEvery = 10
 
     /// Builds the first snapshot on the calling thread (call it where blocking is allowed: at start-up,
     /// before serving).
@@ -31,8 +40,17 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         self.schema = schema
         let feed = feed ?? StoreChangeFeed(store: store)
         self.feed = feed
-        let version = try feed.viewVersion()
+        let version = try feed.viewVersion(probingModifications: true)
         current = Mutex(try LibrarySnapshot.build(from: store, schema: schema, version: version))
+        Self.returnFreedMemory()
+    }
+
+    /// The build's temporaries (interning tables, decoded items) are freed but glibc keeps the pages:
+    /// give them back, so resident memory is the view's (at 10,000 items 4–5 MB more without it).
+    private static func returnFreedMemory() {
+        #if os(Linux)
+        _ = mallocTrim(0)
+        #endif
     }
 
     public var snapshot: LibrarySnapshot { current.withLock { $0 } }
@@ -46,7 +64,7 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false) }
+        timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false, probing: nil) }
         lock.withLock {
             state.onChange = onChange
             state.timer?.cancel()
@@ -68,16 +86,23 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     /// snapshot is in, so call it off any event loop. Returns whether it changed.
     @discardableResult
     public func refresh(force: Bool = false) -> Bool {
-        queue.sync { refreshOnQueue(force: force) }
+        queue.sync { refreshOnQueue(force: force, probing: true) }
     }
 
-    private func refreshOnQueue(force: Bool) -> Bool {
+    /// `probing` nil: the newest modification time is asked every `modificationProbeEvery` calls.
+    private func refreshOnQueue(force: Bool, probing: Bool?) -> Bool {
         do {
-            let version = try feed.viewVersion()
+            let probe = probing ?? lock.withLock {
+                state.ticks += 1
+                return state.ticks % Self.modificationProbeEvery == 0
+            }
+            var version = try feed.viewVersion(probingModifications: probe)
             let old = snapshot
+            if !probe { version.newestModification = old.version?.newestModification }
             guard force || version != old.version else { return false }
             let new = try LibrarySnapshot.build(from: store, schema: schema, version: version)
             current.withLock { $0 = new }
+            Self.returnFreedMemory()
             let onChange = lock.withLock {
                 state.lastError = nil
                 return state.onChange

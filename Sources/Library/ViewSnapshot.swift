@@ -44,6 +44,8 @@ public final class LibrarySnapshot: Sendable {
     public let slotValues: [[String]]
     /// Per slot: the parts of a multi-valued value (absent: the value is its one part).
     let slotParts: [[UInt32: [UInt32]]]
+    /// Per slot, per value number: whether `slotParts` has it (an array look-up before any hashing).
+    let hasParts: [[Bool]]
     /// Per slot: how many distinct values and distinct parts the items have.
     public let distinctValues: [Int]
     public let distinctParts: [Int]
@@ -59,7 +61,9 @@ public final class LibrarySnapshot: Sendable {
     /// The roots' directories, in the order of `roots`.
     public let rootDirectories: [Int32]
 
-    public var totalDuration: Double { durations.reduce(0, +) }
+    /// The sum of the items' durations, and of their durations rounded to whole seconds.
+    public let totalDuration: Double
+    public let totalRoundedDuration: Double
 
     // MARK: Reading
 
@@ -79,9 +83,12 @@ public final class LibrarySnapshot: Sendable {
 
     /// The value numbers of the parts of value `value` of `slot` (one unless multi-valued).
     @inline(__always) public func parts(_ value: UInt32, slot: Int) -> [UInt32] {
-        if let parts = slotParts[slot][value] { return parts }
+        if hasParts[slot][Int(value)], let parts = slotParts[slot][value] { return parts }
         return [value]
     }
+
+    /// Whether a value of `slot` holds several parts.
+    @inline(__always) public func isMultiValued(_ value: UInt32, slot: Int) -> Bool { hasParts[slot][Int(value)] }
 
     public func string(_ value: UInt32, slot: Int) -> String { slotValues[slot][Int(value)] }
 
@@ -173,6 +180,9 @@ public final class LibrarySnapshot: Sendable {
         slotCells = sortedCells
         slotValues = values
         slotParts = parts
+        hasParts = values.indices.map { s in values[s].indices.map { parts[s][UInt32($0)] != nil } }
+        totalDuration = self.durations.reduce(0, +)
+        totalRoundedDuration = self.durations.reduce(0) { $0 + $1.rounded() }
         distinctValues = wholeSeen.map(\.count)
         distinctParts = partSeen.map(\.count)
         propertyCells = sortedPCells

@@ -46,7 +46,11 @@ struct SongWriter {
             let slot = index + 1
             let value = view.cell(item, slot: slot)
             guard value != 0 else { continue }
-            for part in view.parts(value, slot: slot) { out.field(tag.name, view.string(part, slot: slot)) }
+            if view.isMultiValued(value, slot: slot) {
+                for part in view.parts(value, slot: slot) { out.field(tag.name, view.string(part, slot: slot)) }
+            } else {
+                out.field(tag.name, view.string(value, slot: slot))
+            }
         }
         let duration = view.durations[Int(item)]
         if duration > 0 {

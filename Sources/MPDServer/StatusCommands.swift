@@ -62,7 +62,7 @@ enum StatusCommands {
         out.field("artists", view.distinctParts[MPDTag.named("Artist")!.slot])
         out.field("albums", view.distinctValues[MPDTag.named("Album")!.slot])
         out.field("songs", view.count)
-        out.field("db_playtime", Int(view.durations.reduce(0) { $0 + $1.rounded() }))
+        out.field("db_playtime", Int(view.totalRoundedDuration))
         out.field("db_update", Int(c.core.databaseUpdated.timeIntervalSince1970))
     }
 
