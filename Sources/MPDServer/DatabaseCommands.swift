@@ -181,20 +181,25 @@ enum DatabaseCommands {
             return
         }
         guard let tag = MPDTag.named(groupName) else { throw MPDError.badArgument("Unknown tag type: \(groupName)") }
-        var groups: [UInt64: (songs: Int, seconds: Double)] = [:]
+        // Counted by value number (an array per slot), then merged by text: a value and its fallback's
+        // can be the same text.
+        let slots = TagSlots(tag)
+        var songs = slots.tables(view, 0), seconds = slots.tables(view, 0.0)
         func add(_ i: Int32) {
-            let seconds = view.durations[Int(i)]
-            for key in tag.valueKeys(i, in: view) {
-                groups[key, default: (0, 0)].songs += 1
-                groups[key, default: (0, 0)].seconds += seconds
+            let duration = view.durations[Int(i)]
+            slots.forEachValue(i, in: view) { position, value in
+                songs[position][Int(value)] += 1
+                seconds[position][Int(value)] += duration
             }
         }
         if let items { items.forEach(add) } else { for i in 0..<Int32(view.count) { add(i) } }
-        // Two keys can name the same text (a value and its fallback's): groups are by text.
         var named: [String: (songs: Int, seconds: Double)] = [:]
-        for (key, group) in groups {
-            named[view.string(key: key), default: (0, 0)].songs += group.songs
-            named[view.string(key: key), default: (0, 0)].seconds += group.seconds
+        for position in songs.indices {
+            for value in songs[position].indices where songs[position][value] > 0 {
+                let name = slots.string(position, UInt32(value), in: view)
+                named[name, default: (0, 0)].songs += songs[position][value]
+                named[name, default: (0, 0)].seconds += seconds[position][value]
+            }
         }
         for name in named.keys.sorted(by: LibraryBrowser.byteOrder) {
             out.field(tag.name, name)
@@ -231,10 +236,19 @@ enum DatabaseCommands {
         // Rows of value keys (`MPDTag.valueKeys`): the group values, then the listed tag's value.
         var rows: [[UInt64]]
         if groupTags.isEmpty {
-            var keys = Set<UInt64>()
-            func add(_ i: Int32) { for key in tag.valueKeys(i, in: view) { keys.insert(key) } }
+            // The values seen, marked by value number (an array per slot).
+            let slots = TagSlots(tag)
+            var seen = slots.tables(view, false)
+            func add(_ i: Int32) { slots.forEachValue(i, in: view) { seen[$0][Int($1)] = true } }
             if let items { items.forEach(add) } else { for i in 0..<Int32(view.count) { add(i) } }
-            rows = keys.map { [$0] }
+            var texts = Set<String>()
+            for position in seen.indices {
+                for value in seen[position].indices where seen[position][value] {
+                    texts.insert(slots.string(position, UInt32(value), in: view))
+                }
+            }
+            for text in texts.sorted(by: LibraryBrowser.byteOrder) { out.field(tag.name, text) }
+            return
         } else {
             var set = Set<[UInt64]>()
             func add(_ i: Int32) {

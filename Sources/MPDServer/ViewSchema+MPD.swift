@@ -32,6 +32,38 @@ extension MPDTag {
     }
 }
 
+/// A tag's slot and its fallbacks' (`MPDTag.valueKeys`), looked up once per command rather than per item.
+struct TagSlots {
+    let slots: [Int]
+
+    init(_ tag: MPDTag) { slots = ([tag] + tag.fallbacks).map(\.slot) }
+
+    /// Calls `body` with the position in `slots` and the value number of each of the tag's values in
+    /// `item` (its parts, else its fallback's), or with (0, 0) for none.
+    @inline(__always) func forEachValue(_ item: Int32, in view: LibrarySnapshot, _ body: (Int, UInt32) -> Void) {
+        for (position, slot) in slots.enumerated() {
+            let value = view.cell(item, slot: slot)
+            guard value != 0 else { continue }
+            if view.isMultiValued(value, slot: slot) {
+                for part in view.parts(value, slot: slot) { body(position, part) }
+            } else {
+                body(position, value)
+            }
+            return
+        }
+        body(0, 0)
+    }
+
+    /// Per position, an array as long as that slot's value table (for counting by value number).
+    func tables<T>(_ view: LibrarySnapshot, _ initial: T) -> [[T]] {
+        slots.map { [T](repeating: initial, count: view.slotValues[$0].count) }
+    }
+
+    func string(_ position: Int, _ value: UInt32, in view: LibrarySnapshot) -> String {
+        value == 0 ? "" : view.string(value, slot: slots[position])
+    }
+}
+
 extension LibrarySnapshot {
     /// The text of a key made by `MPDTag.valueKeys`.
     func string(key: UInt64) -> String {
