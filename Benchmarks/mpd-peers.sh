@@ -41,6 +41,7 @@ log_file "$work/mpd.log"
 bind_to_address "127.0.0.1"
 port "$mpd_port"
 zeroconf_enabled "no"
+max_output_buffer_size "524288"
 auto_update "no"
 sticker_file "$work/sticker.sql"
 audio_output {

@@ -45,6 +45,19 @@ public struct ViewFilter {
         }
         switch property {
         case .path:
+            // `file == URI` and `base DIR` (MPD's commonest path filters): a look-up and a range of the
+            // path-ordered items rather than a comparison per item.
+            if c.options.isEmpty, case .value(.text(let text)) = c.operand {
+                let path = MediaPath(text)
+                if c.op == .equal {
+                    let target = view.item(path: path)
+                    return { $0 == target }
+                }
+                if c.op == .beginsWith {
+                    let range = view.range(withPrefix: path.bytes)
+                    return { range.contains($0) }
+                }
+            }
             return { evaluator.matches(MediaItem(path: view.paths[Int($0)])) }
         case .modificationDate:
             let whenMissing = probe(nil)

@@ -92,6 +92,21 @@ public final class LibrarySnapshot: Sendable {
 
     public func string(_ value: UInt32, slot: Int) -> String { slotValues[slot][Int(value)] }
 
+    /// The items whose path starts with `prefix` (bytes): a run in path order.
+    public func range(withPrefix prefix: [UInt8]) -> Range<Int32> {
+        func lowerBound(_ predicate: ([UInt8]) -> Bool) -> Int32 {
+            var low = 0, high = paths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if predicate(paths[mid].bytes) { low = mid + 1 } else { high = mid }
+            }
+            return Int32(low)
+        }
+        let start = lowerBound { $0.lexicographicallyPrecedes(prefix) }
+        let end = lowerBound { $0.lexicographicallyPrecedes(prefix) || $0.starts(with: prefix) }
+        return start..<max(start, end)
+    }
+
     /// Items at or below `directory`, in database order (its items, then each subdirectory's, by name).
     public func itemsInWalkOrder(under directory: Int32) -> [Int32] {
         var result: [Int32] = []
