@@ -89,6 +89,15 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         queue.sync { refreshOnQueue(force: force, probing: true) }
     }
 
+    /// The same for async callers: waits without holding a thread of Swift's cooperative pool (the
+    /// rebuild runs on the view's own queue).
+    @discardableResult
+    public func refreshed(force: Bool = false) async -> Bool {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.refreshOnQueue(force: force, probing: true)) }
+        }
+    }
+
     /// `probing` nil: the newest modification time is asked every `modificationProbeEvery` calls.
     private func refreshOnQueue(force: Bool, probing: Bool?) -> Bool {
         do {

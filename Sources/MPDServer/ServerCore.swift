@@ -230,7 +230,7 @@ final class ServerCore: @unchecked Sendable {
             guard let self else { return }
             // The new view is in before the update is announced: a client that reloads on `database`
             // sees the scan's result. (Here, off the loop: the build reads the whole library.)
-            self.view.refresh(force: true)
+            await self.view.refreshed(force: true)
             let (message, touched) = (failure, playlistsTouched)
             self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched) }
         }
