@@ -104,7 +104,7 @@ let package = Package(
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
-        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport"]),
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -41,6 +41,7 @@ log_file "$work/mpd.log"
 bind_to_address "127.0.0.1"
 port "$mpd_port"
 zeroconf_enabled "no"
+max_output_buffer_size "524288"
 auto_update "no"
 sticker_file "$work/sticker.sql"
 audio_output {
@@ -58,7 +59,7 @@ mpc -q -p "$mpd_port" -w update
 "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]
 "$MLIB" serve --library "$work/library.sqlite" --port 0 --sink null 2>"$work/serve.err" &
 mlib_pid=$!
-for _ in $(seq 50); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1200); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
 mlib_port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.err" | head -1)
 [[ -n "$mlib_port" ]] || { cat "$work/serve.err" >&2; exit 2; }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Library
+import MediaModel
 import NIOCore
 
 /// One client connection: authentication, command lists, idle, and the per-client tag mask. Lines come
@@ -24,6 +26,17 @@ final class ClientSession: @unchecked Sendable {
     static let maxCommandListBytes = 2 * 1024 * 1024
     private var commandListBytes = 0
 
+    /// A command of this client is running off the loop (a store call): lines that arrive meanwhile wait
+    /// here, so a client's commands are answered in order while other clients go on being served.
+    private var busy = false
+    private var waiting: [[UInt8]] = []
+    /// The command list being run: its lines, the next one, and the answer so far.
+    private var listLines: [String] = []
+    private var listNext = 0
+    private var listOut = Response()
+    /// Set by a handler through `CommandContext.offLoop`.
+    var deferred: OffLoopWork?
+
     init(core: ServerCore, channel: any Channel) {
         self.core = core
         self.channel = channel
@@ -40,7 +53,14 @@ final class ClientSession: @unchecked Sendable {
     }
 
     func receive(_ line: [UInt8]) {
-        core.enqueue { self.process(line) }
+        core.enqueue {
+            if self.busy { self.waiting.append(line) } else { self.process(line) }
+        }
+    }
+
+    /// Runs the lines that waited for an off-loop command, until one goes off the loop again.
+    private func drainWaiting() {
+        while !busy, !closed, !waiting.isEmpty { process(waiting.removeFirst()) }
     }
 
     func disconnected() {
@@ -87,7 +107,21 @@ final class ClientSession: @unchecked Sendable {
             return
         }
         var out = Response()
-        switch execute(line, index: 0, inList: false, into: &out) {
+        let outcome = execute(line, index: 0, inList: false, into: &out)
+        if case .deferred(let work, let name, let arguments) = outcome {
+            busy = true
+            return runOffLoop(work, name: name, arguments: arguments, index: 0, out: out) { outcome, out in
+                self.busy = false
+                self.answer(outcome, out)
+                self.drainWaiting()
+            }
+        }
+        answer(outcome, out)
+    }
+
+    private func answer(_ outcome: Outcome, _ answer: Response) {
+        var out = answer
+        switch outcome {
         case .ok:
             out.line("OK")
             send(out.bytes)
@@ -96,7 +130,7 @@ final class ClientSession: @unchecked Sendable {
         case .idle(let mask):
             idleMask = mask
             answerIdle(mask, force: false)
-        case .silent:
+        case .silent, .deferred:
             break
         case .close:
             close()
@@ -104,24 +138,72 @@ final class ClientSession: @unchecked Sendable {
     }
 
     private func runCommandList() {
-        let lines = commandList ?? []
+        listLines = commandList ?? []
         commandList = nil
-        var out = Response()
-        for (index, line) in lines.enumerated() {
-            switch execute(line, index: index, inList: true, into: &out) {
-            case .ok, .silent:
-                if commandListOK { out.line("list_OK") }
-            case .error(let bytes):
-                return send(out.bytes + bytes)
-            case .idle:
-                return send(out.bytes + ack(MPDError(.argument, "idle in command list"), command: "idle", index: index))
-            case .close:
-                send(out.bytes)
-                return close()
+        listNext = 0
+        listOut = Response()
+        continueList()
+    }
+
+    /// Runs the list from `listNext`; a command that goes off the loop suspends it until its answer.
+    private func continueList() {
+        while listNext < listLines.count {
+            let index = listNext
+            listNext += 1
+            let outcome = execute(listLines[index], index: index, inList: true, into: &listOut)
+            if case .deferred(let work, let name, let arguments) = outcome {
+                busy = true
+                return runOffLoop(work, name: name, arguments: arguments, index: index, out: listOut) { outcome, out in
+                    self.busy = false
+                    self.listOut = out
+                    if self.endOfListItem(outcome, index) { self.continueList() }
+                    self.drainWaiting()
+                }
             }
+            guard endOfListItem(outcome, index) else { return }
         }
-        out.line("OK")
-        send(out.bytes)
+        listOut.line("OK")
+        send(listOut.bytes)
+        listOut = Response()
+        listLines = []
+    }
+
+    /// After one command of the list: false when the list ended there (its answer sent).
+    private func endOfListItem(_ outcome: Outcome, _ index: Int) -> Bool {
+        switch outcome {
+        case .ok, .silent, .deferred:
+            if commandListOK { listOut.line("list_OK") }
+            return true
+        case .error(let bytes):
+            send(listOut.bytes + bytes)
+        case .idle:
+            send(listOut.bytes + ack(MPDError(.argument, "idle in command list"), command: "idle", index: index))
+        case .close:
+            send(listOut.bytes)
+            close()
+        }
+        listOut = Response()
+        listLines = []
+        return false
+    }
+
+    /// Runs `work` on the core's store thread, then (back on the loop) what it returned, into `out`.
+    private func runOffLoop(_ work: @escaping OffLoopWork, name: String, arguments: [String], index: Int, out: Response,
+                            then: @escaping (Outcome, Response) -> Void) {
+        core.offLoop(work).whenComplete { result in
+            guard !self.closed else { return }
+            var out = out
+            let outcome: Outcome
+            do {
+                let apply = try result.get()
+                try apply(CommandContext(core: self.core, session: self, arguments: arguments), &out)
+                outcome = .ok
+            } catch {
+                outcome = self.failure(error, command: name, index: index)
+            }
+            self.core.commitQueue()
+            then(outcome, out)
+        }
     }
 
     enum Outcome {
@@ -131,6 +213,8 @@ final class ClientSession: @unchecked Sendable {
         /// No answer at all (`noidle` outside idle).
         case silent
         case close
+        /// The command goes on off the loop (`CommandContext.offLoop`).
+        case deferred(OffLoopWork, String, [String])
     }
 
     private func execute(_ line: String, index: Int, inList: Bool, into out: inout Response) -> Outcome {
@@ -174,16 +258,28 @@ final class ClientSession: @unchecked Sendable {
             break
         }
         let context = CommandContext(core: core, session: self, arguments: arguments)
+        deferred = nil
         do {
             try command.handler(context, &out)
             core.commitQueue()
+            if let work = deferred {
+                deferred = nil
+                return .deferred(work, name, arguments)
+            }
             return .ok
-        } catch let error as MPDError {
-            core.commitQueue()
-            return .error(ack(error, command: name, index: index))
         } catch {
+            deferred = nil
             core.commitQueue()
-            return .error(ack(MPDError(.system, "\(error)"), command: name, index: index))
+            return failure(error, command: name, index: index)
+        }
+    }
+
+    private func failure(_ error: any Error, command name: String, index: Int) -> Outcome {
+        switch error {
+        case let error as MPDError: .error(ack(error, command: name, index: index))
+        // A predicate the view or the store refuses (a bad regular expression) is the client's error.
+        case let error as QueryError: .error(ack(MPDError.badArgument("\(error)"), command: name, index: index))
+        default: .error(ack(MPDError(.system, "\(error)"), command: name, index: index))
         }
     }
 
@@ -217,11 +313,24 @@ final class ClientSession: @unchecked Sendable {
     }
 }
 
+/// Work a command hands off the loop (store calls: PostgreSQL's client blocks, and no store call may
+/// stall every other client): it runs on the core's store thread and returns what to do back on the
+/// loop, where the core's state may be read and changed and the answer written.
+typealias OffLoopWork = @Sendable () throws -> OffLoopApply
+typealias OffLoopApply = @Sendable (CommandContext, inout Response) throws -> Void
+
 /// What a command handler gets: the shared state, its connection, and its arguments.
-struct CommandContext {
+struct CommandContext: Sendable {
     let core: ServerCore
     let session: ClientSession
     let arguments: [String]
+
+    /// Finishes the command off the loop: `work` runs on the store thread, then what it returns runs on
+    /// the loop with the answer. The client's next commands wait for it; other clients do not.
+    func offLoop(_ work: @escaping OffLoopWork) { session.deferred = work }
+
+    /// The library view as it is now (one snapshot for the whole command).
+    var view: LibrarySnapshot { core.view.snapshot }
 
     /// No tag mask when every tag is on (the usual case): looking each tag up cost a hash per field.
     var songs: SongWriter {

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import Playback
@@ -7,26 +8,30 @@ import Playback
 /// (`find`, `search`, `count`, `list` with `group`), adding from queries (`findadd`, `searchadd`),
 /// `update`/`rescan` (the scanner), and cover art (`albumart`, `readpicture`).
 enum DatabaseCommands {
-    private static func browser(_ c: CommandContext) throws -> LibraryBrowser { try c.core.browser() }
-
-    // MARK: Browsing
+    // MARK: Browsing (from the view, on the loop)
 
     static func lsinfo(_ c: CommandContext, _ out: inout Response) throws {
         let uri = c.arguments.first ?? ""
-        let browser = try browser(c)
-        if let song = try browser.song(uri) { return c.songs.write(song, to: &out) }
-        let node = try browser.tree(at: uri)
-        for song in try browser.items(node.songs) { c.songs.write(song, to: &out) }
-        for name in node.directories.keys.sorted(by: LibraryBrowser.byteOrder) {
-            let child = LibraryBrowser.join(uri, name)
+        let browser = c.core.browser()
+        if let song = browser.song(uri) { return c.songs.write(song, of: browser.view, to: &out) }
+        let listing = try browser.listing(uri)
+        let songs = c.songs
+        for song in listing.songs { songs.write(song, of: browser.view, to: &out) }
+        for (child, directory) in listing.directories {
             out.field("directory", child)
-            if let modified = browser.modified(directoryURI: child) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
+            if let modified = browser.modified(directory) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
         }
         if LibraryURIs.normalized(uri).isEmpty {
-            // MPD lists the stored playlists at the top too (for old clients).
-            for playlist in try c.core.store.playlists() {
-                out.field("playlist", playlist.name)
-                out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
+            // MPD lists the stored playlists at the top too (for old clients): they are in the store.
+            let store = c.core.store
+            c.offLoop {
+                let playlists = try store.playlists()
+                return { _, out in
+                    for playlist in playlists {
+                        out.field("playlist", playlist.name)
+                        out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
+                    }
+                }
             }
         }
     }
@@ -37,37 +42,30 @@ enum DatabaseCommands {
     /// The tree below a directory: each directory, then its songs, then its subdirectories, recursively.
     private static func walk(_ c: CommandContext, info: Bool, _ out: inout Response) throws {
         let uri = c.arguments.first ?? ""
-        let browser = try browser(c)
-        if let song = try browser.song(uri) {
-            return info ? c.songs.write(song, to: &out) : out.field("file", c.core.uris.uri(of: song.path) ?? uri)
+        let browser = c.core.browser()
+        let view = browser.view
+        let songs = c.songs
+        if let song = browser.song(uri) {
+            return info ? songs.write(song, of: view, to: &out) : out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? uri)
         }
-        let top = try browser.tree(at: uri)
-        // listallinfo prints every song's tags: read them all at once; listall needs only the paths.
-        var items: [Int64: MediaItem] = [:]
-        if info {
-            for item in try browser.items(try browser.entries(at: uri)) { items[item.persistentID] = item }
-        }
-        func visit(_ node: LibraryBrowser.Node, _ directory: String) {
-            for song in node.songs {
-                if info, let item = items[song.id] { c.songs.write(item, to: &out) } else if !info {
-                    out.field("file", c.core.uris.uri(of: song.path) ?? "")
-                }
+        let top = try browser.listing(uri)
+        func visit(_ listing: LibraryBrowser.Listing) {
+            for song in listing.songs {
+                if info { songs.write(song, of: view, to: &out) } else { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
             }
-            for name in node.directories.keys.sorted(by: LibraryBrowser.byteOrder) {
-                let child = LibraryBrowser.join(directory, name)
+            for (child, directory) in listing.directories {
                 out.field("directory", child)
-                if info, let modified = browser.modified(directoryURI: child) {
-                    out.field("Last-Modified", MPDFormat.timestamp(modified))
-                }
-                visit(node.directories[name]!, child)
+                if info, let modified = browser.modified(directory) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
+                visit(browser.listing(directory, uri: child))
             }
         }
         let normalized = LibraryURIs.normalized(uri)
         if !normalized.isEmpty {
             out.field("directory", normalized)
-            if info, let modified = browser.modified(directoryURI: normalized) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
+            if info, let path = c.core.uris.path(of: normalized), let d = view.directory(path: path),
+               let modified = browser.modified(d) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
         }
-        visit(top, normalized)
+        visit(top)
     }
 
     // MARK: Queries
@@ -101,77 +99,113 @@ enum DatabaseCommands {
         }
     }
 
-    static func find(_ c: CommandContext, _ out: inout Response) throws {
-        for song in try matches(c, .exact) { c.songs.write(song, to: &out) }
+    static func find(_ c: CommandContext, _ out: inout Response) throws { try write(c, .exact, &out) }
+    static func search(_ c: CommandContext, _ out: inout Response) throws { try write(c, .search, &out) }
+
+    private static func write(_ c: CommandContext, _ mode: FilterCompiler.Mode, _ out: inout Response) throws {
+        let q = try QueryArguments(c.arguments[...])
+        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
+        let songs = c.songs
+        if let sort = q.sort {
+            // Sorted by a tag: the store's ORDER BY (its collation), off the loop.
+            let store = c.core.store, window = q.window
+            return c.offLoop {
+                let items = try sorted(store, predicate, sort: sort, window: window)
+                return { _, out in for item in items { songs.write(item, to: &out) } }
+            }
+        }
+        let browser = c.core.browser()
+        for song in try browser.find(predicate, window: q.window) { songs.write(song, of: browser.view, to: &out) }
     }
 
-    static func search(_ c: CommandContext, _ out: inout Response) throws {
-        for song in try matches(c, .search) { c.songs.write(song, to: &out) }
+    /// Songs matching `filter`, sorted by `sort` (an MPD tag, `-` for descending, then by path) and cut to
+    /// `window`, read from the store.
+    private static func sorted(_ store: any LibraryStore, _ filter: MediaPredicate, sort: String, window: Range<Int>?) throws -> [MediaItem] {
+        let descending = sort.hasPrefix("-")
+        let name = descending ? String(sort.dropFirst()) : sort
+        let property: MediaProperty
+        if name.lowercased() == "last-modified" { property = .modificationDate } else {
+            guard let tag = MPDTag.named(name), let p = tag.property else { throw MPDError.badArgument("Unknown sort tag") }
+            property = p
+        }
+        var query = MediaQuery(filter: filter, sort: [MediaSortDescriptor(property, ascending: !descending), MediaSortDescriptor(.path)])
+        if let window {
+            query.offset = window.lowerBound
+            query.limit = window.count
+        }
+        return try store.items(query)
     }
 
     static func findadd(_ c: CommandContext, _ out: inout Response) throws { try addMatches(c, .exact) }
     static func searchadd(_ c: CommandContext, _ out: inout Response) throws { try addMatches(c, .search) }
 
-    private static func matches(_ c: CommandContext, _ mode: FilterCompiler.Mode) throws -> [MediaItem] {
-        let q = try QueryArguments(c.arguments[...])
-        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
-        return try query { try browser(c).find(predicate, sort: q.sort, window: q.window) }
-    }
-
     private static func addMatches(_ c: CommandContext, _ mode: FilterCompiler.Mode) throws {
         let q = try QueryArguments(c.arguments[...])
-        let items = try matches(c, mode)
-        let position = try q.position.map(QueueCommands.position(c))
-        // mpd adds the matches one at a time, the queue version rising once per song (`add DIRECTORY`
-        // raises it once): so does this, for `plchanges` and clients that compare versions.
-        for (k, item) in items.enumerated() {
-            _ = try c.core.insert([item], at: position.map { $0 + k })
-            c.core.commitQueue()
+        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
+        let browser = c.core.browser()
+        let ids = try browser.find(predicate, window: q.window).map { browser.view.ids[Int($0)] }
+        let store = c.core.store, position = q.position
+        // The queue holds whole items (the player reads their paths and gains): read off the loop.
+        c.offLoop {
+            let items = try store.items(ids: ids)
+            return { c, _ in
+                let at = try position.map(QueueCommands.position(c))
+                // mpd adds the matches one at a time, the queue version rising once per song (`add
+                // DIRECTORY` raises it once): so does this, for `plchanges` and clients that compare versions.
+                for (k, item) in items.enumerated() {
+                    _ = try c.core.insert([item], at: at.map { $0 + k })
+                    c.core.commitQueue()
+                }
+            }
         }
     }
 
-    /// Runs a store query; a predicate the store refuses (a bad regular expression) is the client's error.
-    private static func query<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as MPDError { throw error } catch let error as QueryError {
-            throw MPDError.badArgument("\(error)")
-        }
+    /// The view's items matching a filter (every item for none), in path order.
+    private static func matching(_ c: CommandContext, _ filter: [String], _ view: LibrarySnapshot) throws -> [Int32]? {
+        guard !filter.isEmpty else { return nil }
+        let predicate = try FilterCompiler(mode: .exact, uris: c.core.uris).compile(filter)
+        let test = try ViewFilter(predicate, in: view)
+        return (0..<Int32(view.count)).filter(test.matches)
     }
 
     /// `count FILTER [group TAG]`: songs and whole seconds of playtime, per group value if asked.
     static func count(_ c: CommandContext, _ out: inout Response) throws {
         let q = try QueryArguments(c.arguments[...])
-        let predicate = q.filter.isEmpty ? MediaPredicate.all : try FilterCompiler(mode: .exact, uris: c.core.uris).compile(q.filter)
+        let view = c.view
+        let items = try matching(c, q.filter, view)
         guard let groupName = q.groups.first else {
-            var songs = 0, seconds = 0.0
-            try query { try c.core.store.forEachItem(MediaQuery(filter: predicate)) { songs += 1; seconds += $0.playbackDuration } }
-            out.field("songs", songs)
+            var seconds = 0.0
+            if let items { for i in items { seconds += view.durations[Int(i)] } } else { seconds = view.totalDuration }
+            out.field("songs", items?.count ?? view.count)
             out.field("playtime", Int(seconds))
             return
         }
         guard let tag = MPDTag.named(groupName) else { throw MPDError.badArgument("Unknown tag type: \(groupName)") }
-        var groups: [String: (songs: Int, seconds: Double)] = [:]
-        try query {
-            try c.core.store.forEachItem(MediaQuery(filter: predicate)) { item in
-                for value in values(of: tag, in: item, keepEmpty: true) {
-                    groups[value, default: (0, 0)].songs += 1
-                    groups[value, default: (0, 0)].seconds += item.playbackDuration
-                }
+        // Counted by value number (an array per slot), then merged by text: a value and its fallback's
+        // can be the same text.
+        let slots = TagSlots(tag)
+        var songs = slots.tables(view, 0), seconds = slots.tables(view, 0.0)
+        func add(_ i: Int32) {
+            let duration = view.durations[Int(i)]
+            slots.forEachValue(i, in: view) { position, value in
+                songs[position][Int(value)] += 1
+                seconds[position][Int(value)] += duration
             }
         }
-        for key in groups.keys.sorted(by: LibraryBrowser.byteOrder) {
-            out.field(tag.name, key)
-            out.field("songs", groups[key]!.songs)
-            out.field("playtime", Int(groups[key]!.seconds))
+        if let items { items.forEach(add) } else { for i in 0..<Int32(view.count) { add(i) } }
+        var named: [String: (songs: Int, seconds: Double)] = [:]
+        for position in songs.indices {
+            for value in songs[position].indices where songs[position][value] > 0 {
+                let name = slots.string(position, UInt32(value), in: view)
+                named[name, default: (0, 0)].songs += songs[position][value]
+                named[name, default: (0, 0)].seconds += seconds[position][value]
+            }
         }
-    }
-
-    /// A tag's values in an item (several for a multi-valued tag; "" for none when `keepEmpty`).
-    static func values(of tag: MPDTag, in item: MediaItem, keepEmpty: Bool) -> [String] {
-        guard let value = tag.valueWithFallback(in: item) else { return keepEmpty ? [""] : [] }
-        if tag.rawKey != nil || tag.property?.spec.type == .text {
-            return value.components(separatedBy: "; ").filter { !$0.isEmpty }
+        for name in named.keys.sorted(by: LibraryBrowser.byteOrder) {
+            out.field(tag.name, name)
+            out.field("songs", named[name]!.songs)
+            out.field("playtime", Int(named[name]!.seconds))
         }
-        return [value]
     }
 
     /// `list TAG [FILTER] [group TAG]…`: the distinct values, sorted, under their group values.
@@ -183,45 +217,63 @@ enum DatabaseCommands {
             rest = ["artist", artist]
         }
         let q = try QueryArguments(rest)
-        let predicate = q.filter.isEmpty ? MediaPredicate.all : try FilterCompiler(mode: .exact, uris: c.core.uris).compile(q.filter)
         let isFile = typeName.lowercased() == "file"
         guard isFile || MPDTag.named(typeName) != nil else { throw MPDError.badArgument("Unknown tag type: \(typeName)") }
         let groupTags = try q.groups.map { name -> MPDTag in
             guard let tag = MPDTag.named(name) else { throw MPDError.badArgument("Unknown tag type: \(name)") }
             return tag
         }
+        let browser = c.core.browser()
+        let view = browser.view
         if isFile {
             // MPD lists files in database order, not sorted.
-            for song in try query({ try browser(c).find(predicate, sort: nil, window: nil) }) {
-                out.field("file", c.core.uris.uri(of: song.path) ?? "")
-            }
+            let predicate = q.filter.isEmpty ? MediaPredicate.all : try FilterCompiler(mode: .exact, uris: c.core.uris).compile(q.filter)
+            for song in try browser.find(predicate, window: nil) { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
             return
         }
-        var rows = Set<[String]>()
-        try query {
-            try c.core.store.forEachItem(MediaQuery(filter: predicate)) { item in
-                let own: [String] = isFile ? [c.core.uris.uri(of: item.path) ?? ""]
-                    : values(of: MPDTag.named(typeName)!, in: item, keepEmpty: true)
-                guard !own.isEmpty else { return }
-                var prefixes: [[String]] = [[]]
-                for tag in groupTags {
-                    let vs = values(of: tag, in: item, keepEmpty: true)
-                    prefixes = prefixes.flatMap { p in vs.map { p + [$0] } }
+        let tag = MPDTag.named(typeName)!
+        let items = try matching(c, q.filter, view)
+        // Rows of value keys (`MPDTag.valueKeys`): the group values, then the listed tag's value.
+        var rows: [[UInt64]]
+        if groupTags.isEmpty {
+            // The values seen, marked by value number (an array per slot).
+            let slots = TagSlots(tag)
+            var seen = slots.tables(view, false)
+            func add(_ i: Int32) { slots.forEachValue(i, in: view) { seen[$0][Int($1)] = true } }
+            if let items { items.forEach(add) } else { for i in 0..<Int32(view.count) { add(i) } }
+            var texts = Set<String>()
+            for position in seen.indices {
+                for value in seen[position].indices where seen[position][value] {
+                    texts.insert(slots.string(position, UInt32(value), in: view))
                 }
-                for p in prefixes { for v in own { rows.insert(p + [v]) } }
             }
+            for text in texts.sorted(by: LibraryBrowser.byteOrder) { out.field(tag.name, text) }
+            return
+        } else {
+            var set = Set<[UInt64]>()
+            func add(_ i: Int32) {
+                var prefixes: [[UInt64]] = [[]]
+                for group in groupTags {
+                    let keys = group.valueKeys(i, in: view)
+                    prefixes = prefixes.flatMap { p in keys.map { p + [$0] } }
+                }
+                for p in prefixes { for key in tag.valueKeys(i, in: view) { set.insert(p + [key]) } }
+            }
+            if let items { items.forEach(add) } else { for i in 0..<Int32(view.count) { add(i) } }
+            rows = Array(set)
         }
-        let sorted = rows.sorted { a, b in
+        // Two keys can name the same text (a value and its fallback's): compare and dedupe as text.
+        var named = rows.map { $0.map(view.string(key:)) }
+        named.sort { a, b in
             for (x, y) in zip(a, b) where x != y { return LibraryBrowser.byteOrder(x, y) }
             return a.count < b.count
         }
-        let name = isFile ? "file" : MPDTag.named(typeName)!.name
         var previous: [String]? = nil
-        for row in sorted {
+        for row in named where row != previous {
             for level in groupTags.indices where previous == nil || previous![...level] != row[...level] {
                 out.field(groupTags[level].name, row[level])
             }
-            out.field(name, row.last!)
+            out.field(tag.name, row.last!)
             previous = row
         }
     }
@@ -244,8 +296,9 @@ enum DatabaseCommands {
     /// `albumart URI OFFSET`: the cover file beside the song (cover/folder/front .jpg/.png), as MPD's.
     static func albumart(_ c: CommandContext, _ out: inout Response) throws {
         let offset = try Arguments.unsigned(c.arguments[1])
-        guard let song = try browser(c).song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
-        let directory = song.path.directory.string
+        let browser = c.core.browser()
+        guard let song = browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
+        let directory = browser.view.paths[Int(song)].directory.string
         for name in ["cover", "folder", "front", "Cover", "Folder", "Front"] {
             for ext in ["jpg", "png", "jpeg", "webp"] {
                 let file = directory + "/" + name + "." + ext
@@ -259,9 +312,17 @@ enum DatabaseCommands {
     /// `readpicture URI OFFSET`: the picture embedded in the file (attached picture stream, via FFmpeg).
     static func readpicture(_ c: CommandContext, _ out: inout Response) throws {
         let offset = try Arguments.unsigned(c.arguments[1])
-        guard let song = try browser(c).song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
-        guard let picture = EmbeddedPicture.read(song.path) else { return }   // MPD: OK with nothing
-        chunk(picture.data, offset: offset, limit: c.session.binaryLimit, type: picture.mimeType, &out)
+        let browser = c.core.browser()
+        guard let song = browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
+        let path = browser.view.paths[Int(song)], limit = c.session.binaryLimit
+        // Reading the file (FFmpeg) is disk work: off the loop.
+        c.offLoop {
+            let picture = EmbeddedPicture.read(path)
+            return { _, out in
+                guard let picture else { return }   // MPD: OK with nothing
+                chunk(picture.data, offset: offset, limit: limit, type: picture.mimeType, &out)
+            }
+        }
     }
 
     private static func chunk(_ data: [UInt8], offset: Int, limit: Int, type: String?, _ out: inout Response) {

@@ -1,81 +1,62 @@
 import Foundation
-import MediaIndex
+import Library
 import MediaModel
 
-/// The library seen as MPD's database: a tree of directories (the roots' folders) holding songs. The
-/// tree comes from `LibraryCache` (paths and ids); songs are read through the store's protocols
-/// (`LibraryReader`) only where their tags are printed, so it works the same over any store.
+/// The library seen as MPD's database: a tree of directories (the roots' folders) holding songs, read
+/// from the view (`LibrarySnapshot`) with no store call. With several roots the top is a directory per
+/// root (`LibraryURIs`).
 struct LibraryBrowser {
-    let store: any LibraryStore
+    let view: LibrarySnapshot
     let uris: LibraryURIs
-    let cache: LibraryCache
 
-    /// A directory of the tree: its subdirectories by name and its songs in path order.
-    final class Node {
-        var directories: [String: Node] = [:]
-        var songs: [LibraryCache.Entry] = []
+    /// A directory's contents: songs (by name) and subdirectories (by name, with their URIs).
+    struct Listing {
+        var songs: [Int32]
+        var directories: [(uri: String, directory: Int32)]
     }
 
     /// The song a file URI names, or nil.
-    func song(_ uri: String) throws -> MediaItem? {
-        guard let path = uris.path(of: uri), !LibraryURIs.normalized(uri).isEmpty else { return nil }
-        return try store.item(path: path)
+    func song(_ uri: String) -> Int32? {
+        guard !LibraryURIs.normalized(uri).isEmpty, let path = uris.path(of: uri) else { return nil }
+        return view.item(path: path)
     }
 
-    /// The items of `entries`, in their order (one read of the store).
-    func items(_ entries: [LibraryCache.Entry]) throws -> [MediaItem] {
-        guard !entries.isEmpty else { return [] }
-        return try store.items(ids: entries.map(\.id))
+    /// The directory a URI names ("" is the top); throws `No such directory` for an unknown one. As in
+    /// MPD's database, a directory exists when something in it is indexed (MPD prunes empty ones).
+    func listing(_ uri: String) throws -> Listing {
+        let normalized = LibraryURIs.normalized(uri)
+        if normalized.isEmpty, let tops = uris.topDirectories {
+            let directories = tops.sorted(by: Self.byteOrder).compactMap { name -> (String, Int32)? in
+                guard let path = uris.path(of: name), let d = view.directory(path: path),
+                      !view.directories[Int(d)].subtree.isEmpty else { return nil }
+                return (name, d)
+            }
+            return Listing(songs: [], directories: directories)
+        }
+        guard let path = uris.path(of: normalized), let d = view.directory(path: path),
+              normalized.isEmpty || !view.directories[Int(d)].subtree.isEmpty else { throw MPDError.noSuchDirectory }
+        let node = view.directories[Int(d)]
+        return Listing(songs: node.items,
+                       directories: node.children.map { (Self.join(normalized, view.directories[Int($0)].name), $0) })
+    }
+
+    /// The sub-listing of a directory found in a listing.
+    func listing(_ directory: Int32, uri: String) -> Listing {
+        let node = view.directories[Int(directory)]
+        return Listing(songs: node.items,
+                       directories: node.children.map { (Self.join(uri, view.directories[Int($0)].name), $0) })
     }
 
     /// Every song at or below `uri` (a file or a directory), in database order, as `add` queues them.
-    func songs(at uri: String) throws -> [MediaItem] {
-        if let song = try song(uri) { return [song] }
-        return try items(entries(at: uri))
-    }
-
-    /// The entries at or below a directory URI in MPD's database order: a directory's songs, then its
-    /// subdirectories (by name), recursively.
-    func entries(at uri: String) throws -> [LibraryCache.Entry] {
-        let tree = try tree(at: uri)
-        var result: [LibraryCache.Entry] = []
-        func walk(_ node: Node) {
-            result += node.songs
-            for name in node.directories.keys.sorted(by: Self.byteOrder) { walk(node.directories[name]!) }
+    func songs(at uri: String) throws -> [Int32] {
+        if let song = song(uri) { return [song] }
+        var result: [Int32] = []
+        func visit(_ listing: Listing) {
+            result += listing.songs
+            for (child, d) in listing.directories { visit(self.listing(d, uri: child)) }
         }
-        walk(tree)
+        visit(try listing(uri))
         return result
-    }
-
-    /// The tree below a directory URI ("" is the top); throws `No such directory` for an unknown one.
-    func tree(at uri: String) throws -> Node {
-        let normalized = LibraryURIs.normalized(uri)
-        let root = Node()
-        if normalized.isEmpty, let tops = uris.topDirectories {
-            // Several roots: each is a directory at the top.
-            for name in tops { root.directories[name] = try tree(at: name) }
-            return root
-        }
-        guard let directory = uris.path(of: normalized) else { throw MPDError.noSuchDirectory }
-        let prefixLength = directory.bytes.count + (directory.bytes.last == UInt8(ascii: "/") ? 0 : 1)
-        let entries = cache.entries(under: directory)
-        // As in MPD's database, a directory exists when something in it is indexed (MPD prunes empty ones).
-        if entries.isEmpty && !normalized.isEmpty { throw MPDError.noSuchDirectory }
-        for entry in entries {
-            let parts = entry.path.bytes[prefixLength...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-            var node = root
-            for part in parts.dropLast() {
-                let name = String(decoding: part, as: UTF8.self)
-                if let child = node.directories[name] { node = child } else {
-                    let child = Node()
-                    node.directories[name] = child
-                    node = child
-                }
-            }
-            node.songs.append(entry)
-        }
-        // Songs by name within a directory (path order within one directory is name order).
-        return root
     }
 
     /// The URI of a directory below `parent` ("" for the top).
@@ -85,51 +66,26 @@ struct LibraryBrowser {
     }
 
     /// MPD sorts names by their bytes (so "Zebra" comes before "apple").
-    static func byteOrder(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
+    static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
-    /// The directory's modification time, as MPD shows for `directory:` entries.
-    func modified(directoryURI uri: String) -> Date? {
-        guard let path = uris.path(of: uri) else { return nil }
-        return (try? FileManager.default.attributesOfItem(atPath: path.string))?[.modificationDate] as? Date
+    /// The directory's modification time, as MPD shows for `directory:` entries (read when the view was
+    /// built, as MPD's database keeps it).
+    func modified(_ directory: Int32) -> Date? {
+        view.directories[Int(directory)].modified.map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// MPD's database order: in each directory its songs (by name), then its subdirectories (by name).
-    static func walkOrder(_ a: MediaPath, _ b: MediaPath) -> Bool {
-        let x = a.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        let y = b.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for i in 0..<min(x.count, y.count) where x[i] != y[i] {
-            let xIsFile = i == x.count - 1, yIsFile = i == y.count - 1
-            if xIsFile != yIsFile { return xIsFile }
-            return x[i].lexicographicallyPrecedes(y[i])
-        }
-        return x.count < y.count
-    }
-
-    /// Songs matching `filter`, sorted by `sort` (an MPD tag, `-` for descending) and cut to `window`;
-    /// without `sort`, in database order.
-    func find(_ filter: MediaPredicate, sort: String?, window: Range<Int>?) throws -> [MediaItem] {
-        guard sort != nil else {
-            let all = try store.items(MediaQuery(filter: filter, sort: [MediaSortDescriptor(.path)]))
-                .sorted { Self.walkOrder($0.path, $1.path) }
-            guard let window else { return all }
-            return Array(all[min(window.lowerBound, all.count)..<min(window.upperBound, all.count)])
-        }
-        var descriptors: [MediaSortDescriptor] = [MediaSortDescriptor(.path)]
-        if let sort {
-            let descending = sort.hasPrefix("-")
-            let name = descending ? String(sort.dropFirst()) : sort
-            let property: MediaProperty
-            if name.lowercased() == "last-modified" { property = .modificationDate } else {
-                guard let tag = MPDTag.named(name), let p = tag.property else { throw MPDError.badArgument("Unknown sort tag") }
-                property = p
+    /// Songs matching `filter` in database order, cut to `window`.
+    func find(_ filter: MediaPredicate, window: Range<Int>?) throws -> [Int32] {
+        let test = try ViewFilter(filter, in: view)
+        var result: [Int32] = []
+        var skipped = 0
+        for item in view.walkOrder where test.matches(item) {
+            if let window {
+                if skipped < window.lowerBound { skipped += 1; continue }
+                if result.count == window.count { break }
             }
-            descriptors.insert(MediaSortDescriptor(property, ascending: !descending), at: 0)
+            result.append(item)
         }
-        var query = MediaQuery(filter: filter, sort: descriptors)
-        if let window {
-            query.offset = window.lowerBound
-            query.limit = window.count
-        }
-        return try store.items(query)
+        return result
     }
 }

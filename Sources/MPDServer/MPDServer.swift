@@ -33,7 +33,9 @@ public struct MPDServerConfiguration: Sendable {
 ///
 /// Layout: `RequestParser` (protocol lines), `ClientSession` (connections, command lists, idle),
 /// `CommandTable` and the `*Commands` files (dispatch), `LibraryBrowser`, `FilterCompiler`, `SongWriter`
-/// and `LibraryURIs` (mapping to the library), `ServerCore` (shared state on one serial queue).
+/// and `LibraryURIs` (mapping to the library), `ServerCore` (shared state on one event-loop thread).
+/// The library commands answer from the in-memory view (`Library.LiveView`); every store call runs on
+/// the core's store thread (`CommandContext.offLoop`), never on the event loop.
 public final class MPDServer: @unchecked Sendable {
     public static let protocolVersion = "0.23.5"
 
@@ -42,9 +44,11 @@ public final class MPDServer: @unchecked Sendable {
     private var channels: [any Channel] = []
 
     public init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
-        // One thread: the connections and the shared state (ServerCore) all live on it.
+        // One thread: the connections and the shared state (ServerCore) all live on it. The library view
+        // is built here, before any client connects (as mpd loads its database), on the caller's thread.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         core = try ServerCore(player: player, store: store, configuration: configuration, loop: group.next())
+        core.watchLibrary()
     }
 
     /// Binds the TCP port and/or the Unix socket; returns once clients can connect. When one of them

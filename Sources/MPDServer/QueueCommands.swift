@@ -56,18 +56,29 @@ enum QueueCommands {
 
     /// `add URI [POSITION]`: a file or a whole directory (recursively, in database order).
     static func add(_ c: CommandContext, _ out: inout Response) throws {
-        let browser = try c.core.browser()
-        let items = try browser.songs(at: c.arguments[0])
-        guard !items.isEmpty || LibraryURIs.normalized(c.arguments[0]).isEmpty else { throw MPDError.noSuchDirectory }
-        _ = try c.core.insert(items, at: try c.arguments.dropFirst().first.map(position(c)))
+        let browser = c.core.browser()
+        let ids = try browser.songs(at: c.arguments[0]).map { browser.view.ids[Int($0)] }
+        guard !ids.isEmpty || LibraryURIs.normalized(c.arguments[0]).isEmpty else { throw MPDError.noSuchDirectory }
+        let store = c.core.store
+        // The queue holds whole items (the player reads their paths and gains): read off the loop.
+        c.offLoop {
+            let items = try store.items(ids: ids)
+            return { c, _ in _ = try c.core.insert(items, at: try c.arguments.dropFirst().first.map(position(c))) }
+        }
     }
 
     /// `addid URI [POSITION]`: one file; answers its id.
     static func addid(_ c: CommandContext, _ out: inout Response) throws {
-        let browser = try c.core.browser()
-        guard let item = try browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No such song") }
-        let ids = try c.core.insert([item], at: try c.arguments.dropFirst().first.map(position(c)))
-        out.field("Id", ids[0])
+        let browser = c.core.browser()
+        guard let song = browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No such song") }
+        let id = browser.view.ids[Int(song)], store = c.core.store, arguments = c.arguments
+        c.offLoop {
+            guard let item = try store.item(id: id) else { throw MPDError(.noExist, "No such song") }
+            return { c, out in
+                let ids = try c.core.insert([item], at: try arguments.dropFirst().first.map(position(c)))
+                out.field("Id", ids[0])
+            }
+        }
     }
 
     /// A position argument: absolute, or `+N`/`-N` relative to the current song (MPD 0.23).

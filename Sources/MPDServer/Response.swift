@@ -47,14 +47,33 @@ enum MPDFormat {
         return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    /// "2024-05-01T12:00:00Z". By hand with gmtime_r: an ISO8601DateFormatter per song cost ~1 ms on
-    /// Linux, most of a `playlistinfo`.
+    /// "2024-05-01T12:00:00Z". By hand with gmtime_r and digits: an ISO8601DateFormatter per song cost
+    /// ~1 ms on Linux, and String(format:) a few µs, most of a `listallinfo` line's time.
     static func timestamp(_ date: Date) -> String {
         var t = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        var bytes = [UInt8](repeating: 0, count: 20)
+        func put(_ value: Int, _ width: Int, at offset: Int) {
+            var v = value
+            for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+            }
+        }
+        put(Int(parts.tm_year) + 1900, 4, at: 0)
+        bytes[4] = UInt8(ascii: "-")
+        put(Int(parts.tm_mon) + 1, 2, at: 5)
+        bytes[7] = UInt8(ascii: "-")
+        put(Int(parts.tm_mday), 2, at: 8)
+        bytes[10] = UInt8(ascii: "T")
+        put(Int(parts.tm_hour), 2, at: 11)
+        bytes[13] = UInt8(ascii: ":")
+        put(Int(parts.tm_min), 2, at: 14)
+        bytes[16] = UInt8(ascii: ":")
+        put(Int(parts.tm_sec), 2, at: 17)
+        bytes[19] = UInt8(ascii: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func date(fromTimestamp text: String) -> Date? {

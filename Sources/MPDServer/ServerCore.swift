@@ -4,6 +4,7 @@ import MediaIndex
 import MediaModel
 import MediaScanner
 import NIOCore
+import NIOPosix
 import Playback
 
 /// The state every connection shares: the player, the library, the queue's ids, MPD's option flags and
@@ -19,9 +20,15 @@ final class ServerCore: @unchecked Sendable {
     let configuration: MPDServerConfiguration
     let started = Date()
 
+    /// URIs over the roots of the current view (set again when a new view comes in).
     private(set) var uris: LibraryURIs
-    /// Paths, ids and counts of the whole library, read again when it changes (see `LibraryCache`).
-    let cache = LibraryCache()
+    /// The library in memory, as MPD keeps its database: browsing, queries, `list`, `count` and `stats`
+    /// answer from it on the loop without a store call. Rebuilt off the loop when the library changed.
+    let view: LiveView
+    /// The one thread the server's store calls run on (`offLoop`): never the event loop, where
+    /// PostgreSQL's blocking client traps (NIO's `wait()` check) and any store call stalls every client.
+    /// One thread: the server's store calls keep the order they had when they ran on the loop.
+    let storeThread = NIOThreadPool(numberOfThreads: 1)
     var queueIDs = QueueIDs()
 
     // MPD's options that MusicPlayer has no word for (repeat and random map onto its modes).
@@ -62,8 +69,10 @@ final class ServerCore: @unchecked Sendable {
         self.player = player
         self.store = store
         self.configuration = configuration
-        uris = LibraryURIs(roots: try store.roots())
+        view = try LiveView(store: store, schema: .mpd)
+        uris = LibraryURIs(roots: view.snapshot.roots)
         databaseUpdated = Date()
+        storeThread.start()
         // Later, never inline: the player reports from inside its own calls (a command's `next`).
         observer = player.addObserver { [weak self] event in
             guard let self else { return }
@@ -75,17 +84,38 @@ final class ServerCore: @unchecked Sendable {
     /// their order).
     func enqueue(_ body: @escaping @Sendable () -> Void) { loop.execute(body) }
 
-    /// Stops listening to the player, before the loop shuts down (nothing may be queued on it after).
+    /// Starts following the library: a scan by `mlib scan`/`mlib watch` elsewhere shows within
+    /// `checkInterval` (the view looks at the store's generation and totals on its own thread).
+    func watchLibrary(checkInterval: Duration = .milliseconds(500)) {
+        view.watch(every: checkInterval) { [weak self] snapshot in
+            guard let self else { return }
+            self.loop.execute { self.viewChanged(snapshot) }
+        }
+    }
+
+    /// A new view is in: URIs follow its roots; clients hear `database` unless an update of ours is
+    /// under way (its end announces it).
+    private func viewChanged(_ snapshot: LibrarySnapshot) {
+        uris = LibraryURIs(roots: snapshot.roots)
+        if updateJob == nil { emit([.database]) }
+    }
+
+    /// Stops listening to the player and the library, before the loop shuts down (nothing may be queued
+    /// on it after).
     func detach() {
         if let observer { player.removeObserver(observer) }
         observer = nil
+        view.stop()
+        try? storeThread.syncShutdownGracefully()
     }
 
-    /// The library as MPD's directory tree, the cache refreshed first if the library changed.
-    func browser() throws -> LibraryBrowser {
-        try cache.refresh(from: store)
-        return LibraryBrowser(store: store, uris: uris, cache: cache)
+    /// Runs `work` on the store thread; the future completes on the loop.
+    func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+        storeThread.runIfActive(eventLoop: loop, work)
     }
+
+    /// The library as MPD's directory tree, over the current view.
+    func browser() -> LibraryBrowser { LibraryBrowser(view: view.snapshot, uris: uris) }
 
     // MARK: Sessions and idle
 
@@ -155,10 +185,14 @@ final class ServerCore: @unchecked Sendable {
 
     private func recordStatistics(_ end: ItemEnd) {
         guard configuration.recordPlays, end.itemID != 0 else { return }
-        switch end.verdict {
-        case .played: try? store.recordPlay(id: end.itemID, at: Date())
-        case .skipped: try? store.recordSkip(id: end.itemID)
-        case .none: break
+        let store = self.store, id = end.itemID, verdict = end.verdict, date = Date()
+        // Off the loop, as every store call of the server.
+        _ = offLoop {
+            switch verdict {
+            case .played: try? store.recordPlay(id: id, at: date)
+            case .skipped: try? store.recordSkip(id: id)
+            case .none: break
+            }
         }
     }
 
@@ -194,6 +228,9 @@ final class ServerCore: @unchecked Sendable {
                 failure = "update failed: \(error)"
             }
             guard let self else { return }
+            // The new view is in before the update is announced: a client that reloads on `database`
+            // sees the scan's result. (Here, off the loop: the build reads the whole library.)
+            await self.view.refreshed(force: true)
             let (message, touched) = (failure, playlistsTouched)
             self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched) }
         }
@@ -204,8 +241,6 @@ final class ServerCore: @unchecked Sendable {
         updateJob = nil
         databaseUpdated = Date()
         if let failure { lastError = failure }
-        cache.invalidate()
-        if let roots = try? store.roots() { uris = LibraryURIs(roots: roots) }
         emit(playlistsTouched ? [.update, .database, .stored_playlist] : [.update, .database])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaModel
 
 /// Writes a song as MPD does: `file`, `Last-Modified`, `Format`, the tags, `Time` and `duration`.
@@ -21,7 +22,7 @@ struct SongWriter {
             if tag.rawKey != nil || tag.property?.spec.type == .text {
                 if value.isEmpty { continue }
                 if value.utf8.contains(UInt8(ascii: ";")) {
-                    for part in value.components(separatedBy: "; ") where !part.isEmpty { out.field(tag.name, part) }
+                    for part in MediaProperty.splitValues(value) where !part.isEmpty { out.field(tag.name, part) }
                     continue
                 }
             }
@@ -30,6 +31,31 @@ struct SongWriter {
         if item.playbackDuration > 0 {
             out.field("Time", Int(item.playbackDuration.rounded()))
             out.field("duration", MPDFormat.seconds(item.playbackDuration))
+        }
+    }
+
+    /// The same lines for an item of the view (`ViewSchema.mpd`): its printed values were made by the
+    /// functions `write(_:to:)` uses, so both print a song alike.
+    func write(_ item: Int32, of view: LibrarySnapshot, to out: inout Response) {
+        out.field("file", uris.uri(of: view.paths[Int(item)]) ?? view.paths[Int(item)].string)
+        let modified = view.modified[Int(item)]
+        if !modified.isNaN { out.field("Last-Modified", MPDFormat.timestamp(Date(timeIntervalSince1970: modified))) }
+        if let format = view.value(item, slot: 0) { out.field("Format", format) }
+        for (index, tag) in MPDTag.all.enumerated() {
+            if let enabledTags, !enabledTags.contains(tag.name) { continue }
+            let slot = index + 1
+            let value = view.cell(item, slot: slot)
+            guard value != 0 else { continue }
+            if view.isMultiValued(value, slot: slot) {
+                for part in view.parts(value, slot: slot) { out.field(tag.name, view.string(part, slot: slot)) }
+            } else {
+                out.field(tag.name, view.string(value, slot: slot))
+            }
+        }
+        let duration = view.durations[Int(item)]
+        if duration > 0 {
+            out.field("Time", Int(duration.rounded()))
+            out.field("duration", MPDFormat.seconds(duration))
         }
     }
 

@@ -55,13 +55,14 @@ enum StatusCommands {
     }
 
     static func stats(_ c: CommandContext, _ out: inout Response) throws {
-        let stats = try c.core.browser().cache.stats
+        // From the view: no store call, so a poll never waits for an update or a slow store.
+        let view = c.view
         out.field("uptime", Int(Date().timeIntervalSince(c.core.started)))
         out.field("playtime", Int(c.core.playTime))
-        out.field("artists", stats.artists)
-        out.field("albums", stats.albums)
-        out.field("songs", stats.songs)
-        out.field("db_playtime", Int(stats.playtime))
+        out.field("artists", view.distinctParts[MPDTag.named("Artist")!.slot])
+        out.field("albums", view.distinctValues[MPDTag.named("Album")!.slot])
+        out.field("songs", view.count)
+        out.field("db_playtime", Int(view.totalRoundedDuration))
         out.field("db_update", Int(c.core.databaseUpdated.timeIntervalSince1970))
     }
 

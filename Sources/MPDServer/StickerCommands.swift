@@ -7,46 +7,67 @@ import MediaModel
 enum StickerCommands {
     static let names = ["rating", "playCount", "skipCount", "lastPlayed"]
 
+    /// The song is found in the view; its user data is read and written in the store, off the loop.
     static func sticker(_ c: CommandContext, _ out: inout Response) throws {
         let a = c.arguments
         guard a.count >= 3 else { throw MPDError.badArgument("bad request") }
         guard a[1] == "song" else { throw MPDError.badArgument("unknown sticker domain") }
-        let browser = try c.core.browser()
+        let browser = c.core.browser()
+        let store = c.core.store
+        func song() throws -> Int64 {
+            guard let song = browser.song(a[2]) else { throw MPDError(.noExist, "No such song") }
+            return browser.view.ids[Int(song)]
+        }
+        @Sendable func read(_ id: Int64) throws -> MediaItem {
+            guard let item = try store.item(id: id) else { throw MPDError(.noExist, "No such song") }
+            return item
+        }
         switch (a[0], a.count) {
         case ("get", 4):
-            let item = try song(browser, a[2])
-            guard let value = value(a[3], of: item) else { throw MPDError(.noExist, "no such sticker") }
-            out.field("sticker", "\(a[3])=\(value)")
+            let id = try song()
+            c.offLoop {
+                guard let value = value(a[3], of: try read(id)) else { throw MPDError(.noExist, "no such sticker") }
+                return { _, out in out.field("sticker", "\(a[3])=\(value)") }
+            }
         case ("list", 3):
-            let item = try song(browser, a[2])
-            for name in names { if let value = value(name, of: item) { out.field("sticker", "\(name)=\(value)") } }
+            let id = try song()
+            c.offLoop {
+                let item = try read(id)
+                return { _, out in for name in names { if let value = value(name, of: item) { out.field("sticker", "\(name)=\(value)") } } }
+            }
         case ("set", 5):
-            let item = try song(browser, a[2])
+            let id = try song()
             guard a[3] == "rating" else { throw MPDError.badArgument("mlib stores only the rating sticker (0-5)") }
             guard let rating = Int(a[4]), (0...5).contains(rating) else { throw MPDError.badArgument("rating must be 0-5") }
-            try c.core.store.setRating(id: item.persistentID, rating)
-            c.core.emit([.sticker])
+            c.offLoop {
+                try store.setRating(id: id, rating)
+                return { c, _ in c.core.emit([.sticker]) }
+            }
         case ("delete", 3), ("delete", 4):
-            let item = try song(browser, a[2])
+            let id = try song()
             guard a.count == 3 || a[3] == "rating" else { throw MPDError.badArgument("only the rating sticker can be deleted") }
-            try c.core.store.setRating(id: item.persistentID, nil)
-            c.core.emit([.sticker])
+            c.offLoop {
+                try store.setRating(id: id, nil)
+                return { c, _ in c.core.emit([.sticker]) }
+            }
         case ("find", 4), ("find", 6):
             // `sticker find song DIR NAME [= VALUE]`: songs under DIR with the sticker (equal to VALUE).
             guard names.contains(a[3]) else { return }
-            for item in try browser.songs(at: a[2]) {
-                guard let v = value(a[3], of: item), a.count == 4 || (a[4] == "=" && v == a[5]) else { continue }
-                out.field("file", c.core.uris.uri(of: item.path) ?? "")
-                out.field("sticker", "\(a[3])=\(v)")
+            let ids = try browser.songs(at: a[2]).map { browser.view.ids[Int($0)] }
+            let uris = c.core.uris
+            c.offLoop {
+                let items = try store.items(ids: ids)
+                return { _, out in
+                    for item in items {
+                        guard let v = value(a[3], of: item), a.count == 4 || (a[4] == "=" && v == a[5]) else { continue }
+                        out.field("file", uris.uri(of: item.path) ?? "")
+                        out.field("sticker", "\(a[3])=\(v)")
+                    }
+                }
             }
         default:
             throw MPDError.badArgument("bad request")
         }
-    }
-
-    private static func song(_ browser: LibraryBrowser, _ uri: String) throws -> MediaItem {
-        guard let item = try browser.song(uri) else { throw MPDError(.noExist, "No such song") }
-        return item
     }
 
     private static func value(_ name: String, of item: MediaItem) -> String? {

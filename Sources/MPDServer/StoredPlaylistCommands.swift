@@ -5,132 +5,171 @@ import MediaModel
 
 /// Stored playlists are the library's playlists (`PlaylistStore`): what `mlib playlist` shows, MPD
 /// clients show, and the reverse. Smart playlists list their current items and cannot be edited.
+/// Every store call runs off the loop (`CommandContext.offLoop`); the answer and the `stored_playlist`
+/// event are written back on it.
 enum StoredPlaylistCommands {
     static func listplaylists(_ c: CommandContext, _ out: inout Response) throws {
-        for playlist in try c.core.store.playlists() {
-            out.field("playlist", playlist.name)
-            out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
+        let store = c.core.store
+        c.offLoop {
+            let playlists = try store.playlists()
+            return { _, out in
+                for playlist in playlists {
+                    out.field("playlist", playlist.name)
+                    out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
+                }
+            }
         }
     }
 
-    private static func items(_ c: CommandContext, _ name: String) throws -> [MediaItem] {
-        guard let playlist = try c.core.store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
-        do { return try PlaylistContents.items(of: playlist, in: c.core.store) } catch let error as QueryError {
+    private static func items(_ store: any LibraryStore, _ name: String) throws -> [MediaItem] {
+        guard let playlist = try store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
+        do { return try PlaylistContents.items(of: playlist, in: store) } catch let error as QueryError {
             throw MPDError(.system, "smart playlist \(name): \(error)")
         }
     }
 
     static func listplaylist(_ c: CommandContext, _ out: inout Response) throws {
-        for item in try window(c, items(c, c.arguments[0])) { out.field("file", c.core.uris.uri(of: item.path) ?? item.path.string) }
+        let store = c.core.store, arguments = c.arguments
+        c.offLoop {
+            let all = try items(store, arguments[0])
+            return { c, out in for item in try window(arguments, all) { out.field("file", c.core.uris.uri(of: item.path) ?? item.path.string) } }
+        }
     }
 
     static func listplaylistinfo(_ c: CommandContext, _ out: inout Response) throws {
-        for item in try window(c, items(c, c.arguments[0])) { c.songs.write(item, to: &out) }
+        let store = c.core.store, arguments = c.arguments
+        c.offLoop {
+            let all = try items(store, arguments[0])
+            return { c, out in for item in try window(arguments, all) { c.songs.write(item, to: &out) } }
+        }
     }
 
-    private static func window(_ c: CommandContext, _ items: [MediaItem]) throws -> ArraySlice<MediaItem> {
-        guard c.arguments.count > 1 else { return items[...] }
-        let range = try Arguments.range(c.arguments[1], count: items.count)
+    private static func window(_ arguments: [String], _ items: [MediaItem]) throws -> ArraySlice<MediaItem> {
+        guard arguments.count > 1 else { return items[...] }
+        let range = try Arguments.range(arguments[1], count: items.count)
         return items[min(range.lowerBound, items.count)..<min(range.upperBound, items.count)]
     }
 
     /// `load NAME [START:END] [POSITION]`
     static func load(_ c: CommandContext, _ out: inout Response) throws {
-        let all = try items(c, c.arguments[0])
-        var selected = all[...]
-        if c.arguments.count > 1 {
-            let range = try Arguments.range(c.arguments[1], count: all.count)
-            guard range.upperBound <= all.count || c.arguments[1].hasSuffix(":") else { throw MPDError.badArgument("Bad range") }
-            selected = all[min(range.lowerBound, all.count)..<min(range.upperBound, all.count)]
+        let store = c.core.store, arguments = c.arguments
+        c.offLoop {
+            let all = try items(store, arguments[0])
+            return { c, _ in
+                var selected = all[...]
+                if arguments.count > 1 {
+                    let range = try Arguments.range(arguments[1], count: all.count)
+                    guard range.upperBound <= all.count || arguments[1].hasSuffix(":") else { throw MPDError.badArgument("Bad range") }
+                    selected = all[min(range.lowerBound, all.count)..<min(range.upperBound, all.count)]
+                }
+                let position = try arguments.count > 2 ? QueueCommands.position(c)(arguments[2]) : nil
+                _ = try c.core.insert(Array(selected), at: position)
+            }
         }
-        let position = try c.arguments.count > 2 ? QueueCommands.position(c)(c.arguments[2]) : nil
-        _ = try c.core.insert(Array(selected), at: position)
+    }
+
+    /// Runs `edit` on the store off the loop, then tells idle clients the stored playlists changed.
+    private static func edit(_ c: CommandContext, _ edit: @escaping @Sendable (any LibraryStore) throws -> Void) {
+        let store = c.core.store
+        c.offLoop {
+            try edit(store)
+            return { c, _ in c.core.emit([.stored_playlist]) }
+        }
     }
 
     /// `save NAME [create|append|replace]` (modes from MPD 0.24; 0.23 clients send only NAME).
     static func save(_ c: CommandContext, _ out: inout Response) throws {
         let name = try validName(c.arguments[0])
         let mode = c.arguments.count > 1 ? c.arguments[1] : "create"
+        guard ["create", "append", "replace"].contains(mode) else { throw MPDError.badArgument("Unrecognized save mode: \(mode)") }
         let ids = c.core.player.queue.map(\.persistentID).filter { $0 != 0 }
-        let existing = try c.core.store.playlist(named: name)
-        switch mode {
-        case "create":
-            guard existing == nil else { throw MPDError(.exist, "Playlist already exists") }
-            _ = try c.core.store.createPlaylist(name: name, smart: nil)
-            try c.core.store.setPlaylistEntries(name: name, itemIDs: ids)
-        case "append", "replace":
-            if let existing { try requireEditable(existing) } else { _ = try c.core.store.createPlaylist(name: name, smart: nil) }
-            if mode == "append" { try c.core.store.appendToPlaylist(name: name, itemIDs: ids) } else {
-                try c.core.store.setPlaylistEntries(name: name, itemIDs: ids)
+        edit(c) { store in
+            let existing = try store.playlist(named: name)
+            if mode == "create" {
+                guard existing == nil else { throw MPDError(.exist, "Playlist already exists") }
+                _ = try store.createPlaylist(name: name, smart: nil)
+                try store.setPlaylistEntries(name: name, itemIDs: ids)
+                return
             }
-        default:
-            throw MPDError.badArgument("Unrecognized save mode: \(mode)")
+            if let existing { try requireEditable(existing) } else { _ = try store.createPlaylist(name: name, smart: nil) }
+            if mode == "append" { try store.appendToPlaylist(name: name, itemIDs: ids) } else {
+                try store.setPlaylistEntries(name: name, itemIDs: ids)
+            }
         }
-        c.core.emit([.stored_playlist])
     }
 
     static func rm(_ c: CommandContext, _ out: inout Response) throws {
-        guard try c.core.store.playlist(named: c.arguments[0]) != nil else { throw MPDError.noSuchPlaylist }
-        try c.core.store.deletePlaylist(name: c.arguments[0])
-        c.core.emit([.stored_playlist])
+        let name = c.arguments[0]
+        edit(c) { store in
+            guard try store.playlist(named: name) != nil else { throw MPDError.noSuchPlaylist }
+            try store.deletePlaylist(name: name)
+        }
     }
 
     static func rename(_ c: CommandContext, _ out: inout Response) throws {
-        guard try c.core.store.playlist(named: c.arguments[0]) != nil else { throw MPDError.noSuchPlaylist }
-        let to = try validName(c.arguments[1])
-        guard try c.core.store.playlist(named: to) == nil else { throw MPDError(.exist, "Playlist already exists") }
-        try c.core.store.renamePlaylist(c.arguments[0], to: to)
-        c.core.emit([.stored_playlist])
+        let from = c.arguments[0], to = c.arguments[1]
+        edit(c) { store in
+            guard try store.playlist(named: from) != nil else { throw MPDError.noSuchPlaylist }
+            let to = try validName(to)
+            guard try store.playlist(named: to) == nil else { throw MPDError(.exist, "Playlist already exists") }
+            try store.renamePlaylist(from, to: to)
+        }
     }
 
     /// `playlistadd NAME URI [POSITION]`: creates the playlist when missing, as MPD does.
     static func playlistadd(_ c: CommandContext, _ out: inout Response) throws {
         let name = try validName(c.arguments[0])
-        let browser = try c.core.browser()
-        let songs = try browser.songs(at: c.arguments[1])
-        guard !songs.isEmpty else { throw MPDError.noSuchDirectory }
-        if let existing = try c.core.store.playlist(named: name) { try requireEditable(existing) } else {
-            _ = try c.core.store.createPlaylist(name: name, smart: nil)
+        let browser = c.core.browser()
+        let ids = try browser.songs(at: c.arguments[1]).map { browser.view.ids[Int($0)] }
+        guard !ids.isEmpty else { throw MPDError.noSuchDirectory }
+        let position = try c.arguments.count > 2 ? Arguments.unsigned(c.arguments[2]) : nil
+        edit(c) { store in
+            if let existing = try store.playlist(named: name) { try requireEditable(existing) } else {
+                _ = try store.createPlaylist(name: name, smart: nil)
+            }
+            if let position {
+                var entries = try store.playlistItems(name: name).map(\.persistentID)
+                guard position <= entries.count else { throw MPDError.badArgument("Bad position") }
+                entries.insert(contentsOf: ids, at: position)
+                try store.setPlaylistEntries(name: name, itemIDs: entries)
+            } else {
+                try store.appendToPlaylist(name: name, itemIDs: ids)
+            }
         }
-        let ids = songs.map(\.persistentID)
-        if c.arguments.count > 2 {
-            let position = try Arguments.unsigned(c.arguments[2])
-            var entries = try c.core.store.playlistItems(name: name).map(\.persistentID)
-            guard position <= entries.count else { throw MPDError.badArgument("Bad position") }
-            entries.insert(contentsOf: ids, at: position)
-            try c.core.store.setPlaylistEntries(name: name, itemIDs: entries)
-        } else {
-            try c.core.store.appendToPlaylist(name: name, itemIDs: ids)
-        }
-        c.core.emit([.stored_playlist])
     }
 
     static func playlistclear(_ c: CommandContext, _ out: inout Response) throws {
-        guard let playlist = try c.core.store.playlist(named: c.arguments[0]) else { throw MPDError.noSuchPlaylist }
-        try requireEditable(playlist)
-        try c.core.store.setPlaylistEntries(name: playlist.name, itemIDs: [])
-        c.core.emit([.stored_playlist])
+        let name = c.arguments[0]
+        edit(c) { store in
+            guard let playlist = try store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
+            try requireEditable(playlist)
+            try store.setPlaylistEntries(name: playlist.name, itemIDs: [])
+        }
     }
 
     /// `playlistdelete NAME POS|START:END`
     static func playlistdelete(_ c: CommandContext, _ out: inout Response) throws {
-        guard let playlist = try c.core.store.playlist(named: c.arguments[0]) else { throw MPDError.noSuchPlaylist }
-        try requireEditable(playlist)
-        let range = try Arguments.range(c.arguments[1], count: playlist.entryCount)
-        guard range.upperBound <= playlist.entryCount else { throw MPDError.badSongIndex }
-        try c.core.store.removeFromPlaylist(name: playlist.name, positions: Array(range))
-        c.core.emit([.stored_playlist])
+        let name = c.arguments[0], rangeText = c.arguments[1]
+        edit(c) { store in
+            guard let playlist = try store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
+            try requireEditable(playlist)
+            let range = try Arguments.range(rangeText, count: playlist.entryCount)
+            guard range.upperBound <= playlist.entryCount else { throw MPDError.badSongIndex }
+            try store.removeFromPlaylist(name: playlist.name, positions: Array(range))
+        }
     }
 
     static func playlistmove(_ c: CommandContext, _ out: inout Response) throws {
-        guard let playlist = try c.core.store.playlist(named: c.arguments[0]) else { throw MPDError.noSuchPlaylist }
-        try requireEditable(playlist)
-        var entries = try c.core.store.playlistItems(name: playlist.name).map(\.persistentID)
+        let name = c.arguments[0]
         let from = try Arguments.unsigned(c.arguments[1]), to = try Arguments.unsigned(c.arguments[2])
-        guard from < entries.count, to < entries.count else { throw MPDError.badSongIndex }
-        entries.insert(entries.remove(at: from), at: to)
-        try c.core.store.setPlaylistEntries(name: playlist.name, itemIDs: entries)
-        c.core.emit([.stored_playlist])
+        edit(c) { store in
+            guard let playlist = try store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
+            try requireEditable(playlist)
+            var entries = try store.playlistItems(name: playlist.name).map(\.persistentID)
+            guard from < entries.count, to < entries.count else { throw MPDError.badSongIndex }
+            entries.insert(entries.remove(at: from), at: to)
+            try store.setPlaylistEntries(name: playlist.name, itemIDs: entries)
+        }
     }
 
     /// MPD refuses names with a slash or a line break (they are file names in its playlist directory).

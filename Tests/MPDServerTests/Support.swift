@@ -30,10 +30,12 @@ func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out
 struct TestLibrary {
     let directory: URL
     var music: URL { directory.appendingPathComponent("music") }
-    var library: String { directory.appendingPathComponent("library.sqlite").path }
+    /// The library's locator: an SQLite file in `directory`, or the PostgreSQL database given to `init`.
+    let library: String
 
-    init() throws {
+    init(library locator: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-mpd-\(UUID().uuidString)")
+        library = locator ?? directory.appendingPathComponent("library.sqlite").path
         let fm = FileManager.default
         for sub in ["Album1", "Other", "Long"] {
             try fm.createDirectory(at: directory.appendingPathComponent("music/\(sub)"), withIntermediateDirectories: true)

@@ -129,12 +129,13 @@ struct CLIRootTests {
     // A signal that arrives while a scan finishes is obeyed: exit 130, never 0.
     @Test func aSignalDuringAScanAlwaysExits130() throws {
         let box = try Sandbox()
-        try CLI.bigTree(box, count: 40)
+        // Rescans long enough to be caught while they run: 100 of 400 files read again each round (40 files
+        // could all be rescanned before the first 30 ms pause was over).
+        try CLI.bigTree(box, count: 400)
         #expect(try CLI.run(["scan", "--quiet", "--library", box.library, box.music.path]).status == 0)
         var caught = 0
         for round in 0..<12 {
-            // Rescans that read something: a few files touched each round.
-            for i in stride(from: round % 4, to: 40, by: 4) {
+            for i in stride(from: round % 4, to: 400, by: 4) {
                 let template = ["a.mp3", "b.flac", "c.ogg", "d.mp3"][i % 4]
                 let path = box.music.path + "/dir\(i / 10)/file\(i).\(template.split(separator: ".")[1])"
                 utimensat(AT_FDCWD, path, nil, 0)                     // now: a changed mtime

@@ -11,7 +11,7 @@ extension SQLStore {
         // Counted before normalizing: a query too large to run is refused at once.
         let terms = Self.terms(query.filter)
         if terms > Self.maximumQueryTerms {
-            throw QueryError("the query has \(terms) terms; mlib runs at most \(Self.maximumQueryTerms) in one query")
+            throw QueryError("the query is too large: it has \(terms) terms; mlib runs at most \(Self.maximumQueryTerms) in one query")
         }
         let predicate = try query.filter.normalized()
         let filter = try compiler.filter(predicate)

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import MediaIndex
+import MediaModel
+import Synchronization
+
+#if os(Linux)
+/// glibc's malloc_trim (malloc.h is not in Swift's Glibc module).
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
+/// The library kept in memory as a `LibrarySnapshot`, and kept current: on a private queue (never a
+/// caller's thread, so never an event loop) it looks at the store's `ViewVersion` every `checkInterval`
+/// and builds a new snapshot when it moved (a scan here or in another process), then swaps it in.
+/// `snapshot` never waits for a build: a reader gets the current one (a pointer read under a lock held
+/// for nanoseconds) and keeps it for its whole request.
+public final class LiveView: @unchecked Sendable {   // `state` is guarded by `lock`
+    public let store: any LibraryStore
+    public let schema: ViewSchema
+    private let feed: any ViewChangeFeed
+    private let current: Mutex<LibrarySnapshot>
+    private let queue = DispatchQueue(label: "mlib.live-view")
+    private let lock = NSLock()
+    private var state = State()
+
+    private struct State {
+        var timer: (any DispatchSourceTimer)?
+        var onChange: (@Sendable (LibrarySnapshot) -> Void)?
+        var lastError: String?
+        var ticks = 0
+    }
+
+    /// Every how many checks the newest modification time is asked for too (`ViewChangeFeed`).
+    public static let modificationProbeEvery = 10
+
+    /// Builds the first snapshot on the calling thread (call it where blocking is allowed: at start-up,
+    /// before serving).
+    public init(store: any LibraryStore, schema: ViewSchema, feed: (any ViewChangeFeed)? = nil) throws {
+        self.store = store
+        self.schema = schema
+        let feed = feed ?? StoreChangeFeed(store: store)
+        self.feed = feed
+        let version = try feed.viewVersion(probingModifications: true)
+        current = Mutex(try LibrarySnapshot.build(from: store, schema: schema, version: version))
+        Self.returnFreedMemory()
+    }
+
+    /// The build's temporaries (interning tables, decoded items) are freed but glibc keeps the pages:
+    /// give them back, so resident memory is the view's (at 10,000 items 4–5 MB more without it).
+    private static func returnFreedMemory() {
+        #if os(Linux)
+        _ = mallocTrim(0)
+        #endif
+    }
+
+    public var snapshot: LibrarySnapshot { current.withLock { $0 } }
+
+    /// The last refresh's error, if it failed (the previous snapshot stays in use).
+    public var lastError: String? { lock.withLock { state.lastError } }
+
+    /// Starts looking for changes every `interval`; `onChange` is called (on the view's queue) with each
+    /// new snapshot.
+    public func watch(every interval: Duration, onChange: @escaping @Sendable (LibrarySnapshot) -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false, probing: nil) }
+        lock.withLock {
+            state.onChange = onChange
+            state.timer?.cancel()
+            state.timer = timer
+        }
+        timer.resume()
+    }
+
+    /// Stops watching (a refresh under way finishes).
+    public func stop() {
+        lock.withLock {
+            state.timer?.cancel()
+            state.timer = nil
+            state.onChange = nil
+        }
+    }
+
+    /// Brings the view up to date now (after a scan this process ran): blocks the caller until the new
+    /// snapshot is in, so call it off any event loop. Returns whether it changed.
+    @discardableResult
+    public func refresh(force: Bool = false) -> Bool {
+        queue.sync { refreshOnQueue(force: force, probing: true) }
+    }
+
+    /// The same for async callers: waits without holding a thread of Swift's cooperative pool (the
+    /// rebuild runs on the view's own queue).
+    @discardableResult
+    public func refreshed(force: Bool = false) async -> Bool {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.refreshOnQueue(force: force, probing: true)) }
+        }
+    }
+
+    /// `probing` nil: the newest modification time is asked every `modificationProbeEvery` calls.
+    private func refreshOnQueue(force: Bool, probing: Bool?) -> Bool {
+        do {
+            let probe = probing ?? lock.withLock {
+                state.ticks += 1
+                return state.ticks % Self.modificationProbeEvery == 0
+            }
+            var version = try feed.viewVersion(probingModifications: probe)
+            let old = snapshot
+            if !probe { version.newestModification = old.version?.newestModification }
+            guard force || version != old.version else { return false }
+            let new = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+            current.withLock { $0 = new }
+            Self.returnFreedMemory()
+            let onChange = lock.withLock {
+                state.lastError = nil
+                return state.onChange
+            }
+            onChange?(new)
+            return true
+        } catch {
+            lock.withLock { state.lastError = "\(error)" }
+            return false
+        }
+    }
+}

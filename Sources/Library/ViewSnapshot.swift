@@ -1,0 +1,286 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// An immutable, compact copy of what fronts list, count, browse and filter: every item's path, id,
+/// duration, modification time, its schema slots (interned: a cell is a 4-byte value number) and filter
+/// properties (interned the same way), the directory tree, and per-slot tables of distinct values.
+/// Built off any event loop by `LiveView`; readers hold one snapshot for a whole request, never locked.
+///
+/// Items are numbered 0..<count in byte order of path. Memory: about 300–500 bytes per item (measured
+/// by `Benchmarks/view-bench.sh`), most of it the path and the per-item cells.
+public final class LibrarySnapshot: Sendable {
+    /// One directory of the tree: the roots and every directory holding an item below them.
+    public struct Directory: Sendable {
+        public var path: MediaPath
+        /// Last path component ("" for a root).
+        public var name: String
+        /// Subdirectories, in byte order of name.
+        public var children: [Int32]
+        /// Items directly in it, in byte order of name.
+        public var items: [Int32]
+        /// Items at or below it: a contiguous run in path order.
+        public var subtree: Range<Int32>
+        /// The directory's modification time when the view was built (seconds since 1970), or nil.
+        public var modified: Double?
+    }
+
+    public let schema: ViewSchema
+    public let version: ViewVersion?
+    public let roots: [MediaPath]
+    public let count: Int
+
+    public let ids: [Int64]
+    public let paths: [MediaPath]
+    public let durations: [Double]
+    /// Seconds since 1970, NaN when unknown.
+    public let modified: [Double]
+    /// Items in "database order" (a directory's items, then its subdirectories, by name), as MPD walks.
+    public let walkOrder: [Int32]
+
+    /// count × slots.count value numbers (0: none).
+    let slotCells: [UInt32]
+    /// Per slot: its distinct values (index 0 is ""), then the parts of multi-valued ones.
+    public let slotValues: [[String]]
+    /// Per slot: the parts of a multi-valued value (absent: the value is its one part).
+    let slotParts: [[UInt32: [UInt32]]]
+    /// Per slot, per value number: whether `slotParts` has it (an array look-up before any hashing).
+    let hasParts: [[Bool]]
+    /// Per slot: how many distinct values and distinct parts the items have.
+    public let distinctValues: [Int]
+    public let distinctParts: [Int]
+
+    /// count × properties.count value numbers (0: the item has none).
+    let propertyCells: [UInt32]
+    /// Per property: its distinct values (index 0 unused).
+    let propertyValues: [[MediaValue]]
+
+    let itemByPath: [MediaPath: Int32]
+    public let directories: [Directory]
+    let directoryByPath: [MediaPath: Int32]
+    /// The roots' directories, in the order of `roots`.
+    public let rootDirectories: [Int32]
+
+    /// The sum of the items' durations, and of their durations rounded to whole seconds.
+    public let totalDuration: Double
+    public let totalRoundedDuration: Double
+
+    // MARK: Reading
+
+    public func item(path: MediaPath) -> Int32? { itemByPath[path] }
+    public func directory(path: MediaPath) -> Int32? { directoryByPath[path] }
+
+    /// The value number of `slot` in `item` (0: none).
+    @inline(__always) public func cell(_ item: Int32, slot: Int) -> UInt32 {
+        slotCells[Int(item) * schema.slots.count + slot]
+    }
+
+    /// The printed value of `slot` in `item`, or nil.
+    public func value(_ item: Int32, slot: Int) -> String? {
+        let v = cell(item, slot: slot)
+        return v == 0 ? nil : slotValues[slot][Int(v)]
+    }
+
+    /// The value numbers of the parts of value `value` of `slot` (one unless multi-valued).
+    @inline(__always) public func parts(_ value: UInt32, slot: Int) -> [UInt32] {
+        if hasParts[slot][Int(value)], let parts = slotParts[slot][value] { return parts }
+        return [value]
+    }
+
+    /// Whether a value of `slot` holds several parts.
+    @inline(__always) public func isMultiValued(_ value: UInt32, slot: Int) -> Bool { hasParts[slot][Int(value)] }
+
+    public func string(_ value: UInt32, slot: Int) -> String { slotValues[slot][Int(value)] }
+
+    /// The items whose path starts with `prefix` (bytes): a run in path order.
+    public func range(withPrefix prefix: [UInt8]) -> Range<Int32> {
+        func lowerBound(_ predicate: ([UInt8]) -> Bool) -> Int32 {
+            var low = 0, high = paths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if predicate(paths[mid].bytes) { low = mid + 1 } else { high = mid }
+            }
+            return Int32(low)
+        }
+        let start = lowerBound { $0.lexicographicallyPrecedes(prefix) }
+        let end = lowerBound { $0.lexicographicallyPrecedes(prefix) || $0.starts(with: prefix) }
+        return start..<max(start, end)
+    }
+
+    /// Items at or below `directory`, in database order (its items, then each subdirectory's, by name).
+    public func itemsInWalkOrder(under directory: Int32) -> [Int32] {
+        var result: [Int32] = []
+        result.reserveCapacity(directories[Int(directory)].subtree.count)
+        func visit(_ d: Int32) {
+            let node = directories[Int(d)]
+            result += node.items
+            for child in node.children { visit(child) }
+        }
+        visit(directory)
+        return result
+    }
+
+    // MARK: Building
+
+    /// Reads the items `forEachItem` streams (any order) into columns; no whole item is kept.
+    init(schema: ViewSchema, version: ViewVersion?, roots: [MediaPath],
+         forEachItem: ((MediaItem) -> Void) throws -> Void) rethrows {
+        self.schema = schema
+        self.version = version
+        self.roots = roots
+        let slotCount = schema.slots.count, propertyCount = schema.properties.count
+        var ids: [Int64] = [], paths: [MediaPath] = [], durations: [Double] = [], modified: [Double] = []
+        var cells: [UInt32] = [], pCells: [UInt32] = []
+        var values = [[String]](repeating: [""], count: slotCount)
+        var parts = [[UInt32: [UInt32]]](repeating: [:], count: slotCount)
+        var numbers = [[String: UInt32]](repeating: [:], count: slotCount)
+        var pValues = [[MediaValue]](repeating: [.integer(0)], count: propertyCount)
+        var pNumbers = [[MediaValue: UInt32]](repeating: [:], count: propertyCount)
+        func intern(_ s: String, _ slot: Int) -> UInt32 {
+            if let n = numbers[slot][s] { return n }
+            let n = UInt32(values[slot].count)
+            values[slot].append(s)
+            numbers[slot][s] = n
+            return n
+        }
+        try forEachItem { item in
+            ids.append(item.persistentID)
+            paths.append(item.path)
+            durations.append(item.playbackDuration)
+            modified.append(item[.modificationDate]?.real ?? .nan)
+            for (s, slot) in schema.slots.enumerated() {
+                guard let v = slot.value(item) else { cells.append(0); continue }
+                let n = intern(v, s)
+                cells.append(n)
+                if slot.multiValued, v.utf8.contains(UInt8(ascii: ";")), parts[s][n] == nil {
+                    let split = MediaProperty.splitValues(v).filter { !$0.isEmpty }
+                    if split != [v] { parts[s][n] = split.map { intern($0, s) } }
+                }
+            }
+            for (p, property) in schema.properties.enumerated() {
+                guard let v = item[property] else { pCells.append(0); continue }
+                if let known = pNumbers[p][v] { pCells.append(known); continue }
+                let n = UInt32(pValues[p].count)
+                pValues[p].append(v)
+                pNumbers[p][v] = n
+                pCells.append(n)
+            }
+        }
+        numbers = []
+        pNumbers = []
+        // Path order: the permutation applied to every column.
+        let order = paths.indices.sorted { paths[$0] < paths[$1] }
+        count = order.count
+        self.ids = order.map { ids[$0] }
+        paths = order.map { paths[$0] }
+        self.paths = paths
+        self.durations = order.map { durations[$0] }
+        self.modified = order.map { modified[$0] }
+        var sortedCells = [UInt32](); sortedCells.reserveCapacity(cells.count)
+        for i in order { sortedCells += cells[i * slotCount..<(i + 1) * slotCount] }
+        var sortedPCells = [UInt32](); sortedPCells.reserveCapacity(pCells.count)
+        for i in order { sortedPCells += pCells[i * propertyCount..<(i + 1) * propertyCount] }
+        cells = []
+        pCells = []
+        var wholeSeen = [Set<UInt32>](repeating: [], count: slotCount)
+        var partSeen = [Set<UInt32>](repeating: [], count: slotCount)
+        for i in 0..<count {
+            for s in 0..<slotCount {
+                let n = sortedCells[i * slotCount + s]
+                guard n != 0 else { continue }
+                wholeSeen[s].insert(n)
+                for p in parts[s][n] ?? [n] { partSeen[s].insert(p) }
+            }
+        }
+        slotCells = sortedCells
+        slotValues = values
+        slotParts = parts
+        hasParts = values.indices.map { s in values[s].indices.map { parts[s][UInt32($0)] != nil } }
+        totalDuration = self.durations.reduce(0, +)
+        totalRoundedDuration = self.durations.reduce(0) { $0 + $1.rounded() }
+        distinctValues = wholeSeen.map(\.count)
+        distinctParts = partSeen.map(\.count)
+        propertyCells = sortedPCells
+        propertyValues = pValues
+
+        var byPath: [MediaPath: Int32] = [:]
+        byPath.reserveCapacity(count)
+        for (i, path) in paths.enumerated() { byPath[path] = Int32(i) }
+        itemByPath = byPath
+
+        // The tree: each root, and every directory between a root and an item below it.
+        var directories: [Directory] = []
+        var directoryByPath: [MediaPath: Int32] = [:]
+        func directory(_ path: MediaPath, isRoot: Bool) -> Int32 {
+            if let d = directoryByPath[path] { return d }
+            let d = Int32(directories.count)
+            directories.append(Directory(path: path, name: isRoot ? "" : path.lastComponent.string, children: [], items: [],
+                                         subtree: 0..<0, modified: nil))
+            directoryByPath[path] = d
+            return d
+        }
+        var rootDirectories: [Int32] = []
+        for root in roots { rootDirectories.append(directory(root, isRoot: true)) }
+        let sortedRoots = roots.sorted { $0.bytes.count > $1.bytes.count }   // the deepest root holding an item owns it
+        for (i, path) in paths.enumerated() {
+            guard let root = sortedRoots.first(where: { path.hasPrefix(directory: $0) }) else { continue }
+            var parent = directoryByPath[root]!
+            let rootLength = root.bytes.count + (root.bytes.last == UInt8(ascii: "/") ? 0 : 1)
+            let components = path.bytes[rootLength...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+            var prefix = root
+            for component in components.dropLast() {
+                prefix = prefix.appending(MediaPath(bytes: Array(component)))
+                let known = directoryByPath[prefix] != nil
+                let child = directory(prefix, isRoot: false)
+                if !known { directories[Int(parent)].children.append(child) }
+                parent = child
+            }
+            directories[Int(parent)].items.append(Int32(i))
+        }
+        for d in directories.indices {
+            let names = directories[d].children.map { directories[Int($0)].name }
+            directories[d].children = zip(directories[d].children, names).sorted { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }.map(\.0)
+            directories[d].modified = (try? FileManager.default.attributesOfItem(atPath: directories[d].path.string))?[.modificationDate]
+                .flatMap { ($0 as? Date)?.timeIntervalSince1970 }
+        }
+        // Subtree ranges: items are in path order, so a directory's items are those whose path starts with it.
+        func lowerBound(_ bytes: [UInt8]) -> Int32 {
+            var low = 0, high = paths.count
+            while low < high {
+                let mid = (low + high) / 2
+                if paths[mid].bytes.lexicographicallyPrecedes(bytes) { low = mid + 1 } else { high = mid }
+            }
+            return Int32(low)
+        }
+        for d in directories.indices {
+            let bytes = directories[d].path.bytes
+            let prefix = bytes.last == UInt8(ascii: "/") ? bytes : bytes + [UInt8(ascii: "/")]
+            var upper = prefix
+            upper[upper.count - 1] += 1   // "/" + 1 = "0": the first path past the prefix
+            directories[d].subtree = lowerBound(prefix)..<lowerBound(upper)
+        }
+        self.directories = directories
+        self.directoryByPath = directoryByPath
+        self.rootDirectories = rootDirectories
+
+        var walk = Array(0..<Int32(count))
+        let splitPaths = paths.map { $0.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
+        walk.sort { a, b in
+            let x = splitPaths[Int(a)], y = splitPaths[Int(b)]
+            for i in 0..<min(x.count, y.count) where x[i] != y[i] {
+                let xIsFile = i == x.count - 1, yIsFile = i == y.count - 1
+                if xIsFile != yIsFile { return xIsFile }
+                return x[i].lexicographicallyPrecedes(y[i])
+            }
+            return x.count < y.count
+        }
+        walkOrder = walk
+    }
+
+    /// Reads every item of `store` (streamed) into a new snapshot.
+    public static func build(from store: any LibraryStore, schema: ViewSchema, version: ViewVersion?) throws -> LibrarySnapshot {
+        try LibrarySnapshot(schema: schema, version: version, roots: version?.roots ?? store.roots()) { body in
+            try store.forEachItem(MediaQuery()) { body($0) }
+        }
+    }
+}
