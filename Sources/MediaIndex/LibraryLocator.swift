@@ -17,10 +17,11 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The locator as messages show it: a server's without its password (`postgres://user@host:port/db`).
     public var description: String {
         switch self {
         case .sqlite(let path): path
-        case .postgres(let url): url
+        case .postgres(let url): (try? PostgresLocation(url: url).description) ?? PostgresLocation.redacted(url)
         }
     }
 
@@ -30,14 +31,14 @@ public enum LibraryLocator: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// Opens and migrates the library. SQLite: `.create` creates a missing library, `.existing` refuses
-    /// it. PostgreSQL: the database must exist (`createdb`); its tables are created on first open.
+    /// Opens and migrates the library. `.create` creates a missing library, `.existing` refuses it ("no
+    /// library at …"). PostgreSQL: the database must exist (`createdb`); `.create` makes its tables.
     public func open(_ mode: LibraryOpenMode = .create) throws -> any LibraryStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteIndex(path: path, mode: mode)
         case .postgres(let url):
-            return try PostgresIndex(url: url)
+            return try PostgresIndex(try PostgresLocation(url: url), mode: mode)
         }
     }
 }

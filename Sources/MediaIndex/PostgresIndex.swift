@@ -20,12 +20,13 @@ public final class PostgresIndex: Sendable {
     /// This host's name for its roots and items.
     var host: String { location.rootHost }
 
-    /// Connects to the library at `location`, creating and migrating its tables if needed.
-    public init(_ location: PostgresLocation) throws {
+    /// Connects to the library at `location` and migrates its tables. `.create` creates them in a database
+    /// without a library; `.existing` refuses such a database ("no library at …") and leaves it untouched.
+    public init(_ location: PostgresLocation, mode: LibraryOpenMode = .create) throws {
         self.location = location
         session = try PostgresSession(location)
         readAhead = nil
-        try PostgresSchema.migrate(session)
+        try PostgresSchema.migrate(session, creating: mode == .create)
     }
 
     public convenience init(url: String) throws {

@@ -198,11 +198,12 @@ enum PostgresSchema {
     static let migrationLockKey: Int64 = 0x6d6c_6962_0000_0001
 
     /// Applies the steps not yet recorded in `mlib_migrations`, each in its own transaction, and adds the
-    /// trigram index when the server has `pg_trgm` (a library works without it: searches scan).
-    static func migrate(_ session: PostgresSession) throws {
+    /// trigram index when the server has `pg_trgm` (a library works without it: searches scan). Without
+    /// `creating`, a database that holds no library (no `mlib_migrations`) is refused before anything is written.
+    static func migrate(_ session: PostgresSession, creating: Bool = true) throws {
         // Opening an up-to-date library costs one round trip (a process that runs one query pays it): the
         // steps applied and the item columns together. A new database has no mlib_migrations (42P01).
-        let (applied, columns): (Set<String>, Set<String>) = try session.run { s in
+        let found: (applied: Set<String>, columns: Set<String>)? = try session.run { s in
             do {
                 let row = try s.query("""
                     SELECT ARRAY(SELECT name FROM mlib_migrations), ARRAY(SELECT attname::text FROM pg_attribute
@@ -210,9 +211,11 @@ enum PostgresSchema {
                     """)[0].makeRandomAccess()
                 return (Set(row[0].value([String].self) ?? []), Set(row[1].value([String].self) ?? []))
             } catch where PostgresSession.sqlState(error) == "42P01" {
-                return ([], [])
+                return nil
             }
         }
+        guard found != nil || creating else { throw IndexError.noLibrary(database: session.location.description) }
+        let (applied, columns) = found ?? ([], [])
         if steps.allSatisfy({ applied.contains($0.name) }) {
             try addMissingPropertyColumns(session, existing: columns)
             return

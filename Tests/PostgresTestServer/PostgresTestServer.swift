@@ -102,7 +102,7 @@ public final class PostgresTestServer: Sendable {
     // MARK: TLS
 
     /// A port nothing listens on now (the kernel's pick for port 0; the server takes it a moment later).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
