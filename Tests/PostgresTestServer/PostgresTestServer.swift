@@ -36,6 +36,8 @@ public final class PostgresTestServer: Sendable {
     /// The TLS server's files: `root.crt` (signed its certificate), `other-root.crt` (signed nothing).
     public var certificates: String { directory + "/certs" }
     let bin: String
+    /// `pg_ctl -o`'s options (socket directory, TLS, …), for `start()`.
+    private let options: String
     private static let counter = Counter()
 
     struct Failure: Error, CustomStringConvertible {
@@ -72,8 +74,23 @@ public final class PostgresTestServer: Sendable {
             options += " -c listen_addresses=''"
             self.port = nil
         }
-        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", options, "start"])
+        self.options = options
+        try start()
         Self.stopAtExit(bin: bin, data: directory + "/data")
+    }
+
+    /// A server of the caller's own, which it may stop and start (the shared one must stay up for the
+    /// other tests). Stopped at exit like the others.
+    public static func makeOwn() throws -> PostgresTestServer { try PostgresTestServer() }
+
+    /// Starts the server (again), waiting until it accepts connections.
+    public func start() throws {
+        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", options, "start"])
+    }
+
+    /// Stops the server as a crash would: `pg_ctl stop -m immediate` (backends are killed, nothing is flushed).
+    public func stopImmediately() throws {
+        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "stop"])
     }
 
     /// A new, empty database on the server; returns its locator (`postgres://mlib@%2Fdir/name`).
