@@ -184,7 +184,41 @@ enum PostgresSchema {
             CREATE INDEX IF NOT EXISTS "items_genre_values" ON items("genre_folded", "genre") WHERE strpos("genre", '; ') > 0;
             CREATE INDEX IF NOT EXISTS "items_composer_values" ON items("composer_folded", "composer") WHERE strpos("composer", '; ') > 0;
             """),
+        // A btree entry holds at most 2,704 bytes: one file with a long title or artist (~2,300 bytes of text,
+        // beside its folded twin) made every scan of its tree fail (`index row size … exceeds btree version 4
+        // maximum 2704 for index "items_title_folded"`). The folded columns are indexed by their first 256
+        // characters (at most 1,024 bytes) instead, and queries compare in full after the index has found the
+        // rows (`PostgresSchema.foldedIndexKey`); the multi-valued partial indexes hold only ids.
+        Step(name: "pg v5: folded-text indexes that cannot overflow", sql: """
+            DROP INDEX IF EXISTS "items_title_folded";
+            DROP INDEX IF EXISTS "items_albumTitle_folded";
+            DROP INDEX IF EXISTS "items_artist_folded";
+            DROP INDEX IF EXISTS "items_albumArtist_folded";
+            DROP INDEX IF EXISTS "items_genre_folded";
+            DROP INDEX IF EXISTS "items_composer_folded";
+            DROP INDEX IF EXISTS "items_artist_values";
+            DROP INDEX IF EXISTS "items_albumArtist_values";
+            DROP INDEX IF EXISTS "items_genre_values";
+            DROP INDEX IF EXISTS "items_composer_values";
+            CREATE INDEX "items_title_folded_prefix" ON items (left("title_folded", 256));
+            CREATE INDEX "items_albumTitle_folded_prefix" ON items (left("albumTitle_folded", 256));
+            CREATE INDEX "items_artist_folded_prefix" ON items (left("artist_folded", 256));
+            CREATE INDEX "items_albumArtist_folded_prefix" ON items (left("albumArtist_folded", 256));
+            CREATE INDEX "items_genre_folded_prefix" ON items (left("genre_folded", 256));
+            CREATE INDEX "items_composer_folded_prefix" ON items (left("composer_folded", 256));
+            CREATE INDEX "items_artist_several" ON items (id) WHERE strpos("artist", '; ') > 0;
+            CREATE INDEX "items_albumArtist_several" ON items (id) WHERE strpos("albumArtist", '; ') > 0;
+            CREATE INDEX "items_genre_several" ON items (id) WHERE strpos("genre", '; ') > 0;
+            CREATE INDEX "items_composer_several" ON items (id) WHERE strpos("composer", '; ') > 0;
+            """),
     ]
+
+    /// The expression "pg v5" indexes a folded column by (`column` as the query names it, e.g.
+    /// `items."title_folded"`). A comparison finds its rows by the index when it states the same
+    /// comparison on this expression beside the full one: `left(f, 256) = left($1, 256) AND f = $1`; for
+    /// `<`, `<=`, `>`, `>=` and BETWEEN the prefix comparison is the non-strict one (`left(f, 256) <=
+    /// left($1, 256) AND f < $1`), since a prefix of a smaller text is never greater in byte order.
+    static func foldedIndexKey(_ column: String) -> String { "left(\(column), 256)" }
 
     /// The multi-valued properties "pg v4" made a partial index for (a property made multi-valued later
     /// needs a step of its own before the compiler may count on one).

@@ -164,12 +164,27 @@ final class PostgresSession: @unchecked Sendable {
         (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
+    /// A value the server refused (SQLSTATE class 22, data exception, or 54000, program limit exceeded: a
+    /// NUL in a text, a value too large for an index entry), thrown by `run` and `transaction` only when the
+    /// caller asks for it (a scan's batch records the file as a failure instead of losing the batch).
+    struct Rejected: Error {
+        var reason: String
+    }
+
+    static func isRejection(_ error: any Error) -> Bool {
+        guard let state = sqlState(error) else { return false }
+        return state.hasPrefix("22") || state == "54000"
+    }
+
     /// Runs `body` alone on the connection, without a transaction around it (each statement commits).
+    /// Errors are `IndexError`s; with `passingRejections`, a refused value is `Rejected`.
     @discardableResult
-    func run<T>(_ body: (Statements) throws -> T) throws -> T {
+    func run<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
         try lock.withLock {
             let statements = Statements(connection: connection, counts: counts, deadline: location.statementTimeout == 0 ? 365 * 86400 : location.statementTimeout + 30)
-            do { return try body(statements) } catch let error as IndexError { throw error } catch {
+            do { return try body(statements) } catch let error as IndexError { throw error } catch where passingRejections && Self.isRejection(error) {
+                throw Rejected(reason: Self.reason(error))
+            } catch {
                 throw IndexError.database(database: location.description, reason: Self.reason(error))
             }
         }
@@ -177,8 +192,8 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @discardableResult
-    func transaction<T>(_ body: (Statements) throws -> T) throws -> T {
-        try run { statements in
+    func transaction<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
+        try run(passingRejections: passingRejections) { statements in
             try statements.execute("BEGIN")
             do {
                 let result = try body(statements)
