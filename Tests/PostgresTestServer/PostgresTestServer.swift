@@ -11,20 +11,27 @@ public final class PostgresTestServer: Sendable {
     /// The server, or nil (with a printed reason) when PostgreSQL is not installed.
     public static let shared: PostgresTestServer? = {
         do { return try PostgresTestServer() } catch {
-            print("◇ PostgreSQL tests skipped: \(error)")
+            print(isRequired ? "✘ PostgreSQL is required (MLIB_REQUIRE_POSTGRES) and did not start: \(error)"
+                  : "◇ PostgreSQL tests skipped: \(error)")
             return nil
         }
     }()
 
-    /// Whether PostgreSQL's server programs are installed here.
-    public static var isInstalled: Bool { binDirectory() != nil }
+    /// Whether PostgreSQL's server programs are installed here; always true with `MLIB_REQUIRE_POSTGRES` set
+    /// (CI sets it): the PostgreSQL tests then run, and fail, where the server is missing or does not start,
+    /// instead of being skipped.
+    public static var isInstalled: Bool { binDirectory() != nil || isRequired }
+
+    /// `MLIB_REQUIRE_POSTGRES` is set (to anything but empty or 0).
+    public static var isRequired: Bool { !["", "0"].contains(ProcessInfo.processInfo.environment["MLIB_REQUIRE_POSTGRES"] ?? "") }
 
     /// A second server for the TLS tests (PostgreSQL has no TLS on Unix sockets): `ssl=on` and TCP on
     /// 127.0.0.1 at a free port, with a certificate for `localhost` and 127.0.0.1 signed by a root made
     /// here by `openssl` (`certificates`). Nil, with the reason printed, where it cannot start.
     public static let withTLS: PostgresTestServer? = {
         do { return try PostgresTestServer(tls: true) } catch {
-            print("◇ PostgreSQL TLS tests skipped: \(error)")
+            print(isRequired ? "✘ PostgreSQL with TLS is required (MLIB_REQUIRE_POSTGRES) and did not start: \(error)"
+                  : "◇ PostgreSQL TLS tests skipped: \(error)")
             return nil
         }
     }()
