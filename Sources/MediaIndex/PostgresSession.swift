@@ -26,40 +26,59 @@ final class PostgresSession: @unchecked Sendable {
 
     init(_ location: PostgresLocation) throws {
         self.location = location
-        var configuration: PostgresConnection.Configuration
+        let attempts: [PostgresConnection.Configuration.TLS?]
         switch location.endpoint {
-        case .tcp(let host, let port):
-            let tls: PostgresConnection.Configuration.TLS
-            do { tls = try location.tls.configuration() } catch {
+        case .tcp:
+            do { attempts = try location.tls.attempts() } catch {
                 throw IndexError.cannotOpen(database: location.description, reason: error.reason)
             }
-            configuration = .init(host: host, port: port, username: location.user, password: location.password,
-                                  database: location.database, tls: tls)
-        case .unixSocket(let path):
-            configuration = .init(unixSocketPath: path, username: location.user, password: location.password,
-                                  database: location.database)
+        case .unixSocket:
+            attempts = [nil]
         }
-        configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
-        // Set at startup, not by a statement (no round trip): the JIT took a minute compiling the generated
-        // OR/IN queries that run in milliseconds without it, and no statement may run unbounded.
-        configuration.options.additionalStartupParameters = [
-            ("jit", "off"), ("statement_timeout", String(Int64(location.statementTimeout * 1000))),
-        ]
-        let id = Self.ids.withLockedValue { $0 += 1; return $0 }
-        do {
-            let loop = Self.eventLoops.next()
-            connection = try Self.traced("connect") {
-                try Self.answer(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: Self.logger),
-                                within: location.connectTimeout + 5, onTimeout: {})
+        connection = try Self.connect(location, attempts)
+    }
+
+    /// Connects with the first of `attempts` (TLS settings; nil on a socket) that the server accepts: the
+    /// next is tried only when the server answered and refused (libpq's `sslmode=allow` and `prefer`), not
+    /// when it could not be reached. Errors in mlib's words.
+    private static func connect(_ location: PostgresLocation, _ attempts: [PostgresConnection.Configuration.TLS?]) throws -> PostgresConnection {
+        var failure: (any Error)?
+        for tls in attempts {
+            var configuration: PostgresConnection.Configuration
+            switch location.endpoint {
+            case .tcp(let host, let port):
+                configuration = .init(host: host, port: port, username: location.user, password: location.password,
+                                      database: location.database, tls: tls ?? .disable)
+            case .unixSocket(let path):
+                configuration = .init(unixSocketPath: path, username: location.user, password: location.password,
+                                      database: location.database)
             }
-        } catch {
-            var host = ""
-            if case .tcp(let name, _) = location.endpoint { host = name }
-            if let failure = location.tls.failure(error, host: host) {
-                throw IndexError.cannotOpen(database: location.description, reason: "cannot connect securely: " + failure)
+            configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
+            // Set at startup, not by a statement (no round trip): the JIT took a minute compiling the generated
+            // OR/IN queries that run in milliseconds without it, and no statement may run unbounded.
+            configuration.options.additionalStartupParameters = [
+                ("jit", "off"), ("statement_timeout", String(Int64(location.statementTimeout * 1000))),
+            ]
+            let id = ids.withLockedValue { $0 += 1; return $0 }
+            do {
+                let loop = eventLoops.next()
+                return try traced("connect") {
+                    try answer(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger),
+                               within: location.connectTimeout + 5, onTimeout: {})
+                }
+            } catch {
+                failure = error
+                let refused = (error as? PSQLError)?.serverInfo != nil || location.tls.failure(error, host: "") != nil
+                if !refused { break }
             }
-            throw IndexError.cannotOpen(database: location.description, reason: Self.connectionFailure(error, location))
         }
+        let error = failure ?? Timeout()
+        var host = ""
+        if case .tcp(let name, _) = location.endpoint { host = name }
+        if let failure = location.tls.failure(error, host: host) {
+            throw IndexError.cannotOpen(database: location.description, reason: "cannot connect securely: " + failure)
+        }
+        throw IndexError.cannotOpen(database: location.description, reason: connectionFailure(error, location))
     }
 
     deinit {

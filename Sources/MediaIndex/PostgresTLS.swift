@@ -11,9 +11,10 @@ public struct PostgresTLS: Sendable, Hashable {
     public enum Mode: String, Sendable, CaseIterable {
         /// No TLS.
         case disable
-        /// libpq tries without TLS first; postgres-nio can only try TLS first, so this is `prefer`.
+        /// Without TLS first and, when the server refuses that connection, again with TLS (as libpq).
         case allow
-        /// TLS when the server offers it, without checking its certificate.
+        /// TLS when the server offers it, without checking its certificate; when the server refuses the TLS
+        /// connection (say, `hostnossl` only in pg_hba.conf), again without TLS (as libpq).
         case prefer
         /// TLS or no connection, without checking the certificate (unless a root certificate file exists:
         /// then as `verify-ca`, as libpq does for compatibility).
@@ -83,6 +84,18 @@ public struct PostgresTLS: Sendable, Hashable {
             throw Refusal(reason: "cannot use the root certificate file \"\(rootCertificate)\": \(error)")
         }
         return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    /// The connections to try in turn, as libpq: `allow` plain then TLS, `prefer` TLS (plain when the server
+    /// has none) then plain, every other mode its one setting. The next is tried only when the server
+    /// refused the previous one (`PostgresSession`).
+    func attempts() throws(Refusal) -> [PostgresConnection.Configuration.TLS] {
+        let tls = try configuration()
+        switch (mode, tls.sslContext) {
+        case (.allow, let context?): return [.disable, .require(context)]
+        case (.prefer, _): return [tls, .disable]
+        default: return [tls]
+        }
     }
 
     /// Why a TLS connection failed, in one line naming the setting to look at (nil: not a TLS failure).

@@ -36,7 +36,23 @@ struct PostgresTLSTests {
         #expect(try !Self.encrypted(Self.location("sslmode=disable")))
         #expect(try Self.encrypted(Self.location("")))
         #expect(try Self.encrypted(Self.location("sslmode=prefer")))
-        #expect(try Self.encrypted(Self.location("sslmode=allow")))
+        #expect(try !Self.encrypted(Self.location("sslmode=allow")), "allow tries without TLS first, as libpq")
+    }
+
+    /// As libpq: `prefer` tries again without TLS when the server refuses the TLS connection, `allow` again
+    /// with TLS when it refuses the plain one; the strict modes do not.
+    @Test func preferFallsBackToPlainTextAndAllowToTLS() throws {
+        let (server, _) = try #require(Self.database)
+        func location(_ database: String, _ mode: String) throws -> PostgresLocation {
+            try PostgresLocation(url: server.tcpLocator(database: database, query: "sslmode=\(mode)"), environment: ["HOME": Self.emptyHome])
+        }
+        #expect(try !Self.encrypted(location("plain_only", "prefer")))
+        #expect(try Self.encrypted(location("tls_only", "prefer")))
+        #expect(try !Self.encrypted(location("plain_only", "allow")))
+        #expect(try Self.encrypted(location("tls_only", "allow")))
+        let require = try #require(throws: IndexError.self) { try Self.encrypted(location("plain_only", "require")) }
+        #expect("\(require)".contains("pg_hba.conf"), "the server's words: \(require)")
+        #expect(throws: IndexError.self) { try Self.encrypted(location("tls_only", "disable")) }
     }
 
     @Test func requireEncryptsWithoutCheckingTheCertificate() throws {

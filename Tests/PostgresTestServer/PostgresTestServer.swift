@@ -73,7 +73,15 @@ public final class PostgresTestServer: Sendable {
             try Self.makeCertificates(in: directory + "/certs")
             // 127.0.0.2 too: the same server under a name its certificate does not give.
             let hba = directory + "/data/pg_hba.conf"
-            try (String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n").write(toFile: hba, atomically: false, encoding: .utf8)
+            // plain_only refuses TLS connections and tls_only plain ones (libpq's sslmode=prefer and allow then
+            // try the other way): first, since the first matching line decides.
+            let rules = """
+                hostssl plain_only all 127.0.0.0/8 reject
+                hostnossl tls_only all 127.0.0.0/8 reject
+
+                """
+            try (rules + String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n")
+                .write(toFile: hba, atomically: false, encoding: .utf8)
             options += " -c listen_addresses=127.0.0.1,127.0.0.2 -p \(port) -c ssl=on -c ssl_cert_file=\(directory)/certs/server.crt"
                 + " -c ssl_key_file=\(directory)/certs/server.key"
             self.port = port
@@ -84,6 +92,11 @@ public final class PostgresTestServer: Sendable {
         self.options = options
         try start()
         Self.stopAtExit(bin: bin, data: directory + "/data")
+        if tls {
+            for name in ["plain_only", "tls_only"] {
+                try Self.run(bin + "/createdb", ["-h", directory, "-p", "\(port ?? 5432)", "-U", "mlib", name], asServer: false)
+            }
+        }
     }
 
     /// A server of the caller's own, which it may stop and start (the shared one must stay up for the
