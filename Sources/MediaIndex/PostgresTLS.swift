@@ -98,6 +98,14 @@ public struct PostgresTLS: Sendable, Hashable {
         }
     }
 
+    /// The reason OpenSSL gives in a BoringSSL error's text, in words (`…:OPENSSL_internal:WRONG_VERSION_NUMBER]`
+    /// is "wrong version number"), rather than the error's Swift description.
+    static func openSSLReason(_ text: String) -> String? {
+        guard let range = text.range(of: "OPENSSL_internal:") else { return nil }
+        let reason = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return reason.isEmpty ? nil : reason.lowercased().replacingOccurrences(of: "_", with: " ")
+    }
+
     /// Why a TLS connection failed, in one line naming the setting to look at (nil: not a TLS failure).
     func failure(_ error: any Error, host: String) -> String? {
         guard let e = error as? PSQLError else { return nil }
@@ -111,7 +119,7 @@ public struct PostgresTLS: Sendable, Hashable {
             return "the server's certificate does not name \(host) (sslmode=\(mode.rawValue))"
         }
         if underlying is NIOSSLError || underlying is NIOSSLExtraError || underlying is BoringSSLError {
-            return "TLS failed (sslmode=\(mode.rawValue)): " + text.replacingOccurrences(of: "\n", with: " ")
+            return "the TLS handshake failed (sslmode=\(mode.rawValue))" + (Self.openSSLReason(text).map { ": " + $0 } ?? "")
         }
         return nil
     }

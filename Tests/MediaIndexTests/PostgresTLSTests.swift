@@ -114,6 +114,13 @@ struct PostgresTLSTests {
         #expect(try Self.location("sslrootcert=system").tls.mode == .verifyFull)
     }
 
+    /// A TLS failure is worded from OpenSSL's reason, not printed as NIO's error value.
+    @Test func aHandshakeFailureIsInWords() {
+        let text = "sslError([Error: 268435703 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER])"
+        #expect(PostgresTLS.openSSLReason(text) == "wrong version number")
+        #expect(PostgresTLS.openSSLReason("handshakeFailed") == nil)
+    }
+
     @Test func aUnixSocketIgnoresTheMode() throws {
         // As libpq: no TLS on a socket, so `require` there connects in the clear rather than failing.
         let (server, name) = try #require(Self.database)
