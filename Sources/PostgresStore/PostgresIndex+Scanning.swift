@@ -5,17 +5,44 @@ import MediaModel
 
 // The scanner's batched writes on PostgreSQL (the other primitives are `SQLStore`'s, in MediaIndex).
 extension PostgresIndex {
+    /// Applies a batch of edits in one transaction (`applyBatch`). When the server refuses a value in it (a
+    /// NUL in a text, a value too large for an index), the batch is applied again one change at a time and
+    /// each refused file is recorded as a failure (code `database`, the server's reason): one file must
+    /// neither lose its batch nor stop every later scan of its tree.
+    public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
+        do {
+            try applyBatch(changes, generation: generation)
+        } catch is PostgresSession.Rejected {
+            let adds = changes.contains { if case .add = $0 { true } else { false } }
+            let generation = try generation ?? (adds ? newGeneration() : nil)
+            for change in changes {
+                do { try applyBatch([change], generation: generation) } catch let rejected as PostgresSession.Rejected {
+                    switch change {
+                    case .add(let item, let stamp, _, _, _, let reader), .update(_, let item, let stamp, _, _, _, let reader):
+                        // A path the server cannot index either cannot be recorded: it is read again by the next scan.
+                        do {
+                            try applyBatch([.fail(item.path, stamp, code: "database", message: "refused by PostgreSQL: " + rejected.reason,
+                                                  reader: reader)], generation: generation)
+                        } catch is PostgresSession.Rejected {}
+                    case .move, .fail, .removeFailure:
+                        throw IndexError.database(database: databaseName, reason: rejected.reason)
+                    }
+                }
+            }
+        }
+    }
+
     /// Applies a batch of edits in one transaction: new files as one INSERT … SELECT FROM unnest (each
     /// column one array, `PostgresColumn.swift`; ids in read order; a path already there, left by a killed
     /// scan, is refreshed and keeps its id), changed files as one UPDATE … FROM unnest, the rest one
     /// statement each.
-    public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
+    private func applyBatch(_ changes: [ScanChange], generation: Int64?) throws {
         guard !changes.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         let names = ItemRow.scanColumnNames.map(ItemRow.quoted)
         // Rows per statement: one array per column holds them all; this only bounds a message's size.
         let perStatement = 5_000
-        try session.transaction { s in
+        try session.transaction(passingRejections: true) { s in
             var addedGeneration = generation
             var adds: [[SQLValue]] = [], addedPaths: Set<MediaPath> = []
             var updates: [[SQLValue]] = [], updatedIDs: Set<Int64> = []

@@ -17,12 +17,13 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public let location: PostgresLocation
     let session: PostgresSession
 
-    /// Connects to the library at `location`, creating and migrating its tables if needed.
-    public init(_ location: PostgresLocation) throws {
+    /// Connects to the library at `location` and migrates its tables. `.create` creates them in a database
+    /// without a library; `.existing` refuses such a database ("no library at …") and leaves it untouched.
+    public init(_ location: PostgresLocation, mode: LibraryOpenMode = .create) throws {
         self.location = location
         session = try PostgresSession(location)
         super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description)
-        try PostgresSchema.migrate(session)
+        try PostgresSchema.migrate(session, creating: mode == .create)
     }
 
     public convenience init(url: String) throws {

@@ -20,15 +20,46 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// The name this machine gives its roots in a shared library (`MLIB_HOST`, else the host name), so
     /// that `/music` on two hosts are two roots.
     public var rootHost: String
+    /// How long one statement may run (`MLIB_POSTGRES_TIMEOUT`, seconds; default 5 minutes): the server's
+    /// `statement_timeout`, and, a little later, the client's own limit for an answer (`PostgresSession`),
+    /// so that neither a runaway query nor a server that went away holds a command forever.
+    public var statementTimeout: Double
+    /// How long connecting may take (`connect_timeout` in the locator or `PGCONNECT_TIMEOUT`, seconds, as
+    /// libpq; default 10 s, where libpq waits without limit).
+    public var connectTimeout: Double
+
+    /// The statement timeout without `MLIB_POSTGRES_TIMEOUT`.
+    public static let defaultStatementTimeout: Double = 300
 
     public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
-            throw IndexError.cannotOpen(database: url, reason: "not a postgres:// URL")
+            throw IndexError.cannotOpen(database: Self.redacted(url), reason: "not a valid postgres:// URL")
         }
         func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let parameters = Dictionary((components.queryItems ?? []).compactMap { item in item.value.map { (item.name, $0) } },
                                     uniquingKeysWith: { _, last in last })
-        let port = components.port ?? parameters["port"].flatMap(Int.init) ?? env("PGPORT").flatMap(Int.init) ?? 5432
+        func refuse(_ reason: String) -> IndexError { IndexError.cannotOpen(database: Self.redacted(url), reason: reason) }
+        // As libpq: a port that is not a number from 1 to 65535 is refused, not replaced by the default.
+        let port: Int
+        if let text = components.port.map(String.init) ?? parameters["port"] ?? env("PGPORT") {
+            guard let number = Int(text), (1...65535).contains(number) else {
+                throw refuse("invalid port number: \"\(text)\" (from 1 to 65535)")
+            }
+            port = number
+        } else {
+            port = 5432
+        }
+        func seconds(_ text: String?, _ name: String, default value: Double) throws -> Double {
+            guard let text else { return value }
+            guard let number = Double(text), number.isFinite, number >= 0 else {
+                throw refuse("invalid \(name) value: \"\(text)\" (a number of seconds)")
+            }
+            return number
+        }
+        statementTimeout = try seconds(env("MLIB_POSTGRES_TIMEOUT"), "MLIB_POSTGRES_TIMEOUT", default: Self.defaultStatementTimeout)
+        // libpq: 0 is no limit, and less than 2 s is 2 s.
+        let connect = try seconds(parameters["connect_timeout"] ?? env("PGCONNECT_TIMEOUT"), "connect_timeout", default: 10)
+        connectTimeout = connect == 0 ? 24 * 3600 : max(connect, 2)
         let host = (components.percentEncodedHost.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding })
             ?? parameters["host"] ?? env("PGHOST")
         if let host, !host.hasPrefix("/") {
@@ -58,6 +89,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The locator without its password (for messages).
     public var description: String { Self.describe(endpoint, user, database) }
+
+    /// A locator's text with its password left out (`LibraryLocator.redacted`).
+    public static func redacted(_ text: String) -> String { LibraryLocator.redacted(text) }
 
     static func describe(_ endpoint: Endpoint, _ user: String, _ database: String) -> String {
         switch endpoint {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIndex
+import Synchronization
 
 /// libpq's password file (`~/.pgpass`, or `PGPASSFILE`, or `passfile=` in the locator), read as libpq reads
 /// it, so that a library locator needs no password in it or in the environment: lines of
@@ -11,17 +12,31 @@ struct PostgresPassFile {
     }
     var entries: [Entry]
 
-    /// The file's entries; nil when it is missing, unreadable or readable by group or others.
-    init?(path: String) {
+    /// The file's entries; nil when it is missing, unreadable or open to group or others (then with libpq's
+    /// warning, once per file and process, through `warn`: standard error by default).
+    init?(path: String, warn: (String) -> Void = PostgresPassFile.printWarning) {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 == 0,
-              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard info.st_mode & 0o077 == 0 else {
+            if Self.warned.withLock({ $0.insert(path).inserted }) {
+                warn("WARNING: password file \"\(path)\" has group or world access; permissions should be u=rw (0600) or less")
+            }
+            return nil
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         entries = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
             let fields = Self.fields(line)
             guard fields.count == 5 else { return nil }
             return Entry(host: fields[0], port: fields[1], database: fields[2], user: fields[3], password: fields[4])
         }
+    }
+
+    /// The files warned about in this process (a locator is read more than once: to open it, to name it).
+    private static let warned = Mutex<Set<String>>([])
+
+    static func printWarning(_ line: String) {
+        FileHandle.standardError.write(Data(("mlib: " + line + "\n").utf8))
     }
 
     /// The password of the first entry matching; `hosts` are the names the connection's host goes by

@@ -169,14 +169,21 @@ struct PostgresDialect: SQLDialect {
             return "\(expr) BETWEEN \(sql.bind(lit(lo))) AND \(sql.bind(lit(hi)))"
         case (.in, .list(let list)):
             if list.isEmpty { return "FALSE" }
+            // The folded column is indexed by its prefix ("pg v5"): the prefixes find the rows.
+            if expr == Self.foldedColumn(c.property) && !eachValue {
+                let values = list.map(lit)
+                return "\(PostgresSchema.foldedIndexKey(expr)) = ANY(\(sql.bind(values.map(Self.indexPrefix)))) AND \(expr) = ANY(\(sql.bind(values)))"
+            }
             return "\(expr) = ANY(\(sql.bind(list.map(lit))))"
         case (let op, .value(let v)):
             let s = lit(v)
             switch op {
             case .equal:
-                // Equal text has equal folded text: the folded column's index finds the rows.
-                if c.options.isEmpty && c.property.spec.searchable && !eachValue {
-                    return "\(Self.foldedColumn(c.property)) = \(sql.bind(TextFolding.folded(s))) AND \(expr) = \(sql.bind(s))"
+                // Equal text has equal folded text: the folded column's prefix index finds the rows ("pg v5").
+                if c.property.spec.searchable && !eachValue && (c.options.isEmpty || expr == Self.foldedColumn(c.property)) {
+                    let folded = Self.foldedColumn(c.property), f = sql.bind(TextFolding.folded(s))
+                    let prefix = "\(PostgresSchema.foldedIndexKey(folded)) = \(PostgresSchema.foldedIndexKey(f)) AND \(folded) = \(f)"
+                    return expr == folded ? prefix : "\(prefix) AND \(expr) = \(sql.bind(s))"
                 }
                 return "\(expr) = \(sql.bind(s))"
             case .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -193,6 +200,10 @@ struct PostgresDialect: SQLDialect {
             return "FALSE"
         }
     }
+
+    /// A folded value's first 256 characters, as `PostgresSchema.foldedIndexKey` takes them (PostgreSQL's
+    /// characters are Unicode scalars).
+    static func indexPrefix(_ folded: String) -> String { String(String.UnicodeScalarView(folded.unicodeScalars.prefix(256))) }
 
     /// ORDER BY for `sort` when the server orders exactly as `ItemOrdering` does, else nil (sorted in Swift).
     static func orderBy(_ sort: [MediaModel.SortDescriptor]) -> String? {

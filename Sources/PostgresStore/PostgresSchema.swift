@@ -185,7 +185,41 @@ enum PostgresSchema {
             CREATE INDEX IF NOT EXISTS "items_genre_values" ON items("genre_folded", "genre") WHERE strpos("genre", '; ') > 0;
             CREATE INDEX IF NOT EXISTS "items_composer_values" ON items("composer_folded", "composer") WHERE strpos("composer", '; ') > 0;
             """),
+        // A btree entry holds at most 2,704 bytes: one file with a long title or artist (~2,300 bytes of text,
+        // beside its folded twin) made every scan of its tree fail (`index row size … exceeds btree version 4
+        // maximum 2704 for index "items_title_folded"`). The folded columns are indexed by their first 256
+        // characters (at most 1,024 bytes) instead, and queries compare in full after the index has found the
+        // rows (`PostgresSchema.foldedIndexKey`); the multi-valued partial indexes hold only ids.
+        Step(name: "pg v5: folded-text indexes that cannot overflow", sql: """
+            DROP INDEX IF EXISTS "items_title_folded";
+            DROP INDEX IF EXISTS "items_albumTitle_folded";
+            DROP INDEX IF EXISTS "items_artist_folded";
+            DROP INDEX IF EXISTS "items_albumArtist_folded";
+            DROP INDEX IF EXISTS "items_genre_folded";
+            DROP INDEX IF EXISTS "items_composer_folded";
+            DROP INDEX IF EXISTS "items_artist_values";
+            DROP INDEX IF EXISTS "items_albumArtist_values";
+            DROP INDEX IF EXISTS "items_genre_values";
+            DROP INDEX IF EXISTS "items_composer_values";
+            CREATE INDEX "items_title_folded_prefix" ON items (left("title_folded", 256));
+            CREATE INDEX "items_albumTitle_folded_prefix" ON items (left("albumTitle_folded", 256));
+            CREATE INDEX "items_artist_folded_prefix" ON items (left("artist_folded", 256));
+            CREATE INDEX "items_albumArtist_folded_prefix" ON items (left("albumArtist_folded", 256));
+            CREATE INDEX "items_genre_folded_prefix" ON items (left("genre_folded", 256));
+            CREATE INDEX "items_composer_folded_prefix" ON items (left("composer_folded", 256));
+            CREATE INDEX "items_artist_several" ON items (id) WHERE strpos("artist", '; ') > 0;
+            CREATE INDEX "items_albumArtist_several" ON items (id) WHERE strpos("albumArtist", '; ') > 0;
+            CREATE INDEX "items_genre_several" ON items (id) WHERE strpos("genre", '; ') > 0;
+            CREATE INDEX "items_composer_several" ON items (id) WHERE strpos("composer", '; ') > 0;
+            """),
     ]
+
+    /// The expression "pg v5" indexes a folded column by (`column` as the query names it, e.g.
+    /// `items."title_folded"`). A comparison finds its rows by the index when it states the same
+    /// comparison on this expression beside the full one: `left(f, 256) = left($1, 256) AND f = $1`; for
+    /// `<`, `<=`, `>`, `>=` and BETWEEN the prefix comparison is the non-strict one (`left(f, 256) <=
+    /// left($1, 256) AND f < $1`), since a prefix of a smaller text is never greater in byte order.
+    static func foldedIndexKey(_ column: String) -> String { "left(\(column), 256)" }
 
     /// The multi-valued properties "pg v4" made a partial index for (a property made multi-valued later
     /// needs a step of its own before the compiler may count on one).
@@ -199,11 +233,12 @@ enum PostgresSchema {
     static let migrationLockKey: Int64 = 0x6d6c_6962_0000_0001
 
     /// Applies the steps not yet recorded in `mlib_migrations`, each in its own transaction, and adds the
-    /// trigram index when the server has `pg_trgm` (a library works without it: searches scan).
-    static func migrate(_ session: PostgresSession) throws {
+    /// trigram index when the server has `pg_trgm` (a library works without it: searches scan). Without
+    /// `creating`, a database that holds no library (no `mlib_migrations`) is refused before anything is written.
+    static func migrate(_ session: PostgresSession, creating: Bool = true) throws {
         // Opening an up-to-date library costs one round trip (a process that runs one query pays it): the
         // steps applied and the item columns together. A new database has no mlib_migrations (42P01).
-        let (applied, columns): (Set<String>, Set<String>) = try session.run { s in
+        let found: (applied: Set<String>, columns: Set<String>)? = try session.run { s in
             do {
                 let row = try s.query("""
                     SELECT ARRAY(SELECT name FROM mlib_migrations), ARRAY(SELECT attname::text FROM pg_attribute
@@ -211,9 +246,11 @@ enum PostgresSchema {
                     """)[0].makeRandomAccess()
                 return (Set(row[0].value([String].self) ?? []), Set(row[1].value([String].self) ?? []))
             } catch where PostgresSession.sqlState(error) == "42P01" {
-                return ([], [])
+                return nil
             }
         }
+        guard found != nil || creating else { throw IndexError.noLibrary(database: session.location.description) }
+        let (applied, columns) = found ?? ([], [])
         if steps.allSatisfy({ applied.contains($0.name) }) {
             try addMissingPropertyColumns(session, existing: columns)
             return

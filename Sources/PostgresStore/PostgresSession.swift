@@ -27,37 +27,123 @@ final class PostgresSession: @unchecked Sendable {
 
     init(_ location: PostgresLocation) throws {
         self.location = location
-        let configuration: PostgresConnection.Configuration
+        let attempts: [PostgresConnection.Configuration.TLS?]
         switch location.endpoint {
-        case .tcp(let host, let port):
-            let tls: PostgresConnection.Configuration.TLS
-            do { tls = try location.tls.configuration() } catch {
+        case .tcp:
+            do { attempts = try location.tls.attempts() } catch {
                 throw IndexError.cannotOpen(database: location.description, reason: error.reason)
             }
-            configuration = .init(host: host, port: port, username: location.user, password: location.password,
-                                  database: location.database, tls: tls)
-        case .unixSocket(let path):
-            configuration = .init(unixSocketPath: path, username: location.user, password: location.password,
-                                  database: location.database)
+        case .unixSocket:
+            attempts = [nil]
         }
-        let id = Self.ids.withLockedValue { $0 += 1; return $0 }
-        do {
-            let loop = Self.eventLoops.next()
-            connection = try Self.traced("connect") {
-                try PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: Self.logger).wait()
+        connection = try Self.connect(location, attempts)
+    }
+
+    /// Connects with the first of `attempts` (TLS settings; nil on a socket) that the server accepts: the
+    /// next is tried only when the server answered and refused (libpq's `sslmode=allow` and `prefer`), not
+    /// when it could not be reached. Errors in mlib's words.
+    private static func connect(_ location: PostgresLocation, _ attempts: [PostgresConnection.Configuration.TLS?]) throws -> PostgresConnection {
+        var failure: (any Error)?
+        for tls in attempts {
+            var configuration: PostgresConnection.Configuration
+            switch location.endpoint {
+            case .tcp(let host, let port):
+                configuration = .init(host: host, port: port, username: location.user, password: location.password,
+                                      database: location.database, tls: tls ?? .disable)
+            case .unixSocket(let path):
+                configuration = .init(unixSocketPath: path, username: location.user, password: location.password,
+                                      database: location.database)
             }
-        } catch {
-            var host = ""
-            if case .tcp(let name, _) = location.endpoint { host = name }
-            if let failure = location.tls.failure(error, host: host) {
-                throw IndexError.cannotOpen(database: location.description, reason: "cannot connect securely: " + failure)
+            configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
+            // Set at startup, not by a statement (no round trip): the JIT took a minute compiling the generated
+            // OR/IN queries that run in milliseconds without it, and no statement may run unbounded.
+            configuration.options.additionalStartupParameters = [
+                ("jit", "off"), ("statement_timeout", String(Int64(location.statementTimeout * 1000))),
+            ]
+            let id = ids.withLockedValue { $0 += 1; return $0 }
+            do {
+                let loop = eventLoops.next()
+                return try traced("connect") {
+                    try answer(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger),
+                               within: location.connectTimeout + 5, onTimeout: {})
+                }
+            } catch {
+                failure = error
+                let refused = (error as? PSQLError)?.serverInfo != nil || location.tls.failure(error, host: "") != nil
+                if !refused { break }
             }
-            throw IndexError.cannotOpen(database: location.description, reason: "cannot reach the PostgreSQL server: " + Self.reason(error))
         }
+        let error = failure ?? Timeout()
+        var host = ""
+        if case .tcp(let name, _) = location.endpoint { host = name }
+        if let failure = location.tls.failure(error, host: host) {
+            throw IndexError.cannotOpen(database: location.description, reason: "cannot connect securely: " + failure)
+        }
+        throw IndexError.cannotOpen(database: location.description, reason: connectionFailure(error, location))
     }
 
     deinit {
-        _ = try? Self.traced("close") { try connection.close().wait() }
+        guard !connection.isClosed else { return }
+        _ = try? Self.traced("close") { try Self.answer(connection.close(), within: 5, onTimeout: {}) }
+    }
+
+    /// Why connecting failed, in mlib's words (NIO's errors print as `SingleConnectionFailure(…)`): the
+    /// server's own message when it answered (no such database, authentication failed), else what the
+    /// operating system said about reaching it.
+    static func connectionFailure(_ error: any Error, _ location: PostgresLocation) -> String {
+        let place: String
+        switch location.endpoint {
+        case .tcp(let host, let port): place = "\(host):\(port)"
+        case .unixSocket(let path): place = path
+        }
+        if let e = error as? PSQLError, let message = e.serverInfo?[.message] {
+            return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "")
+        }
+        var cause: any Error = error
+        if let e = error as? PSQLError, let underlying = e.underlying { cause = underlying }
+        let why: String
+        switch cause {
+        case let e as NIOConnectionError:
+            if let first = e.connectionErrors.first { why = Self.systemWords(first.error) } else { why = "cannot resolve the host name \(e.host)" }
+        case ChannelError.connectTimeout, is Timeout:
+            why = "no answer within \(Int(location.connectTimeout)) s"
+        default:
+            if let e = error as? PSQLError, e.code == .serverClosedConnection || e.code == .uncleanShutdown {
+                why = "the server closed the connection"
+            } else {
+                why = Self.systemWords(cause)
+            }
+        }
+        return "cannot reach the PostgreSQL server at \(place): \(why)"
+    }
+
+    /// An I/O error as the C library words it ("Connection refused"), else the error's own text on one line.
+    static func systemWords(_ error: any Error) -> String {
+        if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
+        return "\(error)".replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// A statement for a connection already closed (by the server going away, or by `answer`'s time limit).
+    struct ConnectionLost: Error {}
+
+    /// The client's own limit on waiting for an answer passed (the server went away without closing the connection).
+    struct Timeout: Error {}
+
+    /// Waits for `future` at most `seconds` (postgres-nio's futures have no time limit of their own, and one
+    /// sent over a connection that died can wait forever: a scan hung on its ROLLBACK after `pg_ctl stop
+    /// -m immediate`). On the caller's thread, never the event loop's.
+    static func answer<T: Sendable>(_ future: EventLoopFuture<T>, within seconds: Double, onTimeout: () -> Void) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = NIOLockedValueBox<Result<T, any Error>?>(nil)
+        future.whenComplete { outcome in
+            result.withLockedValue { $0 = outcome }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success, let outcome = result.withLockedValue({ $0 }) else {
+            onTimeout()
+            throw Timeout()
+        }
+        return try outcome.get()
     }
 
     /// With MLIB_TRACE_POSTGRES set, each connection and statement is one line on standard error: when it
@@ -79,23 +165,46 @@ final class PostgresSession: @unchecked Sendable {
     static func reason(_ error: any Error) -> String {
         if let e = error as? PSQLError {
             if let message = e.serverInfo?[.message] { return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "") }
-            if let underlying = e.underlying { return "\(underlying)" }
+            if e.code == .serverClosedConnection || e.code == .uncleanShutdown || e.code == .clientClosedConnection {
+                return Self.connectionLost
+            }
+            if let underlying = e.underlying { return Self.systemWords(underlying) }
             return "\(e.code)"
         }
         if let e = error as? IndexError { return e.description }
+        if error is ConnectionLost { return Self.connectionLost }
+        if error is Timeout { return "the PostgreSQL server did not answer in time; the connection is closed" }
         return "\(error)"
     }
+
+    static let connectionLost = "the connection to the PostgreSQL server was lost"
 
     /// The server's SQLSTATE for an error, when it sent one.
     static func sqlState(_ error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
+    /// A value the server refused (SQLSTATE class 22, data exception, or 54000, program limit exceeded: a
+    /// NUL in a text, a value too large for an index entry), thrown by `run` and `transaction` only when the
+    /// caller asks for it (a scan's batch records the file as a failure instead of losing the batch).
+    struct Rejected: Error {
+        var reason: String
+    }
+
+    static func isRejection(_ error: any Error) -> Bool {
+        guard let state = sqlState(error) else { return false }
+        return state.hasPrefix("22") || state == "54000"
+    }
+
     /// Runs `body` alone on the connection, without a transaction around it (each statement commits).
+    /// Errors are `IndexError`s; with `passingRejections`, a refused value is `Rejected`.
     @discardableResult
-    func run<T>(_ body: (Statements) throws -> T) throws -> T {
+    func run<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
         try lock.withLock {
-            do { return try body(Statements(connection: connection, counts: counts)) } catch let error as IndexError { throw error } catch {
+            let statements = Statements(connection: connection, counts: counts, deadline: location.statementTimeout == 0 ? 365 * 86400 : location.statementTimeout + 30)
+            do { return try body(statements) } catch let error as IndexError { throw error } catch where passingRejections && Self.isRejection(error) {
+                throw Rejected(reason: Self.reason(error))
+            } catch {
                 throw IndexError.database(database: location.description, reason: Self.reason(error))
             }
         }
@@ -103,15 +212,16 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @discardableResult
-    func transaction<T>(_ body: (Statements) throws -> T) throws -> T {
-        try run { statements in
+    func transaction<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
+        try run(passingRejections: passingRejections) { statements in
             try statements.execute("BEGIN")
             do {
                 let result = try body(statements)
                 try statements.execute("COMMIT")
                 return result
             } catch {
-                _ = try? statements.execute("ROLLBACK")
+                // Over a lost connection there is nothing to roll back (the server did), and no answer would come.
+                if !statements.connection.isClosed { _ = try? statements.execute("ROLLBACK") }
                 throw error
             }
         }
@@ -122,10 +232,21 @@ final class PostgresSession: @unchecked Sendable {
         let connection: PostgresConnection
         let counts: NIOLockedValueBox<Counts>
 
+        /// How long the client waits for an answer: the server's statement timeout and a margin for the rows
+        /// to arrive; past it the server is taken for gone.
+        let deadline: Double
+
+        /// Sends one statement and waits for its whole answer. A connection already lost fails at once: a
+        /// statement sent over it would never be answered.
+        func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
+            guard !connection.isClosed else { throw ConnectionLost() }
+            let connection = connection
+            return try PostgresSession.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger),
+                                              within: deadline, onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
+        }
+
         func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
-            let rows = try PostgresSession.traced(sql) {
-                try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().rows
-            }
+            let rows = try PostgresSession.traced(sql) { try send(sql, binds).rows }
             counts.withLockedValue { $0.statements += 1; $0.rows += rows.count }
             return rows
         }
@@ -136,9 +257,7 @@ final class PostgresSession: @unchecked Sendable {
         @discardableResult
         func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Int {
             counts.withLockedValue { $0.statements += 1 }
-            return try PostgresSession.traced(sql) {
-                try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger).wait().metadata.rows ?? 0
-            }
+            return try PostgresSession.traced(sql) { try send(sql, binds).metadata.rows ?? 0 }
         }
 
         @discardableResult

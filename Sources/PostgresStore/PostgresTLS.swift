@@ -12,9 +12,10 @@ public struct PostgresTLS: Sendable, Hashable {
     public enum Mode: String, Sendable, CaseIterable {
         /// No TLS.
         case disable
-        /// libpq tries without TLS first; postgres-nio can only try TLS first, so this is `prefer`.
+        /// Without TLS first and, when the server refuses that connection, again with TLS (as libpq).
         case allow
-        /// TLS when the server offers it, without checking its certificate.
+        /// TLS when the server offers it, without checking its certificate; when the server refuses the TLS
+        /// connection (say, `hostnossl` only in pg_hba.conf), again without TLS (as libpq).
         case prefer
         /// TLS or no connection, without checking the certificate (unless a root certificate file exists:
         /// then as `verify-ca`, as libpq does for compatibility).
@@ -86,6 +87,26 @@ public struct PostgresTLS: Sendable, Hashable {
         return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
     }
 
+    /// The connections to try in turn, as libpq: `allow` plain then TLS, `prefer` TLS (plain when the server
+    /// has none) then plain, every other mode its one setting. The next is tried only when the server
+    /// refused the previous one (`PostgresSession`).
+    func attempts() throws(Refusal) -> [PostgresConnection.Configuration.TLS] {
+        let tls = try configuration()
+        switch (mode, tls.sslContext) {
+        case (.allow, let context?): return [.disable, .require(context)]
+        case (.prefer, _): return [tls, .disable]
+        default: return [tls]
+        }
+    }
+
+    /// The reason OpenSSL gives in a BoringSSL error's text, in words (`…:OPENSSL_internal:WRONG_VERSION_NUMBER]`
+    /// is "wrong version number"), rather than the error's Swift description.
+    static func openSSLReason(_ text: String) -> String? {
+        guard let range = text.range(of: "OPENSSL_internal:") else { return nil }
+        let reason = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return reason.isEmpty ? nil : reason.lowercased().replacingOccurrences(of: "_", with: " ")
+    }
+
     /// Why a TLS connection failed, in one line naming the setting to look at (nil: not a TLS failure).
     func failure(_ error: any Error, host: String) -> String? {
         guard let e = error as? PSQLError else { return nil }
@@ -99,7 +120,7 @@ public struct PostgresTLS: Sendable, Hashable {
             return "the server's certificate does not name \(host) (sslmode=\(mode.rawValue))"
         }
         if underlying is NIOSSLError || underlying is NIOSSLExtraError || underlying is BoringSSLError {
-            return "TLS failed (sslmode=\(mode.rawValue)): " + text.replacingOccurrences(of: "\n", with: " ")
+            return "the TLS handshake failed (sslmode=\(mode.rawValue))" + (Self.openSSLReason(text).map { ": " + $0 } ?? "")
         }
         return nil
     }

@@ -38,9 +38,14 @@ struct PostgresPassFileTests {
         #expect(try password("postgres://ann@db.example/music?passfile=/nonexistent") == nil, "passfile= in the locator wins")
     }
 
-    @Test func aPasswordFileOthersCanReadIsIgnored() throws {
-        let (directory, file) = try Self.passFile(Self.lines, mode: 0o644)
+    @Test func aPasswordFileOthersCanReadIsIgnoredWithLibpqsWarning() throws {
+        let (directory, file) = try Self.passFile(Self.lines, mode: 0o640)
         defer { try? FileManager.default.removeItem(at: directory) }
+        var warnings: [String] = []
+        #expect(PostgresPassFile(path: file, warn: { warnings.append($0) }) == nil)
+        #expect(warnings == ["WARNING: password file \"\(file)\" has group or world access; permissions should be u=rw (0600) or less"])
+        #expect(PostgresPassFile(path: file, warn: { warnings.append($0) }) == nil)
+        #expect(warnings.count == 1, "once per file")
         #expect(try PostgresLocation(url: "postgres://ann@db.example/music", environment: ["PGPASSFILE": file]).password == nil)
     }
 }

@@ -37,7 +37,23 @@ struct PostgresTLSTests {
         #expect(try !Self.encrypted(Self.location("sslmode=disable")))
         #expect(try Self.encrypted(Self.location("")))
         #expect(try Self.encrypted(Self.location("sslmode=prefer")))
-        #expect(try Self.encrypted(Self.location("sslmode=allow")))
+        #expect(try !Self.encrypted(Self.location("sslmode=allow")), "allow tries without TLS first, as libpq")
+    }
+
+    /// As libpq: `prefer` tries again without TLS when the server refuses the TLS connection, `allow` again
+    /// with TLS when it refuses the plain one; the strict modes do not.
+    @Test func preferFallsBackToPlainTextAndAllowToTLS() throws {
+        let (server, _) = try #require(Self.database)
+        func location(_ database: String, _ mode: String) throws -> PostgresLocation {
+            try PostgresLocation(url: server.tcpLocator(database: database, query: "sslmode=\(mode)"), environment: ["HOME": Self.emptyHome])
+        }
+        #expect(try !Self.encrypted(location("plain_only", "prefer")))
+        #expect(try Self.encrypted(location("tls_only", "prefer")))
+        #expect(try !Self.encrypted(location("plain_only", "allow")))
+        #expect(try Self.encrypted(location("tls_only", "allow")))
+        let require = try #require(throws: IndexError.self) { try Self.encrypted(location("plain_only", "require")) }
+        #expect("\(require)".contains("pg_hba.conf"), "the server's words: \(require)")
+        #expect(throws: IndexError.self) { try Self.encrypted(location("tls_only", "disable")) }
     }
 
     @Test func requireEncryptsWithoutCheckingTheCertificate() throws {
@@ -97,6 +113,13 @@ struct PostgresTLSTests {
         let weak = try #require(throws: IndexError.self) { try Self.location("sslmode=require&sslrootcert=system") }
         #expect("\(weak)".contains("sslrootcert=system"), "\(weak)")
         #expect(try Self.location("sslrootcert=system").tls.mode == .verifyFull)
+    }
+
+    /// A TLS failure is worded from OpenSSL's reason, not printed as NIO's error value.
+    @Test func aHandshakeFailureIsInWords() {
+        let text = "sslError([Error: 268435703 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER])"
+        #expect(PostgresTLS.openSSLReason(text) == "wrong version number")
+        #expect(PostgresTLS.openSSLReason("handshakeFailed") == nil)
     }
 
     @Test func aUnixSocketIgnoresTheMode() throws {

@@ -133,6 +133,90 @@ struct PostgresCLITests {
         #expect(watcher.stop() == 130)
     }
 
+    /// Runs mlib to the end; returns its status and standard error.
+    static func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = try CLIScanTests.mlib()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Waits for `process` at most `seconds`; kills it (and returns nil) past that.
+    static func exitStatus(of process: Process, within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return nil
+    }
+
+    /// The server going away mid-scan (`pg_ctl stop -m immediate`) ends the scan in seconds with exit 3 and a
+    /// SIGTERM sent meanwhile is honoured (the scan used to wait forever on a ROLLBACK over the dead
+    /// connection); once the server is back, the next scan completes.
+    @Test func aServerLostMidScanEndsTheScanAndTheNextOneCompletes() throws {
+        let server = try PostgresTestServer.makeOwn()
+        let locator = try server.makeDatabase()
+        let box = try Sandbox()
+        let total = 1_500
+        try CLIScanTests.bigTree(box, count: total)
+        for signal in [nil, SIGTERM] {
+            let child = try Self.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "5", "--library", locator, box.music.path])
+            var committed = 0
+            let deadline = Date().addingTimeInterval(60)
+            while committed < 50 && child.isRunning && Date() < deadline {
+                usleep(5_000)
+                committed = (try? LibraryLocator(locator).open(.existing).count(MediaQuery())) ?? 0
+            }
+            #expect(child.isRunning, "the scan ended before the server was stopped")
+            try server.stopImmediately()
+            let stopped = Date()
+            if let signal { kill(child.processIdentifier, signal) }
+            let status = Self.exitStatus(of: child, within: 30)
+            #expect(status == 3 || (signal != nil && status == 130), "status \(status.map(String.init) ?? "none: still running after 30 s")")
+            #expect(-stopped.timeIntervalSinceNow < 15, "the scan took \(-stopped.timeIntervalSinceNow) s to notice")
+            try server.start()
+            // Clean up for the next round: the library as the killed scan left it, scanned again below.
+        }
+        #expect(try Self.run(["scan", "--quiet", "--library", locator]) == 0)
+        #expect(try LibraryLocator(locator).open(.existing).count(MediaQuery()) == total)
+    }
+
+    /// `ls`, `stats`, `failures` and `root list` on a database that holds no library (even `postgres`): "no
+    /// library at …", exit 3, nothing created; as on SQLite.
+    @Test func readOnlyCommandsOnADatabaseWithoutALibraryCreateNothing() throws {
+        let server = try #require(PostgresTestServer.shared)
+        let locator = try server.makeDatabase()
+        let shown = try PostgresLocation(url: locator).description
+        for command in [["ls"], ["ls", "--count"], ["stats"], ["failures"], ["root", "list"]] {
+            let (status, stderr) = try Self.runCapturing(command + ["--library", locator])
+            #expect(status == 3 && stderr.contains("no library at \(shown)"), "\(command): \(status) \(stderr)")
+        }
+        #expect(throws: IndexError.noLibrary(database: shown), "the commands left a library behind") {
+            try LibraryLocator(locator).open(.existing)
+        }
+    }
+
+    /// The "waiting for another scan of …" line names the library without its password.
+    @Test func theWaitingLineShowsNoPassword() throws {
+        let box = try Sandbox(store: .postgres)
+        try box.put("a.mp3", at: "a.mp3")
+        let withPassword = box.locator.replacingOccurrences(of: "postgres://mlib@", with: "postgres://mlib:s3cret@")
+        #expect(try Self.run(["scan", "--quiet", "--library", withPassword, box.music.path]) == 0)
+        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let (status, stderr) = try Self.runCapturing(["scan", "--wait-timeout", "1", "--library", withPassword])
+        withExtendedLifetime(held) {}
+        #expect(status == 3 && stderr.contains("waiting for another scan of postgres://mlib@"), "\(status) \(stderr)")
+        #expect(!stderr.contains("s3cret"), "\(stderr)")
+    }
+
     @Test func locatorsReadTheLibpqVariables() throws {
         let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
         let bare = try PostgresLocation(url: "postgres://", environment: env)

@@ -11,20 +11,27 @@ public final class PostgresTestServer: Sendable {
     /// The server, or nil (with a printed reason) when PostgreSQL is not installed.
     public static let shared: PostgresTestServer? = {
         do { return try PostgresTestServer() } catch {
-            print("◇ PostgreSQL tests skipped: \(error)")
+            print(isRequired ? "✘ PostgreSQL is required (MLIB_REQUIRE_POSTGRES) and did not start: \(error)"
+                  : "◇ PostgreSQL tests skipped: \(error)")
             return nil
         }
     }()
 
-    /// Whether PostgreSQL's server programs are installed here.
-    public static var isInstalled: Bool { binDirectory() != nil }
+    /// Whether PostgreSQL's server programs are installed here; always true with `MLIB_REQUIRE_POSTGRES` set
+    /// (CI sets it): the PostgreSQL tests then run, and fail, where the server is missing or does not start,
+    /// instead of being skipped.
+    public static var isInstalled: Bool { binDirectory() != nil || isRequired }
+
+    /// `MLIB_REQUIRE_POSTGRES` is set (to anything but empty or 0).
+    public static var isRequired: Bool { !["", "0"].contains(ProcessInfo.processInfo.environment["MLIB_REQUIRE_POSTGRES"] ?? "") }
 
     /// A second server for the TLS tests (PostgreSQL has no TLS on Unix sockets): `ssl=on` and TCP on
     /// 127.0.0.1 at a free port, with a certificate for `localhost` and 127.0.0.1 signed by a root made
     /// here by `openssl` (`certificates`). Nil, with the reason printed, where it cannot start.
     public static let withTLS: PostgresTestServer? = {
         do { return try PostgresTestServer(tls: true) } catch {
-            print("◇ PostgreSQL TLS tests skipped: \(error)")
+            print(isRequired ? "✘ PostgreSQL with TLS is required (MLIB_REQUIRE_POSTGRES) and did not start: \(error)"
+                  : "◇ PostgreSQL TLS tests skipped: \(error)")
             return nil
         }
     }()
@@ -36,6 +43,8 @@ public final class PostgresTestServer: Sendable {
     /// The TLS server's files: `root.crt` (signed its certificate), `other-root.crt` (signed nothing).
     public var certificates: String { directory + "/certs" }
     let bin: String
+    /// `pg_ctl -o`'s options (socket directory, TLS, …), for `start()`.
+    private let options: String
     private static let counter = Counter()
 
     struct Failure: Error, CustomStringConvertible {
@@ -64,7 +73,15 @@ public final class PostgresTestServer: Sendable {
             try Self.makeCertificates(in: directory + "/certs")
             // 127.0.0.2 too: the same server under a name its certificate does not give.
             let hba = directory + "/data/pg_hba.conf"
-            try (String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n").write(toFile: hba, atomically: false, encoding: .utf8)
+            // plain_only refuses TLS connections and tls_only plain ones (libpq's sslmode=prefer and allow then
+            // try the other way): first, since the first matching line decides.
+            let rules = """
+                hostssl plain_only all 127.0.0.0/8 reject
+                hostnossl tls_only all 127.0.0.0/8 reject
+
+                """
+            try (rules + String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n")
+                .write(toFile: hba, atomically: false, encoding: .utf8)
             options += " -c listen_addresses=127.0.0.1,127.0.0.2 -p \(port) -c ssl=on -c ssl_cert_file=\(directory)/certs/server.crt"
                 + " -c ssl_key_file=\(directory)/certs/server.key"
             self.port = port
@@ -72,8 +89,28 @@ public final class PostgresTestServer: Sendable {
             options += " -c listen_addresses=''"
             self.port = nil
         }
-        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", options, "start"])
+        self.options = options
+        try start()
         Self.stopAtExit(bin: bin, data: directory + "/data")
+        if tls {
+            for name in ["plain_only", "tls_only"] {
+                try Self.run(bin + "/createdb", ["-h", directory, "-p", "\(port ?? 5432)", "-U", "mlib", name], asServer: false)
+            }
+        }
+    }
+
+    /// A server of the caller's own, which it may stop and start (the shared one must stay up for the
+    /// other tests). Stopped at exit like the others.
+    public static func makeOwn() throws -> PostgresTestServer { try PostgresTestServer() }
+
+    /// Starts the server (again), waiting until it accepts connections.
+    public func start() throws {
+        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-o", options, "start"])
+    }
+
+    /// Stops the server as a crash would: `pg_ctl stop -m immediate` (backends are killed, nothing is flushed).
+    public func stopImmediately() throws {
+        try Self.run(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "stop"])
     }
 
     /// A new, empty database on the server; returns its locator (`postgres://mlib@%2Fdir/name`).
@@ -102,7 +139,7 @@ public final class PostgresTestServer: Sendable {
     // MARK: TLS
 
     /// A port nothing listens on now (the kernel's pick for port 0; the server takes it a moment later).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
