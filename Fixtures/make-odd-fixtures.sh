@@ -475,6 +475,46 @@ def make():
                stream={"fileType": "mpc", "audioCodec": "musepack%d" % version, "sampleRate": 44100, "channels": 2,
                        "playbackDuration": round(m.info.length, 6)}, tags=tags)
 
+    # 22. One bad ID3v2 frame in front of the good ones (issue 25): TagLib 1.13's parser stops at a frame it
+    #     cannot take and drops every frame after it; mutagen skips the bad frame and reads the rest. An
+    #     empty POPM frame (size 0), and a frame whose ID is not four capitals or digits.
+    def frame(fid, body):
+        return fid + struct.pack(">I", len(body)) + b"\0\0" + body
+    def id3v23(frames, padding=64):
+        body = b"".join(frames) + b"\0" * padding
+        n = len(body)
+        return b"ID3\x03\x00\x00" + bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F]) + body
+    sine("id3-base.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"], seconds=0.5)
+    audio = read(odd("id3-base.mp3"))
+    os.remove(odd("id3-base.mp3"))
+    good = [frame(b"TIT2", b"\0Bad Frame Song"), frame(b"TPE1", b"\0The Fixtures"), frame(b"TALB", b"\0Odd Tags")]
+    for name, bad, what in (("mp3-empty-popm.mp3", b"POPM\0\0\0\0\0\0", "an empty POPM frame"),
+                            ("mp3-bad-frame-id.mp3", frame(b"PO\x01M", b"x@y\0\xc4\0\0\0\x03"), "a frame ID with a control byte")):
+        write(odd(name), id3v23([bad] + good) + audio)
+        m = mutagen.File(odd(name))
+        assert (str(m["TIT2"]), str(m["TPE1"]), str(m["TALB"])) == ("Bad Frame Song", "The Fixtures", "Odd Tags"), m.pprint()
+        expect(name, f"mutagen (skips {what}, reads the three frames after it)",
+               tags={"title": "Bad Frame Song", "artist": "The Fixtures", "albumTitle": "Odd Tags"},
+               stream={"fileType": "mp3", "audioCodec": "mp3", "playbackDuration": round(decoded_seconds(odd(name)), 6)})
+
+    # 23. A FLAC whose PICTURE block is declared 40 bytes too short (issue 25): TagLib 1.13 and FFmpeg walk
+    #     into the picture and refuse the file; mutagen (and the reference decoder) read the block by its
+    #     structure and the Vorbis comment after it. Partial: FFmpeg refuses it.
+    data = bytearray(read("flac-vorbis-cover.flac"))
+    at = 4
+    while data[at] & 0x7F != 6:
+        at += 4 + int.from_bytes(data[at + 1:at + 4], "big")
+    size = int.from_bytes(data[at + 1:at + 4], "big")
+    data[at + 1:at + 4] = (size - 40).to_bytes(3, "big")
+    write(odd("flac-short-block.flac"), bytes(data))
+    m = mutagen.File(odd("flac-short-block.flac"))
+    assert len(m.pictures) == 1 and m["title"] == ["Fixture Song"], m.pprint()
+    expect("flac-short-block.flac", "mutagen (the PICTURE block read by its structure; the comment after it)",
+           partial=True, tags={"title": m["title"][0], "artist": m["artist"][0], "albumTitle": m["album"][0],
+                               "replayGainAlbumGain": -7.25, "hasArtwork": True},
+           stream={"audioCodec": "flac", "fileType": "flac", "sampleRate": m.info.sample_rate,
+                   "channels": m.info.channels, "playbackDuration": round(m.info.length, 6)})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

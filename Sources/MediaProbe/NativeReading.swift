@@ -101,7 +101,16 @@ struct NativeReading {
                 total = Int64(s[13] & 0x0F) << 32 | Int64(s[14]) << 24 | Int64(s[15]) << 16 | Int64(s[16]) << 8 | Int64(s[17])
             }
             if kind == 6 { pictureBlocks += 1 }
-            at += 4 + size
+            var end = at + 4 + size
+            // A Vorbis comment or PICTURE block declared too short (TagLib's shim reads it by its structure
+            // too, see readFLACByStructure): what follows the declared end is no block header (or, after the
+            // last block, no frame), and the block's own structure ends further on.
+            if kind == 4 || kind == 6, !Self.isFLACBlockBoundary(file, at: end, afterLast: h[0] & 0x80 != 0),
+               let real = Self.flacStructuralLength(file, at: at + 4, kind: kind), real > size {
+                damage.append("a metadata block declares a length shorter than its contents")
+                end = at + 4 + real
+            }
+            at = end
             if h[0] & 0x80 != 0 { break }
         }
         guard rate > 0, total > 0 else { return }
@@ -109,6 +118,45 @@ struct NativeReading {
         duration = seconds
         audioBitRate = Int64((Double(max(0, file.facts.size - at)) * 8 / seconds).rounded())
         if FLACTail.endsEarly(file) { damage.append("the audio stops before the length STREAMINFO declares (truncated)") }
+    }
+
+    /// Whether a metadata block may end at `at`: a block header follows (a defined type, a length inside
+    /// the file), or after the last block an audio frame (sync 0xFFF8 or 0xFFF9), or the end of the file.
+    static func isFLACBlockBoundary(_ file: MediaFile, at: Int64, afterLast: Bool) -> Bool {
+        let h = file.bytes(at: at, count: 4)
+        guard h.count == 4 else { return at == file.facts.size }
+        if afterLast { return h[0] == 0xFF && h[1] & 0xFE == 0xF8 }
+        let size = Int64(h[1]) << 16 | Int64(h[2]) << 8 | Int64(h[3])
+        return h[0] & 0x7F <= 6 && at + 4 + size <= file.facts.size
+    }
+
+    /// The length of a Vorbis comment (kind 4) or PICTURE (kind 6) block read by its structure from `at`
+    /// (after the block header), as the reference decoder and mutagen read them; nil when it does not parse.
+    static func flacStructuralLength(_ file: MediaFile, at start: Int64, kind: UInt8) -> Int64? {
+        let size = file.facts.size
+        func u32(_ at: Int64, bigEndian: Bool) -> Int64? {
+            let b = file.bytes(at: at, count: 4)
+            guard b.count == 4 else { return nil }
+            let v = bigEndian ? b.reduce(0) { $0 << 8 | Int64($1) } : b.reversed().reduce(0) { $0 << 8 | Int64($1) }
+            return v
+        }
+        var p = start
+        func field(bigEndian: Bool) -> Bool {
+            guard let n = u32(p, bigEndian: bigEndian), p + 4 + n <= size else { return false }
+            p += 4 + n
+            return true
+        }
+        if kind == 4 {
+            guard field(bigEndian: false), let count = u32(p, bigEndian: false), count <= 100_000 else { return nil }
+            p += 4
+            for _ in 0..<count where !field(bigEndian: false) { return nil }
+        } else {
+            p += 4
+            guard field(bigEndian: true), field(bigEndian: true) else { return nil }
+            p += 16
+            guard field(bigEndian: true) else { return nil }
+        }
+        return p - start
     }
 
     private mutating func readOgg(_ file: MediaFile, codec: String?) {
