@@ -515,6 +515,21 @@ def make():
            stream={"audioCodec": "flac", "fileType": "flac", "sampleRate": m.info.sample_rate,
                    "channels": m.info.channels, "playbackDuration": round(m.info.length, 6)})
 
+    # 24. An ID3v2.2 tag whose first frame is empty: TagLib 1.13 reads no frame of it (mlib's frame walker
+    #     covers v2.3 and v2.4 only); FFmpeg and mutagen read the three frames after it. FFmpeg's tags stand in
+    #     when TagLib's read of a tag it found yields nothing.
+    def v22(frames, padding=64):
+        body = b"".join(fid + len(data).to_bytes(3, "big") + data for fid, data in frames) + b"\0" * padding
+        n = len(body)
+        return b"ID3\x02\x00\x00" + bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F]) + body
+    write(odd("mp3-v22-empty-frame.mp3"), v22([(b"POP", b""), (b"TT2", b"\0V22 Song"), (b"TP1", b"\0The Fixtures"),
+                                              (b"TAL", b"\0Odd Tags")]) + audio)
+    m = mutagen.File(odd("mp3-v22-empty-frame.mp3"))
+    assert (str(m["TIT2"]), str(m["TPE1"]), str(m["TALB"])) == ("V22 Song", "The Fixtures", "Odd Tags"), m.pprint()
+    expect("mp3-v22-empty-frame.mp3", "mutagen (ID3v2.2: skips the empty frame)",
+           tags={"title": "V22 Song", "artist": "The Fixtures", "albumTitle": "Odd Tags"},
+           stream={"fileType": "mp3", "audioCodec": "mp3"})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:
