@@ -530,6 +530,29 @@ def make():
            tags={"title": "V22 Song", "artist": "The Fixtures", "albumTitle": "Odd Tags"},
            stream={"fileType": "mp3", "audioCodec": "mp3"})
 
+    # 25. A VBR MP3 without a Xing/VBRI header (LAME's -write_xing 0): FFmpeg, TagLib and mutagen take the
+    #     first frame's bit rate for the stream's and report 11.6 s and 1.3 s; the frames say 4.08 s.
+    run(FFMPEG + ["-f", "lavfi", "-i", "aevalsrc=if(lt(t\\,2)\\,0.001*sin(440*2*PI*t)\\,0.8*(random(0)-0.5)):s=22050:d=4",
+                  "-c:a", "libmp3lame", "-q:a", "4", "-write_xing", "0"] + BITEXACT + [odd("mp3-vbr-no-xing.mp3")])
+    seconds = decoded_seconds(odd("mp3-vbr-no-xing.mp3"))
+    assert abs(mutagen.File(odd("mp3-vbr-no-xing.mp3")).info.length - seconds) > 1
+    expect("mp3-vbr-no-xing.mp3", "an ffmpeg decode's sample count (mutagen and ffprobe estimate from the first frame)",
+           stream={"fileType": "mp3", "audioCodec": "mp3", "sampleRate": 22050, "playbackDuration": round(seconds, 6)})
+
+    # 26. Junk between the ID3v2 tag and the first frame that starts with a lone frame header (a 128 kb/s
+    #     MPEG-1 header not followed by another): the stream starts at the first header that another follows.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-c:a", "libmp3lame",
+                  "-b:a", "32k", "-write_xing", "0"] + BITEXACT + [odd("mp3-junk-first.mp3")])
+    data = read(odd("mp3-junk-first.mp3"))
+    assert data[:3] == b"ID3"
+    tag_end = 10 + ((data[6] & 0x7F) << 21 | (data[7] & 0x7F) << 14 | (data[8] & 0x7F) << 7 | (data[9] & 0x7F))
+    write(odd("mp3-junk-first.mp3"), data[:tag_end] + b"\xff\xfb\x90\x44" + bytes(300) + b"\xff\xf3\x10" + bytes(493) + data[tag_end:])
+    m = mutagen.File(odd("mp3-junk-first.mp3"))
+    seconds = decoded_seconds(odd("mp3-junk-first.mp3"))
+    assert abs(m.info.length - seconds) < 0.05 and m.info.bitrate == 32000, (m.info.length, seconds)
+    expect("mp3-junk-first.mp3", "mutagen and an ffmpeg decode (%.3f s, 32 kb/s)" % seconds,
+           stream={"fileType": "mp3", "audioCodec": "mp3", "bitRate": 32000, "playbackDuration": round(seconds, 6)})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

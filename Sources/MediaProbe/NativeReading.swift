@@ -32,10 +32,18 @@ struct NativeReading {
 
     private mutating func readMPEG(_ file: MediaFile) {
         var start = FormatSniffer.audioStart(file)
-        // The first frame, within 64 KiB of the tag's end (some taggers leave padding or junk there).
+        let audioEnd = file.facts.size - Self.trailingTagBytes(file)
+        // The first frame, within 64 KiB of the tag's end (some taggers leave padding or junk there): one
+        // followed by another of the same stream, as FFmpeg and mutagen take it (junk can hold a lone header
+        // that is no frame: taken, it marked the file damaged and gave it a fraction of its length); else
+        // the first header at all.
         let window = file.bytes(at: start, count: 64 * 1024)
-        guard let offset = window.indices.first(where: { MPEGAudioHeader.parse(Array(window[$0..<min(window.count, $0 + 4)])) != nil }),
-              let h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
+        let windowAudio = Int(min(Int64(window.count), audioEnd - start))
+        let offset = window.withUnsafeBytes { b in
+            b.indices.first { MPEGFrameWalk.startsStream(b, at: $0, audioEnd: windowAudio) }
+                ?? b.indices.first { MPEGFrameWalk.frame(b, at: $0) != nil }
+        }
+        guard let offset, var h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
             damage.append(file.head.starts(with: Array("APETAGEX".utf8)) ? "only an APEv2 tag, no audio" : "no MPEG audio after the tag")
             return
         }
@@ -46,9 +54,26 @@ struct NativeReading {
         if next + 4 <= file.facts.size - Self.trailingTagBytes(file), MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) == nil {
             damage.append("the first MPEG frame is not followed by another (damaged)")
         }
-        let audioBytes = max(0, file.facts.size - start - Self.trailingTagBytes(file))
+        let audioBytes = max(0, audioEnd - start)
         var seconds: Double?
-        if let samples = h.sampleCount, h.frames ?? 0 > 0 {
+        // No Xing/VBRI header: CBR when the frames in the window keep one bit rate, else the frames counted.
+        var counted: MPEGFrameWalk?
+        if h.frames == nil {
+            let audioWindow = offset == 0 ? window : Array(window[offset...])
+            let head = MPEGFrameWalk.walk(file, window: audioWindow, from: start, to: audioEnd, onlyWindow: true)
+            if head.variesInBitRate {
+                let walk = head.reachedEnd ? head : MPEGFrameWalk.walk(file, window: audioWindow, from: start, to: audioEnd, onlyWindow: false)
+                if walk.frames > 0 {
+                    h.isVBR = true
+                    counted = walk
+                }
+            }
+        }
+        if let walk = counted {
+            // Past the walk's budget the rest is taken at the walked frames' average.
+            let scale = walk.reachedEnd || walk.bytes == 0 ? 1 : Double(audioBytes) / Double(walk.bytes)
+            seconds = Double(walk.samples) / Double(h.sampleRate) * scale
+        } else if let samples = h.sampleCount, h.frames ?? 0 > 0 {
             seconds = Double(samples) / Double(h.sampleRate)
         } else if !h.isVBR, h.frameBitRate > 0 {
             seconds = Double(audioBytes) * 8 / Double(h.frameBitRate)
