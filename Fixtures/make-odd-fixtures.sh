@@ -553,6 +553,15 @@ def make():
     expect("mp3-junk-first.mp3", "mutagen and an ffmpeg decode (%.3f s, 32 kb/s)" % seconds,
            stream={"fileType": "mp3", "audioCodec": "mp3", "bitRate": 32000, "playbackDuration": round(seconds, 6)})
 
+    # 27. ADTS AAC whose first seconds are near silence: FFmpeg estimates 5.93 s from the first frames' bit
+    #     rate; the frames counted (mutagen counts them too) say 4.09 s.
+    run(FFMPEG + ["-f", "lavfi", "-i", "aevalsrc=if(lt(t\\,2)\\,0.001*sin(440*2*PI*t)\\,0.8*(random(0)-0.5)):s=22050:d=4",
+                  "-c:a", "aac", "-b:a", "32k", "-f", "adts"] + BITEXACT + [odd("adts.aac")])
+    seconds = decoded_seconds(odd("adts.aac"))
+    assert abs(mutagen.File(odd("adts.aac")).info.length - seconds) < 0.01
+    expect("adts.aac", "mutagen and an ffmpeg decode (%.3f s; ffprobe estimates %.2f)" % (seconds, float(ffprobe(odd("adts.aac"))["format"]["duration"])),
+           stream={"fileType": "aac", "audioCodec": "aac", "sampleRate": 22050, "channels": 1, "playbackDuration": round(seconds, 6)})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

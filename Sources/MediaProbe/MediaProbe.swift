@@ -81,6 +81,14 @@ public enum MediaProbe {
             streams[i].channels = adif.channels ?? streams[i].channels
             streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
         }
+        // ADTS AAC: FFmpeg estimates the length from the first frames' bit rate; the frames can be counted.
+        if container.formatName == "aac", let i = streams.firstIndex(where: { $0.kind == .audio }),
+           let adts = ADTSStream.count(file, from: FormatSniffer.audioStart(file), to: facts.size - NativeReading.trailingTagBytes(file)),
+           adts.duration > 0 {
+            duration = adts.duration
+            streams[i].duration = adts.duration
+            streams[i].bitRate = Int64((Double(adts.bytes) * 8 / (Double(adts.samples) / Double(adts.sampleRate))).rounded())
+        }
         if let i = streams.firstIndex(where: { $0.kind == .audio }) {
             streams[i].sampleRate = streams[i].sampleRate ?? tagLib?.sampleRate
             streams[i].channels = streams[i].channels ?? tagLib?.channels
