@@ -193,11 +193,14 @@ struct NativeReading {
         }
         if lastOffset + last.length < file.tail.count { damage.append("the file ends inside an Ogg page (truncated)") }
         // FFmpeg checks every page it reads when it opens the file (the headers, then the last page for the
-        // length) and refuses the file when one fails; the same pages are checked here.
+        // length) and refuses the file when one fails; the same pages are checked here: the header pages
+        // (granule position 0) and the first page of audio after them, not every page in the window (that
+        // cost ~64 µs per Ogg file). Checking a page FFmpeg skips only marks damage both paths see.
         var at = 0
         while let page = OggPage.page(in: head, at: at) {
             if !page.crcMatches { damage.append("an Ogg page at byte \(at) fails its checksum"); break }
             at += page.length
+            if page.granule != 0 { break }
         }
         if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
             damage.append("no Ogg page where one should start, at byte \(at)")

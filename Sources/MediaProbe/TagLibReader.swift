@@ -61,7 +61,7 @@ struct TagLibReader {
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file
     /// named .mp3 must be read as Ogg). nil = a format TagLib 1.13 does not know (Matroska, WebM…).
     static func hint(formatName: String, firstAudioCodec: String?) -> String? {
-        let names = Set(formatName.split(separator: ",").map(String.init))
+        let names = DemuxerNames(formatName)
         if names.contains("mp3") { return "mpeg" }
         if names.contains("flac") { return "flac" }
         if names.contains("ogg") {

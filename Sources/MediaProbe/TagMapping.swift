@@ -48,19 +48,23 @@ enum TagMapping {
     static let tagLibKeys: [String: String] = ["TCMP": "COMPILATION", "ITUNESCOMPILATION": "COMPILATION"]
 
     /// Merges tag lists: the first source wins per key; later ones only fill keys it lacks.
-    /// Multiple values of one key are joined with "; ".
+    /// Multiple values of one key are joined with "; " (each value once).
     static func merge(_ sources: [[(String, String)]]) -> [String: String] {
         var out: [String: String] = [:]
-        for source in sources {
-            var fromThis: [String: [String]] = [:]
-            var order: [String] = []
-            for (key, value) in source where out[key] == nil && !value.isEmpty {
-                if fromThis[key] == nil { order.append(key) }
-                fromThis[key, default: []].append(value)
-            }
-            for key in order {
-                var seen = Set<String>()
-                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: MediaProperty.valueSeparator)
+        out.reserveCapacity(sources.first?.count ?? 0)
+        // Which source set each key: a later source's values of a key an earlier one set are dropped.
+        var owner: [String: Int] = [:]
+        owner.reserveCapacity(sources.first?.count ?? 0)
+        let separator = MediaProperty.valueSeparator
+        for (n, source) in sources.enumerated() {
+            for (key, value) in source where !value.isEmpty {
+                guard let existing = out[key] else {
+                    out[key] = value
+                    owner[key] = n
+                    continue
+                }
+                guard owner[key] == n, !existing.split(separator: separator).contains(Substring(value)) else { continue }
+                out[key] = existing + separator + value
             }
         }
         return out
@@ -68,8 +72,11 @@ enum TagMapping {
 
     /// Fills the tag-origin properties of `item` from its canonical tag map.
     static func apply(_ tags: [String: String], to item: inout MediaItem) {
-        func text(_ keys: String...) -> String? {
-            for k in keys { if let v = tags[k]?.trimmed, !v.isEmpty { return v } }
+        // Up to three keys, not a variadic list: that built an array per call, ~30 calls per item.
+        func text(_ a: String, _ b: String? = nil, _ c: String? = nil) -> String? {
+            if let v = tags[a]?.trimmed, !v.isEmpty { return v }
+            if let b, let v = tags[b]?.trimmed, !v.isEmpty { return v }
+            if let c, let v = tags[c]?.trimmed, !v.isEmpty { return v }
             return nil
         }
         item.title = text("TITLE")
@@ -89,7 +96,10 @@ enum TagMapping {
         item[.discNumber] = disc.map(MediaValue.integer)
         item[.discCount] = (discTotal ?? leadingInteger(text("DISCTOTAL", "TOTALDISCS"))).map(MediaValue.integer)
 
-        if let c = text("COMPILATION") { item[.isCompilation] = .bool(["1", "true", "yes"].contains(c.lowercased())) }
+        if let c = text("COMPILATION") {
+            let flag = c.lowercased()
+            item[.isCompilation] = .bool(flag == "1" || flag == "true" || flag == "yes")
+        }
         if let date = releaseDate(text("DATE", "ORIGINALDATE", "YEAR")) {
             item[.releaseDate] = .text(date)
             item[.year] = Int64(date.prefix(4)).map(MediaValue.integer)
@@ -157,6 +167,9 @@ extension Character {
 
 extension String {
     var trimmed: String {
+        // Most tag values have nothing to trim: no new string.
+        func blank(_ c: Character) -> Bool { c.isWhitespace || c == "\0" }
+        guard let first = first, let last = last, blank(first) || blank(last) else { return self }
         var s = Substring(self)
         while let c = s.first, c.isWhitespace || c == "\0" { s.removeFirst() }
         while let c = s.last, c.isWhitespace || c == "\0" { s.removeLast() }
