@@ -78,8 +78,9 @@ public:
     ReadOnlyStream(int fd, long length, const char *name, const unsigned char *head, size_t headLength,
                    const unsigned char *tail, size_t tailLength)
         : name_(name ? name : ""), fd_(fd), length_(length) {
-        if (head && headLength) windows_[0] = {0, std::vector<char>(head, head + headLength)};
-        if (tail && tailLength) windows_[1] = {length - static_cast<long>(tailLength), std::vector<char>(tail, tail + tailLength)};
+        // Borrowed, not copied (128 KiB per file): the caller's buffers outlive this stream (mlib_tl_open).
+        if (head && headLength) windows_[0].borrow(0, reinterpret_cast<const char *>(head), headLength);
+        if (tail && tailLength) windows_[1].borrow(length - static_cast<long>(tailLength), reinterpret_cast<const char *>(tail), tailLength);
     }
 
     // TagLib's readers search byte by byte for what they expect, to the end of the file if need be: for
@@ -114,9 +115,9 @@ public:
         scanned_ += count;
         const Window &w = window(position_, count);
         long offset = position_ - w.start;
-        size_t got = std::min<size_t>(count, w.bytes.size() - static_cast<size_t>(offset));
+        size_t got = std::min<size_t>(count, w.size - static_cast<size_t>(offset));
         position_ += static_cast<long>(got);
-        return ByteVector(w.bytes.data() + offset, static_cast<unsigned int>(got));
+        return ByteVector(w.data + offset, static_cast<unsigned int>(got));
     }
 
     // Reading only: TagLib never writes through this stream (mlib does not save tags).
@@ -129,11 +130,15 @@ private:
     static constexpr unsigned long kWindow = 64 * 1024;
     unsigned long scanBudget_ = 32UL << 20;
     unsigned long scanned_ = 0;
+    // A window's bytes: the caller's (borrowed) or read here into `owned`.
     struct Window {
         long start = -1;
-        std::vector<char> bytes;
+        const char *data = nullptr;
+        size_t size = 0;
+        std::vector<char> owned;
+        void borrow(long at, const char *bytes, size_t count) { start = at; data = bytes; size = count; }
         bool holds(long from, unsigned long count) const {
-            return start >= 0 && from >= start && from + static_cast<long>(count) <= start + static_cast<long>(bytes.size());
+            return start >= 0 && from >= start && from + static_cast<long>(count) <= start + static_cast<long>(size);
         }
     };
 
@@ -142,7 +147,7 @@ private:
     const Window &window(long from, unsigned long count) {
         for (int i = 0; i < 2; i++) {
             Window &w = windows_[i];
-            bool toEnd = w.start >= 0 && w.start + static_cast<long>(w.bytes.size()) == length_ && from >= w.start;
+            bool toEnd = w.start >= 0 && w.start + static_cast<long>(w.size) == length_ && from >= w.start;
             if (w.holds(from, count) || toEnd) { recent_ = i; return w; }
         }
         recent_ = 1 - recent_;
@@ -150,8 +155,10 @@ private:
         w.start = from & ~4095L;
         size_t size = std::max<size_t>(kWindow, static_cast<size_t>(from - w.start) + count);
         size = std::min<size_t>(size, static_cast<size_t>(length_ - w.start));
-        w.bytes.resize(size);
-        w.bytes.resize(readAt(w.bytes.data(), size, w.start));
+        w.owned.resize(size);
+        w.owned.resize(readAt(w.owned.data(), size, w.start));
+        w.data = w.owned.data();
+        w.size = w.owned.size();
         return w;
     }
 
