@@ -35,19 +35,27 @@ struct OggPage {
         let serial = (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[i + 14 + $1]) << (8 * $1) }
         let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[i + 22 + $1]) << (8 * $1) }
         let crc = b.withUnsafeBufferPointer { p in
-            // The checksum field itself counts as four zero bytes.
-            let zeros: UInt32 = update(update(0, p[i..<(i + 22)]), [0, 0, 0, 0])
-            return update(zeros, p[(i + 26)..<end])
+            table.withUnsafeBufferPointer { t in
+                // The checksum field itself counts as four zero bytes.
+                var crc = update(0, p, i, i + 22, t)
+                for _ in 0..<4 { crc = crc << 8 ^ t[Int(crc >> 24)] }
+                return update(crc, p, i + 26, end, t)
+            }
         }
         return OggPage(granule: granule, serial: serial, crcMatches: crc == stored, length: end - i)
     }
 
-    /// The CRC after `bytes`, a table lookup per byte (a page of 4 KiB: ~4 µs; bit by bit it was ~60).
+    /// The CRC after bytes `from..<to` of `p`: a table lookup per byte, on raw pointers (a 4 KiB page in
+    /// ~4 µs; a generic loop over a slice cost several times that).
     @inline(__always)
-    private static func update<C: Collection>(_ crc: UInt32, _ bytes: C) -> UInt32 where C.Element == UInt8 {
+    private static func update(_ crc: UInt32, _ p: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int,
+                               _ t: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        guard let base = p.baseAddress, let table = t.baseAddress else { return crc }
         var crc = crc
-        table.withUnsafeBufferPointer { t in
-            for byte in bytes { crc = crc << 8 ^ t[Int((crc >> 24) ^ UInt32(byte))] }
+        var k = from
+        while k < to {
+            crc = crc << 8 ^ table[Int(UInt8(truncatingIfNeeded: crc >> 24) ^ base[k])]
+            k += 1
         }
         return crc
     }

@@ -168,6 +168,9 @@ extension Character {
 extension String {
     var trimmed: String {
         // Most tag values have nothing to trim: no new string.
+        // Decided on the bytes where it can be: an ASCII letter, digit or sign at both ends.
+        guard let head = utf8.first, let tail = utf8.last else { return self }
+        if head > 0x20, head < 0x7F, tail > 0x20, tail < 0x7F { return self }
         func blank(_ c: Character) -> Bool { c.isWhitespace || c == "\0" }
         guard let first = first, let last = last, blank(first) || blank(last) else { return self }
         var s = Substring(self)
