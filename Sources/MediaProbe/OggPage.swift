@@ -53,6 +53,13 @@ struct OggPage {
         guard let base = p.baseAddress, let table = t.baseAddress else { return crc }
         var crc = crc
         var k = from
+        // Four bytes at a time (slicing by 4: four independent lookups instead of a chain of four).
+        while k + 4 <= to {
+            crc ^= UInt32(base[k]) << 24 | UInt32(base[k + 1]) << 16 | UInt32(base[k + 2]) << 8 | UInt32(base[k + 3])
+            crc = table[768 + Int(crc >> 24)] ^ table[512 + Int(crc >> 16 & 0xFF)] ^ table[256 + Int(crc >> 8 & 0xFF)]
+                ^ table[Int(crc & 0xFF)]
+            k += 4
+        }
         while k < to {
             crc = crc << 8 ^ table[Int(UInt8(truncatingIfNeeded: crc >> 24) ^ base[k])]
             k += 1
@@ -60,12 +67,22 @@ struct OggPage {
         return crc
     }
 
-    /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0.
-    static let table: [UInt32] = (0..<256).map { n in
-        var r = UInt32(n) << 24
-        for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? r << 1 ^ 0x04C1_1DB7 : r << 1 }
-        return r
-    }
+    /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0. Four tables of 256: the first
+    /// is the CRC of each byte, table k (k = 1…3) that of each byte followed by k zero bytes.
+    static let table: [UInt32] = {
+        var t: [UInt32] = (0..<256).map { n in
+            var r = UInt32(n) << 24
+            for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? r << 1 ^ 0x04C1_1DB7 : r << 1 }
+            return r
+        }
+        for k in 1..<4 {
+            for n in 0..<256 {
+                let previous = t[(k - 1) * 256 + n]
+                t.append(previous << 8 ^ t[Int(previous >> 24)])
+            }
+        }
+        return t
+    }()
 
     /// The pre-skip of an Ogg Opus stream (samples at 48 kHz the decoder drops), from the OpusHead packet
     /// in the first page of `head`.
