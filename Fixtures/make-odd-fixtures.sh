@@ -562,6 +562,39 @@ def make():
     expect("adts.aac", "mutagen and an ffmpeg decode (%.3f s; ffprobe estimates %.2f)" % (seconds, float(ffprobe(odd("adts.aac"))["format"]["duration"])),
            stream={"fileType": "aac", "audioCodec": "aac", "sampleRate": 22050, "channels": 1, "playbackDuration": round(seconds, 6)})
 
+    # 28. DSD: a DSF (the "DSD ", "fmt " and "data" chunks, blocks of 4,096 bytes per channel, an ID3v2 tag at
+    #     the metadata pointer) and a DSDIFF (FRM8 form: FVER, PROP with FS/CHNL/CMPR, the DSD chunk, an "ID3 "
+    #     chunk), 0.05 s of seeded noise at 2.8224 MHz, stereo; nothing free encodes DSD, so the headers are
+    #     built here and mutagen writes and reads back the tags. FFmpeg says 352.8 kHz and 0.0596 s (DSF: the
+    #     block padding counted) / 0.0515 s (DFF: the ID3 chunk counted), and reads no DFF tag.
+    from mutagen.dsf import DSF
+    from mutagen.dsdiff import DSDIFF
+    rate, channels, samples = 2822400, 2, 141120
+    per_channel = (samples + 7) // 8
+    blocks = (per_channel + 4095) // 4096
+    data = bytes(rng.randrange(256) for _ in range(blocks * 4096 * channels))
+    fmt = b"fmt " + struct.pack("<QIIIIIIQII", 52, 1, 0, 2, channels, rate, 1, samples, 4096, 0)
+    body = fmt + b"data" + struct.pack("<Q", 12 + len(data)) + data
+    write(odd("dsd.dsf"), b"DSD " + struct.pack("<QQQ", 28, 28 + len(body), 0) + body)
+    def iff(cid, payload):
+        return cid + struct.pack(">Q", len(payload)) + payload + (b"\0" if len(payload) % 2 else b"")
+    prop = iff(b"PROP", b"SND " + iff(b"FS  ", struct.pack(">I", rate)) + iff(b"CHNL", struct.pack(">H", channels) + b"SLFTSRGT")
+               + iff(b"CMPR", b"DSD \x0enot compressed\0"))
+    form = b"DSD " + iff(b"FVER", struct.pack(">I", 0x01050000)) + prop + iff(b"DSD ", data[:samples // 8 * channels])
+    write(odd("dsd.dff"), b"FRM8" + struct.pack(">Q", len(form)) + form)
+    for name, kind, title in (("dsd.dsf", DSF, "DSF Song"), ("dsd.dff", DSDIFF, "DFF Song")):
+        f = kind(odd(name))
+        f.add_tags()
+        f.tags.add(TIT2(encoding=3, text=title))
+        f.tags.add(TPE1(encoding=3, text="The Fixtures"))
+        f.save()
+        f = kind(odd(name))
+        assert (f.info.sample_rate, f.info.channels, round(f.info.length, 6)) == (rate, channels, 0.05), f.info.pprint()
+        expect(name, "mutagen (DSD header: 2822400 Hz, 2 ch, 0.05 s; ID3v2)",
+               tags={"title": title, "artist": "The Fixtures"},
+               stream={"fileType": name.split(".")[-1], "sampleRate": rate, "channels": channels, "bitDepth": 1,
+                       "playbackDuration": 0.05})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

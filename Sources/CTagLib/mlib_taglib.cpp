@@ -652,6 +652,41 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
     }
 }
 
+// A File over a stream, for reading a tag at an offset of a format TagLib has no class for (DSF, DSDIFF).
+class BareFile : public File {
+public:
+    explicit BareFile(IOStream *stream) : File(stream) {}
+    Tag *tag() const override { return nullptr; }
+    AudioProperties *audioProperties() const override { return nullptr; }
+    bool save() override { return false; }
+};
+
+mlib_tl_file *mlib_tl_open_id3v2(int fd, long long size, const char *name, long long offset,
+                                 const unsigned char *head, size_t head_length,
+                                 const unsigned char *tail, size_t tail_length) {
+    if (fd < 0 || offset < 0 || offset + 10 > size) return nullptr;
+    try {
+        ReadOnlyStream stream(fd, static_cast<long>(size), name, head, head_length, tail, tail_length);
+        BareFile file(&stream);
+        file.seek(static_cast<long>(offset));
+        if (file.readBlock(3) != "ID3") return nullptr;
+        ID3v2::Tag tag(&file, static_cast<long>(offset));
+        recoverID3v2Frames(&file, &tag, static_cast<long>(offset));
+        auto *out = new mlib_tl_file();
+        for (const auto &entry : tag.properties()) {
+            std::string key = entry.first.upper().to8Bit(true);
+            for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
+        }
+        out->tagFormat = id3v2Format(&tag);
+        addID3v2Pictures(out, &tag);
+        addID3v2Chapters(out, &tag);
+        addPopularimeters(out, &tag);
+        return out;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 void mlib_tl_close(mlib_tl_file *file) { delete file; }
 
 const char *mlib_tl_tag_format(const mlib_tl_file *f) { return f->tagFormat.c_str(); }

@@ -22,17 +22,27 @@ struct TagLibReader {
     /// an MP3 cut off after its tag still shows its tags).
     static func read(_ file: MediaFile, hint: String?, audioProperties: Bool = true) -> Result? {
         if audioProperties, let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
+        return read(file) { name, h, t in
+            func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
+                mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
+            }
+            return hint.map { $0.withCString(open) } ?? open(nil)
+        }
+    }
+
+    /// The ID3v2 tag at `offset` (DSF, DSDIFF: formats TagLib has no class for); tags only.
+    static func readID3v2(_ file: MediaFile, at offset: Int64) -> Result? {
+        read(file) { name, h, t in
+            mlib_tl_open_id3v2(file.descriptor, file.facts.size, name, offset, h.baseAddress, h.count, t.baseAddress, t.count)
+        }
+    }
+
+    private static func read(_ file: MediaFile,
+                             open: (UnsafePointer<CChar>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> OpaquePointer?) -> Result? {
         let head = file.head
         let tail = file.facts.size > Int64(head.count) ? file.tail : []
         let handle = head.withUnsafeBufferPointer { h in
-            tail.withUnsafeBufferPointer { t in
-                file.path.withCString { name in
-                    func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
-                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
-                    }
-                    return hint.map { $0.withCString(open) } ?? open(nil)
-                }
-            }
+            tail.withUnsafeBufferPointer { t in file.path.withCString { open($0, h, t) } }
         }
         guard let handle else { return nil }
         defer { mlib_tl_close(handle) }

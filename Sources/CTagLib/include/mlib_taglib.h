@@ -24,6 +24,12 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
                            int read_audio_properties, const unsigned char *head, size_t head_length,
                            const unsigned char *tail, size_t tail_length);
 void mlib_tl_close(mlib_tl_file *file);
+// The ID3v2 tag at `offset` of the file (DSF's metadata chunk, DSDIFF's "ID3 " chunk: formats TagLib has
+// no class for), read as mlib_tl_open reads one; no audio properties. NULL when no tag starts there.
+mlib_tl_file *mlib_tl_open_id3v2(int fd, long long size, const char *name, long long offset,
+                                 const unsigned char *head, size_t head_length,
+                                 const unsigned char *tail, size_t tail_length);
+
 
 // Tag format(s) TagLib found, e.g. "ID3v2.4", "ID3v2.3+ID3v1", "Xiph", "MP4", "RIFF INFO", "APE"; "" if none.
 const char *mlib_tl_tag_format(const mlib_tl_file *file);
