@@ -58,6 +58,7 @@ struct mlib_tl_file {
     std::string tagFormat;
     std::vector<std::pair<std::string, std::string>> properties;
     bool hasAudio = false;
+    bool readByStructure = false;   // FLAC blocks read by their structure: TagLib refused the file
     int lengthMs = 0, bitrate = 0, sampleRate = 0, channels = 0, bitsPerSample = 0;
     std::vector<Picture> pictures;
     std::vector<Chapter> chapters;
@@ -555,6 +556,7 @@ mlib_tl_file *readFLACByStructure(IOStream *stream, bool audio) {
     }
     if (streamInfo.size() < 18) return nullptr;
     auto *out = new mlib_tl_file();
+    out->readByStructure = true;
     if (!comment.isEmpty()) {
         Ogg::XiphComment xiph(comment);
         for (const auto &entry : xiph.properties()) {
@@ -695,6 +697,7 @@ const char *mlib_tl_property_key(const mlib_tl_file *f, int i) { return f->prope
 const char *mlib_tl_property_value(const mlib_tl_file *f, int i) { return f->properties.at(i).second.c_str(); }
 
 int mlib_tl_has_audio_properties(const mlib_tl_file *f) { return f->hasAudio ? 1 : 0; }
+int mlib_tl_read_by_structure(const mlib_tl_file *f) { return f->readByStructure ? 1 : 0; }
 int mlib_tl_length_ms(const mlib_tl_file *f) { return f->lengthMs; }
 int mlib_tl_bitrate(const mlib_tl_file *f) { return f->bitrate; }
 int mlib_tl_sample_rate(const mlib_tl_file *f) { return f->sampleRate; }

@@ -136,6 +136,7 @@ public enum MediaProbe {
         audio.bitRate = native.audioBitRate
         var damage = native.damage + extra
         if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
+        if tagLib.readByStructure, damage.isEmpty { damage.append("TagLib refused the metadata blocks; read by their structure (damaged)") }
         return assemble(file.path, file.facts, formatName: known.container,
                       fileType: FileType.of(container: known.container, codec: known.codec, path: file.path),
                       duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,

@@ -204,6 +204,10 @@ struct NativeReading {
         }
         if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
             damage.append("no Ogg page where one should start, at byte \(at)")
+        } else if damage.isEmpty, Int64(head.count) == file.facts.size, at + 4 <= head.count,
+                  OggPage.page(in: head, at: at) == nil, at < lastOffset {      // the head is the tail here
+            // A page header whose page runs past the end of the file, before the last page: FFmpeg stops there.
+            damage.append("the Ogg page at byte \(at) runs past the end of the file (damaged)")
         }
         if !last.crcMatches { damage.append("the last Ogg page fails its checksum") }
         let packet = 27 + Int(head[26])

@@ -11,8 +11,8 @@ extension MediaProbe {
     /// - 2: one bad ID3v2 frame no longer loses the frames after it; FLAC metadata blocks declared too short
     ///   read by their structure; FFmpeg's tags where TagLib reads nothing of a tag it found; VBR MP3 without
     ///   a Xing/VBRI header measured by counting frames; junk before the first MPEG frame skipped (not
-    ///   damaged); ADTS AAC measured by counting frames; DSD (DSF, DSDIFF) from its headers (the DSD rate, the length, DSDIFF's ID3 chunk). The scanner's
-    ///   fingerprint and end hashes changed with it (each end hashed once, `LaneHash`): the first scan of
-    ///   version 2 stores them anew.
+    ///   damaged); ADTS AAC measured by counting frames; DSD (DSF, DSDIFF) from its headers (the DSD rate,
+    ///   the length of the audio present, DSDIFF's ID3 chunk). The scanner's fingerprint and end hashes
+    ///   changed with it (each end hashed once, `LaneHash`): the first scan of version 2 stores them anew.
     public static let readerVersion = 2
 }

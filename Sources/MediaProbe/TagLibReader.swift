@@ -14,6 +14,9 @@ struct TagLibReader {
         var bitsPerSample: Int?
         var pictures: [PictureInfo]
         var chapters: [ChapterInfo] = []
+        /// TagLib refused the file (a FLAC whose metadata blocks it could not walk); they were read by their
+        /// structure. The file is damaged.
+        var readByStructure = false
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
@@ -65,7 +68,8 @@ struct TagLibReader {
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
-                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters)
+                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters,
+                      readByStructure: mlib_tl_read_by_structure(handle) != 0)
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file

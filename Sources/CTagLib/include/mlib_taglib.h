@@ -42,6 +42,9 @@ const char *mlib_tl_property_value(const mlib_tl_file *file, int index);
 
 // Audio properties; 0 when unknown. Bitrate in kbit/s.
 int mlib_tl_has_audio_properties(const mlib_tl_file *file);
+// 1 when TagLib refused a FLAC file and its metadata blocks were read by their structure (a block declared
+// too short): the file is damaged, and FFmpeg may refuse it.
+int mlib_tl_read_by_structure(const mlib_tl_file *file);
 int mlib_tl_length_ms(const mlib_tl_file *file);
 int mlib_tl_bitrate(const mlib_tl_file *file);
 int mlib_tl_sample_rate(const mlib_tl_file *file);
