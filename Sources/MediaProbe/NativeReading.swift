@@ -51,8 +51,13 @@ struct NativeReading {
         mpeg = h
         // Two consecutive frame headers are what FFmpeg (and mutagen) need to take the data for MPEG audio.
         let next = start + Int64(h.frameBytes)
-        if next + 4 <= file.facts.size - Self.trailingTagBytes(file), MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) == nil {
-            damage.append("the first MPEG frame is not followed by another (damaged)")
+        if next + 4 <= audioEnd {
+            if let second = MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) {
+                // Not even two whole frames (a stream cut a frame in): FFmpeg's MP3 reader refuses it.
+                if next + Int64(second.frameBytes) > audioEnd { damage.append("less than two whole MPEG frames (damaged)") }
+            } else {
+                damage.append("the first MPEG frame is not followed by another (damaged)")
+            }
         }
         let audioBytes = max(0, audioEnd - start)
         var seconds: Double?
