@@ -595,6 +595,21 @@ def make():
                stream={"fileType": name.split(".")[-1], "sampleRate": rate, "channels": channels, "bitDepth": 1,
                        "playbackDuration": 0.05})
 
+    # 29. A WMA whose data object's GUID is damaged: FFmpeg refuses the file; TagLib (and mutagen) read its
+    #     header objects: the tags and the length. Partial: FFmpeg cannot read it.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=1", "-c:a", "wmav2", "-b:a", "32k",
+                  "-metadata", "title=WMA Song", "-metadata", "artist=The Fixtures"] + BITEXACT[:4] + ["-threads", "1", odd("wma-no-data.wma")])
+    data = bytearray(read(odd("wma-no-data.wma")))
+    header = int.from_bytes(data[16:24], "little")
+    data[header:header + 4] = bytes(4)
+    write(odd("wma-no-data.wma"), bytes(data))
+    assert ffprobe(odd("wma-no-data.wma")) is None
+    m = mutagen.File(odd("wma-no-data.wma"))
+    expect("wma-no-data.wma", "mutagen (ASF header objects; FFmpeg refuses the file)", partial=True,
+           tags={"title": str(m["Title"][0]), "artist": "The Fixtures"},
+           stream={"fileType": "wma", "sampleRate": m.info.sample_rate, "channels": m.info.channels,
+                   "playbackDuration": round(m.info.length, 6)})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

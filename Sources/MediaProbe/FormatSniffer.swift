@@ -84,6 +84,9 @@ enum FormatSniffer {
         if at(0, "MAC ") { return "ape" }
         if at(4, "ftyp") { return "mp4" }                        // the mov/mp4/m4a demuxer
         if h.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "matroska" }
+        // The ASF header object's GUID (WMA, WMV): TagLib reads these headers where FFmpeg refuses the file
+        // (a damaged or missing data object), so a refusal still leaves the tags and the length.
+        if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return "asf" }
         if mpegAudioLayer(h) != nil { return "mp3" }
         return nil
     }
