@@ -146,7 +146,7 @@ enum TagMapping {
         let digits = s.prefix(10).map { $0 == "/" || $0 == "." ? "-" : $0 }
         let text = String(digits)
         let year = text.prefix(4)
-        guard year.count == 4, year.allSatisfy(\.isASCIIDigit), let y = Int(year), y >= 1000 else { return nil }
+        guard year.count == 4, year.allSatisfy(\.isASCIIDigit), let y = Int(year), y >= 1000 else { return wordDate(s) }
         var result = String(year)
         var rest = text.dropFirst(4)
         if rest.first == "-" { rest = rest.dropFirst() }
@@ -158,6 +158,27 @@ enum TagMapping {
         let day = rest.prefix(2)
         guard day.count == 2, day.allSatisfy(\.isASCIIDigit), let d = Int(day), (1...31).contains(d) else { return result }
         return result + "-" + day
+    }
+}
+
+extension TagMapping {
+    static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                             "october", "november", "december"]
+
+    /// A date written in words ("Oct 3, 1995", "3 October 1995", "May 2003", "Released in 1995"): the one
+    /// four-digit year (1000–2999) in it, with the month named in full or shortened ("Oct", "Sept") and the day
+    /// (1–31) beside it when they are there. nil without exactly one such year.
+    static func wordDate(_ s: String) -> String? {
+        let words = s.split { !$0.isLetter && !$0.isNumber }
+        let years = words.filter { $0.count == 4 && $0.allSatisfy(\.isASCIIDigit) && ("1000"..."2999").contains($0) }
+        guard years.count == 1, let year = years.first else { return nil }
+        guard let month = words.lazy.compactMap({ w in
+            w.count >= 3 ? monthNames.firstIndex(where: { $0.hasPrefix(w.lowercased()) }).map { $0 + 1 } : nil
+        }).first else { return String(year) }
+        let days = words.filter { $0.count <= 2 && $0.allSatisfy(\.isASCIIDigit) }.compactMap { Int($0) }.filter { (1...31).contains($0) }
+        let ym = String(year) + "-" + (month < 10 ? "0" : "") + String(month)
+        guard days.count == 1, let day = days.first else { return ym }
+        return ym + "-" + (day < 10 ? "0" : "") + String(day)
     }
 }
 
