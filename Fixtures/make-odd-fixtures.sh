@@ -610,6 +610,15 @@ def make():
            stream={"fileType": "wma", "sampleRate": m.info.sample_rate, "channels": m.info.channels,
                    "playbackDuration": round(m.info.length, 6)})
 
+    # 30. Opus in WebM from a 24 kHz input: the Matroska header says 24000, which FFmpeg's header-only open
+    #     reports; Opus decodes at 48 kHz, as ffprobe (which decodes) and the Ogg path show.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=24000:duration=0.5", "-c:a", "libopus", "-b:a", "24k",
+                  "-metadata", "title=WebM Opus"] + BITEXACT[:4] + ["-threads", "1", odd("opus-24k.webm")])
+    stream = ffprobe(odd("opus-24k.webm"))["streams"][0]
+    assert stream["codec_name"] == "opus" and stream["sample_rate"] == "48000", stream
+    expect("opus-24k.webm", "ffprobe (48000 Hz: Opus decodes at 48 kHz; the WebM header says 24000)",
+           tags={"title": "WebM Opus"}, stream={"fileType": "webm", "audioCodec": "opus", "sampleRate": 48000})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

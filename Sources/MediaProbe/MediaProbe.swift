@@ -73,6 +73,9 @@ public enum MediaProbe {
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
         var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        // Opus always decodes at 48 kHz (what ffprobe shows once it decodes, and the Ogg path shows); a
+        // Matroska/WebM header holds the encoder's input rate (24 kHz…), which FFmpeg's header-only open reports.
+        for i in streams.indices where streams[i].kind == .audio && streams[i].codec == "opus" { streams[i].sampleRate = 48000 }
         // ADIF AAC: FFmpeg guesses its length from a few bytes and has no sample rate; the header has both.
         if let adif = ADIFHeader.parse(file.head), let i = streams.firstIndex(where: { $0.kind == .audio }) {
             duration = adif.duration(fileSize: facts.size) ?? duration
