@@ -13,7 +13,8 @@ extension MediaProbe {
     ///   a Xing/VBRI header measured by counting frames; junk before the first MPEG frame skipped (not
     ///   damaged); ADTS AAC measured by counting frames; DSD (DSF, DSDIFF) from its headers (the DSD rate,
     ///   the length of the audio present, DSDIFF's ID3 chunk); ASF that FFmpeg refuses read by TagLib; dates
-    ///   written in words ("Oct 3, 1995"); Opus in Matroska/WebM at 48 kHz. The scanner's fingerprint and end hashes
-    ///   changed with it (each end hashed once, `LaneHash`): the first scan of version 2 stores them anew.
+    ///   written in words ("Oct 3, 1995"); Opus in Matroska/WebM at 48 kHz. The scanner's fingerprint and
+    ///   end hashes changed with it (each end hashed once, `LaneHash`): the first scan of version 2 stores
+    ///   them anew.
     public static let readerVersion = 2
 }
