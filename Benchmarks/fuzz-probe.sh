@@ -86,6 +86,14 @@ disagree_partial = sum(1 for o in info if o["ok"] and o["path"] in stored and bo
 disagree_presence = sum(1 for o in info if o["ok"] != (o["path"] in stored))
 print(f"info: {whole} whole, {partial} partial, {refused} refused")
 print(f"scan vs info: {disagree_presence} stored/refused differently, {disagree_partial} partial flag differs")
+# The first disagreements by name, with what each side said, to tell what to fix.
+shown = 0
+for o in info:
+    s = stored.get(o["path"])
+    if shown < 10 and ((o["ok"] != (s is not None)) or (o["ok"] and s is not None and bool(s.get("isPartial")) != o["partial"])):
+        shown += 1
+        print("  differs:", o["path"].rsplit("/", 1)[-1], "| info:", o.get("warnings") or o.get("error"),
+              "| scan:", s and s.get("partialReason"))
 PYTHON
 echo "crashes: $crashes, hangs: $hangs"
 (( crashes == 0 && hangs == 0 ))

@@ -3,7 +3,8 @@
 #
 # Times `mlib scan` on a synthetic library of N files (../shared/tools/make-corpus.sh) and, on the same
 # files, MPD's and beets' full indexing (../shared/tools/peers.sh), then prints the ratios. Per N:
-#   full scan · unchanged rescan · rescan after touching 1% of the files · peak RSS of each (KB)
+#   full scan · unchanged rescan · rescan after touching 1% of the files · peak RSS of each (KB) · CPU
+#   seconds (user + sys) of each and per item (target on 10,000 files: <= 90 µs per item for the full scan)
 # Warm page cache (the corpus is read once first). Corpora and libraries live in bench-out/ (kept between
 # runs: delete it to rebuild). Env: SCRATCH_PATH (swift build scratch dir, default .build),
 # BENCH_DIR (default bench-out), PEERS=0 to skip MPD and beets, BUILD=0 to reuse the last release build,
@@ -28,13 +29,14 @@ if [[ ${BUILD:-1} != 0 ]]; then
 fi
 mlib=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
 
-# timed NAME cmd... -> prints "NAME WALL_SECONDS PEAK_RSS_KB"; mlib exits 1 on the corpus' planted bad files.
+# timed NAME cmd... -> prints "NAME WALL_SECONDS PEAK_RSS_KB CPU_SECONDS" (CPU: user + sys of the process
+# and its children); mlib exits 1 on the corpus' planted bad files.
 timed() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" || [[ $? -eq 1 ]] \
+  /usr/bin/time -f "%e %M %U %S" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" || [[ $? -eq 1 ]] \
     || { echo "$name failed: $(tail -3 "$out/stderr")" >&2; exit 1; }
-  read -r wall rss < <(tail -1 "$out/time")          # the first line may be "Command exited with…"
-  echo "$name $wall $rss"
+  read -r wall rss user sys < <(tail -1 "$out/time")          # the first line may be "Command exited with…"
+  echo "$name $wall $rss $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }'; }
 
@@ -52,26 +54,30 @@ for n in "${sizes[@]}"; do
           -o -name '*.wav' -o -name '*.mp4' -o -name '*.mkv' \) -readable | sort | awk 'NR % 100 == 0' | xargs -d '\n' touch
   }
   # measure NAME SETUP cmd...: runs SETUP then cmd, 1 + $runs times; the first run is not counted.
-  # Prints "MEDIAN_WALL MAX_RSS_KB ALL_WALLS".
+  # Prints "MEDIAN_WALL MAX_RSS_KB MEDIAN_CPU ALL_WALLS".
   measure() {
     local name=$1 setup=$2; shift 2
-    local walls=() rss=0 r w m
+    local walls=() cpus=() rss=0 r w m c
     for r in $(seq 0 "$runs"); do
       $setup
-      read -r _ w m < <(timed "$name" "$@")
+      read -r _ w m c < <(timed "$name" "$@")
       [[ $r -eq 0 ]] && continue
-      walls+=("$w"); (( m > rss )) && rss=$m
+      walls+=("$w"); cpus+=("$c"); (( m > rss )) && rss=$m
     done
-    echo "$(printf '%s\n' "${walls[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }') $rss ${walls[*]}"
+    median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+    echo "$(median "${walls[@]}") $rss $(median "${cpus[@]}") ${walls[*]}"
   }
-  read -r full full_rss full_all < <(measure full-scan fresh "$mlib" scan --quiet --library "$library" "$corpus")
-  read -r same same_rss same_all < <(measure rescan-unchanged : "$mlib" scan --quiet --library "$library")
-  read -r touched touched_rss touched_all < <(measure rescan-touched-1% touch_1pct "$mlib" scan --quiet --library "$library")
+  # CPU per item in µs (user + sys over the items in the library).
+  per_item() { awk -v c="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.0f", c * 1e6 / n; else print "?" }'; }
+  read -r full full_rss full_cpu full_all < <(measure full-scan fresh "$mlib" scan --quiet --library "$library" "$corpus")
+  read -r same same_rss same_cpu same_all < <(measure rescan-unchanged : "$mlib" scan --quiet --library "$library")
+  read -r touched touched_rss touched_cpu touched_all < <(measure rescan-touched-1% touch_1pct "$mlib" scan --quiet --library "$library")
   items=$("$mlib" stats --json --library "$library" | awk -F'[:,]' '/"items"/ { gsub(/ /, "", $2); print $2 }')
-  printf '%-22s %8s s  %8s KB   (%s items, %s files/s) [%s]\n' "full scan" "$full" "$full_rss" "$items" \
-    "$(ratio "$items" "$full")" "$full_all"
-  printf '%-22s %8s s  %8s KB   [%s]\n' "unchanged rescan" "$same" "$same_rss" "$same_all" \
-    "rescan, 1% touched" "$touched" "$touched_rss" "$touched_all"
+  printf '%-22s %8s s  %8s KB  %7s s CPU  %5s µs CPU/item   (%s items, %s files/s) [%s]\n' "full scan" "$full" "$full_rss" \
+    "$full_cpu" "$(per_item "$full_cpu" "$items")" "$items" "$(ratio "$items" "$full")" "$full_all"
+  printf '%-22s %8s s  %8s KB  %7s s CPU  %5s µs CPU/item   [%s]\n' "unchanged rescan" "$same" "$same_rss" "$same_cpu" \
+    "$(per_item "$same_cpu" "$items")" "$same_all" \
+    "rescan, 1% touched" "$touched" "$touched_rss" "$touched_cpu" "$(per_item "$touched_cpu" "$items")" "$touched_all"
 
   [[ ${PEERS:-1} == 0 ]] && continue
   mpd_full=""; mpd_same=""; beets_full=""

@@ -475,6 +475,150 @@ def make():
                stream={"fileType": "mpc", "audioCodec": "musepack%d" % version, "sampleRate": 44100, "channels": 2,
                        "playbackDuration": round(m.info.length, 6)}, tags=tags)
 
+    # 22. One bad ID3v2 frame in front of the good ones (issue 25): TagLib 1.13's parser stops at a frame it
+    #     cannot take and drops every frame after it; mutagen skips the bad frame and reads the rest. An
+    #     empty POPM frame (size 0), and a frame whose ID is not four capitals or digits.
+    def frame(fid, body):
+        return fid + struct.pack(">I", len(body)) + b"\0\0" + body
+    def id3v23(frames, padding=64):
+        body = b"".join(frames) + b"\0" * padding
+        n = len(body)
+        return b"ID3\x03\x00\x00" + bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F]) + body
+    sine("id3-base.mp3", ["-c:a", "libmp3lame", "-b:a", "32k"], seconds=0.5)
+    audio = read(odd("id3-base.mp3"))
+    os.remove(odd("id3-base.mp3"))
+    good = [frame(b"TIT2", b"\0Bad Frame Song"), frame(b"TPE1", b"\0The Fixtures"), frame(b"TALB", b"\0Odd Tags")]
+    for name, bad, what in (("mp3-empty-popm.mp3", b"POPM\0\0\0\0\0\0", "an empty POPM frame"),
+                            ("mp3-bad-frame-id.mp3", frame(b"PO\x01M", b"x@y\0\xc4\0\0\0\x03"), "a frame ID with a control byte")):
+        write(odd(name), id3v23([bad] + good) + audio)
+        m = mutagen.File(odd(name))
+        assert (str(m["TIT2"]), str(m["TPE1"]), str(m["TALB"])) == ("Bad Frame Song", "The Fixtures", "Odd Tags"), m.pprint()
+        expect(name, f"mutagen (skips {what}, reads the three frames after it)",
+               tags={"title": "Bad Frame Song", "artist": "The Fixtures", "albumTitle": "Odd Tags"},
+               stream={"fileType": "mp3", "audioCodec": "mp3", "playbackDuration": round(decoded_seconds(odd(name)), 6)})
+
+    # 23. A FLAC whose PICTURE block is declared 40 bytes too short (issue 25): TagLib 1.13 and FFmpeg walk
+    #     into the picture and refuse the file; mutagen (and the reference decoder) read the block by its
+    #     structure and the Vorbis comment after it. Partial: FFmpeg refuses it.
+    data = bytearray(read("flac-vorbis-cover.flac"))
+    at = 4
+    while data[at] & 0x7F != 6:
+        at += 4 + int.from_bytes(data[at + 1:at + 4], "big")
+    size = int.from_bytes(data[at + 1:at + 4], "big")
+    data[at + 1:at + 4] = (size - 40).to_bytes(3, "big")
+    write(odd("flac-short-block.flac"), bytes(data))
+    m = mutagen.File(odd("flac-short-block.flac"))
+    assert len(m.pictures) == 1 and m["title"] == ["Fixture Song"], m.pprint()
+    expect("flac-short-block.flac", "mutagen (the PICTURE block read by its structure; the comment after it)",
+           partial=True, tags={"title": m["title"][0], "artist": m["artist"][0], "albumTitle": m["album"][0],
+                               "replayGainAlbumGain": -7.25, "hasArtwork": True},
+           stream={"audioCodec": "flac", "fileType": "flac", "sampleRate": m.info.sample_rate,
+                   "channels": m.info.channels, "playbackDuration": round(m.info.length, 6)})
+
+    # 24. An ID3v2.2 tag whose first frame is empty: TagLib 1.13 reads no frame of it (mlib's frame walker
+    #     covers v2.3 and v2.4 only); FFmpeg and mutagen read the three frames after it. FFmpeg's tags stand in
+    #     when TagLib's read of a tag it found yields nothing.
+    def v22(frames, padding=64):
+        body = b"".join(fid + len(data).to_bytes(3, "big") + data for fid, data in frames) + b"\0" * padding
+        n = len(body)
+        return b"ID3\x02\x00\x00" + bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F]) + body
+    write(odd("mp3-v22-empty-frame.mp3"), v22([(b"POP", b""), (b"TT2", b"\0V22 Song"), (b"TP1", b"\0The Fixtures"),
+                                              (b"TAL", b"\0Odd Tags")]) + audio)
+    m = mutagen.File(odd("mp3-v22-empty-frame.mp3"))
+    assert (str(m["TIT2"]), str(m["TPE1"]), str(m["TALB"])) == ("V22 Song", "The Fixtures", "Odd Tags"), m.pprint()
+    expect("mp3-v22-empty-frame.mp3", "mutagen (ID3v2.2: skips the empty frame)",
+           tags={"title": "V22 Song", "artist": "The Fixtures", "albumTitle": "Odd Tags"},
+           stream={"fileType": "mp3", "audioCodec": "mp3"})
+
+    # 25. A VBR MP3 without a Xing/VBRI header (LAME's -write_xing 0): FFmpeg, TagLib and mutagen take the
+    #     first frame's bit rate for the stream's and report 11.6 s and 1.3 s; the frames say 4.08 s.
+    run(FFMPEG + ["-f", "lavfi", "-i", "aevalsrc=if(lt(t\\,2)\\,0.001*sin(440*2*PI*t)\\,0.8*(random(0)-0.5)):s=22050:d=4",
+                  "-c:a", "libmp3lame", "-q:a", "4", "-write_xing", "0"] + BITEXACT + [odd("mp3-vbr-no-xing.mp3")])
+    seconds = decoded_seconds(odd("mp3-vbr-no-xing.mp3"))
+    assert abs(mutagen.File(odd("mp3-vbr-no-xing.mp3")).info.length - seconds) > 1
+    expect("mp3-vbr-no-xing.mp3", "an ffmpeg decode's sample count (mutagen and ffprobe estimate from the first frame)",
+           stream={"fileType": "mp3", "audioCodec": "mp3", "sampleRate": 22050, "playbackDuration": round(seconds, 6)})
+
+    # 26. Junk between the ID3v2 tag and the first frame that starts with a lone frame header (a 128 kb/s
+    #     MPEG-1 header not followed by another): the stream starts at the first header that another follows.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=2", "-c:a", "libmp3lame",
+                  "-b:a", "32k", "-write_xing", "0"] + BITEXACT + [odd("mp3-junk-first.mp3")])
+    data = read(odd("mp3-junk-first.mp3"))
+    assert data[:3] == b"ID3"
+    tag_end = 10 + ((data[6] & 0x7F) << 21 | (data[7] & 0x7F) << 14 | (data[8] & 0x7F) << 7 | (data[9] & 0x7F))
+    write(odd("mp3-junk-first.mp3"), data[:tag_end] + b"\xff\xfb\x90\x44" + bytes(300) + b"\xff\xf3\x10" + bytes(493) + data[tag_end:])
+    m = mutagen.File(odd("mp3-junk-first.mp3"))
+    seconds = decoded_seconds(odd("mp3-junk-first.mp3"))
+    assert abs(m.info.length - seconds) < 0.05 and m.info.bitrate == 32000, (m.info.length, seconds)
+    expect("mp3-junk-first.mp3", "mutagen and an ffmpeg decode (%.3f s, 32 kb/s)" % seconds,
+           stream={"fileType": "mp3", "audioCodec": "mp3", "bitRate": 32000, "playbackDuration": round(seconds, 6)})
+
+    # 27. ADTS AAC whose first seconds are near silence: FFmpeg estimates 5.93 s from the first frames' bit
+    #     rate; the frames counted (mutagen counts them too) say 4.09 s.
+    run(FFMPEG + ["-f", "lavfi", "-i", "aevalsrc=if(lt(t\\,2)\\,0.001*sin(440*2*PI*t)\\,0.8*(random(0)-0.5)):s=22050:d=4",
+                  "-c:a", "aac", "-b:a", "32k", "-f", "adts"] + BITEXACT + [odd("adts.aac")])
+    seconds = decoded_seconds(odd("adts.aac"))
+    assert abs(mutagen.File(odd("adts.aac")).info.length - seconds) < 0.01
+    expect("adts.aac", "mutagen and an ffmpeg decode (%.3f s; ffprobe estimates %.2f)" % (seconds, float(ffprobe(odd("adts.aac"))["format"]["duration"])),
+           stream={"fileType": "aac", "audioCodec": "aac", "sampleRate": 22050, "channels": 1, "playbackDuration": round(seconds, 6)})
+
+    # 28. DSD: a DSF (the "DSD ", "fmt " and "data" chunks, blocks of 4,096 bytes per channel, an ID3v2 tag at
+    #     the metadata pointer) and a DSDIFF (FRM8 form: FVER, PROP with FS/CHNL/CMPR, the DSD chunk, an "ID3 "
+    #     chunk), 0.05 s of seeded noise at 2.8224 MHz, stereo; nothing free encodes DSD, so the headers are
+    #     built here and mutagen writes and reads back the tags. FFmpeg says 352.8 kHz and 0.0596 s (DSF: the
+    #     block padding counted) / 0.0515 s (DFF: the ID3 chunk counted), and reads no DFF tag.
+    from mutagen.dsf import DSF
+    from mutagen.dsdiff import DSDIFF
+    rate, channels, samples = 2822400, 2, 141120
+    per_channel = (samples + 7) // 8
+    blocks = (per_channel + 4095) // 4096
+    data = bytes(rng.randrange(256) for _ in range(blocks * 4096 * channels))
+    fmt = b"fmt " + struct.pack("<QIIIIIIQII", 52, 1, 0, 2, channels, rate, 1, samples, 4096, 0)
+    body = fmt + b"data" + struct.pack("<Q", 12 + len(data)) + data
+    write(odd("dsd.dsf"), b"DSD " + struct.pack("<QQQ", 28, 28 + len(body), 0) + body)
+    def iff(cid, payload):
+        return cid + struct.pack(">Q", len(payload)) + payload + (b"\0" if len(payload) % 2 else b"")
+    prop = iff(b"PROP", b"SND " + iff(b"FS  ", struct.pack(">I", rate)) + iff(b"CHNL", struct.pack(">H", channels) + b"SLFTSRGT")
+               + iff(b"CMPR", b"DSD \x0enot compressed\0"))
+    form = b"DSD " + iff(b"FVER", struct.pack(">I", 0x01050000)) + prop + iff(b"DSD ", data[:samples // 8 * channels])
+    write(odd("dsd.dff"), b"FRM8" + struct.pack(">Q", len(form)) + form)
+    for name, kind, title in (("dsd.dsf", DSF, "DSF Song"), ("dsd.dff", DSDIFF, "DFF Song")):
+        f = kind(odd(name))
+        f.add_tags()
+        f.tags.add(TIT2(encoding=3, text=title))
+        f.tags.add(TPE1(encoding=3, text="The Fixtures"))
+        f.save()
+        f = kind(odd(name))
+        assert (f.info.sample_rate, f.info.channels, round(f.info.length, 6)) == (rate, channels, 0.05), f.info.pprint()
+        expect(name, "mutagen (DSD header: 2822400 Hz, 2 ch, 0.05 s; ID3v2)",
+               tags={"title": title, "artist": "The Fixtures"},
+               stream={"fileType": name.split(".")[-1], "sampleRate": rate, "channels": channels, "bitDepth": 1,
+                       "playbackDuration": 0.05})
+
+    # 29. A WMA whose data object's GUID is damaged: FFmpeg refuses the file; TagLib (and mutagen) read its
+    #     header objects: the tags and the length. Partial: FFmpeg cannot read it.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=1", "-c:a", "wmav2", "-b:a", "32k",
+                  "-metadata", "title=WMA Song", "-metadata", "artist=The Fixtures"] + BITEXACT[:4] + ["-threads", "1", odd("wma-no-data.wma")])
+    data = bytearray(read(odd("wma-no-data.wma")))
+    header = int.from_bytes(data[16:24], "little")
+    data[header:header + 4] = bytes(4)
+    write(odd("wma-no-data.wma"), bytes(data))
+    assert ffprobe(odd("wma-no-data.wma")) is None
+    m = mutagen.File(odd("wma-no-data.wma"))
+    expect("wma-no-data.wma", "mutagen (ASF header objects; FFmpeg refuses the file)", partial=True,
+           tags={"title": str(m["Title"][0]), "artist": "The Fixtures"},
+           stream={"fileType": "wma", "sampleRate": m.info.sample_rate, "channels": m.info.channels,
+                   "playbackDuration": round(m.info.length, 6)})
+
+    # 30. Opus in WebM from a 24 kHz input: the Matroska header says 24000, which FFmpeg's header-only open
+    #     reports; Opus decodes at 48 kHz, as ffprobe (which decodes) and the Ogg path show.
+    run(FFMPEG + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=24000:duration=0.5", "-c:a", "libopus", "-b:a", "24k",
+                  "-metadata", "title=WebM Opus"] + BITEXACT[:4] + ["-threads", "1", odd("opus-24k.webm")])
+    stream = ffprobe(odd("opus-24k.webm"))["streams"][0]
+    assert stream["codec_name"] == "opus" and stream["sample_rate"] == "48000", stream
+    expect("opus-24k.webm", "ffprobe (48000 Hz: Opus decodes at 48 kHz; the WebM header says 24000)",
+           tags={"title": "WebM Opus"}, stream={"fileType": "webm", "audioCodec": "opus", "sampleRate": 48000})
+
 make()
 
 with open("expected.json", encoding="utf-8") as f:

@@ -16,8 +16,13 @@
 #include <taglib/chapterframe.h>
 #include <taglib/fileref.h>
 #include <taglib/flacfile.h>
+#include <taglib/flacpicture.h>
+#include <taglib/flacproperties.h>
 #include <taglib/id3v1tag.h>
+#include <taglib/id3v2extendedheader.h>
 #include <taglib/id3v2framefactory.h>
+#include <taglib/id3v2header.h>
+#include <taglib/id3v2synchdata.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/infotag.h>
 #include <taglib/mp4atom.h>
@@ -53,6 +58,7 @@ struct mlib_tl_file {
     std::string tagFormat;
     std::vector<std::pair<std::string, std::string>> properties;
     bool hasAudio = false;
+    bool readByStructure = false;   // FLAC blocks read by their structure: TagLib refused the file
     int lengthMs = 0, bitrate = 0, sampleRate = 0, channels = 0, bitsPerSample = 0;
     std::vector<Picture> pictures;
     std::vector<Chapter> chapters;
@@ -73,8 +79,9 @@ public:
     ReadOnlyStream(int fd, long length, const char *name, const unsigned char *head, size_t headLength,
                    const unsigned char *tail, size_t tailLength)
         : name_(name ? name : ""), fd_(fd), length_(length) {
-        if (head && headLength) windows_[0] = {0, std::vector<char>(head, head + headLength)};
-        if (tail && tailLength) windows_[1] = {length - static_cast<long>(tailLength), std::vector<char>(tail, tail + tailLength)};
+        // Borrowed, not copied (128 KiB per file): the caller's buffers outlive this stream (mlib_tl_open).
+        if (head && headLength) windows_[0].borrow(0, reinterpret_cast<const char *>(head), headLength);
+        if (tail && tailLength) windows_[1].borrow(length - static_cast<long>(tailLength), reinterpret_cast<const char *>(tail), tailLength);
     }
 
     // TagLib's readers search byte by byte for what they expect, to the end of the file if need be: for
@@ -109,9 +116,9 @@ public:
         scanned_ += count;
         const Window &w = window(position_, count);
         long offset = position_ - w.start;
-        size_t got = std::min<size_t>(count, w.bytes.size() - static_cast<size_t>(offset));
+        size_t got = std::min<size_t>(count, w.size - static_cast<size_t>(offset));
         position_ += static_cast<long>(got);
-        return ByteVector(w.bytes.data() + offset, static_cast<unsigned int>(got));
+        return ByteVector(w.data + offset, static_cast<unsigned int>(got));
     }
 
     // Reading only: TagLib never writes through this stream (mlib does not save tags).
@@ -124,11 +131,15 @@ private:
     static constexpr unsigned long kWindow = 64 * 1024;
     unsigned long scanBudget_ = 32UL << 20;
     unsigned long scanned_ = 0;
+    // A window's bytes: the caller's (borrowed) or read here into `owned`.
     struct Window {
         long start = -1;
-        std::vector<char> bytes;
+        const char *data = nullptr;
+        size_t size = 0;
+        std::vector<char> owned;
+        void borrow(long at, const char *bytes, size_t count) { start = at; data = bytes; size = count; }
         bool holds(long from, unsigned long count) const {
-            return start >= 0 && from >= start && from + static_cast<long>(count) <= start + static_cast<long>(bytes.size());
+            return start >= 0 && from >= start && from + static_cast<long>(count) <= start + static_cast<long>(size);
         }
     };
 
@@ -137,7 +148,7 @@ private:
     const Window &window(long from, unsigned long count) {
         for (int i = 0; i < 2; i++) {
             Window &w = windows_[i];
-            bool toEnd = w.start >= 0 && w.start + static_cast<long>(w.bytes.size()) == length_ && from >= w.start;
+            bool toEnd = w.start >= 0 && w.start + static_cast<long>(w.size) == length_ && from >= w.start;
             if (w.holds(from, count) || toEnd) { recent_ = i; return w; }
         }
         recent_ = 1 - recent_;
@@ -145,8 +156,10 @@ private:
         w.start = from & ~4095L;
         size_t size = std::max<size_t>(kWindow, static_cast<size_t>(from - w.start) + count);
         size = std::min<size_t>(size, static_cast<size_t>(length_ - w.start));
-        w.bytes.resize(size);
-        w.bytes.resize(readAt(w.bytes.data(), size, w.start));
+        w.owned.resize(size);
+        w.owned.resize(readAt(w.owned.data(), size, w.start));
+        w.data = w.owned.data();
+        w.size = w.owned.size();
         return w;
     }
 
@@ -190,6 +203,110 @@ std::unique_ptr<File> openAs(ReadOnlyStream *stream, const std::string &hint, bo
     if (hint == "mpc") return std::make_unique<MPC::File>(stream, audio, style);
     if (hint == "tta") return std::make_unique<TrueAudio::File>(stream, id3, audio, style);
     return nullptr;
+}
+
+// --- ID3v2: one bad frame must not cost the frames after it ---------------------------------------------
+//
+// TagLib 1.13's ID3v2 parser stops at the first frame it cannot take (an empty frame, a frame ID that is not
+// four capitals or digits, a size that runs past the tag) and drops every frame after it: one malformed
+// POPM frame in front of the title, artist and album lost all three (mutagen skips the frame and keeps the
+// rest). mlib walks the frame headers itself, cheaply, from the windows TagLib reads; where TagLib would
+// stop, it walks on (an empty frame is skipped, a frame with a bad ID by its size when the next header is
+// sound, else up to the next sound header) and gives each sound frame to TagLib's own frame parser.
+
+bool isFrameIDByte(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// A frame ID as TagLib takes it: four capitals or digits, or (iTunes' v2.3 tags holding v2.2 frames) three
+// and a NUL.
+bool isFrameID(const ByteVector &h, unsigned at) {
+    if (at + 4 > h.size()) return false;
+    for (unsigned i = 0; i < 3; i++) if (!isFrameIDByte(h[at + i])) return false;
+    return isFrameIDByte(h[at + 3]) || h[at + 3] == '\0';
+}
+
+// The frame's size as TagLib reads it (v2.4 sizes are synch-safe, but iTunes wrote plain ones: TagLib
+// takes the plain size when only it lands on another frame ID). `data` holds the frame at `at` and what
+// follows in the tag.
+unsigned frameSize(const ByteVector &data, unsigned at, unsigned version) {
+    if (version < 4) return data.toUInt(at + 4, true);
+    unsigned size = ID3v2::SynchData::toUInt(data.mid(at + 4, 4));
+    if (size > 127 && !isFrameID(data, at + 10 + size)) {
+        unsigned plain = data.toUInt(at + 4, true);
+        if (isFrameID(data, at + 10 + plain)) size = plain;
+    }
+    return size;
+}
+
+// Whether a frame header TagLib would accept starts at `at` of `data` (which ends where the frames end).
+bool isSoundFrame(const ByteVector &data, unsigned at, unsigned version) {
+    if (at + 10 > data.size() || !isFrameID(data, at)) return false;
+    unsigned size = frameSize(data, at, version);
+    bool lengthIndicator = version >= 4 && (data[at + 9] & 0x01);
+    return size > (lengthIndicator ? 4u : 0u) && size <= data.size() - at - 10;
+}
+
+// The frames of the ID3v2 tag at `offset` of `file` that TagLib's parse dropped after a bad frame, added to
+// `tag`. Costs a read of 10 bytes per frame header when the tag is sound (the usual case: nothing added).
+void recoverID3v2Frames(File *file, ID3v2::Tag *tag, long offset) {
+    const ID3v2::Header *header = tag->header();
+    unsigned version = header->majorVersion();
+    unsigned size = header->tagSize();
+    if (version < 3 || version > 4 || size < 10 || size > (64u << 20)) return;
+    auto read = [&](unsigned at, unsigned count) {
+        file->seek(offset + 10 + static_cast<long>(at));
+        return file->readBlock(count);
+    };
+    // A tag unsynchronised as a whole (v2.3) is decoded first; then the walk is in memory.
+    bool whole = header->unsynchronisation() && version == 3;
+    ByteVector tagData = whole ? ID3v2::SynchData::decode(read(0, size)) : ByteVector();
+    unsigned end = whole ? tagData.size() : size;
+    auto bytes = [&](unsigned at, unsigned count) { return whole ? tagData.mid(at, count) : read(at, count); };
+
+    unsigned at = 0;
+    if (header->extendedHeader()) {
+        ID3v2::ExtendedHeader extended;
+        extended.setData(bytes(0, std::min(end, 64u)));
+        if (extended.size() > end) return;
+        at = extended.size();
+    }
+    // Where TagLib stopped: the first frame header it refuses before the padding.
+    for (;;) {
+        if (at + 10 > end) return;                                  // the end: TagLib read every frame
+        ByteVector h = bytes(at, 10);
+        if (h.size() < 10 || h[0] == '\0') return;                  // padding
+        unsigned size = version < 4 ? h.toUInt(4U, true) : 0;
+        if (version >= 4) {
+            // The iTunes size check looks past the frame: read what it needs, only when it needs it.
+            size = ID3v2::SynchData::toUInt(h.mid(4, 4));
+            if (size > 127) size = frameSize(bytes(at, std::min(end - at, std::max(size, h.toUInt(4U, true)) + 14)), 0, version);
+        }
+        bool lengthIndicator = version >= 4 && (h[9] & 0x01);
+        if (!isFrameID(h, 0) || size <= (lengthIndicator ? 4u : 0u) || size > end - at - 10) break;
+        at += 10 + size;
+    }
+    // From the bad frame on, in memory: the rest of the tag (rarely large: this is a damaged tag).
+    ByteVector rest = whole ? tagData.mid(at) : read(at, end - at);
+    const ID3v2::FrameFactory *factory = ID3v2::FrameFactory::instance();
+    unsigned p = 0;
+    while (p + 10 <= rest.size() && rest[p] != '\0') {
+        if (isSoundFrame(rest, p, version)) {
+            unsigned size = frameSize(rest, p, version);
+            ID3v2::Frame *frame = factory->createFrame(rest.mid(p), header);
+            if (frame && frame->size() > 0) tag->addFrame(frame); else delete frame;
+            p += 10 + size;
+            continue;
+        }
+        if (isFrameID(rest, p) && frameSize(rest, p, version) == 0) { p += 10; continue; }   // an empty frame
+        // A bad ID with a size that lands on a sound frame (or the padding, or the end): skip it by its size.
+        unsigned size = frameSize(rest, p, version);
+        unsigned next = p + 10 + size;
+        if (size <= rest.size() - p - 10 && (next == rest.size() || rest[next] == '\0' || isSoundFrame(rest, next, version))) {
+            p = next;
+            continue;
+        }
+        // Else the next sound frame header.
+        do { p++; } while (p + 10 <= rest.size() && !isSoundFrame(rest, p, version));
+    }
 }
 
 void addPicture(mlib_tl_file *out, const String &mime, int type, const ByteVector &data) {
@@ -357,6 +474,113 @@ void readExtras(mlib_tl_file *out, File *file) {
     out->tagFormat = fmt;
 }
 
+// --- FLAC: a metadata block whose length is too short -----------------------------------------------
+//
+// TagLib 1.13 walks the metadata blocks by their declared lengths; one block declared too short (taggers
+// have written Vorbis comment and PICTURE blocks so) lands it inside the block, on a "header" of garbage,
+// and the whole file is refused: no tags, no length. The reference decoder and mutagen read these blocks by
+// their own structure instead. When TagLib refuses a FLAC file, mlib walks the blocks the same way and
+// reads what it found with TagLib's own parts (XiphComment, FLAC::Picture, FLAC::Properties).
+
+// The length of a Vorbis comment or PICTURE block read by its structure, from `at` (after the block
+// header): 0 when it does not parse within the file.
+unsigned long structuralLength(IOStream *stream, long at, int type) {
+    long length = stream->length();
+    auto uint = [&](long from, bool bigEndian) -> long {
+        if (from + 4 > length) return -1;
+        stream->seek(from);
+        ByteVector b = stream->readBlock(4);
+        return b.size() == 4 ? static_cast<long>(b.toUInt(0U, bigEndian)) : -1;
+    };
+    long p = at;
+    if (type == 4) {                                  // vendor, count, count × (length, field)
+        long vendor = uint(p, false);
+        if (vendor < 0 || p + 4 + vendor > length) return 0;
+        p += 4 + vendor;
+        long count = uint(p, false);
+        if (count < 0 || count > 100000) return 0;
+        p += 4;
+        for (long i = 0; i < count; i++) {
+            long field = uint(p, false);
+            if (field < 0 || p + 4 + field > length) return 0;
+            p += 4 + field;
+        }
+    } else {                                          // type, MIME, description, 4 numbers, data
+        p += 4;
+        for (int part = 0; part < 2; part++) {
+            long n = uint(p, true);
+            if (n < 0 || p + 4 + n > length) return 0;
+            p += 4 + n;
+        }
+        p += 16;
+        long data = uint(p, true);
+        if (data < 0 || p + 4 + data > length) return 0;
+        p += 4 + data;
+    }
+    return static_cast<unsigned long>(p - at);
+}
+
+mlib_tl_file *readFLACByStructure(IOStream *stream, bool audio) {
+    long length = stream->length();
+    long at = 0;
+    stream->seek(0);
+    ByteVector id3 = stream->readBlock(10);
+    if (id3.size() == 10 && id3.startsWith("ID3"))
+        at = 10 + static_cast<long>(ID3v2::SynchData::toUInt(id3.mid(6, 4))) + ((id3[5] & 0x10) ? 10 : 0);
+    stream->seek(at);
+    if (stream->readBlock(4) != "fLaC") return nullptr;
+    at += 4;
+    ByteVector streamInfo, comment;
+    std::vector<ByteVector> pictures;
+    for (int n = 0; n < 1024; n++) {
+        stream->seek(at);
+        ByteVector h = stream->readBlock(4);
+        if (h.size() < 4) return nullptr;
+        int type = h[0] & 0x7F;
+        bool last = (h[0] & 0x80) != 0;
+        unsigned long size = h.toUInt(1U, 3U, true);
+        if (n == 0 && type != 0) return nullptr;
+        if (type == 127) return nullptr;              // invalid by the format: a walk gone astray
+        if (type == 4 || type == 6) {
+            unsigned long real = structuralLength(stream, at + 4, type);
+            if (real > size) size = real;             // declared too short: the structure says where it ends
+        }
+        if (at + 4 + static_cast<long>(size) > length) return nullptr;
+        stream->seek(at + 4);
+        ByteVector data = stream->readBlock(size);
+        if (type == 0 && streamInfo.isEmpty()) streamInfo = data;
+        else if (type == 4 && comment.isEmpty()) comment = data;
+        else if (type == 6) pictures.push_back(data);
+        at += 4 + static_cast<long>(size);
+        if (last) break;
+    }
+    if (streamInfo.size() < 18) return nullptr;
+    auto *out = new mlib_tl_file();
+    out->readByStructure = true;
+    if (!comment.isEmpty()) {
+        Ogg::XiphComment xiph(comment);
+        for (const auto &entry : xiph.properties()) {
+            std::string key = entry.first.upper().to8Bit(true);
+            for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
+        }
+        out->tagFormat = "Xiph";
+    }
+    for (const auto &data : pictures) {
+        FLAC::Picture picture(data);
+        addPicture(out, picture.mimeType(), static_cast<int>(picture.type()), picture.data());
+    }
+    if (audio) {
+        FLAC::Properties props(streamInfo, length - at);
+        out->hasAudio = true;
+        out->lengthMs = props.lengthInMilliseconds();
+        out->bitrate = props.bitrate();
+        out->sampleRate = props.sampleRate();
+        out->channels = props.channels();
+        out->bitsPerSample = props.bitsPerSample();
+    }
+    return out;
+}
+
 } // namespace
 
 extern "C" {
@@ -379,8 +603,17 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
             ref = FileRef(&stream, audio, AudioProperties::Average);
             file = ref.isNull() ? nullptr : ref.file();
         }
+        if ((!file || !file->isValid()) && format_hint && std::string(format_hint) == "flac")
+            return readFLACByStructure(&stream, audio);
         if (!file || !file->isValid()) return nullptr;
 
+        if (auto *f = dynamic_cast<MPEG::File *>(file)) {
+            // TagLib reads the tag at the start of the file (the one mlib's sniffer skips first).
+            if (f->hasID3v2Tag()) {
+                f->seek(0);
+                if (f->readBlock(3) == "ID3") recoverID3v2Frames(f, f->ID3v2Tag(), 0);
+            }
+        }
         auto *out = new mlib_tl_file();
         PropertyMap map = file->properties();
         // TagLib's tag union answers from the first tag that is not empty: an ID3v2 tag holding only a
@@ -421,6 +654,41 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
     }
 }
 
+// A File over a stream, for reading a tag at an offset of a format TagLib has no class for (DSF, DSDIFF).
+class BareFile : public File {
+public:
+    explicit BareFile(IOStream *stream) : File(stream) {}
+    Tag *tag() const override { return nullptr; }
+    AudioProperties *audioProperties() const override { return nullptr; }
+    bool save() override { return false; }
+};
+
+mlib_tl_file *mlib_tl_open_id3v2(int fd, long long size, const char *name, long long offset,
+                                 const unsigned char *head, size_t head_length,
+                                 const unsigned char *tail, size_t tail_length) {
+    if (fd < 0 || offset < 0 || offset + 10 > size) return nullptr;
+    try {
+        ReadOnlyStream stream(fd, static_cast<long>(size), name, head, head_length, tail, tail_length);
+        BareFile file(&stream);
+        file.seek(static_cast<long>(offset));
+        if (file.readBlock(3) != "ID3") return nullptr;
+        ID3v2::Tag tag(&file, static_cast<long>(offset));
+        recoverID3v2Frames(&file, &tag, static_cast<long>(offset));
+        auto *out = new mlib_tl_file();
+        for (const auto &entry : tag.properties()) {
+            std::string key = entry.first.upper().to8Bit(true);
+            for (const auto &value : entry.second) out->properties.emplace_back(key, value.to8Bit(true));
+        }
+        out->tagFormat = id3v2Format(&tag);
+        addID3v2Pictures(out, &tag);
+        addID3v2Chapters(out, &tag);
+        addPopularimeters(out, &tag);
+        return out;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 void mlib_tl_close(mlib_tl_file *file) { delete file; }
 
 const char *mlib_tl_tag_format(const mlib_tl_file *f) { return f->tagFormat.c_str(); }
@@ -429,6 +697,7 @@ const char *mlib_tl_property_key(const mlib_tl_file *f, int i) { return f->prope
 const char *mlib_tl_property_value(const mlib_tl_file *f, int i) { return f->properties.at(i).second.c_str(); }
 
 int mlib_tl_has_audio_properties(const mlib_tl_file *f) { return f->hasAudio ? 1 : 0; }
+int mlib_tl_read_by_structure(const mlib_tl_file *f) { return f->readByStructure ? 1 : 0; }
 int mlib_tl_length_ms(const mlib_tl_file *f) { return f->lengthMs; }
 int mlib_tl_bitrate(const mlib_tl_file *f) { return f->bitrate; }
 int mlib_tl_sample_rate(const mlib_tl_file *f) { return f->sampleRate; }

@@ -5,6 +5,16 @@
 #include <malloc.h>
 #include <stdlib.h>
 
+//
+// The scan's pattern is short-lived blocks of every size per file (TagLib's frames and strings, FFmpeg's
+// contexts, a cover picture of 30–500 KiB now and then): with glibc's defaults the heap top was given back
+// and taken again all the time (223 brk calls per 1,000 files) and each large picture was an mmap and a
+// munmap. Fixed thresholds keep a little more at the top of the heap (at most M_TRIM_THRESHOLD + M_TOP_PAD
+// per arena, ~5 MiB, two arenas) and serve pictures up to 1 MiB from the heap. Each setting yields to its
+// MALLOC_*_ environment variable, as glibc's own.
 __attribute__((constructor)) static void limit_malloc_arenas(void) {
     if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 2);
+    if (getenv("MALLOC_TRIM_THRESHOLD_") == NULL) mallopt(M_TRIM_THRESHOLD, 4 << 20);
+    if (getenv("MALLOC_TOP_PAD_") == NULL) mallopt(M_TOP_PAD, 1 << 20);
+    if (getenv("MALLOC_MMAP_THRESHOLD_") == NULL) mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }

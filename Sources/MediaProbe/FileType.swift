@@ -13,7 +13,7 @@ enum FileType {
 
     static func of(container: String, codec: String?, hasVideo: Bool = false, brand: String? = nil, path: MediaPath) -> String? {
         let ext = path.fileExtension
-        let names = Set(container.split(separator: ",").map(String.init))
+        let names = DemuxerNames(container)
         if names.contains("mp4") || names.contains("mov") {
             switch brand?.trimmed {
             case "M4B": return "m4b"
@@ -36,10 +36,15 @@ enum FileType {
             default: return hasVideo ? "ogv" : "ogg"
             }
         }
-        let renamed: [String: String] = ["mpc8": "mpc", "asf": hasVideo ? "wmv" : "wma", "mpeg": "mpg", "mpegts": "ts",
-                                         "ape": "ape", "aac": "aac", "wv": "wv", "aiff": "aiff", "dsf": "dsf"]
-        let first = container.split(separator: ",").first.map(String.init) ?? container
-        return renamed[first] ?? (first.isEmpty || first == "unknown" ? nil : first)
+        let first = container.prefix { $0 != "," }
+        switch first {
+        case "mpc8": return "mpc"
+        case "asf": return hasVideo ? "wmv" : "wma"
+        case "mpeg": return "mpg"
+        case "mpegts": return "ts"
+        case "", "unknown": return nil
+        default: return String(first)
+        }
     }
 
     /// The codec FFmpeg would name for a file only TagLib read.
@@ -57,6 +62,23 @@ enum FileType {
         case "tta": "tta"
         case "asf": "wmav2"
         default: tagLibClass
+        }
+    }
+}
+
+/// FFmpeg's comma-separated demuxer names ("mov,mp4,m4a,3gp,3g2,mj2"), asked one name at a time without
+/// building a collection (a Set per call was a measurable part of reading a small file).
+struct DemuxerNames {
+    let list: String
+    init(_ list: String) { self.list = list }
+
+    func contains(_ name: String) -> Bool {
+        var rest = Substring(list)
+        while true {
+            let end = rest.firstIndex(of: ",") ?? rest.endIndex
+            if rest[..<end] == name { return true }
+            guard end < rest.endIndex else { return false }
+            rest = rest[rest.index(after: end)...]
         }
     }
 }

@@ -19,8 +19,6 @@ enum FormatSniffer {
         var container: String
         var codec: String
         var tagLibClass: String
-        /// The audio stops well before the length the header declares (FLAC only; see FLACTail).
-        var endsEarly = false
     }
 
     /// For `MediaProbe.Detail.library`: MPEG layer III, FLAC, Ogg Vorbis/Opus, PCM WAV and WavPack. Not MP4
@@ -30,10 +28,8 @@ enum FormatSniffer {
         let h = head.bytes
         func at(_ offset: Int, _ s: String) -> Bool { h.count >= offset + s.utf8.count && h[offset...].starts(with: Array(s.utf8)) }
         if mpegAudioLayer(head.afterID3 ?? h) == 3 { return .init(container: "mp3", codec: "mp3", tagLibClass: "mpeg") }
-        if at(0, "fLaC") {
-            return .init(container: "flac", codec: "flac", tagLibClass: "flac",
-                         endsEarly: FLACTail.endsEarly(file))
-        }
+        // (Whether the audio stops early is NativeReading's to find: it was computed here too, and not read.)
+        if at(0, "fLaC") { return .init(container: "flac", codec: "flac", tagLibClass: "flac") }
         if at(0, "OggS"), h.count > 27 {
             let packet = 27 + Int(h[26])                                  // after the page's segment table
             if at(packet, "\u{01}vorbis") { return .init(container: "ogg", codec: "vorbis", tagLibClass: "ogg-vorbis") }
@@ -88,6 +84,9 @@ enum FormatSniffer {
         if at(0, "MAC ") { return "ape" }
         if at(4, "ftyp") { return "mp4" }                        // the mov/mp4/m4a demuxer
         if h.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "matroska" }
+        // The ASF header object's GUID (WMA, WMV): TagLib reads these headers where FFmpeg refuses the file
+        // (a damaged or missing data object), so a refusal still leaves the tags and the length.
+        if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return "asf" }
         if mpegAudioLayer(h) != nil { return "mp3" }
         return nil
     }

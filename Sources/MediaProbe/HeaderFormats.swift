@@ -1,9 +1,9 @@
 import MediaModel
 
 /// Formats that neither FFmpeg 5.1 nor TagLib 1.13 reads, which mlib reads from their headers itself:
-/// OptimFROG and Musepack SV4–SV6. They are recognised before FFmpeg is asked (a Musepack SV5 stream has no
-/// magic bytes, and FFmpeg's probing could take its data for something else), so both probe paths give the
-/// same result. Tags come from TagLib's APEv2/ID3v1 readers, asked for tags only.
+/// OptimFROG, Musepack SV4–SV6, and DSD (DSF, DSDIFF: FFmpeg reads them, but wrongly; see DSDHeader).
+/// They are recognised before FFmpeg is asked (a Musepack SV5 stream has no magic bytes, and FFmpeg's
+/// probing could take its data for something else), so both probe paths give the same result. Tags come from TagLib's APEv2/ID3v1 readers, asked for tags only.
 extension MediaProbe {
     static func headerFormat(_ file: MediaFile) -> ProbeResult? {
         let ext = file.path.fileExtension
@@ -15,6 +15,26 @@ extension MediaProbe {
             audio.bitDepth = ofr.bitDepth
             return headerOnly(file, formatName: "ofr", fileType: ext == "ofs" ? "ofs" : "ofr", audio: audio,
                               duration: ofr.duration, audioStart: 0, tagClass: "ape")
+        }
+        if let dsd = DSDHeader.read(file) {
+            var audio = StreamInfo(index: 0, kind: .audio, codec: dsd.codec)
+            audio.codecLongName = (dsd.kind == .dsf ? "DSD (DSF)" : dsd.dstSeconds != nil ? "DST (DSDIFF)" : "DSD (DSDIFF)")
+                + ", \(dsd.dsdRate / 44100)× 44.1 kHz"
+            audio.sampleRate = dsd.dsdRate
+            audio.channels = dsd.channels
+            audio.bitDepth = 1
+            audio.duration = dsd.duration
+            audio.bitRate = dsd.dstSeconds == nil ? Int64(dsd.dsdRate) * Int64(dsd.channels) : nil
+            let tagLib = dsd.id3v2At.flatMap { TagLibReader.readID3v2(file, at: $0) }
+            var damage: [String] = []
+            if dsd.isTruncated {
+                damage.append("the audio stops at \(dsd.presentBytes * 100 / dsd.declaredBytes)% of the length its header declares (truncated)")
+            }
+            return assemble(file.path, file.facts, formatName: dsd.kind == .dsf ? "dsf" : "iff",
+                            fileType: dsd.kind == .dsf ? "dsf" : "dff", duration: dsd.duration, bitRate: audio.bitRate,
+                            streams: [audio], tagLib: tagLib,
+                            tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? []], damage: damage,
+                            sizeCheck: false, chapters: tagLib?.chapters ?? [])
         }
         if MusepackSV6Header.extensions.contains(ext) {
             let start = FormatSniffer.audioStart(file)

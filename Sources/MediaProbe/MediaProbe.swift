@@ -56,7 +56,8 @@ public enum MediaProbe {
             return result
         }
 
-        if let known, let tagLib, var result = tagLibOnly(file, known, tagLib: tagLib) {
+        let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
+        if let known, let tagLib, var result = tagLibOnly(file, known, tagLib: tagLib, ffmpegTags: ffTags) {
             // The item is decided; FFmpeg's streams are the details `info` shows, with the decided length and
             // audio bit rate on the audio stream (FFmpeg's header open leaves MP3's unset).
             result.streams = container.streams
@@ -72,6 +73,9 @@ public enum MediaProbe {
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
         var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        // Opus always decodes at 48 kHz (what ffprobe shows once it decodes, and the Ogg path shows); a
+        // Matroska/WebM header holds the encoder's input rate (24 kHz…), which FFmpeg's header-only open reports.
+        for i in streams.indices where streams[i].kind == .audio && streams[i].codec == "opus" { streams[i].sampleRate = 48000 }
         // ADIF AAC: FFmpeg guesses its length from a few bytes and has no sample rate; the header has both.
         if let adif = ADIFHeader.parse(file.head), let i = streams.firstIndex(where: { $0.kind == .audio }) {
             duration = adif.duration(fileSize: facts.size) ?? duration
@@ -79,6 +83,14 @@ public enum MediaProbe {
             streams[i].sampleRate = adif.sampleRate ?? streams[i].sampleRate
             streams[i].channels = adif.channels ?? streams[i].channels
             streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
+        }
+        // ADTS AAC: FFmpeg estimates the length from the first frames' bit rate; the frames can be counted.
+        if container.formatName == "aac", let i = streams.firstIndex(where: { $0.kind == .audio }),
+           let adts = ADTSStream.count(file, from: FormatSniffer.audioStart(file), to: facts.size - NativeReading.trailingTagBytes(file)),
+           adts.duration > 0 {
+            duration = adts.duration
+            streams[i].duration = adts.duration
+            streams[i].bitRate = Int64((Double(adts.bytes) * 8 / (Double(adts.samples) / Double(adts.sampleRate))).rounded())
         }
         if let i = streams.firstIndex(where: { $0.kind == .audio }) {
             streams[i].sampleRate = streams[i].sampleRate ?? tagLib?.sampleRate
@@ -93,7 +105,6 @@ public enum MediaProbe {
         }
         if let s = container.emptySampleTable { damage.append("the sample table of stream #\(s) is missing or damaged") }
         if tagLibHint != nil && tagLib == nil { damage.append("TagLib could not read this file; tags are FFmpeg's") }
-        let ffTags = container.metadata.compactMap { k, v in TagMapping.canonicalFFmpegKey(k).map { ($0, v) } }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
         // video file's is the whole file's, as players and ffprobe show it.
@@ -107,10 +118,18 @@ public enum MediaProbe {
 
     /// The item from TagLib and the native readings alone: the `.library` fast path, and the decision for these
     /// formats in every path. nil when TagLib (or the native reader) lacks something essential.
+    ///
+    /// `ffmpegTags` are FFmpeg's tags when FFmpeg opened the file (nil: it did not). They count only when
+    /// TagLib found a tag but read nothing from it (a tag its parser gives up on, such as an ID3v2.2 tag
+    /// with a bad first frame): then FFmpeg's reading of the same tag is the one there is. Without them such
+    /// a file does not take the fast path, so the scan opens FFmpeg too and both paths agree.
     static func tagLibOnly(_ file: MediaFile, _ known: FormatSniffer.TagLibComplete,
-                           tagLib read: TagLibReader.Result? = nil, damage extra: [String] = []) -> ProbeResult? {
+                           tagLib read: TagLibReader.Result? = nil, ffmpegTags: [(String, String)]? = nil,
+                           damage extra: [String] = []) -> ProbeResult? {
         guard let tagLib = read ?? TagLibReader.read(file, hint: known.tagLibClass),
               let rate = tagLib.sampleRate, let channels = tagLib.channels else { return nil }
+        let unreadTag = tagLib.properties.isEmpty && !tagLib.tagFormat.isEmpty && tagLib.pictures.isEmpty
+        if unreadTag && ffmpegTags == nil && extra.isEmpty { return nil }
         let native = NativeReading.read(file, container: known.container, codec: known.codec)
         guard let duration = native.duration ?? tagLib.lengthMs.map({ Double($0) / 1000 }) else { return nil }
         var audio = StreamInfo(index: 0, kind: .audio, codec: known.codec)
@@ -120,11 +139,12 @@ public enum MediaProbe {
         audio.bitRate = native.audioBitRate
         var damage = native.damage + extra
         if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
+        if tagLib.readByStructure, damage.isEmpty { damage.append("TagLib refused the metadata blocks; read by their structure (damaged)") }
         return assemble(file.path, file.facts, formatName: known.container,
                       fileType: FileType.of(container: known.container, codec: known.codec, path: file.path),
                       duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,
-                      tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage,
-                      sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters)
+                      tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties), unreadTag ? ffmpegTags ?? [] : []],
+                      damage: damage, sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters)
     }
 
     /// When FFmpeg refused the file: what TagLib and the native readers make of it, marked partial with

@@ -32,10 +32,18 @@ struct NativeReading {
 
     private mutating func readMPEG(_ file: MediaFile) {
         var start = FormatSniffer.audioStart(file)
-        // The first frame, within 64 KiB of the tag's end (some taggers leave padding or junk there).
+        let audioEnd = file.facts.size - Self.trailingTagBytes(file)
+        // The first frame, within 64 KiB of the tag's end (some taggers leave padding or junk there): one
+        // followed by another of the same stream, as FFmpeg and mutagen take it (junk can hold a lone header
+        // that is no frame: taken, it marked the file damaged and gave it a fraction of its length); else
+        // the first header at all.
         let window = file.bytes(at: start, count: 64 * 1024)
-        guard let offset = window.indices.first(where: { MPEGAudioHeader.parse(Array(window[$0..<min(window.count, $0 + 4)])) != nil }),
-              let h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
+        let windowAudio = Int(min(Int64(window.count), audioEnd - start))
+        let offset = window.withUnsafeBytes { b in
+            b.indices.first { MPEGFrameWalk.startsStream(b, at: $0, audioEnd: windowAudio) }
+                ?? b.indices.first { MPEGFrameWalk.frame(b, at: $0) != nil }
+        }
+        guard let offset, var h = MPEGAudioHeader.read(file, at: start + Int64(offset)) else {
             damage.append(file.head.starts(with: Array("APETAGEX".utf8)) ? "only an APEv2 tag, no audio" : "no MPEG audio after the tag")
             return
         }
@@ -43,12 +51,34 @@ struct NativeReading {
         mpeg = h
         // Two consecutive frame headers are what FFmpeg (and mutagen) need to take the data for MPEG audio.
         let next = start + Int64(h.frameBytes)
-        if next + 4 <= file.facts.size - Self.trailingTagBytes(file), MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) == nil {
-            damage.append("the first MPEG frame is not followed by another (damaged)")
+        if next + 4 <= audioEnd {
+            if let second = MPEGAudioHeader.parse(file.bytes(at: next, count: 4)) {
+                // Not even two whole frames (a stream cut a frame in): FFmpeg's MP3 reader refuses it.
+                if next + Int64(second.frameBytes) > audioEnd { damage.append("less than two whole MPEG frames (damaged)") }
+            } else {
+                damage.append("the first MPEG frame is not followed by another (damaged)")
+            }
         }
-        let audioBytes = max(0, file.facts.size - start - Self.trailingTagBytes(file))
+        let audioBytes = max(0, audioEnd - start)
         var seconds: Double?
-        if let samples = h.sampleCount, h.frames ?? 0 > 0 {
+        // No Xing/VBRI header: CBR when the frames in the window keep one bit rate, else the frames counted.
+        var counted: MPEGFrameWalk?
+        if h.frames == nil {
+            let audioWindow = offset == 0 ? window : Array(window[offset...])
+            let head = MPEGFrameWalk.walk(file, window: audioWindow, from: start, to: audioEnd, onlyWindow: true)
+            if head.variesInBitRate {
+                let walk = head.reachedEnd ? head : MPEGFrameWalk.walk(file, window: audioWindow, from: start, to: audioEnd, onlyWindow: false)
+                if walk.frames > 0 {
+                    h.isVBR = true
+                    counted = walk
+                }
+            }
+        }
+        if let walk = counted {
+            // Past the walk's budget the rest is taken at the walked frames' average.
+            let scale = walk.reachedEnd || walk.bytes == 0 ? 1 : Double(audioBytes) / Double(walk.bytes)
+            seconds = Double(walk.samples) / Double(h.sampleRate) * scale
+        } else if let samples = h.sampleCount, h.frames ?? 0 > 0 {
             seconds = Double(samples) / Double(h.sampleRate)
         } else if !h.isVBR, h.frameBitRate > 0 {
             seconds = Double(audioBytes) * 8 / Double(h.frameBitRate)
@@ -101,7 +131,16 @@ struct NativeReading {
                 total = Int64(s[13] & 0x0F) << 32 | Int64(s[14]) << 24 | Int64(s[15]) << 16 | Int64(s[16]) << 8 | Int64(s[17])
             }
             if kind == 6 { pictureBlocks += 1 }
-            at += 4 + size
+            var end = at + 4 + size
+            // A Vorbis comment or PICTURE block declared too short (TagLib's shim reads it by its structure
+            // too, see readFLACByStructure): what follows the declared end is no block header (or, after the
+            // last block, no frame), and the block's own structure ends further on.
+            if kind == 4 || kind == 6, !Self.isFLACBlockBoundary(file, at: end, afterLast: h[0] & 0x80 != 0),
+               let real = Self.flacStructuralLength(file, at: at + 4, kind: kind), real > size {
+                damage.append("a metadata block declares a length shorter than its contents")
+                end = at + 4 + real
+            }
+            at = end
             if h[0] & 0x80 != 0 { break }
         }
         guard rate > 0, total > 0 else { return }
@@ -109,6 +148,45 @@ struct NativeReading {
         duration = seconds
         audioBitRate = Int64((Double(max(0, file.facts.size - at)) * 8 / seconds).rounded())
         if FLACTail.endsEarly(file) { damage.append("the audio stops before the length STREAMINFO declares (truncated)") }
+    }
+
+    /// Whether a metadata block may end at `at`: a block header follows (a defined type, a length inside
+    /// the file), or after the last block an audio frame (sync 0xFFF8 or 0xFFF9), or the end of the file.
+    static func isFLACBlockBoundary(_ file: MediaFile, at: Int64, afterLast: Bool) -> Bool {
+        let h = file.bytes(at: at, count: 4)
+        guard h.count == 4 else { return at == file.facts.size }
+        if afterLast { return h[0] == 0xFF && h[1] & 0xFE == 0xF8 }
+        let size = Int64(h[1]) << 16 | Int64(h[2]) << 8 | Int64(h[3])
+        return h[0] & 0x7F <= 6 && at + 4 + size <= file.facts.size
+    }
+
+    /// The length of a Vorbis comment (kind 4) or PICTURE (kind 6) block read by its structure from `at`
+    /// (after the block header), as the reference decoder and mutagen read them; nil when it does not parse.
+    static func flacStructuralLength(_ file: MediaFile, at start: Int64, kind: UInt8) -> Int64? {
+        let size = file.facts.size
+        func u32(_ at: Int64, bigEndian: Bool) -> Int64? {
+            let b = file.bytes(at: at, count: 4)
+            guard b.count == 4 else { return nil }
+            let v = bigEndian ? b.reduce(0) { $0 << 8 | Int64($1) } : b.reversed().reduce(0) { $0 << 8 | Int64($1) }
+            return v
+        }
+        var p = start
+        func field(bigEndian: Bool) -> Bool {
+            guard let n = u32(p, bigEndian: bigEndian), p + 4 + n <= size else { return false }
+            p += 4 + n
+            return true
+        }
+        if kind == 4 {
+            guard field(bigEndian: false), let count = u32(p, bigEndian: false), count <= 100_000 else { return nil }
+            p += 4
+            for _ in 0..<count where !field(bigEndian: false) { return nil }
+        } else {
+            p += 4
+            guard field(bigEndian: true), field(bigEndian: true) else { return nil }
+            p += 16
+            guard field(bigEndian: true) else { return nil }
+        }
+        return p - start
     }
 
     private mutating func readOgg(_ file: MediaFile, codec: String?) {
@@ -120,14 +198,21 @@ struct NativeReading {
         }
         if lastOffset + last.length < file.tail.count { damage.append("the file ends inside an Ogg page (truncated)") }
         // FFmpeg checks every page it reads when it opens the file (the headers, then the last page for the
-        // length) and refuses the file when one fails; the same pages are checked here.
+        // length) and refuses the file when one fails; the same pages are checked here: the header pages
+        // (granule position 0) and the first page of audio after them, not every page in the window (that
+        // cost ~64 µs per Ogg file). Checking a page FFmpeg skips only marks damage both paths see.
         var at = 0
         while let page = OggPage.page(in: head, at: at) {
             if !page.crcMatches { damage.append("an Ogg page at byte \(at) fails its checksum"); break }
             at += page.length
+            if page.granule != 0 { break }
         }
         if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
             damage.append("no Ogg page where one should start, at byte \(at)")
+        } else if damage.isEmpty, Int64(head.count) == file.facts.size, at + 4 <= head.count,
+                  OggPage.page(in: head, at: at) == nil, at < lastOffset {      // the head is the tail here
+            // A page header whose page runs past the end of the file, before the last page: FFmpeg stops there.
+            damage.append("the Ogg page at byte \(at) runs past the end of the file (damaged)")
         }
         if !last.crcMatches { damage.append("the last Ogg page fails its checksum") }
         let packet = 27 + Int(head[26])

@@ -8,5 +8,13 @@ extension MediaProbe {
     /// - 1: file type, partial reads and their reasons, chapter counts, native lengths and bit rates (MP3
     ///   without LAME delay/padding, Opus without pre-skip), ID3v1 fallback, Standard MIDI, ADIF, OptimFROG,
     ///   Musepack SV4–SV6, ratings in tags (`tagRating`), multi-valued tags as lists.
-    public static let readerVersion = 1
+    /// - 2: one bad ID3v2 frame no longer loses the frames after it; FLAC metadata blocks declared too short
+    ///   read by their structure; FFmpeg's tags where TagLib reads nothing of a tag it found; VBR MP3 without
+    ///   a Xing/VBRI header measured by counting frames; junk before the first MPEG frame skipped (not
+    ///   damaged); ADTS AAC measured by counting frames; DSD (DSF, DSDIFF) from its headers (the DSD rate,
+    ///   the length of the audio present, DSDIFF's ID3 chunk); ASF that FFmpeg refuses read by TagLib; dates
+    ///   written in words ("Oct 3, 1995"); Opus in Matroska/WebM at 48 kHz. The scanner's fingerprint and
+    ///   end hashes changed with it (each end hashed once, `LaneHash`): the first scan of version 2 stores
+    ///   them anew.
+    public static let readerVersion = 2
 }

@@ -14,6 +14,9 @@ struct TagLibReader {
         var bitsPerSample: Int?
         var pictures: [PictureInfo]
         var chapters: [ChapterInfo] = []
+        /// TagLib refused the file (a FLAC whose metadata blocks it could not walk); they were read by their
+        /// structure. The file is damaged.
+        var readByStructure = false
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
@@ -22,17 +25,27 @@ struct TagLibReader {
     /// an MP3 cut off after its tag still shows its tags).
     static func read(_ file: MediaFile, hint: String?, audioProperties: Bool = true) -> Result? {
         if audioProperties, let hint, !FormatSniffer.tagLibCanOpen(file, as: hint) { return nil }
+        return read(file) { name, h, t in
+            func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
+                mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
+            }
+            return hint.map { $0.withCString(open) } ?? open(nil)
+        }
+    }
+
+    /// The ID3v2 tag at `offset` (DSF, DSDIFF: formats TagLib has no class for); tags only.
+    static func readID3v2(_ file: MediaFile, at offset: Int64) -> Result? {
+        read(file) { name, h, t in
+            mlib_tl_open_id3v2(file.descriptor, file.facts.size, name, offset, h.baseAddress, h.count, t.baseAddress, t.count)
+        }
+    }
+
+    private static func read(_ file: MediaFile,
+                             open: (UnsafePointer<CChar>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> OpaquePointer?) -> Result? {
         let head = file.head
         let tail = file.facts.size > Int64(head.count) ? file.tail : []
         let handle = head.withUnsafeBufferPointer { h in
-            tail.withUnsafeBufferPointer { t in
-                file.path.withCString { name in
-                    func open(_ hint: UnsafePointer<CChar>?) -> OpaquePointer? {
-                        mlib_tl_open(file.descriptor, file.facts.size, name, hint, audioProperties ? 1 : 0, h.baseAddress, h.count, t.baseAddress, t.count)
-                    }
-                    return hint.map { $0.withCString(open) } ?? open(nil)
-                }
-            }
+            tail.withUnsafeBufferPointer { t in file.path.withCString { open($0, h, t) } }
         }
         guard let handle else { return nil }
         defer { mlib_tl_close(handle) }
@@ -55,13 +68,14 @@ struct TagLibReader {
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
-                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters)
+                      bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters,
+                      readByStructure: mlib_tl_read_by_structure(handle) != 0)
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file
     /// named .mp3 must be read as Ogg). nil = a format TagLib 1.13 does not know (Matroska, WebM…).
     static func hint(formatName: String, firstAudioCodec: String?) -> String? {
-        let names = Set(formatName.split(separator: ",").map(String.init))
+        let names = DemuxerNames(formatName)
         if names.contains("mp3") { return "mpeg" }
         if names.contains("flac") { return "flac" }
         if names.contains("ogg") {

@@ -48,19 +48,23 @@ enum TagMapping {
     static let tagLibKeys: [String: String] = ["TCMP": "COMPILATION", "ITUNESCOMPILATION": "COMPILATION"]
 
     /// Merges tag lists: the first source wins per key; later ones only fill keys it lacks.
-    /// Multiple values of one key are joined with "; ".
+    /// Multiple values of one key are joined with "; " (each value once).
     static func merge(_ sources: [[(String, String)]]) -> [String: String] {
         var out: [String: String] = [:]
-        for source in sources {
-            var fromThis: [String: [String]] = [:]
-            var order: [String] = []
-            for (key, value) in source where out[key] == nil && !value.isEmpty {
-                if fromThis[key] == nil { order.append(key) }
-                fromThis[key, default: []].append(value)
-            }
-            for key in order {
-                var seen = Set<String>()
-                out[key] = fromThis[key]!.filter { seen.insert($0).inserted }.joined(separator: MediaProperty.valueSeparator)
+        out.reserveCapacity(sources.first?.count ?? 0)
+        // Which source set each key: a later source's values of a key an earlier one set are dropped.
+        var owner: [String: Int] = [:]
+        owner.reserveCapacity(sources.first?.count ?? 0)
+        let separator = MediaProperty.valueSeparator
+        for (n, source) in sources.enumerated() {
+            for (key, value) in source where !value.isEmpty {
+                guard let existing = out[key] else {
+                    out[key] = value
+                    owner[key] = n
+                    continue
+                }
+                guard owner[key] == n, !existing.split(separator: separator).contains(Substring(value)) else { continue }
+                out[key] = existing + separator + value
             }
         }
         return out
@@ -68,8 +72,11 @@ enum TagMapping {
 
     /// Fills the tag-origin properties of `item` from its canonical tag map.
     static func apply(_ tags: [String: String], to item: inout MediaItem) {
-        func text(_ keys: String...) -> String? {
-            for k in keys { if let v = tags[k]?.trimmed, !v.isEmpty { return v } }
+        // Up to three keys, not a variadic list: that built an array per call, ~30 calls per item.
+        func text(_ a: String, _ b: String? = nil, _ c: String? = nil) -> String? {
+            if let v = tags[a]?.trimmed, !v.isEmpty { return v }
+            if let b, let v = tags[b]?.trimmed, !v.isEmpty { return v }
+            if let c, let v = tags[c]?.trimmed, !v.isEmpty { return v }
             return nil
         }
         item.title = text("TITLE")
@@ -89,7 +96,10 @@ enum TagMapping {
         item[.discNumber] = disc.map(MediaValue.integer)
         item[.discCount] = (discTotal ?? leadingInteger(text("DISCTOTAL", "TOTALDISCS"))).map(MediaValue.integer)
 
-        if let c = text("COMPILATION") { item[.isCompilation] = .bool(["1", "true", "yes"].contains(c.lowercased())) }
+        if let c = text("COMPILATION") {
+            let flag = c.lowercased()
+            item[.isCompilation] = .bool(flag == "1" || flag == "true" || flag == "yes")
+        }
         if let date = releaseDate(text("DATE", "ORIGINALDATE", "YEAR")) {
             item[.releaseDate] = .text(date)
             item[.year] = Int64(date.prefix(4)).map(MediaValue.integer)
@@ -136,7 +146,7 @@ enum TagMapping {
         let digits = s.prefix(10).map { $0 == "/" || $0 == "." ? "-" : $0 }
         let text = String(digits)
         let year = text.prefix(4)
-        guard year.count == 4, year.allSatisfy(\.isASCIIDigit), let y = Int(year), y >= 1000 else { return nil }
+        guard year.count == 4, year.allSatisfy(\.isASCIIDigit), let y = Int(year), y >= 1000 else { return wordDate(s) }
         var result = String(year)
         var rest = text.dropFirst(4)
         if rest.first == "-" { rest = rest.dropFirst() }
@@ -151,12 +161,39 @@ enum TagMapping {
     }
 }
 
+extension TagMapping {
+    static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                             "october", "november", "december"]
+
+    /// A date written in words ("Oct 3, 1995", "3 October 1995", "May 2003", "Released in 1995"): the one
+    /// four-digit year (1000–2999) in it, with the month named in full or shortened ("Oct", "Sept") and the day
+    /// (1–31) beside it when they are there. nil without exactly one such year.
+    static func wordDate(_ s: String) -> String? {
+        let words = s.split { !$0.isLetter && !$0.isNumber }
+        let years = words.filter { $0.count == 4 && $0.allSatisfy(\.isASCIIDigit) && ("1000"..."2999").contains($0) }
+        guard years.count == 1, let year = years.first else { return nil }
+        guard let month = words.lazy.compactMap({ w in
+            w.count >= 3 ? monthNames.firstIndex(where: { $0.hasPrefix(w.lowercased()) }).map { $0 + 1 } : nil
+        }).first else { return String(year) }
+        let days = words.filter { $0.count <= 2 && $0.allSatisfy(\.isASCIIDigit) }.compactMap { Int($0) }.filter { (1...31).contains($0) }
+        let ym = String(year) + "-" + (month < 10 ? "0" : "") + String(month)
+        guard days.count == 1, let day = days.first else { return ym }
+        return ym + "-" + (day < 10 ? "0" : "") + String(day)
+    }
+}
+
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension String {
     var trimmed: String {
+        // Most tag values have nothing to trim: no new string.
+        // Decided on the bytes where it can be: an ASCII letter, digit or sign at both ends.
+        guard let head = utf8.first, let tail = utf8.last else { return self }
+        if head > 0x20, head < 0x7F, tail > 0x20, tail < 0x7F { return self }
+        func blank(_ c: Character) -> Bool { c.isWhitespace || c == "\0" }
+        guard let first = first, let last = last, blank(first) || blank(last) else { return self }
         var s = Substring(self)
         while let c = s.first, c.isWhitespace || c == "\0" { s.removeFirst() }
         while let c = s.last, c.isWhitespace || c == "\0" { s.removeLast() }

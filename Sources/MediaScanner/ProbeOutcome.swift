@@ -35,7 +35,8 @@ enum ProbeOutcome: Sendable {
             item.path = path
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
-            self = .read(job, item, fingerprint: Fingerprint.of(file), ends: Fingerprint.ends(file))
+            let identity = Fingerprint.identity(file)      // both from one hash of each end
+            self = .read(job, item, fingerprint: identity.fingerprint, ends: identity.ends)
         } catch {
             self = .failed(job, code: error.code, message: error.reason)
         }

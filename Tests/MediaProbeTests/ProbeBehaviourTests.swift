@@ -19,7 +19,14 @@ struct TagMappingTests {
         #expect(TagMapping.releaseDate("2003/05") == "2003-05")
         #expect(TagMapping.releaseDate("20030517") == "2003-05-17")
         #expect(TagMapping.releaseDate("2003-13-01") == "2003")
-        #expect(TagMapping.releaseDate("May 2003") == nil)
+        // Dates written out in words (issue 25: dropped before; mutagen and players show them).
+        #expect(TagMapping.releaseDate("May 2003") == "2003-05")
+        #expect(TagMapping.releaseDate("Oct 3, 1995") == "1995-10-03")
+        #expect(TagMapping.releaseDate("3 October 1995") == "1995-10-03")
+        #expect(TagMapping.releaseDate("Released in 1995") == "1995")
+        #expect(TagMapping.releaseDate("Tuesday") == nil)
+        #expect(TagMapping.releaseDate("Decade 1990") == "1990")
+        #expect(TagMapping.releaseDate("12 34") == nil)
         #expect(TagMapping.releaseDate("") == nil)
     }
 

@@ -24,6 +24,12 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
                            int read_audio_properties, const unsigned char *head, size_t head_length,
                            const unsigned char *tail, size_t tail_length);
 void mlib_tl_close(mlib_tl_file *file);
+// The ID3v2 tag at `offset` of the file (DSF's metadata chunk, DSDIFF's "ID3 " chunk: formats TagLib has
+// no class for), read as mlib_tl_open reads one; no audio properties. NULL when no tag starts there.
+mlib_tl_file *mlib_tl_open_id3v2(int fd, long long size, const char *name, long long offset,
+                                 const unsigned char *head, size_t head_length,
+                                 const unsigned char *tail, size_t tail_length);
+
 
 // Tag format(s) TagLib found, e.g. "ID3v2.4", "ID3v2.3+ID3v1", "Xiph", "MP4", "RIFF INFO", "APE"; "" if none.
 const char *mlib_tl_tag_format(const mlib_tl_file *file);
@@ -36,6 +42,9 @@ const char *mlib_tl_property_value(const mlib_tl_file *file, int index);
 
 // Audio properties; 0 when unknown. Bitrate in kbit/s.
 int mlib_tl_has_audio_properties(const mlib_tl_file *file);
+// 1 when TagLib refused a FLAC file and its metadata blocks were read by their structure (a block declared
+// too short): the file is damaged, and FFmpeg may refuse it.
+int mlib_tl_read_by_structure(const mlib_tl_file *file);
 int mlib_tl_length_ms(const mlib_tl_file *file);
 int mlib_tl_bitrate(const mlib_tl_file *file);
 int mlib_tl_sample_rate(const mlib_tl_file *file);
