@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaIndex
 import NIOCore
 import NIOPosix
@@ -15,8 +16,6 @@ public struct MPDServerConfiguration: Sendable {
     public var password: String?
     /// Whether plays and skips are written to the library (real-time device playback; see `mlib serve`).
     public var recordPlays = false
-    /// The SQLite library file: `update` takes the scan lock beside it, as `mlib scan` does.
-    public var scanLockPath: String?
     /// What `random 1` turns on: `songs`, or `albums` to shuffle whole albums.
     public var randomMode: ShuffleMode = .songs
     /// The one output shown by `outputs`.
@@ -41,10 +40,11 @@ public final class MPDServer: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private var channels: [any Channel] = []
 
-    public init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+    /// `library`: opened with its locator (`Library.open`), so that `update` takes the scan lock its store needs.
+    public init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration) throws {
         // One thread: the connections and the shared state (ServerCore) all live on it.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        core = try ServerCore(player: player, store: store, configuration: configuration, loop: group.next())
+        core = try ServerCore(player: player, library: library, configuration: configuration, loop: group.next())
     }
 
     /// Binds the TCP port and/or the Unix socket; returns once clients can connect. When one of them
