@@ -90,7 +90,8 @@ let package = Package(
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
-        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport"]),
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "MediaIndex", "MediaModel",
+                                                           "PostgresTestServer"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
     ],

@@ -26,10 +26,12 @@ let player = MusicPlayer(sink: NullSink(realTime: false))   // try PulseSink() t
 let (events, feed) = AsyncStream<PlayerEvent>.makeStream()
 _ = player.addObserver { feed.yield($0) }
 player.setQueue(with: try library.items(ofPlaylist: "Björk") ?? [])
-player.play()
-for await event in events {
-    if case .itemDidEnd(let end) = event { try library.record(end) }   // play count, skip count, last played
-    if case .playbackStateDidChange(.stopped) = event, player.nowPlayingItem == nil { break }
+if !player.queue.isEmpty {
+    player.play()
+    for await event in events {
+        if case .itemDidEnd(let end) = event { try library.record(end) }   // play count, skip count, last played
+        if case .playbackStateDidChange(.stopped) = event, player.nowPlayingItem == nil { break }
+    }
 }
 try player.close()
 for item in try library.items(ofPlaylist: "Björk") ?? [] {
