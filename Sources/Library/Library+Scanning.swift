@@ -42,7 +42,8 @@ extension Library {
     }
 
     /// What scanning `directories` means for this library (`ScanPlan`): roots, subtrees of roots, new roots.
-    /// `directories` must be absolute and resolved (realpath); empty means every root.
+    /// `directories` must be absolute and resolved (realpath), as roots are stored; empty means every root.
+    /// (Not resolved here: `mlib watch` scans a directory through a symlink inside a root by its path there.)
     public func plan(_ directories: [MediaPath]) throws -> ScanPlan {
         ScanPlan(directories: directories, roots: try store.roots())
     }
@@ -82,6 +83,15 @@ extension Library {
         let playlists = interrupted ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
         return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted)
+    }
+
+    /// What scanning `directories` (every root when empty) would read, and what the exclude lists leave
+    /// out, walked as a scan walks (`MediaScanner.dryRun`); nothing is read or written, no lock is taken.
+    public func dryRun(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions(),
+                       _ body: (DryRunEntry) -> Void) throws {
+        var scanner = MediaScanner(index: store)
+        scanner.excludes = options.excludes
+        try scanner.dryRun(try plan(directories).directories, body)
     }
 
     /// Removes `root` and what is indexed under it (not what another root covers), under the scan lock.

@@ -10,9 +10,10 @@ import MediaScanner
 /// Keeps a library in step with its directories as they change (`mlib watch`): one inotify watch per
 /// directory; events mark directories changed; once they pause (`WatchOptions.debounce`) the changed
 /// directories are handed to `Library.scan`, the scan of `mlib scan` (lock, walk, diff, probe, write, moves,
-/// playlist mirroring), so there is no second way of reading the disk. A rename keeps its item because the scanner claims it by
-/// inode; a directory moved within the tree keeps its watches (they follow the inode; the cookie pairing
-/// IN_MOVED_FROM with IN_MOVED_TO renames them here). Between events it sleeps in poll(2): no CPU when idle.
+/// playlist mirroring), so there is no second way of reading the disk. A rename keeps its item because the
+/// scanner claims it by inode; a directory moved within the tree keeps its watches (they follow the inode;
+/// the cookie pairing IN_MOVED_FROM with IN_MOVED_TO renames them here). Between events it sleeps in
+/// poll(2): no CPU when idle.
 public final class LibraryWatcher {
     /// One scan the watcher ran, and why.
     public struct Scan: Sendable {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
-import Library
 
 /// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).

@@ -131,10 +131,7 @@ struct Play: AsyncParsableCommand {
 
     /// The library, if one is needed or exists: playing files works without one.
     private func openLibrary() throws -> Library? {
-        // A server library always exists (opening it says otherwise); a file library may not.
-        let exists = libraryOptions.locator.sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
-        if files && !exists { return nil }
-        return try libraryOptions.library()
+        do { return try libraryOptions.library() } catch IndexError.noLibrary(_) where files { return nil }
     }
 
     private func queueItems(_ library: Library?) throws -> [MediaItem] {

@@ -3,9 +3,9 @@ import Dispatch
 import Synchronization
 import EarlySignals
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
-import Library
 import MediaScanner
 
 struct Scan: AsyncParsableCommand {
@@ -105,9 +105,7 @@ struct Scan: AsyncParsableCommand {
         options.batchSize = batchSize
         options.excludes = exclude
         options.shouldStop = { stop.isSet }
-        options.onRereading = { count in
-            if !quiet { printError("re-reading \(count) file\(count == 1 ? "" : "s") read by an older mlib") }
-        }
+        options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
         let result = try await library.scan(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options)
         display?.clear()
         let playlists = ScanPlaylists.report(result.playlists)
@@ -122,6 +120,11 @@ struct Scan: AsyncParsableCommand {
         }
         if result.interrupted { throw ExitCode(ExitStatus.interrupted) }
         if result.summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    /// Said before a scan that reads again, unchanged, files an older mlib read (`ScanOptions.onRereading`).
+    static func rereadingLine(_ count: Int) -> String {
+        "re-reading \(count) file\(count == 1 ? "" : "s") read by an older mlib"
     }
 
     /// Missing roots, unreadable directories and files that failed, one line each on standard error.
@@ -139,13 +142,11 @@ struct Scan: AsyncParsableCommand {
 
     /// `--dry-run`: the walk alone, through the same walker and exclude lists as a scan.
     private func listWithoutScanning() throws {
-        let index = try libraryOptions.open()
-        let roots = try index.roots()
-        let directories = directories.isEmpty ? roots : try Self.rawDirectories(directories).map(Self.existingDirectory)
-        var scanner = MediaScanner(index: index)
-        scanner.excludes = exclude
+        let library = try libraryOptions.library()
+        var options = Library.ScanOptions()
+        options.excludes = exclude
         var entries: [DryRunEntry] = []
-        try scanner.dryRun(directories) { entry in
+        try library.dryRun(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options) { entry in
             if json { entries.append(entry) } else if let reason = entry.excludedBy {
                 print("- \(entry.path)  excluded by \(reason)")
             } else {

@@ -83,6 +83,7 @@ struct Watch: AsyncParsableCommand {
         scanOptions.excludes = exclude
         scanOptions.shouldStop = { stop.isSet }
         scanOptions.onWait = { printError("waiting for another scan of \(locator) to finish…") }
+        scanOptions.onRereading = { printError(Scan.rereadingLine($0)) }
         // New roots are added under the scan lock, released before the watcher takes it for each scan.
         let targets = try library.addRoots(for: try Scan.rawDirectories(directories).map(Scan.existingDirectory), options: scanOptions).directories
         var options = WatchOptions()

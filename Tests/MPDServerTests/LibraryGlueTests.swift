@@ -69,4 +69,24 @@ struct LibraryGlueTests {
         // Last played is set by both (a date; the two differ by the seconds between the plays).
         #expect(viaServerStatistics.count > 5 && viaPlayStatistics.count > 5)
     }
+
+    /// Statistics that cannot be written (the item left the library while it played) are an error the
+    /// client sees in `status`, not dropped.
+    @Test func aPlayThatCannotBeRecordedIsAnError() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library, extra: ["--record-plays"])
+        defer { server.stop() }
+        try server.mpc(["add", "Long"])          // two 30 s tones: skipping the first is a skip
+        try server.mpc(["play"])
+        let forgot = try run(Paths.mlib.path, ["root", "forget", "--library", library.library, library.music.resolvingSymlinksInPath().path])
+        try #require(forgot.status == 0, "mlib root forget: \(forgot.err)")
+        try server.mpc(["next"])                 // a skip after less than 20 s: a skip count to write
+        var status = ""
+        for _ in 0..<30 where !status.contains("ERROR") {
+            usleep(100_000)
+            status = try server.mpc(["status"]).out
+        }
+        #expect(status.contains("ERROR: cannot record play statistics"), "\(status)")
+    }
 }
