@@ -67,7 +67,10 @@ extension Library {
     /// `mlib serve`.
     public func scan(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions()) async throws -> ScanResult {
         let plan = try plan(directories)
-        let lock = try scanLock(roots: try lockedRoots(plan), timeout: options.lockTimeout, onWait: options.onWait)
+        let roots = try lockedRoots(plan)
+        // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
+        // the concurrency pool (the MPD server's `update` runs here while the server goes on).
+        let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait)) }
         defer { withExtendedLifetime(lock) {} }
         for root in plan.newRoots { try store.addRoot(root) }
 
@@ -131,10 +134,24 @@ extension Library {
         }
     }
 
+    /// Runs `body` on a new thread and returns what it returns (for blocking waits).
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     /// Whether `error` says another scan holds the lock (rather than that the lock or the library failed).
     public static func isScanLockBusy(_ error: any Error) -> Bool {
         if case ScanLock.Failure.busy? = error as? ScanLock.Failure { return true }
         if case PostgresRootLock.Failure.busy? = error as? PostgresRootLock.Failure { return true }
         return false
     }
+}
+
+/// A scan lock handed from the thread that waited for it to the scan that holds it (the lock objects are
+/// not `Sendable`; the handing over is their only crossing).
+final class HeldLock: @unchecked Sendable {
+    let lock: AnyObject?
+    init(_ lock: AnyObject?) { self.lock = lock }
 }
