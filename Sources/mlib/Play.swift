@@ -138,8 +138,7 @@ struct Play: AsyncParsableCommand {
         if files { return try fileItems(library?.store) }
         guard let library else { return [] }
         if let playlist { return try library.items(of: try library.store.requirePlaylist(playlist)) }
-        let query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
-        return try library.store.items(query)
+        return try library.items(try PlaylistQuery.query(terms, sort: sortOptions, limit: limit))
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),

@@ -27,6 +27,7 @@ struct LibraryScanTests {
         #expect(result.playlists.synced == 1)
         #expect(try library.store.roots() == [music])
         #expect(try library.items(ofPlaylist: "one")?.map(\.path.lastComponent.string) == ["opus.opus"])
+        #expect(try library.items(MediaQuery(sort: [SortDescriptor(.title)])).map(\.title) == ["Café Smørrebrød 日本語", "Opus Song"])
     }
 
     /// A scan that waits says so once, and goes on when the other scan ends.
@@ -40,8 +41,9 @@ struct LibraryScanTests {
         var options = Library.ScanOptions()
         options.onWait = { waited.set() }
         let scan = Task { try await library.scan([music], options: options) }
-        try await Task.sleep(for: .milliseconds(500))
+        for _ in 0..<100 where !waited.isSet { try await Task.sleep(for: .milliseconds(100)) }
         #expect(waited.isSet)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(try library.store.roots().isEmpty, "scanned while the lock was held")
         withExtendedLifetime(held) { held = nil }
         #expect(try await scan.value.summary.added == 1)
@@ -53,4 +55,32 @@ final class Flag: @unchecked Sendable {
     private var value = false
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
+}
+
+/// A scan lock that cannot be taken closes only its own descriptor, once: `mlib watch` tries again every
+/// second while a cron scan runs, and a Swift program has other threads opening files meanwhile (a
+/// descriptor closed twice closed theirs: "disk I/O error" from SQLite, seen in this suite).
+struct ScanLockDescriptorTests {
+    @Test func aBusyLockLeavesOtherThreadsDescriptorsOpen() throws {
+        let folder = try TemporaryLibrary("fds")
+        defer { folder.remove() }
+        let library = try Library.open(.sqlite(path: folder.library), mode: .create)
+        let held = try library.scanLock(roots: [], timeout: 0)
+        let done = Flag(), lost = Flag()
+        let opener = Thread {
+            while !done.isSet {
+                let fd = open("/dev/null", O_RDONLY)
+                for _ in 0..<50 where fcntl(fd, F_GETFD) == -1 { lost.set() }
+                close(fd)
+            }
+        }
+        opener.start()
+        for _ in 0..<2000 {
+            #expect(throws: (any Error).self) { try library.scanLock(roots: [], timeout: 0) }
+        }
+        done.set()
+        while !opener.isFinished { usleep(1000) }
+        withExtendedLifetime(held) {}
+        #expect(!lost.isSet, "a descriptor of another thread was closed under it")
+    }
 }
