@@ -69,14 +69,16 @@ let package = Package(
                                                       .product(name: "Logging", package: "swift-log")]),
         .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
                                                      .product(name: "Logging", package: "swift-log")]),
-        // `mlib watch`: inotify events turned into scans of the changed directories.
-        .target(name: "MediaWatch", dependencies: ["MediaScanner", "MediaIndex", "MediaModel"]),
+        // `mlib watch`: inotify events turned into scans of the changed directories (`Library.scan`).
+        .target(name: "MediaWatch", dependencies: ["Library", "MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
         .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "PulseLoader", "MediaModel"]),
-        // `mlib serve`: the MPD protocol over a MusicPlayer and a library store (swift-nio for the sockets).
-        // What the fronts (CLI, mlib serve) share over the stores: playlist contents, mirroring, import.
-        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "Playlists", "SQLiteStore",
+        // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
+        // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
+        // It reaches PostgreSQL only with the PostgreSQL trait.
+        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore",
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
+        // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner", "Library",
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
@@ -85,6 +87,9 @@ let package = Package(
             "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // README's "As a Swift library" example, as a program (LibraryTests runs it and checks the README shows it).
+        .executableTarget(name: "library-example", dependencies: ["Library", "MediaModel", "Playback"], path: "Examples/LibraryExample"),
 
         // In-process query timings on a 100,000-item library (Benchmarks/query-bench runs it).
         .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "SQLiteStore", "MediaModel"], path: "Benchmarks/QueryBench"),
@@ -104,7 +109,10 @@ let package = Package(
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
-        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "MediaIndex", "MediaModel",
+                                                           "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+                                                         "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -2,19 +2,15 @@ import MediaIndex
 import MediaModel
 
 /// What a stored playlist holds now: the entries of a static one, the result of the rule of a smart one
-/// (evaluated at each read, so it sees today's library). The one evaluator `mlib playlist`, `mlib play`,
-/// `mlib export` and `mlib serve` use.
+/// (evaluated at each read, so it sees today's library). The one evaluator every front uses: `mlib
+/// playlist show`, `mlib ls --group playlists`, `mlib play`, `mlib export` and `mlib serve` (through
+/// `Library.items(of:)` and `Library.playlistCollections`).
 public enum PlaylistContents {
-    /// The order when a rule names none: the one `mlib ls` lists in (album order within an artist; files
-    /// without tags by path, not in the order the scan found them).
-    public static let defaultSort = "artist,album,title,path"
+    /// The order when a rule names none (`SmartPlaylistRule.defaultSort`).
+    public static let defaultSort = SmartPlaylistRule.defaultSort
 
-    /// The query a smart playlist's stored rule stands for. Throws `QueryError` for a rule that no longer
-    /// parses (a property renamed since it was stored).
-    public static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery {
-        MediaQuery(filter: try PredicateParser.parse(rule.predicate),
-                   sort: try SortDescriptor.parseList(rule.sort ?? defaultSort), limit: rule.limit)
-    }
+    /// The query a smart playlist's stored rule stands for (`SmartPlaylistRule.query()`, the one evaluator).
+    public static func query(_ rule: SmartPlaylistRule) throws -> MediaQuery { try rule.query() }
 
     /// The playlist's items, streamed in order.
     public static func forEachItem(of playlist: StoredPlaylist, in store: any LibraryStore,

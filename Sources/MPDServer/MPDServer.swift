@@ -1,4 +1,5 @@
 import Foundation
+import Library
 import MediaIndex
 import NIOCore
 import NIOPosix
@@ -15,8 +16,6 @@ public struct MPDServerConfiguration: Sendable {
     public var password: String?
     /// Whether plays and skips are written to the library (real-time device playback; see `mlib serve`).
     public var recordPlays = false
-    /// The SQLite library file: `update` takes the scan lock beside it, as `mlib scan` does.
-    public var scanLockPath: String?
     /// What `random 1` turns on: `songs`, or `albums` to shuffle whole albums.
     public var randomMode: ShuffleMode = .songs
     /// The one output shown by `outputs`.
@@ -43,11 +42,12 @@ public final class MPDServer: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private var channels: [any Channel] = []
 
-    public init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration) throws {
+    /// `library`: opened with its locator (`Library.open`), so that `update` takes the scan lock its store needs.
+    public init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration) throws {
         // One thread: the connections and the shared state (ServerCore) all live on it. The library view
         // is built here, before any client connects (as mpd loads its database), on the caller's thread.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        core = try ServerCore(player: player, store: store, configuration: configuration, loop: group.next())
+        core = try ServerCore(player: player, library: library, configuration: configuration, loop: group.next())
         core.watchLibrary()
     }
 

@@ -16,7 +16,9 @@ import Playback
 final class ServerCore: @unchecked Sendable {
     let loop: any EventLoop
     let player: MusicPlayer
-    let store: any LibraryStore
+    /// The library: its store for the commands that read, its scan and statistics for `update` and plays.
+    let library: Library
+    var store: any LibraryStore { library.store }
     let configuration: MPDServerConfiguration
     let started = Date()
 
@@ -64,12 +66,12 @@ final class ServerCore: @unchecked Sendable {
 
     private var observer: UUID?
 
-    init(player: MusicPlayer, store: any LibraryStore, configuration: MPDServerConfiguration, loop: any EventLoop) throws {
+    init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration, loop: any EventLoop) throws {
         self.loop = loop
         self.player = player
-        self.store = store
+        self.library = library
         self.configuration = configuration
-        view = try LiveView(store: store, schema: .mpd)
+        view = try LiveView(store: library.store, schema: .mpd)
         uris = LibraryURIs(roots: view.snapshot.roots)
         databaseUpdated = Date()
         storeThread.start()
@@ -183,16 +185,16 @@ final class ServerCore: @unchecked Sendable {
         return currentSongID.flatMap { queueIDs.position(ofID: $0) }
     }
 
+    /// Play statistics by the library's one rule (`Library.record`); a failure to write them is the
+    /// error `status` shows, as MPD shows a failed output or decoder.
     private func recordStatistics(_ end: ItemEnd) {
         guard configuration.recordPlays, end.itemID != 0 else { return }
-        let store = self.store, id = end.itemID, verdict = end.verdict, date = Date()
-        // Off the loop, as every store call of the server.
-        _ = offLoop {
-            switch verdict {
-            case .played: try? store.recordPlay(id: id, at: date)
-            case .skipped: try? store.recordSkip(id: id)
-            case .none: break
-            }
+        let library = self.library, date = Date()
+        // Off the loop, as every store call of the server; a failure is what `status` shows.
+        offLoop { _ = try library.record(end, at: date) }.whenFailure { [weak self] error in
+            guard let self else { return }
+            self.lastError = "cannot record play statistics: \(error)"
+            self.emit([.player])
         }
     }
 
@@ -201,25 +203,20 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Database updates
 
     /// Starts a scan of `directories` (every root when empty) unless one runs; returns its job number.
+    /// The scan is `Library.scan`, the one `mlib scan` runs: it waits for the store's scan lock (the lock
+    /// file of an SQLite library, each root's advisory lock on PostgreSQL) and mirrors playlist files.
     func startUpdate(_ directories: [MediaPath]) -> Int {
         if let updateJob { return updateJob }
         lastUpdateJob += 1
         let job = lastUpdateJob
         updateJob = job
         emit([.update])
-        let store = self.store
-        let lockPath = configuration.scanLockPath
+        let library = self.library
         Task.detached { [weak self] in
             var failure: String?
             var playlistsTouched = false
             do {
-                let lock = try lockPath.map { try ScanLock(libraryPath: $0, timeout: nil) }
-                defer { withExtendedLifetime(lock) {} }
-                let scanner = MediaScanner(index: store)
-                let roots = try directories.isEmpty ? store.roots() : directories
-                let summary = try await scanner.scan(roots)
-                // Playlist files found become (or update) the library's playlists, as after `mlib scan`.
-                let mirrored = PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
+                let mirrored = try await library.scan(directories).playlists
                 playlistsTouched = mirrored.synced > 0 || !mirrored.removed.isEmpty
                 if let (file, message) = mirrored.failures.first {
                     failure = (file.map { "\($0): playlist not imported: " } ?? "") + message

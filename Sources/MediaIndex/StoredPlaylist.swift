@@ -40,12 +40,19 @@ public struct StoredPlaylist: Sendable, Hashable, Identifiable {
 }
 
 extension SmartPlaylistRule {
-    /// The query a smart playlist stands for. `predicate` is a format string, or short-form words when it
-    /// has no operator (`artist:björk year:1990..`); `sort` is a sort list (`artist,-year`).
+    /// The order when a rule names none: the one `mlib ls` lists in (album order within an artist; files
+    /// without tags by path, not in the order the scan found them). With `--limit` it decides which items
+    /// a smart playlist holds, so it is the same everywhere (documented in mlib(1), "Smart playlists").
+    public static let defaultSort = "artist,album,title,path"
+
+    /// The query a smart playlist's stored rule stands for: the one evaluator of every front and store. The
+    /// predicate is a format string (`rating >= 4`), or short-form words when it has no operator
+    /// (`artist:björk year:1990..`), as `mlib ls` reads its arguments; an empty one matches everything.
+    /// Throws `QueryError` for a rule that no longer parses (a property renamed since it was stored).
     public func query() throws -> MediaQuery {
-        let trimmed = predicate.trimmingCharacters(in: .whitespaces)
-        let filter: MediaModel.Predicate = trimmed.isEmpty ? .all
-            : PredicateParser.looksLikeFormat(trimmed) ? try PredicateParser.parse(trimmed) : try ShortQueryParser.parse(trimmed)
-        return MediaQuery(filter: filter, sort: try sort.map { try MediaModel.SortDescriptor.parseList($0) } ?? [], limit: limit)
+        let text = predicate.trimmingCharacters(in: .whitespaces)
+        let filter: MediaModel.Predicate = text.isEmpty ? .all
+            : PredicateParser.looksLikeFormat(text) ? try PredicateParser.parse(text) : try ShortQueryParser.parse(text)
+        return MediaQuery(filter: filter, sort: try MediaModel.SortDescriptor.parseList(sort ?? Self.defaultSort), limit: limit)
     }
 }

@@ -31,20 +31,21 @@ public final class ScanLock {
         guard fd >= 0 else { throw Failure.cannotCreate(lockFile: lockFile, reason: String(cString: strerror(errno))) }
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var warned = false
-        // Poll rather than block in flock(2): a deadline can then be honoured and signals handled.
+        // Poll rather than block in flock(2): a deadline can then be honoured and signals handled. A throw
+        // from here on runs deinit (every property is set), which closes `fd`: closing it here as well
+        // closed whatever another thread had opened under that number meanwhile.
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw Failure.cannotCreate(lockFile: lockFile, reason: reason)
+                throw Failure.cannotCreate(lockFile: lockFile, reason: String(cString: strerror(errno)))
             }
-            if let deadline, Date() >= deadline { close(fd); throw Failure.busy(lockFile: lockFile) }
+            if let deadline, Date() >= deadline { throw Failure.busy(lockFile: lockFile) }
             if !warned { onWait(); warned = true }
             usleep(100_000)
         }
     }
 
     deinit {
+        guard fd >= 0 else { return }
         flock(fd, LOCK_UN)
         close(fd)
     }

@@ -2,16 +2,18 @@
 import Glibc
 #endif
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import MediaScanner
 
 /// Keeps a library in step with its directories as they change (`mlib watch`): one inotify watch per
 /// directory; events mark directories changed; once they pause (`WatchOptions.debounce`) the changed
-/// directories are handed to the same `MediaScanner` as `mlib scan` (walk, diff, probe, write, moves), so
-/// there is no second way of reading the disk. A rename keeps its item because the scanner claims it by
-/// inode; a directory moved within the tree keeps its watches (they follow the inode; the cookie pairing
-/// IN_MOVED_FROM with IN_MOVED_TO renames them here). Between events it sleeps in poll(2): no CPU when idle.
+/// directories are handed to `Library.scan`, the scan of `mlib scan` (lock, walk, diff, probe, write, moves,
+/// playlist mirroring), so there is no second way of reading the disk. A rename keeps its item because the
+/// scanner claims it by inode; a directory moved within the tree keeps its watches (they follow the inode;
+/// the cookie pairing IN_MOVED_FROM with IN_MOVED_TO renames them here). Between events it sleeps in
+/// poll(2): no CPU when idle.
 public final class LibraryWatcher {
     /// One scan the watcher ran, and why.
     public struct Scan: Sendable {
@@ -19,17 +21,19 @@ public final class LibraryWatcher {
         public var reason: Reason
         public var directories: [MediaPath]
         public var summary: ScanSummary
+        /// The playlist files mirrored after it.
+        public var playlists: PlaylistMirror.Report
     }
 
-    public let scanner: MediaScanner
+    public let library: Library
+    /// How each scan runs; its `lockTimeout` is ignored: when another scan holds the lock, the changes
+    /// wait and are tried again a second later. `shouldStop` ends the watch too.
+    public let scanOptions: Library.ScanOptions
     public let options: WatchOptions
-    /// Takes the library's scan lock for one scan, or returns nil when another scan holds it (the changes
-    /// wait and are tried again a second later).
-    public var lock: () throws -> AnyObject? = { nil as AnyObject? }
     public var onScan: (Scan) -> Void = { _ in }
     /// Things the user should know once: the watch limit reached, events lost, a root gone or back.
     public var onNotice: (String) -> Void = { _ in }
-    /// Readable when the watcher should stop (a signal's self-pipe); `scanner.shouldStop` is asked then.
+    /// Readable when the watcher should stop (a signal's self-pipe); `scanOptions.shouldStop` is asked then.
     public var wakeDescriptor: Int32 = -1
 
     private let targets: [MediaPath]
@@ -44,11 +48,13 @@ public final class LibraryWatcher {
     private var lastFallback = Date()
     private var lockBusySince: Date?
 
-    /// `targets`: the roots (or directories inside roots) to watch; `libraryRoots`: every root of the library.
-    public init(scanner: MediaScanner, targets: [MediaPath], libraryRoots: [MediaPath], options: WatchOptions = WatchOptions()) throws {
-        self.scanner = scanner
+    /// `targets`: the roots (or directories inside roots) to watch (see `Library.addRoots(for:)`).
+    public init(library: Library, targets: [MediaPath], scanOptions: Library.ScanOptions = Library.ScanOptions(),
+                options: WatchOptions = WatchOptions()) throws {
+        self.library = library
+        self.scanOptions = scanOptions
         self.targets = targets
-        self.libraryRoots = libraryRoots
+        libraryRoots = try library.store.roots()
         self.options = options
         inotify = try Inotify()
         tree = WatchedTree(inotify: inotify, libraryRoots: libraryRoots, maxWatches: options.maxWatches)
@@ -58,7 +64,7 @@ public final class LibraryWatcher {
     public var watchCount: Int { tree.count }
 
     /// Watches, scans once (unless `options.initialScan` is false), then follows events until
-    /// `scanner.shouldStop()` is true.
+    /// `scanOptions.shouldStop()` is true.
     public func run() async throws {
         let started = Date()
         knownMounts = mounts.mountPoints(under: targets)
@@ -70,9 +76,9 @@ public final class LibraryWatcher {
             reasons.insert(.start)
             try await scanChanges(force: true)
         }
-        while !scanner.shouldStop() {
+        while !scanOptions.shouldStop() {
             waitForEvents(until: nextWakeUp())
-            if scanner.shouldStop() { break }
+            if scanOptions.shouldStop() { break }
             let now = Date()
             handle(inotify.read(), at: now)
             checkMounts(at: now)
@@ -199,25 +205,27 @@ public final class LibraryWatcher {
         if let busy = lockBusySince, now.timeIntervalSince(busy) < 1 { return }
         let ready = force ? changes.take(at: .distantFuture, options) : changes.take(at: now, options)
         guard !ready.isEmpty else { return }
-        guard let held = try lock() else {
+        let directories = scannable(ready)
+        let reason = reasons.contains(.start) ? .start : reasons.contains(.overflow) ? .overflow
+            : reasons.contains(.mount) ? .mount : reasons.contains(.rootBack) ? .rootBack
+            : reasons.contains(.changes) ? .changes : Scan.Reason.fallback
+        guard !directories.isEmpty else { reasons.removeAll(); return }
+        // Between two scans driven by events nothing went unseen; after a blind spell (start, lost events,
+        // a disk away, the unwatched part) the scan pairs as a cron scan does.
+        var scanOptions = scanOptions
+        scanOptions.weakEvidenceAcrossScans = reason != .changes
+        scanOptions.lockTimeout = 0
+        let result: Library.ScanResult
+        do {
+            result = try await library.scan(directories, options: scanOptions)
+        } catch where Library.isScanLockBusy(error) {
             lockBusySince = now                    // another scan (cron) holds the library: try again shortly
             for directory in ready { changes.touch(directory, at: .distantPast) }
             return
         }
         lockBusySince = nil
-        let directories = scannable(ready)
-        let reason = reasons.contains(.start) ? .start : reasons.contains(.overflow) ? .overflow
-            : reasons.contains(.mount) ? .mount : reasons.contains(.rootBack) ? .rootBack
-            : reasons.contains(.changes) ? .changes : Scan.Reason.fallback
         reasons.removeAll()
-        guard !directories.isEmpty else { return }
-        // Between two scans driven by events nothing went unseen; after a blind spell (start, lost events,
-        // a disk away, the unwatched part) the scan pairs as a cron scan does.
-        var scanner = scanner
-        scanner.weakEvidenceAcrossScans = reason != .changes
-        let summary = try await scanner.scan(directories)
-        withExtendedLifetime(held) {}
-        onScan(Scan(reason: reason, directories: directories, summary: summary))
+        onScan(Scan(reason: reason, directories: directories, summary: result.summary, playlists: result.playlists))
     }
 
     /// The fewest directories that cover `changed`: one inside another is scanned with it; one that no

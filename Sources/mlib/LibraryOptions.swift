@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
-import MediaScanner
-#if PostgreSQL
-import PostgresStore
-#endif
 
 /// `--library LOCATOR`, shared by every command that opens the index. Resolution order: the option,
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
@@ -24,35 +21,19 @@ struct LibraryOptions: ParsableArguments {
     }
 
     var locator: LibraryLocator {
-        if let library { return LibraryLocator(library) }
-        let env = ProcessInfo.processInfo.environment
-        if let p = env["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
-        // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (it named a library under the cwd).
-        let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return .sqlite(path: data + "/mlib/library.sqlite")
+        library.map(LibraryLocator.init) ?? Library.defaultLocator()
     }
 
-    /// Opens the library (SQLite or PostgreSQL). Commands that only read or edit what is there use
-    /// `.existing`: a mistyped path is "no library at …" (exit 3), never a new empty library; only commands
-    /// that fill one use `.create`.
+    /// Opens the library (`Library.open`: SQLite or PostgreSQL). Commands that only read or edit what is
+    /// there use `.existing` (a mistyped path is "no library at …", exit 3); only commands that fill one
+    /// use `.create`.
+    func library(_ mode: LibraryOpenMode = .existing) throws -> Library {
+        try Library.open(locator, mode: mode)
+    }
+
+    /// The store of `library(mode)`, for commands that only query or edit through the store protocols.
     func open(_ mode: LibraryOpenMode = .existing) throws -> any LibraryStore {
-        try locator.open(mode)
-    }
-
-    /// The lock a scan of `roots` holds while it writes: the lock file beside an SQLite library (one scan
-    /// at a time), or an advisory lock per root on PostgreSQL (scans of other roots go on meanwhile).
-    func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void) throws -> AnyObject {
-        switch locator {
-        case .sqlite(let path):
-            return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
-        case .postgres(let url):
-            #if PostgreSQL
-            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
-            #else
-            return try locator.open(.existing)    // says why it cannot
-            #endif
-        }
+        try library(mode).store
     }
 }
 

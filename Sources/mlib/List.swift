@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 
@@ -82,12 +83,13 @@ struct List: AsyncParsableCommand {
                                     limit: limit, offset: offset)
         }
         let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
-        let index = try libraryOptions.open()
+        let library = try libraryOptions.library()
+        let index = library.store
         var out = StandardOutput()
         // What was printed before an error reaches standard output before the error's line.
         defer { out.flush() }
         if group != nil {
-            try listCollections(index, mediaQuery, template, &out)
+            try listCollections(library, mediaQuery, template, &out)
         } else if count {
             out.write("\(try index.count(mediaQuery))\n")
         } else {
@@ -132,9 +134,10 @@ struct List: AsyncParsableCommand {
         return nil
     }
 
-    /// The query's collections in `groupOrdering`: streamed from the index when listed by name, else
-    /// all read (a summary each), sorted, then paged.
-    private func forEachCollection(_ index: any LibraryStore, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
+    /// The query's collections in `groupOrdering`: streamed from the library when listed by name, else
+    /// all read (a summary each), sorted, then paged. Playlists are evaluated as `mlib playlist show` does
+    /// (`SmartPlaylistRule.query()`, the one smart-playlist evaluator).
+    private func forEachCollection(_ index: Library, _ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws {
         guard let ordering = try groupOrdering(query.grouping) else { return try index.forEachCollectionSummary(query, body) }
         var unpaged = query
         unpaged.limit = nil
@@ -144,7 +147,7 @@ struct List: AsyncParsableCommand {
         }
     }
 
-    private func listCollections(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?,
+    private func listCollections(_ index: Library, _ query: MediaQuery, _ template: ItemTemplate?,
                                  _ out: inout StandardOutput) throws {
         if count {
             var n = 0

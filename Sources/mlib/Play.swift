@@ -100,8 +100,8 @@ struct Play: AsyncParsableCommand {
 
     func run() async throws {
         let spec = sink
-        let index = try openLibrary()
-        let items = try queueItems(index)
+        let library = try openLibrary()
+        let items = try queueItems(library)
         guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
         if let start, start > items.count {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
@@ -121,7 +121,7 @@ struct Play: AsyncParsableCommand {
             printQueue(player.queue, order: player.playOrder)
             return
         }
-        let session = PlaySession(player: player, index: index, recordsStatistics: recordPlays || spec.isListenedTo,
+        let session = PlaySession(player: player, library: library, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
         let failures = await session.run()
         try player.close(drain: true)   // a WAV file that cannot be finished: SinkError, status 1
@@ -130,23 +130,15 @@ struct Play: AsyncParsableCommand {
     }
 
     /// The library, if one is needed or exists: playing files works without one.
-    private func openLibrary() throws -> (any LibraryStore)? {
-        // A server library always exists (opening it says otherwise); a file library may not.
-        let exists = libraryOptions.locator.sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
-        if files && !exists { return nil }
-        return try libraryOptions.open()
+    private func openLibrary() throws -> Library? {
+        do { return try libraryOptions.library() } catch IndexError.noLibrary(_) where files { return nil }
     }
 
-    private func queueItems(_ index: (any LibraryStore)?) throws -> [MediaItem] {
-        if files { return try fileItems(index) }
-        guard let index else { return [] }
-        if let playlist {
-            var items: [MediaItem] = []
-            try PlaylistContents.forEachItem(of: try index.requirePlaylist(playlist), in: index) { items.append($0) }
-            return items
-        }
-        let query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
-        return try index.items(query)
+    private func queueItems(_ library: Library?) throws -> [MediaItem] {
+        if files { return try fileItems(library?.store) }
+        guard let library else { return [] }
+        if let playlist { return try library.items(of: try library.store.requirePlaylist(playlist)) }
+        return try library.items(try PlaylistQuery.query(terms, sort: sortOptions, limit: limit))
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),

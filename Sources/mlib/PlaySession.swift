@@ -1,5 +1,5 @@
 import Foundation
-import MediaIndex
+import Library
 import MediaModel
 import Playback
 
@@ -14,7 +14,7 @@ final class PlaySession: @unchecked Sendable {
     }
 
     let player: MusicPlayer
-    let index: (any LibraryStore)?
+    let library: Library?
     /// Whether plays and skips go to the library (`SinkSpec.isListenedTo`, or --record-plays).
     let recordsStatistics: Bool
     let linesToStandardError: Bool
@@ -23,9 +23,9 @@ final class PlaySession: @unchecked Sendable {
     private var statisticsFailed = false
     private var itemsStarted = 0
 
-    init(player: MusicPlayer, index: (any LibraryStore)?, recordsStatistics: Bool, linesToStandardError: Bool) {
+    init(player: MusicPlayer, library: Library?, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
-        self.index = index
+        self.library = library
         self.recordsStatistics = recordsStatistics
         self.linesToStandardError = linesToStandardError
     }
@@ -123,15 +123,11 @@ final class PlaySession: @unchecked Sendable {
         return true
     }
 
-    /// Play statistics, by `PlayStatisticsRule` (items not in the library have id 0 and are not counted).
+    /// Play statistics, by the library's one rule (`Library.record`).
     private func record(_ end: ItemEnd) {
-        guard recordsStatistics, let index, end.itemID != 0 else { return }
+        guard recordsStatistics, let library else { return }
         do {
-            switch end.verdict {
-            case .played: try index.recordPlay(id: end.itemID, at: Date())
-            case .skipped: try index.recordSkip(id: end.itemID)
-            case .none: break
-            }
+            try library.record(end)
         } catch {
             if !statisticsFailed { printError("cannot record play statistics: \(error)") }
             statisticsFailed = true

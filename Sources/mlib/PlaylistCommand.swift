@@ -289,6 +289,10 @@ struct PlaylistSmart: PlaylistSubcommand {
             stays relative; otherwise the query is stored as the equivalent format string, with relative \
             dates in field:value words (added:-7d..) fixed when the playlist is saved.
 
+            Without --sort the playlist is in the order mlib ls lists in (\(PlaylistContents.defaultSort)), \
+            and with --limit that order decides which items it holds; every command that reads it (playlist \
+            show, ls --group playlists, export, play, mlib serve) evaluates it the same way.
+
             \(ExitStatus.help(one: "the name belongs to a static playlist"))
             """)
     @OptionGroup var libraryOption: LibraryOptions

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MediaIndex
 import MediaModel
+import Library
 import MediaScanner
 
 /// `mlib root`: the library's roots — list, add (a nested root too), relocate, forget.
@@ -77,13 +78,10 @@ struct RootMove: ParsableCommand {
     @Argument(help: ArgumentHelp("Where it is now.", valueName: "new")) var new: String
 
     func run() throws {
-        var lock = try ScanLock.forCommand(libraryOptions)
-        defer { withExtendedLifetime(lock) {} }
-        let index = try libraryOptions.open()
-        let from = try Root.known(old, in: index)
-        if lock == nil { lock = try libraryOptions.scanLock(roots: [from], timeout: 0, onWait: {}) }
+        let library = try libraryOptions.library()
+        let from = try Root.known(old, in: library.store)
         let to = try Scan.existingDirectory(MediaPath(new))
-        do { try index.relocateRoot(from, to: to) } catch let error as IndexError {
+        do { try library.relocateRoot(from, to: to, options: .failingWhenBusy) } catch let error as IndexError {
             throw ValidationError(error.description)
         }
         print("moved \(from) to \(to); run `mlib scan \(to)` to check it")
@@ -98,24 +96,19 @@ struct RootForget: ParsableCommand {
     @Argument(help: ArgumentHelp("The root to forget.", valueName: "dir")) var directory: String
 
     func run() throws {
-        var lock = try ScanLock.forCommand(libraryOptions)
-        defer { withExtendedLifetime(lock) {} }
-        let index = try libraryOptions.open()
-        let from = try Root.known(directory, in: index)
-        if lock == nil { lock = try libraryOptions.scanLock(roots: [from], timeout: 0, onWait: {}) }
-        try index.removeRoot(from)
+        let library = try libraryOptions.library()
+        let from = try Root.known(directory, in: library.store)
+        try library.forgetRoot(from, options: .failingWhenBusy)
         print("forgot \(from)")
     }
 }
 
-extension ScanLock {
-    /// The scan lock for a command that rewrites what a scan writes, on a library that exists (nothing is
-    /// created beside a mistyped path); `ScanLock.Failure.busy` (exit 3) at once if a scan runs. Nil for a
-    /// PostgreSQL library, whose lock is per root: the command takes it once it knows the root.
-    static func forCommand(_ options: LibraryOptions) throws -> AnyObject? {
-        guard let path = options.locator.sqlitePath else { return nil }
-        guard FileManager.default.fileExists(atPath: path) else { throw IndexError.noLibrary(database: path) }
-        return try ScanLock(libraryPath: path, timeout: 0)
+extension Library.ScanOptions {
+    /// For a command that rewrites what a scan writes: `ScanLock.Failure.busy` (exit 3) at once if a scan runs.
+    static var failingWhenBusy: Self {
+        var options = Self()
+        options.lockTimeout = 0
+        return options
     }
 }
 

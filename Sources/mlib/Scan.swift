@@ -3,6 +3,7 @@ import Dispatch
 import Synchronization
 import EarlySignals
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import MediaScanner
@@ -81,60 +82,49 @@ struct Scan: AsyncParsableCommand {
 
         // Only scanning a directory makes a new library; a rescan (or --forget) of a mistyped path creates
         // nothing, not even the lock file.
-        let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
-        if mode == .existing, let libraryPath = libraryOptions.locator.sqlitePath, !FileManager.default.fileExists(atPath: libraryPath) {
-            throw IndexError.noLibrary(database: libraryPath)
-        }
-        let timeout = noWait ? 0 : waitTimeout
-        let onWait = { if !quiet { printError("waiting for another scan of \(libraryOptions.locator) to finish…") } }
-        // SQLite: the lock file comes first (nothing is created before it). PostgreSQL: the roots are known
-        // first, then each is locked alone (a scan of another root goes on meanwhile).
-        var lock = libraryOptions.locator.sqlitePath == nil ? nil : try libraryOptions.scanLock(roots: [], timeout: timeout, onWait: onWait)
-        defer { withExtendedLifetime(lock) {} }
-        let index = try libraryOptions.open(mode)
+        let library = try libraryOptions.library(directories.isEmpty ? .existing : .create)
+        var options = Library.ScanOptions()
+        options.lockTimeout = noWait ? 0 : waitTimeout
+        let quiet = quiet, locator = libraryOptions.locator
+        options.onWait = { if !quiet { printError("waiting for another scan of \(locator) to finish…") } }
 
         if let forget {
             let root = Self.absolutePath(MediaPath(forget))
-            if lock == nil { lock = try libraryOptions.scanLock(roots: [root], timeout: timeout, onWait: onWait) }
-            guard try index.roots().contains(root) else { throw ValidationError("\(root) is not a library root.") }
-            try index.removeRoot(root)
+            guard try library.store.roots().contains(root) else { throw ValidationError("\(root) is not a library root.") }
+            try library.forgetRoot(root, options: options)
             if !quiet { print("forgot \(root)") }
             return
         }
 
-        let roots = try Self.resolveRoots(index, directories)
-        if lock == nil {
-            let known = try index.roots()
-            lock = try libraryOptions.scanLock(roots: known.filter { root in roots.contains { $0.hasPrefix(directory: root) || $0 == root } },
-                                               timeout: timeout, onWait: onWait)
+        if directories.isEmpty, try library.store.roots().isEmpty {
+            throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")
         }
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
-
-        var progress: (@Sendable (ScanProgress) -> Void)?
-        if let display { progress = { display.show($0) } }
-        var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                   batchSize: batchSize, shouldStop: { stop.isSet }, progress: progress)
-        scanner.excludes = exclude
-        // Said once, before the scan: these files are read although they did not change.
-        let olderReads = try scanner.filesReadByAnOlderReader(in: roots)
-        if olderReads > 0 && !quiet { printError("re-reading \(olderReads) file\(olderReads == 1 ? "" : "s") read by an older mlib") }
-        let summary = try await scanner.scan(roots)
+        if let display { options.progress = { display.show($0) } }
+        options.width = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.batchSize = batchSize
+        options.excludes = exclude
+        options.shouldStop = { stop.isSet }
+        options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
+        let result = try await library.scan(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options)
         display?.clear()
-        let interrupted = summary.interrupted || stop.isSet
-        let playlists = interrupted ? (synced: 0, failed: 0)
-            : ScanPlaylists.sync(summary.playlistFiles, into: index, completeRoots: summary.completeRoots)
+        let playlists = ScanPlaylists.report(result.playlists)
 
-        Self.reportProblems(summary)
-        if interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
+        Self.reportProblems(result.summary)
+        if result.interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
-            try JSONOutput.write(summary)
+            try JSONOutput.write(result.summary)
         } else if !quiet {
-            print(Self.text(summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
+            print(Self.text(result.summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
         }
+        if result.interrupted { throw ExitCode(ExitStatus.interrupted) }
+        if result.summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
+    }
 
-        if interrupted { throw ExitCode(ExitStatus.interrupted) }
-        if summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
+    /// Said before a scan that reads again, unchanged, files an older mlib read (`ScanOptions.onRereading`).
+    static func rereadingLine(_ count: Int) -> String {
+        "re-reading \(count) file\(count == 1 ? "" : "s") read by an older mlib"
     }
 
     /// Missing roots, unreadable directories and files that failed, one line each on standard error.
@@ -152,13 +142,11 @@ struct Scan: AsyncParsableCommand {
 
     /// `--dry-run`: the walk alone, through the same walker and exclude lists as a scan.
     private func listWithoutScanning() throws {
-        let index = try libraryOptions.open()
-        let roots = try index.roots()
-        let directories = directories.isEmpty ? roots : try Self.rawDirectories(directories).map(Self.existingDirectory)
-        var scanner = MediaScanner(index: index)
-        scanner.excludes = exclude
+        let library = try libraryOptions.library()
+        var options = Library.ScanOptions()
+        options.excludes = exclude
         var entries: [DryRunEntry] = []
-        try scanner.dryRun(directories) { entry in
+        try library.dryRun(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options) { entry in
             if json { entries.append(entry) } else if let reason = entry.excludedBy {
                 print("- \(entry.path)  excluded by \(reason)")
             } else {
@@ -168,18 +156,6 @@ struct Scan: AsyncParsableCommand {
         if json {
             try JSONOutput.write(entries)
         }
-    }
-
-    /// What to scan (see `ScanPlan`): the given directories, subtrees of roots or new roots (added here),
-    /// or, without any, every root.
-    static func resolveRoots(_ index: any RootStore, _ directories: [String]) throws -> [MediaPath] {
-        let roots = try index.roots()
-        if directories.isEmpty && roots.isEmpty {
-            throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")
-        }
-        let plan = ScanPlan(directories: try rawDirectories(directories).map(Self.existingDirectory), roots: roots)
-        for root in plan.newRoots { try index.addRoot(root) }
-        return plan.directories
     }
 
     /// The real path of a directory argument, or one line and exit status 1.

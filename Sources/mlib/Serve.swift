@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MPDServer
 import Playback
@@ -63,7 +64,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let spec = SinkSpec(sink)!
         // An existing library only (no library at the path is exit 3 through main, as for every command).
-        let store = try libraryOptions.open(.existing)
+        let library = try libraryOptions.library(.existing)
         let output = try spec.open()   // a SinkError is one line and status 1 (ExitStatus.swift)
         let player = MusicPlayer(sink: output)
 
@@ -73,13 +74,12 @@ struct Serve: AsyncParsableCommand {
         configuration.socketPath = socket
         configuration.password = password
         configuration.randomMode = random
-        configuration.scanLockPath = libraryOptions.locator.sqlitePath
         configuration.outputName = "mlib (\(spec))"
         configuration.outputPlugin = spec.description.split(separator: ":").first.map(String.init) ?? "null"
         // A play counts when someone heard it: a device in real time, not a null or file rendering.
         configuration.recordPlays = recordPlays || spec.isListenedTo
 
-        let server = try MPDServer(player: player, store: store, configuration: configuration)
+        let server = try MPDServer(player: player, library: library, configuration: configuration)
         do { try await server.start() } catch {
             try? await server.stop()
             try? player.close()

@@ -2,10 +2,8 @@ import ArgumentParser
 import EarlySignals
 import Foundation
 import MediaIndex
-#if PostgreSQL
-import PostgresStore
-#endif
 import MediaModel
+import Library
 import MediaScanner
 import MediaWatch
 
@@ -71,63 +69,35 @@ struct Watch: AsyncParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
-    /// A PostgreSQL root lock that another scan holds (as opposed to a server that is gone).
-    static func isBusyLock(_ error: any Error) -> Bool {
-        #if PostgreSQL
-        error is PostgresRootLock.Failure
-        #else
-        false
-        #endif
-    }
-
     func run() async throws {
         let stop = StopFlag()
         stop.watch()
         let locator = libraryOptions.locator
         // As for mlib scan: only watching a directory makes a new library.
-        let mode: LibraryOpenMode = directories.isEmpty ? .existing : .create
-        if mode == .existing, let libraryPath = locator.sqlitePath, !FileManager.default.fileExists(atPath: libraryPath) {
-            throw IndexError.noLibrary(database: libraryPath)
+        let library = try libraryOptions.library(directories.isEmpty ? .existing : .create)
+        if directories.isEmpty, try library.store.roots().isEmpty {
+            throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")
         }
-        // Adding new roots writes to the library: on SQLite under the scan lock, like a scan, released before
-        // the watcher takes it for each scan (the `do` scope ends the lock's lifetime). On PostgreSQL adding a
-        // root is one INSERT that another host's may race harmlessly, and the locks are per root (as mlib scan).
-        let index: any LibraryStore
-        let targets: [MediaPath]
-        do {
-            let setupLock = locator.sqlitePath == nil ? nil : try libraryOptions.scanLock(roots: [], timeout: nil) {
-                printError("waiting for another scan of \(locator) to finish…")
-            }
-            index = try libraryOptions.open(mode)
-            targets = try Scan.resolveRoots(index, directories)
-            withExtendedLifetime(setupLock) {}
-        }
-        // The roots the watched directories belong to: a scan holds their locks (on SQLite, the library's).
-        let lockedRoots = try index.roots().filter { root in targets.contains { $0 == root || $0.hasPrefix(directory: root) } }
-
-        var scanner = MediaScanner(index: index, width: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                   shouldStop: { stop.isSet })
-        scanner.excludes = exclude
+        var scanOptions = Library.ScanOptions()
+        scanOptions.width = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        scanOptions.excludes = exclude
+        scanOptions.shouldStop = { stop.isSet }
+        scanOptions.onWait = { printError("waiting for another scan of \(locator) to finish…") }
+        scanOptions.onRereading = { printError(Scan.rereadingLine($0)) }
+        // New roots are added under the scan lock, released before the watcher takes it for each scan.
+        let targets = try library.addRoots(for: try Scan.rawDirectories(directories).map(Scan.existingDirectory), options: scanOptions).directories
         var options = WatchOptions()
         options.debounce = debounce
         options.maxWatches = maxWatches
         options.fallbackInterval = fallbackInterval
         options.initialScan = !noInitialScan
-        let watcher = try LibraryWatcher(scanner: scanner, targets: targets, libraryRoots: try index.roots(), options: options)
+        let watcher = try LibraryWatcher(library: library, targets: targets, scanOptions: scanOptions, options: options)
         watcher.wakeDescriptor = mlib_stop_wake_fd()
-        watcher.lock = {
-            // Busy: another scan holds it, the watcher tries again shortly. On PostgreSQL any other failure
-            // (the server gone) ends the watch rather than being taken for a busy lock forever.
-            do { return try libraryOptions.scanLock(roots: lockedRoots, timeout: 0, onWait: {}) } catch where locator.sqlitePath != nil || Self.isBusyLock(error) {
-                return nil
-            }
-        }
         watcher.onNotice = { if !quiet || !$0.hasPrefix("watching ") { printError($0) } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         watcher.onScan = { scan in
-            let playlists = scan.summary.interrupted ? (synced: 0, failed: 0)
-                : ScanPlaylists.sync(scan.summary.playlistFiles, into: index, completeRoots: scan.summary.completeRoots)
+            let playlists = ScanPlaylists.report(scan.playlists)
             Scan.reportProblems(scan.summary)
             if json {
                 let line = WatchLine(time: Date(), reason: scan.reason.rawValue, directories: scan.directories, summary: scan.summary)

@@ -218,23 +218,16 @@ extension SQLStore {
         return ("FROM items LEFT JOIN \(raw: compiler.eachValue(of: grouping, as: "gv")) ON TRUE", keys)
     }
 
-    /// Each playlist as a collection named after it: a static playlist's entries in order, a smart
-    /// playlist's rule evaluated; both filtered by `query.filter`. Empty results are kept (a playlist exists
-    /// even when nothing in it matches).
+    /// Each playlist as a collection named after it, with what it holds now (a static playlist's entries in
+    /// order, a smart playlist's rule evaluated, its limit included) narrowed by `query.filter`. Empty results
+    /// are kept (a playlist exists even when nothing in it matches).
     private func playlistCollections(_ query: MediaQuery) throws -> [MediaCollection] {
         let evaluator = try PredicateEvaluator(query.filter)
-        var result: [MediaCollection] = []
         let stored = try playlists().sorted { TextMatching.compare(TextFolding.folded($0.name), TextFolding.folded($1.name)) < 0 }
-        for playlist in stored.dropFirst(max(0, query.offset)).prefix(query.limit ?? Int.max) {
-            if let rule = playlist.smart {
-                var q = try rule.query()
-                q.filter = q.filter && query.filter
-                result.append(MediaCollection(name: playlist.name, items: try items(q)))
-            } else {
-                result.append(MediaCollection(name: playlist.name, items: try playlistItems(name: playlist.name).filter(evaluator.matches)))
-            }
+        return try stored.dropFirst(max(0, query.offset)).prefix(query.limit ?? Int.max).map { playlist in
+            let items = try playlist.smart.map { try self.items(try $0.query()) } ?? playlistItems(name: playlist.name)
+            return MediaCollection(name: playlist.name, items: items.filter(evaluator.matches))
         }
-        return result
     }
 }
 

@@ -1,0 +1,167 @@
+import Foundation
+import MediaIndex
+import MediaModel
+import MediaScanner
+#if PostgreSQL
+import PostgresStore
+#endif
+
+extension Library {
+    /// How a scan runs; every field has the default `mlib scan` uses.
+    public struct ScanOptions: Sendable {
+        /// Files read at once.
+        public var width = ProcessInfo.processInfo.activeProcessorCount
+        /// Items written per transaction.
+        public var batchSize = 500
+        /// Globs left out below every root, on top of the exclude lists (`.mlibignore`, `.mpdignore`, stored).
+        public var excludes: [String] = []
+        /// How long to wait for another scan to finish: nil as long as it takes, 0 not at all (the lock's
+        /// busy error is thrown at once; see `Library.isScanLockBusy`).
+        public var lockTimeout: Double?
+        /// Asked between batches: true stops the scan after committing what it has read.
+        public var shouldStop: @Sendable () -> Bool = { false }
+        /// Called (from the scan's tasks) as it goes: files seen, read, the directory.
+        public var progress: (@Sendable (ScanProgress) -> Void)?
+        /// Whether a file gone and one come may be paired as a move on weak evidence across scans (see
+        /// `MediaScanner.weakEvidenceAcrossScans`); `mlib watch` turns it off between event-driven scans.
+        public var weakEvidenceAcrossScans = true
+        /// Said once when the scan has to wait for another one.
+        public var onWait: @Sendable () -> Void = {}
+        /// Said once before the scan when it will read again files an older mlib read (unchanged but read
+        /// again, with ids and user data kept): the count.
+        public var onRereading: @Sendable (Int) -> Void = { _ in }
+
+        public init() {}
+    }
+
+    /// What a scan did: the scanner's summary and the playlist files mirrored after it.
+    public struct ScanResult: Sendable {
+        public var summary: ScanSummary
+        /// The playlist mirroring that followed (empty when the scan was interrupted: nothing is mirrored
+        /// from a half-walked tree).
+        public var playlists: PlaylistMirror.Report
+        /// Stopped before the end (`shouldStop`): what was read is committed; the next scan completes it.
+        public var interrupted: Bool
+    }
+
+    /// What scanning `directories` means for this library (`ScanPlan`): roots, subtrees of roots, new roots.
+    /// `directories` must be absolute and resolved (realpath), as roots are stored; empty means every root.
+    /// (Not resolved here: `mlib watch` scans a directory through a symlink inside a root by its path there.)
+    public func plan(_ directories: [MediaPath]) throws -> ScanPlan {
+        ScanPlan(directories: directories, roots: try store.roots())
+    }
+
+    /// Adds the roots that scanning `directories` makes new, under the scan lock, and returns the plan
+    /// (for a caller that scans later, as `mlib watch` does; `scan` does this itself).
+    @discardableResult
+    public func addRoots(for directories: [MediaPath], options: ScanOptions = ScanOptions()) throws -> ScanPlan {
+        let plan = try plan(directories)
+        guard !plan.newRoots.isEmpty else { return plan }
+        let lock = try scanLock(roots: plan.newRoots, timeout: options.lockTimeout, onWait: options.onWait)
+        defer { withExtendedLifetime(lock) {} }
+        for root in plan.newRoots { try store.addRoot(root) }
+        return plan
+    }
+
+    /// Scans `directories` (every root when empty; a directory outside every root becomes a new root):
+    /// takes the scan lock this library's store needs and holds it to the end, says how many files an
+    /// older mlib read are read again, walks, diffs, reads and writes (`MediaScanner`), then mirrors the
+    /// playlist files found (`PlaylistMirror`). The one scan of `mlib scan`, `mlib watch` and `update` in
+    /// `mlib serve`.
+    public func scan(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions()) async throws -> ScanResult {
+        let plan = try plan(directories)
+        let roots = try lockedRoots(plan)
+        // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
+        // the concurrency pool (the MPD server's `update` runs here while the server goes on).
+        let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait)) }
+        defer { withExtendedLifetime(lock) {} }
+        for root in plan.newRoots { try store.addRoot(root) }
+
+        var scanner = MediaScanner(index: store, width: options.width, batchSize: options.batchSize,
+                                   shouldStop: options.shouldStop, progress: options.progress)
+        scanner.excludes = options.excludes
+        scanner.weakEvidenceAcrossScans = options.weakEvidenceAcrossScans
+        // Said once, before the scan: these files are read although they did not change.
+        let olderReads = try scanner.filesReadByAnOlderReader(in: plan.directories)
+        if olderReads > 0 { options.onRereading(olderReads) }
+        let summary = try await scanner.scan(plan.directories)
+        let interrupted = summary.interrupted || options.shouldStop()
+        let playlists = interrupted ? PlaylistMirror.Report()
+            : PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
+        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted)
+    }
+
+    /// What scanning `directories` (every root when empty) would read, and what the exclude lists leave
+    /// out, walked as a scan walks (`MediaScanner.dryRun`); nothing is read or written, no lock is taken.
+    public func dryRun(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions(),
+                       _ body: (DryRunEntry) -> Void) throws {
+        var scanner = MediaScanner(index: store)
+        scanner.excludes = options.excludes
+        try scanner.dryRun(try plan(directories).directories, body)
+    }
+
+    /// Removes `root` and what is indexed under it (not what another root covers), under the scan lock.
+    public func forgetRoot(_ root: MediaPath, options: ScanOptions = ScanOptions()) throws {
+        let lock = try scanLock(roots: [root], timeout: options.lockTimeout, onWait: options.onWait)
+        defer { withExtendedLifetime(lock) {} }
+        try store.removeRoot(root)
+    }
+
+    /// Rewrites every path under root `from` to lie under `to` (identity and user data stay), under the
+    /// scan lock.
+    public func relocateRoot(_ from: MediaPath, to: MediaPath, options: ScanOptions = ScanOptions()) throws {
+        let lock = try scanLock(roots: [from], timeout: options.lockTimeout, onWait: options.onWait)
+        defer { withExtendedLifetime(lock) {} }
+        try store.relocateRoot(from, to: to)
+    }
+
+    /// The roots a scan of `plan` writes under: the library's roots that hold its directories, and the new ones.
+    func lockedRoots(_ plan: ScanPlan) throws -> [MediaPath] {
+        let known = try store.roots().filter { root in plan.directories.contains { $0 == root || $0.hasPrefix(directory: root) } }
+        return known + plan.newRoots.filter { !known.contains($0) }
+    }
+
+    /// The lock a scan of `roots` holds while it writes: the lock file beside an SQLite library (one scan
+    /// at a time; `<library>.lock`), or a session advisory lock per root on PostgreSQL (scans of other
+    /// roots, from this host or others, go on meanwhile); none for a store with no locator. The one place
+    /// that knows which store needs which lock. With `timeout` nil it waits as long as needed (`onWait`
+    /// said once), with 0 it throws the lock's busy error at once.
+    public func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void = {}) throws -> AnyObject? {
+        switch locator {
+        case nil:
+            return nil
+        case .sqlite(let path)?:
+            return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
+        case .postgres(let url)?:
+            #if PostgreSQL
+            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
+            #else
+            _ = try LibraryLocator.postgres(url: url).open(.existing)    // says why it cannot
+            return nil
+            #endif
+        }
+    }
+
+    /// Runs `body` on a new thread and returns what it returns (for blocking waits).
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Whether `error` says another scan holds the lock (rather than that the lock or the library failed).
+    public static func isScanLockBusy(_ error: any Error) -> Bool {
+        if case ScanLock.Failure.busy? = error as? ScanLock.Failure { return true }
+        #if PostgreSQL
+        if case PostgresRootLock.Failure.busy? = error as? PostgresRootLock.Failure { return true }
+        #endif
+        return false
+    }
+}
+
+/// A scan lock handed from the thread that waited for it to the scan that holds it (the lock objects are
+/// not `Sendable`; the handing over is their only crossing).
+final class HeldLock: @unchecked Sendable {
+    let lock: AnyObject?
+    init(_ lock: AnyObject?) { self.lock = lock }
+}

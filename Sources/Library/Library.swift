@@ -1,0 +1,45 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// One library and what can be done with it, the same for every front (`mlib`, `mlib watch`, `mlib serve`)
+/// and every Swift program: open it where users expect it, scan it under the lock its store needs (with
+/// playlist files mirrored after), record plays by the one statistics rule, list a playlist's items by
+/// the one smart-playlist evaluator. In the spirit of MPD's `DatabaseGlue` + `UpdateService`: the fronts
+/// parse and print; none of them knows which store it has.
+///
+/// `store` gives the store protocols (`LibraryReader`, `PlaylistStore`, `UserDataStore`, …) for queries.
+public final class Library: Sendable {
+    /// The store, for queries and edits through its protocols.
+    public let store: any LibraryStore
+    /// Where the library lives; nil for a store opened by the caller (an in-memory SQLite index), which
+    /// has no scan lock to take (nothing else can reach it).
+    public let locator: LibraryLocator?
+
+    /// A library over a store already open. Scans of it take the lock `locator` calls for (none when nil).
+    public init(store: any LibraryStore, locator: LibraryLocator? = nil) {
+        self.store = store
+        self.locator = locator
+    }
+
+    /// Opens the library at `locator`, or at the default location (`defaultLocator`).
+    ///
+    /// `mode` is `.existing` unless the caller is about to fill the library: whatever only reads (or edits
+    /// what is there) must never create one, so a mistyped path is `IndexError.noLibrary` instead of a new,
+    /// empty library that makes a cron job look fine. Only a scan of directories (or adding roots or
+    /// playlists) opens `.create`.
+    public static func open(_ locator: LibraryLocator? = nil, mode: LibraryOpenMode = .existing) throws -> Library {
+        let locator = locator ?? defaultLocator()
+        return Library(store: try locator.open(mode), locator: locator)
+    }
+
+    /// Where a library is when nobody says: `$MLIB_LIBRARY` (a path, `sqlite:PATH` or a `postgres://` URL),
+    /// else `$XDG_DATA_HOME/mlib/library.sqlite` (XDG_DATA_HOME defaulting to `~/.local/share`).
+    public static func defaultLocator(environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryLocator {
+        if let p = environment["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
+        // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (it named a library under the cwd).
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return .sqlite(path: data + "/mlib/library.sqlite")
+    }
+}
