@@ -22,17 +22,8 @@ enum DatabaseCommands {
             if let modified = browser.modified(directory) { out.field("Last-Modified", MPDFormat.timestamp(modified)) }
         }
         if LibraryURIs.normalized(uri).isEmpty {
-            // MPD lists the stored playlists at the top too (for old clients): they are in the store.
-            let store = c.core.store
-            c.offLoop {
-                let playlists = try store.playlists()
-                return { _, out in
-                    for playlist in playlists {
-                        out.field("playlist", playlist.name)
-                        out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
-                    }
-                }
-            }
+            // MPD lists the stored playlists at the top too (for old clients), as `listplaylists` does.
+            try StoredPlaylistCommands.listplaylists(c, &out)
         }
     }
 
