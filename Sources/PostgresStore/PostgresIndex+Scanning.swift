@@ -25,7 +25,7 @@ extension PostgresIndex {
                                                   reader: reader)], generation: generation)
                         } catch is PostgresSession.Rejected {}
                     case .move, .fail, .removeFailure:
-                        throw IndexError.database(database: databaseName, reason: rejected.reason)
+                        throw IndexError.database(database: libraryName, reason: rejected.reason)
                     }
                 }
             }

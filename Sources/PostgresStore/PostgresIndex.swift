@@ -42,7 +42,6 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
                    readAhead: readAhead)
     }
 
-    var databaseName: String { libraryName }
 }
 
 extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore {

@@ -263,12 +263,6 @@ final class PostgresSession: @unchecked Sendable {
         @discardableResult
         func execute(_ sql: SQLText) throws -> Int { try execute(sql.sql, sql.binds) }
 
-        /// Streams rows to `body` as they arrive (`forEachItem`): rows are decoded on the event loop's
-        /// thread into values, handed over here one batch at a time.
-        func forEachRow(_ sql: SQLText, _ body: (PostgresRow) throws -> Void) throws {
-            for row in try query(sql) { try body(row) }
-        }
-
         /// Several statements, each ending with `;` at the end of a line (schema steps); no parameters.
         /// (postgres-nio sends every query as a prepared statement, which holds one command.)
         func script(_ sql: String) throws {

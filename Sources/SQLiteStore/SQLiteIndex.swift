@@ -118,13 +118,6 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         }
     }
 
-    /// A read without a transaction around it: for hot paths made of independent single statements.
-    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.unsafeRead(body) } catch let error as IndexError { throw error } catch {
-            throw Self.readError(error, path)
-        }
-    }
-
     /// SQLite's limits on a statement (expression depth, variables, pattern size) are hit by a query too
     /// big to run, not by a broken library: they leave as a `QueryError`, the library's own as `IndexError`.
     static func readError(_ error: any Error, _ path: String) -> any Error {

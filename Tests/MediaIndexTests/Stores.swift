@@ -7,11 +7,7 @@ import PostgresTestServer
 import Testing
 
 /// The name a store's errors give for its database.
-func databaseName(_ index: any LibraryStore) -> String {
-    if let sqlite = index as? SQLiteIndex { return sqlite.path }
-    if let postgres = index as? PostgresIndex { return postgres.databaseName }
-    return ""
-}
+func databaseName(_ index: any LibraryStore) -> String { index.libraryName }
 
 extension PostgresIndex {
     /// Runs a statement (tests: user data written as the player would, checks of raw rows).

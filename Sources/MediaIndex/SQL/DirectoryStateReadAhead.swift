@@ -5,8 +5,10 @@ import Synchronization
 /// The directory states a scan's reading connection has read ahead: a scan asks for each directory's state
 /// once, in walk order (a depth-first walk with names in byte order), and one round trip per directory was
 /// most of an unchanged rescan on PostgreSQL (0.48 s against SQLite's 0.08 s on 10,000 files in 931
-/// directories). Both dialects read ahead the same way (`SQLStore.directoryState`). So the reader fetches the states of the directories from the one asked for onwards, in
-/// byte order, `rowsPerRead` rows at a time, and hands each out once.
+/// directories). So on a reading connection that has one (`SQLStore.readAhead`: PostgreSQL's scan reader;
+/// SQLite's reads a directory per statement, which costs it little), `SQLStore.directoryState` fetches the
+/// states of the directories from the one asked for onwards, in byte order, `rowsPerRead` rows at a time,
+/// and hands each out once.
 ///
 /// What it hands out is the state as it was when read, a little earlier than a read per directory would
 /// have seen it. The scanner already copes with that: its reader never waited for the writer's batches,
