@@ -7,10 +7,13 @@ import MediaModel
 /// (under NOT) — and, when any leaf was not exact, the whole predicate is the residual, evaluated by
 /// `PredicateEvaluator` on the rows the SQL returned. The answers are the evaluator's, so every store
 /// agrees with it by construction where its SQL cannot; `QueryAgreementTests` checks the exact SQL.
-/// (SQLite answers every leaf through its registered Swift functions: `QueryCompiler` needs no residual.)
-package protocol SQLDialect {
+/// (SQLite answers every leaf through its registered Swift functions: it never has a residual.)
+/// `SQLQueryCompiler` is the one implementation, over a store's `SQLDialect`.
+package protocol QueryLeaves {
     /// SQL true exactly where the comparison holds (NULL or false elsewhere), or nil when it cannot say.
     mutating func exact(_ comparison: Comparison) -> String?
+    /// SQL true exactly for the items a full-text search matches, or nil when it cannot say.
+    mutating func exactSearch(_ text: String) -> String?
     /// SQL true at least for the items a full-text search matches (a prefilter), or nil.
     mutating func searchSuperset(_ text: String) -> String?
     /// True when the search has no words (it matches everything).
@@ -24,14 +27,14 @@ package struct QueryPlan {
     package var residual: Predicate?
 
     /// Plans a normalized predicate.
-    package static func plan<D: SQLDialect>(_ predicate: Predicate, _ dialect: inout D) -> QueryPlan {
+    package static func plan<D: QueryLeaves>(_ predicate: Predicate, _ dialect: inout D) -> QueryPlan {
         var inexact = false
         let condition = bound(predicate, superset: true, &dialect, &inexact)
         return QueryPlan(condition: condition, residual: inexact ? predicate : nil)
     }
 
     /// SQL selecting a superset (or, for `superset == false`, a subset) of the items `p` matches.
-    private static func bound<D: SQLDialect>(_ p: Predicate, superset: Bool, _ dialect: inout D, _ inexact: inout Bool) -> String {
+    private static func bound<D: QueryLeaves>(_ p: Predicate, superset: Bool, _ dialect: inout D, _ inexact: inout Bool) -> String {
         switch p {
         case .all: return "TRUE"
         case .none: return "FALSE"
@@ -46,6 +49,7 @@ package struct QueryPlan {
             return ps.map { "(\(bound($0, superset: superset, &dialect, &inexact)))" }.joined(separator: " OR ")
         case .search(let text):
             if dialect.searchIsTrivial(text) { return "TRUE" }
+            if let sql = dialect.exactSearch(text) { return sql }
             inexact = true
             if superset { return dialect.searchSuperset(text) ?? "TRUE" }
             return "FALSE"

@@ -177,7 +177,7 @@ enum PostgresSchema {
             """),
         // As SQLite's "v10": equality on a multi-valued property reads rows holding one value by the folded
         // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
-        // (`PostgresDialect.eachValue`; the WHERE is written there exactly as here). Indexes only.
+        // (`PostgresQueryDialect.holdsSeveralValues` writes the WHERE exactly as here). Indexes only.
         Step(name: "pg v4: partial indexes of multi-valued properties", sql: """
             CREATE INDEX IF NOT EXISTS "items_artist_values" ON items("artist_folded", "artist") WHERE strpos("artist", '; ') > 0;
             CREATE INDEX IF NOT EXISTS "items_albumArtist_values" ON items("albumArtist_folded", "albumArtist")
@@ -189,7 +189,7 @@ enum PostgresSchema {
         // beside its folded twin) made every scan of its tree fail (`index row size … exceeds btree version 4
         // maximum 2704 for index "items_title_folded"`). The folded columns are indexed by their first 256
         // characters (at most 1,024 bytes) instead, and queries compare in full after the index has found the
-        // rows (`PostgresSchema.foldedIndexKey`); the multi-valued partial indexes hold only ids.
+        // rows (`PostgresSchema.foldedIndexPrefixLength`); the multi-valued partial indexes hold only ids.
         Step(name: "pg v5: folded-text indexes that cannot overflow", sql: """
             DROP INDEX IF EXISTS "items_title_folded";
             DROP INDEX IF EXISTS "items_albumTitle_folded";
@@ -214,16 +214,12 @@ enum PostgresSchema {
             """),
     ]
 
-    /// The expression "pg v5" indexes a folded column by (`column` as the query names it, e.g.
-    /// `items."title_folded"`). A comparison finds its rows by the index when it states the same
-    /// comparison on this expression beside the full one: `left(f, 256) = left($1, 256) AND f = $1`; for
-    /// `<`, `<=`, `>`, `>=` and BETWEEN the prefix comparison is the non-strict one (`left(f, 256) <=
-    /// left($1, 256) AND f < $1`), since a prefix of a smaller text is never greater in byte order.
-    static func foldedIndexKey(_ column: String) -> String { "left(\(column), 256)" }
-
-    /// The multi-valued properties "pg v4" made a partial index for (a property made multi-valued later
-    /// needs a step of its own before the compiler may count on one).
-    static let multiValuedIndexed: Set<MediaProperty> = [.artist, .albumArtist, .genre, .composer]
+    /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows
+    /// by the index when it states the same comparison on the prefix beside the full one (the query
+    /// compiler's `SQLDialect.prefix`): `left(f, 256) = left($1, 256) AND f = $1`; for `<`, `<=`, `>`, `>=`
+    /// and BETWEEN the prefix comparison is the non-strict one (`left(f, 256) <= left($1, 256) AND f < $1`),
+    /// since a prefix of a smaller text is never greater in byte order.
+    static let foldedIndexPrefixLength = 256
 
     /// The folded columns `search_text` joins, as v1 created it. Were a searchable property added without
     /// a step that rebuilds `search_text`, the prefilter would miss its words: the compiler then skips it.

@@ -32,12 +32,13 @@ package protocol QueryCompiling: Sendable {
 }
 
 extension QueryCompiling {
-    package func orderedSelect(_ columns: String, _ matching: SQLStatement, order: String, limit: Int?, offset: Int) -> SQLStatement {
-        "SELECT \(raw: columns) \(matching) ORDER BY \(raw: order)" + page(limit: limit, offset: offset)
-    }
-
     /// LIMIT/OFFSET both dialects read (a missing limit as the largest one).
-    package func page(limit: Int?, offset: Int) -> SQLStatement {
+    package func page(limit: Int?, offset: Int) -> SQLStatement { SQLStatement.page(limit: limit, offset: offset) }
+}
+
+extension SQLStatement {
+    /// LIMIT/OFFSET both dialects read (a missing limit as the largest one).
+    package static func page(limit: Int?, offset: Int) -> SQLStatement {
         guard limit != nil || offset > 0 else { return "" }
         return " LIMIT \(Int64(max(0, limit ?? Int(Int64.max)))) OFFSET \(Int64(max(0, offset)))"
     }
