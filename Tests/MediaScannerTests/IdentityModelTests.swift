@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaIndex
 @testable import SQLiteStore
 import MediaModel
+import PostgresTestServer
 @testable import MediaScanner
 import Testing
 
@@ -11,30 +12,31 @@ import Testing
 /// picks another, `random` a random one; Benchmarks/identity-model.sh runs many); the seed is printed on failure
 /// with the operations that led there (MLIB_MODEL_DUMP=1 adds the items table).
 @Suite(.serialized) struct IdentityModelTests {
-    @Test func threeHundredRandomOperationsLoseNoUserData() async throws {
+    /// On each store: the scanner's identity rules are the shared layer's (`SQLStore+Scanning`), run by two dialects.
+    @Test(arguments: Store.available) func threeHundredRandomOperationsLoseNoUserData(_ store: Store) async throws {
         let chosen = ProcessInfo.processInfo.environment["MLIB_MODEL_SEED"]
         let seed = chosen == "random" ? UInt64.random(in: 0...UInt64(UInt32.max)) : chosen.flatMap(UInt64.init) ?? 20261122
         let operations = ProcessInfo.processInfo.environment["MLIB_MODEL_OPERATIONS"].flatMap(Int.init) ?? 300
-        let world = try LibraryWorld(seed: seed)
+        let world = try LibraryWorld(seed: seed, store: store)
         defer { world.tearDown() }
         try await world.scan(.full)
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
                 let operations = world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n")
-            let rows = (try? world.box.index().textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
+            let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
             let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
             let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
-            Issue.record("seed \(seed) (MLIB_MODEL_SEED=\(seed)), step \(step): \(failure)\nlast operations:\n\(operations)\(dump)")
+            Issue.record("\(store), seed \(seed) (MLIB_MODEL_SEED=\(seed)), step \(step): \(failure)\nlast operations:\n\(operations)\(dump)")
                 return
             }
         }
         try await world.scan(.full)
         if let failure = world.failure {
             let operations = world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n")
-            Issue.record("seed \(seed), final scan: \(failure)\n\(operations)")
+            Issue.record("\(store), seed \(seed), final scan: \(failure)\n\(operations)")
         }
-        print("model test: seed \(seed), \(operations) operations, \(world.scans) scans, \(world.files.count) files, \(world.checks) full checks")
+        print("model test (\(store)): seed \(seed), \(operations) operations, \(world.scans) scans, \(world.files.count) files, \(world.checks) full checks")
     }
 
     /// The same random workflows followed by `mlib watch` instead of partial scans: at each scan step the
@@ -52,7 +54,7 @@ import Testing
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
-                let rows = (try? world.box.index().textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
+                let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen FROM items ORDER BY id")) ?? []
                 let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
                 let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
                 Issue.record("watch, seed \(seed), step \(step): \(failure)\(dump)\nlast operations:\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
@@ -98,9 +100,9 @@ final class LibraryWorld {
     private var nextName = 0
     private let template: Data
 
-    init(seed: UInt64) throws {
+    init(seed: UInt64, store kind: Store = .sqlite) throws {
         rng = SeededGenerator(seed: seed)
-        box = try Sandbox()
+        box = try Sandbox(store: kind)
         r1 = box.music.path + "/r1"
         r2 = box.music.path + "/r2"
         disk = r1 + "/disk"
@@ -111,7 +113,7 @@ final class LibraryWorld {
         canMount = run("/bin/mount", ["-t", "tmpfs", "-o", "size=32m", "tmpfs", store]) == 0
             && run("/bin/mount", ["--bind", store, disk]) == 0
         diskMounted = canMount
-        let index = try box.index()
+        let index = try box.store()
         try index.addRoot(MediaPath(r1))
         try index.addRoot(MediaPath(r2))
         try index.createPlaylist(name: "P")
@@ -255,7 +257,7 @@ final class LibraryWorld {
             log.append(diskMounted ? "mount disk" : "unmount disk")
         case 62..<70:
             guard let i = pick, let id = files[i].id else { return }
-            let index = try box.index()
+            let index = try box.store()
             let rating = Int.random(in: 1...5, using: &rng)
             try index.setRating(id: id, rating)
             try index.recordPlay(id: id, at: Date())
@@ -264,7 +266,7 @@ final class LibraryWorld {
             log.append("rate+play #\(id) \(files[i].path)")
         case 70..<73:
             let ids = files.compactMap(\.id).shuffled(using: &rng).prefix(2)
-            try box.index().appendToPlaylist(name: "P", itemIDs: Array(ids))
+            try box.store().appendToPlaylist(name: "P", itemIDs: Array(ids))
             playlist += ids
             log.append("playlist add \(Array(ids))")
         case 73..<81: try await scan(.full)
@@ -276,8 +278,8 @@ final class LibraryWorld {
         default:
             guard watcher == nil else { return }    // `mlib root forget` takes the scan lock; this shortcut does not
             // Forget r2 and add it back: what was indexed under it goes, by request.
-            let index = try box.index()
-            let forgotten = Set(try index.textRows("SELECT id FROM items WHERE path_text LIKE ?", [r2 + "/%"])
+            let index = try box.store()
+            let forgotten = Set(try textRows("SELECT id FROM items WHERE path_text LIKE \(r2 + "/%")")
                 .compactMap { $0[0].flatMap { Int64($0) } })
             try index.removeRoot(MediaPath(r2))
             try index.addRoot(MediaPath(r2))
@@ -316,7 +318,7 @@ final class LibraryWorld {
 
     func scan(_ kind: ScanKind) async throws {
         scans += 1
-        let index = try box.index()
+        let index = try box.store()
         if let watcher {
             // A full scan runs as cron would run it, beside the watcher; any other step lets the watcher
             // catch up (no new scan line for a while), then holds it off with the lock during the check.
@@ -354,7 +356,7 @@ final class LibraryWorld {
         if kind == .killed {
             // `mlib scan` of every root, killed with SIGKILL a few milliseconds in: whatever it committed is
             // whole batches; nothing it left half done may cost an item its identity.
-            let (process, _, _) = try CLIScanTests.start(["scan", "--quiet", "--batch-size", "3", "--library", box.library])
+            let (process, _, _) = try CLIScanTests.start(["scan", "--quiet", "--batch-size", "3", "--library", box.locator])
             let delay = UInt32.random(in: 5_000...150_000, using: &rng)
             usleep(delay)
             kill(process.processIdentifier, SIGKILL)
@@ -369,7 +371,7 @@ final class LibraryWorld {
         if kind == .withPlaylistEdits {
             async let running = scanner.scan(directories)
             let ids = files.compactMap(\.id).shuffled(using: &rng).prefix(3)
-            try box.index().appendToPlaylist(name: "P", itemIDs: Array(ids))
+            try box.store().appendToPlaylist(name: "P", itemIDs: Array(ids))
             playlist += ids
             log.append("playlist add during the scan \(Array(ids))")
             summary = try await running
@@ -385,16 +387,22 @@ final class LibraryWorld {
 
     /// The id of the row at `path`, hidden or not.
     private func indexedID(_ path: String) -> Int64? {
-        (try? box.index().textRows("SELECT id FROM items WHERE path_text = ?", [path]))?.first?[0].flatMap { Int64($0) }
+        (try? textRows("SELECT id FROM items WHERE path_text = \(path)"))?.first?[0].flatMap { Int64($0) }
     }
 
     /// Ids of rows in the table, hidden ones included.
-    private func storedIDs(_ index: SQLiteIndex) throws -> Set<Int64> {
-        Set(try index.textRows("SELECT id FROM items").compactMap { $0[0].flatMap { Int64($0) } })
+    private func storedIDs() throws -> Set<Int64> {
+        Set(try textRows("SELECT id FROM items").compactMap { $0[0].flatMap { Int64($0) } })
     }
 
-    private func check(_ index: SQLiteIndex, complete: Bool) throws {
-        let stored = try storedIDs(index)
+    /// A statement's rows as text, on the library's store (hidden rows included: the model reads the table).
+    func textRows(_ sql: SQLStatement) throws -> [[String?]] {
+        let store = try #require(try box.store() as? SQLStore)
+        return try store.connection.read { x in try x.rows(sql).map { row in row.values.indices.map { row.text($0) } } }
+    }
+
+    private func check(_ index: any LibraryStore, complete: Bool) throws {
+        let stored = try storedIDs()
         // Whatever the scan, an item whose file is still on disk keeps its row. Byte-identical files may
         // trade ids among themselves, and with a copy deleted meanwhile: per content, as many of those ids
         // as there are files that had one must remain.
@@ -423,7 +431,7 @@ final class LibraryWorld {
         for item in items { byPath[item.path.string] = item }
         // Identity per content: byte-identical files may trade ids among themselves, never lose one.
         // While the disk is unmounted, an item still recorded on it cannot be matched with a copy elsewhere.
-        let storedPaths = Dictionary(try index.textRows("SELECT id, path_text FROM items").compactMap { row in
+        let storedPaths = Dictionary(try textRows("SELECT id, path_text FROM items").compactMap { row in
             row[0].flatMap { Int64($0) }.map { ($0, row[1] ?? "") }
         }, uniquingKeysWith: { a, _ in a })
         for group in linkedGroups(files.filter { !isHidden($0.path) }) {
