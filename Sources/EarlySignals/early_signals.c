@@ -22,7 +22,6 @@ static int wake_pipe[2] = {-1, -1};
 static void say(const char *message) { ssize_t ignored = write(2, message, strlen(message)); (void)ignored; }
 
 static void on_signal(int signo) {
-    (void)signo;
     if (finishing) {
         say("mlib: interrupted; what was scanned so far is saved, run the scan again to finish\n");
         _exit(130);
@@ -31,7 +30,7 @@ static void on_signal(int signo) {
         say("mlib: interrupted again; stopping now without finishing the current batch\n");
         _exit(130);
     }
-    stop_requested = 1;
+    stop_requested = signo;
     if (wake_pipe[1] >= 0) { ssize_t ignored = write(wake_pipe[1], "", 1); (void)ignored; }
 }
 

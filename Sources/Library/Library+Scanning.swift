@@ -18,7 +18,8 @@ extension Library {
         /// How long to wait for another scan to finish: nil as long as it takes, 0 not at all (the lock's
         /// busy error is thrown at once; see `Library.isScanLockBusy`).
         public var lockTimeout: Double?
-        /// Asked between batches: true stops the scan after committing what it has read.
+        /// Asked between batches: true stops the scan after committing what it has read; asked while waiting
+        /// for another scan's lock too: true then ends the wait with a `CancellationError`, nothing written.
         public var shouldStop: @Sendable () -> Bool = { false }
         /// Called (from the scan's tasks) as it goes: files seen, read, the directory.
         public var progress: (@Sendable (ScanProgress) -> Void)?
@@ -57,7 +58,7 @@ extension Library {
     public func addRoots(for directories: [MediaPath], options: ScanOptions = ScanOptions()) throws -> ScanPlan {
         let plan = try plan(directories)
         guard !plan.newRoots.isEmpty else { return plan }
-        let lock = try scanLock(roots: plan.newRoots, timeout: options.lockTimeout, onWait: options.onWait)
+        let lock = try scanLock(roots: plan.newRoots, timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)
         defer { withExtendedLifetime(lock) {} }
         for root in plan.newRoots { try store.addRoot(root) }
         return plan
@@ -73,7 +74,7 @@ extension Library {
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
         // the concurrency pool (the MPD server's `update` runs here while the server goes on).
-        let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait)) }
+        let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)) }
         defer { withExtendedLifetime(lock) {} }
         for root in plan.newRoots { try store.addRoot(root) }
 
@@ -102,7 +103,7 @@ extension Library {
 
     /// Removes `root` and what is indexed under it (not what another root covers), under the scan lock.
     public func forgetRoot(_ root: MediaPath, options: ScanOptions = ScanOptions()) throws {
-        let lock = try scanLock(roots: [root], timeout: options.lockTimeout, onWait: options.onWait)
+        let lock = try scanLock(roots: [root], timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)
         defer { withExtendedLifetime(lock) {} }
         try store.removeRoot(root)
     }
@@ -110,7 +111,7 @@ extension Library {
     /// Rewrites every path under root `from` to lie under `to` (identity and user data stay), under the
     /// scan lock.
     public func relocateRoot(_ from: MediaPath, to: MediaPath, options: ScanOptions = ScanOptions()) throws {
-        let lock = try scanLock(roots: [from], timeout: options.lockTimeout, onWait: options.onWait)
+        let lock = try scanLock(roots: [from], timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)
         defer { withExtendedLifetime(lock) {} }
         try store.relocateRoot(from, to: to)
     }
@@ -125,16 +126,19 @@ extension Library {
     /// at a time; `<library>.lock`), or a session advisory lock per root on PostgreSQL (scans of other
     /// roots, from this host or others, go on meanwhile); none for a store with no locator. The one place
     /// that knows which store needs which lock. With `timeout` nil it waits as long as needed (`onWait`
-    /// said once), with 0 it throws the lock's busy error at once.
-    public func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void = {}) throws -> AnyObject? {
+    /// said once), with 0 it throws the lock's busy error at once. A wait ends with a `CancellationError`
+    /// once `shouldStop` is true (asked every 0.1 s), before anything is written.
+    public func scanLock(roots: [MediaPath], timeout: Double?, onWait: () -> Void = {},
+                         shouldStop: () -> Bool = { false }) throws -> AnyObject? {
         switch locator {
         case nil:
             return nil
         case .sqlite(let path)?:
-            return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait)
+            return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait, shouldStop: shouldStop)
         case .postgres(let url)?:
             #if PostgreSQL
-            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait)
+            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait,
+                                        shouldStop: shouldStop)
             #else
             _ = try LibraryLocator.postgres(url: url).open(.existing)    // says why it cannot
             return nil

@@ -22,8 +22,9 @@ public final class ScanLock {
     private let fd: Int32
 
     /// Takes the lock. With `timeout` nil it waits as long as needed; with 0 it fails at once when busy.
-    /// `onWait` is called once if it has to wait (to tell the user why nothing happens).
-    public init(libraryPath: String, timeout: Double?, onWait: () -> Void = {}) throws {
+    /// `onWait` is called once if it has to wait (to tell the user why nothing happens). While it waits,
+    /// `shouldStop` is asked every 0.1 s: true gives up with a `CancellationError` (a SIGTERM ends a waiting scan).
+    public init(libraryPath: String, timeout: Double?, onWait: () -> Void = {}, shouldStop: () -> Bool = { false }) throws {
         lockFile = libraryPath + ".lock"
         let directory = (libraryPath as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
@@ -39,6 +40,7 @@ public final class ScanLock {
                 throw Failure.cannotCreate(lockFile: lockFile, reason: String(cString: strerror(errno)))
             }
             if let deadline, Date() >= deadline { throw Failure.busy(lockFile: lockFile) }
+            if shouldStop() { throw CancellationError() }
             if !warned { onWait(); warned = true }
             usleep(100_000)
         }

@@ -21,8 +21,11 @@ public final class PostgresRootLock: Sendable {
     public let roots: [MediaPath]
 
     /// Takes the locks of `roots` (in a fixed order, so two scans of overlapping sets cannot deadlock). With
-    /// `timeout` nil it waits as long as needed; with 0 it fails at once when a root is busy.
-    public init(location: PostgresLocation, roots: [MediaPath], timeout: Double?, onWait: () -> Void = {}) throws {
+    /// `timeout` nil it waits as long as needed; with 0 it fails at once when a root is busy. While it waits,
+    /// `shouldStop` is asked every 0.1 s: true gives up with a `CancellationError` (the locks taken go with
+    /// the connection).
+    public init(location: PostgresLocation, roots: [MediaPath], timeout: Double?, onWait: () -> Void = {},
+                shouldStop: () -> Bool = { false }) throws {
         session = try PostgresSession(location)
         self.roots = roots
         let keys = roots.map { (root: $0, key: Self.key(host: location.rootHost, root: $0)) }.sorted { $0.key < $1.key }
@@ -32,6 +35,7 @@ public final class PostgresRootLock: Sendable {
             // Polled rather than blocking in pg_advisory_lock: a deadline can be honoured and signals handled.
             while try !session.run({ s in try s.scalar(SQLText("SELECT pg_try_advisory_lock(\(key))"), as: Bool.self) ?? false }) {
                 if let deadline, Date() >= deadline { throw Failure.busy(root: root.string) }
+                if shouldStop() { throw CancellationError() }
                 if !warned { onWait(); warned = true }
                 usleep(100_000)
             }

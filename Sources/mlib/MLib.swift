@@ -34,6 +34,10 @@ struct MLib: AsyncParsableCommand {
                 try command.run()
             }
             status = ExitStatus.success
+        } catch is CancellationError where mlib_stop_requested() != 0 {
+            // A wait given up on SIGINT/SIGTERM before anything was written (a scan waiting for another
+            // one's lock): the status the signal's default action gives, 128 + its number.
+            status = 128 + mlib_stop_requested()
         } catch {
             status = ErrorReport.report(error)
         }

@@ -27,7 +27,9 @@ struct Scan: AsyncParsableCommand {
             A progress line is shown when standard error is a terminal. Files that cannot be read are \
             listed on standard error and recorded (see `mlib failures`). Only one scan runs per library: a \
             second one waits for the first, or exits with status 3 with --no-wait. Ctrl-C or SIGTERM stops \
-            after committing what it has read (exit 130); the next scan completes the work.
+            after committing what it has read (exit 130); the next scan completes the work. While it \
+            still waits for another scan, they end it at once, nothing written (exit 130 for Ctrl-C, 143 \
+            for SIGTERM).
 
             \(ExitStatus.help(one: "some files failed, or a root or directory was missing or unreadable", interruptible: true))
             """)

@@ -136,6 +136,39 @@ struct CLIScanTests {
         #expect(try box.index().count(MediaQuery()) == 1)
     }
 
+    /// A scan waiting for another one's lock ends on SIGTERM within a poll of the lock (0.1 s), with 143 as
+    /// the signal's default action would, having written nothing (it waited forever before).
+    @Test func aScanWaitingForTheLockEndsOnSIGTERM() throws {
+        let box = try Sandbox()
+        try box.put("a.mp3", at: "a.mp3")
+        let held = try ScanLock(libraryPath: box.library, timeout: 0)
+        let (waiting, _, err) = try Self.start(["scan", "--library", box.library, box.music.path])
+        try Self.endWaitingScan(waiting, err)
+        withExtendedLifetime(held) {}
+    }
+
+    /// Sends SIGTERM to a scan once it says it waits; expects exit 143 within a second.
+    static func endWaitingScan(_ waiting: Process, _ err: Pipe) throws {
+        let lines = err.fileHandleForReading
+        var said = ""
+        while !said.contains("waiting for another scan") {
+            let chunk = lines.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("waiting for another scan"), "\(said)")
+        usleep(200_000)
+        #expect(waiting.isRunning)
+        let sent = Date()
+        kill(waiting.processIdentifier, SIGTERM)
+        while waiting.isRunning && Date().timeIntervalSince(sent) < 5 { usleep(10_000) }
+        let took = Date().timeIntervalSince(sent)
+        if waiting.isRunning { kill(waiting.processIdentifier, SIGKILL) }
+        waiting.waitUntilExit()
+        #expect(waiting.terminationReason == .exit && waiting.terminationStatus == 143, "\(waiting.terminationReason) \(waiting.terminationStatus)")
+        #expect(took < 1, "ended \(took) s after SIGTERM")
+    }
+
     @Test func concurrentScansNeverInterleave() throws {
         let box = try Sandbox()
         try Self.bigTree(box, count: 40)

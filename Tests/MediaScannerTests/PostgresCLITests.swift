@@ -217,6 +217,17 @@ struct PostgresCLITests {
         #expect(!stderr.contains("s3cret"), "\(stderr)")
     }
 
+    /// As `CLIScanTests.aScanWaitingForTheLockEndsOnSIGTERM`, waiting for a root's advisory lock.
+    @Test func aScanWaitingForTheLockEndsOnSIGTERM() throws {
+        let box = try Sandbox(store: .postgres)
+        try box.put("a.mp3", at: "a.mp3")
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path]) == 0)
+        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let (waiting, _, err) = try CLIScanTests.start(["scan", "--library", box.locator])
+        try CLIScanTests.endWaitingScan(waiting, err)
+        withExtendedLifetime(held) {}
+    }
+
     @Test func locatorsReadTheLibpqVariables() throws {
         let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
         let bare = try PostgresLocation(url: "postgres://", environment: env)

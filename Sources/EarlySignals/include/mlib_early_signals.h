@@ -4,7 +4,7 @@
 /// Installs the stop handler for SIGINT and SIGTERM (idempotent; `mlib scan` has it from before `main`).
 void mlib_install_stop_handler(void);
 
-/// Non-zero once SIGINT or SIGTERM arrived.
+/// The number of the signal once SIGINT or SIGTERM arrived (the first one), 0 before.
 int mlib_stop_requested(void);
 
 /// A descriptor that becomes readable when SIGINT or SIGTERM arrives (for poll(2)); -1 before the handler
