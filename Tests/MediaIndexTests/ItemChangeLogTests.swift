@@ -63,7 +63,13 @@ struct ItemChangeLogTests {
         try index.trimItemChanges(keepingRemoved: 1)
         #expect(try index.itemChanges(since: first) == nil)
         try index.setRating(id: ids[4], 3)
-        #expect(try changed(index, since: recent).ids.contains(ids[4]))
+        // On PostgreSQL `recent` is the oldest transaction then running on the server: with other tests'
+        // transactions open it may be older than the removals, and then it too is told to read everything.
+        if let answer = try index.itemChanges(since: recent) {
+            #expect(answer.ids.contains(ids[4]))
+        } else {
+            #expect(store == .postgres, "a reader newer than the trim goes on")
+        }
     }
 
     /// PostgreSQL: transactions commit out of the order of their ids. A writer that started first and
