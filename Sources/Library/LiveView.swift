@@ -46,6 +46,10 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         public var seconds: Double
     }
 
+    /// With `MLIB_VIEW_LOG` set, each refresh that changes the snapshot says on standard error what it did
+    /// and how long it took (`Benchmarks/view-bench.sh` reads it).
+    static let logsRefreshes = ProcessInfo.processInfo.environment["MLIB_VIEW_LOG"] != nil
+
     /// The last refresh that changed the snapshot, if any since the view was made.
     public var lastRefresh: RefreshReport? { lock.withLock { state.lastRefresh } }
 
@@ -102,7 +106,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     }
 
     /// Brings the view up to date now (after a scan this process ran): blocks the caller until the new
-    /// snapshot is in, so call it off any event loop. Returns whether it changed.
+    /// snapshot is in, so call it off any event loop. Returns whether it changed. `force`: look for changed
+    /// items even when the version has not moved; a feed that cannot say which changed rebuilds the view.
     @discardableResult
     public func refresh(force: Bool = false) -> Bool {
         queue.sync { refreshOnQueue(force: force, probing: true) }
@@ -132,7 +137,7 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             let started = ContinuousClock.now
             let new: LibrarySnapshot
             let report: RefreshReport
-            if !force, let applied, applied.changeToken != nil, version.changeToken != nil, let changes = try feed.changes(since: applied) {
+            if let applied, applied.changeToken != nil, version.changeToken != nil, let changes = try feed.changes(since: applied) {
                 version.changeToken = changes.token ?? version.changeToken
                 var unchanged = applied
                 unchanged.changeToken = version.changeToken
@@ -156,6 +161,11 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 state.lastRefresh = report
                 state.lastRefresh?.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 return state.onChange
+            }
+            if Self.logsRefreshes, let report = lastRefresh {
+                let line = "mlib: view \(report.incremental ? "refreshed" : "rebuilt"): \(report.items) items in "
+                    + String(format: "%.1f ms", report.seconds * 1_000) + "\n"
+                FileHandle.standardError.write(Data(line.utf8))
             }
             onChange?(new)
             return true
