@@ -5,7 +5,8 @@
 #  - its resident memory: the RSS of `mlib serve` on the library minus that on an empty library (mpd's RSS
 #    beside it);
 #  - the refresh after a 1 % rescan (touching 1 % of the files): `update` on each server, and `mlib scan`
-#    alone on the same files, the difference being the view's rebuild;
+#    alone on the same files; and the view's own refresh after the update, as the server logs it
+#    (MLIB_VIEW_LOG: only the items the change log names are read, the rest derived from memory);
 #  - per-command times (median, one client): list artist, list album group albumartist, count group artist,
 #    search any "x", lsinfo DIR, stats, listallinfo.
 # MUSIC=DIR is the folder (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`); default: the fixtures.
@@ -13,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --static-swift-stdlib --product mlib)" >&2; exit 2; }
+export MLIB_VIEW_LOG=1   # each view refresh says on stderr what it did and how long it took (LiveView)
 source Benchmarks/mpd-peers.sh
 rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 now() { python3 Benchmarks/view-bench.py now; }
@@ -54,3 +56,5 @@ touch_some
 t0=$(now); "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]; scan_s=$(python3 -c "print($(now) - $t0)")
 printf 'after touching %d files: mlib update %.3f s (mlib scan alone %.3f s: the view refresh is about %.3f s); mpd update %.3f s\n' \
     "$count" "$update_s" "$scan_s" "$(python3 -c "print($update_s - $scan_s)")" "$mpd_s"
+refresh=$(grep 'mlib: view ' "$work/serve.err" | tail -1 | sed 's/^mlib: view //')
+echo "view refresh after the update of $count touched files (of $items): ${refresh:-not logged}"

@@ -89,8 +89,14 @@ extension Library {
         let interrupted = summary.interrupted || options.shouldStop()
         let playlists = interrupted ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
+        if summary.removed > 0 { try store.trimItemChanges(keepingRemoved: Self.removalsLogged) }
         return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted)
     }
+
+    /// How many removed items the change log remembers (`ItemChangeLog.trimItemChanges`), trimmed after a
+    /// scan that removed some: a live view looks every half second, so one that is further behind than
+    /// this is rare and reads the library again.
+    public static let removalsLogged = 10_000
 
     /// What scanning `directories` (every root when empty) would read, and what the exclude lists leave
     /// out, walked as a scan walks (`MediaScanner.dryRun`); nothing is read or written, no lock is taken.
@@ -106,6 +112,7 @@ extension Library {
         let lock = try scanLock(roots: [root], timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)
         defer { withExtendedLifetime(lock) {} }
         try store.removeRoot(root)
+        try store.trimItemChanges(keepingRemoved: Self.removalsLogged)
     }
 
     /// Rewrites every path under root `from` to lie under `to` (identity and user data stay), under the

@@ -11,7 +11,10 @@ import Synchronization
 
 /// The library kept in memory as a `LibrarySnapshot`, and kept current: on a private queue (never a
 /// caller's thread, so never an event loop) it looks at the store's `ViewVersion` every `checkInterval`
-/// and builds a new snapshot when it moved (a scan here or in another process), then swaps it in.
+/// and, when it moved (a scan, a rename, a rating, here or in another process), fetches the items changed
+/// since (`ViewChangeFeed.changes(since:)`) and derives a new snapshot from the current one and those
+/// (`LibrarySnapshot.applying`) — or builds it again from the store when the feed cannot say what changed —
+/// then swaps it in.
 /// `snapshot` never waits for a build: a reader gets the current one (a pointer read under a lock held
 /// for nanoseconds) and keeps it for its whole request.
 public final class LiveView: @unchecked Sendable {   // `state` is guarded by `lock`
@@ -28,7 +31,27 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         var onChange: (@Sendable (LibrarySnapshot) -> Void)?
         var lastError: String?
         var ticks = 0
+        /// The version the snapshot is current with, when newer than `snapshot.version` (a look that found
+        /// the token moved and no item changed keeps the snapshot).
+        var applied: ViewVersion?
+        var lastRefresh: RefreshReport?
     }
+
+    /// What the last refresh that changed the snapshot did (for benchmarks and logs).
+    public struct RefreshReport: Sendable {
+        /// Whether it applied the changed items (else it read the whole library again).
+        public var incremental: Bool
+        /// Items fetched and removed (incremental), or read (a full build).
+        public var items: Int
+        public var seconds: Double
+    }
+
+    /// With `MLIB_VIEW_LOG` set, each refresh that changes the snapshot says on standard error what it did
+    /// and how long it took (`Benchmarks/view-bench.sh` reads it).
+    static let logsRefreshes = ProcessInfo.processInfo.environment["MLIB_VIEW_LOG"] != nil
+
+    /// The last refresh that changed the snapshot, if any since the view was made.
+    public var lastRefresh: RefreshReport? { lock.withLock { state.lastRefresh } }
 
     /// Every how many checks the newest modification time is asked for too (`ViewChangeFeed`).
     public static let modificationProbeEvery = 10
@@ -83,7 +106,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     }
 
     /// Brings the view up to date now (after a scan this process ran): blocks the caller until the new
-    /// snapshot is in, so call it off any event loop. Returns whether it changed.
+    /// snapshot is in, so call it off any event loop. Returns whether it changed. `force`: look for changed
+    /// items even when the version has not moved; a feed that cannot say which changed rebuilds the view.
     @discardableResult
     public func refresh(force: Bool = false) -> Bool {
         queue.sync { refreshOnQueue(force: force, probing: true) }
@@ -107,14 +131,41 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             }
             var version = try feed.viewVersion(probingModifications: probe)
             let old = snapshot
-            if !probe { version.newestModification = old.version?.newestModification }
-            guard force || version != old.version else { return false }
-            let new = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+            let applied = lock.withLock { state.applied } ?? old.version
+            if !probe { version.newestModification = applied?.newestModification }
+            guard force || version != applied else { return false }
+            let started = ContinuousClock.now
+            let new: LibrarySnapshot
+            let report: RefreshReport
+            if let applied, applied.changeToken != nil, version.changeToken != nil, let changes = try feed.changes(since: applied) {
+                version.changeToken = changes.token ?? version.changeToken
+                var unchanged = applied
+                unchanged.changeToken = version.changeToken
+                if changes.isEmpty && unchanged == version {
+                    // Only the token moved (on PostgreSQL, any transaction on the server moves it).
+                    lock.withLock { state.applied = version }
+                    return false
+                }
+                new = old.applying(changes, version: version)
+                report = RefreshReport(incremental: true, items: changes.upserted.count + changes.removed.count, seconds: 0)
+            } else {
+                new = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+                report = RefreshReport(incremental: false, items: new.count, seconds: 0)
+            }
             current.withLock { $0 = new }
             Self.returnFreedMemory()
+            let elapsed = ContinuousClock.now - started
             let onChange = lock.withLock {
                 state.lastError = nil
+                state.applied = nil
+                state.lastRefresh = report
+                state.lastRefresh?.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                 return state.onChange
+            }
+            if Self.logsRefreshes, let report = lastRefresh {
+                let line = "mlib: view \(report.incremental ? "refreshed" : "rebuilt"): \(report.items) items in "
+                    + String(format: "%.1f ms", report.seconds * 1_000) + "\n"
+                FileHandle.standardError.write(Data(line.utf8))
             }
             onChange?(new)
             return true

@@ -3,11 +3,9 @@ import MediaModel
 
 /// What tells the live view that the library changed, and (where the store can say it) what changed.
 ///
-/// Today's stores give only totals and the scan generation, so the default `changes(since:)` answers nil
-/// ("unknown: read everything again"). The store-side primitive the view wants is
-/// `itemsChanged(sinceGeneration:) -> (upserted: [MediaItem], removed: [Int64])` — the items written or
-/// removed by scans after a generation (an `items.generation` column plus a tombstone table, or a
-/// `changed_at_generation` index) — so a 1 % rescan re-reads 1 % of the items.
+/// `StoreChangeFeed` reads the store's item change log (`ItemChangeLog`): its token moves with every write
+/// to an item, by this process or another, and `changes(since:)` fetches only the items written since the
+/// view's token. A feed that cannot say what changed answers nil, and the view is read again whole.
 public protocol ViewChangeFeed: Sendable {
     /// A value that differs whenever the library's items may have changed. With `probingModifications`
     /// it also says what the newest file modification time is (a costlier question: see
@@ -26,43 +24,63 @@ public struct ViewVersion: Sendable, Equatable {
     /// The newest modification time of any item: moves when a rescan re-reads a changed file, which
     /// raises no generation and may change no total.
     public var newestModification: Double?
+    /// The store's change-log token when the view read it (`ItemChangeLog`): where `changes(since:)`
+    /// starts. With a token, `items`, `duration` and `size` are not read (0): the token moves first.
+    public var changeToken: Int64?
 
-    public init(generation: Int64, items: Int, duration: Double, size: Int64, roots: [MediaPath], newestModification: Double? = nil) {
+    public init(generation: Int64, items: Int, duration: Double, size: Int64, roots: [MediaPath], newestModification: Double? = nil,
+                changeToken: Int64? = nil) {
         self.generation = generation
         self.items = items
         self.duration = duration
         self.size = size
         self.roots = roots
         self.newestModification = newestModification
+        self.changeToken = changeToken
     }
 }
 
 public struct ViewChanges: Sendable {
+    /// The items written since the version asked from, as they are now.
     public var upserted: [MediaItem]
+    /// The ids of the items gone since (deleted, or hidden by a partial scan).
     public var removed: [Int64]
+    /// The change-log token these changes bring the view to (nil: the feed has none).
+    public var token: Int64?
+
+    public init(upserted: [MediaItem], removed: [Int64], token: Int64? = nil) {
+        self.upserted = upserted
+        self.removed = removed
+        self.token = token
+    }
+
+    public var isEmpty: Bool { upserted.isEmpty && removed.isEmpty }
 }
 
-/// Over today's protocols: the scan generation (raised by a scan that adds an item, here or in another
-/// process), the totals and the roots — cheap, asked every half second — and, less often, the newest
-/// modification time (an ORDER BY … LIMIT 1 over an unindexed column: a table scan, ~10–30 ms at 100,000
-/// items), which catches a rescan that re-read changed files. A rename changes none of these: it shows
-/// after the server's own `update`, or the next change (the primitive above would close that gap).
+/// Over the store's item change log: the token, the scan generation and the roots, asked every half second
+/// (a look-up of the highest token on SQLite; on PostgreSQL the snapshot's xmin, which other databases'
+/// transactions move too: the answer is then empty). `changes(since:)` reads the ids written since the view's
+/// token and only those items. (Before the log, the feed compared the totals and, every tenth look, the
+/// newest modification time — a table scan — and a rename, which moves neither, went unseen.)
 public struct StoreChangeFeed: ViewChangeFeed {
     public let store: any LibraryStore
+    /// More items changed than this: `changes(since:)` answers nil and the view is built again, streamed
+    /// (fetching them by id would hold them all in memory at once).
+    public var incrementalLimit = 25_000
 
     public init(store: any LibraryStore) { self.store = store }
 
     public func viewVersion(probingModifications: Bool) throws -> ViewVersion {
-        let totals = try store.statistics()
-        var newest: Double?
-        if probingModifications {
-            var query = MediaQuery(sort: [MediaSortDescriptor(.modificationDate, ascending: false)])
-            query.limit = 1
-            newest = try store.items(query).first?[.modificationDate]?.real ?? 0
-        }
-        return ViewVersion(generation: try store.currentGeneration(), items: totals.items, duration: totals.totalDuration,
-                           size: totals.totalSize, roots: try store.roots(), newestModification: newest)
+        let token = try store.changeToken()
+        return ViewVersion(generation: try store.currentGeneration(), items: 0, duration: 0, size: 0, roots: try store.roots(),
+                           changeToken: token)
     }
 
-    public func changes(since version: ViewVersion) throws -> ViewChanges? { nil }
+    public func changes(since version: ViewVersion) throws -> ViewChanges? {
+        guard let token = version.changeToken, let changes = try store.itemChanges(since: token),
+              changes.ids.count <= incrementalLimit else { return nil }
+        let items = try store.items(ids: changes.ids)
+        let found = Set(items.map(\.persistentID))
+        return ViewChanges(upserted: items, removed: changes.ids.filter { !found.contains($0) }, token: changes.token)
+    }
 }

@@ -123,51 +123,28 @@ public final class LibrarySnapshot: Sendable {
     // MARK: Building
 
     /// Reads the items `forEachItem` streams (any order) into columns; no whole item is kept.
-    init(schema: ViewSchema, version: ViewVersion?, roots: [MediaPath],
-         forEachItem: ((MediaItem) -> Void) throws -> Void) rethrows {
+    convenience init(schema: ViewSchema, version: ViewVersion?, roots: [MediaPath],
+                     forEachItem: ((MediaItem) -> Void) throws -> Void) rethrows {
+        var columns = SnapshotColumns(schema: schema)
+        try forEachItem { columns.append($0) }
+        self.init(version: version, roots: roots, columns: columns)
+    }
+
+    /// The columns in any order, interned: sorts them by path and derives the rest (tree, walk order,
+    /// distinct values) from memory.
+    init(version: ViewVersion?, roots: [MediaPath], columns: consuming SnapshotColumns) {
+        let schema = columns.schema
         self.schema = schema
         self.version = version
         self.roots = roots
         let slotCount = schema.slots.count, propertyCount = schema.properties.count
-        var ids: [Int64] = [], paths: [MediaPath] = [], durations: [Double] = [], modified: [Double] = []
-        var cells: [UInt32] = [], pCells: [UInt32] = []
-        var values = [[String]](repeating: [""], count: slotCount)
-        var parts = [[UInt32: [UInt32]]](repeating: [:], count: slotCount)
-        var numbers = [[String: UInt32]](repeating: [:], count: slotCount)
-        var pValues = [[MediaValue]](repeating: [.integer(0)], count: propertyCount)
-        var pNumbers = [[MediaValue: UInt32]](repeating: [:], count: propertyCount)
-        func intern(_ s: String, _ slot: Int) -> UInt32 {
-            if let n = numbers[slot][s] { return n }
-            let n = UInt32(values[slot].count)
-            values[slot].append(s)
-            numbers[slot][s] = n
-            return n
-        }
-        try forEachItem { item in
-            ids.append(item.persistentID)
-            paths.append(item.path)
-            durations.append(item.playbackDuration)
-            modified.append(item[.modificationDate]?.real ?? .nan)
-            for (s, slot) in schema.slots.enumerated() {
-                guard let v = slot.value(item) else { cells.append(0); continue }
-                let n = intern(v, s)
-                cells.append(n)
-                if slot.multiValued, v.utf8.contains(UInt8(ascii: ";")), parts[s][n] == nil {
-                    let split = MediaProperty.splitValues(v).filter { !$0.isEmpty }
-                    if split != [v] { parts[s][n] = split.map { intern($0, s) } }
-                }
-            }
-            for (p, property) in schema.properties.enumerated() {
-                guard let v = item[property] else { pCells.append(0); continue }
-                if let known = pNumbers[p][v] { pCells.append(known); continue }
-                let n = UInt32(pValues[p].count)
-                pValues[p].append(v)
-                pNumbers[p][v] = n
-                pCells.append(n)
-            }
-        }
-        numbers = []
-        pNumbers = []
+        var columns = columns
+        columns.dropInterningTables()
+        let values = columns.values, parts = columns.parts, pValues = columns.pValues
+        var cells = columns.cells, pCells = columns.pCells
+        let ids = columns.ids, durations = columns.durations, modified = columns.modified
+        var paths = columns.paths
+        columns = SnapshotColumns(schema: schema)
         // Path order: the permutation applied to every column.
         let order = paths.indices.sorted { paths[$0] < paths[$1] }
         count = order.count
@@ -275,6 +252,17 @@ public final class LibrarySnapshot: Sendable {
             return x.count < y.count
         }
         walkOrder = walk
+    }
+
+    /// This snapshot with `changes` applied, from memory: the items of `changes.removed` and
+    /// `changes.upserted` leave, the upserted come back as they are now, and the tree, the walk order and
+    /// the distinct values are derived again from the columns (the store is not read).
+    public func applying(_ changes: ViewChanges, version: ViewVersion?) -> LibrarySnapshot {
+        var leaving = Set(changes.removed)
+        for item in changes.upserted { leaving.insert(item.persistentID) }
+        var columns = SnapshotColumns(keeping: self, except: leaving)
+        for item in changes.upserted { columns.append(item) }
+        return LibrarySnapshot(version: version, roots: version?.roots ?? roots, columns: columns)
     }
 
     /// Reads every item of `store` (streamed) into a new snapshot.

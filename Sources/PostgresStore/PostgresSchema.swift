@@ -212,6 +212,25 @@ enum PostgresSchema {
             CREATE INDEX "items_genre_several" ON items (id) WHERE strpos("genre", '; ') > 0;
             CREATE INDEX "items_composer_several" ON items (id) WHERE strpos("composer", '; ') > 0;
             """),
+        // As SQLite's "v11": per item its last write's token (`ItemChangeLog`), kept by triggers on every write
+        // to `items`. Statement-level triggers over transition tables: one INSERT … SELECT per statement (a
+        // scan's batch is one statement), not one per row. The token is the writing transaction's id: with
+        // concurrent writers commit order is not id order, so a reader takes as its next token the oldest
+        // transaction still running when its snapshot was taken (`PostgresSyntax.nextChangeToken`) and asks
+        // from there, inclusive. One function for the three triggers (each names its rows `changed_items`).
+        Step(name: "pg v6: item change log", sql: """
+            CREATE TABLE item_changes (item_id bigint PRIMARY KEY, token bigint NOT NULL);
+            CREATE INDEX item_changes_token ON item_changes (token);
+            CREATE FUNCTION mlib_log_item_changes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                INSERT INTO item_changes (item_id, token) SELECT DISTINCT id, pg_current_xact_id()::text::bigint FROM changed_items
+                    ON CONFLICT (item_id) DO UPDATE SET token = excluded.token; RETURN NULL; END $$;
+            CREATE TRIGGER item_changes_insert AFTER INSERT ON items REFERENCING NEW TABLE AS changed_items
+                FOR EACH STATEMENT EXECUTE FUNCTION mlib_log_item_changes();
+            CREATE TRIGGER item_changes_update AFTER UPDATE ON items REFERENCING NEW TABLE AS changed_items
+                FOR EACH STATEMENT EXECUTE FUNCTION mlib_log_item_changes();
+            CREATE TRIGGER item_changes_delete AFTER DELETE ON items REFERENCING OLD TABLE AS changed_items
+                FOR EACH STATEMENT EXECUTE FUNCTION mlib_log_item_changes();
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

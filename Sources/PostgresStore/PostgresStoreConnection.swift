@@ -106,6 +106,10 @@ struct PostgresStoreConnection: SQLConnection {
 
 /// PostgreSQL's spelling: `$N` placeholders, lists as one array parameter.
 struct PostgresSyntax: SQLSyntax {
+    /// Writes are logged under their transaction's id ("pg v6"), and transactions commit out of id order:
+    /// every transaction not finished when this snapshot was taken has an id at least its xmin.
+    var nextChangeToken: String { "pg_snapshot_xmin(pg_current_snapshot())::text::bigint" }
+
     static func placeholder(_ n: Int) -> String { "$\(n)" }
     func placeholder(_ n: Int) -> String { Self.placeholder(n) }
 

@@ -84,6 +84,10 @@ struct SQLiteConnection: SQLConnection {
 
 /// SQLite's spelling: numbered `?N` placeholders, lists as JSON arrays through `json_each`.
 struct SQLiteSyntax: SQLSyntax {
+    /// One writer at a time: the triggers ("v11") number writes in commit order, so the next token is the
+    /// highest plus one (the highest record is never trimmed).
+    var nextChangeToken: String { "(SELECT coalesce(max(token), 0) + 1 FROM item_changes)" }
+
     static func placeholder(_ n: Int) -> String { "?\(n)" }
     func placeholder(_ n: Int) -> String { Self.placeholder(n) }
 

@@ -237,6 +237,30 @@ enum Schema {
                     """)
             }
         }
+        migrator.registerMigration("v11: item change log") { db in
+            // Which items changed since a reader's token (`ItemChangeLog`, read by the live view): per item its
+            // last write's token, kept by triggers so that every writer (scans, moves, folds, user data,
+            // removals, root moves) and every process is logged without knowing it. A token is the highest so
+            // far plus one, found through the token index (SQLite has one writer: commit order is token order).
+            // An upsert, not INSERT OR REPLACE (a delete and an insert): an UPDATE of 20,000 rows took 0.12 s
+            // with it, 0.15–0.19 s with REPLACE, 0.055 s with no log. Frozen as released.
+            try db.execute(sql: """
+                CREATE TABLE item_changes (item_id INTEGER PRIMARY KEY, token INTEGER NOT NULL);
+                CREATE INDEX item_changes_token ON item_changes(token);
+                CREATE TRIGGER item_changes_insert AFTER INSERT ON items BEGIN
+                    INSERT INTO item_changes (item_id, token) VALUES (NEW.id, coalesce((SELECT max(token) FROM item_changes), 0) + 1)
+                        ON CONFLICT (item_id) DO UPDATE SET token = excluded.token;
+                END;
+                CREATE TRIGGER item_changes_update AFTER UPDATE ON items BEGIN
+                    INSERT INTO item_changes (item_id, token) VALUES (NEW.id, coalesce((SELECT max(token) FROM item_changes), 0) + 1)
+                        ON CONFLICT (item_id) DO UPDATE SET token = excluded.token;
+                END;
+                CREATE TRIGGER item_changes_delete AFTER DELETE ON items BEGIN
+                    INSERT INTO item_changes (item_id, token) VALUES (OLD.id, coalesce((SELECT max(token) FROM item_changes), 0) + 1)
+                        ON CONFLICT (item_id) DO UPDATE SET token = excluded.token;
+                END;
+                """)
+        }
         return migrator
     }
 

@@ -66,4 +66,7 @@ package protocol SQLSyntax: Sendable {
     /// A SELECT of `rows` (integers or NULL) under the column names `columns`, every row bound as one
     /// parameter per column (PostgreSQL) or one JSON document (SQLite).
     func integerRows(_ rows: [[Int64?]], columns: [String]) -> SQLStatement
+    /// An expression for the token a reader of `item_changes` takes away (`ItemChangeLog`): every write
+    /// committed after the reader's snapshot gets a token at least this high.
+    var nextChangeToken: String { get }
 }

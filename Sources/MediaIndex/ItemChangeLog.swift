@@ -1,0 +1,29 @@
+/// Which items changed since a reader last looked: every write to `items` (a scan's adds and updates, moves,
+/// folds, user data, removals, root relocations) is logged by triggers in the database, so no writer has to
+/// remember it and a change made by another process is seen too. A reader keeps the `token` of its last
+/// answer and asks again from it; what it gets may repeat items it has already seen (re-read them: the
+/// answer is idempotent), never leave one out.
+public protocol ItemChangeLog: Sendable {
+    /// The token a reader that has just read everything starts from (`ItemChanges.token` of an empty log).
+    func changeToken() throws -> Int64
+    /// The items written or removed since `token`, or nil when the log was trimmed past it (the reader
+    /// reads everything again).
+    func itemChanges(since token: Int64) throws -> ItemChanges?
+    /// Drops the records of removed items older than the newest `keepingRemoved`: a reader that is further
+    /// behind reads everything again. Called after a scan; cheap when there is nothing to drop.
+    func trimItemChanges(keepingRemoved: Int) throws
+}
+
+/// The answer of `ItemChangeLog.itemChanges(since:)`.
+public struct ItemChanges: Sendable, Equatable {
+    /// The ids of the items inserted, updated or deleted since the token asked from (in no order). Which
+    /// are gone is for the reader to see: they are no longer found (deleted, or hidden by a partial scan).
+    public var ids: [Int64]
+    /// Where the next question starts.
+    public var token: Int64
+
+    public init(ids: [Int64], token: Int64) {
+        self.ids = ids
+        self.token = token
+    }
+}

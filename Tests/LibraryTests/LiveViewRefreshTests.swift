@@ -1,0 +1,72 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+import PostgresTestServer
+import TestSupport
+import Testing
+
+/// The live view follows what other processes do to the library, on both stores: each change is in the
+/// view after one refresh, applied from the store's change log (only the changed items are read).
+struct LiveViewRefreshTests {
+    static let schema = ViewSchema(slots: [
+        .init("Title", multiValued: false) { $0.title },
+        .init("Artist", multiValued: true) { $0.artist },
+        .init("Rating", multiValued: false) { $0[.rating].map { "\($0)" } },
+    ], properties: [.rating, .artist])
+
+    private func mlib(_ arguments: [String], _ locator: String) throws {
+        let result = try ChildProcess.run(ChildProcess.mlib.path, arguments + ["--library", locator])
+        guard result.status == 0 else { throw TestFailure("mlib \(arguments.joined(separator: " ")): \(result.stderr)") }
+    }
+
+    private func paths(_ snapshot: LibrarySnapshot) -> [String] { snapshot.paths.map { $0.lastComponent.string } }
+
+    @Test(arguments: Store.available) func aRatingARenameAndADeletionByAnotherProcessShowAfterOneRefresh(_ store: Store) throws {
+        let temp = try TemporaryLibrary("live-view", copying: ["flac-vorbis-cover.flac", "mp3-id3v24.mp3", "ogg-vorbis.ogg"])
+        defer { temp.remove() }
+        let locator = try store.newLocator(sqlitePath: temp.library)
+        try mlib(["scan", "-q", temp.music.path], locator)
+        let library = try Library.open(LibraryLocator(locator))
+        let view = try LiveView(store: library.store, schema: Self.schema)
+        #expect(paths(view.snapshot) == ["flac-vorbis-cover.flac", "mp3-id3v24.mp3", "ogg-vorbis.ogg"])
+        let rating = try #require(Self.schema.slotIndex(named: "Rating"))
+        let ogg = try #require(view.snapshot.item(path: MediaPath(temp.music.appendingPathComponent("ogg-vorbis.ogg").path)))
+        let oggID = view.snapshot.ids[Int(ogg)]
+        #expect(!view.refresh(), "nothing changed")
+
+        try mlib(["rate", #"path CONTAINS "ogg-vorbis""#, "4"], locator)
+        #expect(view.refresh())
+        let rated = try #require(view.snapshot.item(path: MediaPath(temp.music.appendingPathComponent("ogg-vorbis.ogg").path)))
+        #expect(view.snapshot.value(rated, slot: rating) == "4")
+        #expect(view.lastRefresh?.incremental == true && view.lastRefresh?.items == 1, "\(String(describing: view.lastRefresh))")
+
+        // A rename: the item keeps its id and rating, under its new name, and no total moved.
+        try FileManager.default.moveItem(at: temp.music.appendingPathComponent("ogg-vorbis.ogg"),
+                                         to: temp.music.appendingPathComponent("renamed.ogg"))
+        try mlib(["scan", "-q"], locator)
+        #expect(view.refresh())
+        #expect(paths(view.snapshot) == ["flac-vorbis-cover.flac", "mp3-id3v24.mp3", "renamed.ogg"])
+        let renamed = try #require(view.snapshot.item(path: MediaPath(temp.music.appendingPathComponent("renamed.ogg").path)))
+        #expect(view.snapshot.ids[Int(renamed)] == oggID && view.snapshot.value(renamed, slot: rating) == "4")
+        #expect(view.snapshot.directories[Int(view.snapshot.rootDirectories[0])].items.count == 3)
+        #expect(view.lastRefresh?.incremental == true)
+
+        // A deletion, refreshed as the MPD server does after its `update` (forced): still only the change.
+        try FileManager.default.removeItem(at: temp.music.appendingPathComponent("mp3-id3v24.mp3"))
+        try mlib(["scan", "-q"], locator)
+        #expect(view.refresh(force: true))
+        #expect(paths(view.snapshot) == ["flac-vorbis-cover.flac", "renamed.ogg"])
+        #expect(view.snapshot.count == 2 && view.snapshot.directories[Int(view.snapshot.rootDirectories[0])].items.count == 2)
+        #expect(view.lastRefresh?.incremental == true)
+
+        // The refreshed view is the view a new build makes.
+        let rebuilt = try LibrarySnapshot.build(from: library.store, schema: Self.schema, version: nil)
+        #expect(rebuilt.ids == view.snapshot.ids && rebuilt.paths == view.snapshot.paths)
+        for i in 0..<Int32(rebuilt.count) {
+            for s in Self.schema.slots.indices { #expect(rebuilt.value(i, slot: s) == view.snapshot.value(i, slot: s)) }
+        }
+        #expect(rebuilt.distinctValues == view.snapshot.distinctValues)
+        #expect(rebuilt.walkOrder == view.snapshot.walkOrder)
+    }
+}
