@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MediaScanner", targets: ["MediaScanner"]),
         .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
+        .library(name: "MediaDecode", targets: ["MediaDecode"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
@@ -57,7 +58,10 @@ let package = Package(
         // Set-up before `main`: SIGINT/SIGTERM recorded for `mlib scan` and `mlib watch`; two malloc arenas.
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
-        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
+        // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
+        // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
+        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader"]),
+        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).
@@ -72,7 +76,7 @@ let package = Package(
         // `mlib watch`: inotify events turned into scans of the changed directories (`Library.scan`).
         .target(name: "MediaWatch", dependencies: ["Library", "MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "PulseLoader", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CPulse", "PulseLoader", "MediaModel"]),
         // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
         // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
         // It reaches PostgreSQL only with the PostgreSQL trait.
@@ -105,7 +109,7 @@ let package = Package(
                                                               "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
