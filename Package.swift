@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
         .library(name: "MediaDecode", targets: ["MediaDecode"]),
+        .library(name: "AudioAnalysis", targets: ["AudioAnalysis"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
@@ -61,6 +62,13 @@ let package = Package(
         // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
         // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
         .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader"]),
+        // Loudness (libebur128, linked: it needs only libm) and fingerprints (Chromaprint: headers here, the
+        // library loaded on first use by ChromaprintLoader, since it links libavcodec).
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
+        .target(name: "ChromaprintLoader", dependencies: ["CChromaprint"], linkerSettings: [.linkedLibrary("dl")]),
+        // `mlib analyze` and `mlib dupes`: one decode pass feeding loudness and fingerprint, album gain, clusters.
+        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
@@ -109,6 +117,7 @@ let package = Package(
                                                               "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -16,6 +16,14 @@ public enum PCMSampleFormat: Sendable, Hashable {
         case .float32: AV_SAMPLE_FMT_FLT
         }
     }
+
+    var planarFFmpegFormat: AVSampleFormat {
+        switch self {
+        case .int16: AV_SAMPLE_FMT_S16P
+        case .int32: AV_SAMPLE_FMT_S32P
+        case .float32: AV_SAMPLE_FMT_FLTP
+        }
+    }
 }
 
 /// A Swift sample type `AudioDecoder` can fill: `Int16`, `Int32` or `Float`.
