@@ -68,7 +68,7 @@ let package = Package(
         .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
         .target(name: "ChromaprintLoader", dependencies: ["CChromaprint"], linkerSettings: [.linkedLibrary("dl")]),
         // `mlib analyze` and `mlib dupes`: one decode pass feeding loudness and fingerprint, album gain, clusters.
-        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
+        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
@@ -97,6 +97,7 @@ let package = Package(
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
             "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -117,7 +118,8 @@ let package = Package(
                                                               "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
-        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "TestSupport"]),
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
+                                                              "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
