@@ -7,8 +7,8 @@ import PostgresTestServer
 import Testing
 import TestSupport
 
-/// `mlib analyze`'s results in the index, on both stores: queryable and sortable, kept by a retag and a
-/// rescan, cleared by a re-encode; and an interrupted run keeps what it finished.
+/// `mlib analyze`'s results in the index, on both stores: queryable and sortable, kept by a retag, a rescan
+/// and a move, cleared by a re-encode; and an interrupted run keeps what it finished.
 @Suite("Analysis in the index")
 struct IndexedAnalysisTests {
     enum Store: String, CaseIterable, Sendable { case sqlite, postgres }
@@ -78,6 +78,16 @@ struct IndexedAnalysisTests {
         #expect(try library.store.fingerprints(ids: [items["tone.mp3"]!.persistentID]).isEmpty)
         let third = try await AnalysisRun().run(library.store, query: MediaQuery())
         #expect(third.analysed == 1 && third.upToDate == 2)
+
+        // A move keeps them, as it keeps the item.
+        let before = try #require(try Self.analysed(library)["loud.flac"])
+        try FileManager.default.createDirectory(at: music.appendingPathComponent("moved"), withIntermediateDirectories: true)
+        guard rename(loud, music.appendingPathComponent("moved/renamed.flac").path) == 0 else { throw AnalysisFixtures.Failure("rename") }
+        _ = try await library.scan([MediaPath(music.path)])
+        let moved = try #require(try Self.analysed(library)["renamed.flac"])
+        #expect(moved.persistentID == before.persistentID)
+        #expect(moved[.loudness]?.real == before[.loudness]?.real && moved[.albumGain]?.real == albumGain)
+        #expect(try library.store.fingerprints(ids: [moved.persistentID]).count == 1)
     }
 
     /// `mlib analyze` killed (SIGKILL) part way: what it stored is complete, and the next run measures the rest only.
