@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "MediaScanner", targets: ["MediaScanner"]),
         .library(name: "MediaWatch", targets: ["MediaWatch"]),
         .library(name: "Playlists", targets: ["Playlists"]),
+        .library(name: "MediaDecode", targets: ["MediaDecode"]),
+        .library(name: "AudioAnalysis", targets: ["AudioAnalysis"]),
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
@@ -57,7 +59,17 @@ let package = Package(
         // Set-up before `main`: SIGINT/SIGTERM recorded for `mlib scan` and `mlib watch`; two malloc arenas.
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
-        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
+        // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
+        // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
+        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader"]),
+        // Loudness (libebur128, linked: it needs only libm) and fingerprints (Chromaprint: headers here, the
+        // library loaded on first use by ChromaprintLoader, since it links libavcodec).
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
+        .target(name: "ChromaprintLoader", dependencies: ["CChromaprint"], linkerSettings: [.linkedLibrary("dl")]),
+        // `mlib analyze` and `mlib dupes`: one decode pass feeding loudness and fingerprint, album gain, clusters.
+        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
+        .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).
@@ -72,7 +84,7 @@ let package = Package(
         // `mlib watch`: inotify events turned into scans of the changed directories (`Library.scan`).
         .target(name: "MediaWatch", dependencies: ["Library", "MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "CPulse", "PulseLoader", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CPulse", "PulseLoader", "MediaModel"]),
         // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
         // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
         // It reaches PostgreSQL only with the PostgreSQL trait.
@@ -85,6 +97,7 @@ let package = Package(
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
             "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -105,7 +118,9 @@ let package = Package(
                                                               "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
+                                                              "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),

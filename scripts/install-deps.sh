@@ -11,6 +11,8 @@ PACKAGES=(
   libtag1-dev                                                      # TagLib 1.13
   libsqlite3-dev                                                   # SQLite (GRDB links the system library)
   libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`
+  libebur128-dev libchromaprint-dev                                # `mlib analyze`: EBU R128 loudness, fingerprints
+  libchromaprint-tools loudgain                                    # fpcalc and loudgain: references in the analysis tests
   ffmpeg                                                           # fixtures, ffprobe comparisons in tests
   mediainfo                                                        # benchmark peer
   python3-mutagen                                                  # reference reader: Fixtures/make-odd-fixtures.sh, Benchmarks/reader-survey.sh

@@ -17,6 +17,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
@@ -34,6 +35,8 @@ static const char *const sonames[LIBRARY_COUNT] = {
 #define MLIB_FFMPEG_FUNCTIONS(X, V) \
     X(UTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
     V(UTIL, av_log_set_level, (int level), (level)) \
+    X(UTIL, int, av_opt_set_int, (void *obj, const char *name, int64_t val, int search_flags), (obj, name, val, search_flags)) \
+    X(UTIL, int, av_opt_set_double, (void *obj, const char *name, double val, int search_flags), (obj, name, val, search_flags)) \
     X(UTIL, AVDictionaryEntry *, av_dict_get, (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags)) \
     X(UTIL, AVFrame *, av_frame_alloc, (void), ()) \
     X(UTIL, void *, av_malloc, (size_t size), (size)) \

@@ -9,8 +9,8 @@ package enum ItemRow {
     package static let stored: [MediaProperty] = MediaProperty.allCases.filter { $0 != .persistentID && $0 != .path }
     /// Properties with a `<name>_folded` twin and an FTS column.
     package static let searchable: [MediaProperty] = MediaProperty.allCases.filter { $0.spec.searchable }
-    /// Properties a rescan rewrites (everything not kept by the library).
-    package static let fileDerived: [MediaProperty] = stored.filter { $0.spec.origin != .library }
+    /// Properties a rescan rewrites (everything not kept by the library or measured by `mlib analyze`).
+    package static let fileDerived: [MediaProperty] = stored.filter { MediaProperty.fileDerived.contains($0) }
 
     package static func column(_ p: MediaProperty) -> String {
         p == .persistentID ? "id" : p == .path ? "path_text" : p.rawValue

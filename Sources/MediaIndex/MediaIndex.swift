@@ -102,4 +102,4 @@ public protocol RootStore: Sendable {
 public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore
 
 /// Everything a library offers: what `LibraryLocator.open` returns.
-public typealias LibraryStore = MediaStore & RootStore & ScanStore & ItemChangeLog
+public typealias LibraryStore = MediaStore & RootStore & ScanStore & ItemChangeLog & AnalysisStore

@@ -27,6 +27,11 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     case fileType, isPartial, partialReason, chapterCount
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
+    // What `mlib analyze` measured in the audio (EBU R128 and the ReplayGain 2.0 values from it, -18 LUFS
+    // reference): kept across rescans, retags and moves, cleared when the audio changes. Peaks are linear
+    // (1 = full scale), gains in dB, loudness in LUFS, its range in LU. (The Chromaprint fingerprint is
+    // stored beside them, as a blob: not a property.)
+    case trackGain, trackPeak, albumGain, albumPeak, loudness, loudnessRange, analysisVersion
 
     public enum ValueType: String, Sendable, Codable {
         case text        // String
@@ -44,6 +49,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case tag         // read from tags
         case stream      // read from the container / codec
         case library     // kept by the index (user data, identity)
+        case analysis    // measured in the audio by `mlib analyze`; cleared when the audio changes
     }
 
     public struct Spec: Sendable {
@@ -145,6 +151,13 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
         case .rating:                Spec(.integer, .library, "Rating")
         case .dateAdded:             Spec(.timestamp, .library, "Date Added")
+        case .trackGain:             Spec(.real, .analysis, "Track Gain")
+        case .trackPeak:             Spec(.real, .analysis, "Track Peak")
+        case .albumGain:             Spec(.real, .analysis, "Album Gain")
+        case .albumPeak:             Spec(.real, .analysis, "Album Peak")
+        case .loudness:              Spec(.real, .analysis, "Loudness")
+        case .loudnessRange:         Spec(.real, .analysis, "Loudness Range")
+        case .analysisVersion:       Spec(.integer, .analysis, "Analysis Version")
         }
     }
 
@@ -153,8 +166,11 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     /// string; it runs on every property access of every row read. MediaModelTests checks the correspondence.
     @inline(__always) public var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
-    /// Properties that a rescan refreshes from the file (everything not kept by the library).
-    public static let fileDerived: [MediaProperty] = allCases.filter { $0.spec.origin != .library }
+    /// Properties that a rescan refreshes from the file (everything not kept by the library or measured
+    /// by `mlib analyze`).
+    public static let fileDerived: [MediaProperty] = allCases.filter { $0.spec.origin != .library && $0.spec.origin != .analysis }
+    /// What `mlib analyze` measures; `MediaIndex`'s `storeAnalysis` writes them, a change of the audio clears them.
+    public static let analysis: [MediaProperty] = allCases.filter { $0.spec.origin == .analysis }
     /// User data the index owns; a rescan, a retag or a move never touches these.
     public static let userData: [MediaProperty] = [.playCount, .skipCount, .lastPlayedDate, .rating, .dateAdded]
 
@@ -181,7 +197,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "mb_trackid": .musicBrainzTrackID, "mb_albumid": .musicBrainzAlbumID, "mb_artistid": .musicBrainzArtistID,
         "mb_albumartistid": .musicBrainzAlbumArtistID, "mb_releasegroupid": .musicBrainzReleaseGroupID,
         "mb_releasetrackid": .musicBrainzReleaseTrackID, "fps": .frameRate, "bits": .bitDepth,
-        "tagrating": .tagRating,
+        "tagrating": .tagRating, "lufs": .loudness, "lra": .loudnessRange,
     ]
 }
 

@@ -1,5 +1,6 @@
 import CFFmpeg
 import FFmpegLoader
+import MediaDecode
 import MediaModel
 
 /// Container and stream facts from libavformat. Opens the header only (`avformat_open_input`, ~0.2 ms);
@@ -22,8 +23,6 @@ struct FFmpegReader {
         var chapters: [ChapterInfo] = []
     }
 
-    private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
-
     /// The most FFmpeg may read of a file to open it and find its streams. Its parsers read on through data
     /// they cannot frame: a 1 GiB ".mp3" of zeros (what a preallocated download looks like) took 15 s, 200 MB
     /// of random bytes 4.7 s. Real headers need far less (a multi-hour MP4's index is tens of MB).
@@ -32,8 +31,7 @@ struct FFmpegReader {
     /// - Parameter needsStreamInfo: given the header-only view, says whether to read further.
     static func read(_ file: MediaFile, needsStreamInfo: (Container) -> Bool) throws(ProbeError) -> Container {
         let path = file.path
-        if let failure = mlib_ffmpeg_load_error() { throw .io(path, reason: String(cString: failure)) }
-        _ = quietLogs
+        if let failure = FFmpegLibrary.loadError() { throw .io(path, reason: failure) }
         guard let fresh = avformat_alloc_context() else { throw .io(path, reason: "out of memory") }
         // The budget is kept by DescriptorIO's reads (past it they fail with AVERROR_EXIT); FFmpeg also checks
         // this callback in its own loops (stream info), so they stop at the same point.
@@ -90,11 +88,7 @@ struct FFmpegReader {
         }
     }
 
-    static func errorString(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        return text(buffer)
-    }
+    static func errorString(_ code: Int32) -> String { FFmpegLibrary.text(code) }
 
     /// The NUL-terminated text FFmpeg wrote into `buffer`.
     static func text(_ buffer: [CChar]) -> String {

@@ -1,3 +1,5 @@
+import MediaDecode
+
 /// How a sink stores each sample. The player's pipeline itself always carries 32-bit integers
 /// (full scale is `Int32`'s range: a 16- or 24-bit source's samples are shifted up, exactly, so
 /// the sink gets every bit back); the sink writes them at its depth.
@@ -87,9 +89,5 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An item that could not be opened or decoded: one line, with the path.
-public struct DecodeError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "\(path): \(message)" }
-}
+/// The decoder's error, under the name Playback's users have known it by.
+public typealias DecodeError = MediaDecode.DecodeError

@@ -1,4 +1,5 @@
 import Foundation
+import MediaDecode
 import MediaModel
 
 /// Anything that can run a `MediaQuery` (the CLI passes its `SQLiteIndex`); keeps Playback free of
@@ -268,7 +269,7 @@ public final class MusicPlayer: @unchecked Sendable {
 
     private func runEngine() {
         defer { engineFinished.signal() }
-        var decoder: AudioDecoder?
+        var decoder: AudioDecoder<Int32>?
         var loadedToken: UInt64?
         var servedSeek: UInt64 = 0
         var naturalToken: UInt64?       // the token the engine itself moved to at an item's end

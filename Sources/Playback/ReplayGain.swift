@@ -13,7 +13,7 @@ public enum ReplayGainMode: String, Sendable, Hashable, CaseIterable {
     case auto
 }
 
-/// The gain applied to an item: 10^(gain/20) from its ReplayGain tags, limited by the peak so that the
+/// The gain applied to an item: 10^(gain/20) from its ReplayGain tags (else its analysed gain), limited by the peak so that the
 /// loudest sample stays at or below full scale (clipping prevention, as MPD and foobar2000 do).
 public enum ReplayGain {
     public static func factor(for item: MediaItem, mode: ReplayGainMode, shuffle: ShuffleMode) -> Float {
@@ -24,8 +24,13 @@ public enum ReplayGain {
         case .album: useAlbum = true
         case .auto: useAlbum = shuffle != .songs
         }
-        let trackGain = item[.replayGainTrackGain]?.real, trackPeak = item[.replayGainTrackPeak]?.real
-        let albumGain = item[.replayGainAlbumGain]?.real, albumPeak = item[.replayGainAlbumPeak]?.real
+        // The file's ReplayGain tags when it has any; else what `mlib analyze` measured (the same ReplayGain 2.0
+        // values, kept in the index), so a library need not be tagged to play at even loudness.
+        let tagged = item[.replayGainTrackGain] != nil || item[.replayGainAlbumGain] != nil
+        let trackGain = item[tagged ? .replayGainTrackGain : .trackGain]?.real
+        let trackPeak = item[tagged ? .replayGainTrackPeak : .trackPeak]?.real
+        let albumGain = item[tagged ? .replayGainAlbumGain : .albumGain]?.real
+        let albumPeak = item[tagged ? .replayGainAlbumPeak : .albumPeak]?.real
         let (gain, peak) = useAlbum && albumGain != nil ? (albumGain, albumPeak ?? trackPeak) : (trackGain, trackPeak)
         guard let gain, gain.isFinite else { return 1 }
         var factor = pow(10, gain / 20)

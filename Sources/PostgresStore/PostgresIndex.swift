@@ -44,7 +44,7 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
 
 }
 
-extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog {
+extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog, AnalysisStore {
     /// The scan's reader: a connection of its own that reads directory states ahead (one per scan).
     public func readingConnection() throws -> any ScanStore { try scanReader() }
 

@@ -231,6 +231,22 @@ enum PostgresSchema {
             CREATE TRIGGER item_changes_delete AFTER DELETE ON items REFERENCING OLD TABLE AS changed_items
                 FOR EACH STATEMENT EXECUTE FUNCTION mlib_log_item_changes();
             """),
+        // Issue 28, as SQLite's "v12": what `mlib analyze` measures, the Chromaprint fingerprint (raw, little-endian
+        // 32-bit values), an index for `--sort loudness`, and a trigger that clears them when a scan finds other
+        // audio (codec, rate, channels, depth; the duration by more than 50 ms; the bit rate by more than 10%).
+        // The function's body is one line: `script` splits statements at a semicolon that ends a line.
+        Step(name: "pg v7: loudness and fingerprint analysis", sql: """
+            ALTER TABLE items ADD COLUMN "trackGain" double precision, ADD COLUMN "trackPeak" double precision,
+                ADD COLUMN "albumGain" double precision, ADD COLUMN "albumPeak" double precision,
+                ADD COLUMN "loudness" double precision, ADD COLUMN "loudnessRange" double precision,
+                ADD COLUMN "analysisVersion" bigint, ADD COLUMN chromaprint bytea;
+            CREATE INDEX items_loudness ON items("loudness");
+            CREATE FUNCTION mlib_clear_analysis() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW."analysisVersion" IS NOT NULL AND (OLD."audioCodec" IS DISTINCT FROM NEW."audioCodec" OR OLD."sampleRate" IS DISTINCT FROM NEW."sampleRate" OR OLD."channels" IS DISTINCT FROM NEW."channels" OR OLD."bitDepth" IS DISTINCT FROM NEW."bitDepth" OR abs(COALESCE(OLD."playbackDuration", -1) - COALESCE(NEW."playbackDuration", -1)) > 0.05 OR abs(COALESCE(OLD."bitRate", 0) - COALESCE(NEW."bitRate", 0)) > 0.1 * COALESCE(OLD."bitRate", 0)) THEN NEW."trackGain" := NULL; NEW."trackPeak" := NULL; NEW."albumGain" := NULL; NEW."albumPeak" := NULL; NEW."loudness" := NULL; NEW."loudnessRange" := NULL; NEW."analysisVersion" := NULL; NEW.chromaprint := NULL; END IF; RETURN NEW; END
+            $$;
+            CREATE TRIGGER items_audio_changed BEFORE UPDATE OF "audioCodec", "sampleRate", "channels", "bitDepth", "playbackDuration", "bitRate"
+                ON items FOR EACH ROW EXECUTE FUNCTION mlib_clear_analysis();
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

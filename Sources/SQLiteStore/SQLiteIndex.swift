@@ -163,6 +163,6 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 }
 
-extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog {
+extension SQLiteIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog, AnalysisStore {
     public func readingConnection() throws -> any ScanStore { try secondConnection() }
 }

@@ -261,6 +261,36 @@ enum Schema {
                 END;
                 """)
         }
+        // Issue 28: what `mlib analyze` measures (`MediaProperty.analysis`) and the Chromaprint fingerprint (raw,
+        // little-endian 32-bit values), with an index for `--sort loudness` and the trigger that clears them all
+        // when a scan finds other audio: codec, rate, channels or depth changed, the duration by more than 50 ms,
+        // or the bit rate by more than 10% (MP3 bit rate steps differ by 12.5% or more; a retag's cover art moves
+        // a size-based FLAC bit rate by a few %). A retag, a rescan or a move (the row keeps its id) keeps them.
+        migrator.registerMigration("v12: loudness and fingerprint analysis") { db in
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN "trackGain" REAL;
+                ALTER TABLE items ADD COLUMN "trackPeak" REAL;
+                ALTER TABLE items ADD COLUMN "albumGain" REAL;
+                ALTER TABLE items ADD COLUMN "albumPeak" REAL;
+                ALTER TABLE items ADD COLUMN "loudness" REAL;
+                ALTER TABLE items ADD COLUMN "loudnessRange" REAL;
+                ALTER TABLE items ADD COLUMN "analysisVersion" INTEGER;
+                ALTER TABLE items ADD COLUMN chromaprint BLOB;
+                CREATE INDEX items_loudness ON items("loudness");
+                CREATE TRIGGER items_audio_changed
+                    AFTER UPDATE OF "audioCodec", "sampleRate", "channels", "bitDepth", "playbackDuration", "bitRate" ON items
+                    WHEN new."analysisVersion" IS NOT NULL AND (old."audioCodec" IS NOT new."audioCodec"
+                        OR old."sampleRate" IS NOT new."sampleRate" OR old."channels" IS NOT new."channels"
+                        OR old."bitDepth" IS NOT new."bitDepth"
+                        OR abs(COALESCE(old."playbackDuration", -1) - COALESCE(new."playbackDuration", -1)) > 0.05
+                        OR abs(COALESCE(old."bitRate", 0) - COALESCE(new."bitRate", 0)) > 0.1 * COALESCE(old."bitRate", 0))
+                BEGIN
+                    UPDATE items SET "trackGain" = NULL, "trackPeak" = NULL, "albumGain" = NULL, "albumPeak" = NULL,
+                        "loudness" = NULL, "loudnessRange" = NULL, "analysisVersion" = NULL, chromaprint = NULL
+                    WHERE id = new.id;
+                END
+                """)
+        }
         return migrator
     }
 

@@ -76,7 +76,7 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Initial volume, 0–100.", valueName: "percent"))
     var volume: Int = 100
 
-    @Option(help: ArgumentHelp("Apply ReplayGain tags: off, track, album, or auto (album unless shuffled by songs).", valueName: "mode"))
+    @Option(help: ArgumentHelp("Apply ReplayGain (the tags, else the gain mlib analyze measured): off, track, album, or auto (album unless shuffled by songs).", valueName: "mode"))
     var replayGain: ReplayGainMode = .off
 
     @Option(help: "Seed for the shuffle (the same seed gives the same order).")

@@ -1,6 +1,7 @@
 import Foundation
 import MediaModel
 import Testing
+import MediaDecode
 @testable import Playback
 
 @Suite("AudioDecoder")

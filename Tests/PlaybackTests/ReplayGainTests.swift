@@ -68,3 +68,25 @@ struct ReplayGainTests {
         #expect(abs(ReplayGain.factor(for: item, mode: .track, shuffle: .off) - 1.25) < 0.001)
     }
 }
+
+/// Issue 28: a file without ReplayGain tags plays at the gain `mlib analyze` measured; tags win when present.
+@Suite("ReplayGain from analysis")
+struct AnalysedGainTests {
+    @Test func theAnalysedGainAppliesWhenTheFileHasNoTags() {
+        var item = MediaItem(path: MediaPath("/a.flac"))
+        item[.trackGain] = .real(-6.0206)
+        item[.trackPeak] = .real(0.1)
+        item[.albumGain] = .real(-12.041)
+        item[.albumPeak] = .real(0.1)
+        #expect(abs(ReplayGain.factor(for: item, mode: .track, shuffle: .off) - 0.5) < 0.001)
+        #expect(abs(ReplayGain.factor(for: item, mode: .album, shuffle: .off) - 0.25) < 0.001)
+        #expect(ReplayGain.factor(for: item, mode: .off, shuffle: .off) == 1)
+        // Clipping prevention with the analysed peak: +12 dB on a peak of 0.5 is limited to 2×.
+        item[.trackGain] = .real(12)
+        item[.trackPeak] = .real(0.5)
+        #expect(abs(ReplayGain.factor(for: item, mode: .track, shuffle: .off) - 2) < 0.001)
+        // The file's own tags win.
+        item[.replayGainTrackGain] = .real(0)
+        #expect(ReplayGain.factor(for: item, mode: .track, shuffle: .off) == 1)
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import MediaModel
 import Testing
+import MediaDecode
 @testable import Playback
 
 /// Issue 13: the pipeline was 16-bit, so a 24-bit file lost its low 8 bits on every sink. Samples now

@@ -1,21 +1,23 @@
 import CFFmpeg
 import FFmpegLoader
-import MediaModel
 
-/// Decodes one file's best audio stream with FFmpeg and resamples it (libswresample) to the output's
-/// rate and channels, as 32-bit integer samples whatever the file's depth (a 16- or 24-bit source's
-/// samples come out shifted up, unchanged; the sink writes them at its own depth).
-/// A reference type holding C handles: it is created, used and freed on the engine's thread only.
+/// Decodes one file's best audio stream with FFmpeg and converts it (libswresample) to interleaved
+/// `Sample`s (`Int16`, `Int32` or `Float`, full scale at the type's range or ±1) at the requested rate
+/// and channel count (the source's own when not given). The one decode layer of mlib: the player pulls
+/// `Int32`s at its sink's format, the analyzer `Float`s at the source's, a transcoder whatever it encodes.
+/// A reference type holding C handles: create, use and free it on one thread (or task) only.
 ///
-/// Exactness matters for gapless playback: at the end the decoder is drained and the resampler
-/// flushed, so every sample of the item comes out and nothing is added.
-final class AudioDecoder {
-    let output: AudioFormat
-    let path: String
+/// Exactness matters for gapless playback and for analysis: at the end the decoder is drained and the
+/// resampler flushed, so every sample of the item comes out and nothing is added.
+public final class AudioDecoder<Sample: PCMSample> {
+    public let path: String
+    /// The rate and channels of what `read` returns (the request, with the source's filled in).
+    public private(set) var sampleRate = 0
+    public private(set) var channels = 0
     /// Length in seconds from the container, if it says.
-    private(set) var duration: Double?
+    public private(set) var duration: Double?
     /// Seconds into the item of the next sample `read` returns.
-    private(set) var position: Double = 0
+    public private(set) var position: Double = 0
 
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
@@ -31,47 +33,44 @@ final class AudioDecoder {
     private var discardUntil: Double?
     private var badPackets = 0
     private var producedAnything = false
-    /// Where the item ends when the container says so and the decoder would not stop there by itself:
-    /// AAC in MP4, whose edit list cuts off the encoder's padding (FFmpeg 5.1 drops the priming samples
-    /// at the start but decodes the padding at the end, ~20 ms of silence between tracks).
+    /// Where decoding stops: the caller's limit, or where the item ends when the container says so and
+    /// the decoder would not stop there by itself: AAC in MP4, whose edit list cuts off the encoder's
+    /// padding (FFmpeg 5.1 drops the priming samples at the start but decodes the padding at the end,
+    /// ~20 ms of silence between tracks).
     private var endLimit: Double?
     private var reachedEnd = false
 
-    /// The item's own rate, channels (more than two are taken as stereo: the player downmixes them) and
-    /// depth, which a sink that can is switched to, so the item is not resampled or requantised.
-    var sourceFormat: AudioFormat {
-        guard let codecContext else { return output }
-        let rate = Int(codecContext.pointee.sample_rate)
-        let channels = Int(codecContext.pointee.ch_layout.nb_channels)
-        return AudioFormat(sampleRate: rate > 0 ? rate : output.sampleRate, channels: channels == 1 ? 1 : 2,
-                           depth: Self.depth(of: codecContext.pointee))
-    }
+    /// The item's own rate, channel count and sample depth.
+    public private(set) var sourceSampleRate = 0
+    public private(set) var sourceChannels = 0
+    public private(set) var sourceDepth = SourceDepth.int16
 
     /// The depth the decoder's samples really have: FFmpeg decodes 24-bit FLAC or WAV into 32-bit
     /// samples and says so in `bits_per_raw_sample`; lossy codecs decode to floating point.
-    static func depth(of codec: AVCodecContext) -> SampleDepth {
+    static func depth(of codec: AVCodecContext) -> SourceDepth {
         let bits = Int(codec.bits_per_raw_sample)
         switch codec.sample_fmt {   // (matched by hand: FFmpegLoader has no stub for av_get_packed_sample_fmt)
         case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P, AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P: return .int16
         case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_S64, AV_SAMPLE_FMT_S64P:
             return bits > 0 && bits <= 16 ? .int16 : bits > 0 && bits <= 24 ? .int24 : .int32
-        default: return .float32
+        default: return .float
         }
     }
 
-    /// Opens `path`; throws `DecodeError` when it has no decodable audio stream.
-    init(path mediaPath: MediaPath, output: AudioFormat) throws {
-        if let failure = mlib_ffmpeg_load_error() { throw DecodeError(path: mediaPath.string, message: String(cString: failure)) }
-        Self.silenceLibraryLogging
-        self.output = output
-        path = mediaPath.string
+    /// Opens `path` for decoding to `sampleRate` and `channels` (nil: the source's; more or fewer channels
+    /// are mixed by libswresample's default matrix), stopping after `limit` seconds when given (as fpcalc
+    /// stops at 120 s). Throws `DecodeError` when the file has no decodable audio stream.
+    public init(path: String, sampleRate requestedRate: Int? = nil, channels requestedChannels: Int? = nil,
+                limit: Double? = nil) throws {
+        try FFmpegLibrary.load(for: path)
+        self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = mediaPath.withCString { avformat_open_input(&context, $0, nil, nil) }
-        guard status >= 0, let context else { throw DecodeError(path: mediaPath.string, message: Self.text(status)) }
+        var status = avformat_open_input(&context, path, nil, nil)
+        guard status >= 0, let context else { throw DecodeError(path: path, message: FFmpegLibrary.text(status)) }
         formatContext = context
         do {
             status = avformat_find_stream_info(context, nil)
-            guard status >= 0 else { throw DecodeError(path: path, message: Self.text(status)) }
+            guard status >= 0 else { throw DecodeError(path: path, message: FFmpegLibrary.text(status)) }
             var codec: UnsafePointer<AVCodec>?
             let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
             guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
@@ -90,13 +89,20 @@ final class AudioDecoder {
                stream.pointee.duration != mlib_nopts_value(), stream.pointee.duration > 0 {
                 endLimit = Double(stream.pointee.duration) * timeBase
             }
+            if let limit { endLimit = min(endLimit ?? limit, limit) }
             guard let codecContext = avcodec_alloc_context3(codec) else {
                 throw DecodeError(path: path, message: "out of memory")
             }
             self.codecContext = codecContext
             status = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
             if status >= 0 { status = avcodec_open2(codecContext, codec, nil) }
-            guard status >= 0 else { throw DecodeError(path: path, message: "cannot open decoder: \(Self.text(status))") }
+            guard status >= 0 else { throw DecodeError(path: path, message: "cannot open decoder: \(FFmpegLibrary.text(status))") }
+            let rate = Int(codecContext.pointee.sample_rate), sourceChannelCount = Int(codecContext.pointee.ch_layout.nb_channels)
+            sourceSampleRate = rate > 0 ? rate : requestedRate ?? 44_100
+            sourceChannels = max(1, sourceChannelCount)
+            sourceDepth = Self.depth(of: codecContext.pointee)
+            sampleRate = requestedRate ?? sourceSampleRate
+            channels = requestedChannels ?? sourceChannels
             packet = av_packet_alloc()
             frame = av_frame_alloc()
         } catch {
@@ -107,19 +113,15 @@ final class AudioDecoder {
 
     deinit { release() }
 
-    /// FFmpeg logs decoder warnings to stderr, which would tear through the CLI's status line; errors
-    /// that matter reach the caller as `DecodeError`s instead.
-    private static let silenceLibraryLogging: Void = av_log_set_level(AV_LOG_QUIET)
-
-    /// The next samples (interleaved, `output.channels` per frame, full scale at `Int32`'s range), or nil
-    /// at the end of the item. Damaged packets are skipped; a file that yields nothing decodable throws.
-    func read() throws -> [Int32]? {
+    /// The next samples (one decoded frame's worth, interleaved, `channels` per frame), or nil at the end
+    /// of the item (or of the limit). Damaged packets are skipped; a file that yields nothing decodable throws.
+    public func read() throws -> [Sample]? {
         guard !reachedEnd, var samples = try readDecoded() else { return nil }
         if let endLimit, position > endLimit {
             // Past the container's end: keep what lies before it, and stop.
-            let excess = min(samples.count / output.channels,
-                             Int(((position - endLimit) * Double(output.sampleRate)).rounded()))
-            samples.removeLast(excess * output.channels)
+            let excess = min(samples.count / channels,
+                             Int(((position - endLimit) * Double(sampleRate)).rounded()))
+            samples.removeLast(excess * channels)
             position = endLimit
             reachedEnd = true
             if samples.isEmpty { return nil }
@@ -127,7 +129,7 @@ final class AudioDecoder {
         return samples
     }
 
-    private func readDecoded() throws -> [Int32]? {
+    private func readDecoded() throws -> [Sample]? {
         guard let codecContext, let frame, let packet, let formatContext else { return nil }
         while true {
             let received = avcodec_receive_frame(codecContext, frame)
@@ -163,12 +165,12 @@ final class AudioDecoder {
 
     /// Moves to `seconds` into the item: seek to the key frame before it, then discard the decoded
     /// samples before the target, so playback resumes within a few samples of it.
-    func seek(to seconds: Double) throws {
+    public func seek(to seconds: Double) throws {
         guard let formatContext, let codecContext else { return }
         let target = max(0, duration.map { min(seconds, $0) } ?? seconds)
         let timestamp = startPTS + Int64((target / timeBase).rounded(.down))
         let status = av_seek_frame(formatContext, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
-        guard status >= 0 else { throw DecodeError(path: path, message: "cannot seek: \(Self.text(status))") }
+        guard status >= 0 else { throw DecodeError(path: path, message: "cannot seek: \(FFmpegLibrary.text(status))") }
         avcodec_flush_buffers(codecContext)
         resetResampler()
         draining = false
@@ -180,21 +182,21 @@ final class AudioDecoder {
 
     // MARK: Internals
 
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> [Int32]? {
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> [Sample]? {
         producedAnything = true
         badPackets = 0
         try prepareResampler(for: frame)
         guard let resampler else { return nil }
         let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples)) + 32
-        var samples = [Int32](repeating: 0, count: capacity * output.channels)
+        var samples = [Sample](repeating: .zero, count: capacity * channels)
         let input = UnsafeMutableRawPointer(frame.pointee.extended_data)!
             .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let count = samples.withUnsafeMutableBytes { raw -> Int32 in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return swr_convert(resampler, &out, Int32(capacity), input, frame.pointee.nb_samples)
         }
-        guard count >= 0 else { throw DecodeError(path: path, message: "resampling failed: \(Self.text(count))") }
-        samples.removeLast((capacity - Int(count)) * output.channels)
+        guard count >= 0 else { throw DecodeError(path: path, message: "resampling failed: \(FFmpegLibrary.text(count))") }
+        samples.removeLast((capacity - Int(count)) * channels)
 
         if let target = discardUntil {
             // First frame after a seek: its timestamp says where it starts; drop what lies before the target.
@@ -202,27 +204,27 @@ final class AudioDecoder {
             let pts = frame.pointee.best_effort_timestamp
             if pts != mlib_nopts_value() {
                 let frameStart = Double(pts - startPTS) * timeBase
-                let drop = min(Int(count), max(0, Int(((target - frameStart) * Double(output.sampleRate)).rounded())))
-                samples.removeFirst(drop * output.channels)
-                if frameStart + output.seconds(frames: Int(count)) <= target { discardUntil = target }
+                let drop = min(Int(count), max(0, Int(((target - frameStart) * Double(sampleRate)).rounded())))
+                samples.removeFirst(drop * channels)
+                if frameStart + seconds(frames: Int(count)) <= target { discardUntil = target }
             }
         }
-        position += output.seconds(frames: samples.count / output.channels)
+        position += seconds(frames: samples.count / channels)
         return samples
     }
 
-    private func flushResampler() throws -> [Int32]? {
+    private func flushResampler() throws -> [Sample]? {
         guard let resampler, !resamplerFlushed else { return nil }
         resamplerFlushed = true
         let capacity = Int(swr_get_out_samples(resampler, 0)) + 32
-        var samples = [Int32](repeating: 0, count: capacity * output.channels)
+        var samples = [Sample](repeating: .zero, count: capacity * channels)
         let count = samples.withUnsafeMutableBytes { raw -> Int32 in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return swr_convert(resampler, &out, Int32(capacity), nil, 0)
         }
         guard count > 0 else { return nil }
-        samples.removeLast((capacity - Int(count)) * output.channels)
-        position += output.seconds(frames: Int(count))
+        samples.removeLast((capacity - Int(count)) * channels)
+        position += seconds(frames: Int(count))
         return samples
     }
 
@@ -242,16 +244,16 @@ final class AudioDecoder {
         }
         resetResampler()
         var outLayout = AVChannelLayout()
-        av_channel_layout_default(&outLayout, Int32(output.channels))
+        av_channel_layout_default(&outLayout, Int32(channels))
         defer { av_channel_layout_uninit(&outLayout) }
         var swr: OpaquePointer?
-        var status = swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_S32, Int32(output.sampleRate),
+        var status = swr_alloc_set_opts2(&swr, &outLayout, Sample.pcmFormat.ffmpegFormat, Int32(sampleRate),
                                          &layout, AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate, 0, nil)
         if status >= 0 { status = swr_init(swr) }
         guard status >= 0, let swr else {
             swr_free(&swr)
             av_channel_layout_uninit(&layout)
-            throw DecodeError(path: path, message: "cannot convert this audio format: \(Self.text(status))")
+            throw DecodeError(path: path, message: "cannot convert this audio format: \(FFmpegLibrary.text(status))")
         }
         resampler = swr
         resamplerInput = (frame.pointee.format, frame.pointee.sample_rate, layout)
@@ -266,7 +268,7 @@ final class AudioDecoder {
     private func countBadPacket(_ status: Int32) throws {
         badPackets += 1
         if badPackets > 100 {
-            throw DecodeError(path: path, message: "undecodable audio: \(Self.text(status))")
+            throw DecodeError(path: path, message: "undecodable audio: \(FFmpegLibrary.text(status))")
         }
     }
 
@@ -278,9 +280,5 @@ final class AudioDecoder {
         avformat_close_input(&formatContext)
     }
 
-    static func text(_ status: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(status, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private func seconds(frames: Int) -> Double { Double(frames) / Double(sampleRate) }
 }

@@ -1,0 +1,165 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// `mlib analyze`: every matching item decoded once (loudness and fingerprint from the same samples), files
+/// in parallel on all cores, each file's result written as soon as it is measured (a killed run keeps what
+/// finished), each album's gain written when its last track is measured. The next run measures only what
+/// is missing: items never measured (or by an older analyzer, or whose audio a scan found changed, which
+/// cleared them), and the tracks of an album whose gain is missing (the album's gain needs every track's
+/// loudness blocks, which are not stored: its tracks are decoded again).
+public struct AnalysisRun: Sendable {
+    /// The analyzer's version, stored with each result: raise it when a change makes old results wrong.
+    public static let version = 1
+
+    public var truePeak = false
+    /// Files decoded at once (default: the machine's cores).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Measure again what is already measured.
+    public var force = false
+
+    public init(truePeak: Bool = false, jobs: Int? = nil, force: Bool = false) {
+        self.truePeak = truePeak
+        self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.force = force
+    }
+
+    /// Where a run stands, for a progress line.
+    public struct Progress: Sendable {
+        public var filesDone: Int
+        public var filesTotal: Int
+        /// Seconds of audio measured and to measure (from the index's durations), for an ETA.
+        public var audioDone: Double
+        public var audioTotal: Double
+        public var elapsed: Double
+        /// Seconds left at the pace so far, once there is one.
+        public var remaining: Double? {
+            guard audioDone > 0, elapsed > 0 else { return nil }
+            return max(0, audioTotal - audioDone) * elapsed / audioDone
+        }
+    }
+
+    public struct Failure: Sendable, Codable, Hashable {
+        public var path: String
+        public var message: String
+    }
+
+    public struct Summary: Sendable, Codable {
+        public var matched = 0
+        /// Already measured by this analyzer, with their album's gain: left alone.
+        public var upToDate = 0
+        public var analysed = 0
+        public var albums = 0
+        public var failures: [Failure] = []
+        /// Seconds of audio decoded, and of wall-clock time spent.
+        public var audioSeconds = 0.0
+        public var seconds = 0.0
+    }
+
+    /// A set of tracks measured together for the album gain; items with no album tag are albums of one.
+    struct Album {
+        var items: [MediaItem]
+    }
+
+    public func run(_ store: any LibraryReader & AnalysisStore, query: MediaQuery,
+                    progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
+        let start = Date()
+        let items = try store.items(query)
+        var summary = Summary()
+        summary.matched = items.count
+        let albums = Self.albums(items).filter { force || needsWork($0) }
+        let work = albums.flatMap(\.items)
+        summary.upToDate = items.count - work.count
+        let audioTotal = work.reduce(0) { $0 + ($1[.playbackDuration]?.real ?? 0) }
+        var state = Progress(filesDone: 0, filesTotal: work.count, audioDone: 0, audioTotal: audioTotal, elapsed: 0)
+        progress(state)
+
+        // Which album each item belongs to, and what each album still waits for.
+        var albumOf: [Int64: Int] = [:]
+        var waiting: [Int] = albums.map(\.items.count)
+        var measured: [[(analysis: TrackAnalysis, meter: LoudnessMeter)]] = albums.map { _ in [] }
+        var failedAlbums = Set<Int>()
+        for (index, album) in albums.enumerated() { for item in album.items { albumOf[item.persistentID] = index } }
+
+        let truePeak = self.truePeak
+        try await withThrowingTaskGroup(of: (MediaItem, Result<(TrackAnalysis, LoudnessMeter), AnalysisError>).self) { group in
+            var next = work.makeIterator()
+            func startNext() -> Bool {
+                guard let item = next.next() else { return false }
+                group.addTask {
+                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path.string, truePeak: truePeak))) }
+                    catch { return (item, .failure(error)) }
+                }
+                return true
+            }
+            for _ in 0..<jobs where startNext() {}
+            while let (item, result) = try await group.next() {
+                try Task.checkCancellation()
+                _ = startNext()
+                let albumIndex = albumOf[item.persistentID]!
+                switch result {
+                case .success(let (analysis, meter)):
+                    try store.storeAnalysis([ItemAnalysis(id: item.persistentID, loudness: analysis.loudness,
+                                                          loudnessRange: analysis.loudnessRange, trackGain: analysis.trackGain,
+                                                          trackPeak: analysis.peak, fingerprint: analysis.fingerprint,
+                                                          version: Self.version)])
+                    summary.analysed += 1
+                    summary.audioSeconds += analysis.duration
+                    measured[albumIndex].append((analysis, meter))
+                case .failure(let error):
+                    summary.failures.append(Failure(path: item.path.string, message: error.description))
+                    failedAlbums.insert(albumIndex)
+                }
+                waiting[albumIndex] -= 1
+                if waiting[albumIndex] == 0 {
+                    // The album's last track: its gain over all its tracks' blocks, then its meters go.
+                    if !failedAlbums.contains(albumIndex) {
+                        let tracks = measured[albumIndex]
+                        let loudness = LoudnessMeter.integratedLoudness(of: tracks.map(\.meter))
+                        let gain = TrackAnalysis.gain(forLoudness: loudness)
+                        try store.storeAlbumGain(ids: albums[albumIndex].items.map(\.persistentID), gain: gain,
+                                                 peak: tracks.map(\.analysis.peak).max())
+                        summary.albums += 1
+                    }
+                    measured[albumIndex] = []
+                }
+                state.filesDone += 1
+                state.audioDone += item[.playbackDuration]?.real ?? 0
+                state.elapsed = Date().timeIntervalSince(start)
+                progress(state)
+            }
+        }
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Whether an album has anything to measure: a track not measured by this analyzer, or no album gain
+    /// on a measured track that is not silent.
+    func needsWork(_ album: Album) -> Bool {
+        album.items.contains { item in
+            guard let version = item[.analysisVersion]?.integer, version >= Self.version else { return true }
+            return item[.albumGain] == nil && item[.trackGain] != nil
+        }
+    }
+
+    /// The matching items grouped into albums, in the order first met: by MusicBrainz album ID where
+    /// there is one, else by album artist (or artist) and album title; an item with no album title is an
+    /// album of its own (its album gain is its track gain).
+    static func albums(_ items: [MediaItem]) -> [Album] {
+        var order: [String] = []
+        var groups: [String: [MediaItem]] = [:]
+        for item in items {
+            let key: String
+            if let id = item[.musicBrainzAlbumID]?.text, !id.isEmpty {
+                key = "mb:" + id
+            } else if let album = item.albumTitle, !album.isEmpty {
+                key = "tag:" + (item[.albumArtist]?.text ?? item.artist ?? "") + "\u{0}" + album
+            } else {
+                key = "item:\(item.persistentID)"
+            }
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(item)
+        }
+        return order.map { Album(items: groups[$0]!) }
+    }
+}

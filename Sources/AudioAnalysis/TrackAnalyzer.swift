@@ -1,0 +1,28 @@
+import MediaDecode
+
+/// Decodes a file once and feeds, from the same samples, the loudness meter and the fingerprinter.
+public enum TrackAnalyzer {
+    /// The analysis of `path`, and its loudness meter for the album's gain (see `LoudnessMeter`).
+    public static func analyze(path: String, truePeak: Bool = false,
+                               fingerprintSeconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> (TrackAnalysis, LoudnessMeter) {
+        let decoder: AudioDecoder<Float>
+        do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode("\(error)") }
+        let meter = try LoudnessMeter(channels: decoder.channels, sampleRate: decoder.sampleRate, truePeak: truePeak)
+        let fingerprinter = try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: fingerprintSeconds)
+        var frames = 0
+        while true {
+            let chunk: [Float]?
+            do { chunk = try decoder.read() } catch { throw .decode("\(error)") }
+            guard let chunk else { break }
+            frames += chunk.count / decoder.channels
+            try chunk.withUnsafeBufferPointer { (samples) throws(AnalysisError) in
+                meter.add(samples)
+                try fingerprinter.add(samples)
+            }
+        }
+        let analysis = TrackAnalysis(loudness: meter.integratedLoudness, loudnessRange: meter.loudnessRange, peak: meter.peak,
+                                     truePeak: truePeak, fingerprint: try fingerprinter.finish(),
+                                     duration: Double(frames) / Double(decoder.sampleRate))
+        return (analysis, meter)
+    }
+}

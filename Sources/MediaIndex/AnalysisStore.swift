@@ -1,0 +1,53 @@
+import MediaModel
+
+/// One item's measurements from `mlib analyze`, as stored: the `MediaProperty.analysis` values and the
+/// Chromaprint fingerprint. `version` is the analyzer's (`AudioAnalysis.AnalysisRun.version`): an item
+/// measured by an older one is measured again.
+public struct ItemAnalysis: Sendable, Hashable {
+    public var id: Int64
+    public var loudness: Double
+    public var loudnessRange: Double
+    public var trackGain: Double?
+    public var trackPeak: Double
+    public var fingerprint: [UInt32]
+    public var version: Int
+
+    public init(id: Int64, loudness: Double, loudnessRange: Double, trackGain: Double?, trackPeak: Double,
+                fingerprint: [UInt32], version: Int) {
+        self.id = id
+        self.loudness = loudness
+        self.loudnessRange = loudnessRange
+        self.trackGain = trackGain
+        self.trackPeak = trackPeak
+        self.fingerprint = fingerprint
+        self.version = version
+    }
+}
+
+/// Where `mlib analyze` keeps what it measured (both stores, in shared `SQLStore` code). The values are
+/// columns of `items`, so queries and sorts reach them like any property; they survive rescans, retags
+/// and moves, and a trigger of the schema clears them when a scan finds the audio itself changed.
+public protocol AnalysisStore: Sendable {
+    /// Writes each item's track values and fingerprint, in one transaction (an item gone meanwhile is skipped).
+    func storeAnalysis(_ analyses: [ItemAnalysis]) throws
+    /// Sets the album gain and peak of the items `ids` (one album), or clears them with nil.
+    func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws
+    /// The stored fingerprints of the items `ids` that have one.
+    func fingerprints(ids: [Int64]) throws -> [Int64: [UInt32]]
+}
+
+/// The fingerprint's stored form: its 32-bit values, little-endian, one after the other.
+package enum FingerprintBlob {
+    package static func bytes(_ values: [UInt32]) -> [UInt8] {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(values.count * 4)
+        for value in values { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) } }
+        return bytes
+    }
+
+    package static func values(_ bytes: [UInt8]) -> [UInt32] {
+        stride(from: 0, to: bytes.count - bytes.count % 4, by: 4).map { i in
+            UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+        }
+    }
+}

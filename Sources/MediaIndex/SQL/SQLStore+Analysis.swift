@@ -1,0 +1,38 @@
+import MediaModel
+
+// What `mlib analyze` measured: columns of `items` (SQLite "v12", PostgreSQL "pg v7"), written only here and
+// cleared by the schema's trigger when a scan finds other audio (codec, rate, channels, depth, duration or
+// a bit rate more than 10% off). Not file-derived: the scan's writes never name these columns.
+extension SQLStore {
+    public func storeAnalysis(_ analyses: [ItemAnalysis]) throws {
+        guard !analyses.isEmpty else { return }
+        try write { x in
+            for a in analyses {
+                try x.execute("""
+                    UPDATE items SET "loudness" = \(a.loudness), "loudnessRange" = \(a.loudnessRange), "trackGain" = \(a.trackGain),
+                        "trackPeak" = \(a.trackPeak), chromaprint = \(SQLValue.bytes(FingerprintBlob.bytes(a.fingerprint))),
+                        "analysisVersion" = \(a.version)
+                    WHERE id = \(a.id)
+                    """)
+            }
+        }
+    }
+
+    public func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws {
+        guard !ids.isEmpty else { return }
+        try write { x in
+            try x.execute(#"UPDATE items SET "albumGain" = \#(gain), "albumPeak" = \#(peak) WHERE \#(syntax.isIn("id", .integers(ids)))"#)
+        }
+    }
+
+    public func fingerprints(ids: [Int64]) throws -> [Int64: [UInt32]] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { x in
+            var result: [Int64: [UInt32]] = [:]
+            for row in try x.rows("SELECT id, chromaprint FROM items WHERE \(syntax.isIn("id", .integers(ids))) AND chromaprint IS NOT NULL") {
+                if let id = row.int64(0), let bytes = row.values[1].bytes { result[id] = FingerprintBlob.values(bytes) }
+            }
+            return result
+        }
+    }
+}

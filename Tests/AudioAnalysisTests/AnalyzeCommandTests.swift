@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `mlib analyze` and `mlib dupes` as a user runs them: the JSON summary, the clusters best first, and the
+/// results reachable from `mlib ls`.
+@Suite("mlib analyze and mlib dupes")
+struct AnalyzeCommandTests {
+    static func mlib(_ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run(ChildProcess.mlib.path, arguments)
+    }
+
+    @Test func analyzeThenDupesFindTheReencoding() throws {
+        let fixtures = try AnalysisFixtures()
+        let music = fixtures.directory.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let flac = try fixtures.music("music/song.flac", seconds: 20)
+        _ = try fixtures.reencode(flac, "music/song.mp3", options: ["-b:a", "128k"])
+        _ = try fixtures.music("music/other.flac", seconds: 20, seed: 8, frequency: 415)
+        let library = fixtures.directory.appendingPathComponent("library.sqlite").path
+        #expect(try Self.mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
+
+        let analyze = try Self.mlib(["analyze", "--json", "--library", library])
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any]
+        #expect(summary?["analysed"] as? Int == 3 && summary?["matched"] as? Int == 3)
+        #expect(try Self.mlib(["analyze", "--library", library]).out.contains("analysed 0 of 3 items (0 albums), 3 already up to date"))
+
+        let dupes = try Self.mlib(["dupes", "--json", "--library", library])
+        #expect(dupes.status == 0, "\(dupes.stderr)")
+        let clusters = try JSONSerialization.jsonObject(with: dupes.stdout) as? [[String: Any]]
+        let members = (clusters?.first?["members"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        #expect(clusters?.count == 1)
+        #expect(members.map { URL(fileURLWithPath: $0).lastPathComponent } == ["song.flac", "song.mp3"])
+        let text = try Self.mlib(["dupes", "--library", library]).out.split(separator: "\n")
+        #expect(text.count == 2 && text[0].hasPrefix("flac\t") && text[1].hasPrefix("mp3\t128 kb/s\t"), "\(text)")
+
+        let loudest = try Self.mlib(["ls", "--library", library, "--sort", "loudness", "-f", "$path", "loudness > -60"]).out
+        #expect(loudest.split(separator: "\n").count == 3)
+    }
+}
