@@ -6,6 +6,13 @@
 # artist, album, compilation, date, track total) is right, and so are the duration (within 1% or 50 ms)
 # and the audio bit rate (within 2%) where expected.json states them. A file expected.json calls an error
 # counts as read usefully by a reader that refuses it.
+#
+# CORPUS=DIR (a make-corpus.sh library, its manifest beside it as DIR.manifest.tsv) adds a second table, per
+# format class of that library (the manifest's format column), on up to SAMPLE files of each class (default
+# 40, the first in manifest order): "useful" = the reader opens the file and its title, artist and album are
+# the manifest's; "duration agrees" = the reader gives a duration within 1% or 50 ms of at least half of the
+# other readers that give one (there is no written-down length to compare with: the corpus copies short
+# encoded sources). A reader that gives no duration does not agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ -z ${MLIB:-} ]]; then
@@ -18,13 +25,14 @@ cat > "$work/tl.cpp" <<'CPP'
 #include <taglib/tpropertymap.h>
 #include <cstdio>
 #include <string>
-static std::string esc(const TagLib::String &s) {
-  std::string o; for (char c : s.to8Bit(true)) { if (c == '"' || c == '\\') o += '\\'; o += c; } return o; }
+static std::string esc(const std::string &s) {
+  std::string o; for (char c : s) { if (c == '"' || c == '\\') o += '\\'; o += c; } return o; }
+static std::string esc(const TagLib::String &s) { return esc(s.to8Bit(true)); }
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     TagLib::FileRef f(argv[i], true, TagLib::AudioProperties::Average);
-    if (f.isNull()) { printf("{\"path\":\"%s\",\"ok\":false}\n", argv[i]); continue; }
-    printf("{\"path\":\"%s\",\"ok\":true,\"tags\":{", argv[i]);
+    if (f.isNull()) { printf("{\"path\":\"%s\",\"ok\":false}\n", esc(std::string(argv[i])).c_str()); continue; }
+    printf("{\"path\":\"%s\",\"ok\":true,\"tags\":{", esc(std::string(argv[i])).c_str());
     TagLib::PropertyMap m = f.file()->properties(); bool first = true;
     for (auto &e : m) {
       printf("%s\"%s\":[", first ? "" : ",", esc(e.first).c_str()); first = false;
@@ -166,4 +174,35 @@ for cls, row in sorted(table.items()):
     n += row["files"]
     for r, _ in readers: totals[r] += row[r]
 print(f"{'all':20s} {n:5d} " + " ".join(f"{totals[r]:8d}" for r, _ in readers))
+
+import os, csv
+corpus = os.environ.get("CORPUS")
+if corpus:
+    corpus = corpus.rstrip("/")
+    sample = int(os.environ.get("SAMPLE", "40"))
+    chosen = {}
+    with open(corpus + ".manifest.tsv", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+            if len(chosen.setdefault(row["format"], [])) < sample: chosen[row["format"]].append(row)
+    def close(a, b): return a is not None and b is not None and abs(a - b) <= max(0.05, 0.01 * max(a, b))
+    print()
+    print(f"per format class of {corpus} (up to {sample} files each): useful reads / duration agreeing")
+    print(f"{'class':8s} {'files':>5s} " + " ".join(f"{r:>13s}" for r, _ in readers))
+    sums = {r: [0, 0] for r, _ in readers}; total = 0
+    for fmt in sorted(chosen):
+        rows = chosen[fmt]; useful = {r: 0 for r, _ in readers}; agree = {r: 0 for r, _ in readers}
+        for row in rows:
+            path = os.path.join(corpus, row["relpath"])
+            got = {r: fn(path) for r, fn in readers}
+            for r, _ in readers:
+                ok, tags, length, _ = got[r]
+                first = lambda v: (v[0] if v else None) if isinstance(v, list) else v
+                useful[r] += ok and all(str(first(tags.get(p)) or "") == row[k] for p, k in
+                                        (("title", "title"), ("artist", "artist"), ("albumTitle", "album")))
+                others = [got[o][2] for o, _ in readers if o != r and got[o][2] is not None]
+                agree[r] += bool(others) and 2 * sum(close(length, o) for o in others) >= len(others)
+        print(f"{fmt:8s} {len(rows):5d} " + " ".join(f"{useful[r]:6d} / {agree[r]:4d}" for r, _ in readers))
+        total += len(rows)
+        for r, _ in readers: sums[r][0] += useful[r]; sums[r][1] += agree[r]
+    print(f"{'all':8s} {total:5d} " + " ".join(f"{sums[r][0]:6d} / {sums[r][1]:4d}" for r, _ in readers))
 PYTHON

@@ -5,9 +5,14 @@
 # files, MPD's and beets' full indexing (../shared/tools/peers.sh), then prints the ratios. Per N:
 #   full scan · unchanged rescan · rescan after touching 1% of the files · peak RSS of each (KB) · CPU
 #   seconds (user + sys) of each and per item (target on 10,000 files: <= 90 µs per item for the full scan)
+# and, in the same run, the CPU floor to compare it with: MPD's update (the mpd process's user + sys ticks
+# across `mpc -w update`, from /proc) and a TagLib-only loop (a small C++ program built here against the
+# system libtag: FileRef with average audio properties plus the property map, the least a tag reader does
+# per file) over the same files, each as CPU seconds and µs per file.
 # Warm page cache (the corpus is read once first). Corpora and libraries live in bench-out/ (kept between
 # runs: delete it to rebuild). Env: SCRATCH_PATH (swift build scratch dir, default .build),
-# BENCH_DIR (default bench-out), PEERS=0 to skip MPD and beets, BUILD=0 to reuse the last release build,
+# BENCH_DIR (default bench-out), PEERS=0 to skip MPD, beets and the TagLib loop, BEETS=0 to skip only beets
+# (its import takes minutes), BUILD=0 to reuse the last release build,
 # RUNS (timed runs of each mlib figure, default 3; the median is used, after one untimed warm-up run:
 # on these VMs the first run after a pause often pays major page faults for the binary and libraries).
 #
@@ -39,6 +44,73 @@ timed() {
   echo "$name $wall $rss $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }'; }
+
+# mpd_update DIR -> "FULL_WALL FULL_CPU UNCHANGED_WALL FILES": MPD's full update and unchanged rescan of DIR
+# in a private mpd (loopback port, own state dir). CPU is the mpd process's utime + stime (/proc/PID/stat
+# fields 14 and 15, in clock ticks) across the full update: the work is done in mpd, mpc only waits.
+mpd_update() {
+  local dir=$1 work port pid tick before after t0 t1 t2 files
+  work=$(mktemp -d "${TMPDIR:-/tmp}/scan-bench-mpd.XXXXXX"); port=$(( 20000 + RANDOM % 20000 ))
+  cat >"$work/mpd.conf" <<CONF
+music_directory "$dir"
+db_file "$work/db"
+state_file "$work/state"
+log_file "$work/log"
+bind_to_address "127.0.0.1"
+port "$port"
+follow_outside_symlinks "no"
+follow_inside_symlinks "yes"
+auto_update "no"
+audio_output {
+  type "null"
+  name "null"
+}
+CONF
+  mpd --no-daemon "$work/mpd.conf" >"$work/mpd.out" 2>&1 & pid=$!
+  for _ in $(seq 100); do mpc -p "$port" status >/dev/null 2>&1 && break; sleep 0.1; done
+  ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+  tick=$(getconf CLK_TCK)
+  before=$(ticks); t0=$(date +%s.%N)
+  mpc -p "$port" -w update >/dev/null
+  t1=$(date +%s.%N); after=$(ticks)
+  mpc -p "$port" -w update >/dev/null
+  t2=$(date +%s.%N)
+  files=$(mpc -p "$port" listall | wc -l)
+  kill "$pid"; wait "$pid" 2>/dev/null || true; rm -rf "$work"
+  awk -v t0="$t0" -v t1="$t1" -v t2="$t2" -v c=$(( after - before )) -v hz="$tick" -v n="$files" \
+    'BEGIN { printf "%.2f %.2f %.2f %d\n", t1 - t0, c / hz, t2 - t1, n }'
+}
+
+# taglib_loop FILE_LIST -> "WALL CPU FILES_READ": the TagLib-only floor over the files listed (NUL-separated).
+taglib_loop() {
+  local list=$1
+  if [[ ! -x $out/taglib-loop || $out/taglib-loop.cpp -nt $out/taglib-loop ]]; then
+    cat >"$out/taglib-loop.cpp" <<'CPP'
+// What any TagLib-based indexer does per file at least: open it, read the tags as a property map and the
+// average audio properties. Paths come NUL-separated on stdin; prints how many files TagLib read.
+#include <taglib/fileref.h>
+#include <taglib/tpropertymap.h>
+#include <cstdio>
+#include <iostream>
+#include <string>
+int main() {
+  std::string path; unsigned long read = 0, fields = 0;
+  while (std::getline(std::cin, path, '\0')) {
+    TagLib::FileRef f(path.c_str(), true, TagLib::AudioProperties::Average);
+    if (f.isNull()) continue;
+    read++;
+    fields += f.file()->properties().size();   // used, so the compiler keeps the read
+    if (auto *p = f.audioProperties()) fields += p->lengthInMilliseconds() > 0;
+  }
+  printf("%lu %lu\n", read, fields);
+}
+CPP
+    g++ -O2 -o "$out/taglib-loop" "$out/taglib-loop.cpp" $(pkg-config --cflags --libs taglib)
+  fi
+  /usr/bin/time -f "%e %U %S" -o "$out/time" "$out/taglib-loop" <"$list" >"$out/taglib-loop.out"
+  read -r wall user sys < <(tail -1 "$out/time")
+  echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $(awk '{ print $1 }' "$out/taglib-loop.out")"
+}
 
 for n in "${sizes[@]}"; do
   corpus=$out/corpus-$n
@@ -80,15 +152,25 @@ for n in "${sizes[@]}"; do
     "rescan, 1% touched" "$touched" "$touched_rss" "$touched_cpu" "$(per_item "$touched_cpu" "$items")" "$touched_all"
 
   [[ ${PEERS:-1} == 0 ]] && continue
-  mpd_full=""; mpd_same=""; beets_full=""
-  while read -r peer op files wall rss; do
-    printf '%-22s %8s s  %8s KB   (%s files)\n' "$peer $op" "$wall" "$rss" "$files"
-    case "$peer $op" in
-      "mpd full-scan") mpd_full=$wall ;; "mpd rescan-unchanged") mpd_same=$wall ;; "beets full-scan") beets_full=$wall ;;
-    esac
-  done < <("$tools/peers.sh" mpd "$corpus"; "$tools/peers.sh" beets "$corpus")
-  echo "-- ratios, N=$n (>1 means mlib is faster)"
-  echo "full scan vs MPD update:        $(ratio "$mpd_full" "$full")x   (target >= 1.5x)"
-  echo "full scan vs beets import:      $(ratio "$beets_full" "$full")x   (target >= 20x)"
+  read -r mpd_full mpd_cpu mpd_same mpd_files < <(mpd_update "$corpus")
+  printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files)\n' "mpd full update" "$mpd_full" "" "$mpd_cpu" \
+    "$(per_item "$mpd_cpu" "$mpd_files")" "$mpd_files"
+  printf '%-22s %8s s\n' "mpd unchanged update" "$mpd_same"
+  find "$corpus" -type f -readable -print0 | sort -z >"$out/files-$n"
+  read -r tl_wall tl_cpu tl_files < <(taglib_loop "$out/files-$n")
+  printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files read)\n' "TagLib-only loop" "$tl_wall" "" "$tl_cpu" \
+    "$(per_item "$tl_cpu" "$tl_files")" "$tl_files"
+  beets_full=""
+  if [[ ${BEETS:-1} != 0 ]]; then
+    while read -r peer op files wall rss; do
+      printf '%-22s %8s s  %8s KB   (%s files)\n' "$peer $op" "$wall" "$rss" "$files"
+      [[ "$peer $op" == "beets full-scan" ]] && beets_full=$wall
+    done < <("$tools/peers.sh" beets "$corpus")
+  fi
+  echo "-- ratios, N=$n (>1 means mlib is faster or cheaper)"
+  echo "full scan vs MPD update:        $(ratio "$mpd_full" "$full")x wall   (target >= 3x on 2 cores)"
+  echo "CPU per item vs MPD update:     $(ratio "$(per_item "$mpd_cpu" "$mpd_files")" "$(per_item "$full_cpu" "$items")")x"
+  echo "CPU per item vs TagLib alone:   $(ratio "$(per_item "$tl_cpu" "$tl_files")" "$(per_item "$full_cpu" "$items")")x   (mlib reads more: tags, hashes, the index)"
+  [[ -n $beets_full ]] && echo "full scan vs beets import:      $(ratio "$beets_full" "$full")x   (target >= 20x)"
   echo "unchanged rescan vs MPD update: $(ratio "$mpd_same" "$same")x   (target >= 1x)"
 done

@@ -33,6 +33,9 @@ final class DescriptorIO {
         context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, UnsafeMutableRawPointer(state), { opaque, buffer, count in
             guard let state = opaque?.assumingMemoryBound(to: State.self), let buffer, count > 0 else { return mlib_averror_eof() }
             if state.pointee.bytesRead > state.pointee.budget { return mlib_averror_exit() }
+            // At or past the size stat gave: the end, without a pread to find it (FFmpeg asks at the end
+            // of every probe).
+            if state.pointee.position >= state.pointee.size { return mlib_averror_eof() }
             let n = pread(state.pointee.descriptor, buffer, Int(count), off_t(state.pointee.position))
             if n < 0 { return mlib_averror(errno) }
             if n == 0 { return mlib_averror_eof() }

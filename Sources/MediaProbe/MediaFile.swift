@@ -51,8 +51,11 @@ public final class MediaFile {
     }
 
     private func read(_ count: Int, at offset: Int64) -> [UInt8] {
+        // No more than the size stat gave (which every reader goes by): a file shorter than the window
+        // (most music files) is then read by one pread, not one plus a second that only finds the end.
+        let count = Int(max(0, min(Int64(count), facts.size - offset)))
         // Not zero-filled first (64 KiB twice per file): the array holds only what pread wrote.
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {
                 let n = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))

@@ -92,6 +92,9 @@ public enum MediaProbe {
             streams[i].duration = adts.duration
             streams[i].bitRate = Int64((Double(adts.bytes) * 8 / (Double(adts.samples) / Double(adts.sampleRate))).rounded())
         }
+        if let i = streams.firstIndex(where: { $0.kind == .audio }), streams[i].codec == "speex", streams[i].bitRate == nil {
+            streams[i].bitRate = NativeReading.speexBitRate(file.head)   // else the file average, tags and all
+        }
         if let i = streams.firstIndex(where: { $0.kind == .audio }) {
             streams[i].sampleRate = streams[i].sampleRate ?? tagLib?.sampleRate
             streams[i].channels = streams[i].channels ?? tagLib?.channels

@@ -189,6 +189,16 @@ struct NativeReading {
         return p - start
     }
 
+    /// The bit rate an Ogg Speex file's header states (nil when the encoder left it unknown, -1), as mutagen
+    /// and a decoding FFmpeg give it; FFmpeg's header-only open leaves it unset.
+    static func speexBitRate(_ head: [UInt8]) -> Int64? {
+        guard head.count > 27, head.starts(with: Array("OggS".utf8)) else { return nil }
+        let packet = 27 + Int(head[26])
+        guard head.count >= packet + 56, head[packet..<packet + 8].elementsEqual("Speex   ".utf8) else { return nil }
+        let nominal = (0..<4).reduce(Int32(0)) { $0 | Int32(head[packet + 52 + $1]) << (8 * $1) }
+        return nominal > 0 ? Int64(nominal) : nil
+    }
+
     private mutating func readOgg(_ file: MediaFile, codec: String?) {
         let head = file.head
         guard head.count > 27, head.starts(with: Array("OggS".utf8)) else { return }
@@ -202,10 +212,12 @@ struct NativeReading {
         // (granule position 0) and the first page of audio after them, not every page in the window (that
         // cost ~64 µs per Ogg file). Checking a page FFmpeg skips only marks damage both paths see.
         var at = 0
+        var headerBytes = 0        // the header pages' (granule 0: codec headers, comments, a cover): not audio
         while let page = OggPage.page(in: head, at: at) {
             if !page.crcMatches { damage.append("an Ogg page at byte \(at) fails its checksum"); break }
             at += page.length
             if page.granule != 0 { break }
+            headerBytes = at
         }
         if damage.isEmpty, at + 4 <= head.count, !head[at..<at + 4].elementsEqual("OggS".utf8) {
             damage.append("no Ogg page where one should start, at byte \(at)")
@@ -223,9 +235,13 @@ struct NativeReading {
             let nominal = (0..<4).reduce(Int32(0)) { $0 | Int32(head[packet + 20 + $1]) << (8 * $1) }
             if rate > 0, last.granule > 0 { duration = Double(last.granule) / Double(rate) }
             if nominal > 0 { audioBitRate = Int64(nominal) }
+        } else if codec == "speex" {
+            audioBitRate = Self.speexBitRate(head)
         }
+        // Else the audio pages' bytes over the length: counting the header pages too inflated the rate of a
+        // short file (a 0.1 s Opus file read 164 kb/s, mutagen 153) and of any file with a large tag.
         if audioBitRate == nil, let seconds = duration, seconds > 0 {
-            audioBitRate = Int64((Double(file.facts.size) * 8 / seconds).rounded())
+            audioBitRate = Int64((Double(max(0, file.facts.size - Int64(headerBytes))) * 8 / seconds).rounded())
         }
     }
 

@@ -16,5 +16,7 @@ extension MediaProbe {
     ///   written in words ("Oct 3, 1995"); Opus in Matroska/WebM at 48 kHz. The scanner's fingerprint and
     ///   end hashes changed with it (each end hashed once, `LaneHash`): the first scan of version 2 stores
     ///   them anew.
-    public static let readerVersion = 2
+    /// - 3: an Ogg file's bit rate is its audio pages' (the header pages, tags and cover art left out: a short
+    ///   or heavily tagged Opus file read several times its rate); Ogg Speex's is its header's.
+    public static let readerVersion = 3
 }
