@@ -105,7 +105,12 @@ let package = Package(
         .executableTarget(name: "library-example", dependencies: ["Library", "MediaModel", "Playback"], path: "Examples/LibraryExample"),
 
         // In-process query timings on a 100,000-item library (Benchmarks/query-bench runs it).
-        .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "SQLiteStore", "MediaModel"], path: "Benchmarks/QueryBench"),
+        .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "SQLiteStore", "MediaModel", "BenchmarkSupport"],
+                          path: "Benchmarks/QueryBench"),
+        // The synthetic items of query-bench, and a library of them on either store (postgres-bench.sh).
+        .target(name: "BenchmarkSupport", dependencies: ["MediaIndex", "MediaModel"], path: "Benchmarks/BenchmarkSupport"),
+        .executableTarget(name: "synthetic-library", dependencies: ["BenchmarkSupport", "Library", "MediaIndex", "MediaModel"],
+                          path: "Benchmarks/SyntheticLibrary"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),

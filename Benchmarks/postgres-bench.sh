@@ -6,13 +6,15 @@
 #   full scan · unchanged rescan · whole-process `mlib ls artist:X` (median of RUNS, Benchmarks/process-time.py)
 #   on each store, and where the PostgreSQL query's time goes (connect, each statement, the rest);
 #   two concurrent scans of two roots (the corpus' artists split in two) into one PostgreSQL library;
-#   `ls --group artists` and `ls` of every item (time and peak RSS) on each store.
+#   `ls --group artists` and `ls` of every item (time and peak RSS) on each store;
+#   `ls` of SYNTHETIC (default 100,000) synthetic items on each store, inserted through the store by
+#   synthetic-library (BenchmarkSupport's items, query-bench's: no media files), time and peak RSS.
 # Targets (2 cores, 20,000 files): PostgreSQL full scan within 1.3x of SQLite's and faster than MPD's
 # update; queries < 50 ms whole-process; `ls --group artists` within 1.5x of SQLite's time and memory;
 # `ls` of every item in bounded memory (< 60 MB) on both.
 # Env: BENCH_DIR (default bench-out), SCRATCH_PATH (default .build), BUILD=0 to reuse the last release
 # build, MLIB=/path/to/mlib to time that binary (an earlier build, beside this one), PEERS=0 to skip MPD,
-# RUNS (default 11). Stops the server it started, and only that.
+# RUNS (default 11), SYNTHETIC=0 to skip the synthetic library. Stops the server it started, and only that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -26,6 +28,7 @@ mkdir -p "$out"
 if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product synthetic-library >&2
 fi
 mlib=${MLIB:-$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib}
 
@@ -101,6 +104,23 @@ both=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
 items=$("$mlib" ls --library "$two" --count)
 echo "postgres, two roots scanned at once: root a $(cut -d' ' -f1 "$out/two-a") s, root b $(cut -d' ' -f1 "$out/two-b") s, both done in $both s ($items items)"
 
+# `ls` of many items (more than a media corpus here holds): synthetic items written through each store's scan
+# writer, then every item listed in the default order (artist, album, title, path), streamed.
+synthetic=${SYNTHETIC:-100000}
+declare -A big big_rss
+if [[ $synthetic != 0 ]]; then
+  filler=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/synthetic-library
+  big_sqlite=$out/pg-bench-synthetic-$synthetic.sqlite
+  rm -f "$big_sqlite" "$big_sqlite"-wal "$big_sqlite"-shm
+  big_postgres=$(newdb "bench_synthetic_$synthetic")
+  for store in sqlite postgres; do
+    library=$([[ $store == sqlite ]] && echo "$big_sqlite" || echo "$big_postgres")
+    "$filler" "$library" "$synthetic" >&2
+    read -r big[$store] big_rss[$store] < <(timed "$mlib" ls --library "$library")
+    echo "$store: ls of $synthetic synthetic items ${big[$store]} s (peak RSS ${big_rss[$store]} KB)"
+  done
+fi
+
 mpd=""
 if [[ ${PEERS:-1} != 0 ]]; then
   mpd=$("$tools/peers.sh" mpd "$corpus" | awk '$2 == "full-scan" { print $4 }' | head -1)
@@ -114,3 +134,6 @@ echo "postgres/sqlite unchanged rescan: $(ratio "${rescan[postgres]}" "${rescan[
 echo "ls artist:X whole-process: sqlite ${query[sqlite]} ms, postgres ${query[postgres]} ms (target < 50), mlib --version $version ms"
 echo "ls --group artists postgres/sqlite: time $(ratio "${artists[postgres]}" "${artists[sqlite]}")x, memory $(ratio "${artists_rss[postgres]}" "${artists_rss[sqlite]}")x (target <= 1.5)"
 echo "ls of every item, peak RSS: sqlite ${all_rss[sqlite]} KB, postgres ${all_rss[postgres]} KB (target < 60 MB)"
+if [[ $synthetic != 0 ]]; then
+  echo "ls of $synthetic synthetic items, peak RSS: sqlite ${big_rss[sqlite]} KB, postgres ${big_rss[postgres]} KB (target < 60 MB)"
+fi

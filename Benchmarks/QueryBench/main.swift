@@ -4,6 +4,7 @@ import Foundation
 import MediaIndex
 import SQLiteStore
 import MediaModel
+import BenchmarkSupport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -12,36 +13,6 @@ guard arguments.count >= 2 else {
 }
 let libraryPath = arguments[1]
 let itemCount = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
-
-let artistStems = ["Björk", "Beyoncé", "The Beatles", "Sigur Rós", "Motörhead", "Daft Punk", "Röyksopp", "Ólafur Arnalds",
-                   "Radiohead", "A Tribe Called Quest", "Mötley Crüe", "Portishead", "Massive Attack", "Aphex Twin"]
-let genres = ["Rock", "Pop", "Electronic", "Jazz", "Hip-Hop", "Classical", "Folk", "Metal", "Ambient", "Soul"]
-
-/// 10 tracks per album, 5 albums per artist: 100,000 items → 2,000 artists, 10,000 albums. Multi-valued
-/// tags as real libraries have them: 1 album in 20 has two genres, 1 in 25 a guest artist on every track.
-func syntheticItem(_ n: Int, _ rng: inout SeededGenerator) -> MediaItem {
-    let albumNumber = n / 10, artistNumber = albumNumber / 5
-    let artist = "\(artistStems[artistNumber % artistStems.count]) \(artistNumber)"
-    var item = MediaItem(path: MediaPath("/music/\(artist)/Album \(albumNumber)/\(n % 10 + 1) Song \(n).flac"),
-                         tags: ["TITLE": "Song \(n)", "ARTIST": artist])
-    item.title = "Song \(n) \(["love", "night", "río", "straße", "day"][n % 5])"
-    item.artist = albumNumber % 25 == 1 ? "\(artist); Guest \(albumNumber % 40)" : artist
-    item.albumArtist = artist
-    item.albumTitle = "Album \(albumNumber)"
-    item.genre = genres[albumNumber % genres.count] + (albumNumber % 20 == 3 ? "; Soul" : "")
-    item.mediaType = n % 50 == 0 ? .podcast : .music
-    item.playbackDuration = Double.random(in: 60...600, using: &rng)
-    item[.albumTrackNumber] = .integer(Int64(n % 10 + 1))
-    item[.discNumber] = .integer(1)
-    item[.year] = .integer(Int64(1960 + albumNumber % 60))
-    item[.releaseDate] = .text("\(1960 + albumNumber % 60)-0\(1 + albumNumber % 9)-15")
-    item[.fileSize] = .integer(Int64.random(in: 1_000_000...50_000_000, using: &rng))
-    item[.container] = .text("flac")
-    item[.audioCodec] = .text("flac")
-    item[.sampleRate] = .integer(44100)
-    item[.channels] = .integer(2)
-    return item
-}
 
 func time<T>(_ label: String, target: Double? = nil, runs: Int = 7, _ body: () throws -> T) rethrows -> T {
     var result = try body()                               // warm-up (page cache, statement cache)
@@ -60,18 +31,9 @@ func time<T>(_ label: String, target: Double? = nil, runs: Int = 7, _ body: () t
 }
 
 let index = try SQLiteIndex(path: libraryPath)
-let existing = try index.count(MediaQuery())
-if existing < itemCount {
-    var rng = SeededGenerator(seed: 42)
-    let start = Date()
-    var batch: [ScanChange] = []
-    for n in existing..<itemCount {
-        batch.append(.add(syntheticItem(n, &rng), FileStamp(size: 1, mtimeNanoseconds: 1, inode: Int64(n)), fingerprint: Int64(n)))
-        if batch.count == 5000 { try index.apply(batch); batch.removeAll() }
-    }
-    try index.apply(batch)
-    print(String(format: "built %d synthetic items in %.1f s", itemCount - existing, Date().timeIntervalSince(start)))
-}
+let start = Date()
+let added = try SyntheticItems.fill(index, to: itemCount)
+if added > 0 { print(String(format: "built %d synthetic items in %.1f s", added, Date().timeIntervalSince(start))) }
 print("library: \(libraryPath), \(try index.count(MediaQuery())) items")
 
 let artistX = "Björk 700"

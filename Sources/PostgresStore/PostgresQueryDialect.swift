@@ -11,11 +11,9 @@ import MediaModel
 ///   modifier on a property without a folded column (folding per row is TextFolding's, in Swift), and
 ///   full-text search (its SQL is a prefilter: every query word is a substring of `search_text`, through
 ///   the trigram index; the FTS5 word-prefix rule is then checked in Swift).
-/// - Folded columns are indexed by their first 256 characters ("pg v5", `PostgresSchema.foldedIndexKey`).
+/// - Folded columns are indexed by their first 256 characters ("pg v5", `PostgresSchema.foldedIndexPrefixLength`).
 struct PostgresQueryDialect: SQLDialect {
-    func fold(_ expression: String, _ options: Comparison.Options) -> String? { nil }
-    func matches(_ expression: String, _ pattern: String, _ options: Comparison.Options, _ sql: inout ValueBinder) -> String? { nil }
-    func strippingArticles(_ key: String) -> String? { nil }
+    // No per-row folding, MATCHES, article stripping or exact search (the defaults: residuals).
 
     func contains(_ expression: String, _ literal: String, _ sql: inout ValueBinder) -> String {
         "strpos(\(expression), \(sql.bind(literal))) > 0"
@@ -26,8 +24,7 @@ struct PostgresQueryDialect: SQLDialect {
     }
 
     func endsWith(_ expression: String, _ literal: String, _ sql: inout ValueBinder) -> String {
-        let m = sql.bind(literal)
-        return "right(\(expression), char_length(\(m))) = \(m)"
+        "right(\(expression), char_length(\(sql.bind(literal)))) = \(sql.bind(literal))"
     }
 
     func like(_ expression: String, _ pattern: String, _ sql: inout ValueBinder) -> String {
@@ -49,8 +46,6 @@ struct PostgresQueryDialect: SQLDialect {
 
     var splitValueCollation: String { #" COLLATE "C""# }
     var foldedIndexPrefixLength: Int? { PostgresSchema.foldedIndexPrefixLength }
-    var scansFoldedIndexForSubstrings: Bool { false }
-    var comparesTextWithNumbers: Bool { false }
 
     /// For CONTAINS[cd] on a searchable property, a condition every answer meets that the trigram index on
     /// `search_text` can find (the folded columns are joined there, so a substring of one is a substring of
@@ -64,8 +59,6 @@ struct PostgresQueryDialect: SQLDialect {
         guard folded.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
         return "items.search_text LIKE \(sql.bind("%" + Self.likeEscaped(folded) + "%"))"
     }
-
-    func search(_ text: String, _ sql: inout ValueBinder) -> String? { nil }
 
     func searchSuperset(_ text: String, _ sql: inout ValueBinder) -> String? {
         guard ItemRow.searchable == PostgresSchema.searchTextProperties else { return nil }

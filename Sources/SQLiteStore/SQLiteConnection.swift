@@ -11,6 +11,7 @@ struct SQLiteConnection: SQLConnection {
     var syntax: any SQLSyntax { SQLiteSyntax() }
 
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        SQLiteIndex.useTemporaryStorage(.file, database)
         do { return try database.read { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch {
             throw SQLiteIndex.readError(error, path)
         }
@@ -23,6 +24,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        SQLiteIndex.useTemporaryStorage(.memory, database)
         do { return try database.write { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch let error as QueryError {
             throw error
         } catch {

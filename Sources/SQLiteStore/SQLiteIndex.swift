@@ -120,6 +120,17 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
 
     /// SQLite's limits on a statement (expression depth, variables, pattern size) are hit by a query too
     /// big to run, not by a broken library: they leave as a `QueryError`, the library's own as `IndexError`.
+    enum TemporaryStorage: String { case memory = "MEMORY", file = "FILE" }
+
+    /// Where SQLite keeps temporary data (sorts, statement journals) for the next transactions: in memory
+    /// for writes (each upsert firing the FTS triggers keeps a statement journal: on disk that was 10
+    /// writes to /var/tmp per row), in a file for reads, whose sorts hold every row they order (`ls` of
+    /// 100,000 items sorted in memory: ~35 MB more). Set outside a transaction (SQLite refuses to change it
+    /// inside one while a temporary table exists); a no-op when it is already so. A failure only costs memory or speed.
+    static func useTemporaryStorage(_ storage: TemporaryStorage, _ database: any DatabaseWriter) {
+        try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = \(storage.rawValue)") }
+    }
+
     static func readError(_ error: any Error, _ path: String) -> any Error {
         if error is QueryError { return error }
         if let e = error as? DatabaseError, let message = e.message,
@@ -132,6 +143,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        Self.useTemporaryStorage(.memory, database)
         do { return try database.write(body) } catch let error as IndexError { throw error } catch {
             throw IndexError.database(database: path, reason: Self.reason(error))
         }

@@ -48,10 +48,7 @@ struct SQLiteQueryDialect: SQLDialect {
         "json_each('[' || replace(json_quote(\(expression)), \(Self.separatorLiteral), '\",\"') || ']') AS \(alias)"
     }
 
-    var splitValueCollation: String { "" }
-    var foldedIndexPrefixLength: Int? { nil }
     var scansFoldedIndexForSubstrings: Bool { true }
-    func prefilter(_ comparison: Comparison, _ sql: inout ValueBinder) -> String? { nil }
 
     func search(_ text: String, _ sql: inout ValueBinder) -> String? {
         guard let match = FullTextSearch.ftsMatchExpression(text) else { return "TRUE" }

@@ -62,7 +62,20 @@ package protocol SQLDialect: Sendable {
     func orderedSelect(_ columns: String, _ matching: SQLStatement, order: String, limit: Int?, offset: Int) -> SQLStatement
 }
 
+/// What a dialect says when it does not say more: nothing it cannot answer exactly is guessed (nil: the
+/// residual, in Swift, decides), no prefix indexes, no index scans for substrings, text never compared
+/// with numbers.
 extension SQLDialect {
+    package func fold(_ expression: String, _ options: Comparison.Options) -> String? { nil }
+    package func matches(_ expression: String, _ pattern: String, _ options: Comparison.Options, _ sql: inout ValueBinder) -> String? { nil }
+    package func strippingArticles(_ key: String) -> String? { nil }
+    package func prefilter(_ comparison: Comparison, _ sql: inout ValueBinder) -> String? { nil }
+    package func search(_ text: String, _ sql: inout ValueBinder) -> String? { nil }
+    package var splitValueCollation: String { "" }
+    package var foldedIndexPrefixLength: Int? { nil }
+    package var scansFoldedIndexForSubstrings: Bool { false }
+    package var comparesTextWithNumbers: Bool { false }
+
     package func prefix(_ expression: String) -> String {
         foldedIndexPrefixLength.map { "left(\(expression), \($0))" } ?? expression
     }
