@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
+        .library(name: "TagWriting", targets: ["TagWriting"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.
@@ -58,6 +59,8 @@ let package = Package(
         .target(name: "EarlySignals"),
         .target(name: "MediaModel"),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "CTagLib", "MediaModel"]),
+        // `mlib tag`: tags written through TagLib, each file wholly old or wholly new (undo journal or rename).
+        .target(name: "TagWriting", dependencies: ["CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).
@@ -106,6 +109,7 @@ let package = Package(
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaModel"]),
+        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
