@@ -87,7 +87,7 @@ let package = Package(
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "Library", "SQLiteStore", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
