@@ -171,11 +171,11 @@ import TestSupport
 
     /// kill -9 at random moments of a 20-file edit through a library (half in place, half rewritten):
     /// after the next mlib command every file is byte for byte its old or its new self, and after a scan the
-    /// library shows each file's title. MLIB_TAG_FAULT_MOMENTS sets how many moments (24 by default; 200
-    /// for the figure).
+    /// library shows each file's title. MLIB_TAG_FAULT_MOMENTS and MLIB_TAG_FAULT_FILES set how
+    /// many moments and files (24 and 20 by default; 200 and 200 for the figure).
     @Test func killAtRandomMoments() throws {
         let moments = Int(ProcessInfo.processInfo.environment["MLIB_TAG_FAULT_MOMENTS"] ?? "") ?? 24
-        let count = 20
+        let count = Int(ProcessInfo.processInfo.environment["MLIB_TAG_FAULT_FILES"] ?? "") ?? 20
         // The originals, and what mlib makes of them (the same edit on a copy, run to its end).
         let originals = dir.appendingPathComponent("originals")
         try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
@@ -205,7 +205,7 @@ import TestSupport
         let full = try mlib(["tag", "--library", reference.library, "--all", "--yes"] + edit)
         let duration = Date().timeIntervalSince(started)
         #expect(full.status == 0, "\(full.stderr)")
-        #expect(full.out.contains("10 in place, 10 rewritten"), "\(full.out)")
+        #expect(full.out.contains("\(count / 2) in place, \(count / 2) rewritten"), "\(full.out)")
         var old: [String: Data] = [:], new: [String: Data] = [:]
         for name in names {
             old[name] = try bytes(originals.appendingPathComponent(name).path)
