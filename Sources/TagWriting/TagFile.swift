@@ -14,6 +14,8 @@ final class TagFile {
     }
 
     private let handle: OpaquePointer
+    private let fd: Int32
+    private let size: Int64
     /// TagLib's class for the file ("mpeg", "flac", "ogg", "mp4"…), from its name.
     let format: String
 
@@ -25,6 +27,8 @@ final class TagFile {
         guard let handle = mlib_tw_open(fd, size, path, format) else { throw TagWriteError.unreadable(path) }
         self.handle = handle
         self.format = format
+        self.fd = fd
+        self.size = size
     }
 
     deinit { mlib_tw_close(handle) }
@@ -92,13 +96,19 @@ final class TagFile {
         data.withUnsafeBufferPointer { mlib_tw_add_picture(handle, mime, type, $0.baseAddress, $0.count) == 1 }
     }
 
-    /// Renders the tags (no tag type added that the file did not have, ID3v2 version kept).
+    /// Renders the tags (no tag type added that the file did not have, ID3v2 version kept); a tag that
+    /// fits in the old one's padding stays in place even where TagLib shrank the padding (PaddingRefit).
     func render() throws -> Rendering {
         guard mlib_tw_save(handle) == 1 else { throw TagWriteError.tagLibRefused }
         if mlib_tw_changes_length(handle) == 1 {
-            let size = Int(mlib_tw_content_size(handle))
+            let count = Int(mlib_tw_content_size(handle))
             let data = mlib_tw_content_data(handle)
-            return .content(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+            let content = count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count))
+            if let fitted = PaddingRefit.refit(content, originalSize: size, format: format),
+               let patches = PaddingRefit.patches(fitted, against: fd) {
+                return .patches(patches)
+            }
+            return .content(content)
         }
         return .patches((0..<mlib_tw_patch_count(handle)).map { i in
             let length = mlib_tw_patch_length(handle, i)

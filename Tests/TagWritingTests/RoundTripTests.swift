@@ -89,4 +89,24 @@ import TestSupport
         #expect(data.range(of: Data("New Title".utf8)) != nil)
         #expect(try TagFixtures.audioMD5(path) == audio)
     }
+
+    /// Padding larger than TagLib keeps (over 1% of the file: it shrinks it and rewrites the whole file):
+    /// the padding is kept and the edit written in place, as the tag fits.
+    @Test(arguments: ["flac", "mp3-id3v2.4", "mp3-id3v2.3"])
+    func largePaddingIsKept(_ name: String) throws {
+        let format = TagFixtures.formats.first { $0.name == name }!
+        let path = try TagFixtures.make(format, in: dir)
+        try TagFixtures.python("import mutagen\nf = mutagen.File(p)\nkw = {'v2_version': f.tags.version[1]} if p.endswith('.mp3') else {}\nf.save(padding=lambda info: 16384, **kw)", path)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        let audio = try TagFixtures.audioMD5(path)
+        let report = writer.edit(path, TagEdit(changes: Self.changes(["title=Padded Title", "MOOD=calm"])), write: true)
+        #expect(report.error == nil)
+        #expect(report.outcome == .inPlace)
+        #expect(report.bytesWritten < 200)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        let tags = try TagFixtures.mutagen(path)
+        #expect(tags["title"] as? [String] == ["Padded Title"])
+        #expect(tags["artist"] as? [String] == ["Someone"])
+        #expect(try TagFixtures.audioMD5(path) == audio)
+    }
 }
