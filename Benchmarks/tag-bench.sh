@@ -74,7 +74,7 @@ for case in padded unpadded; do
   printf 'directory: %s\nlibrary: %s\nimport:\n  copy: no\n  write: no\n  autotag: no\n  duplicate_action: keep\nplugins: []\n' \
     "$OUT/beets-$case" "$OUT/beets-$case.db" > "$OUT/beets-$case-config/config.yaml"
   BEETSDIR=$OUT/beets-$case-config beet import -q -A -C -W -s "$OUT/beets-$case" >/dev/null 2>&1 || true
-  results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -y "${edit[@]}")")
+  results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
 done
 
 printf '%-16s %8s %10s %14s\n' tool-case seconds edits/s bytes-written
