@@ -6,7 +6,9 @@ import TestSupport
 /// What must never damage a file: a read-only file, a file another program changed meanwhile, a full
 /// disk, kill -9 at any moment of a many-file edit. After each, every file is wholly old or wholly new
 /// (byte for byte) once the next mlib command ran, and the library agrees with the files.
-@Suite(.serialized) struct FaultTests {
+@Suite(.serialized) final class FaultTests {
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
     let dir: URL
     let journal: String
 

@@ -5,7 +5,9 @@ import TestSupport
 
 /// Every writable format: set, append, remove, Unicode, multi-valued, a picture, read back by mutagen, with
 /// the decoded audio and the frames mlib does not know unchanged, no tag type added.
-@Suite struct RoundTripTests {
+@Suite final class RoundTripTests {
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
     let writer: TagWriter
     let dir: URL
 

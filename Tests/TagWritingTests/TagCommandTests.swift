@@ -4,7 +4,9 @@ import TestSupport
 
 /// `mlib tag` end to end: the library kept in step (ids, user data, nothing left for the next scan),
 /// --dry-run, --json, --files, and `mlib set` pointing to it.
-@Suite struct TagCommandTests {
+@Suite final class TagCommandTests {
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
     let dir: URL
     let library: String
     let music: URL
