@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
+        .library(name: "TagWriting", targets: ["TagWriting"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.
@@ -70,6 +71,8 @@ let package = Package(
         // `mlib analyze` and `mlib dupes`: one decode pass feeding loudness and fingerprint, album gain, clusters.
         .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
+        // `mlib tag`: tags written through TagLib, each file wholly old or wholly new (undo journal or rename).
+        .target(name: "TagWriting", dependencies: ["CTagLib", "MediaModel"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).
@@ -96,7 +99,7 @@ let package = Package(
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "Library", "SQLiteStore", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "Library", "SQLiteStore", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -126,6 +129,7 @@ let package = Package(
         .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
                                                               "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
+        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),

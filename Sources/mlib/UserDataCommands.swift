@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MediaIndex
 import MediaModel
+import TagWriting
 
 /// `mlib rate QUERY... N` (or `--clear`): the rating of every matching item, as MPMediaItem's 0–5.
 struct Rate: AsyncParsableCommand {
@@ -93,7 +94,13 @@ struct SetUserData: AsyncParsableCommand {
 
     func validate() throws {
         let (changes, query) = try changes()
-        if changes.isEmpty { throw ValidationError("give at least one FIELD=VALUE (playCount, skipCount, rating, lastPlayedDate)") }
+        if changes.isEmpty {
+            // A tag field (title=…) belongs to the files: mlib tag writes it.
+            if let tag = query.first(where: { TagChange(argument: $0) != nil }) {
+                throw ValidationError("\(tag): tags are the files'; write them with mlib tag (mlib tag QUERY \(tag)). mlib set changes user data: playCount, skipCount, rating, lastPlayedDate")
+            }
+            throw ValidationError("give at least one FIELD=VALUE (playCount, skipCount, rating, lastPlayedDate)")
+        }
         if query.isEmpty && !all { throw ValidationError("give a query, or --all to change every item") }
         if !query.isEmpty && all { throw ValidationError("--all takes no query") }
     }

@@ -31,7 +31,7 @@ import Testing
                 }
             }
         }
-        for command in [["ls"], ["export"], ["play"], ["playlist"], ["rate"], ["set"]] {
+        for command in [["ls"], ["export"], ["play"], ["playlist"], ["rate"], ["set"], ["tag"]] {
             let help = try CLI.run(command + ["--help"]).out
             for line in help.split(separator: "\n") where line.hasPrefix("  mlib ") {
                 result.append(("mlib \(command.joined(separator: " ")) --help", line.trimmingCharacters(in: .whitespaces)))

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tag-bench.sh — mlib tag beside beets' `beet modify -y` (PyPI beets, mediafile/mutagen underneath) on the
+# same N files (half FLAC, half MP3, SECONDS of audio each), in two cases:
+#   padded:   the files' tags have padding (mutagen's save adds it) and the edit fits (a new title);
+#   unpadded: the files as ffmpeg made them and an edit that does not fit (2 KB of lyrics): every file is
+#             rewritten (mlib: a copy renamed over the file; mutagen: the audio moved within the file).
+# Per tool and case: wall time of the edit alone (the library already built, the page cache warm), edits
+# per second, and the bytes the edit wrote to the disk (the process's ru_oublock, which counts what it
+# dirtied, journal and fsyncs included).
+# Usage: Benchmarks/tag-bench.sh [N]   (default 1000). Env: MLIB (the binary; default the release build,
+# built when BUILD=1), SECONDS_EACH (default 20), BENCH_DIR (default bench-out/tag).
+# Targets (issue 29): >= 5x beets' edits/s where tags fit in place, never slower where files are rewritten.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-1000}
+SECS=${SECONDS_EACH:-20}
+OUT=${BENCH_DIR:-bench-out/tag}
+if [ "${BUILD:-0}" = 1 ]; then swift build -c release --product mlib >/dev/null; fi
+MLIB=${MLIB:-.build/release/mlib}
+command -v beet >/dev/null || { echo "beets is not installed (pip install beets)"; exit 1; }
+rm -rf "$OUT"; mkdir -p "$OUT/masters"
+OUT=$(cd "$OUT" && pwd)
+
+# Two masters, copied N/2 times each (TagLib and mutagen do the same work per copy).
+ffmpeg -v error -f lavfi -i "sine=frequency=440:duration=$SECS" -c:a flac -metadata title=Old -metadata artist=Someone "$OUT/masters/m.flac"
+ffmpeg -v error -f lavfi -i "sine=frequency=440:duration=$SECS" -c:a libmp3lame -b:a 192k -metadata title=Old -metadata artist=Someone "$OUT/masters/m.mp3"
+cp "$OUT/masters/m.flac" "$OUT/masters/padded.flac"; cp "$OUT/masters/m.mp3" "$OUT/masters/padded.mp3"
+python3 -c "
+import mutagen, sys
+for p in sys.argv[1:]:
+    f = mutagen.File(p); f.save(padding=lambda info: 8192)
+" "$OUT/masters/padded.flac" "$OUT/masters/padded.mp3"
+
+corpus() {   # corpus DIR KIND: N files from the masters of KIND (padded or plain)
+  local dir=$1 kind=$2 i
+  rm -rf "$dir"; mkdir -p "$dir"
+  local flac=$OUT/masters/m.flac mp3=$OUT/masters/m.mp3
+  if [ "$kind" = padded ]; then flac=$OUT/masters/padded.flac; mp3=$OUT/masters/padded.mp3; fi
+  for ((i = 0; i < N / 2; i++)); do cp "$flac" "$dir/$i.flac"; cp "$mp3" "$dir/$i.mp3"; done
+  sync
+}
+
+# measure LABEL CMD...: wall seconds and bytes written by CMD (its children included).
+measure() {
+  local label=$1; shift
+  python3 - "$label" "$@" <<'PY'
+import os, subprocess, sys, time
+label, cmd = sys.argv[1], sys.argv[2:]
+start = time.time()
+p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, status, usage = os.wait4(p.pid, 0)
+wall = time.time() - start
+err = p.stderr.read().decode(errors="replace")
+if status != 0:
+    print(f"{label}: exit status {status >> 8}: {err[-500:]}", file=sys.stderr)
+print(f"{label}\t{wall:.2f}\t{usage.ru_oublock * 512}")
+PY
+}
+
+LYRICS=$(python3 -c "print('la ' * 700)")
+results=()
+for case in padded unpadded; do
+  kind=plain; [ "$case" = padded ] && kind=padded
+  if [ "$case" = padded ]; then edit=("title=New Title"); else edit=("lyrics=$LYRICS"); fi
+
+  # mlib: a library of the corpus, then the edit through it (the items re-read in the same command).
+  corpus "$OUT/mlib-$case" "$kind"
+  "$MLIB" scan --library "$OUT/mlib-$case.sqlite" "$OUT/mlib-$case" >/dev/null
+  results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "mlib $case" "$MLIB" tag --library "$OUT/mlib-$case.sqlite" --all --yes "${edit[@]}")")
+
+  # beets: its library of the same corpus (imported as is: no autotagging, no copying), then modify -y.
+  corpus "$OUT/beets-$case" "$kind"
+  mkdir -p "$OUT/beets-$case-config"
+  printf 'directory: %s\nlibrary: %s\nimport:\n  copy: no\n  write: no\n  autotag: no\n  duplicate_action: keep\nplugins: []\n' \
+    "$OUT/beets-$case" "$OUT/beets-$case.db" > "$OUT/beets-$case-config/config.yaml"
+  BEETSDIR=$OUT/beets-$case-config beet import -q -A -C -W -s "$OUT/beets-$case" >/dev/null 2>&1 || true
+  results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
+done
+
+printf '%-16s %8s %10s %14s\n' tool-case seconds edits/s bytes-written
+for r in "${results[@]}"; do
+  IFS=$'\t' read -r label wall bytes <<<"$r"
+  printf '%-16s %8s %10.0f %14s\n' "$label" "$wall" "$(python3 -c "print($N / max($wall, 0.001))")" "$bytes"
+done

@@ -1,0 +1,513 @@
+#include "mlib_tag_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <taglib/aifffile.h>
+#include <taglib/apefile.h>
+#include <taglib/apetag.h>
+#include <taglib/asffile.h>
+#include <taglib/asfpicture.h>
+#include <taglib/attachedpictureframe.h>
+#include <taglib/flacfile.h>
+#include <taglib/flacpicture.h>
+#include <taglib/id3v1tag.h>
+#include <taglib/id3v2framefactory.h>
+#include <taglib/id3v2header.h>
+#include <taglib/id3v2tag.h>
+#include <taglib/infotag.h>
+#include <taglib/mp4coverart.h>
+#include <taglib/mp4file.h>
+#include <taglib/mpegfile.h>
+#include <taglib/oggflacfile.h>
+#include <taglib/opusfile.h>
+#include <taglib/tiostream.h>
+#include <taglib/tpropertymap.h>
+#include <taglib/vorbisfile.h>
+#include <taglib/wavfile.h>
+#include <taglib/wavpackfile.h>
+#include <taglib/xiphcomment.h>
+
+using namespace TagLib;
+
+namespace {
+
+// The file as TagLib sees it while it saves: the caller's descriptor underneath (only ever read), the
+// pages TagLib wrote on top. As long as TagLib only overwrites bytes, the edit stays a set of pages; the
+// first write that changes the length (insert, remove, truncate, a write past the end) copies the whole
+// file into memory and goes on there.
+class OverlayStream : public IOStream {
+public:
+    OverlayStream(int fd, long length, const char *name) : name_(name ? name : ""), fd_(fd), length_(length) {}
+
+    FileName name() const override { return name_.c_str(); }
+    bool readOnly() const override { return false; }
+    bool isOpen() const override { return fd_ >= 0; }
+    long tell() const override { return position_; }
+    long length() override { return whole_ ? static_cast<long>(content_.size()) : length_; }
+
+    void seek(long offset, Position from = Beginning) override {
+        long base = from == Beginning ? 0 : from == Current ? position_ : length();
+        if (base + offset >= 0) position_ = base + offset;
+    }
+
+    ByteVector readBlock(unsigned long count) override {
+        long end = length();
+        if (count == 0 || position_ >= end) return ByteVector();
+        count = std::min<unsigned long>(count, static_cast<unsigned long>(end - position_));
+        ByteVector out(static_cast<unsigned int>(count), 0);
+        read(out.data(), position_, count);
+        position_ += static_cast<long>(count);
+        return out;
+    }
+
+    void writeBlock(const ByteVector &data) override {
+        if (data.isEmpty()) return;
+        if (!whole_ && position_ + static_cast<long>(data.size()) > length_) materialize();
+        if (whole_) {
+            size_t end = static_cast<size_t>(position_) + data.size();
+            if (content_.size() < end) content_.resize(end, 0);
+            std::memcpy(content_.data() + position_, data.data(), data.size());
+        } else {
+            size_t done = 0;
+            while (done < data.size()) {
+                long at = position_ + static_cast<long>(done);
+                std::vector<char> &page = pageAt(at / kPage);
+                size_t inPage = static_cast<size_t>(at % kPage);
+                size_t n = std::min(data.size() - done, page.size() - inPage);
+                std::memcpy(page.data() + inPage, data.data() + done, n);
+                done += n;
+            }
+        }
+        position_ += static_cast<long>(data.size());
+    }
+
+    void insert(const ByteVector &data, unsigned long start, unsigned long replace) override {
+        if (data.size() == replace) {            // an overwrite, as FileStream treats it
+            seek(static_cast<long>(start));
+            writeBlock(data);
+            return;
+        }
+        materialize();
+        size_t at = std::min<size_t>(start, content_.size());
+        size_t gone = std::min<size_t>(replace, content_.size() - at);
+        content_.erase(content_.begin() + at, content_.begin() + at + gone);
+        content_.insert(content_.begin() + at, data.data(), data.data() + data.size());
+        position_ = static_cast<long>(at + data.size());
+    }
+
+    void removeBlock(unsigned long start, unsigned long count) override {
+        if (count == 0) return;
+        materialize();
+        size_t at = std::min<size_t>(start, content_.size());
+        size_t gone = std::min<size_t>(count, content_.size() - at);
+        content_.erase(content_.begin() + at, content_.begin() + at + gone);
+    }
+
+    void truncate(long newLength) override {
+        if (!whole_ && newLength == length_) return;
+        materialize();
+        content_.resize(static_cast<size_t>(std::max(0L, newLength)), 0);
+    }
+
+    bool changesLength() const { return whole_; }
+    const std::vector<char> &content() const { return content_; }
+
+    // The byte ranges that differ from the file, from the pages written (bytes written with their old value
+    // are no change), adjacent ranges joined.
+    std::vector<std::pair<long, std::vector<char>>> patches() const {
+        std::vector<std::pair<long, std::vector<char>>> out;
+        std::vector<char> old;
+        for (const auto &entry : pages_) {
+            long start = entry.first * kPage;
+            const std::vector<char> &page = entry.second;
+            old.assign(page.size(), 0);
+            readBase(old.data(), start, page.size());
+            size_t first = 0, last = page.size();
+            while (first < last && page[first] == old[first]) first++;
+            while (last > first && page[last - 1] == old[last - 1]) last--;
+            if (first == last) continue;
+            long at = start + static_cast<long>(first);
+            if (!out.empty() && out.back().first + static_cast<long>(out.back().second.size()) == at) {
+                out.back().second.insert(out.back().second.end(), page.begin() + first, page.begin() + last);
+            } else {
+                out.emplace_back(at, std::vector<char>(page.begin() + first, page.begin() + last));
+            }
+        }
+        return out;
+    }
+
+    bool failed() const { return failed_; }
+
+private:
+    static constexpr long kPage = 4096;
+
+    std::vector<char> &pageAt(long index) {
+        auto found = pages_.find(index);
+        if (found != pages_.end()) return found->second;
+        long start = index * kPage;
+        std::vector<char> page(static_cast<size_t>(std::min(kPage, length_ - start)), 0);
+        readBase(page.data(), start, page.size());
+        return pages_.emplace(index, std::move(page)).first->second;
+    }
+
+    void read(char *into, long at, size_t count) {
+        if (whole_) {
+            std::memcpy(into, content_.data() + at, count);
+            return;
+        }
+        size_t done = 0;
+        while (done < count) {
+            long here = at + static_cast<long>(done);
+            long index = here / kPage;
+            size_t inPage = static_cast<size_t>(here % kPage);
+            size_t n = std::min<size_t>(count - done, static_cast<size_t>(kPage) - inPage);
+            auto found = pages_.find(index);
+            if (found != pages_.end()) {
+                std::memcpy(into + done, found->second.data() + inPage, n);
+            } else {
+                // Unwritten pages in one pread as far as the next written one (a cover is one large read).
+                long until = at + static_cast<long>(count);
+                auto next = pages_.upper_bound(index);
+                if (next != pages_.end()) until = std::min(until, next->first * kPage);
+                n = static_cast<size_t>(until - here);
+                readBase(into + done, here, n);
+            }
+            done += n;
+        }
+    }
+
+    void readBase(char *into, long at, size_t count) const {
+        size_t done = 0;
+        while (done < count) {
+            ssize_t n = ::pread(fd_, into + done, count - done, at + static_cast<long>(done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {                            // the file shrank or failed under us: never write this edit
+                std::memset(into + done, 0, count - done);
+                const_cast<OverlayStream *>(this)->failed_ = true;
+                return;
+            }
+            done += static_cast<size_t>(n);
+        }
+    }
+
+    void materialize() {
+        if (whole_) return;
+        std::vector<char> all(static_cast<size_t>(length_), 0);
+        read(all.data(), 0, all.size());
+        content_ = std::move(all);
+        pages_.clear();
+        whole_ = true;
+    }
+
+    std::string name_;
+    int fd_;
+    long length_;
+    long position_ = 0;
+    std::map<long, std::vector<char>> pages_;
+    bool whole_ = false;
+    std::vector<char> content_;
+    bool failed_ = false;
+};
+
+}  // namespace
+
+struct mlib_tw_file {
+    std::unique_ptr<OverlayStream> stream;
+    std::unique_ptr<File> file;
+    std::string format;           // the caller's name for the class
+    std::string tagFormat;
+    // Tag types present when opened: saving adds none of the others.
+    bool hadID3v1 = false, hadID3v2 = false, hadAPE = false, hadInfo = false;
+    int id3v2Major = 4;
+    std::vector<std::pair<std::string, std::string>> properties;
+    PropertyMap pending;
+    std::vector<std::string> unsupported;
+    std::vector<std::pair<long, std::vector<char>>> patches;
+    bool saved = false;
+};
+
+namespace {
+
+std::unique_ptr<File> openAs(OverlayStream *stream, const std::string &format) {
+    auto *id3 = ID3v2::FrameFactory::instance();
+    auto style = AudioProperties::Fast;
+    if (format == "mpeg") return std::make_unique<MPEG::File>(stream, id3, false, style);
+    if (format == "flac") return std::make_unique<FLAC::File>(stream, id3, false, style);
+    if (format == "ogg-vorbis") return std::make_unique<Ogg::Vorbis::File>(stream, false, style);
+    if (format == "ogg-opus") return std::make_unique<Ogg::Opus::File>(stream, false, style);
+    if (format == "ogg-flac") return std::make_unique<Ogg::FLAC::File>(stream, false, style);
+    if (format == "mp4") return std::make_unique<MP4::File>(stream, false, style);
+    if (format == "wav") return std::make_unique<RIFF::WAV::File>(stream, false, style);
+    if (format == "aiff") return std::make_unique<RIFF::AIFF::File>(stream, false, style);
+    if (format == "wavpack") return std::make_unique<WavPack::File>(stream, false, style);
+    if (format == "ape") return std::make_unique<APE::File>(stream, false, style);
+    if (format == "asf") return std::make_unique<ASF::File>(stream, false, style);
+    return nullptr;
+}
+
+void appendFormat(std::string &into, const std::string &name) {
+    if (!into.empty()) into += "+";
+    into += name;
+}
+
+void noteTags(mlib_tw_file *h) {
+    File *f = h->file.get();
+    if (auto *m = dynamic_cast<MPEG::File *>(f)) {
+        h->hadID3v2 = m->hasID3v2Tag();
+        h->hadID3v1 = m->hasID3v1Tag();
+        h->hadAPE = m->hasAPETag();
+        if (h->hadID3v2) h->id3v2Major = static_cast<int>(m->ID3v2Tag()->header()->majorVersion());
+    } else if (auto *w = dynamic_cast<RIFF::WAV::File *>(f)) {
+        h->hadID3v2 = w->hasID3v2Tag();
+        h->hadInfo = w->hasInfoTag();
+        if (h->hadID3v2) h->id3v2Major = static_cast<int>(w->ID3v2Tag()->header()->majorVersion());
+    } else if (auto *a = dynamic_cast<RIFF::AIFF::File *>(f)) {
+        h->hadID3v2 = a->hasID3v2Tag();
+        if (h->hadID3v2) h->id3v2Major = static_cast<int>(a->tag()->header()->majorVersion());
+    } else if (auto *fl = dynamic_cast<FLAC::File *>(f)) {
+        h->hadID3v2 = fl->hasID3v2Tag();
+        h->hadID3v1 = fl->hasID3v1Tag();
+        if (fl->hasXiphComment()) appendFormat(h->tagFormat, "Xiph");
+    } else if (auto *ape = dynamic_cast<APE::File *>(f)) {
+        h->hadAPE = ape->hasAPETag();
+        h->hadID3v1 = ape->hasID3v1Tag();
+    } else if (auto *wv = dynamic_cast<WavPack::File *>(f)) {
+        h->hadAPE = wv->hasAPETag();
+        h->hadID3v1 = wv->hasID3v1Tag();
+    }
+    // ID3v2.2 cannot be written: TagLib writes 2.4 (or 2.3 when asked).
+    if (h->id3v2Major != 3) h->id3v2Major = 4;
+    if (h->hadID3v2) appendFormat(h->tagFormat, "ID3v2." + std::to_string(h->id3v2Major));
+    if (h->hadInfo) appendFormat(h->tagFormat, "RIFF INFO");
+    if (h->hadAPE) appendFormat(h->tagFormat, "APE");
+    if (h->hadID3v1) appendFormat(h->tagFormat, "ID3v1");
+    if (h->format.rfind("ogg", 0) == 0) appendFormat(h->tagFormat, "Xiph");
+    if (h->format == "mp4") appendFormat(h->tagFormat, "MP4");
+    if (h->format == "asf") appendFormat(h->tagFormat, "ASF");
+}
+
+void loadProperties(mlib_tw_file *h) {
+    h->properties.clear();
+    PropertyMap map = h->file->properties();
+    for (const auto &entry : map) {
+        std::string key = entry.first.to8Bit(true);
+        for (const auto &value : entry.second) h->properties.emplace_back(key, value.to8Bit(true));
+    }
+}
+
+ID3v2::Tag *id3v2Of(File *f) {
+    if (auto *m = dynamic_cast<MPEG::File *>(f)) return m->ID3v2Tag(true);
+    if (auto *w = dynamic_cast<RIFF::WAV::File *>(f)) return w->ID3v2Tag();
+    if (auto *a = dynamic_cast<RIFF::AIFF::File *>(f)) return a->tag();
+    return nullptr;
+}
+
+Ogg::XiphComment *xiphOf(File *f) {
+    if (auto *v = dynamic_cast<Ogg::Vorbis::File *>(f)) return v->tag();
+    if (auto *o = dynamic_cast<Ogg::Opus::File *>(f)) return o->tag();
+    if (auto *of = dynamic_cast<Ogg::FLAC::File *>(f)) return of->tag();
+    return nullptr;
+}
+
+APE::Tag *apeOf(File *f) {
+    if (auto *a = dynamic_cast<APE::File *>(f)) return a->APETag(true);
+    if (auto *w = dynamic_cast<WavPack::File *>(f)) return w->APETag(true);
+    return nullptr;
+}
+
+const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
+
+}  // namespace
+
+extern "C" {
+
+mlib_tw_file *mlib_tw_open(int fd, long long size, const char *name, const char *format) {
+    try {
+        std::string wanted = format ? format : "";
+        std::vector<std::string> candidates = {wanted};
+        if (wanted == "ogg") candidates = {"ogg-vorbis", "ogg-opus", "ogg-flac"};
+        for (const auto &candidate : candidates) {
+            auto h = std::make_unique<mlib_tw_file>();
+            h->stream = std::make_unique<OverlayStream>(fd, static_cast<long>(size), name);
+            h->format = candidate;
+            h->file = openAs(h->stream.get(), candidate);
+            if (!h->file || !h->file->isValid() || h->stream->failed()) continue;
+            noteTags(h.get());
+            loadProperties(h.get());
+            return h.release();
+        }
+    } catch (...) {
+    }
+    return nullptr;
+}
+
+void mlib_tw_close(mlib_tw_file *file) {
+    if (!file) return;
+    file->file.reset();           // before the stream it reads
+    delete file;
+}
+
+const char *mlib_tw_tag_format(const mlib_tw_file *file) { return file->tagFormat.c_str(); }
+
+int mlib_tw_property_count(mlib_tw_file *file) { return static_cast<int>(file->properties.size()); }
+const char *mlib_tw_property_key(const mlib_tw_file *file, int index) { return file->properties[index].first.c_str(); }
+const char *mlib_tw_property_value(const mlib_tw_file *file, int index) { return file->properties[index].second.c_str(); }
+
+void mlib_tw_begin(mlib_tw_file *file) { file->pending = PropertyMap(); }
+
+void mlib_tw_add(mlib_tw_file *file, const char *key, const char *value) {
+    String k(key, String::UTF8);
+    String v(value, String::UTF8);
+    if (file->pending.contains(k)) file->pending[k].append(v);
+    else file->pending.insert(k, StringList(v));
+}
+
+int mlib_tw_apply(mlib_tw_file *file) {
+    file->unsupported.clear();
+    try {
+        PropertyMap refused = file->file->setProperties(file->pending);
+        // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
+        // what the ID3v2 tag (filled too, never saved) refuses.
+        if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
+            if (file->hadInfo && !file->hadID3v2) refused = w->InfoTag()->setProperties(file->pending);
+        }
+        for (const auto &entry : refused) file->unsupported.push_back(entry.first.to8Bit(true));
+        loadProperties(file);
+    } catch (...) {
+        file->unsupported.push_back("(TagLib failed)");
+    }
+    return static_cast<int>(file->unsupported.size());
+}
+
+const char *mlib_tw_unsupported_key(const mlib_tw_file *file, int index) { return file->unsupported[index].c_str(); }
+
+int mlib_tw_picture_count(mlib_tw_file *file) {
+    File *f = file->file.get();
+    if (auto *id3 = id3v2Of(f)) {
+        if (dynamic_cast<MPEG::File *>(f) && !file->hadID3v2 && id3->isEmpty()) return 0;
+        return static_cast<int>(id3->frameList("APIC").size());
+    }
+    if (auto *fl = dynamic_cast<FLAC::File *>(f)) return static_cast<int>(fl->pictureList().size());
+    if (auto *x = xiphOf(f)) return static_cast<int>(x->pictureList().size());
+    if (auto *m = dynamic_cast<MP4::File *>(f)) {
+        MP4::Tag *tag = m->tag();
+        return tag && tag->contains("covr") ? static_cast<int>(tag->item("covr").toCoverArtList().size()) : 0;
+    }
+    if (auto *a = dynamic_cast<ASF::File *>(f)) return static_cast<int>(a->tag()->attribute("WM/Picture").size());
+    if (auto *ape = apeOf(f)) {
+        int n = 0;
+        for (const char *key : kAPECoverKeys) n += ape->itemListMap().contains(key) ? 1 : 0;
+        return n;
+    }
+    return 0;
+}
+
+void mlib_tw_remove_pictures(mlib_tw_file *file) {
+    File *f = file->file.get();
+    if (auto *id3 = id3v2Of(f)) id3->removeFrames("APIC");
+    else if (auto *fl = dynamic_cast<FLAC::File *>(f)) fl->removePictures();
+    else if (auto *x = xiphOf(f)) x->removeAllPictures();
+    else if (auto *m = dynamic_cast<MP4::File *>(f)) { if (m->tag()) m->tag()->removeItem("covr"); }
+    else if (auto *a = dynamic_cast<ASF::File *>(f)) a->tag()->removeItem("WM/Picture");
+    else if (auto *ape = apeOf(f)) for (const char *key : kAPECoverKeys) ape->removeItem(key);
+}
+
+int mlib_tw_add_picture(mlib_tw_file *file, const char *mime, int type, const unsigned char *data, size_t size) {
+    File *f = file->file.get();
+    ByteVector bytes(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size));
+    String mimeType(mime ? mime : "image/jpeg", String::UTF8);
+    if (auto *id3 = id3v2Of(f)) {
+        auto *frame = new ID3v2::AttachedPictureFrame();
+        frame->setMimeType(mimeType);
+        frame->setType(static_cast<ID3v2::AttachedPictureFrame::Type>(type));
+        frame->setPicture(bytes);
+        id3->addFrame(frame);
+        return 1;
+    }
+    auto flacPicture = [&]() {
+        auto *p = new FLAC::Picture();
+        p->setMimeType(mimeType);
+        p->setType(static_cast<FLAC::Picture::Type>(type));
+        p->setData(bytes);
+        return p;
+    };
+    if (auto *fl = dynamic_cast<FLAC::File *>(f)) { fl->addPicture(flacPicture()); return 1; }
+    if (auto *x = xiphOf(f)) { x->addPicture(flacPicture()); return 1; }
+    if (auto *m = dynamic_cast<MP4::File *>(f)) {
+        MP4::Tag *tag = m->tag();
+        if (!tag) return 0;
+        MP4::CoverArtList list = tag->contains("covr") ? tag->item("covr").toCoverArtList() : MP4::CoverArtList();
+        auto kind = mimeType == "image/png" ? MP4::CoverArt::PNG : MP4::CoverArt::JPEG;
+        list.append(MP4::CoverArt(kind, bytes));
+        tag->setItem("covr", MP4::Item(list));
+        return 1;
+    }
+    if (auto *a = dynamic_cast<ASF::File *>(f)) {
+        ASF::Picture picture;
+        picture.setMimeType(mimeType);
+        picture.setType(static_cast<ASF::Picture::Type>(type));
+        picture.setPicture(bytes);
+        a->tag()->addAttribute("WM/Picture", ASF::Attribute(picture));
+        return 1;
+    }
+    if (auto *ape = apeOf(f)) {
+        // APE binary items: a file name, NUL, the image (what foobar2000 and mutagen write).
+        const char *key = type == 4 ? kAPECoverKeys[1] : type == 3 ? kAPECoverKeys[0] : kAPECoverKeys[2];
+        ByteVector value = ByteVector(mimeType == "image/png" ? "cover.png" : "cover.jpg") + ByteVector('\0', 1) + bytes;
+        ape->setItem(key, APE::Item(key, value, true));
+        return 1;
+    }
+    return 0;
+}
+
+int mlib_tw_save(mlib_tw_file *file) {
+    File *f = file->file.get();
+    bool ok = false;
+    try {
+        if (auto *m = dynamic_cast<MPEG::File *>(f)) {
+            // FileRef's save() writes ID3v1 and ID3v2.4 whatever the file had: only the tag types it had,
+            // ID3v2 in its version, the others left as they are.
+            int tags = MPEG::File::ID3v2 | (file->hadID3v1 ? MPEG::File::ID3v1 : 0) | (file->hadAPE ? MPEG::File::APE : 0);
+            ok = m->save(tags, File::StripNone, file->id3v2Major == 3 ? ID3v2::v3 : ID3v2::v4, File::DoNotDuplicate);
+        } else if (auto *w = dynamic_cast<RIFF::WAV::File *>(f)) {
+            // setProperties fills both; write the types the file had (ID3v2 when it had none: INFO holds
+            // only a few fields).
+            bool id3 = file->hadID3v2 || !file->hadInfo;
+            auto tags = id3 && file->hadInfo ? RIFF::WAV::File::AllTags : id3 ? RIFF::WAV::File::ID3v2 : RIFF::WAV::File::Info;
+            ok = w->save(tags, File::StripOthers, file->id3v2Major == 3 ? ID3v2::v3 : ID3v2::v4);
+        } else if (auto *a = dynamic_cast<RIFF::AIFF::File *>(f)) {
+            ok = a->save(file->id3v2Major == 3 ? ID3v2::v3 : ID3v2::v4);
+        } else {
+            ok = f->save();
+        }
+    } catch (...) {
+        ok = false;
+    }
+    if (file->stream->failed()) ok = false;
+    file->saved = ok;
+    if (ok && !file->stream->changesLength()) file->patches = file->stream->patches();
+    return ok ? 1 : 0;
+}
+
+int mlib_tw_changes_length(const mlib_tw_file *file) { return file->stream->changesLength() ? 1 : 0; }
+long long mlib_tw_content_size(const mlib_tw_file *file) { return static_cast<long long>(file->stream->content().size()); }
+const unsigned char *mlib_tw_content_data(const mlib_tw_file *file) {
+    return reinterpret_cast<const unsigned char *>(file->stream->content().data());
+}
+
+int mlib_tw_patch_count(mlib_tw_file *file) { return static_cast<int>(file->patches.size()); }
+long long mlib_tw_patch_offset(const mlib_tw_file *file, int index) { return file->patches[index].first; }
+size_t mlib_tw_patch_length(const mlib_tw_file *file, int index) { return file->patches[index].second.size(); }
+const unsigned char *mlib_tw_patch_data(const mlib_tw_file *file, int index) {
+    return reinterpret_cast<const unsigned char *>(file->patches[index].second.data());
+}
+
+}  // extern "C"

@@ -1,0 +1,64 @@
+import Glibc
+
+/// Whole reads and writes over POSIX calls, retried on EINTR and short counts.
+enum FileIO {
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let n = offset.map { pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t($0) + off_t(done)) }
+                ?? write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return EIO }
+            done += n
+        }
+        return nil
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64? = nil) -> Int32? {
+        bytes.isEmpty ? nil : bytes.withUnsafeBytes { writeAll(fd, $0, at: offset) }
+    }
+
+    static func read(_ fd: Int32, count: Int, at offset: Int64) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            done += n
+        }
+        return out
+    }
+
+    static func readWhole(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        return read(fd, count: Int(st.st_size), at: 0)
+    }
+
+    /// fsync of a directory, so a rename or an unlink in it survives a power loss.
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
+}

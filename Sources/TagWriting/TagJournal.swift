@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+
+/// The undo journal that makes `mlib tag`'s writes all-or-nothing, in a directory of its own (by default
+/// `$XDG_DATA_HOME/mlib/tag-journal`, beside the default library; `MLIB_TAG_JOURNAL` names another).
+///
+/// Two kinds of entry, each a file written whole, fsynced and renamed into place (so an entry that is
+/// there is complete), and locked (flock) by the process that works under it, so a recovery by another
+/// mlib leaves a live write alone:
+/// - `*.undo`, before bytes of a file are overwritten in place: the file's device, inode and size, and the
+///   old bytes of every range about to change. Recovery writes the old bytes back: the file is wholly old
+///   again, however far the write went.
+/// - `*.pending`, before a rewritten copy is made beside a file: the copy's path. Recovery removes the copy
+///   if it is still there (the rename did not happen; the original is untouched).
+/// Every mlib command recovers what it finds before it does anything else.
+public struct TagJournal: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["MLIB_TAG_JOURNAL"], !dir.isEmpty { return dir }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return data + "/mlib/tag-journal"
+    }
+
+    /// A journal entry held by this process: its file stays locked until `finish`.
+    final class Entry {
+        let path: String
+        let fd: Int32
+        init(path: String, fd: Int32) { self.path = path; self.fd = fd }
+    }
+
+    private static let undoMagic = "MLIB-TAG-UNDO 1\n"
+    private static let pendingMagic = "MLIB-TAG-PENDING 1\n"
+
+    /// Records the old bytes of `ranges` of the file at `path` (identity `file`) before they are overwritten.
+    func recordUndo(path: String, file: FileIdentity, ranges: [(offset: Int64, old: [UInt8])]) throws -> Entry {
+        var header = Self.undoMagic + Self.hex(path) + "\n" + "\(file.device) \(file.inode) \(file.size)\n\(ranges.count)\n"
+        for range in ranges { header += "\(range.offset) \(range.old.count)\n" }
+        var bytes = Array(header.utf8)
+        for range in ranges { bytes += range.old }
+        return try record(bytes, suffix: "undo", about: path)
+    }
+
+    /// Records the temporary copy `temporary` before it is created.
+    func recordPending(temporary: String) throws -> Entry {
+        try record(Array((Self.pendingMagic + Self.hex(temporary) + "\n").utf8), suffix: "pending", about: temporary)
+    }
+
+    /// The write under `entry` is done (or was undone): the entry goes.
+    func finish(_ entry: Entry) {
+        unlink(entry.path)
+        close(entry.fd)
+    }
+
+    private func record(_ bytes: [UInt8], suffix: String, about path: String) throws -> Entry {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let name = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let temporary = directory + "/" + name + ".tmp"
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            throw FileIO.isFull(code) ? TagWriteError.diskFull(path) : TagWriteError.system("journal", temporary, code)
+        }
+        flock(fd, LOCK_EX)
+        if let code = FileIO.writeAll(fd, bytes) ?? (fsync(fd) == 0 ? nil : errno) {
+            unlink(temporary)
+            close(fd)
+            throw FileIO.isFull(code) ? TagWriteError.diskFull(path) : TagWriteError.system("journal", temporary, code)
+        }
+        let final = directory + "/" + name + "." + suffix
+        guard rename(temporary, final) == 0 else {
+            let code = errno
+            unlink(temporary)
+            close(fd)
+            throw TagWriteError.system("journal", final, code)
+        }
+        FileIO.syncDirectory(directory)
+        return Entry(path: final, fd: fd)
+    }
+
+    /// What recovery did, one line per entry.
+    public struct Recovery: Sendable, Equatable {
+        public var restored: [String] = []      // files given their old bytes back
+        public var removedCopies: [String] = [] // unfinished rewritten copies removed
+        public var stale: [String] = []         // entries about a file since replaced or gone (dropped)
+        public var failed: [String] = []        // entries that could not be applied (left for next time)
+        public var isEmpty: Bool { restored.isEmpty && removedCopies.isEmpty && stale.isEmpty && failed.isEmpty }
+    }
+
+    /// Restores or completes every entry no live mlib holds. Cheap when there is none (one opendir).
+    @discardableResult
+    public func recover() -> Recovery {
+        var result = Recovery()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return result }
+        for name in names.sorted() {
+            let path = directory + "/" + name
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            // Held: a live mlib is writing under it.
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if name.hasSuffix(".tmp") {                 // never completed: nothing was written under it
+                unlink(path)
+                continue
+            }
+            guard let bytes = FileIO.readWhole(path) else { continue }
+            if name.hasSuffix(".undo"), let undo = Self.parseUndo(bytes) {
+                switch Self.restore(undo) {
+                case .restored: result.restored.append(undo.path)
+                case .stale: result.stale.append(undo.path)
+                case .failed: result.failed.append(undo.path); continue
+                }
+            } else if name.hasSuffix(".pending"), let copy = Self.parsePending(bytes) {
+                if unlink(copy) == 0 { result.removedCopies.append(copy); FileIO.syncDirectory(FileIO.directory(of: copy)) }
+            } else {
+                continue
+            }
+            unlink(path)
+        }
+        FileIO.syncDirectory(directory)
+        return result
+    }
+
+    struct Undo {
+        var path: String
+        var device: UInt64, inode: UInt64, size: Int64
+        var ranges: [(offset: Int64, old: [UInt8])]
+    }
+
+    enum RestoreOutcome { case restored, stale, failed }
+
+    static func restore(_ undo: Undo) -> RestoreOutcome {
+        let fd = open(undo.path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno == ENOENT ? .stale : .failed }
+        defer { close(fd) }
+        guard let now = try? FileIdentity.of(fd: fd, path: undo.path) else { return .failed }
+        guard now.device == undo.device, now.inode == undo.inode, now.size == undo.size else { return .stale }
+        for range in undo.ranges where FileIO.writeAll(fd, range.old, at: range.offset) != nil { return .failed }
+        return fsync(fd) == 0 ? .restored : .failed
+    }
+
+    static func parseUndo(_ bytes: [UInt8]) -> Undo? {
+        var at = 0
+        // The header: magic, path, identity, count, then one line per range; the old bytes follow.
+        func line() -> String? {
+            guard let end = bytes[at...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            defer { at = end + 1 }
+            return String(decoding: bytes[at..<end], as: UTF8.self)
+        }
+        guard line().map({ $0 + "\n" }) == undoMagic, let hexPath = line(), let path = unhex(hexPath),
+              let identity = line()?.split(separator: " ").compactMap({ UInt64($0) }), identity.count == 3,
+              let count = line().flatMap({ Int($0) }) else { return nil }
+        var spans: [(Int64, Int)] = []
+        for _ in 0..<count {
+            guard let parts = line()?.split(separator: " "), parts.count == 2, let o = Int64(parts[0]), let n = Int(parts[1]) else { return nil }
+            spans.append((o, n))
+        }
+        var ranges: [(offset: Int64, old: [UInt8])] = []
+        for (offset, length) in spans {
+            guard at + length <= bytes.count else { return nil }
+            ranges.append((offset, Array(bytes[at..<at + length])))
+            at += length
+        }
+        return Undo(path: path, device: identity[0], inode: identity[1], size: Int64(identity[2]), ranges: ranges)
+    }
+
+    static func parsePending(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix(pendingMagic) else { return nil }
+        let rest = text.dropFirst(pendingMagic.count).split(separator: "\n").first.map(String.init)
+        return rest.flatMap(unhex)
+    }
+
+    /// Paths as hex: any byte, newlines included, survives the line-based header.
+    static func hex(_ s: String) -> String {
+        s.utf8.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func unhex(_ s: String) -> String? {
+        var bytes: [UInt8] = []
+        var chars = Array(s.utf8)[...]
+        while chars.count >= 2 {
+            guard let b = UInt8(String(decoding: chars.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(b)
+            chars = chars.dropFirst(2)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,116 @@
+import Glibc
+
+/// What an edit of one file changes (or changed).
+public struct TagFileReport: Sendable {
+    public struct FieldChange: Sendable, Equatable {
+        public var key: String
+        public var old: [String]
+        public var new: [String]
+    }
+    public enum Outcome: String, Sendable { case unchanged, planned, inPlace = "in place", rewritten, failed }
+
+    public var path: String
+    public var changes: [FieldChange] = []
+    public var picturesBefore = 0
+    public var picturesAfter = 0
+    /// Keys the format cannot store (TagLib's setProperties refused them): reported, not written.
+    public var unsupported: [String] = []
+    public var outcome: Outcome = .unchanged
+    public var bytesWritten = 0
+    public var error: String?
+
+    public var changesSomething: Bool { !changes.isEmpty || picturesBefore != picturesAfter }
+}
+
+/// A tag edit: field changes and pictures.
+public struct TagEdit: Sendable {
+    public var changes: [TagChange]
+    /// Replaces every picture with this one (as the front cover).
+    public var picture: (data: [UInt8], mime: String)?
+    public var removePictures: Bool
+
+    public init(changes: [TagChange], picture: (data: [UInt8], mime: String)? = nil, removePictures: Bool = false) {
+        self.changes = changes
+        self.picture = picture
+        self.removePictures = removePictures
+    }
+
+    /// The MIME type of an image from its first bytes.
+    public static func imageType(_ data: [UInt8]) -> String? {
+        if data.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if data.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        return nil
+    }
+}
+
+/// Edits files' tags through TagLib, safely (`SafeFileWriter`): the library's one tag writer.
+public struct TagWriter: Sendable {
+    public let journal: TagJournal
+
+    public init(journal: TagJournal = TagJournal(directory: TagJournal.defaultDirectory())) {
+        self.journal = journal
+    }
+
+    /// Whether mlib can write this file's tags (by its name).
+    public static func canWrite(_ path: String) -> Bool {
+        TagFile.format(forExtension: TagFile.fileExtension(path)) != nil
+    }
+
+    /// What `edit` changes in `path`; written only when `write` is true. Never throws: a failure is the
+    /// report's `error` (the file untouched).
+    public func edit(_ path: String, _ edit: TagEdit, write: Bool) -> TagFileReport {
+        var report = TagFileReport(path: path)
+        do {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw TagWriteError.system("open", path, errno) }
+            defer { close(fd) }
+            let original = try FileIdentity.of(fd: fd, path: path)
+            let file = try TagFile(fd: fd, size: original.size, path: path)
+            let before = file.properties
+            report.picturesBefore = file.pictureCount
+            let after = TagChange.joinSingleValued(TagChange.apply(edit.changes, to: before, totalsApart: file.keepsTotalsApart),
+                                                   file.isSingleValued)
+            if !Self.sameMap(before, after) { report.unsupported = file.setProperties(after) }
+            if edit.removePictures || edit.picture != nil { file.removePictures() }
+            if let picture = edit.picture, !file.addPicture(picture.data, mime: picture.mime) {
+                report.unsupported.append("(picture)")
+            }
+            report.picturesAfter = file.pictureCount
+            report.changes = Self.differences(before, file.properties)
+            guard report.changesSomething else { return report }
+            guard write else { report.outcome = .planned; return report }
+            if !original.isWritable { throw TagWriteError.readOnly(path) }
+            let rendering = try file.render()
+            let (method, bytes) = try SafeFileWriter(journal: journal).write(rendering, to: path, original: original)
+            report.outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
+            report.bytesWritten = bytes
+        } catch {
+            report.outcome = .failed
+            report.error = "\(error)"
+        }
+        return report
+    }
+
+    static func sameMap(_ a: [(key: String, value: String)], _ b: [(key: String, value: String)]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    /// The keys whose values differ, in the order they first appear.
+    static func differences(_ before: [(key: String, value: String)], _ after: [(key: String, value: String)]) -> [TagFileReport.FieldChange] {
+        func grouped(_ map: [(key: String, value: String)]) -> ([String], [String: [String]]) {
+            var order: [String] = []
+            var values: [String: [String]] = [:]
+            for (k, v) in map { if values[k] == nil { order.append(k) }; values[k, default: []].append(v) }
+            return (order, values)
+        }
+        let (oldOrder, old) = grouped(before)
+        let (newOrder, new) = grouped(after)
+        var keys = oldOrder
+        for k in newOrder where old[k] == nil { keys.append(k) }
+        return keys.compactMap { k in
+            let o = old[k] ?? [], n = new[k] ?? []
+            return o == n ? nil : TagFileReport.FieldChange(key: k, old: o, new: n)
+        }
+    }
+}

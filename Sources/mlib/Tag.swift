@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+import TagWriting
+
+/// `mlib tag QUERY FIELD=VALUE… [FIELD+=VALUE] [FIELD!]`: writes tags to the files (beets' `modify` forms),
+/// safely (TagWriting), and keeps the library's items in step. `--files PATH…` edits files without a library.
+struct Tag: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tag",
+        abstract: "Write tags to the files of the items matching a query (or to --files), safely.",
+        discussion: """
+            Arguments of the forms FIELD=VALUE (set; an empty VALUE removes), FIELD+=VALUE (add a value to a \
+            multi-valued field) and FIELD! (remove) are the changes; the others are the query, as for mlib ls \
+            (or, with --files, the files). FIELD is a tag field of mlib fields (title, artist, album, \
+            albumArtist, genre, composer, grouping, comments, lyrics, track, trackCount, disc, discCount, \
+            compilation, date, year, bpm, the MusicBrainz IDs, the ReplayGain values) or any other tag key \
+            in upper case (MOOD, LABEL, ISRC…), written as the format spells it (see mlib(1), TAG MAPPING).
+
+            mlib shows old → new per file (a summary for many), asks before writing more than 5 files on a \
+            terminal, then writes each file so that it is always wholly old or wholly new: in place behind an \
+            undo journal when the new tag fits, else as a copy renamed over the file. A read-only file, a file \
+            changed meanwhile and a full disk are refused with the file untouched. The written files' items \
+            are read again at once (ids, play counts, ratings and playlist entries kept).
+
+            Examples:
+              mlib tag artist:Bjork artist=Björk
+              mlib tag album:Homogenic genre+=Electronic --dry-run
+              mlib tag --files song.flac title='Jóga' MOOD=calm comments!
+
+            \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches"))
+            """)
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(name: .long, help: "The arguments other than changes are files to edit; no library is opened.")
+    var files = false
+
+    @Option(name: .long, help: ArgumentHelp("Embed this image (JPEG or PNG) as the front cover, replacing the pictures.", valueName: "image"))
+    var picture: String?
+
+    @Flag(name: .long, help: "Remove every embedded picture.")
+    var removePictures = false
+
+    @Flag(name: .long, help: "Change every item of the library (instead of giving a query).")
+    var all = false
+
+    @Flag(name: [.short, .long], help: "Write without asking.")
+    var yes = false
+
+    @Flag(name: .long, help: "Only show what would change.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Print a JSON report: per file the changes, the outcome and the bytes written.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Changes (FIELD=VALUE, FIELD+=VALUE, FIELD!) and the query (or, with --files, the files).",
+                                 valueName: "change-or-query"), completion: Completions.queryTerms)
+    var arguments: [String] = []
+
+    /// How many files may change before mlib asks on a terminal.
+    static let handful = 5
+
+    func split() -> (changes: [TagChange], rest: [String]) {
+        var changes: [TagChange] = []
+        var rest: [String] = []
+        for argument in arguments {
+            if let change = TagChange(argument: argument) { changes.append(change) } else { rest.append(argument) }
+        }
+        return (changes, rest)
+    }
+
+    func validate() throws {
+        let (changes, rest) = split()
+        if changes.isEmpty && picture == nil && !removePictures {
+            throw ValidationError("give at least one change: FIELD=VALUE, FIELD+=VALUE or FIELD! (FIELD: \(TagFieldMapping.fieldNames.prefix(8).joined(separator: ", "))…, or a KEY in upper case)")
+        }
+        if files && rest.isEmpty { throw ValidationError("give the files to edit after --files") }
+        if files && all { throw ValidationError("--files and --all do not go together") }
+        if !files && rest.isEmpty && !all { throw ValidationError("give a query, or --all to change every item") }
+        if !files && !rest.isEmpty && all { throw ValidationError("--all takes no query") }
+        if picture != nil && removePictures { throw ValidationError("--picture already replaces the pictures; leave out --remove-pictures") }
+    }
+
+    func run() async throws {
+        let (changes, rest) = split()
+        var edit = TagEdit(changes: changes, removePictures: removePictures)
+        if let picture {
+            guard let data = FileManager.default.contents(atPath: picture), let mime = TagEdit.imageType(Array(data)) else {
+                throw CLIError.input("\(picture): not a JPEG, PNG or GIF image")
+            }
+            edit.picture = (Array(data), mime)
+        }
+        let library = files ? nil : try libraryOptions.library()
+        let paths = try files ? rest.map(Self.absolute) : Self.paths(library!, terms: all ? [] : rest)
+        if paths.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
+
+        let writer = TagWriter()
+        let plan = paths.map { writer.edit($0, edit, write: false) }
+        let changing = plan.filter { $0.outcome == .planned }
+        if !json || dryRun { TagReportText.show(plan, json: json) }
+        if dryRun || changing.isEmpty {
+            if json && !dryRun { TagReportText.printJSON(plan) }
+            if plan.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
+            return
+        }
+        if changing.count > Self.handful, !yes, isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 {
+            FileHandle.standardError.write(Data("Write \(changing.count) files? [y/N] ".utf8))
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                printError("nothing written")
+                return
+            }
+        }
+        var reports = plan.filter { $0.outcome != .planned }
+        for planned in changing { reports.append(writer.edit(planned.path, edit, write: true)) }
+        reports.sort { $0.path < $1.path }
+        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
+        if let library, !written.isEmpty {
+            try await library.refresh(files: written.map { MediaPath($0.path) })
+        }
+        if json { TagReportText.printJSON(reports) } else { TagReportText.summary(reports) }
+        if reports.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    /// The files of the items matching `terms` (every item when empty), in path order.
+    static func paths(_ library: Library, terms: [String]) throws -> [String] {
+        let filter = terms.isEmpty ? Predicate.all : try QueryInput.predicate(terms)
+        var out: [String] = []
+        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append($0.path.string) }
+        return out.sorted()
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `mlib tag` end to end: the library kept in step (ids, user data, nothing left for the next scan),
+/// --dry-run, --json, --files, and `mlib set` pointing to it.
+@Suite final class TagCommandTests {
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    let dir: URL
+    let library: String
+    let music: URL
+
+    init() throws {
+        dir = try TagFixtures.temporaryDirectory()
+        library = dir.appendingPathComponent("library.sqlite").path
+        music = dir.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for (i, format) in TagFixtures.formats.enumerated() { _ = try TagFixtures.make(format, in: music, name: "\(i)-\(format.name)") }
+    }
+
+    func mlib(_ args: [String], library: Bool = true) throws -> ChildProcess.Output {
+        try ChildProcess.run(ChildProcess.mlib.path, args + (library ? ["--library", self.library] : []),
+                             environment: ["MLIB_TAG_JOURNAL": dir.appendingPathComponent("journal").path, "HOME": dir.path,
+                                           "XDG_DATA_HOME": dir.appendingPathComponent("data").path])
+    }
+
+    func listing() throws -> [String] {
+        try mlib(["ls", "-f", "$persistentID $rating $playCount $title $artist"]).out.split(separator: "\n").map(String.init).sorted()
+    }
+
+    @Test func theLibraryKeepsStep() throws {
+        #expect(try mlib(["scan", music.path]).status == 0)
+        #expect(try mlib(["rate", "title:Old", "4"]).status == 0)
+        _ = try mlib(["set", "plays=7", "title:Old"])
+        let before = try listing()
+        #expect(before.count == TagFixtures.formats.count)
+
+        let dry = try mlib(["tag", "title:Old", "title=Ünïcode", "artist+=Guest", "--dry-run"])
+        #expect(dry.status == 0)
+        #expect(dry.out.contains("TITLE: Old → Ünïcode"), "\(dry.out)")
+        #expect(try listing() == before)
+
+        let tag = try mlib(["tag", "title:Old", "title=Ünïcode", "artist+=Guest", "--yes"])
+        #expect(tag.status == 0, "\(tag.stderr)")
+        #expect(tag.out.contains("wrote \(TagFixtures.formats.count) files"), "\(tag.out)")
+        let after = try listing()
+        // Same ids, ratings and play counts; the new title and artists read back from the files.
+        #expect(after.map { $0.split(separator: " ").prefix(3) } == before.map { $0.split(separator: " ").prefix(3) })
+        #expect(after.allSatisfy { $0.contains(" Ünïcode Someone; Guest") }, "\(after)")
+        // Nothing left for the next scan.
+        let scan = try mlib(["scan", music.path])
+        #expect(scan.out.contains("0 added, 0 updated"), "\(scan.out)")
+    }
+
+    @Test func filesWithoutALibraryAndJSON() throws {
+        let path = music.appendingPathComponent("0-flac.flac").path
+        let r = try mlib(["tag", "--files", path, "MOOD=calm", "comments!", "--json"], library: false)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]
+        #expect(rows?.first?["outcome"] as? String == "in place")     // ffmpeg's FLAC has 8 KiB of padding
+        #expect((rows?.first?["changes"] as? [[String: Any]])?.first?["key"] as? String == "MOOD")
+        #expect(!FileManager.default.fileExists(atPath: library))
+    }
+
+    @Test func setPointsToTag() throws {
+        #expect(try mlib(["scan", music.path]).status == 0)
+        let r = try mlib(["set", "title=Foo", "artist:Someone"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("mlib tag"), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import TestSupport
+
+/// Fixtures for the tag tests, made with ffmpeg and mutagen in a fresh directory per test, and the
+/// reference checks: mutagen's reading of the tags, ffmpeg's md5 of the decoded audio.
+enum TagFixtures {
+    struct Format: Sendable, CustomStringConvertible {
+        var name: String
+        var fileExtension: String
+        var ffmpeg: [String]
+        /// Tags written by mutagen instead of ffmpeg (ffmpeg writes a WAV's tags as RIFF INFO, which mutagen
+        /// does not read, and an ASF Author twice).
+        var mutagenTags: String? = nil
+        var description: String { name }
+    }
+
+    static let formats: [Format] = [
+        Format(name: "flac", fileExtension: "flac", ffmpeg: ["-c:a", "flac"]),
+        Format(name: "mp3-id3v2.3", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"]),
+        Format(name: "mp3-id3v2.4", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"]),
+        Format(name: "m4a", fileExtension: "m4a", ffmpeg: ["-c:a", "aac"]),
+        Format(name: "ogg-vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"]),
+        Format(name: "opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus"]),
+        Format(name: "wav", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], mutagenTags: """
+            from mutagen.wave import WAVE
+            from mutagen.id3 import TIT2, TPE1, TALB
+            f = WAVE(p); f.add_tags()
+            f.tags.add(TIT2(text=["Old"])); f.tags.add(TPE1(text=["Someone"])); f.tags.add(TALB(text=["Album"]))
+            f.save()
+            """),
+        Format(name: "aiff", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"]),
+        Format(name: "wavpack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"]),
+        Format(name: "asf", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], mutagenTags: """
+            from mutagen.asf import ASF
+            f = ASF(p); f["Title"] = ["Old"]; f["Author"] = ["Someone"]; f["WM/AlbumTitle"] = ["Album"]; f.save()
+            """),
+    ]
+
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-tag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A second of tone in `format`, tagged title=Old, artist=Someone, album=Album (where ffmpeg writes tags).
+    static func make(_ format: Format, in dir: URL, name: String = "song", seconds: Double = 1) throws -> String {
+        let path = dir.appendingPathComponent("\(name).\(format.fileExtension)").path
+        let tags = format.mutagenTags != nil ? ["-map_metadata", "-1", "-fflags", "+bitexact"]
+            : ["-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "album=Album"]
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)"]
+                                     + format.ffmpeg + tags + [path])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg: \(r.stderr)") }
+        if let code = format.mutagenTags { try python(code, path) }
+        return path
+    }
+
+    /// ffmpeg's md5 of the decoded audio.
+    static func audioMD5(_ path: String) throws -> String {
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-f", "md5", "-"])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg decode \(path): \(r.stderr)") }
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// mutagen's view of the tags (read_tags.py): per path, key → values, plus counts (pictures, priv, chap).
+    static func mutagen(_ paths: [String]) throws -> [String: [String: Any]] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("read_tags.py").path
+        let r = try ChildProcess.run("python3", [script] + paths)
+        guard r.status == 0 else { throw FixtureError(message: "mutagen: \(r.stderr)") }
+        return try JSONSerialization.jsonObject(with: r.stdout) as? [String: [String: Any]] ?? [:]
+    }
+
+    static func mutagen(_ path: String) throws -> [String: Any] { try mutagen([path])[path] ?? [:] }
+
+    /// Runs a mutagen snippet with `path` as `p` (to add frames mlib does not write: PRIV, CHAP).
+    static func python(_ code: String, _ path: String) throws {
+        let r = try ChildProcess.run("python3", ["-c", "import sys\np = sys.argv[1]\n" + code, path])
+        guard r.status == 0 else { throw FixtureError(message: "python: \(r.stderr)") }
+    }
+
+    /// A small PNG (1×1).
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+        0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41,
+        0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49,
+        0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
+
+    static func hasID3v1(_ path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        let size = (try? h.seekToEnd()) ?? 0
+        guard size >= 128 else { return false }
+        try? h.seek(toOffset: size - 128)
+        return h.readData(ofLength: 3) == Data("TAG".utf8)
+    }
+
+    struct FixtureError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+}
