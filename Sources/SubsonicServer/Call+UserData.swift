@@ -15,7 +15,8 @@ extension Call {
             guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
             return item
         }
-        guard parameters["submission"] != "false" else { return [] }
+        // Python clients send booleans as True/False.
+        guard parameters["submission"]?.lowercased() != "false" else { return [] }
         let times = parameters.all("time").compactMap { Double($0) }
         for (n, item) in items.enumerated() {
             let id = catalog.view.ids[Int(item)]
