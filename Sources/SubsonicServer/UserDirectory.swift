@@ -24,6 +24,8 @@ public struct UserDirectory: Sendable {
     @discardableResult
     public func add(name: String, password: String, admin: Bool = false, apiKey: Bool = true) throws -> UserAccount {
         guard !password.isEmpty else { throw SubsonicError.generic("a password cannot be empty") }
+        // A taken name is the caller's mistake about the data (status 1 in the CLI), not a usage error.
+        if try store.user(named: name) != nil { throw SubsonicError.generic("user \"\(name)\" exists") }
         let account = UserAccount(name: name, password: try vault.seal(password), apiKey: apiKey ? Self.newAPIKey() : nil,
                                   isAdmin: admin, created: Date())
         try store.addUser(account)
