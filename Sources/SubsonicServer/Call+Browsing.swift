@@ -251,29 +251,20 @@ extension Call {
         if query == "\"\"" { query = "" }
         let words = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
             .split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        func matches(_ texts: [String?]) -> Bool {
-            guard !words.isEmpty else { return true }
-            let folded = texts.compactMap { $0?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
-            return words.allSatisfy { word in folded.contains { $0.contains(word) } }
-        }
-        let view = catalog.view
+        func matches(_ text: String) -> Bool { words.allSatisfy { text.contains($0) } }
         var node = Node("searchResult3")
         let artistCount = try pageSize("artistCount", 20), albumCount = try pageSize("albumCount", 20), songCount = try pageSize("songCount", 20)
         if artistCount > 0 {
-            let found = catalog.artists.indices.lazy.filter { matches([catalog.artists[$0].name]) }
+            let found = catalog.artists.indices.lazy.filter { matches(catalog.artistSearchText[$0]) }
             node.add(list: "artist", found.dropFirst(try offset("artistOffset")).prefix(artistCount).map { artistNode($0, catalog, marks) })
         }
         if albumCount > 0 {
-            let found = catalog.albums.indices.lazy.filter { matches([catalog.albums[$0].name, catalog.albums[$0].artist]) }
+            let found = catalog.albums.indices.lazy.filter { matches(catalog.albumSearchText[$0]) }
             node.add(list: "album", found.dropFirst(try offset("albumOffset")).prefix(albumCount).map { albumNode($0, catalog, marks) })
         }
         if songCount > 0 {
-            typealias S = Catalog.Slot
-            let found = (0..<Int32(view.count)).lazy.filter {
-                matches([view.value($0, slot: S.title) ?? view.paths[Int($0)].lastComponent.string, view.value($0, slot: S.artist),
-                         view.value($0, slot: S.album)])
-            }
-            node.add(list: "song", found.dropFirst(try offset("songOffset")).prefix(songCount).map { songNode($0, catalog, marks) })
+            let found = catalog.songSearchText.indices.lazy.filter { matches(catalog.songSearchText[$0]) }
+            node.add(list: "song", found.dropFirst(try offset("songOffset")).prefix(songCount).map { songNode(Int32($0), catalog, marks) })
         }
         return node
     }

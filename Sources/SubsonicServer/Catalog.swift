@@ -78,6 +78,11 @@ final class Catalog: Sendable {
     let genres: [Genre]
     let itemByID: [Int64: Int32]
     let directoryByID: [String: Int32]
+    /// Per item its title, artist and album, per album its name and artist, per artist its name: folded
+    /// (`sortKey`) once per snapshot, so that a search folds only its own words.
+    let songSearchText: [String]
+    let albumSearchText: [String]
+    let artistSearchText: [String]
 
     init(_ view: LibrarySnapshot) {
         self.view = view
@@ -108,11 +113,10 @@ final class Catalog: Sendable {
             albumOfItem[Int(item)] = Int32(index)
         }
         // Albums by name; each album's songs by disc, track, then path (items are numbered in path order).
-        let order = albums.indices.sorted {
-            let a = albums[$0], b = albums[$1]
-            let byName = a.name.localizedCaseInsensitiveCompare(b.name)
-            return byName != .orderedSame ? byName == .orderedAscending : a.id < b.id
-        }
+        // Sort keys folded once (case and accents aside): Foundation's localized comparison costs microseconds
+        // a call on Linux, too much for a sort of 100,000 names.
+        let albumKeys = albums.map { Self.sortKey($0.name) }
+        let order = albums.indices.sorted { (albumKeys[$0], albums[$0].id) < (albumKeys[$1], albums[$1].id) }
         var renumber = [Int](repeating: 0, count: albums.count)
         for (new, old) in order.enumerated() { renumber[old] = new }
         albums = order.map { albums[$0] }
@@ -138,7 +142,7 @@ final class Catalog: Sendable {
                 artists.append(Artist(id: album.artistID, name: album.artist, albums: [number]))
             }
         }
-        artists.sort { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        artists = artists.map { (Self.sortKey($0.name), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
         for i in artists.indices {
             artists[i].albums.sort { (albums[$0].year ?? 0, $0) < (albums[$1].year ?? 0, $1) }
         }
@@ -154,10 +158,21 @@ final class Catalog: Sendable {
         let albumOf = self.albumOfItem
         genres = genreItems.map { name, items in
             Genre(name: name, items: items, albumCount: Set(items.map { albumOf[Int($0)] }).count)
-        }.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        }.sorted { (Self.sortKey($0.name), $0.name) < (Self.sortKey($1.name), $1.name) }
         self.itemByID = itemByID
+        songSearchText = (0..<Int32(view.count)).map { item in
+            Self.sortKey([view.value(item, slot: Slot.title) ?? view.paths[Int(item)].lastComponent.string,
+                          view.value(item, slot: Slot.artist) ?? "", view.value(item, slot: Slot.album) ?? ""].joined(separator: "\u{1F}"))
+        }
+        albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
+        artistSearchText = artists.map { Self.sortKey($0.name) }
         directoryByID = Dictionary(view.directories.indices.map { ("fo-" + Self.hash(view.directories[$0].path.bytes), Int32($0)) },
                                    uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A name as lists order it: case and accents aside.
+    static func sortKey(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     // MARK: Ids

@@ -75,7 +75,12 @@ public final class SubsonicServer: Sendable {
 
     /// Binds and starts serving; returns once clients can connect.
     public func start() async throws {
-        view.watch(every: configuration.checkInterval) { _ in }
+        // Each new snapshot's catalog is derived on the view's queue, before a request needs it.
+        state.withLock { $0.catalog = Catalog(view.snapshot) }
+        view.watch(every: configuration.checkInterval) { [weak self] snapshot in
+            let catalog = Catalog(snapshot)
+            self?.state.withLock { $0.catalog = catalog }
+        }
         let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let app = Application(
             responder: Responder(server: self),
