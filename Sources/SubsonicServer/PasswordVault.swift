@@ -34,7 +34,9 @@ public struct PasswordVault: Sendable {
         let fm = FileManager.default
         if !fm.fileExists(atPath: keyFile) {
             guard create else { throw SubsonicError.generic("no key file \(keyFile): add a user first (mlib user add)") }
-            try fm.createDirectory(atPath: (keyFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // A library named by a relative path has its key file in the current directory: no folder to make.
+            let folder = (keyFile as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             let key = SymmetricKey(size: .bits256)
             let text = key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
             // Created 0600 from the start (open with O_EXCL), never readable by others even for a moment.

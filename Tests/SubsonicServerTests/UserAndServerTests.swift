@@ -82,6 +82,13 @@ import Testing
         #expect(try mlib(["user", "remove", "carol", "--library", library]).status == 1, "no such user")
         #expect(try mlib(["user", "remove", "bob", "--library", library]).out == "removed bob\n")
         #expect(try mlib(["user", "list", "--library", library]).out == "")
+        // A library named by a relative path: the key file beside it, in the current directory.
+        // (A library of its own: the first one's key file exists already, and only making one failed.)
+        #expect(try ChildProcess.run(Paths.mlib.path, ["scan", "--library", "fresh.sqlite", "-q", "."], cwd: directory).status == 0)
+        let relative = try ChildProcess.run(Paths.mlib.path, ["user", "add", "carol", "--password", "x", "--library", "fresh.sqlite"],
+                                            cwd: directory)
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("fresh.sqlite.users-key").path))
     }
 
     /// `--http` beside the MPD port: one process, one library, both protocols answer.
