@@ -127,8 +127,8 @@ let package = Package(
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
         .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
                                                                 "MediaModel", "PostgresTestServer", "SQLiteStore"],
-                    // The OpenSubsonic OpenAPI description the tests validate answers against (read by path).
-                    exclude: ["Fixtures"]),
+                    // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
+                    exclude: ["Fixtures", "Scripts"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
