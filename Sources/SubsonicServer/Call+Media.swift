@@ -55,6 +55,21 @@ extension Call {
         return start...min(end, size - 1)
     }
 
+    /// Whether `file` is a regular file of at most 32 MB whose real path (symbolic links resolved) lies under
+    /// a root's real path: a cover.jpg linked to a file elsewhere (/etc/passwd) is not sent.
+    static func isContained(_ file: MediaPath, in roots: [MediaPath]) -> Bool {
+        guard let resolved = realpath(file.string, nil) else { return false }
+        defer { free(resolved) }
+        let real = MediaPath(String(cString: resolved))
+        var info = stat()
+        guard stat(real.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 32 << 20 else { return false }
+        return roots.contains { root in
+            guard let r = realpath(root.string, nil) else { return false }
+            defer { free(r) }
+            return real.hasPrefix(directory: MediaPath(String(cString: r)))
+        }
+    }
+
     static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
 
     /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
@@ -80,10 +95,12 @@ extension Call {
         }
         let songPath = item.map { view.paths[Int($0)] }
         let folder = directory ?? songPath?.directory
+        let roots = view.roots
         let picture: (bytes: [UInt8], type: String)? = try await server.offLoop {
             if let folder {
                 for name in Self.coverNames {
                     let candidate = folder.appending(MediaPath(name))
+                    guard Self.isContained(candidate, in: roots) else { continue }
                     if let data = FileManager.default.contents(atPath: candidate.string), !data.isEmpty {
                         return (Array(data), Self.contentType(candidate.fileExtension.lowercased()))
                     }

@@ -151,6 +151,14 @@ import Testing
             #expect(stream.headers["content-type"]?.hasPrefix("application/json") == true, "\(id): an error envelope, not a file")
         }
         #expect(errorCode(try await json("noSuchMethod")) == 70)
+        // A cover.jpg linked to a file outside the roots is not sent (the song's embedded picture is).
+        try FileManager.default.createSymbolicLink(atPath: library.music.appendingPathComponent("Album1/cover.jpg").path,
+                                                   withDestinationPath: "/etc/passwd")
+        let found = try await json("search3", "query=&songCount=500&albumCount=0&artistCount=0")["searchResult3"] as? [String: Any]
+        let flac = try #require((found?["song"] as? [[String: Any]])?.first { ($0["path"] as? String) == "Album1/flac-vorbis-cover.flac" })
+        let cover = try await http("\(base)/getCoverArt?\(auth)&id=\(flac["id"] as! String)")
+        let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))
+        #expect(cover.status == 200 && cover.body != passwd && cover.headers["content-type"]?.hasPrefix("image/") == true)
         #expect(try await http("http://127.0.0.1:\(port)/elsewhere").status == 404)
         // A form POST over the body limit is refused; under it, its parameters count.
         let big = Data(repeating: UInt8(ascii: "a"), count: 4096)
