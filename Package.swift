@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MPDServer", targets: ["MPDServer"]),
         .library(name: "Library", targets: ["Library"]),
         .library(name: "TagWriting", targets: ["TagWriting"]),
+        .library(name: "SubsonicServer", targets: ["SubsonicServer"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.
@@ -39,6 +40,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         // Already built for postgres-nio; named here because PostgresTLS configures its TLS (sslmode, sslrootcert).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // The OpenSubsonic API server (`mlib serve --http`): HTTP/1.1 over swift-nio, as the MPD server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // MD5 for Subsonic's token auth and AES-GCM for the stored passwords. Already built for postgres-nio
+        // (which resolves 4.x); 3.12.3 is the lowest this code needs.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System libraries (Debian: libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libtag1-dev).
@@ -97,9 +103,15 @@ let package = Package(
         .target(name: "MPDServer", dependencies: ["Playback", "MediaIndex", "MediaModel", "MediaScanner", "Library",
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
+        // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).
+        .target(name: "SubsonicServer", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+                                                       .product(name: "Hummingbird", package: "hummingbird"),
+                                                       .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                       .product(name: "Logging", package: "swift-log"),
+                                                       .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "Library", "SQLiteStore", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "SubsonicServer", "Library", "SQLiteStore", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -137,6 +149,10 @@ let package = Package(
                                                            "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
+        .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
+                                                                "MediaModel", "PostgresTestServer", "SQLiteStore"],
+                    // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
+                    exclude: ["Fixtures", "Scripts"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

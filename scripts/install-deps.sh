@@ -24,7 +24,12 @@ PACKAGES=(
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
   postgresql                                                       # PostgreSQL store: tests start a private server
   openssl                                                          # PostgreSQL TLS tests: certificates for the private server
+  python3-pip                                                      # the PyPI packages below
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
+# mlib serve --http tests: a real Subsonic client library, and a validator for the OpenSubsonic OpenAPI description.
+# (--break-system-packages: Debian 12's pip refuses system-wide installs without it; a pyenv python ignores it.)
+python3 -m pip install -q py-sonic==1.2.0 openapi-schema-validator==0.9.0 2>/dev/null \
+  || $SUDO python3 -m pip install -q --break-system-packages py-sonic==1.2.0 openapi-schema-validator==0.9.0

@@ -4,12 +4,13 @@ import Library
 import MediaIndex
 import MPDServer
 import Playback
+import SubsonicServer
 
 /// `mlib serve`: the player as a daemon behind the MPD protocol, so MPD clients drive it.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata and others).",
+        abstract: "Serve the library and a player to MPD clients (mpc, ncmpcpp, Cantata), and the Subsonic API to phones.",
         discussion: """
             Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \
             library as MPD's database (URIs are paths relative to the root, or ROOTNAME/… with several \
@@ -19,11 +20,19 @@ struct Serve: AsyncParsableCommand {
             Plays and skips are recorded in the library only for real-time device playback (the \
             pulse/auto sink), or with --record-plays.
 
+            With --http [ADDR:]PORT it also serves the OpenSubsonic API (1.16.1; XML and JSON) on that \
+            port (127.0.0.1 unless ADDR is given) over the same library, for Symfonium, DSub, Ultrasonic, \
+            Tempo, Feishin and other Subsonic clients; add users first with `mlib user add`. With --no-mpd \
+            it serves only the API (no player, no sink). Media are sent as stored (no transcoding yet). The \
+            API section of mlib(1) lists the methods, the authentication and the limits.
+
             SIGTERM or SIGINT stops the server cleanly (connections closed, the player stopped).
 
             Examples:
               mlib serve &
               mpc add / && mpc play
+              mlib user add alice && mlib serve --http 4533 --no-mpd
+              mlib serve --http 0.0.0.0:4533
               mlib serve --port 6601 --sink null --password secret
               mlib serve --socket $XDG_RUNTIME_DIR/mlib.socket
             """)
@@ -54,17 +63,59 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Record plays and skips whatever the sink (by default only for a real-time device).")
     var recordPlays = false
 
+    @Option(help: ArgumentHelp("Also serve the OpenSubsonic API on this port (0: any free port), on 127.0.0.1 unless an address is given.",
+                               valueName: "[address:]port"))
+    var http: String?
+
+    @Flag(help: "Serve only the Subsonic API (with --http): no MPD port, no player.")
+    var noMpd = false
+
+    @Option(help: ArgumentHelp("The API users' key file (default: beside the library; see mlib user).", valueName: "path"))
+    var keyFile: String?
+
+    /// `--http`'s address and port.
+    var httpAddress: (host: String, port: Int)? {
+        guard let http else { return nil }
+        let (host, portText) = http.lastIndex(of: ":").map { (String(http[..<$0]), String(http[http.index(after: $0)...])) } ?? ("127.0.0.1", http)
+        guard let port = Int(portText), (0...65535).contains(port) else { return nil }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return (bare.isEmpty ? "127.0.0.1" : bare, port)
+    }
+
     func validate() throws {
         if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535") }
         if noTcp && socket == nil { throw ValidationError("--no-tcp needs --socket") }
         if random == .off { throw ValidationError("--random is songs or albums") }
+        if http != nil && httpAddress == nil { throw ValidationError("--http takes [ADDRESS:]PORT, PORT 0–65535") }
+        if noMpd && http == nil { throw ValidationError("--no-mpd needs --http") }
     }
 
     func run() async throws {
-        let spec = SinkSpec(sink)!
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let library = try libraryOptions.library(.existing)
+        var api: SubsonicServer?
+        if let address = httpAddress {
+            var configuration = SubsonicServerConfiguration()
+            configuration.host = address.host
+            configuration.port = address.port
+            configuration.keyFile = keyFile
+            let server: SubsonicServer
+            do { server = try SubsonicServer(library: library, configuration: configuration) }
+            catch let error as SubsonicError { throw CLIError.input(error.message) }
+            do { try await server.start() } catch {
+                await server.stop()
+                throw CLIError.input("cannot listen on \(address.host):\(address.port): \(error)")
+            }
+            api = server
+            printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
+        }
+        if noMpd {
+            await Self.waitForTermination()
+            await api?.stop()
+            return
+        }
+        let spec = SinkSpec(sink)!
         let output = try spec.open()   // a SinkError is one line and status 1 (ExitStatus.swift)
         let player = MusicPlayer(sink: output)
 
@@ -91,6 +142,7 @@ struct Serve: AsyncParsableCommand {
         await Self.waitForTermination()
         try? await server.stop()
         try? player.close()
+        await api?.stop()
     }
 
     /// Returns on the first SIGINT or SIGTERM (both are ignored as signals from here on, so they stop

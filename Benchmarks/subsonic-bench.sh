@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# subsonic-bench.sh [MLIB] — `mlib serve --http` (the OpenSubsonic API) on a library of MUSIC=DIR
+# (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`; default: the fixtures): start-up to the first
+# request, resident memory after start and after a full sync, and the client-side figures of
+# subsonic-bench.py (Symfonium's search3 full sync in pages of 500, getArtists, getAlbumList2, getAlbum).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MLIB=${1:-.build/release/mlib}
+[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
+music=${MUSIC:-$PWD/Fixtures}
+work=$(mktemp -d "${TMPDIR:-/tmp}/subsonic-bench.XXXXXX")
+trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+"$MLIB" scan --library "$work/library.sqlite" -q "$music" >/dev/null 2>&1 || true
+items=$("$MLIB" stats --library "$work/library.sqlite" | awk '/^ *[Ii]tems/ { print $2; exit }')
+"$MLIB" user add bench --password bench --library "$work/library.sqlite" >/dev/null
+echo "corpus: $music ($items items); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB"
+
+t0=$(date +%s.%N)
+"$MLIB" serve --library "$work/library.sqlite" --http 127.0.0.1:0 --no-mpd 2>"$work/err" &
+pid=$!
+for _ in $(seq 6000); do grep -q "serving" "$work/err" 2>/dev/null && break; sleep 0.01; done
+port=$(grep -o '127.0.0.1:[0-9]*' "$work/err" | cut -d: -f2)
+echo "start-up to listening (view and catalog built): $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s"
+echo "resident memory after start: $(rss $pid) MB"
+python3 Benchmarks/subsonic-bench.py "$port" bench bench
+echo "resident memory after the sync: $(rss $pid) MB"

@@ -1,0 +1,73 @@
+import Foundation
+
+/// An account of the library's API server (`mlib user`, `mlib serve --http`). `password` is as stored:
+/// encrypted by the server's key file (the store never sees a clear password).
+public struct UserAccount: Sendable, Hashable {
+    public var name: String
+    public var password: String
+    public var apiKey: String?
+    public var isAdmin: Bool
+    public var created: Date
+
+    public init(name: String, password: String, apiKey: String?, isAdmin: Bool, created: Date) {
+        self.name = name
+        self.password = password
+        self.apiKey = apiKey
+        self.isAdmin = isAdmin
+        self.created = created
+    }
+}
+
+/// What one user starred: a song by its item id, an album or artist by the id the server derives from its
+/// key (text, so that the store does not know how ids are made).
+public struct UserStar: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable { case song, album, artist }
+    public var kind: Kind
+    public var key: String
+    public var starred: Date
+
+    public init(kind: Kind, key: String, starred: Date) {
+        self.kind = kind
+        self.key = key
+        self.starred = starred
+    }
+}
+
+/// A user's saved play queue (Subsonic's `savePlayQueue`): items by id, the current one and the position in it.
+public struct SavedPlayQueue: Sendable, Hashable {
+    public var itemIDs: [Int64]
+    public var current: Int64?
+    /// Milliseconds into the current item.
+    public var position: Int64
+    public var changed: Date
+    public var changedBy: String
+
+    public init(itemIDs: [Int64], current: Int64?, position: Int64, changed: Date, changedBy: String) {
+        self.itemIDs = itemIDs
+        self.current = current
+        self.position = position
+        self.changed = changed
+        self.changedBy = changedBy
+    }
+}
+
+/// Users, their stars and play queues, kept in the library (both stores: SQLStore+Users.swift).
+public protocol UserAccountStore: Sendable {
+    func users() throws -> [UserAccount]
+    func user(named name: String) throws -> UserAccount?
+    func user(apiKey: String) throws -> UserAccount?
+    /// Throws `IndexError.invalidArgument` when the name is taken or empty.
+    func addUser(_ user: UserAccount) throws
+    /// Returns whether there was such a user (their stars and play queue go with them).
+    @discardableResult func removeUser(named name: String) throws -> Bool
+    /// Returns whether there was such a user.
+    @discardableResult func setPassword(of name: String, to password: String) throws -> Bool
+    @discardableResult func setAPIKey(of name: String, to apiKey: String?) throws -> Bool
+
+    func stars(of user: String) throws -> [UserStar]
+    func star(_ stars: [UserStar], for user: String) throws
+    func unstar(_ stars: [(kind: UserStar.Kind, key: String)], for user: String) throws
+
+    func playQueue(of user: String) throws -> SavedPlayQueue?
+    func savePlayQueue(_ queue: SavedPlayQueue, for user: String) throws
+}

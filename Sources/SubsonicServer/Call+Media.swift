@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Library
+import MediaModel
+import NIOCore
+import Playback
+
+// Media: the file's own bytes (with HTTP Range) and cover art. Every path comes from the view (an item
+// of the library, under one of its roots); nothing a client sends is ever used as a path.
+extension Call {
+    /// `stream` and `download`: the original file. Transcoding (`format`, `maxBitRate`) waits for the shared
+    /// decode layer; until then the original format is sent, which the song's `suffix`/`contentType` say.
+    func stream() async throws -> Response {
+        let catalog = server.catalog
+        let id = try parameters.required("id")
+        guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
+        let path = catalog.view.paths[Int(item)]
+        guard catalog.view.roots.contains(where: { path.hasPrefix(directory: $0) }) else { throw SubsonicError.notFound("Song \(id)") }
+        var info = stat()
+        guard stat(path.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SubsonicError.notFound("File of song \(id)") }
+        let size = Int(info.st_size)
+        var headers = HTTPFields()
+        headers[.contentType] = Self.contentType(path.fileExtension.lowercased())
+        headers[.acceptRanges] = "bytes"
+        let io = FileIO(threadPool: .singleton)
+        if let header = request.headers[.range] {
+            guard let range = Self.byteRange(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+            headers[.contentLength] = String(range.count)
+            let body = try await io.loadFile(path: path.string, range: range, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        }
+        headers[.contentLength] = String(size)
+        if size == 0 { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: try await io.loadFile(path: path.string, context: context))
+    }
+
+    /// One `bytes=` range of RFC 9110 (`a-b`, `a-`, `-n`), clamped to the file; nil when unsatisfiable or
+    /// several ranges are asked (answered 416 rather than as a multipart body no player asks for).
+    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
+        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int(parts[1]), suffix > 0 else { return nil }
+            return max(0, size - suffix)...(size - 1)
+        }
+        guard let start = Int(parts[0]), start >= 0, start < size else { return nil }
+        if parts[1].isEmpty { return start...(size - 1) }
+        guard let end = Int(parts[1]), end >= start else { return nil }
+        return start...min(end, size - 1)
+    }
+
+    /// Whether `file` is a regular file of at most 32 MB whose real path (symbolic links resolved) lies under
+    /// a root's real path: a cover.jpg linked to a file elsewhere (/etc/passwd) is not sent.
+    static func isContained(_ file: MediaPath, in roots: [MediaPath]) -> Bool {
+        guard let resolved = realpath(file.string, nil) else { return false }
+        defer { free(resolved) }
+        let real = MediaPath(String(cString: resolved))
+        var info = stat()
+        guard stat(real.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 32 << 20 else { return false }
+        return roots.contains { root in
+            guard let r = realpath(root.string, nil) else { return false }
+            defer { free(r) }
+            return real.hasPrefix(directory: MediaPath(String(cString: r)))
+        }
+    }
+
+    static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
+
+    /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
+    /// or a folder (its cover file, else its first song's). Scaling to `size` waits for the decode layer:
+    /// the image is sent as it is.
+    func coverArt() async throws -> Response {
+        let catalog = server.catalog
+        let view = catalog.view
+        let id = try parameters.required("id")
+        var directory: MediaPath?
+        var item: Int32?
+        if let song = catalog.item(id: id) {
+            item = song
+        } else if let album = catalog.albumByID[id] {
+            item = catalog.albums[album].items.first
+        } else if let artist = catalog.artistByID[id], let album = catalog.artists[artist].albums.first {
+            item = catalog.albums[album].items.first
+        } else if let folder = catalog.directoryByID[id] {
+            directory = view.directories[Int(folder)].path
+            item = view.directories[Int(folder)].subtree.first
+        } else {
+            throw SubsonicError.notFound("Cover art \(id)")
+        }
+        let songPath = item.map { view.paths[Int($0)] }
+        let folder = directory ?? songPath?.directory
+        let roots = view.roots
+        let picture: (bytes: [UInt8], type: String)? = try await server.offLoop {
+            if let folder {
+                for name in Self.coverNames {
+                    let candidate = folder.appending(MediaPath(name))
+                    guard Self.isContained(candidate, in: roots) else { continue }
+                    if let data = FileManager.default.contents(atPath: candidate.string), !data.isEmpty {
+                        return (Array(data), Self.contentType(candidate.fileExtension.lowercased()))
+                    }
+                }
+            }
+            guard let songPath, let embedded = EmbeddedPicture.read(songPath) else { return nil }
+            return (embedded.data, embedded.mimeType ?? "image/jpeg")
+        }
+        guard let picture else { throw SubsonicError.notFound("Cover art \(id)") }
+        var headers = HTTPFields()
+        headers[.contentType] = picture.type
+        headers[.contentLength] = String(picture.bytes.count)
+        headers[.cacheControl] = "max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+
+/// The elements every method shares: songs (`Child`), albums (`AlbumID3`), artists (`ArtistID3`).
+extension Call {
+    /// What the nodes need beyond the catalog: the server's user-data overlay and the user's stars.
+    struct Marks {
+        var userData: [Int64: SubsonicServer.UserData]
+        var stars: [UserStar.Kind: [String: Date]]
+
+        func starred(_ kind: UserStar.Kind, _ key: String) -> String? { stars[kind]?[key].map(Call.iso) }
+    }
+
+    /// The overlay and this user's stars (read from the store the first time).
+    func marks() async throws -> Marks {
+        let name = user.name
+        let cached = server.state.withLock { ($0.userData, $0.stars[name]) }
+        if let stars = cached.1 { return Marks(userData: cached.0, stars: stars) }
+        let read = try await server.offLoop { [store = server.users.store] in try store.stars(of: name) }
+        var stars: [UserStar.Kind: [String: Date]] = [:]
+        for star in read { stars[star.kind, default: [:]][star.key] = star.starred }
+        let copy = stars
+        server.state.withLock { $0.stars[name] = copy }
+        return Marks(userData: cached.0, stars: stars)
+    }
+
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
+            .timeSeparator(.colon).timeZone(separator: .omitted)).replacingOccurrences(of: "+0000", with: "Z")
+    }
+
+    static func iso(seconds: Int64) -> String { iso(Date(timeIntervalSince1970: Double(seconds))) }
+
+    func songNode(_ item: Int32, _ catalog: Catalog, _ marks: Marks, name: String = "song") -> Node {
+        let view = catalog.view
+        typealias S = Catalog.Slot
+        let id = view.ids[Int(item)]
+        let path = view.paths[Int(item)]
+        let album = catalog.albums[Int(catalog.albumOfItem[Int(item)])]
+        var node = Node(name)
+        node.set("id", String(id))
+        if let directory = view.directory(path: path.directory) { node.set("parent", catalog.folderID(directory)) }
+        node.set("isDir", false)
+        node.set("title", view.value(item, slot: S.title) ?? path.lastComponent.string)
+        node.set("album", album.name)
+        node.set("artist", view.value(item, slot: S.artist) ?? Catalog.unknownArtist)
+        node.set("track", catalog.int(item, S.track))
+        node.set("year", catalog.int(item, S.year))
+        node.set("genre", view.value(item, slot: S.genre))
+        node.set("coverArt", String(id))
+        node.set("size", catalog.int(item, S.size))
+        let suffix = path.fileExtension.lowercased()
+        node.set("contentType", Self.contentType(suffix))
+        node.set("suffix", suffix)
+        node.set("duration", Int(view.durations[Int(item)].rounded()))
+        node.set("bitRate", catalog.int(item, S.bitRate))
+        node.set("bitDepth", catalog.int(item, S.bitDepth))
+        node.set("samplingRate", catalog.int(item, S.sampleRate))
+        node.set("channelCount", catalog.int(item, S.channels))
+        node.set("path", Self.relative(path, roots: view.roots))
+        let overlay = marks.userData[id]
+        let plays = overlay?.playCount ?? catalog.int(item, S.playCount) ?? 0
+        node.set("playCount", plays)
+        if let rating = overlay.map({ $0.rating }) ?? catalog.int(item, S.rating), rating > 0 { node.set("userRating", rating) }
+        if let played = overlay?.lastPlayed ?? catalog.int(item, S.lastPlayed).map(Int64.init) { node.set("played", Self.iso(seconds: played)) }
+        node.set("discNumber", catalog.int(item, S.disc))
+        node.set("created", Self.iso(seconds: catalog.int(item, S.added).map(Int64.init) ?? 0))
+        node.set("starred", marks.starred(.song, String(id)))
+        node.set("albumId", album.id)
+        node.set("artistId", album.artistID)
+        let video = view.value(item, slot: S.video) != nil
+        node.set("type", video ? "video" : "music")
+        node.set("mediaType", "song")
+        node.set("isVideo", video)
+        return node
+    }
+
+    func albumNode(_ number: Int, _ catalog: Catalog, _ marks: Marks, name: String = "album", songs: Bool = false) -> Node {
+        let album = catalog.albums[number]
+        var node = Node(name)
+        node.set("id", album.id)
+        node.set("name", album.name)
+        node.set("artist", album.artist)
+        node.set("artistId", album.artistID)
+        node.set("coverArt", album.id)
+        node.set("songCount", album.items.count)
+        node.set("duration", Int(album.duration.rounded()))
+        let plays = album.items.reduce(0) { total, item in
+            total + (marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0)
+        }
+        node.set("playCount", plays)
+        node.set("created", Self.iso(seconds: album.created == Int64.max ? 0 : album.created))
+        node.set("starred", marks.starred(.album, album.id))
+        node.set("year", album.year)
+        node.set("genre", album.genre)
+        if songs { node.add(list: "song", album.items.map { songNode($0, catalog, marks) }) }
+        return node
+    }
+
+    func artistNode(_ number: Int, _ catalog: Catalog, _ marks: Marks, albums: Bool = false) -> Node {
+        let artist = catalog.artists[number]
+        var node = Node("artist")
+        node.set("id", artist.id)
+        node.set("name", artist.name)
+        node.set("coverArt", artist.albums.first.map { catalog.albums[$0].id })
+        node.set("albumCount", artist.albums.count)
+        node.set("starred", marks.starred(.artist, artist.id))
+        if albums { node.add(list: "album", artist.albums.map { albumNode($0, catalog, marks) }) }
+        return node
+    }
+
+    /// The path below its root (as Subsonic clients show it), or the whole path outside every root.
+    static func relative(_ path: MediaPath, roots: [MediaPath]) -> String {
+        for root in roots where path.hasPrefix(directory: root) {
+            return String(decoding: path.bytes.dropFirst(root.bytes.count).drop { $0 == UInt8(ascii: "/") }, as: UTF8.self)
+        }
+        return path.string
+    }
+
+    static func contentType(_ suffix: String) -> String {
+        switch suffix {
+        case "mp3", "mp2": "audio/mpeg"
+        case "flac": "audio/flac"
+        case "ogg", "oga", "opus": "audio/ogg"
+        case "m4a", "m4b", "mp4", "alac": "audio/mp4"
+        case "aac": "audio/aac"
+        case "wav": "audio/wav"
+        case "aif", "aiff": "audio/aiff"
+        case "wma": "audio/x-ms-wma"
+        case "wv": "audio/x-wavpack"
+        case "ape": "audio/x-ape"
+        case "mpc": "audio/x-musepack"
+        case "dsf", "dff": "audio/x-dsf"
+        case "mka": "audio/x-matroska"
+        case "mkv": "video/x-matroska"
+        case "webm": "video/webm"
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+
+// What users change: plays, stars, ratings, playlists, their play queue; scans; the user itself.
+extension Call {
+    /// Each `id` played (`submission` true, the default) is one play by `Library`'s one statistics rule;
+    /// `submission=false` (now playing) changes nothing.
+    func scrobble() async throws -> [Node] {
+        let catalog = server.catalog
+        let ids = parameters.all("id")
+        guard !ids.isEmpty else { throw SubsonicError.missing("id") }
+        let items = try ids.map { id in
+            guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
+            return item
+        }
+        // Python clients send booleans as True/False.
+        guard parameters["submission"]?.lowercased() != "false" else { return [] }
+        let times = parameters.all("time").compactMap { Double($0) }
+        for (n, item) in items.enumerated() {
+            let id = catalog.view.ids[Int(item)]
+            let date = times.indices.contains(n) ? Date(timeIntervalSince1970: times[n] / 1000) : Date()
+            try await server.offLoop { [library = server.library] in try library.recordPlay(id: id, at: date) }
+            server.state.withLock { state in
+                var data = state.userData[id] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0,
+                                                       rating: catalog.int(item, Catalog.Slot.rating),
+                                                       lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
+                data.playCount += 1
+                data.lastPlayed = Int64(date.timeIntervalSince1970)
+                state.userData[id] = data
+            }
+        }
+        return []
+    }
+
+    /// `star`/`unstar`: songs by `id`, albums by `albumId`, artists by `artistId` (several of each allowed).
+    func star(_ on: Bool) async throws -> [Node] {
+        let catalog = server.catalog
+        var marks: [(UserStar.Kind, String)] = []
+        for id in parameters.all("id") {
+            if catalog.item(id: id) != nil { marks.append((.song, id)) }
+            else if catalog.albumByID[id] != nil { marks.append((.album, id)) }
+            else if catalog.artistByID[id] != nil { marks.append((.artist, id)) }
+            else { throw SubsonicError.notFound("Item \(id)") }
+        }
+        for id in parameters.all("albumId") {
+            guard catalog.albumByID[id] != nil else { throw SubsonicError.notFound("Album \(id)") }
+            marks.append((.album, id))
+        }
+        for id in parameters.all("artistId") {
+            guard catalog.artistByID[id] != nil else { throw SubsonicError.notFound("Artist \(id)") }
+            marks.append((.artist, id))
+        }
+        guard !marks.isEmpty else { throw SubsonicError.missing("id, albumId or artistId") }
+        _ = try await self.marks()   // the user's stars are loaded before they are changed
+        let name = user.name, now = Date(), list = marks
+        try await server.offLoop { [store = server.users.store] in
+            if on {
+                try store.star(list.map { UserStar(kind: $0.0, key: $0.1, starred: now) }, for: name)
+            } else {
+                try store.unstar(list.map { (kind: $0.0, key: $0.1) }, for: name)
+            }
+        }
+        server.state.withLock { state in
+            for (kind, key) in list {
+                if on {
+                    if state.stars[name]?[kind]?[key] == nil { state.stars[name, default: [:]][kind, default: [:]][key] = now }
+                } else {
+                    state.stars[name]?[kind]?[key] = nil
+                }
+            }
+        }
+        return []
+    }
+
+    func starred2() async throws -> Node {
+        let catalog = server.catalog
+        let marks = try await marks()
+        func byDate(_ kind: UserStar.Kind) -> [String] {
+            (marks.stars[kind] ?? [:]).sorted { ($0.value, $0.key) > ($1.value, $1.key) }.map(\.key)
+        }
+        var node = Node("starred2")
+        node.add(list: "artist", byDate(.artist).compactMap { catalog.artistByID[$0] }.map { artistNode($0, catalog, marks) })
+        node.add(list: "album", byDate(.album).compactMap { catalog.albumByID[$0] }.map { albumNode($0, catalog, marks) })
+        node.add(list: "song", byDate(.song).compactMap { catalog.item(id: $0) }.map { songNode($0, catalog, marks) })
+        return node
+    }
+
+    /// A song's rating, 1–5; 0 clears it (the library's one rating, as `mlib set rating` writes).
+    func setRating() async throws -> [Node] {
+        let catalog = server.catalog
+        let id = try parameters.required("id")
+        let rating = try parameters.int("rating", -1)
+        guard parameters["rating"] != nil else { throw SubsonicError.missing("rating") }
+        guard (0...5).contains(rating) else { throw SubsonicError.generic("rating must be 0–5") }
+        guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
+        let itemID = catalog.view.ids[Int(item)]
+        try await server.offLoop { [store = server.library.store] in try store.setRating(id: itemID, rating == 0 ? nil : rating) }
+        server.state.withLock { state in
+            var data = state.userData[itemID] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0, rating: nil,
+                                                       lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
+            data.rating = rating == 0 ? nil : rating
+            state.userData[itemID] = data
+        }
+        return []
+    }
+
+    // MARK: Playlists
+
+    /// A stored playlist's node; its entries by `Library`'s one evaluator (a smart playlist is evaluated now).
+    private func playlistNode(_ playlist: StoredPlaylist, _ catalog: Catalog, _ marks: Marks, entries: Bool) async throws -> Node {
+        let items = try await server.offLoop { [library = server.library] in try library.items(of: playlist).map(\.id) }
+        let members = items.compactMap { catalog.itemByID[$0] }
+        var node = Node("playlist")
+        node.set("id", String(playlist.id))
+        node.set("name", playlist.name)
+        if let rule = playlist.smart { node.set("comment", "smart playlist: \(rule.predicate)") }
+        node.set("owner", user.name)
+        node.set("public", true)
+        node.set("songCount", members.count)
+        node.set("duration", Int(members.reduce(0) { $0 + catalog.view.durations[Int($1)] }.rounded()))
+        node.set("created", Self.iso(playlist.created))
+        node.set("changed", Self.iso(playlist.modified))
+        node.set("readonly", playlist.isSmart || playlist.source != nil)
+        if entries { node.add(list: "entry", members.map { songNode($0, catalog, marks, name: "entry") }) }
+        return node
+    }
+
+    private func storedPlaylist(_ id: String) async throws -> StoredPlaylist {
+        let all = try await server.offLoop { [store = server.library.store] in try store.playlists() }
+        guard let playlist = all.first(where: { String($0.id) == id }) else { throw SubsonicError.notFound("Playlist \(id)") }
+        return playlist
+    }
+
+    func playlists() async throws -> Node {
+        let catalog = server.catalog
+        let marks = try await marks()
+        let all = try await server.offLoop { [store = server.library.store] in try store.playlists() }
+        var nodes: [Node] = []
+        for playlist in all { nodes.append(try await playlistNode(playlist, catalog, marks, entries: false)) }
+        var node = Node("playlists")
+        node.add(list: "playlist", nodes)
+        return node
+    }
+
+    func playlist() async throws -> Node {
+        let playlist = try await storedPlaylist(try parameters.required("id"))
+        return try await playlistNode(playlist, server.catalog, try await marks(), entries: true)
+    }
+
+    private func songIDs(_ name: String, _ catalog: Catalog) throws -> [Int64] {
+        try parameters.all(name).map { id in
+            guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
+            return catalog.view.ids[Int(item)]
+        }
+    }
+
+    /// `name` makes a playlist; `playlistId` replaces an existing one's entries. Either way with `songId`s.
+    func createPlaylist() async throws -> [Node] {
+        let catalog = server.catalog
+        let ids = try songIDs("songId", catalog)
+        let store = server.library.store
+        let playlist: StoredPlaylist
+        if let existing = parameters["playlistId"] {
+            let old = try await storedPlaylist(existing)
+            guard !old.isSmart && old.source == nil else { throw SubsonicError.notAuthorized("editing a read-only playlist") }
+            try await server.offLoop { try store.setPlaylistEntries(name: old.name, itemIDs: ids) }
+            playlist = old
+        } else {
+            let name = try parameters.required("name")
+            playlist = try await server.offLoop {
+                let made = try store.createPlaylist(name: name)
+                if !ids.isEmpty { try store.appendToPlaylist(name: name, itemIDs: ids) }
+                return made
+            }
+        }
+        let fresh = try await storedPlaylist(String(playlist.id))
+        return [try await playlistNode(fresh, catalog, try await marks(), entries: true)]
+    }
+
+    func updatePlaylist() async throws -> [Node] {
+        let catalog = server.catalog
+        let old = try await storedPlaylist(try parameters.required("playlistId"))
+        guard !old.isSmart && old.source == nil else { throw SubsonicError.notAuthorized("editing a read-only playlist") }
+        let add = try songIDs("songIdToAdd", catalog)
+        let remove = try parameters.all("songIndexToRemove").map { text in
+            guard let n = Int(text) else { throw SubsonicError.generic("songIndexToRemove is not a number: \(text)") }
+            return n
+        }
+        let newName = parameters["name"]
+        try await server.offLoop { [store = server.library.store] in
+            if !remove.isEmpty { try store.removeFromPlaylist(name: old.name, positions: remove) }
+            if !add.isEmpty { try store.appendToPlaylist(name: old.name, itemIDs: add) }
+            if let newName, newName != old.name { try store.renamePlaylist(old.name, to: newName) }
+        }
+        return []
+    }
+
+    func deletePlaylist() async throws -> [Node] {
+        let old = try await storedPlaylist(try parameters.required("id"))
+        try await server.offLoop { [store = server.library.store] in try store.deletePlaylist(name: old.name) }
+        return []
+    }
+
+    // MARK: Scans, users, play queues
+
+    /// Starts `Library.scan` of every root (one at a time; a second call while one runs only reports it).
+    func startScan() -> Node {
+        let start = server.state.withLock { state -> Bool in
+            guard !state.scanning else { return false }
+            state.scanning = true
+            state.scanCount = 0
+            return true
+        }
+        if start {
+            let server = self.server
+            Task.detached {
+                var options = Library.ScanOptions()
+                options.progress = { progress in server.state.withLock { $0.scanCount = progress.filesSeen } }
+                _ = try? await server.library.scan([], options: options)
+                await server.view.refreshed()
+                server.state.withLock { $0.scanning = false }
+            }
+        }
+        return scanStatus()
+    }
+
+    func scanStatus() -> Node {
+        let (scanning, count) = server.state.withLock { ($0.scanning, $0.scanCount) }
+        var node = Node("scanStatus")
+        node.set("scanning", scanning)
+        node.set("count", scanning ? count : server.view.snapshot.count)
+        return node
+    }
+
+    func getUser() throws -> Node {
+        let name = parameters["username"] ?? user.name
+        guard name == user.name || user.isAdmin else { throw SubsonicError.notAuthorized("other users") }
+        guard name == user.name else { throw SubsonicError.notFound("User \(name)") }
+        var node = Node("user")
+        node.set("username", user.name)
+        node.set("scrobblingEnabled", true)
+        node.set("adminRole", user.isAdmin)
+        for role in ["settingsRole", "downloadRole", "playlistRole", "coverArtRole", "streamRole"] { node.set(role, true) }
+        for role in ["uploadRole", "commentRole", "podcastRole", "jukeboxRole", "shareRole", "videoConversionRole"] { node.set(role, false) }
+        node.set("folder", ints: Array(server.view.snapshot.roots.indices))
+        return node
+    }
+
+    func playQueue() async throws -> [Node] {
+        let catalog = server.catalog
+        let marks = try await marks()
+        let name = user.name
+        guard let queue = try await server.offLoop({ [store = server.users.store] in try store.playQueue(of: name) }) else { return [] }
+        var node = Node("playQueue")
+        node.set("current", queue.current.map { String($0) })
+        node.set("position", queue.position)
+        node.set("username", name)
+        node.set("changed", Self.iso(queue.changed))
+        node.set("changedBy", queue.changedBy)
+        node.add(list: "entry", queue.itemIDs.compactMap { catalog.itemByID[$0] }.map { songNode($0, catalog, marks, name: "entry") })
+        return [node]
+    }
+
+    func savePlayQueue() async throws -> [Node] {
+        let catalog = server.catalog
+        let ids = try songIDs("id", catalog)
+        let current = try parameters["current"].map { text -> Int64 in
+            guard let item = catalog.item(id: text) else { throw SubsonicError.notFound("Song \(text)") }
+            return catalog.view.ids[Int(item)]
+        }
+        let queue = SavedPlayQueue(itemIDs: ids, current: current, position: Int64(try parameters.int("position", 0)),
+                                   changed: Date(), changedBy: parameters["c"] ?? "")
+        let name = user.name
+        try await server.offLoop { [store = server.users.store] in try store.savePlayQueue(queue, for: name) }
+        return []
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Library
+import MediaModel
+
+extension ViewSchema {
+    /// What the API server keeps of each item in its view (`Catalog.Slot` numbers the slots).
+    static let subsonic = ViewSchema(slots: [
+        .init("title", multiValued: false) { $0.title },
+        .init("artist", multiValued: false) { $0.artist },
+        .init("albumArtist", multiValued: false) { $0.albumArtist ?? $0.artist },
+        .init("album", multiValued: false) { $0.albumTitle },
+        .init("genre", multiValued: true) { $0.genre },
+        .init("year", multiValued: false) { $0[.year]?.integer.map { String($0) } },
+        .init("track", multiValued: false) { $0[.albumTrackNumber]?.integer.map { String($0) } },
+        .init("disc", multiValued: false) { $0[.discNumber]?.integer.map { String($0) } },
+        .init("bitRate", multiValued: false) { $0[.bitRate]?.integer.map { String($0 / 1000) } },
+        .init("size", multiValued: false) { String($0.fileSize) },
+        .init("sampleRate", multiValued: false) { $0[.sampleRate]?.integer.map { String($0) } },
+        .init("channels", multiValued: false) { $0[.channels]?.integer.map { String($0) } },
+        .init("bitDepth", multiValued: false) { $0[.bitDepth]?.integer.map { String($0) } },
+        .init("added", multiValued: false) { ($0[.dateAdded]?.real ?? $0[.modificationDate]?.real).map { String(Int64($0)) } },
+        .init("playCount", multiValued: false) { $0.playCount > 0 ? String($0.playCount) : nil },
+        .init("rating", multiValued: false) { $0.userRating.map { String($0) } },
+        .init("lastPlayed", multiValued: false) { $0[.lastPlayedDate]?.real.map { String(Int64($0)) } },
+        .init("video", multiValued: false) { $0.mediaType.rawValue & 0xff00 != 0 ? "1" : nil },
+    ], properties: [])
+}
+
+/// The library as Subsonic sees it, derived once per view snapshot: albums (by album artist and album
+/// title), artists (by album artist), genres, music folders (the roots) and the folder tree's ids.
+///
+/// Ids are stable across rescans and moves: a song is its item id; an album `al-…` and an artist `ar-…`
+/// are a 64-bit FNV-1a hash of their key (names, not rows); a folder `fo-…` is the hash of its path.
+final class Catalog: Sendable {
+    enum Slot {
+        static let title = 0, artist = 1, albumArtist = 2, album = 3, genre = 4, year = 5, track = 6, disc = 7
+        static let bitRate = 8, size = 9, sampleRate = 10, channels = 11, bitDepth = 12, added = 13
+        static let playCount = 14, rating = 15, lastPlayed = 16, video = 17
+    }
+
+    struct Album: Sendable {
+        var id: String
+        var name: String
+        var artist: String
+        var artistID: String
+        /// In disc, track, path order.
+        var items: [Int32]
+        var duration: Double
+        var year: Int?
+        var genre: String?
+        var created: Int64
+    }
+
+    struct Artist: Sendable {
+        var id: String
+        var name: String
+        /// Album numbers, by year then name.
+        var albums: [Int]
+    }
+
+    struct Genre: Sendable {
+        var name: String
+        var items: [Int32]
+        var albumCount: Int
+    }
+
+    static let unknownAlbum = "[Unknown Album]"
+    static let unknownArtist = "[Unknown Artist]"
+
+    let view: LibrarySnapshot
+    /// By name (case-insensitively), as `alphabeticalByName` lists them.
+    let albums: [Album]
+    let albumByID: [String: Int]
+    let albumOfItem: [Int32]
+    /// By name, case-insensitively.
+    let artists: [Artist]
+    let artistByID: [String: Int]
+    let genres: [Genre]
+    let itemByID: [Int64: Int32]
+    let directoryByID: [String: Int32]
+    /// Per item its title, artist and album, per album its name and artist, per artist its name: folded
+    /// (`sortKey`) once per snapshot, so that a search folds only its own words.
+    let songSearchText: [String]
+    let albumSearchText: [String]
+    let artistSearchText: [String]
+
+    init(_ view: LibrarySnapshot) {
+        self.view = view
+        var albumIndex: [String: Int] = [:]
+        var albums: [Album] = []
+        var albumOfItem = [Int32](repeating: 0, count: view.count)
+        var itemByID: [Int64: Int32] = [:]
+        itemByID.reserveCapacity(view.count)
+        for item in 0..<Int32(view.count) {
+            itemByID[view.ids[Int(item)]] = item
+            let artist = view.value(item, slot: Slot.albumArtist) ?? Self.unknownArtist
+            let name = view.value(item, slot: Slot.album) ?? Self.unknownAlbum
+            let id = "al-" + Self.hash(artist + "\u{1F}" + name)
+            let index: Int
+            if let known = albumIndex[id] {
+                index = known
+            } else {
+                index = albums.count
+                albumIndex[id] = index
+                albums.append(Album(id: id, name: name, artist: artist, artistID: "ar-" + Self.hash(artist), items: [],
+                                    duration: 0, year: nil, genre: nil, created: Int64.max))
+            }
+            albums[index].items.append(item)
+            albums[index].duration += view.durations[Int(item)]
+            if albums[index].year == nil { albums[index].year = view.value(item, slot: Slot.year).flatMap { Int($0) } }
+            if albums[index].genre == nil { albums[index].genre = view.value(item, slot: Slot.genre) }
+            albums[index].created = min(albums[index].created, view.value(item, slot: Slot.added).flatMap { Int64($0) } ?? 0)
+            albumOfItem[Int(item)] = Int32(index)
+        }
+        // Albums by name; each album's songs by disc, track, then path (items are numbered in path order).
+        // Sort keys folded once (case and accents aside): Foundation's localized comparison costs microseconds
+        // a call on Linux, too much for a sort of 100,000 names.
+        let albumKeys = albums.map { Self.sortKey($0.name) }
+        let order = albums.indices.sorted { (albumKeys[$0], albums[$0].id) < (albumKeys[$1], albums[$1].id) }
+        var renumber = [Int](repeating: 0, count: albums.count)
+        for (new, old) in order.enumerated() { renumber[old] = new }
+        albums = order.map { albums[$0] }
+        for i in albums.indices {
+            albums[i].items.sort {
+                let (da, db) = (Int(view.value($0, slot: Slot.disc) ?? "") ?? 0, Int(view.value($1, slot: Slot.disc) ?? "") ?? 0)
+                if da != db { return da < db }
+                let (ta, tb) = (Int(view.value($0, slot: Slot.track) ?? "") ?? 0, Int(view.value($1, slot: Slot.track) ?? "") ?? 0)
+                return ta != tb ? ta < tb : $0 < $1
+            }
+        }
+        self.albumOfItem = albumOfItem.map { Int32(renumber[Int($0)]) }
+        self.albums = albums
+        albumByID = Dictionary(uniqueKeysWithValues: albums.enumerated().map { ($1.id, $0) })
+
+        var artistIndex: [String: Int] = [:]
+        var artists: [Artist] = []
+        for (number, album) in albums.enumerated() {
+            if let known = artistIndex[album.artistID] {
+                artists[known].albums.append(number)
+            } else {
+                artistIndex[album.artistID] = artists.count
+                artists.append(Artist(id: album.artistID, name: album.artist, albums: [number]))
+            }
+        }
+        artists = artists.map { (Self.sortKey($0.name), $0) }.sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }.map(\.1)
+        for i in artists.indices {
+            artists[i].albums.sort { (albums[$0].year ?? 0, $0) < (albums[$1].year ?? 0, $1) }
+        }
+        self.artists = artists
+        artistByID = Dictionary(uniqueKeysWithValues: artists.enumerated().map { ($1.id, $0) })
+
+        var genreItems: [String: [Int32]] = [:]
+        for item in 0..<Int32(view.count) {
+            let cell = view.cell(item, slot: Slot.genre)
+            guard cell != 0 else { continue }
+            for part in view.parts(cell, slot: Slot.genre) { genreItems[view.string(part, slot: Slot.genre), default: []].append(item) }
+        }
+        let albumOf = self.albumOfItem
+        genres = genreItems.map { name, items in
+            Genre(name: name, items: items, albumCount: Set(items.map { albumOf[Int($0)] }).count)
+        }.sorted { (Self.sortKey($0.name), $0.name) < (Self.sortKey($1.name), $1.name) }
+        self.itemByID = itemByID
+        songSearchText = (0..<Int32(view.count)).map { item in
+            Self.sortKey([view.value(item, slot: Slot.title) ?? view.paths[Int(item)].lastComponent.string,
+                          view.value(item, slot: Slot.artist) ?? "", view.value(item, slot: Slot.album) ?? ""].joined(separator: "\u{1F}"))
+        }
+        albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
+        artistSearchText = artists.map { Self.sortKey($0.name) }
+        directoryByID = Dictionary(view.directories.indices.map { ("fo-" + Self.hash(view.directories[$0].path.bytes), Int32($0)) },
+                                   uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A name as lists order it: case and accents aside.
+    static func sortKey(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    // MARK: Ids
+
+    static func hash(_ text: String) -> String { hash(Array(text.utf8)) }
+
+    /// 64-bit FNV-1a, as 16 hex digits: stable across runs and machines (Swift's Hasher is seeded per process).
+    static func hash(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            h ^= UInt64(byte)
+            h = h &* 0x100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    func folderID(_ directory: Int32) -> String { "fo-" + Self.hash(view.directories[Int(directory)].path.bytes) }
+
+    func item(id text: String) -> Int32? { Int64(text).flatMap { itemByID[$0] } }
+
+    func int(_ item: Int32, _ slot: Int) -> Int? { view.value(item, slot: slot).flatMap { Int($0) } }
+}

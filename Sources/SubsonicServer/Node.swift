@@ -1,0 +1,158 @@
+/// One element of a Subsonic answer, written once and rendered to either format: XML (attributes and child
+/// elements) or JSON (attributes and children as properties of one object; a child list as an array, even
+/// of one element, as Subsonic's JSON has it).
+struct Node: Sendable {
+    enum Value: Sendable {
+        case string(String)
+        case int(Int64)
+        case double(Double)
+        case bool(Bool)
+        /// JSON: an array of numbers; XML: one child element per number (OpenSubsonic's `versions`).
+        case ints([Int])
+    }
+
+    enum Child: Sendable {
+        case one(Node)
+        case many([Node])
+    }
+
+    var name: String
+    var attributes: [(String, Value)] = []
+    var children: [(String, Child)] = []
+
+    init(_ name: String) { self.name = name }
+
+    mutating func set(_ key: String, _ value: String?) { if let value { attributes.append((key, .string(value))) } }
+    mutating func set(_ key: String, _ value: Int?) { if let value { attributes.append((key, .int(Int64(value)))) } }
+    mutating func set(_ key: String, _ value: Int64?) { if let value { attributes.append((key, .int(value))) } }
+    mutating func set(_ key: String, _ value: Double?) { if let value, value.isFinite { attributes.append((key, .double(value))) } }
+    mutating func set(_ key: String, _ value: Bool?) { if let value { attributes.append((key, .bool(value))) } }
+    mutating func set(_ key: String, ints: [Int]) { attributes.append((key, .ints(ints))) }
+
+    mutating func add(_ child: Node) { children.append((child.name, .one(child))) }
+    /// A list: an array in JSON even when empty or of one (`name` is each element's name in XML).
+    mutating func add(list name: String, _ nodes: [Node]) { children.append((name, .many(nodes))) }
+
+    // MARK: Rendering
+
+    func xml(into out: inout String) {
+        out += "<"
+        out += name
+        var numberLists: [(String, [Int])] = []
+        for (key, value) in attributes {
+            switch value {
+            case .ints(let numbers): numberLists.append((key, numbers)); continue
+            default: break
+            }
+            out += " "
+            out += key
+            out += "=\""
+            Self.escapeXML(value.text, into: &out)
+            out += "\""
+        }
+        if children.isEmpty && numberLists.isEmpty {
+            out += "/>"
+            return
+        }
+        out += ">"
+        for (key, numbers) in numberLists {
+            for number in numbers { out += "<\(key)>\(number)</\(key)>" }
+        }
+        for (_, child) in children {
+            switch child {
+            case .one(let node): node.xml(into: &out)
+            case .many(let nodes): for node in nodes { node.xml(into: &out) }
+            }
+        }
+        out += "</"
+        out += name
+        out += ">"
+    }
+
+    /// The element as a JSON object (its name is the key its parent gives it).
+    func json(into out: inout String) {
+        out += "{"
+        var first = true
+        func key(_ k: String) {
+            if !first { out += "," }
+            first = false
+            out += "\""
+            Self.escapeJSON(k, into: &out)
+            out += "\":"
+        }
+        for (k, value) in attributes {
+            key(k)
+            switch value {
+            case .string(let s):
+                out += "\""
+                Self.escapeJSON(s, into: &out)
+                out += "\""
+            case .int(let n): out += String(n)
+            case .double(let d): out += d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+            case .bool(let b): out += b ? "true" : "false"
+            case .ints(let numbers): out += "[" + numbers.map(String.init).joined(separator: ",") + "]"
+            }
+        }
+        for (k, child) in children {
+            key(k)
+            switch child {
+            case .one(let node): node.json(into: &out)
+            case .many(let nodes):
+                out += "["
+                for (i, node) in nodes.enumerated() {
+                    if i > 0 { out += "," }
+                    node.json(into: &out)
+                }
+                out += "]"
+            }
+        }
+        out += "}"
+    }
+
+    static func escapeXML(_ text: String, into out: inout String) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            // XML 1.0 allows no other control characters, not even escaped: a tag holding one is dropped
+            // from the character rather than making the whole answer unreadable.
+            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    static func escapeJSON(_ text: String, into out: inout String) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}
+
+extension Node.Value {
+    var text: String {
+        switch self {
+        case .string(let s): s
+        case .int(let n): String(n)
+        case .double(let d): String(d)
+        case .bool(let b): b ? "true" : "false"
+        case .ints(let numbers): numbers.map(String.init).joined(separator: ",")
+        }
+    }
+}

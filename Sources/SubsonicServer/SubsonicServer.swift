@@ -1,0 +1,251 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Library
+import MediaIndex
+import MediaModel
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// How `mlib serve --http` listens and what it allows.
+public struct SubsonicServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0: any free port (`SubsonicServer.boundPort` says which).
+    public var port = 4533
+    /// The users' key file (nil: the library's default, `PasswordVault.defaultKeyFile`).
+    public var keyFile: String?
+    /// Connections at once; more wait in the listen backlog.
+    public var maximumConnections = 64
+    /// A connection idle this long is closed.
+    public var idleTimeout: TimeAmount = .seconds(60)
+    /// The largest request body read (form POSTs); a larger one is answered 413.
+    public var maximumBodySize = 256 * 1024
+    /// How often the view looks for a scan made elsewhere.
+    public var checkInterval: Duration = .milliseconds(500)
+
+    public init() {}
+}
+
+/// An OpenSubsonic API server (API 1.16.1 with OpenSubsonic's extensions) over a `Library` and an in-memory
+/// view of it: phones and web players (Symfonium, DSub, Ultrasonic, Tempo, Feishin…) browse, search,
+/// stream, star, rate and keep playlists.
+///
+/// Layout: `Node` (the answer, in XML or JSON), `Parameters`, `UserDirectory` and `PasswordVault` (users
+/// and auth), `Catalog` (albums, artists, genres and ids derived from a view snapshot), the `Endpoints+*`
+/// files (one group of methods each). Lists and browsing answer from the view; store calls (user data,
+/// users, playlists) run on the server's store thread, never on an event loop.
+public final class SubsonicServer: Sendable {
+    public static let apiVersion = "1.16.1"
+    public static let serverVersion = "0.1.0"
+
+    public let configuration: SubsonicServerConfiguration
+    let library: Library
+    let view: LiveView
+    let users: UserDirectory
+    let storeThread = NIOThreadPool(numberOfThreads: 1)
+    let state = Mutex(State())
+    private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
+
+    struct State {
+        var catalog: Catalog?
+        /// Plays and ratings this server wrote since its view was built (the view changes with scans only).
+        var userData: [Int64: UserData] = [:]
+        /// Each user's stars, read once, then kept as this server changes them.
+        var stars: [String: [UserStar.Kind: [String: Date]]] = [:]
+        var scanning = false
+        var scanCount = 0
+    }
+
+    struct UserData {
+        var playCount: Int
+        var rating: Int?
+        var lastPlayed: Int64?
+    }
+
+    /// Builds the view (on the calling thread: call it before serving, where blocking is allowed).
+    public init(library: Library, configuration: SubsonicServerConfiguration) throws {
+        self.library = library
+        self.configuration = configuration
+        users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
+        view = try LiveView(store: library.store, schema: .subsonic)
+        storeThread.start()
+    }
+
+    /// Binds and starts serving; returns once clients can connect.
+    public func start() async throws {
+        // Each new snapshot's catalog is derived on the view's queue, before a request needs it.
+        state.withLock { $0.catalog = Catalog(view.snapshot) }
+        view.watch(every: configuration.checkInterval) { [weak self] snapshot in
+            let catalog = Catalog(snapshot)
+            self?.state.withLock { $0.catalog = catalog }
+        }
+        let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let app = Application(
+            responder: Responder(server: self),
+            server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mlib",
+                                 backlog: 64, availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+            onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? 0)) },
+            logger: { var l = Logger(label: "mlib.subsonic"); l.logLevel = .critical; return l }())
+        let task = Task {
+            do { try await app.run() } catch { continuation.yield(.failure(error)); throw error }
+            continuation.finish()
+        }
+        running.withLock { $0.task = task }
+        for await result in bound {
+            switch result {
+            case .success(let port):
+                running.withLock { $0.port = port }
+                return
+            case .failure(let error):
+                throw error
+            }
+        }
+        throw SubsonicError.generic("the HTTP server stopped before it listened")
+    }
+
+    /// The TCP port bound (useful with port 0).
+    public var boundPort: Int? { running.withLock { $0.port } }
+
+    public func stop() async {
+        view.stop()
+        let task = running.withLock { $0.task }
+        task?.cancel()
+        _ = try? await task?.value
+        try? await storeThread.shutdownGracefully()
+    }
+
+    /// Runs blocking store work on the store thread.
+    func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await storeThread.runIfActive(work)
+    }
+
+    /// The catalog of the current view snapshot, derived once per snapshot.
+    var catalog: Catalog {
+        let snapshot = view.snapshot
+        if let cached = state.withLock({ $0.catalog }), cached.view === snapshot { return cached }
+        let catalog = Catalog(snapshot)
+        state.withLock { $0.catalog = catalog }
+        return catalog
+    }
+}
+
+/// Hummingbird's entry: `/rest/<method>` and `/rest/<method>.view`, GET or form POST.
+struct Responder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let server: SubsonicServer
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix("/rest/") else { return Response(status: .notFound) }
+        var method = String(path.dropFirst(6))
+        if method.hasSuffix(".view") { method.removeLast(5) }
+        var form: String?
+        if request.method == .post {
+            var request = request
+            guard let body = try? await request.collectBody(upTo: server.configuration.maximumBodySize) else {
+                return Response(status: .contentTooLarge)
+            }
+            form = String(buffer: body)
+        }
+        let parameters = Parameters(query: request.uri.query, form: form)
+        let json = parameters["f"] == "json"
+        do {
+            let user = try await server.offLoop { [users = server.users] in try users.authenticate(parameters) }
+            let call = Call(server: server, parameters: parameters, user: user, request: request, context: context)
+            switch try await call.run(method) {
+            case .nodes(let nodes): return Self.envelope(nodes, error: nil, json: json)
+            case .response(let response): return response
+            }
+        } catch let error as SubsonicError {
+            return Self.envelope([], error: error, json: json)
+        } catch {
+            return Self.envelope([], error: .generic("\(error)"), json: json)
+        }
+    }
+
+    static func envelope(_ nodes: [Node], error: SubsonicError?, json: Bool) -> Response {
+        var root = Node("subsonic-response")
+        if !json { root.set("xmlns", "http://subsonic.org/restapi") }
+        root.set("status", error == nil ? "ok" : "failed")
+        root.set("version", SubsonicServer.apiVersion)
+        root.set("type", "mlib")
+        root.set("serverVersion", SubsonicServer.serverVersion)
+        root.set("openSubsonic", true)
+        if let error {
+            var node = Node("error")
+            node.set("code", error.code)
+            node.set("message", error.message)
+            root.add(node)
+        }
+        // A node without a name stands for its children (a list directly in the envelope).
+        for node in nodes { if node.name.isEmpty { root.children += node.children } else { root.children.append((node.name, .one(node))) } }
+        var text = ""
+        if json {
+            text = "{\"subsonic-response\":"
+            root.json(into: &text)
+            text += "}"
+        } else {
+            text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+            root.xml(into: &text)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = json ? "application/json; charset=utf-8" : "application/xml; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// What a method answers: elements inside the envelope, or a response of its own (media, images).
+enum Reply {
+    case nodes([Node])
+    case response(Response)
+}
+
+/// One authenticated request.
+struct Call {
+    let server: SubsonicServer
+    let parameters: Parameters
+    let user: UserAccount
+    let request: Request
+    let context: BasicRequestContext
+
+    func run(_ method: String) async throws -> Reply {
+        switch method {
+        case "ping": return .nodes([])
+        case "getLicense": return .nodes([license()])
+        case "getOpenSubsonicExtensions": return .nodes(extensions())
+        case "getMusicFolders": return .nodes([musicFolders()])
+        case "getIndexes": return .nodes([try indexes()])
+        case "getMusicDirectory": return .nodes([try musicDirectory()])
+        case "getArtists": return .nodes([try await artists()])
+        case "getArtist": return .nodes([try await artist()])
+        case "getAlbum": return .nodes([try await album()])
+        case "getSong": return .nodes([try await song()])
+        case "getAlbumList2": return .nodes([try await albumList2()])
+        case "getRandomSongs": return .nodes([try await randomSongs()])
+        case "getGenres": return .nodes([genres()])
+        case "getSongsByGenre": return .nodes([try await songsByGenre()])
+        case "search3": return .nodes([try await search3()])
+        case "stream", "download": return .response(try await stream())
+        case "getCoverArt": return .response(try await coverArt())
+        case "scrobble": return .nodes(try await scrobble())
+        case "star": return .nodes(try await star(true))
+        case "unstar": return .nodes(try await star(false))
+        case "getStarred2": return .nodes([try await starred2()])
+        case "setRating": return .nodes(try await setRating())
+        case "getPlaylists": return .nodes([try await playlists()])
+        case "getPlaylist": return .nodes([try await playlist()])
+        case "createPlaylist": return .nodes(try await createPlaylist())
+        case "updatePlaylist": return .nodes(try await updatePlaylist())
+        case "deletePlaylist": return .nodes(try await deletePlaylist())
+        case "startScan": return .nodes([startScan()])
+        case "getScanStatus": return .nodes([scanStatus()])
+        case "getUser": return .nodes([try getUser()])
+        case "getPlayQueue": return .nodes(try await playQueue())
+        case "savePlayQueue": return .nodes(try await savePlayQueue())
+        default: throw SubsonicError.notFound("Method \(method)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import Library
+import MediaIndex
+
+/// The API server's users (`mlib user add|remove|list|passwd` and authentication): accounts in the
+/// library (`UserAccountStore`, both stores), passwords sealed by a `PasswordVault`.
+public struct UserDirectory: Sendable {
+    public let store: any UserAccountStore
+    public let vault: PasswordVault
+
+    /// `keyFile` nil: the library's default (`PasswordVault.defaultKeyFile`). `createKey`: make the key
+    /// file when missing (adding a user does; serving does not need to).
+    public init(library: Library, keyFile: String? = nil, createKey: Bool) throws {
+        guard let store = library.store as? any UserAccountStore else {
+            throw SubsonicError.generic("this library's store keeps no users")
+        }
+        let file = keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? ""
+        guard !file.isEmpty else { throw SubsonicError.generic("a library opened without a locator needs a key file") }
+        self.store = store
+        vault = try PasswordVault(keyFile: file, create: createKey)
+    }
+
+    @discardableResult
+    public func add(name: String, password: String, admin: Bool = false, apiKey: Bool = true) throws -> UserAccount {
+        guard !password.isEmpty else { throw SubsonicError.generic("a password cannot be empty") }
+        // A taken name is the caller's mistake about the data (status 1 in the CLI), not a usage error.
+        if try store.user(named: name) != nil { throw SubsonicError.generic("user \"\(name)\" exists") }
+        let account = UserAccount(name: name, password: try vault.seal(password), apiKey: apiKey ? Self.newAPIKey() : nil,
+                                  isAdmin: admin, created: Date())
+        try store.addUser(account)
+        return account
+    }
+
+    public func remove(name: String) throws {
+        guard try store.removeUser(named: name) else { throw SubsonicError.notFound("User \"\(name)\"") }
+    }
+
+    public func list() throws -> [UserAccount] { try store.users() }
+
+    public func setPassword(name: String, to password: String) throws {
+        guard !password.isEmpty else { throw SubsonicError.generic("a password cannot be empty") }
+        guard try store.setPassword(of: name, to: try vault.seal(password)) else { throw SubsonicError.notFound("User \"\(name)\"") }
+    }
+
+    /// A new OpenSubsonic API key for `name` (the old one stops working).
+    public func renewAPIKey(name: String) throws -> String {
+        let key = Self.newAPIKey()
+        guard try store.setAPIKey(of: name, to: key) else { throw SubsonicError.notFound("User \"\(name)\"") }
+        return key
+    }
+
+    static func newAPIKey() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+    }
+
+    // MARK: Authentication
+
+    /// The user a request's parameters authenticate, by Subsonic's rules: `apiKey` alone (OpenSubsonic),
+    /// or `u` with `t`+`s` (token: md5(password + salt)) or `p` (clear, or `enc:` + hex).
+    func authenticate(_ parameters: Parameters) throws -> UserAccount {
+        if let key = parameters["apiKey"] {
+            if parameters["u"] != nil { throw SubsonicError.conflictingAuth }
+            guard let user = try store.user(apiKey: key) else { throw SubsonicError.invalidAPIKey }
+            return user
+        }
+        guard let name = parameters["u"] else { throw SubsonicError.missing("u") }
+        let token = parameters["t"], salt = parameters["s"], clear = parameters["p"]
+        if clear != nil && (token != nil || salt != nil) { throw SubsonicError.conflictingAuth }
+        guard let user = try store.user(named: name), let password = try? vault.open(user.password) else {
+            throw SubsonicError.wrongCredentials
+        }
+        if let token {
+            guard let salt else { throw SubsonicError.missing("s") }
+            let digest = Insecure.MD5.hash(data: Data((password + salt).utf8)).map { String(format: "%02x", $0) }.joined()
+            guard digest == token.lowercased() else { throw SubsonicError.wrongCredentials }
+            return user
+        }
+        guard var given = clear else { throw SubsonicError.missing("p or t and s") }
+        if given.hasPrefix("enc:") {
+            guard let decoded = Self.hexDecoded(given.dropFirst(4)) else { throw SubsonicError.wrongCredentials }
+            given = decoded
+        }
+        guard given == password else { throw SubsonicError.wrongCredentials }
+        return user
+    }
+
+    static func hexDecoded(_ hex: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+}

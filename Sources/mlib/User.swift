@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Library
+import MediaIndex
+import SubsonicServer
+
+/// `mlib user`: the accounts of the API server (`mlib serve --http`).
+struct User: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Add, remove or list the users of the Subsonic API server (mlib serve --http).",
+        discussion: """
+            Users live in the library (both stores). Their passwords are stored encrypted with a key kept in \
+            a file of mode 0600 beside the library (LIBRARY.users-key; for PostgreSQL \
+            ~/.config/mlib/DATABASE.users-key): Subsonic's token authentication needs the clear password on \
+            the server, so it cannot be a one-way hash. `mlib user add` makes the key file when there is none. \
+            Each user gets an OpenSubsonic API key, printed by `mlib user list --keys`.
+
+            The password is read from --password, else from a line of standard input (without echo on a terminal).
+
+            Examples:
+              mlib user add alice
+              echo 'secret' | mlib user add bob --admin
+              mlib user passwd alice
+              mlib user list --keys
+
+            \(ExitStatus.help(one: "no such user, or the name is taken"))
+            """,
+        subcommands: [UserList.self, UserAdd.self, UserRemove.self, UserPasswd.self],
+        defaultSubcommand: UserList.self)
+
+    /// The password from the option, a terminal prompt without echo, or a line of standard input.
+    static func password(_ given: String?) throws -> String {
+        if let given { return given }
+        if isatty(STDIN_FILENO) != 0, let typed = getpass("password: ") { return String(cString: typed) }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password given") }
+        return line
+    }
+
+    static func directory(_ options: LibraryOptions, keyFile: String?, createKey: Bool) throws -> UserDirectory {
+        do { return try UserDirectory(library: try options.library(), keyFile: keyFile, createKey: createKey) }
+        catch let error as SubsonicError { throw CLIError.input(error.message) }
+    }
+
+    /// Library errors as the CLI reports every error; the API's own as one line, status 1.
+    @discardableResult
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SubsonicError { throw CLIError.input(error.message) }
+    }
+}
+
+struct KeyFileOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The users' key file (default: beside the library).", valueName: "path"))
+    var keyFile: String?
+}
+
+struct UserList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the users.",
+                                                    discussion: ExitStatus.help(one: nil))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(help: "Print each user's OpenSubsonic API key too.") var keys = false
+
+    func run() throws {
+        guard let store = try libraryOptions.library().store as? any UserAccountStore else { return }
+        for user in try store.users() {
+            print(user.name + (user.isAdmin ? " (admin)" : "") + (keys ? "  apiKey=\(user.apiKey ?? "-")" : ""))
+        }
+    }
+}
+
+struct UserAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a user.",
+                                                    discussion: ExitStatus.help(one: "the name is taken"))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var key: KeyFileOption
+    @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
+    @Option(help: ArgumentHelp("The password (else read from standard input).", valueName: "password")) var password: String?
+    @Flag(help: "The user may see other users (getUser).") var admin = false
+
+    func run() throws {
+        let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: true)
+        let secret = try User.password(password)
+        try User.reporting { try users.add(name: name, password: secret, admin: admin) }
+        print("added \(name)")
+    }
+}
+
+struct UserRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a user (with their stars and play queue).",
+                                                    discussion: ExitStatus.help(one: "no such user"))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var key: KeyFileOption
+    @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
+
+    func run() throws {
+        let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: false)
+        try User.reporting { try users.remove(name: name) }
+        print("removed \(name)")
+    }
+}
+
+struct UserPasswd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Set a user's password.",
+                                                    discussion: ExitStatus.help(one: "no such user"))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var key: KeyFileOption
+    @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
+    @Option(help: ArgumentHelp("The new password (else read from standard input).", valueName: "password")) var password: String?
+
+    func run() throws {
+        let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: false)
+        let secret = try User.password(password)
+        try User.reporting { try users.setPassword(name: name, to: secret) }
+        print("changed the password of \(name)")
+    }
+}

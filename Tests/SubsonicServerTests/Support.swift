@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import Testing
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Paths {
+    static let repo = ChildProcess.repo
+    static let fixtures = repo.appendingPathComponent("Fixtures")
+    static let openAPI = repo.appendingPathComponent("Tests/SubsonicServerTests/Fixtures/openapi")
+    static let client = repo.appendingPathComponent("Tests/SubsonicServerTests/Scripts/subsonic_client.py")
+    static var mlib: URL { ChildProcess.mlib }
+}
+
+/// Whether python3 has py-sonic and openapi-schema-validator (scripts/install-deps.sh installs both).
+let pythonClientInstalled: Bool = {
+    (try? ChildProcess.run("python3", ["-c", "import libsonic, openapi_schema_validator"]).status) == 0
+}()
+
+@discardableResult
+func mlib(_ arguments: [String], input: String? = nil) throws -> ChildProcess.Output {
+    try ChildProcess.run(Paths.mlib.path, arguments)
+}
+
+/// A music folder (fixture files in three folders, one with a cover.jpg made by ffmpeg), scanned into a
+/// library on SQLite or PostgreSQL, with a user and a smart playlist; its key file in the folder.
+struct TestLibrary {
+    let directory: URL
+    var music: URL { directory.appendingPathComponent("music") }
+    var keyFile: String { directory.appendingPathComponent("users-key").path }
+    let library: String
+    static let user = "alice", password = "s3same ünïcode"
+    static let smartPlaylist = "Rated"
+
+    init(library locator: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-subsonic-\(UUID().uuidString)")
+        library = locator ?? directory.appendingPathComponent("library.sqlite").path
+        let fm = FileManager.default
+        for sub in ["Album1", "Other", "Other/Deeper"] {
+            try fm.createDirectory(at: music.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let copies = [("flac-vorbis-cover.flac", "Album1"), ("mp3-id3v24.mp3", "Album1"), ("ogg-vorbis.ogg", "Other"),
+                      ("m4a-aac-cover.m4a", "Other/Deeper"), ("opus.opus", ""), ("wav-riff-info.wav", "Other")]
+        for (name, sub) in copies where fm.fileExists(atPath: Paths.fixtures.appendingPathComponent(name).path) {
+            try fm.copyItem(at: Paths.fixtures.appendingPathComponent(name),
+                            to: music.appendingPathComponent(sub.isEmpty ? name : "\(sub)/\(name)"))
+        }
+        let cover = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=32x32", "-frames:v", "1",
+                                                    music.appendingPathComponent("Other/cover.jpg").path])
+        guard cover.status == 0 else { throw TestFailure("ffmpeg: \(cover.stderr)") }
+        let scan = try mlib(["scan", "--library", library, "-q", music.path])
+        guard scan.status == 0 else { throw TestFailure("mlib scan: \(scan.stderr)") }
+        let add = try mlib(["user", "add", Self.user, "--password", Self.password, "--library", library, "--key-file", keyFile])
+        guard add.status == 0 else { throw TestFailure("mlib user add: \(add.stderr)") }
+        let smart = try mlib(["playlist", "smart", Self.smartPlaylist, "rating >= 3", "--library", library])
+        guard smart.status == 0 else { throw TestFailure("mlib playlist smart: \(smart.stderr)") }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// `mlib serve --http 127.0.0.1:0 --no-mpd`; `stop()` sends SIGTERM and waits.
+final class HTTPServeProcess: @unchecked Sendable {
+    let process = Process()
+    private(set) var port = 0
+    private let stderr = Pipe()
+
+    init(library: TestLibrary, extra: [String] = []) throws {
+        process.executableURL = Paths.mlib
+        process.arguments = ["serve", "--library", library.library, "--http", "127.0.0.1:0", "--no-mpd", "--key-file", library.keyFile] + extra
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The first line says where: "mlib: serving the Subsonic API 1.16.1 on http://127.0.0.1:PORT/rest".
+        var line = Data()
+        let handle = stderr.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "127.0.0.1:"), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
+            throw TestFailure("mlib serve --http did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    var base: String { "http://127.0.0.1:\(port)/rest" }
+
+    /// SIGTERM; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// One HTTP request; returns status, headers (lower-case names) and body.
+func http(_ url: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil) async throws
+    -> (status: Int, headers: [String: String], body: Data) {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let http = response as! HTTPURLResponse
+    var fields: [String: String] = [:]
+    for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
+    return (http.statusCode, fields, data)
+}

@@ -1,0 +1,191 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Library
+import MediaIndex
+import PostgresTestServer
+@testable import SubsonicServer
+import TestSupport
+import Testing
+
+/// Users in the library (both stores) with sealed passwords, the `mlib user` command, and the server's
+/// bounds: body limit, ids that are never paths, unknown methods, ids that survive a rescan and a rename.
+@Suite(.serialized) struct UserAndServerTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-subsonic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test(arguments: Store.available)
+    func usersLiveInTheLibraryWithSealedPasswords(_ store: Store) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keyFile = directory.appendingPathComponent("users-key").path
+        let library = Library(store: try store.emptyLibrary())
+        let users = try UserDirectory(library: library, keyFile: keyFile, createKey: true)
+
+        var info = stat()
+        #expect(stat(keyFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "the key file is made with mode 0600")
+        let alice = try users.add(name: "alice", password: "sesame")
+        #expect(throws: (any Error).self) { try users.add(name: "alice", password: "other") }
+        let stored = try #require(try users.store.user(named: "alice"))
+        #expect(stored.password.hasPrefix("aes-gcm:") && !stored.password.contains("sesame"), "no clear password in the library")
+        #expect(try users.vault.open(stored.password) == "sesame")
+        #expect(alice.apiKey?.count == 64)
+        let byKey = try users.store.user(apiKey: alice.apiKey!)
+        #expect(byKey?.name == "alice")
+
+        // Token auth, as every client does it: t = md5(password + salt).
+        func authenticates(_ query: String) -> Bool { (try? users.authenticate(Parameters(query: query))) != nil }
+        #expect(authenticates("u=alice&t=d8b1e2b6e0e9ad9a1f1ba4f3b0f3a4a8&s=x") == false)
+        #expect(authenticates("u=alice&t=\(md5("sesame" + "abc"))&s=abc"))
+        #expect(authenticates("u=alice&p=enc:\(Array("sesame".utf8).map { String(format: "%02x", $0) }.joined())"))
+        #expect(authenticates("apiKey=\(alice.apiKey!)"))
+
+        try users.setPassword(name: "alice", to: "new one")
+        #expect(!authenticates("u=alice&p=sesame") && authenticates("u=alice&p=new%20one"))
+        // Stars and the play queue are the user's, and leave with them.
+        try users.store.star([UserStar(kind: .album, key: "al-1", starred: Date())], for: "alice")
+        try users.store.star([UserStar(kind: .album, key: "al-1", starred: Date())], for: "alice")   // again: one star
+        try users.store.savePlayQueue(SavedPlayQueue(itemIDs: [3, 1, 2], current: 1, position: 42, changed: Date(), changedBy: "t"), for: "alice")
+        #expect(try users.store.stars(of: "alice").map(\.key) == ["al-1"])
+        #expect(try users.store.playQueue(of: "alice")?.itemIDs == [3, 1, 2])
+        try users.remove(name: "alice")
+        #expect(try users.list().isEmpty)
+        #expect(try users.store.stars(of: "alice").isEmpty)
+        let queue = try users.store.playQueue(of: "alice")
+        #expect(queue == nil)
+        #expect(throws: SubsonicError.self) { try users.remove(name: "alice") }
+
+        // A key file others can read is refused; another key cannot open the passwords.
+        chmod(keyFile, 0o644)
+        #expect(throws: SubsonicError.self) { try PasswordVault(keyFile: keyFile, create: false) }
+        let other = try PasswordVault(keyFile: directory.appendingPathComponent("other-key").path, create: true)
+        #expect(throws: (any Error).self) { try other.open(stored.password) }
+    }
+
+    @Test func theUserCommandAddsListsChangesAndRemoves() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library.sqlite").path
+        #expect(try mlib(["scan", "--library", library, "-q", directory.path]).status == 0)
+        // The password from standard input (a line), as a script would give it.
+        let add = try ChildProcess.run("/bin/sh", ["-c", "echo 'pass word' | '\(Paths.mlib.path)' user add bob --admin --library '\(library)'"])
+        #expect(add.status == 0 && add.out == "added bob\n", "\(add.stderr)")
+        var info = stat()
+        #expect(stat(library + ".users-key", &info) == 0 && info.st_mode & 0o777 == 0o600, "the key file beside the library")
+        #expect(try mlib(["user", "list", "--library", library]).out == "bob (admin)\n")
+        #expect(try mlib(["user", "passwd", "bob", "--password", "other", "--library", library]).status == 0)
+        #expect(try mlib(["user", "add", "bob", "--password", "x", "--library", library]).status == 1, "the name is taken")
+        #expect(try mlib(["user", "remove", "carol", "--library", library]).status == 1, "no such user")
+        #expect(try mlib(["user", "remove", "bob", "--library", library]).out == "removed bob\n")
+        #expect(try mlib(["user", "list", "--library", library]).out == "")
+        // A library named by a relative path: the key file beside it, in the current directory.
+        // (A library of its own: the first one's key file exists already, and only making one failed.)
+        #expect(try ChildProcess.run(Paths.mlib.path, ["scan", "--library", "fresh.sqlite", "-q", "."], cwd: directory).status == 0)
+        let relative = try ChildProcess.run(Paths.mlib.path, ["user", "add", "carol", "--password", "x", "--library", "fresh.sqlite"],
+                                            cwd: directory)
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("fresh.sqlite.users-key").path))
+    }
+
+    /// `--http` beside the MPD port: one process, one library, both protocols answer.
+    @Test func theAPIRunsBesideTheMPDServer() async throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let process = Process()
+        let stderr = Pipe()
+        process.executableURL = Paths.mlib
+        process.arguments = ["serve", "--library", library.library, "--port", "0", "--sink", "null",
+                             "--http", "127.0.0.1:0", "--key-file", library.keyFile]
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        var text = ""
+        while text.components(separatedBy: "\n").count < 3 {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let ports = try NSRegularExpression(pattern: #"127\.0\.0\.1:([0-9]+)"#)
+            .matches(in: text, range: NSRange(text.startIndex..., in: text))
+            .map { Int((text as NSString).substring(with: $0.range(at: 1)))! }
+        #expect(text.contains("Subsonic API") && text.contains("MPD protocol") && ports.count == 2, "\(text)")
+        guard ports.count == 2 else { return }
+        let ping = try await http("http://127.0.0.1:\(ports[0])/rest/ping?u=\(TestLibrary.user)&p=enc:\(Array(TestLibrary.password.utf8).map { String(format: "%02x", $0) }.joined())")
+        #expect(String(decoding: ping.body, as: UTF8.self).contains(#"status="ok""#))
+        let mpd = try ChildProcess.run("python3", ["-c", "import socket; s = socket.create_connection(('127.0.0.1', \(ports[1]))); print(s.recv(64).decode().strip())"])
+        #expect(mpd.out.hasPrefix("OK MPD "), "\(mpd)")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "both stop cleanly on SIGTERM")
+    }
+
+    @Test func theServerKeepsItsBoundsAndItsIDs() async throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        var configuration = SubsonicServerConfiguration()
+        configuration.port = 0
+        configuration.keyFile = library.keyFile
+        configuration.maximumBodySize = 1024
+        let server = try SubsonicServer(library: try Library.open(LibraryLocator(library.library)), configuration: configuration)
+        try await server.start()
+        let port = try #require(server.boundPort)
+        let auth = "u=\(TestLibrary.user)&p=\(TestLibrary.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&f=json"
+        let base = "http://127.0.0.1:\(port)/rest"
+        func json(_ method: String, _ query: String = "") async throws -> [String: Any] {
+            let answer = try await http("\(base)/\(method)?\(auth)&\(query)")
+            #expect(answer.status == 200)
+            let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+            return try #require(object?["subsonic-response"] as? [String: Any])
+        }
+        func errorCode(_ response: [String: Any]) -> Int? { (response["error"] as? [String: Any])?["code"] as? Int }
+
+        // Ids are never paths: whatever a client sends, only the library's items are read.
+        for id in ["../../../../etc/passwd", "/etc/passwd", "%2Fetc%2Fpasswd", "-1", "fo-../.."] {
+            #expect(errorCode(try await json("getSong", "id=\(id)")) == 70)
+            let stream = try await http("\(base)/stream?\(auth)&id=\(id)")
+            #expect(stream.headers["content-type"]?.hasPrefix("application/json") == true, "\(id): an error envelope, not a file")
+        }
+        #expect(errorCode(try await json("noSuchMethod")) == 70)
+        // A cover.jpg linked to a file outside the roots is not sent (the song's embedded picture is).
+        try FileManager.default.createSymbolicLink(atPath: library.music.appendingPathComponent("Album1/cover.jpg").path,
+                                                   withDestinationPath: "/etc/passwd")
+        let found = try await json("search3", "query=&songCount=500&albumCount=0&artistCount=0")["searchResult3"] as? [String: Any]
+        let flac = try #require((found?["song"] as? [[String: Any]])?.first { ($0["path"] as? String) == "Album1/flac-vorbis-cover.flac" })
+        let cover = try await http("\(base)/getCoverArt?\(auth)&id=\(flac["id"] as! String)")
+        let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))
+        #expect(cover.status == 200 && cover.body != passwd && cover.headers["content-type"]?.hasPrefix("image/") == true)
+        #expect(try await http("http://127.0.0.1:\(port)/elsewhere").status == 404)
+        // A form POST over the body limit is refused; under it, its parameters count.
+        let big = Data(repeating: UInt8(ascii: "a"), count: 4096)
+        #expect(try await http("\(base)/ping", method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: big).status == 413)
+        let form = try await http("\(base)/ping", method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Data(auth.utf8))
+        #expect(String(decoding: form.body, as: UTF8.self).contains(#""status":"ok""#))
+
+        // Ids survive a rename and a rescan: the song keeps its id, the album its derived one.
+        func ids() async throws -> (songs: [String: String], albums: Set<String>) {
+            let result = try await json("search3", "query=&songCount=500&albumCount=500&artistCount=0")["searchResult3"] as? [String: Any]
+            let songs = (result?["song"] as? [[String: Any]] ?? []).map { ($0["id"] as! String, $0["title"] as! String) }
+            let albums = (result?["album"] as? [[String: Any]] ?? []).map { $0["id"] as! String }
+            return (Dictionary(uniqueKeysWithValues: songs), Set(albums))
+        }
+        let before = try await ids()
+        try FileManager.default.moveItem(at: library.music.appendingPathComponent("Album1/mp3-id3v24.mp3"),
+                                         to: library.music.appendingPathComponent("Other/renamed.mp3"))
+        #expect(try mlib(["scan", "--library", library.library, "-q"]).status == 0)
+        await server.view.refreshed(force: true)
+        let after = try await ids()
+        #expect(after.songs == before.songs && after.albums == before.albums)
+        await server.stop()
+    }
+}
+
+func md5(_ text: String) -> String {
+    let run = try? ChildProcess.run("python3", ["-c", "import hashlib,sys; print(hashlib.md5(sys.argv[1].encode()).hexdigest())", text])
+    return run?.out.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+}
