@@ -260,7 +260,7 @@ public final class LibrarySnapshot: Sendable {
     public func applying(_ changes: ViewChanges, version: ViewVersion?) -> LibrarySnapshot {
         var leaving = Set(changes.removed)
         for item in changes.upserted { leaving.insert(item.persistentID) }
-        var columns = SnapshotColumns(keeping: self, except: leaving)
+        var columns = SnapshotColumns(keeping: self, except: leaving, adding: changes.upserted.count)
         for item in changes.upserted { columns.append(item) }
         return LibrarySnapshot(version: version, roots: version?.roots ?? roots, columns: columns)
     }
