@@ -1,5 +1,5 @@
 import Foundation
-import Library
+@testable import Library
 import MediaIndex
 import MediaModel
 import PostgresTestServer
@@ -68,5 +68,24 @@ struct LiveViewRefreshTests {
         }
         #expect(rebuilt.distinctValues == view.snapshot.distinctValues)
         #expect(rebuilt.walkOrder == view.snapshot.walkOrder)
+    }
+
+    /// Database order read off the directory tree is the order of sorting every path by components (a file
+    /// before a directory at each level), with names that sort differently as bytes and as components
+    /// ("a b" against "a/…", "a.mp3" against "a/"), two roots, and roots that nest (the sort is used then).
+    @Test func walkOrderFromTheTreeIsTheSortedOrder() throws {
+        let names = ["/m/a/x.mp3", "/m/a b/y.mp3", "/m/a.mp3", "/m/a/b/z.mp3", "/m/z.mp3", "/m/a/0.mp3", "/n/q/1.mp3", "/n/0.mp3"]
+        func item(_ path: String, _ id: Int64) -> MediaItem {
+            var item = MediaItem(path: MediaPath(path), tags: [:])
+            item.persistentID = id
+            return item
+        }
+        for roots in [[MediaPath("/n"), MediaPath("/m")], [MediaPath("/m"), MediaPath("/m/a")]] {
+            let snapshot = LibrarySnapshot(schema: Self.schema, version: nil, roots: roots) { body in
+                for (i, name) in names.enumerated() { body(item(name, Int64(i + 1))) }
+            }
+            #expect(snapshot.walkOrder == LibrarySnapshot.walkOrder(sorting: snapshot.paths), "\(roots)")
+            #expect(snapshot.walkOrder.count == names.count)
+        }
     }
 }
