@@ -133,7 +133,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             let old = snapshot
             let applied = lock.withLock { state.applied } ?? old.version
             if !probe { version.newestModification = applied?.newestModification }
-            guard force || version != applied else { return false }
+            // With a change log the log is asked every time: PostgreSQL's token may stay put while items change.
+            guard force || version != applied || version.changeToken != nil else { return false }
             let started = ContinuousClock.now
             let new: LibrarySnapshot
             let report: RefreshReport

@@ -18,54 +18,59 @@ struct SnapshotColumns {
     var values: [[String]]
     var parts: [[UInt32: [UInt32]]]
     var pValues: [[MediaValue]]
-    /// The interning tables: built while items are appended, dropped before the snapshot is derived.
-    private var numbers: [[String: UInt32]]
-    private var pNumbers: [[MediaValue: UInt32]]
+    /// The interning tables: built while items are appended, dropped before the snapshot is derived. Nil:
+    /// not built yet (a refresh builds a table from the values when an appended item first needs it).
+    private var numbers: [[String: UInt32]?]
+    private var pNumbers: [[MediaValue: UInt32]?]
 
     init(schema: ViewSchema) {
         self.schema = schema
         values = [[String]](repeating: [""], count: schema.slots.count)
         parts = [[UInt32: [UInt32]]](repeating: [:], count: schema.slots.count)
-        numbers = [[String: UInt32]](repeating: [:], count: schema.slots.count)
+        numbers = [[String: UInt32]?](repeating: [:], count: schema.slots.count)
         pValues = [[MediaValue]](repeating: [.integer(0)], count: schema.properties.count)
-        pNumbers = [[MediaValue: UInt32]](repeating: [:], count: schema.properties.count)
+        pNumbers = [[MediaValue: UInt32]?](repeating: [:], count: schema.properties.count)
     }
 
     /// `snapshot`'s items, less those whose id is in `leaving`, with its value tables (values no item
-    /// holds any more stay, unused, until a table is mostly such: then it is renumbered).
-    init(keeping snapshot: LibrarySnapshot, except leaving: Set<Int64>) {
+    /// holds any more stay, unused, until a table is mostly such: then it is renumbered). Room is made for
+    /// `adding` more items (appending past the capacity would copy every column once more).
+    init(keeping snapshot: LibrarySnapshot, except leaving: Set<Int64>, adding: Int = 0) {
         schema = snapshot.schema
         let slotCount = schema.slots.count, propertyCount = schema.properties.count
         values = snapshot.slotValues
         parts = snapshot.slotParts
         pValues = snapshot.propertyValues
         let kept = snapshot.ids.indices.filter { !leaving.contains(snapshot.ids[$0]) }
-        ids = kept.map { snapshot.ids[$0] }
-        paths = kept.map { snapshot.paths[$0] }
-        durations = kept.map { snapshot.durations[$0] }
-        modified = kept.map { snapshot.modified[$0] }
-        cells.reserveCapacity(kept.count * slotCount)
-        pCells.reserveCapacity(kept.count * propertyCount)
+        let capacity = kept.count + adding
+        ids.reserveCapacity(capacity)
+        paths.reserveCapacity(capacity)
+        durations.reserveCapacity(capacity)
+        modified.reserveCapacity(capacity)
+        for i in kept {
+            ids.append(snapshot.ids[i])
+            paths.append(snapshot.paths[i])
+            durations.append(snapshot.durations[i])
+            modified.append(snapshot.modified[i])
+        }
+        cells.reserveCapacity(capacity * slotCount)
+        pCells.reserveCapacity(capacity * propertyCount)
         for i in kept {
             cells += snapshot.slotCells[i * slotCount..<(i + 1) * slotCount]
             pCells += snapshot.propertyCells[i * propertyCount..<(i + 1) * propertyCount]
         }
-        numbers = []
-        pNumbers = []
+        numbers = [[String: UInt32]?](repeating: nil, count: slotCount)
+        pNumbers = [[MediaValue: UInt32]?](repeating: nil, count: propertyCount)
         for s in 0..<slotCount where values[s].count > 2 * (snapshot.distinctValues[s] + snapshot.distinctParts[s]) + 1_024 {
             compactSlot(s)
         }
-        // Number 0 is "none" (its "" is never looked up): the tables start at 1.
-        numbers = values.map { table in
-            var numbers = [String: UInt32](minimumCapacity: table.count)
-            for n in 1..<table.count where numbers[table[n]] == nil { numbers[table[n]] = UInt32(n) }
-            return numbers
-        }
-        pNumbers = pValues.map { table in
-            var numbers = [MediaValue: UInt32](minimumCapacity: table.count)
-            for n in 1..<table.count where numbers[table[n]] == nil { numbers[table[n]] = UInt32(n) }
-            return numbers
-        }
+    }
+
+    /// A value table's numbers by value. Number 0 is "none" (its "" is never looked up): from 1.
+    private static func numbering<Value: Hashable>(_ table: [Value]) -> [Value: UInt32] {
+        var numbers = [Value: UInt32](minimumCapacity: table.count)
+        for n in 1..<table.count where numbers[table[n]] == nil { numbers[table[n]] = UInt32(n) }
+        return numbers
     }
 
     /// Renumbers slot `s`'s values to those the items hold (and their parts), in their old order.
@@ -90,10 +95,11 @@ struct SnapshotColumns {
     }
 
     private mutating func intern(_ s: String, _ slot: Int) -> UInt32 {
-        if let n = numbers[slot][s] { return n }
+        if numbers[slot] == nil { numbers[slot] = Self.numbering(values[slot]) }
+        if let n = numbers[slot]![s] { return n }
         let n = UInt32(values[slot].count)
         values[slot].append(s)
-        numbers[slot][s] = n
+        numbers[slot]![s] = n
         return n
     }
 
@@ -113,10 +119,11 @@ struct SnapshotColumns {
         }
         for (p, property) in schema.properties.enumerated() {
             guard let v = item[property] else { pCells.append(0); continue }
-            if let known = pNumbers[p][v] { pCells.append(known); continue }
+            if pNumbers[p] == nil { pNumbers[p] = Self.numbering(pValues[p]) }
+            if let known = pNumbers[p]![v] { pCells.append(known); continue }
             let n = UInt32(pValues[p].count)
             pValues[p].append(v)
-            pNumbers[p][v] = n
+            pNumbers[p]![v] = n
             pCells.append(n)
         }
     }

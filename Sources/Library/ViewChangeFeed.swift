@@ -1,3 +1,4 @@
+import Foundation
 import MediaIndex
 import MediaModel
 
@@ -77,10 +78,37 @@ public struct StoreChangeFeed: ViewChangeFeed {
     }
 
     public func changes(since version: ViewVersion) throws -> ViewChanges? {
-        guard let token = version.changeToken, let changes = try store.itemChanges(since: token),
-              changes.ids.count <= incrementalLimit else { return nil }
-        let items = try store.items(ids: changes.ids)
+        guard let token = version.changeToken, let changes = try store.itemChanges(since: token) else { return nil }
+        let fresh = handedOut.fresh(changes, since: token)
+        guard fresh.count <= incrementalLimit else { return nil }
+        let items = try store.items(ids: fresh)
         let found = Set(items.map(\.persistentID))
-        return ViewChanges(upserted: items, removed: changes.ids.filter { !found.contains($0) }, token: changes.token)
+        return ViewChanges(upserted: items, removed: fresh.filter { !found.contains($0) }, token: changes.token)
+    }
+
+    /// The writes already handed out: on PostgreSQL the token is the oldest transaction running on the server,
+    /// which may stay put (a long transaction anywhere) while writes go on, so the same rows come back look
+    /// after look; only those whose token changed are fetched again.
+    private let handedOut = HandedOutWrites()
+}
+
+/// Per item, the token of the write last handed out by a `StoreChangeFeed` (those below the token asked
+/// from are forgotten: they cannot come back).
+final class HandedOutWrites: @unchecked Sendable {   // `tokens` is guarded by `lock`
+    private let lock = NSLock()
+    private var tokens: [Int64: Int64] = [:]
+
+    /// The ids of `changes` whose write has not been handed out yet, recorded as handed out.
+    func fresh(_ changes: ItemChanges, since token: Int64) -> [Int64] {
+        lock.withLock {
+            tokens = tokens.filter { $0.value >= token }
+            guard changes.tokens.count == changes.ids.count else { return changes.ids }
+            var fresh: [Int64] = []
+            for (id, written) in zip(changes.ids, changes.tokens) where tokens[id] != written {
+                tokens[id] = written
+                fresh.append(id)
+            }
+            return fresh
+        }
     }
 }

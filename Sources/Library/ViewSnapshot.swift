@@ -159,14 +159,20 @@ public final class LibrarySnapshot: Sendable {
         for i in order { sortedPCells += pCells[i * propertyCount..<(i + 1) * propertyCount] }
         cells = []
         pCells = []
-        var wholeSeen = [Set<UInt32>](repeating: [], count: slotCount)
-        var partSeen = [Set<UInt32>](repeating: [], count: slotCount)
-        for i in 0..<count {
-            for s in 0..<slotCount {
-                let n = sortedCells[i * slotCount + s]
-                guard n != 0 else { continue }
-                wholeSeen[s].insert(n)
-                for p in parts[s][n] ?? [n] { partSeen[s].insert(p) }
+        // Distinct values and parts held: a flag per value number (a Set insert per item and slot cost more
+        // than the rest of a refresh's derivation at 100,000 items).
+        var wholeSeen = [Int](repeating: 0, count: slotCount), partSeen = [Int](repeating: 0, count: slotCount)
+        for s in 0..<slotCount {
+            var whole = [Bool](repeating: false, count: values[s].count), part = whole
+            for i in stride(from: s, to: sortedCells.count, by: slotCount) {
+                let n = sortedCells[i]
+                guard n != 0, !whole[Int(n)] else { continue }
+                whole[Int(n)] = true
+                wholeSeen[s] += 1
+                for p in parts[s][n] ?? [n] where !part[Int(p)] {
+                    part[Int(p)] = true
+                    partSeen[s] += 1
+                }
             }
         }
         slotCells = sortedCells
@@ -175,8 +181,8 @@ public final class LibrarySnapshot: Sendable {
         hasParts = values.indices.map { s in values[s].indices.map { parts[s][UInt32($0)] != nil } }
         totalDuration = self.durations.reduce(0, +)
         totalRoundedDuration = self.durations.reduce(0) { $0 + $1.rounded() }
-        distinctValues = wholeSeen.map(\.count)
-        distinctParts = partSeen.map(\.count)
+        distinctValues = wholeSeen
+        distinctParts = partSeen
         propertyCells = sortedPCells
         propertyValues = pValues
 
@@ -217,8 +223,7 @@ public final class LibrarySnapshot: Sendable {
         for d in directories.indices {
             let names = directories[d].children.map { directories[Int($0)].name }
             directories[d].children = zip(directories[d].children, names).sorted { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }.map(\.0)
-            directories[d].modified = (try? FileManager.default.attributesOfItem(atPath: directories[d].path.string))?[.modificationDate]
-                .flatMap { ($0 as? Date)?.timeIntervalSince1970 }
+            directories[d].modified = Self.modificationTime(directories[d].path)
         }
         // Subtree ranges: items are in path order, so a directory's items are those whose path starts with it.
         func lowerBound(_ bytes: [UInt8]) -> Int32 {
@@ -240,7 +245,36 @@ public final class LibrarySnapshot: Sendable {
         self.directoryByPath = directoryByPath
         self.rootDirectories = rootDirectories
 
-        var walk = Array(0..<Int32(count))
+        walkOrder = Self.walkOrder(directories: directories, roots: rootDirectories, count: count) ?? Self.walkOrder(sorting: paths)
+    }
+
+    /// Database order read off the tree: each root's items, then its subdirectories', by name, the roots in
+    /// the order of their paths' components — what sorting every path by components gives (at 100,000 items
+    /// the sort took ~0.3 s of a refresh), when the roots nest in none of each other and hold every item
+    /// (else nil).
+    private static func walkOrder(directories: [Directory], roots: [Int32], count: Int) -> [Int32]? {
+        let rootPaths = roots.map { directories[Int($0)].path }
+        for a in rootPaths where rootPaths.contains(where: { $0 != a && a.hasPrefix(directory: $0) }) { return nil }
+        let components = rootPaths.map { $0.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
+        let ordered = roots.indices.sorted { a, b in
+            let x = components[a], y = components[b]
+            for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i].lexicographicallyPrecedes(y[i]) }
+            return x.count < y.count
+        }
+        var result: [Int32] = []
+        result.reserveCapacity(count)
+        func visit(_ d: Int32) {
+            let node = directories[Int(d)]
+            result += node.items
+            for child in node.children { visit(child) }
+        }
+        for r in ordered { visit(roots[r]) }
+        return result.count == count ? result : nil
+    }
+
+    /// Database order by sorting the paths by components (a file before a directory at the same level).
+    static func walkOrder(sorting paths: [MediaPath]) -> [Int32] {
+        var walk = Array(0..<Int32(paths.count))
         let splitPaths = paths.map { $0.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
         walk.sort { a, b in
             let x = splitPaths[Int(a)], y = splitPaths[Int(b)]
@@ -251,7 +285,17 @@ public final class LibrarySnapshot: Sendable {
             }
             return x.count < y.count
         }
-        walkOrder = walk
+        return walk
+    }
+
+    /// A directory's modification time by stat(2) on its bytes (FileManager's attributes cost ~10 times as
+    /// much: a URL and a dictionary per directory), or nil.
+    private static func modificationTime(_ path: MediaPath) -> Double? {
+        var info = stat()
+        let found = (path.bytes + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) == 0 }
+        }
+        return found ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : nil
     }
 
     /// This snapshot with `changes` applied, from memory: the items of `changes.removed` and
@@ -260,7 +304,7 @@ public final class LibrarySnapshot: Sendable {
     public func applying(_ changes: ViewChanges, version: ViewVersion?) -> LibrarySnapshot {
         var leaving = Set(changes.removed)
         for item in changes.upserted { leaving.insert(item.persistentID) }
-        var columns = SnapshotColumns(keeping: self, except: leaving)
+        var columns = SnapshotColumns(keeping: self, except: leaving, adding: changes.upserted.count)
         for item in changes.upserted { columns.append(item) }
         return LibrarySnapshot(version: version, roots: version?.roots ?? roots, columns: columns)
     }

@@ -19,11 +19,15 @@ public struct ItemChanges: Sendable, Equatable {
     /// The ids of the items inserted, updated or deleted since the token asked from (in no order). Which
     /// are gone is for the reader to see: they are no longer found (deleted, or hidden by a partial scan).
     public var ids: [Int64]
+    /// The token of each item's last write, in the order of `ids`: a reader asked again from an unchanged
+    /// token (PostgreSQL's stays while an older transaction runs) skips the items whose write it has seen.
+    public var tokens: [Int64]
     /// Where the next question starts.
     public var token: Int64
 
-    public init(ids: [Int64], token: Int64) {
+    public init(ids: [Int64], tokens: [Int64] = [], token: Int64) {
         self.ids = ids
+        self.tokens = tokens
         self.token = token
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Library
-import MediaIndex
+@testable import Library
+@testable import MediaIndex
 import MediaModel
 import PostgresTestServer
 import TestSupport
@@ -68,5 +68,58 @@ struct LiveViewRefreshTests {
         }
         #expect(rebuilt.distinctValues == view.snapshot.distinctValues)
         #expect(rebuilt.walkOrder == view.snapshot.walkOrder)
+    }
+
+    /// Database order read off the directory tree is the order of sorting every path by components (a file
+    /// before a directory at each level), with names that sort differently as bytes and as components
+    /// ("a b" against "a/…", "a.mp3" against "a/"), two roots, and roots that nest (the sort is used then).
+    @Test func walkOrderFromTheTreeIsTheSortedOrder() throws {
+        let names = ["/m/a/x.mp3", "/m/a b/y.mp3", "/m/a.mp3", "/m/a/b/z.mp3", "/m/z.mp3", "/m/a/0.mp3", "/n/q/1.mp3", "/n/0.mp3"]
+        func item(_ path: String, _ id: Int64) -> MediaItem {
+            var item = MediaItem(path: MediaPath(path), tags: [:])
+            item.persistentID = id
+            return item
+        }
+        for roots in [[MediaPath("/n"), MediaPath("/m")], [MediaPath("/m"), MediaPath("/m/a")]] {
+            let snapshot = LibrarySnapshot(schema: Self.schema, version: nil, roots: roots) { body in
+                for (i, name) in names.enumerated() { body(item(name, Int64(i + 1))) }
+            }
+            #expect(snapshot.walkOrder == LibrarySnapshot.walkOrder(sorting: snapshot.paths), "\(roots)")
+            #expect(snapshot.walkOrder.count == names.count)
+        }
+    }
+
+    /// PostgreSQL: while a transaction of another connection stays open, the token (the oldest running
+    /// transaction) does not move, yet a change made meanwhile shows after one refresh (before this, the
+    /// view took the unmoved token for "nothing changed").
+    @Test(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
+    func aChangeShowsWhileAnOlderTransactionHoldsTheTokenStill() throws {
+        let temp = try TemporaryLibrary("live-view-xmin", copying: ["flac-vorbis-cover.flac", "ogg-vorbis.ogg"])
+        defer { temp.remove() }
+        let locator = try Store.postgres.newLocator(sqlitePath: temp.library)
+        try mlib(["scan", "-q", temp.music.path], locator)
+        let library = try Library.open(LibraryLocator(locator))
+        let view = try LiveView(store: library.store, schema: Self.schema)
+        let blocker = try #require(try LibraryLocator(locator).open() as? SQLStore)
+        let started = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? blocker.write { x in
+                try x.execute("UPDATE scan_state SET value = value WHERE key = 'generation'")   // takes a transaction id
+                started.signal()
+                proceed.wait()
+            }
+            done.signal()
+        }.start()
+        started.wait()
+        defer { proceed.signal(); done.wait() }
+        _ = view.refresh()
+        let rating = try #require(Self.schema.slotIndex(named: "Rating"))
+        let path = MediaPath(temp.music.appendingPathComponent("ogg-vorbis.ogg").path)
+        for stars in ["2", "5"] {
+            try mlib(["rate", #"path CONTAINS "ogg-vorbis""#, stars], locator)
+            #expect(view.refresh(), "rated \(stars)")
+            #expect(view.snapshot.value(try #require(view.snapshot.item(path: path)), slot: rating) == stars)
+        }
+        #expect(!view.refresh(), "the same writes are not applied again")
     }
 }

@@ -18,11 +18,14 @@ extension SQLStore {
             let trimmed = try x.value("SELECT value FROM scan_state WHERE key = \(Self.trimmedChangesKey)").integer
             if let trimmed, token <= trimmed { return nil }
             let next = try x.value("SELECT \(raw: syntax.nextChangeToken)").integer ?? 0
-            var ids: [Int64] = []
-            try x.forEachRow("SELECT item_id FROM item_changes WHERE token >= \(token)") { row in
-                if let id = row.int64(0) { ids.append(id) }
+            var ids: [Int64] = [], tokens: [Int64] = []
+            try x.forEachRow("SELECT item_id, token FROM item_changes WHERE token >= \(token)") { row in
+                if let id = row.int64(0), let written = row.int64(1) {
+                    ids.append(id)
+                    tokens.append(written)
+                }
             }
-            return ItemChanges(ids: ids, token: next)
+            return ItemChanges(ids: ids, tokens: tokens, token: next)
         }
     }
 
