@@ -15,7 +15,8 @@ import time
 IGNORED = {"elapsed", "time", "bitrate", "uptime", "playtime", "db_update", "Last-Modified"}
 RECORD_START = {"file", "directory", "playlist", "outputid", "plugin", "cpos"}
 
-# (sequence, command prefix, field) -> why the answers differ. A field of None: the whole answer differs.
+# (sequence, command prefix, field) -> why the answers differ. A field of None: the whole answer differs
+# (a key may also be one whole command line, with None).
 KNOWN = {
     "Format": "lossy files: mpd's own decoders report their sample format (mad: 24 bits, opus: 16, vorbis/faad: f); "
               "mlib decodes them all to float with FFmpeg and says 'f' (lossless files: the stream's depth, as mpd)",
@@ -32,6 +33,9 @@ KNOWN = {
                                "(its first database build, and the harness's `mpc update`)",
     ("rescan", "updating_db"): "as for update",
     ("config", None): "mpd answers config only on a local socket; mlib has no config file",
+    ('albumart "../music/Album1/flac-vorbis-cover.flac" 0', None):
+        "mpd 0.23 reads the cover beside a song URI with '..' components from the file system (so "
+        "'../outside/SONG' serves a cover outside the music directory); mlib refuses every such path",
 }
 
 
@@ -110,7 +114,7 @@ def fields(record):
 def compare(sequence, command, a, b, known_seen):
     """Differences between mpd's answer `a` and mlib's `b`, as (field, mpd, mlib, known reason or None)."""
     name = command.split(" ", 1)[0]
-    for key in ((sequence, None), (name, None)):
+    for key in ((sequence, None), (name, None), (command, None)):
         if key in KNOWN and a != b:
             known_seen.add(key)
             return [(None, "\n".join(a[:3]), "\n".join(b[:3]), KNOWN[key] or "see notes")]
@@ -172,6 +176,14 @@ SEQUENCES = {
         'find artist "Sine Wave" sort title', 'find artist "Sine Wave" sort -title', "search any e window 1:3",
         "count artist \"The Fixtures\"", "count group artist", "count \"(genre == 'Rock')\"", "count group album",
         "find nosuchtag x", "find artist",
+    ],
+    # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
+    "paths": [
+        'update "../outside"', 'rescan "../../../etc"', 'update "Album1/."', 'lsinfo ".."', 'lsinfo "Album1/.."',
+        'listall ".."', 'listallinfo "../music"', 'add ".."', 'addid "../music/opus.opus"',
+        'albumart "../music/Album1/flac-vorbis-cover.flac" 0', 'readpicture "../music/Album1/flac-vorbis-cover.flac" 0',
+        'playlistadd x ".."', 'find base ".."', 'search base "Album1/../.."', 'count base ".."', 'findadd base ".."',
+        'list album base ".."', 'find file "../music/opus.opus"', "playlistinfo",
     ],
     "queue": [
         "add Album1", "add opus.opus", "addid Long/tone1.flac", "addid Long/tone2.flac 0", "addid nope.flac",
@@ -236,7 +248,7 @@ SEQUENCES = {
         "albumart Album1/mp3-id3v24.mp3 128",
     ],
 }
-QUICK = ["connection", "database", "queue", "priority", "options", "playlists", "outputs", "stickers"]
+QUICK = ["connection", "database", "paths", "queue", "priority", "options", "playlists", "outputs", "stickers"]
 
 
 def reset(client):

@@ -115,6 +115,7 @@ struct FilterCompiler {
     }
 
     func base(_ uri: String) throws -> MediaPredicate {
+        guard LibraryURIs.isSafe(LibraryURIs.normalized(uri)) else { throw MPDError.badURI }
         guard let path = uris.path(of: uri) else { throw MPDError.noSuchDirectory }
         if LibraryURIs.normalized(uri).isEmpty && uris.topDirectories == nil { return .all }
         let prefix = path.string.hasSuffix("/") ? path.string : path.string + "/"
