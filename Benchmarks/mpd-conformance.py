@@ -158,6 +158,7 @@ SEQUENCES = {
         "command_list_ok_begin\nping\nfrobnicate\nping\ncommand_list_end",
         "command_list_begin\nping\nplay 99\ncommand_list_end",
         "replay_gain_status", "config", "password wrong", "commands", "notcommands", "stats",
+        "tagtypes disable Title", "tagtypes", "tagtypes all",
     ],
     "database": [
         "lsinfo", "lsinfo Album1", "lsinfo Album1/flac-vorbis-cover.flac", "lsinfo Nope", "lsinfo /",
@@ -200,6 +201,8 @@ SEQUENCES = {
         "status", "currentsong", "previous", "status", "seek 1 10", "status", "seekid 4 5", "status",
         "seekcur 3", "status", "playid 3", "status", "stop", "status", "currentsong", "next", "status",
         "play 1", "previous", "status", "play 3", "next", "status", "stop",
+        # next and previous while paused play (issue 26).
+        "play 0", "pause 1", "next", "status", "pause 1", "previous", "status", "stop",
     ],
     # prio orders random mode: the prioritised songs play next, highest first (the rest stays random:
     # "random 0" before the last status makes its nextsong comparable); a song that starts loses its prio.

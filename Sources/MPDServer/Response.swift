@@ -21,11 +21,12 @@ struct Response {
     mutating func field(_ key: String, _ value: String) {
         guard !overflowed else { return }
         defer { checkLimit() }
-        // A value cannot hold a line break: MPD's clients read line by line. (Bytes, not Characters,
-        // are looked at and appended: this runs for every field of every song of every answer.)
-        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 })
+        // A value cannot hold a line break: MPD's clients read line by line; and mpd writes a tab in a
+        // tag as a space. (Bytes, not Characters, are looked at and appended: this runs for every field
+        // of every song of every answer.)
+        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 9 })
             ? value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ")
+                .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\t", with: " ")
             : value
         bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: ":"))

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Answers that differed from Debian's mpd 0.23 in ways clients see (issue 26, 5 and 11), each as mpd
+/// gives it on the same folder.
+@Suite(.serialized, .enabled(if: toolExists("ffmpeg"), "ffmpeg missing (scripts/install-deps.sh)"))
+struct MPDAnswerTests {
+    static func state(_ client: RawClient) throws -> String? {
+        try client.command("status").first { $0.hasPrefix("state: ") }.map { String($0.dropFirst(7)) }
+    }
+
+    /// mpd's `next` and `previous` while paused start playing the other song.
+    @Test func nextAndPreviousWhilePausedPlay() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("add Long").last == "OK")
+        #expect(try client.command("play 0").last == "OK")
+        #expect(try client.command("pause 1").last == "OK")
+        #expect(try Self.state(client) == "pause")
+        #expect(try client.command("next").last == "OK")
+        #expect(try Self.state(client) == "play")
+        #expect(try client.command("pause 1").last == "OK")
+        #expect(try client.command("previous").last == "OK")
+        #expect(try Self.state(client) == "play")
+        #expect(try client.command("currentsong").contains("Pos: 0"))
+    }
+
+    /// `commands` does not list `noidle` (mpd answers it only inside idle); `tagtypes` needs no password.
+    @Test func commandsAndTagtypesBeforeThePassword() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library, extra: ["--password", "secret"])
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("tagtypes").contains("tagtype: Artist"))
+        #expect(try client.command("password secret") == ["OK"])
+        let commands = try client.command("commands")
+        #expect(commands.contains("command: idle") && !commands.contains("command: noidle"))
+    }
+
+    /// A tab inside a tag is a space in the answer, as mpd writes it.
+    @Test func tabsInTagsAreSpaces() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let file = library.music.appendingPathComponent("tab.flac")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=A\tB", file.path])
+        #expect(made.status == 0)
+        #expect(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("lsinfo tab.flac").contains("Title: A B"))
+    }
+}
