@@ -177,6 +177,9 @@ SEQUENCES = {
         'find artist "Sine Wave" sort title', 'find artist "Sine Wave" sort -title', "search any e window 1:3",
         "count artist \"The Fixtures\"", "count group artist", "count \"(genre == 'Rock')\"", "count group album",
         "find nosuchtag x", "find artist",
+        # Empty values find the songs without the tag; numbers match as text (issue 26).
+        'find composer ""', 'count composer ""', "find \"(composer == '')\"", "find \"(composer != '')\"",
+        'find date ""', "find track 01", "count track 01",
     ],
     # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
     "paths": [

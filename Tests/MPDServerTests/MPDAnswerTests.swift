@@ -54,4 +54,25 @@ struct MPDAnswerTests {
         let client = try RawClient(port: server.port)
         #expect(try client.command("lsinfo tab.flac").contains("Title: A B"))
     }
+
+    /// An empty value finds the songs without the tag (issue 26, 4: `find artist ""` gave 0 where mpd
+    /// gives the songs with no artist), and a number is matched as mpd matches the tag's text: `find
+    /// track 01` finds nothing when the tag is 1 (issue 26, 11).
+    @Test func emptyValuesAndNumbersMatchAsMPD() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let bare = library.music.appendingPathComponent("bare.flac")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=Bare", "-metadata", "track=3", bare.path])
+        #expect(made.status == 0)
+        #expect(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("find artist \"\"").filter { $0.hasPrefix("file: ") } == ["file: bare.flac"])
+        #expect(try client.command("count artist \"\"").contains("songs: 1"))
+        #expect(try client.command("find \"(artist == '')\"").filter { $0.hasPrefix("file: ") } == ["file: bare.flac"])
+        #expect(try client.command("find \"(artist != '')\"").filter { $0.hasPrefix("file: ") }.count > 1)
+        #expect(try client.command("find track 03") == ["OK"])
+        #expect(try client.command("find track 3").contains("file: bare.flac"))
+    }
 }
