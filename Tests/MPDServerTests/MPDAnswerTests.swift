@@ -75,4 +75,34 @@ struct MPDAnswerTests {
         #expect(try client.command("find track 03") == ["OK"])
         #expect(try client.command("find track 3").contains("file: bare.flac"))
     }
+
+    /// An update that changed nothing wakes `idle database` no one (every client reloaded its whole
+    /// library after each one); `update` is still announced, and an update that adds a song wakes both.
+    @Test func idleDatabaseOnlyWhenTheUpdateChangedSomething() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let watcher = try RawClient(port: server.port)
+        let client = try RawClient(port: server.port)
+        // Waits until the update is over.
+        func settle() throws {
+            for _ in 0..<100 where try client.command("status").contains(where: { $0.hasPrefix("updating_db") }) {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        try watcher.send(Array("idle database\n".utf8))
+        #expect(try client.command("update").last == "OK")
+        try settle()
+        Thread.sleep(forTimeInterval: 0.7)   // longer than the view's check interval (0.5 s)
+        try watcher.send(Array("noidle\n".utf8))
+        let unchanged = try watcher.answer()
+        #expect(unchanged == ["OK"], "an update that changed nothing woke idle database: \(unchanged)")
+
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: library.music.appendingPathComponent("Other/copy.opus"))
+        try watcher.send(Array("idle database\n".utf8))
+        #expect(try client.command("update").last == "OK")
+        #expect(try watcher.answer() == ["changed: database", "OK"])
+    }
 }
