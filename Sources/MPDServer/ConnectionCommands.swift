@@ -87,6 +87,7 @@ enum OutputCommands {
         guard enabled != c.core.outputEnabled else { return }
         c.core.outputEnabled = enabled
         if !enabled { c.core.player.pause() }
-        c.core.emit([.output])
+        // mpd wakes `mixer` too: the output's volume comes and goes with it.
+        c.core.emit([.output, .mixer])
     }
 }

@@ -105,4 +105,20 @@ struct MPDAnswerTests {
         #expect(try client.command("update").last == "OK")
         #expect(try watcher.answer() == ["changed: database", "OK"])
     }
+
+    /// Enabling or disabling an output wakes `idle mixer` too, as mpd's (its volume comes and goes).
+    @Test func outputsWakeTheMixer() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let watcher = try RawClient(port: server.port)
+        let client = try RawClient(port: server.port)
+        try watcher.send(Array("idle mixer\n".utf8))
+        #expect(try client.command("disableoutput 0") == ["OK"])
+        #expect(try watcher.answer() == ["changed: mixer", "OK"])
+        try watcher.send(Array("idle mixer\n".utf8))
+        #expect(try client.command("enableoutput 0") == ["OK"])
+        #expect(try watcher.answer() == ["changed: mixer", "OK"])
+    }
 }
