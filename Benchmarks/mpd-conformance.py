@@ -15,7 +15,8 @@ import time
 IGNORED = {"elapsed", "time", "bitrate", "uptime", "playtime", "db_update", "Last-Modified"}
 RECORD_START = {"file", "directory", "playlist", "outputid", "plugin", "cpos"}
 
-# (sequence, command prefix, field) -> why the answers differ. A field of None: the whole answer differs.
+# (sequence, command prefix, field) -> why the answers differ. A field of None: the whole answer differs
+# (a key may also be one whole command line, with None).
 KNOWN = {
     "Format": "lossy files: mpd's own decoders report their sample format (mad: 24 bits, opus: 16, vorbis/faad: f); "
               "mlib decodes them all to float with FFmpeg and says 'f' (lossless files: the stream's depth, as mpd)",
@@ -32,6 +33,9 @@ KNOWN = {
                                "(its first database build, and the harness's `mpc update`)",
     ("rescan", "updating_db"): "as for update",
     ("config", None): "mpd answers config only on a local socket; mlib has no config file",
+    ('albumart "../music/Album1/flac-vorbis-cover.flac" 0', None):
+        "mpd 0.23 reads the cover beside a song URI with '..' components from the file system (so "
+        "'../outside/SONG' serves a cover outside the music directory); mlib refuses every such path",
 }
 
 
@@ -110,7 +114,7 @@ def fields(record):
 def compare(sequence, command, a, b, known_seen):
     """Differences between mpd's answer `a` and mlib's `b`, as (field, mpd, mlib, known reason or None)."""
     name = command.split(" ", 1)[0]
-    for key in ((sequence, None), (name, None)):
+    for key in ((sequence, None), (name, None), (command, None)):
         if key in KNOWN and a != b:
             known_seen.add(key)
             return [(None, "\n".join(a[:3]), "\n".join(b[:3]), KNOWN[key] or "see notes")]
@@ -154,6 +158,7 @@ SEQUENCES = {
         "command_list_ok_begin\nping\nfrobnicate\nping\ncommand_list_end",
         "command_list_begin\nping\nplay 99\ncommand_list_end",
         "replay_gain_status", "config", "password wrong", "commands", "notcommands", "stats",
+        "tagtypes disable Title", "tagtypes", "tagtypes all",
     ],
     "database": [
         "lsinfo", "lsinfo Album1", "lsinfo Album1/flac-vorbis-cover.flac", "lsinfo Nope", "lsinfo /",
@@ -172,6 +177,17 @@ SEQUENCES = {
         'find artist "Sine Wave" sort title', 'find artist "Sine Wave" sort -title', "search any e window 1:3",
         "count artist \"The Fixtures\"", "count group artist", "count \"(genre == 'Rock')\"", "count group album",
         "find nosuchtag x", "find artist",
+        # Empty values find the songs without the tag; numbers match as text (issue 26).
+        'find composer ""', 'count composer ""', "find \"(composer == '')\"", "find \"(composer != '')\"",
+        'find date ""', "find track 01", "count track 01",
+    ],
+    # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
+    "paths": [
+        'update "../outside"', 'rescan "../../../etc"', 'update "Album1/."', 'lsinfo ".."', 'lsinfo "Album1/.."',
+        'listall ".."', 'listallinfo "../music"', 'add ".."', 'addid "../music/opus.opus"',
+        'albumart "../music/Album1/flac-vorbis-cover.flac" 0', 'readpicture "../music/Album1/flac-vorbis-cover.flac" 0',
+        'playlistadd x ".."', 'find base ".."', 'search base "Album1/../.."', 'count base ".."', 'findadd base ".."',
+        'list album base ".."', 'find file "../music/opus.opus"', "playlistinfo",
     ],
     "queue": [
         "add Album1", "add opus.opus", "addid Long/tone1.flac", "addid Long/tone2.flac 0", "addid nope.flac",
@@ -188,6 +204,8 @@ SEQUENCES = {
         "status", "currentsong", "previous", "status", "seek 1 10", "status", "seekid 4 5", "status",
         "seekcur 3", "status", "playid 3", "status", "stop", "status", "currentsong", "next", "status",
         "play 1", "previous", "status", "play 3", "next", "status", "stop",
+        # next and previous while paused play (issue 26).
+        "play 0", "pause 1", "next", "status", "pause 1", "previous", "status", "stop",
     ],
     # prio orders random mode: the prioritised songs play next, highest first (the rest stays random:
     # "random 0" before the last status makes its nextsong comparable); a song that starts loses its prio.
@@ -236,7 +254,7 @@ SEQUENCES = {
         "albumart Album1/mp3-id3v24.mp3 128",
     ],
 }
-QUICK = ["connection", "database", "queue", "priority", "options", "playlists", "outputs", "stickers"]
+QUICK = ["connection", "database", "paths", "queue", "priority", "options", "playlists", "outputs", "stickers"]
 
 
 def reset(client):

@@ -63,8 +63,36 @@ final class SessionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { session?.becameWritable() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .read? = event as? IdleStateHandler.IdleStateEvent { session?.receivedNothing() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A line too long, a reset connection: end this client only.
         context.close(promise: nil)
     }
+}
+
+/// Answers a connection the server cannot take (over `maximumConnections`, or no file descriptor left)
+/// with one ACK line and closes it (MPD closes such a connection silently; a line tells the user why).
+final class ConnectionRefusal: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let reason: String
+    init(reason: String) { self.reason = reason }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let line = "ACK [5@0] {} \(reason)\n"
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line))).whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+    typealias OutboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }

@@ -30,6 +30,13 @@ final class ClientSession: @unchecked Sendable {
     /// here, so a client's commands are answered in order while other clients go on being served.
     private var busy = false
     private var waiting: [[UInt8]] = []
+    private var waitingBytes = 0
+    /// Lines waiting past this stop the reads from the socket until they are run (back-pressure on the
+    /// input: a client that pipelines faster than it reads its answers is not buffered without bound).
+    static let maxWaitingBytes = 64 * 1024
+    /// Answer bytes written to the channel and not yet sent: with the answer being built, they count
+    /// against `maximumOutputBuffer`.
+    private var unsentBytes = 0
     /// The command list being run: its lines, the next one, and the answer so far.
     private var listLines: [String] = []
     private var listNext = 0
@@ -54,14 +61,42 @@ final class ClientSession: @unchecked Sendable {
 
     func receive(_ line: [UInt8]) {
         core.enqueue {
-            if self.busy { self.waiting.append(line) } else { self.process(line) }
+            // A client whose answers are not read yet (the channel is unwritable) waits like one whose
+            // command runs off the loop: its next commands run once the socket drains.
+            guard self.busy || !self.channel.isWritable || !self.waiting.isEmpty else { return self.process(line) }
+            self.waiting.append(line)
+            self.waitingBytes += line.count + 1
+            if self.waitingBytes > Self.maxWaitingBytes { self.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in } }
         }
     }
 
-    /// Runs the lines that waited for an off-loop command, until one goes off the loop again.
+    /// Runs the lines that waited for an off-loop command or for the socket to drain, until one goes off
+    /// the loop again or the socket fills.
     private func drainWaiting() {
-        while !busy, !closed, !waiting.isEmpty { process(waiting.removeFirst()) }
+        while !busy, !closed, channel.isWritable, !waiting.isEmpty {
+            let line = waiting.removeFirst()
+            waitingBytes -= line.count + 1
+            process(line)
+        }
+        if waiting.isEmpty && !closed { channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in } }
     }
+
+    /// The channel's unsent answers fell below its low-water mark.
+    func becameWritable() {
+        core.enqueue { self.drainWaiting() }
+    }
+
+    /// Nothing came from the client for `connectionTimeout`: it is disconnected unless it waits in
+    /// `idle` or for its own command (MPD's `connection_timeout`).
+    func receivedNothing() {
+        core.enqueue {
+            guard self.idleMask == nil, !self.busy, self.waiting.isEmpty else { return }
+            self.close()
+        }
+    }
+
+    /// What an answer may still hold (`maximumOutputBuffer` less what is still unsent).
+    private var outputRoom: Int { max(0, core.configuration.maximumOutputBuffer - unsentBytes) }
 
     func disconnected() {
         core.enqueue {
@@ -106,7 +141,7 @@ final class ClientSession: @unchecked Sendable {
             commandListBytes = 0
             return
         }
-        var out = Response()
+        var out = Response(limit: outputRoom)
         let outcome = execute(line, index: 0, inList: false, into: &out)
         if case .deferred(let work, let name, let arguments) = outcome {
             busy = true
@@ -121,6 +156,8 @@ final class ClientSession: @unchecked Sendable {
 
     private func answer(_ outcome: Outcome, _ answer: Response) {
         var out = answer
+        // Over the output buffer: the client is closed, as MPD closes it.
+        if out.overflowed { return close() }
         switch outcome {
         case .ok:
             out.line("OK")
@@ -141,7 +178,7 @@ final class ClientSession: @unchecked Sendable {
         listLines = commandList ?? []
         commandList = nil
         listNext = 0
-        listOut = Response()
+        listOut = Response(limit: outputRoom)
         continueList()
     }
 
@@ -170,6 +207,14 @@ final class ClientSession: @unchecked Sendable {
 
     /// After one command of the list: false when the list ended there (its answer sent).
     private func endOfListItem(_ outcome: Outcome, _ index: Int) -> Bool {
+        // The list's answer went over the output buffer: the rest is not run and the client is closed
+        // (a list of 1,000 × listallinfo took 1.1 GB and held every client for 105 s).
+        if listOut.overflowed {
+            listOut = Response()
+            listLines = []
+            close()
+            return false
+        }
         switch outcome {
         case .ok, .silent, .deferred:
             if commandListOK { listOut.line("list_OK") }
@@ -302,7 +347,11 @@ final class ClientSession: @unchecked Sendable {
 
     private func send(_ bytes: [UInt8]) {
         guard !closed else { return }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        guard unsentBytes + bytes.count <= core.configuration.maximumOutputBuffer else { return close() }
+        unsentBytes += bytes.count
+        let count = bytes.count
+        // The promise completes on the channel's loop, which is the core's: no lock.
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in self.unsentBytes -= count }
     }
 
     func close() {

@@ -106,7 +106,8 @@ enum CommandTable {
         Command("stop", .control, 0, 0, PlaybackCommands.stop),
         Command("swap", .control, 2, 2, QueueCommands.swap),
         Command("swapid", .control, 2, 2, QueueCommands.swapid),
-        Command("tagtypes", .read, 0, nil, ConnectionCommands.tagtypes),
+        // No permission needed, as with mpd: clients set their tags up before they send the password.
+        Command("tagtypes", [], 0, nil, ConnectionCommands.tagtypes),
         Command("toggleoutput", .admin, 1, 1, OutputCommands.toggle),
         Command("update", .admin, 0, 1, DatabaseCommands.update),
         Command("urlhandlers", .read, 0, 0, ConnectionCommands.urlhandlers),

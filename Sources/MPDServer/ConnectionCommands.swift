@@ -7,14 +7,15 @@ enum ConnectionCommands {
         c.session.permissions = .all
     }
 
+    // `noidle` is not listed by mpd: it is answered only inside `idle`.
     static func commands(_ c: CommandContext, _ out: inout Response) throws {
-        for command in CommandTable.all where c.session.permissions.isSuperset(of: command.permission) {
+        for command in CommandTable.all where command.name != "noidle" && c.session.permissions.isSuperset(of: command.permission) {
             out.field("command", command.name)
         }
     }
 
     static func notcommands(_ c: CommandContext, _ out: inout Response) throws {
-        for command in CommandTable.all where !c.session.permissions.isSuperset(of: command.permission) {
+        for command in CommandTable.all where command.name != "noidle" && !c.session.permissions.isSuperset(of: command.permission) {
             out.field("command", command.name)
         }
     }
@@ -86,6 +87,7 @@ enum OutputCommands {
         guard enabled != c.core.outputEnabled else { return }
         c.core.outputEnabled = enabled
         if !enabled { c.core.player.pause() }
-        c.core.emit([.output])
+        // mpd wakes `mixer` too: the output's volume comes and goes with it.
+        c.core.emit([.output, .mixer])
     }
 }

@@ -276,7 +276,7 @@ enum DatabaseCommands {
     static func update(_ c: CommandContext, _ out: inout Response) throws {
         var directories: [MediaPath] = []
         if let uri = c.arguments.first, !LibraryURIs.normalized(uri).isEmpty {
-            guard let path = c.core.uris.path(of: uri) else { throw MPDError.badArgument("Malformed path") }
+            guard let path = c.core.uris.path(of: uri) else { throw MPDError.malformedPath }
             directories = [path]
         }
         out.field("updating_db", c.core.startUpdate(directories))
@@ -304,7 +304,7 @@ enum DatabaseCommands {
     static func readpicture(_ c: CommandContext, _ out: inout Response) throws {
         let offset = try Arguments.unsigned(c.arguments[1])
         let browser = c.core.browser()
-        guard let song = browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
+        guard let song = browser.song(c.arguments[0]) else { throw MPDError.noSuchSong }   // as mpd 0.23 (its albumart says "No file exists")
         let path = browser.view.paths[Int(song)], limit = c.session.binaryLimit
         // Reading the file (FFmpeg) is disk work: off the loop.
         c.offLoop {

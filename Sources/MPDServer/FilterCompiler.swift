@@ -85,17 +85,20 @@ struct FilterCompiler {
         }
         let isText = property.spec.type == .text || property.spec.type == .date
         if !isText {
-            // Track and disc are numbers in mlib: "3" and "03" name the same track, as MPD's parsed forms do.
+            // Track and disc are numbers in mlib, shown as plain decimals ("3"); mpd compares the tag's
+            // text, so "03" does not find track 3 (`find track 01`: nothing, as with mpd).
             guard op == .equal else { return .none }
             if value.isEmpty { return .or([.comparison(Comparison(property, .equal, .null)),
                                           .comparison(Comparison(property, .equal, .value(.integer(0))))]) }
-            guard let n = Int64(value.split(separator: "/").first.map(String.init) ?? value) else { return .none }
+            let number = value.split(separator: "/").first.map(String.init) ?? value
+            guard let n = Int64(number), String(n) == number else { return .none }
             return .comparison(Comparison(property, .equal, .value(.integer(n))))
         }
         if value.isEmpty {
             switch op {
-            // MPD 0.23 finds nothing for an empty exact value (a missing tag is not an empty one).
-            case .equal: return .none
+            // An empty exact value finds the songs without the tag, as mpd 0.23's (`find artist ""`).
+            case .equal: return .or([.comparison(Comparison(property, .equal, .null)),
+                                     .comparison(Comparison(property, .equal, .value(.text(""))))])
             case .contains, .startsWith, .regex: return .all
             default: break
             }
@@ -115,6 +118,7 @@ struct FilterCompiler {
     }
 
     func base(_ uri: String) throws -> MediaPredicate {
+        guard LibraryURIs.isSafe(LibraryURIs.normalized(uri)) else { throw MPDError.badURI }
         guard let path = uris.path(of: uri) else { throw MPDError.noSuchDirectory }
         if LibraryURIs.normalized(uri).isEmpty && uris.topDirectories == nil { return .all }
         let prefix = path.string.hasSuffix("/") ? path.string : path.string + "/"

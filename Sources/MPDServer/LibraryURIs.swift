@@ -1,4 +1,5 @@
 import MediaModel
+import MediaScanner
 
 /// MPD URIs over mlib's absolute paths. With one root, a URI is the path relative to it, exactly as
 /// MPD's are relative to `music_directory` (the same files give the same URIs from both servers); with
@@ -40,20 +41,29 @@ struct LibraryURIs: Sendable {
     }
 
     /// The absolute path a URI (file or directory; "" is the top) names, or nil when no root holds it.
+    /// Every client-given path comes through here: one with an empty, `.` or `..` component names
+    /// nothing (`RootContainment`), so no command reaches outside the roots. (MPD's answers for such a
+    /// path are its answers for a missing one, except `update`'s "Malformed path" and `base`'s "Bad URI".)
     func path(of uri: String) -> MediaPath? {
         let trimmed = Self.normalized(uri)
+        guard Self.isSafe(trimmed) else { return nil }
         if mounts.count == 1 && mounts[0].name.isEmpty {
-            return trimmed.isEmpty ? mounts[0].root : mounts[0].root.appending(MediaPath(trimmed))
+            return RootContainment.path(trimmed, below: mounts[0].root)
         }
         guard !trimmed.isEmpty else { return nil }
         let parts = trimmed.split(separator: "/", maxSplits: 1).map(String.init)
         guard let mount = mounts.first(where: { $0.name == parts[0] }) else { return nil }
-        return parts.count == 1 ? mount.root : mount.root.appending(MediaPath(parts[1]))
+        return RootContainment.path(parts.count == 1 ? "" : parts[1], below: mount.root)
     }
 
     /// The top-level directories (several roots) — nil with one root, whose files sit at the top.
     var topDirectories: [String]? {
         mounts.count == 1 && mounts[0].name.isEmpty ? nil : mounts.map(\.name)
+    }
+
+    /// Whether a normalized URI is the top ("") or a relative path of real names (MPD's `uri_safe_local`).
+    static func isSafe(_ normalized: String) -> Bool {
+        normalized.isEmpty || RootContainment.isSafeRelative(normalized.utf8)
     }
 
     /// Without leading/trailing slashes; "/" and "" both mean the top.

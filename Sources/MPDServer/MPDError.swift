@@ -21,6 +21,10 @@ public struct MPDError: Error, Sendable, Hashable, CustomStringConvertible {
     static let badSongIndex = MPDError(.argument, "Bad song index")
     static let noSuchPlaylist = MPDError(.noExist, "No such playlist")
     static let noSuchDirectory = MPDError(.noExist, "No such directory")
+    /// `update`'s answer for a path with an empty, `.` or `..` component (it could leave the music directory).
+    static let malformedPath = MPDError(.argument, "Malformed path")
+    /// A filter's `base` with such a path.
+    static let badURI = MPDError(.argument, "Bad URI")
 }
 
 /// What a command may do; a client holds a set of these (all of them unless a password is set).

@@ -23,6 +23,14 @@ public struct MPDServerConfiguration: Sendable {
     public var outputPlugin = "null"
     /// Longest request line accepted; a longer one closes the connection.
     public var maximumLineLength = 64 * 1024
+    /// Most bytes a client's answers may hold, built and not yet sent (MPD's `max_output_buffer_size`,
+    /// 8 MiB): a command or command list whose answer goes past it closes the client, as MPD does.
+    public var maximumOutputBuffer = 8 * 1024 * 1024
+    /// A client that sends nothing for this long is disconnected, unless it waits in `idle` (MPD's
+    /// `connection_timeout`, 60 s).
+    public var connectionTimeout: Duration = .seconds(60)
+    /// Connections served at once (MPD's `max_connections`, 100); one more is refused with an ACK line.
+    public var maximumConnections = 100
 
     public init() {}
 }
@@ -41,6 +49,7 @@ public final class MPDServer: @unchecked Sendable {
     let core: ServerCore
     private let group: MultiThreadedEventLoopGroup
     private var channels: [any Channel] = []
+    private let reserve = DescriptorReserve()
 
     /// `library`: opened with its locator (`Library.open`), so that `update` takes the scan lock its store needs.
     public init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration) throws {
@@ -83,16 +92,49 @@ public final class MPDServer: @unchecked Sendable {
 
     private func bootstrap() -> ServerBootstrap {
         let core = self.core
-        let maximumLineLength = core.configuration.maximumLineLength
+        let configuration = core.configuration
+        let connections = ConnectionCount()
+        let reserve = self.reserve
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.connectionTimeout.components.seconds) * 1_000_000_000
+                                             + configuration.connectionTimeout.components.attoseconds / 1_000_000_000)
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // When accept fails for want of file descriptors, the reserve one is given up so the
+            // connection can be accepted and refused (`DescriptorReserve`): the loop spun at 70% CPU.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorReserve.AcceptFailureHandler(reserve))
+                }
+            }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // Back-pressure: a channel whose unsent answer passes 1 MiB is unwritable, and its client's next
+            // commands wait until the socket drains (ClientSession), so one slow reader holds no one up.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maximumLength: maximumLineLength)))
+                    // Every channel runs on the server's one loop thread: the count needs no lock.
+                    if reserve.isExhausted {
+                        channel.closeFuture.whenComplete { _ in reserve.restore() }
+                        try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(reason: "the server has no file descriptor left"))
+                        return
+                    }
+                    guard connections.value < configuration.maximumConnections else {
+                        let reason = "too many connections (the server serves \(configuration.maximumConnections) at once)"
+                        try channel.pipeline.syncOperations.addHandler(ConnectionRefusal(reason: reason))
+                        return
+                    }
+                    connections.value += 1
+                    channel.closeFuture.whenComplete { _ in connections.value -= 1 }
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maximumLength: configuration.maximumLineLength)))
                     try channel.pipeline.syncOperations.addHandler(SessionHandler(core: core))
                 }
             }
     }
+}
+
+/// The connections open now, counted on the server's loop (see `MPDServerConfiguration.maximumConnections`).
+private final class ConnectionCount: @unchecked Sendable {
+    var value = 0
 }

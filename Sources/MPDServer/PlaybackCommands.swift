@@ -69,7 +69,10 @@ enum PlaybackCommands {
         if number >= player.playOrder.count && !c.core.repeatOn {
             player.stop()
         } else {
+            let paused = player.playbackState == .paused
             player.skipToNextItem()
+            // mpd plays the next song even when paused.
+            if paused { player.play() }
         }
     }
 
@@ -79,11 +82,14 @@ enum PlaybackCommands {
         guard player.playbackState != .stopped, let number = player.status.playOrderNumber else {
             throw MPDError(.playerSync, "Not playing")
         }
+        let paused = player.playbackState == .paused
         if number == 1 && !c.core.repeatOn {
             player.currentPlaybackTime = 0
         } else {
             player.skipToPreviousItem()
         }
+        // mpd plays the previous song (or this one again) even when paused.
+        if paused { player.play() }
     }
 
     static func seek(_ c: CommandContext, _ out: inout Response) throws {

@@ -1,15 +1,32 @@
 import Foundation
 
 /// The bytes of one answer, built as `key: value` lines (and binary chunks for `albumart`).
+///
+/// At most `limit` bytes are kept: past it the answer is dropped and `overflowed` set, and the client is
+/// closed (MPD's `max_output_buffer_size`), so an answer never grows without bound.
 struct Response {
     private(set) var bytes: [UInt8] = []
+    var limit = Int.max
+    private(set) var overflowed = false
+
+    init(limit: Int = .max) { self.limit = limit }
+
+    private mutating func checkLimit() {
+        if bytes.count > limit {
+            overflowed = true
+            bytes = []
+        }
+    }
 
     mutating func field(_ key: String, _ value: String) {
-        // A value cannot hold a line break: MPD's clients read line by line. (Bytes, not Characters,
-        // are looked at and appended: this runs for every field of every song of every answer.)
-        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 })
+        guard !overflowed else { return }
+        defer { checkLimit() }
+        // A value cannot hold a line break: MPD's clients read line by line; and mpd writes a tab in a
+        // tag as a space. (Bytes, not Characters, are looked at and appended: this runs for every field
+        // of every song of every answer.)
+        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 9 })
             ? value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ")
+                .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\t", with: " ")
             : value
         bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: ":"))
@@ -21,17 +38,20 @@ struct Response {
     mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
 
     mutating func line(_ text: String) {
+        guard !overflowed else { return }
+        defer { checkLimit() }
         bytes.append(contentsOf: text.utf8)
         bytes.append(UInt8(ascii: "\n"))
     }
 
     mutating func binary(_ data: [UInt8]) {
         field("binary", data.count)
+        guard !overflowed else { return }
+        defer { checkLimit() }
         bytes += data
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    mutating func append(_ other: Response) { bytes += other.bytes }
 
     var isEmpty: Bool { bytes.isEmpty }
 }

@@ -215,9 +215,15 @@ final class ServerCore: @unchecked Sendable {
         Task.detached { [weak self] in
             var failure: String?
             var playlistsTouched = false
+            // Whether the scan changed the library: an update that changed nothing wakes no `idle
+            // database` (each client reloads its whole library on one). Unknown after a failure: true.
+            var changed = true
             do {
-                let mirrored = try await library.scan(directories).playlists
+                let result = try await library.scan(directories)
+                let mirrored = result.playlists, summary = result.summary
                 playlistsTouched = mirrored.synced > 0 || !mirrored.removed.isEmpty
+                changed = summary.added + summary.updated + summary.reread + summary.moved + summary.removed
+                    + summary.excluded > 0 || result.interrupted
                 if let (file, message) = mirrored.failures.first {
                     failure = (file.map { "\($0): playlist not imported: " } ?? "") + message
                 }
@@ -227,17 +233,33 @@ final class ServerCore: @unchecked Sendable {
             guard let self else { return }
             // The new view is in before the update is announced: a client that reloads on `database`
             // sees the scan's result. (Here, off the loop: the build reads the whole library.)
+            // Rebuilt even when the scan changed nothing: another process may have changed the library
+            // in a way the view's check does not see (a rename moves no total); clients hear of it then.
+            let before = self.view.snapshot
             await self.view.refreshed(force: true)
-            let (message, touched) = (failure, playlistsTouched)
-            self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched) }
+            changed = changed || !Self.sameContent(before, self.view.snapshot)
+            let (message, touched, databaseChanged) = (failure, playlistsTouched, changed)
+            self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched, databaseChanged: databaseChanged) }
         }
         return job
     }
 
-    private func finishUpdate(failure: String?, playlistsTouched: Bool) {
+    /// Whether two views hold the same songs under the same paths with the same totals (the scan
+    /// generation aside: a scan that changed nothing may still raise it).
+    private static func sameContent(_ a: LibrarySnapshot, _ b: LibrarySnapshot) -> Bool {
+        var versionA = a.version, versionB = b.version
+        versionA?.generation = 0
+        versionB?.generation = 0
+        return versionA == versionB && a.paths == b.paths
+    }
+
+    private func finishUpdate(failure: String?, playlistsTouched: Bool, databaseChanged: Bool) {
         updateJob = nil
-        databaseUpdated = Date()
+        if databaseChanged { databaseUpdated = Date() }
         if let failure { lastError = failure }
-        emit(playlistsTouched ? [.update, .database, .stored_playlist] : [.update, .database])
+        var subsystems: Set<Subsystem> = [.update]
+        if databaseChanged { subsystems.insert(.database) }
+        if playlistsTouched { subsystems.insert(.stored_playlist) }
+        emit(subsystems)
     }
 }

@@ -54,7 +54,13 @@ public struct MediaScanner: Sendable {
         var targets: [ScanTarget] = []
         var goneTargets: [ScanTarget] = []
         for directory in directories {
-            let root = rootStates.first { directory == $0.path || directory.hasPrefix(directory: $0.path) }
+            // A path the kernel would resolve elsewhere (`root/../x`) is no subtree of a root, nor a root.
+            guard RootContainment.isPlainAbsolute(directory) else {
+                run.summary.missingRoots.append(.init(path: directory, reason: "not a plain absolute path (a '.', '..' or empty component); not scanned"))
+                continue
+            }
+            let holder = RootContainment.root(holding: directory, among: rootStates.map(\.path))
+            let root = rootStates.first { $0.path == holder }
             let target = ScanTarget(path: directory, root: root?.path ?? directory, window: root?.completeGeneration ?? 0)
             if root != nil && !target.isWholeRoot && Self.isGone(directory) { goneTargets.append(target); continue }
             if let problem = try missingRootProblem(directory) { run.summary.missingRoots.append(problem); continue }
@@ -130,7 +136,7 @@ public struct MediaScanner: Sendable {
             run.summary.excluded = run.itemsToHide.count
             run.moves.noteHidden(try index.hiddenItems().map { item in
                 var item = item
-                item.window = max(item.window, rootStates.first { item.path.hasPrefix(directory: $0.path) }?.completeGeneration ?? 0)
+                item.window = max(item.window, rootStates.first { $0.path == RootContainment.root(holding: item.path, among: [$0.path]) }?.completeGeneration ?? 0)
                 return item
             })
             // Removing is safe only when the walk saw every place an item could have gone: every root, and

@@ -19,7 +19,9 @@ public struct ScanPlan: Sendable, Equatable {
             return
         }
         var newRoots: [MediaPath] = []
-        for directory in directories where !roots.contains(where: { directory == $0 || directory.hasPrefix(directory: $0) }) {
+        // A path that is not plain (`root/../x`) becomes no root: the scanner refuses it (`missingRoots`).
+        for directory in directories where RootContainment.isPlainAbsolute(directory)
+            && RootContainment.root(holding: directory, among: roots) == nil {
             if !newRoots.contains(directory) { newRoots.append(directory) }
         }
         self.newRoots = newRoots

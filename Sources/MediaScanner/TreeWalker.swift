@@ -64,8 +64,7 @@ final class TreeWalker {
     /// files between the root and it apply too, so a subtree scan leaves out what a full scan does.
     func start(_ directory: MediaPath) {
         var parent = stat()
-        let root = libraryRoots.filter { directory == $0 || directory.hasPrefix(directory: $0) }.max { $0.bytes.count < $1.bytes.count }
-            ?? directory
+        let root = RootContainment.root(holding: directory, among: libraryRoots) ?? directory
         var list = ExcludeList()
         list.add(lines: excludes.map { Substring($0) }, base: root) { _ in "--exclude" }
         list.add(lines: (rootExcludes[root] ?? []).map { Substring($0) }, base: root) { _ in "the root's exclude list" }
@@ -116,7 +115,7 @@ final class TreeWalker {
         guard !libraryRoots.isEmpty, let resolved = link.withCString({ realpath($0, nil) }) else { return false }
         defer { free(resolved) }
         let target = MediaPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
-        return libraryRoots.contains { target == $0 || target.hasPrefix(directory: $0) }
+        return RootContainment.root(holding: target, among: libraryRoots) != nil
     }
 
     private func read(_ directory: MediaPath, parentDevice: Int64?, excludes inherited: ExcludeList) -> DirectoryListing? {

@@ -82,6 +82,15 @@ struct Serve: AsyncParsableCommand {
         return (bare.isEmpty ? "127.0.0.1" : bare, port)
     }
 
+    @Option(help: ArgumentHelp("Most KiB a client's answers may hold unsent; a command list whose answer goes past it closes the client (as mpd's max_output_buffer_size).", valueName: "KiB"))
+    var maxOutputBuffer: Int = 8192
+
+    @Option(help: ArgumentHelp("Disconnect a client that sends nothing for this many seconds (not while it waits in idle).", valueName: "seconds"))
+    var connectionTimeout: Int = 60
+
+    @Option(help: ArgumentHelp("Connections served at once; one more gets an ACK line and is closed.", valueName: "n"))
+    var maxConnections: Int = 100
+
     func validate() throws {
         if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535") }
@@ -89,6 +98,9 @@ struct Serve: AsyncParsableCommand {
         if random == .off { throw ValidationError("--random is songs or albums") }
         if http != nil && httpAddress == nil { throw ValidationError("--http takes [ADDRESS:]PORT, PORT 0–65535") }
         if noMpd && http == nil { throw ValidationError("--no-mpd needs --http") }
+        if maxOutputBuffer < 1 { throw ValidationError("--max-output-buffer must be at least 1 (KiB)") }
+        if connectionTimeout < 1 { throw ValidationError("--connection-timeout must be at least 1 (seconds)") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() async throws {
@@ -125,6 +137,9 @@ struct Serve: AsyncParsableCommand {
         configuration.socketPath = socket
         configuration.password = password
         configuration.randomMode = random
+        configuration.maximumOutputBuffer = maxOutputBuffer * 1024
+        configuration.connectionTimeout = .seconds(connectionTimeout)
+        configuration.maximumConnections = maxConnections
         configuration.outputName = "mlib (\(spec))"
         configuration.outputPlugin = spec.description.split(separator: ":").first.map(String.init) ?? "null"
         // A play counts when someone heard it: a device in real time, not a null or file rendering.

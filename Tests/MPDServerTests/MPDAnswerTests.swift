@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Answers that differed from Debian's mpd 0.23 in ways clients see (issue 26, 5 and 11), each as mpd
+/// gives it on the same folder.
+@Suite(.serialized, .enabled(if: toolExists("ffmpeg"), "ffmpeg missing (scripts/install-deps.sh)"))
+struct MPDAnswerTests {
+    static func state(_ client: RawClient) throws -> String? {
+        try client.command("status").first { $0.hasPrefix("state: ") }.map { String($0.dropFirst(7)) }
+    }
+
+    /// mpd's `next` and `previous` while paused start playing the other song.
+    @Test func nextAndPreviousWhilePausedPlay() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("add Long").last == "OK")
+        #expect(try client.command("play 0").last == "OK")
+        #expect(try client.command("pause 1").last == "OK")
+        #expect(try Self.state(client) == "pause")
+        #expect(try client.command("next").last == "OK")
+        #expect(try Self.state(client) == "play")
+        #expect(try client.command("pause 1").last == "OK")
+        #expect(try client.command("previous").last == "OK")
+        #expect(try Self.state(client) == "play")
+        #expect(try client.command("currentsong").contains("Pos: 0"))
+    }
+
+    /// `commands` does not list `noidle` (mpd answers it only inside idle); `tagtypes` needs no password.
+    @Test func commandsAndTagtypesBeforeThePassword() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library, extra: ["--password", "secret"])
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("tagtypes").contains("tagtype: Artist"))
+        #expect(try client.command("password secret") == ["OK"])
+        let commands = try client.command("commands")
+        #expect(commands.contains("command: idle") && !commands.contains("command: noidle"))
+    }
+
+    /// A tab inside a tag is a space in the answer, as mpd writes it.
+    @Test func tabsInTagsAreSpaces() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let file = library.music.appendingPathComponent("tab.flac")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=A\tB", file.path])
+        #expect(made.status == 0)
+        #expect(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("lsinfo tab.flac").contains("Title: A B"))
+    }
+
+    /// An empty value finds the songs without the tag (issue 26, 4: `find artist ""` gave 0 where mpd
+    /// gives the songs with no artist), and a number is matched as mpd matches the tag's text: `find
+    /// track 01` finds nothing when the tag is 1 (issue 26, 11).
+    @Test func emptyValuesAndNumbersMatchAsMPD() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let bare = library.music.appendingPathComponent("bare.flac")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=Bare", "-metadata", "track=3", bare.path])
+        #expect(made.status == 0)
+        #expect(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("find artist \"\"").filter { $0.hasPrefix("file: ") } == ["file: bare.flac"])
+        #expect(try client.command("count artist \"\"").contains("songs: 1"))
+        #expect(try client.command("find \"(artist == '')\"").filter { $0.hasPrefix("file: ") } == ["file: bare.flac"])
+        #expect(try client.command("find \"(artist != '')\"").filter { $0.hasPrefix("file: ") }.count > 1)
+        #expect(try client.command("find track 03") == ["OK"])
+        #expect(try client.command("find track 3").contains("file: bare.flac"))
+    }
+
+    /// An update that changed nothing wakes `idle database` no one (every client reloaded its whole
+    /// library after each one); `update` is still announced, and an update that adds a song wakes both.
+    @Test func idleDatabaseOnlyWhenTheUpdateChangedSomething() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let watcher = try RawClient(port: server.port)
+        let client = try RawClient(port: server.port)
+        // Waits until the update is over.
+        func settle() throws {
+            for _ in 0..<100 where try client.command("status").contains(where: { $0.hasPrefix("updating_db") }) {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        try watcher.send(Array("idle database\n".utf8))
+        #expect(try client.command("update").last == "OK")
+        try settle()
+        Thread.sleep(forTimeInterval: 0.7)   // longer than the view's check interval (0.5 s)
+        try watcher.send(Array("noidle\n".utf8))
+        let unchanged = try watcher.answer()
+        #expect(unchanged == ["OK"], "an update that changed nothing woke idle database: \(unchanged)")
+
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
+                                         to: library.music.appendingPathComponent("Other/copy.opus"))
+        try watcher.send(Array("idle database\n".utf8))
+        #expect(try client.command("update").last == "OK")
+        #expect(try watcher.answer() == ["changed: database", "OK"])
+    }
+
+    /// Enabling or disabling an output wakes `idle mixer` too, as mpd's (its volume comes and goes).
+    @Test func outputsWakeTheMixer() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let watcher = try RawClient(port: server.port)
+        let client = try RawClient(port: server.port)
+        try watcher.send(Array("idle mixer\n".utf8))
+        #expect(try client.command("disableoutput 0") == ["OK"])
+        #expect(try watcher.answer() == ["changed: mixer", "OK"])
+        try watcher.send(Array("idle mixer\n".utf8))
+        #expect(try client.command("enableoutput 0") == ["OK"])
+        #expect(try watcher.answer() == ["changed: mixer", "OK"])
+    }
+}
