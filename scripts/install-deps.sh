@@ -22,6 +22,7 @@ PACKAGES=(
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
   postgresql                                                       # PostgreSQL store: tests start a private server
   openssl                                                          # PostgreSQL TLS tests: certificates for the private server
+  zsh fish                                                         # shell completion tests: the generated scripts run and parse
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q

@@ -61,10 +61,10 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: .long, help: "Print what the scan would read (+) and what exclude lists leave out (-, with the pattern and its file), then exit; nothing is read or written.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"), completion: .directory)
     var forget: String?
 
-    @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"), completion: .directory)
     var directories: [String] = []
 
     func validate() throws {

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// What a new user types out of habit from beets, mpc and the shell (issue 30): each habit either works
+/// or fails with a message that says what to type instead.
+@Suite(.serialized) struct UserHabitsTests {
+    /// `mlib --library X ls` and `mlib root --library X list`, as `beet -l lib.db ls` and
+    /// `mpc -h host status`: a global option before the subcommand.
+    @Test func libraryOptionBeforeTheSubcommand() throws {
+        let folder = try FixtureFolder("habits-global", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+
+        let list = try CLI.run(["--library", folder.library, "ls", "-f", "$title"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.out == (try folder.mlib(["ls", "-f", "$title"])).out)
+        let joined = try CLI.run(["--library=\(folder.library)", "ls", "--json"])
+        #expect(joined.status == 0, "\(joined.stderr)")
+
+        let roots = try CLI.run(["root", "--library", folder.library, "list"])
+        #expect(roots.status == 0, "\(roots.stderr)")
+        #expect(roots.out.contains(folder.music.lastPathComponent), "\(roots.out)")
+        let defaultSubcommand = try CLI.run(["root", "--library", folder.library])
+        #expect(defaultSubcommand.status == 0, "\(defaultSubcommand.stderr)")
+        #expect(defaultSubcommand.out == roots.out)
+
+        // Where it goes is documented.
+        #expect(try CLI.run(["--help"]).out.contains("mlib --library X ls"))
+    }
+
+    /// `mlib lss`, `mlib help nosuch`, `mlib playlist shw`: a usage error (2) naming the nearest command.
+    @Test func mistypedSubcommandsSuggestTheNearest() throws {
+        let top = try CLI.run(["lss"])
+        #expect(top.status == 2)
+        #expect(top.stderr.contains("unknown command 'lss'") && top.stderr.contains("did you mean 'ls'?"), "\(top.stderr)")
+
+        let help = try CLI.run(["help", "nosuch"])
+        #expect(help.status == 2, "\(help.out)")
+        #expect(help.stderr.contains("unknown command 'nosuch'"), "\(help.stderr)")
+        let helpTypo = try CLI.run(["help", "playlsit"])
+        #expect(helpTypo.stderr.contains("did you mean 'playlist'?"), "\(helpTypo.stderr)")
+        #expect(try CLI.run(["help", "playlist", "show"]).status == 0)
+
+        let nested = try CLI.run(["playlist", "shw", "x"])
+        #expect(nested.status == 2)
+        #expect(nested.stderr.contains("did you mean 'show'?"), "\(nested.stderr)")
+    }
+
+    /// `--sort artist,yeer`: the key named, with the nearest, as a query's unknown field is.
+    @Test func mistypedSortKeysSuggestTheNearest() throws {
+        let folder = try FixtureFolder("habits-sort", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let typo = try folder.mlib(["ls", "--sort", "artist,yeer"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("unknown sort key 'yeer'") && typo.stderr.contains("did you mean 'year'?"), "\(typo.stderr)")
+    }
+
+    /// `--sort year --sort artist` sorts by both, in that order (it kept only the last).
+    @Test func repeatedSortOptionsAddKeys() throws {
+        let folder = try FixtureFolder("habits-sort2", copying: ["opus.opus", "ogg-vorbis.ogg", "mp3-id3v24.mp3"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let twice = try folder.mlib(["ls", "-f", "$path", "--sort", "-title", "--sort", "path"])
+        let once = try folder.mlib(["ls", "-f", "$path", "--sort", "-title,path"])
+        let last = try folder.mlib(["ls", "-f", "$path", "--sort", "path"])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.out == once.out)
+        #expect(once.out != last.out, "the fixtures' titles must order them differently from their paths")
+    }
+}
