@@ -89,3 +89,31 @@ extension SinkSpec: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["auto", "null", "null:fast", "wav:FILE", "pcm"] }
     public static var defaultCompletionKind: CompletionKind { .list(["auto", "null", "null:fast", "wav:", "pcm"]) }
 }
+
+/// `--shuffle` and `serve --random`: `off`, `songs`, `albums`, read as `--group` reads its kinds (singular
+/// or plural, any case: `--shuffle song` as `--group album`); `none` is `off`, as for `--repeat`.
+extension ShuffleMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "off", "none": self = .off
+        case "song", "songs": self = .songs
+        case "album", "albums": self = .albums
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["off", "songs", "albums"] }
+}
+
+/// `--repeat`: `off` (or `none`, the enum's name), `one`, `all`, any case: the same word turns shuffle and
+/// repeat off.
+extension RepeatMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "off", "none": self = .none
+        case "one", "single": self = .one
+        case "all": self = .all
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["off", "one", "all"] }
+}

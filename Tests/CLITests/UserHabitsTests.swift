@@ -68,4 +68,17 @@ import Testing
         #expect(twice.out == once.out)
         #expect(once.out != last.out, "the fixtures' titles must order them differently from their paths")
     }
+
+    /// `--repeat off` as `--shuffle off`; `--shuffle song` as `--group album`.
+    @Test func playModesTakeTheSameWords() throws {
+        let folder = try FixtureFolder("habits-modes", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        for arguments in [["--repeat", "off"], ["--repeat", "none"], ["--shuffle", "off"], ["--shuffle", "song"], ["--shuffle", "Albums"],
+                          ["--repeat", "ONE"]] {
+            let play = try folder.mlib(["play", "--dry-run"] + arguments)
+            #expect(play.status == 0, "\(arguments): \(play.stderr)")
+        }
+        #expect(try folder.mlib(["play", "--dry-run", "--repeat", "sometimes"]).status == 2)
+    }
 }
