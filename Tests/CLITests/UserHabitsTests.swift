@@ -81,4 +81,19 @@ import Testing
         }
         #expect(try folder.mlib(["play", "--dry-run", "--repeat", "sometimes"]).status == 2)
     }
+
+    /// `added:-7d` (an exact instant: matches nothing) and `year-` (beets' sort suffix, searched as a word)
+    /// are queries a user means otherwise: a warning says what to write, as for a lower-case `and`.
+    @Test func plausibleTermsThatMatchNothingWarn() throws {
+        let folder = try FixtureFolder("habits-terms", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let instant = try folder.mlib(["ls", "added:-7d"])
+        #expect(instant.stderr.contains("added:-7d.."), "\(instant.stderr)")
+        #expect(try folder.mlib(["ls", "added:-7d.."]).stderr.isEmpty)
+        let sortSuffix = try folder.mlib(["ls", "year-"])
+        #expect(sortSuffix.stderr.contains("--sort -year"), "\(sortSuffix.stderr)")
+        let ascending = try folder.mlib(["ls", "artist+"])
+        #expect(ascending.stderr.contains("--sort artist"), "\(ascending.stderr)")
+    }
 }
