@@ -96,4 +96,21 @@ import Testing
         let ascending = try folder.mlib(["ls", "artist+"])
         #expect(ascending.stderr.contains("--sort artist"), "\(ascending.stderr)")
     }
+
+    /// `scan --forget X Y` forgot X and ignored Y, `--forget Y --failures` forgot nothing, both exit 0: now a
+    /// usage error that says why, and nothing is forgotten.
+    @Test func scanOptionsThatWouldBeIgnoredAreRefused() throws {
+        let folder = try FixtureFolder("habits-scan", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let other = folder.dir.appendingPathComponent("other").path
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        for arguments in [["--forget", folder.music.path, other], ["--forget", folder.music.path, "--failures"],
+                          ["--failures", other], ["--dry-run", "--forget", folder.music.path]] {
+            let scan = try folder.mlib(["scan"] + arguments)
+            #expect(scan.status == 2, "\(arguments): \(scan.stderr)")
+            #expect(!scan.stderr.contains("Usage: mlib <subcommand>"), "\(scan.stderr)")
+        }
+        #expect(try folder.mlib(["root", "list"]).out.contains(folder.music.path), "nothing was forgotten")
+    }
 }
