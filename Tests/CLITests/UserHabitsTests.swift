@@ -113,4 +113,15 @@ import Testing
         }
         #expect(try folder.mlib(["root", "list"]).out.contains(folder.music.path), "nothing was forgotten")
     }
+
+    /// `play --start 3` printed `▶ 1/5` for item 3; `--repeat one` printed 1/2, 2/2, 1/2 for one item.
+    @Test func playLinesShowTheItemsPosition() throws {
+        let folder = try FixtureFolder("habits-position", copying: ["opus.opus", "ogg-vorbis.ogg", "mp3-id3v24.mp3"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let started = try folder.mlib(["play", "--sink", "null:fast", "--sort", "path", "--start", "2"])
+        #expect(started.status == 0, "\(started.stderr)")
+        let lines = started.out.split(separator: "\n").filter { $0.hasPrefix("▶") }.map { $0.split(separator: " ")[1] }
+        #expect(lines == ["2/3", "3/3"], "\(started.out)")
+    }
 }
