@@ -124,4 +124,14 @@ import Testing
         let lines = started.out.split(separator: "\n").filter { $0.hasPrefix("▶") }.map { $0.split(separator: " ")[1] }
         #expect(lines == ["2/3", "3/3"], "\(started.out)")
     }
+
+    /// "rated 1 item 4" read as a garbled sentence.
+    @Test func rateSaysWhatItSet() throws {
+        let folder = try FixtureFolder("habits-rate", copying: ["opus.opus"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+        let rate = try folder.mlib(["rate", "path:\(folder.music.path)", "4"])
+        #expect(rate.status == 0, "\(rate.stderr)")
+        #expect(rate.out == "rated 1 item: 4 stars\n")
+    }
 }
