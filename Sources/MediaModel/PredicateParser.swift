@@ -242,27 +242,8 @@ public struct PredicateParser {
 
     /// " (did you mean 'artist'?)" for a near-miss property name.
     static func suggestion(for name: String) -> String {
-        let lower = name.lowercased()
         let candidates = MediaProperty.allCases.map(\.rawValue) + MediaProperty.aliases.keys.sorted()
-        let best = candidates.map { ($0, editDistance(lower, $0.lowercased())) }.min { $0.1 < $1.1 }
-        guard let best, best.1 <= max(2, lower.count / 3) else { return "" }
-        return " (did you mean '\(best.0)'?)"
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var prev = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                prev = old
-            }
-        }
-        return row[b.count]
+        return NameSuggestion.nearest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 }
 

@@ -98,6 +98,15 @@ public enum QueryArguments {
         }
         let field = term.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         let rest = term.dropFirst(field.count)
+        // `added:-7d` is the instant seven days ago to the second, which no item has: "since" is `-7d..`.
+        if rest.hasPrefix(":"), let property = MediaProperty(name: String(field)), property.spec.type == .timestamp,
+           QueryLiterals.relativeTimestamp(String(rest.dropFirst())) != nil {
+            return ["'\(term)' is one instant; for everything since then write \(term).."]
+        }
+        // `year-`, `artist+`: beets' sort suffixes, which a query reads as a word to search.
+        if let mark = rest.first, rest.count == 1, "+-".contains(mark), MediaProperty(name: String(field)) != nil {
+            return ["'\(term)' is searched as a word; to sort write --sort \(mark == "-" ? "-" : "")\(field)"]
+        }
         if !field.isEmpty, MediaProperty(name: String(field)) != nil,
            let op = ["=~", "==", "!=", ">=", "<=", "=", "<", ">", "~"].first(where: { rest.hasPrefix($0) }) {
             let value = rest.dropFirst(op.count)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MediaIndex
 import MediaModel
 
@@ -18,5 +19,32 @@ enum Completions {
         guard let options = try? LibraryOptions.parse(arguments), let index = try? options.open(),
               let playlists = try? index.playlists() else { return [] }
         return playlists.map(\.name)
+    }
+
+    /// `$artist`, `$albumArtist`, … for a -f template (the field being typed, when the template is its own word).
+    static let templateFields: CompletionKind = .custom { _, _, _ in
+        // bash's `compgen -W` expands each word of its list again: a bare `$title` would become empty.
+        let dollar = ProcessInfo.processInfo.environment["SAP_SHELL"] == "bash" ? "\\$" : "$"
+        return (MediaProperty.allCases.map(\.rawValue) + MediaProperty.aliases.keys.sorted()).map { dollar + $0 }
+    }
+
+    /// `mlib --generate-completion-script bash`: ArgumentParser's script, with what 1.8.2 cannot be told.
+    /// - `complete -o default`: where the script offers nothing (an argument mlib cannot guess, a value
+    ///   typed that matches no word), bash's own filename completion runs, as for commands without a
+    ///   completion script; without it, installing the script took path completion away.
+    /// - `mlib help <TAB>` offers the subcommands (ArgumentParser's `help` completes nothing).
+    /// nil for the other shells and other command lines: ArgumentParser answers those itself.
+    static func script(for arguments: [String]) -> String? {
+        guard arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] else { return nil }
+        return bashScript(MLib.completionScript(for: .bash))
+    }
+
+    static func bashScript(_ generated: String) -> String {
+        var script = generated.replacingOccurrences(of: "\ncomplete -o filenames -F ", with: "\ncomplete -o default -o filenames -F ")
+        let names = MLib.configuration.subcommands.compactMap { $0.configuration.commandName }.joined(separator: " ")
+        if let start = script.range(of: "\n_mlib_help() {\n"), let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) {
+            script.insert(contentsOf: "\n    COMPREPLY+=($(compgen -W '\(names)' -- \"${cur}\"))", at: end.lowerBound)
+        }
+        return script
     }
 }

@@ -38,7 +38,7 @@ struct Info: AsyncParsableCommand {
 
     @Option(name: [.short, .long], help: ArgumentHelp(
         "One line per file from a template, as mlib ls -f: $field or ${field:WIDTH} (see mlib fields).",
-        valueName: "template"))
+        valueName: "template"), completion: Completions.templateFields)
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -49,7 +49,7 @@ struct Info: AsyncParsableCommand {
     @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("Media files to read; a directory stands for the media files below it.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Media files to read; a directory stands for the media files below it.", valueName: "file"), completion: .file())
     var files: [String]
 
     func validate() throws {

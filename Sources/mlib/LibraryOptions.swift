@@ -8,7 +8,7 @@ import MediaModel
 /// $MLIB_LIBRARY, then $XDG_DATA_HOME/mlib/library.sqlite (XDG_DATA_HOME defaulting to ~/.local/share).
 /// A locator is a path, `sqlite:PATH`, or a `postgres://` URL (see `LibraryLocator`).
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"))
+    @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"), completion: .file())
     var library: String?
 
     /// A path that is not UTF-8 reaches Swift repaired (U+FFFD in place of the bad bytes), so it would name

@@ -35,7 +35,7 @@ struct List: AsyncParsableCommand {
 
     @Option(name: [.short, .long], help: ArgumentHelp(
         "Output template: $field or ${field:WIDTH} (${field:>WIDTH} right-aligned); with --group also $name and $count.",
-        valueName: "template"))
+        valueName: "template"), completion: Completions.templateFields)
     var format: String?
 
     @Flag(help: "Print a JSON array of items (every property that has a value, by key).")

@@ -11,6 +11,7 @@ struct MLib: AsyncParsableCommand {
         discussion: """
             The library is an SQLite database, by default $XDG_DATA_HOME/mlib/library.sqlite \
             (~/.local/share/mlib/library.sqlite); set --library or MLIB_LIBRARY to use another. \
+            --library may come before the subcommand too (mlib --library X ls, mlib root --library X list). \
             See mlib(1) and mlib-query(7).
 
             \(ExitStatus.help(one: "some inputs failed (see each command)", interruptible: true))
@@ -29,7 +30,12 @@ struct MLib: AsyncParsableCommand {
         // An `mlib tag` killed mid-write left its journal: every file is made wholly old again first.
         TagRecovery.run()
         do {
-            var command = try TrailingPaths.parseAsRoot(Self.self, Array(CommandLine.arguments.dropFirst()))
+            if let script = Completions.script(for: Array(CommandLine.arguments.dropFirst())) {
+                print(script, terminator: "")
+                Foundation.exit(ExitStatus.success)
+            }
+            let arguments = try CommandPath.normalize(Array(CommandLine.arguments.dropFirst()))
+            var command = try TrailingPaths.parseAsRoot(Self.self, arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -12,8 +12,9 @@ import Playlists
 struct SortKeys: ExpressibleByArgument, Sendable {
     let text: String
 
+    /// Any text: an unknown key is reported by `SortOptions.validate` with the nearest key, as a query's is
+    /// (ArgumentParser's own message for a nil here would only say the value is invalid).
     init?(argument: String) {
-        guard (try? CollectionOrdering.parse(argument)) != nil else { return nil }
         text = argument
     }
 
@@ -29,13 +30,28 @@ struct SortKeys: ExpressibleByArgument, Sendable {
 
 /// `--sort` and `--ignore-articles`, for every command that orders items.
 struct SortOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "Sort keys, comma-separated, '-' for descending (e.g. artist,-year or --sort -added; see mlib fields).",
+    /// Repeatable: `--sort year --sort artist` is `--sort year,artist` (each adds keys; none is dropped).
+    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Sort keys, comma-separated, '-' for descending (e.g. artist,-year or --sort -added; see mlib fields); repeat to add keys.",
         valueName: "keys"))
-    var sort: SortKeys?
+    var sortKeys: [SortKeys] = []
 
     @Flag(help: "Sort \"The Beatles\" as \"Beatles\" (leading The, A, An).")
     var ignoreArticles = false
+
+    /// All the keys given, in order; nil when --sort was not given.
+    var sort: SortKeys? {
+        sortKeys.isEmpty ? nil : SortKeys(argument: sortKeys.map(\.text).joined(separator: ","))
+    }
+
+    /// An unknown key is a usage error (2) naming the nearest key ("unknown sort key 'yeer' (did you mean
+    /// 'year'?)"), before anything is opened. A ValidationError: ArgumentParser reports any other error
+    /// thrown here as a failure (1), its type lost.
+    func validate() throws {
+        for keys in sortKeys {
+            do { _ = try CollectionOrdering.parse(keys.text) } catch let error as QueryError { throw ValidationError("--sort: " + error.reportLine) }
+        }
+    }
 
     /// The sort, or `defaultKeys` when none was given.
     func descriptors(default defaultKeys: String?) throws -> [SortDescriptor] {
@@ -72,4 +88,32 @@ extension SinkSpec: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public static var allValueStrings: [String] { ["auto", "null", "null:fast", "wav:FILE", "pcm"] }
     public static var defaultCompletionKind: CompletionKind { .list(["auto", "null", "null:fast", "wav:", "pcm"]) }
+}
+
+/// `--shuffle` and `serve --random`: `off`, `songs`, `albums`, read as `--group` reads its kinds (singular
+/// or plural, any case: `--shuffle song` as `--group album`); `none` is `off`, as for `--repeat`.
+extension ShuffleMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "off", "none": self = .off
+        case "song", "songs": self = .songs
+        case "album", "albums": self = .albums
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["off", "songs", "albums"] }
+}
+
+/// `--repeat`: `off` (or `none`, the enum's name), `one`, `all`, any case: the same word turns shuffle and
+/// repeat off.
+extension RepeatMode: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "off", "none": self = .none
+        case "one", "single": self = .one
+        case "all": self = .all
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["off", "one", "all"] }
 }

@@ -175,19 +175,6 @@ struct Play: AsyncParsableCommand {
     }
 }
 
-extension ShuffleMode: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let mode = ShuffleMode(rawValue: argument), mode != .off || argument == "off" else { return nil }
-        self = mode
-    }
-    public static var allValueStrings: [String] { ["off", "songs", "albums"] }
-}
-
 extension ReplayGainMode: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
-extension RepeatMode: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
-    public static var allValueStrings: [String] { ["none", "one", "all"] }
 }

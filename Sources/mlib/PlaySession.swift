@@ -21,7 +21,8 @@ final class PlaySession: @unchecked Sendable {
     private(set) var outputFailed = false
     private(set) var interrupted = false
     private var statisticsFailed = false
-    private var itemsStarted = 0
+    /// The play-order number (1-based) of the item of the last item line.
+    private var lastPlayOrderNumber: Int?
 
     init(player: MusicPlayer, library: Library?, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
@@ -135,11 +136,18 @@ final class PlaySession: @unchecked Sendable {
     }
 
     private func printItemLine(_ item: MediaItem) {
-        // Off a terminal there are no keys, so items start in play order: count them rather than read the
-        // player's live position, which a fast sink has already moved past this item.
-        itemsStarted += 1
+        // Off a terminal there are no keys, so items start in play order from the first one (the item
+        // --start chose, read before play() begins): step from it rather than read the player's live
+        // position, which a fast sink has already moved past this item. Repeat one plays the same item.
         let count = max(1, player.status.queueCount)
-        let position = "\((itemsStarted - 1) % count + 1)/\(count)"
+        let number: Int
+        if let last = lastPlayOrderNumber {
+            number = player.repeatMode == .one ? last : last % count + 1
+        } else {
+            number = player.status.playOrderNumber ?? 1
+        }
+        lastPlayOrderNumber = number
+        let position = "\(number)/\(count)"
         let duration = item.playbackDuration > 0 ? "  (\(PlayLines.clock(item.playbackDuration)))" : ""
         say("▶ \(position)  \(PlayLines.title(item))\(duration)", error: linesToStandardError, terminal: false)
     }

@@ -23,9 +23,9 @@ struct PlaylistImport: PlaylistSubcommand {
                                             valueName: "format"))
     var format: PlaylistFormat?
     @Flag(name: .long, help: "Replace the entries of an existing static playlist of that name.") var replace = false
-    @Option(name: .long, help: ArgumentHelp("Resolve relative entries against this directory instead of the file's folder (MPD's saved playlists: its music_directory).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Resolve relative entries against this directory instead of the file's folder (MPD's saved playlists: its music_directory).", valueName: "dir"), completion: .directory)
     var base: String?
-    @Argument(help: ArgumentHelp("Playlist files.", valueName: "file")) var files: [String]
+    @Argument(help: ArgumentHelp("Playlist files.", valueName: "file"), completion: .file()) var files: [String]
 
     func validate() throws {
         if name != nil && files.count > 1 { throw ValidationError("--name needs exactly one file.") }

@@ -12,11 +12,11 @@ struct PlaylistOutputOptions: ParsableArguments {
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
         "Write to this file, atomically (a temporary file renamed over it), instead of standard output.",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Write paths relative to this directory, with ../ where needed (default: absolute paths).", valueName: "dir"))
+        "Write paths relative to this directory, with ../ where needed (default: absolute paths).", valueName: "dir"), completion: .directory)
     var relativeTo: String?
 
     @Flag(name: .long, help: "Write paths relative to the folder of the -o file.")

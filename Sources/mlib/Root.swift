@@ -58,7 +58,7 @@ struct RootAdd: ParsableCommand {
         commandName: "add", abstract: "Add directories as roots (even inside another root); `mlib scan` then indexes them.",
         discussion: ExitStatus.help(one: "a directory does not exist"))
     @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: ArgumentHelp("Directories to add.", valueName: "dir")) var directories: [String]
+    @Argument(help: ArgumentHelp("Directories to add.", valueName: "dir"), completion: .directory) var directories: [String]
 
     func run() throws {
         let index = try libraryOptions.open(.create)
@@ -74,8 +74,8 @@ struct RootMove: ParsableCommand {
         commandName: "move", abstract: "Relocate a root: every path under OLD is rewritten under NEW; identity and user data stay.",
         discussion: ExitStatus.help(one: "the new directory does not exist"))
     @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: ArgumentHelp("The root as the library knows it.", valueName: "old")) var old: String
-    @Argument(help: ArgumentHelp("Where it is now.", valueName: "new")) var new: String
+    @Argument(help: ArgumentHelp("The root as the library knows it.", valueName: "old"), completion: .directory) var old: String
+    @Argument(help: ArgumentHelp("Where it is now.", valueName: "new"), completion: .directory) var new: String
 
     func run() throws {
         let library = try libraryOptions.library()
@@ -93,7 +93,7 @@ struct RootForget: ParsableCommand {
         commandName: "forget", abstract: "Remove a root and what is indexed under it (what another root covers stays).",
         discussion: ExitStatus.help(one: nil))
     @OptionGroup var libraryOptions: LibraryOptions
-    @Argument(help: ArgumentHelp("The root to forget.", valueName: "dir")) var directory: String
+    @Argument(help: ArgumentHelp("The root to forget.", valueName: "dir"), completion: .directory) var directory: String
 
     func run() throws {
         let library = try libraryOptions.library()
@@ -128,7 +128,7 @@ struct RootExclude: ParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
     @Flag(name: .long, help: "Remove the given patterns from the list instead of adding them.") var remove = false
     @Flag(name: .long, help: "Empty the list.") var clear = false
-    @Argument(help: ArgumentHelp("The root.", valueName: "dir")) var root: String
+    @Argument(help: ArgumentHelp("The root.", valueName: "dir"), completion: .directory) var root: String
     @Argument(help: ArgumentHelp("Patterns to add (or remove with --remove).", valueName: "glob")) var patterns: [String] = []
 
     func validate() throws {

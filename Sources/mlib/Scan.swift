@@ -63,16 +63,24 @@ struct Scan: AsyncParsableCommand {
     @Flag(name: .long, help: "Print what the scan would read (+) and what exclude lists leave out (-, with the pattern and its file), then exit; nothing is read or written.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"), completion: .directory)
     var forget: String?
 
-    @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("Directories to add and scan (default: every root).", valueName: "dir"), completion: .directory)
     var directories: [String] = []
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1.") }
         if let waitTimeout, waitTimeout < 0 { throw ValidationError("--wait-timeout cannot be negative.") }
+        // Each of these ends the command before a scan, so what else was given would be ignored silently
+        // (`scan --forget X Y` forgot X and left Y; `--forget Y --failures` listed failures, forgot nothing).
+        let modes = [(failures, "--failures"), (dryRun, "--dry-run"), (forget != nil, "--forget")].filter(\.0).map(\.1)
+        if modes.count > 1 { throw ValidationError("\(modes.joined(separator: " and ")) cannot be combined: each does one thing and exits.") }
+        if forget != nil, !directories.isEmpty {
+            throw ValidationError("--forget takes one root and scans nothing: forget each root with its own --forget, or scan \(directories.joined(separator: " ")) separately.")
+        }
+        if failures, !directories.isEmpty { throw ValidationError("--failures lists the failures of the whole library; it takes no directories.") }
     }
 
     func run() async throws {

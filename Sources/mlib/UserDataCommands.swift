@@ -45,7 +45,8 @@ struct Rate: AsyncParsableCommand {
         let changed = try UserDataEdit.apply(libraryOptions, terms: terms) { index, ids in
             try index.setUserData(.rating, to: rating, ids: ids)
         }
-        print(rating.map { "rated \(changed) item\(changed == 1 ? "" : "s") \($0)" } ?? "cleared the rating of \(changed) item\(changed == 1 ? "" : "s")")
+        let items = "\(changed) item\(changed == 1 ? "" : "s")"
+        print(rating.map { "rated \(items): \($0) star\($0 == 1 ? "" : "s")" } ?? "cleared the rating of \(items)")
     }
 }
 

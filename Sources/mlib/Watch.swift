@@ -59,7 +59,7 @@ struct Watch: AsyncParsableCommand {
     @Flag(name: .long, help: "Print each scan's summary as one JSON object per line.")
     var json = false
 
-    @Argument(help: ArgumentHelp("Directories to watch (default: every root).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("Directories to watch (default: every root).", valueName: "dir"), completion: .directory)
     var directories: [String] = []
 
     func validate() throws {

@@ -37,7 +37,12 @@ struct HelpAndManualTests {
     /// mlib(1) as running text: macros, font escapes and line breaks gone, `\-` a hyphen.
     static func manualText() throws -> (raw: String, text: String) {
         let raw = try String(contentsOf: CLI.repo.appendingPathComponent("man/mlib.1"), encoding: .utf8)
-        let text = raw.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        return (raw.replacingOccurrences(of: "\\-", with: "-"), runningText(raw))
+    }
+
+    /// roff as running text: macros, font escapes and line breaks gone, `\-` a hyphen.
+    static func runningText(_ raw: String) -> String {
+        raw.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             var l = String(line)
             if l.hasPrefix(".\\\"") { return "" }
             if l.hasPrefix(".") { l = String(l.drop { $0 != " " }) }       // .B, .BR, .TP …
@@ -47,7 +52,6 @@ struct HelpAndManualTests {
             .replacingOccurrences(of: #"\\f[BIRP]"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: "\"", with: "")
             .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
-        return (raw.replacingOccurrences(of: "\\-", with: "-"), text)
     }
 
     @Test func everyCommandAndOptionInHelpIsInTheManPage() throws {
@@ -64,6 +68,50 @@ struct HelpAndManualTests {
             let help = try CLI.run(command.path + ["--help"])
             #expect(help.status == 0)
             for option in command.longOptions { #expect(help.out.contains(option), "\(name) --help lacks \(option)") }
+        }
+    }
+
+    /// mlib(1)'s section of `command`: the blocks (from one .SH/.SS heading to the next) headed by
+    /// `.SS mlib WORD…` or opening with `.B mlib WORD`, WORD the command's first word; else the first block
+    /// after the synopsis that sets `mlib WORD` in bold at a line's start (`mlib set`, `mlib fields`).
+    /// Nil when the page has none. Running text, as `manualText`.
+    static func section(of command: Command, in raw: String) -> String? {
+        guard let word = command.path.first else { return nil }
+        var blocks: [(heading: String, body: [String])] = []
+        for line in raw.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix(".SH ") || line.hasPrefix(".SS ") { blocks.append((line, [])) } else if !blocks.isEmpty { blocks[blocks.count - 1].body.append(line) }
+        }
+        func names(_ line: String) -> Bool {
+            let rest = line.drop { $0 != " " }.drop { $0 == " " || $0 == "\"" }
+            guard rest.hasPrefix("mlib \(word)") else { return false }
+            return rest.dropFirst("mlib \(word)".count).first.map { !$0.isLetter } ?? true
+        }
+        let described = blocks.dropFirst(2)  // NAME, SYNOPSIS
+        var chosen = described.filter { block in
+            block.heading.hasPrefix(".SS ") ? names(block.heading) : block.body.first.map { $0.hasPrefix(".B ") && names($0) } ?? false
+        }
+        if chosen.isEmpty, let first = described.first(where: { $0.body.contains { ($0.hasPrefix(".B ") || $0.hasPrefix(".BR ")) && names($0) } }) {
+            chosen = [first]
+        }
+        guard !chosen.isEmpty else { return nil }
+        return Self.runningText(chosen.map { ([$0.heading] + $0.body).joined(separator: "\n") }.joined(separator: "\n"))
+    }
+
+    /// Each option is described where its command is, not merely named somewhere in the page (it accepted
+    /// `play --ignore-articles` and `watch --jobs` because other commands name those options).
+    @Test func everyOptionIsInItsCommandsSection() throws {
+        let (raw, manual) = try Self.manualText()
+        // --library is the one option most commands share: LIBRARY LOCATION describes it for all of them.
+        #expect(manual.contains("LIBRARY LOCATION The library database is, in order of precedence: the --library option"))
+        for command in try Self.commands() where !command.path.isEmpty {
+            let name = "mlib " + command.path.joined(separator: " ")
+            guard let section = Self.section(of: command, in: raw) else {
+                Issue.record("mlib(1) has no section for \(name)")
+                continue
+            }
+            for option in command.longOptions where !["--help", "--version", "--library"].contains(option) {
+                #expect(section.contains(option), "\(name) \(option) is not in its section of mlib(1)")
+            }
         }
     }
 
