@@ -232,9 +232,9 @@ final class ServerCore: @unchecked Sendable {
             }
             guard let self else { return }
             // The new view is in before the update is announced: a client that reloads on `database`
-            // sees the scan's result. (Here, off the loop: the build reads the whole library.)
-            // Rebuilt even when the scan changed nothing: another process may have changed the library
-            // in a way the view's check does not see (a rename moves no total); clients hear of it then.
+            // sees the scan's result. (Here, off the loop: the refresh reads the items the store's change
+            // log names, or the whole library when the log cannot say.) Forced even when the scan changed
+            // nothing: another process may have changed the library meanwhile; clients hear of it then.
             let before = self.view.snapshot
             await self.view.refreshed(force: true)
             changed = changed || !Self.sameContent(before, self.view.snapshot)
