@@ -57,7 +57,8 @@ mpc -q -p "$mpd_port" -w update
 
 # Exit 1 only reports unreadable files (make-corpus.sh plants a few): what matters is that both index the rest.
 "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]
-"$MLIB" serve --library "$work/library.sqlite" --port 0 --sink null 2>"$work/serve.err" &
+# The same output buffer as mpd above (512 MiB, in KiB): at 100,000 songs a `listallinfo` is ~50 MB.
+"$MLIB" serve --library "$work/library.sqlite" --port 0 --sink null --max-output-buffer 524288 2>"$work/serve.err" &
 mlib_pid=$!
 for _ in $(seq 1200); do grep -q "serving" "$work/serve.err" 2>/dev/null && break; sleep 0.1; done
 mlib_port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.err" | head -1)

@@ -26,7 +26,7 @@ echo "corpus: $music (${items:-?} items); load average: $(cut -d' ' -f1-3 /proc/
 start_serve() {   # LIBRARY -> prints "PID SECONDS"
     local err="$work/serve-$RANDOM.err" t0 pid
     t0=$(now)
-    "$MLIB" serve --library "$1" --port 0 --sink null 2>"$err" &
+    "$MLIB" serve --library "$1" --port 0 --sink null --max-output-buffer 524288 2>"$err" &
     pid=$!
     for _ in $(seq 6000); do grep -q "serving" "$err" 2>/dev/null && break; sleep 0.01; done
     echo "$pid $(python3 -c "print(f'{$(now) - $t0:.3f}')")"
