@@ -170,15 +170,23 @@ public struct MediaScanner: Sendable {
         try directories.reduce(0) { $0 + (try index.itemCount(under: $1, readBefore: MediaProbe.readerVersion)) }
     }
 
-    /// What a scan of `directories` would read and what it would leave out, and why, in walk order, without
-    /// reading a file or writing to the library (`mlib scan --dry-run`).
+    /// What a scan of `directories` would do with each file (read it new, read it again, leave it as indexed)
+    /// and what it would leave out, and why, in walk order, without reading a file or writing to the library
+    /// (`mlib scan --dry-run`).
     public func dryRun(_ directories: [MediaPath], _ body: (DryRunEntry) -> Void) throws {
         let rootStates = try index.rootStates()
         let walker = TreeWalker(libraryRoots: rootStates.map(\.path), excludes: excludes, rootExcludes: Self.rootExcludes(rootStates))
         for directory in directories {
             walker.start(directory)
             while let listing = walker.next() {
-                var entries = listing.files.map { DryRunEntry(path: $0.path, excludedBy: nil) }
+                // The index's view of the directory, judged by the scan's own rule (`FileVerdict`).
+                let state = try index.directoryState(listing.path)
+                var entries = listing.files.map { file in
+                    DryRunEntry(path: file.path, excludedBy: nil,
+                                verdict: FileVerdict.of(file, known: state.items[file.path], failure: state.failures[file.path],
+                                                        failureCode: state.failureCodes[file.path],
+                                                        failureReaderVersion: state.failureReaderVersions[file.path, default: 0]))
+                }
                 entries += listing.excluded.map { DryRunEntry(path: $0.path, excludedBy: $0.rule.pattern + " (" + $0.rule.origin + ")") }
                 entries.sort { $0.path < $1.path }
                 entries.forEach(body)

@@ -74,25 +74,19 @@ final class ScanRun {
         for file in listing.files {
             // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
             let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
-            if let failed = state.failures.removeValue(forKey: file.path) {
-                let byOlderReader = state.failureReaderVersions[file.path, default: 0] < MediaProbe.readerVersion
-                if failed == file.stamp, let code = state.failureCodes[file.path], Self.failuresOfContent.contains(code), !byOlderReader {
-                    summary.unchanged += 1              // the same bytes fail the same way: not read again
-                    continue
-                }
-                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failed == file.stamp,
-                                     isReread: failed == file.stamp && byOlderReader))
-            } else if let known {
-                // A hidden item found again is read again: the read clears its hiding.
-                if known.stamp == file.stamp && !known.missing && known.readerVersion >= MediaProbe.readerVersion {
-                    summary.unchanged += 1
-                } else if known.stamp == file.stamp && !known.missing {
-                    jobs.append(ProbeJob(file: file, existingID: known.id, isReread: true))
-                } else {
-                    jobs.append(ProbeJob(file: file, existingID: known.id))
-                }
-            } else {
-                unknown.append(file)
+            let failure = state.failures.removeValue(forKey: file.path)
+            switch FileVerdict.of(file, known: known, failure: failure, failureCode: state.failureCodes[file.path],
+                                  failureReaderVersion: state.failureReaderVersions[file.path, default: 0]) {
+            case .unchanged:
+                summary.unchanged += 1
+            case .new where failure == nil:
+                unknown.append(file)                    // a rename, when its inode is indexed elsewhere
+            case .new, .changed:
+                jobs.append(ProbeJob(file: file, existingID: known?.id))
+            case .retry:
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: true))
+            case .reread:
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failure != nil, isReread: true))
             }
         }
         if !unknown.isEmpty {

@@ -60,7 +60,7 @@ struct Scan: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Leave out files and directories matching this glob (gitignore-style, as in .mlibignore), below every root; repeatable.", valueName: "glob"))
     var exclude: [String] = []
 
-    @Flag(name: .long, help: "Print what the scan would read (+) and what exclude lists leave out (-, with the pattern and its file), then exit; nothing is read or written.")
+    @Flag(name: .long, help: "Print what the scan would read (+ new, ~ indexed and read again) and what exclude lists leave out (-, with the pattern and its file), then exit; nothing is read or written. Unchanged files are counted, not listed.")
     var dryRun = false
 
     @Option(name: .long, help: ArgumentHelp("Remove a root and what is indexed under it (not what another root covers), then exit; same as `mlib root forget`.", valueName: "dir"), completion: .directory)
@@ -156,15 +156,20 @@ struct Scan: AsyncParsableCommand {
         var options = Library.ScanOptions()
         options.excludes = exclude
         var entries: [DryRunEntry] = []
+        var unchanged = 0
         try library.dryRun(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options) { entry in
-            if json { entries.append(entry) } else if let reason = entry.excludedBy {
-                print("- \(entry.path)  excluded by \(reason)")
-            } else {
-                print("+ \(entry.path)")
+            if json { return entries.append(entry) }
+            switch (entry.excludedBy, entry.verdict) {
+            case (let reason?, _): print("- \(entry.path)  excluded by \(reason)")
+            case (nil, .new?): print("+ \(entry.path)")
+            case (nil, .unchanged?): unchanged += 1     // as the scan: nothing to read, nothing listed
+            case (nil, _): print("~ \(entry.path)")    // indexed, and read again: changed, older reader, retry
             }
         }
         if json {
             try JSONOutput.write(entries)
+        } else if unchanged > 0 {
+            printError("\(unchanged) unchanged \(unchanged == 1 ? "file" : "files") not listed (the scan would not read \(unchanged == 1 ? "it" : "them"))")
         }
     }
 

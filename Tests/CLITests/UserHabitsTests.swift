@@ -28,6 +28,29 @@ import Testing
         #expect(try CLI.run(["--help"]).out.contains("mlib --library X ls"))
     }
 
+    /// `scan --dry-run` on an unchanged library listed every file as `+` although the scan reads none
+    /// (issue 30, point 10): it judges each file by the scan's own rule (`FileVerdict`).
+    @Test func aDryRunListsWhatTheScanWouldRead() throws {
+        let folder = try FixtureFolder("habits-dry-run", copying: ["opus.opus", "mp3-id3v24.mp3"])
+        defer { folder.remove() }
+        #expect(try folder.scan().status == 0)
+
+        let unchanged = try folder.mlib(["scan", "--dry-run", folder.music.path])
+        #expect(unchanged.status == 0)
+        #expect(unchanged.out.isEmpty, "\(unchanged.out)")
+        #expect(unchanged.stderr.contains("2 unchanged files not listed"), "\(unchanged.stderr)")
+
+        // A touched file is read again (~), a new one is read (+), and --json says which.
+        let touched = folder.music.appendingPathComponent("opus.opus").path
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_600)], ofItemAtPath: touched)
+        try FileManager.default.copyItem(atPath: touched, toPath: folder.music.appendingPathComponent("copy.opus").path)
+        let changed = try folder.mlib(["scan", "--dry-run", folder.music.path])
+        #expect(changed.out.contains("~ \(touched)\n") && changed.out.contains("+ \(folder.music.path)/copy.opus\n"), "\(changed.out)")
+        #expect(changed.stderr.contains("1 unchanged file not listed"), "\(changed.stderr)")
+        let json = try folder.mlib(["scan", "--dry-run", "--json", folder.music.path])
+        #expect(json.out.contains("\"verdict\": \"changed\"") && json.out.contains("\"verdict\": \"unchanged\""), "\(json.out)")
+    }
+
     /// `mlib lss`, `mlib help nosuch`, `mlib playlist shw`: a usage error (2) naming the nearest command.
     @Test func mistypedSubcommandsSuggestTheNearest() throws {
         let top = try CLI.run(["lss"])
