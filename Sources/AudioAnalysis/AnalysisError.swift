@@ -1,6 +1,6 @@
-/// Why a file could not be analysed: one line, with the path where there is one.
+/// Why a file could not be analysed: one line, without the path (the run's failure names the file).
 public enum AnalysisError: Error, Sendable, CustomStringConvertible {
-    /// The file could not be decoded (the decoder's own message, with the path).
+    /// The file could not be decoded (the decoder's own message).
     case decode(String)
     /// A library refused the audio's format.
     case unsupported(String)

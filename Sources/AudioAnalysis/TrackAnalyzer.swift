@@ -2,17 +2,20 @@ import MediaDecode
 
 /// Decodes a file once and feeds, from the same samples, the loudness meter and the fingerprinter.
 public enum TrackAnalyzer {
+    /// The decoder's reason without its path: the run's failure names the file once (`path: reason`).
+    static func reason(_ error: any Error) -> String { (error as? DecodeError)?.message ?? "\(error)" }
+
     /// The analysis of `path`, and its loudness meter for the album's gain (see `LoudnessMeter`).
     public static func analyze(path: String, truePeak: Bool = false,
                                fingerprintSeconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> (TrackAnalysis, LoudnessMeter) {
         let decoder: AudioDecoder<Float>
-        do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode("\(error)") }
+        do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode(Self.reason(error)) }
         let meter = try LoudnessMeter(channels: decoder.channels, sampleRate: decoder.sampleRate, truePeak: truePeak)
         let fingerprinter = try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: fingerprintSeconds)
         var frames = 0
         while true {
             let chunk: [Float]?
-            do { chunk = try decoder.read() } catch { throw .decode("\(error)") }
+            do { chunk = try decoder.read() } catch { throw .decode(Self.reason(error)) }
             guard let chunk else { break }
             frames += chunk.count / decoder.channels
             try chunk.withUnsafeBufferPointer { (samples) throws(AnalysisError) in

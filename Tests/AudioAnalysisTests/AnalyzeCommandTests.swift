@@ -38,4 +38,19 @@ struct AnalyzeCommandTests {
         let loudest = try Self.mlib(["ls", "--library", library, "--sort", "loudness", "-f", "$path", "loudness > -60"]).out
         #expect(loudest.split(separator: "\n").count == 3)
     }
+
+    /// A file that no longer decodes is one failure line naming it once (it read `F: F: reason`).
+    @Test func aFileThatNoLongerDecodesIsNamedOnce() throws {
+        let fixtures = try AnalysisFixtures()
+        try FileManager.default.createDirectory(at: fixtures.directory.appendingPathComponent("music"), withIntermediateDirectories: true)
+        let song = try fixtures.tone("music/song.wav", seconds: 2)
+        let library = fixtures.directory.appendingPathComponent("library.sqlite").path
+        #expect(try Self.mlib(["scan", "--quiet", "--library", library, fixtures.directory.appendingPathComponent("music").path]).status == 0)
+        try Data(repeating: 0x55, count: 4_096).write(to: URL(fileURLWithPath: song))   // overwritten after the scan
+
+        let run = try Self.mlib(["analyze", "--library", library])
+        let lines = run.stderr.split(separator: "\n").filter { $0.contains(song) }
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(lines.first.map { $0.components(separatedBy: song).count - 1 } == 1, "\(run.stderr)")
+    }
 }
