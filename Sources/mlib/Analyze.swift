@@ -58,7 +58,7 @@ struct Analyze: AsyncParsableCommand {
     func run() async throws {
         let filter = query.isEmpty ? MediaModel.Predicate.all : try QueryInput.predicate(query)
         let store = try libraryOptions.open()
-        let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? AnalysisProgressLine() : nil
+        let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         let run = AnalysisRun(truePeak: truePeak, jobs: jobs, force: force)
         let summary = try await run.run(store, query: MediaQuery(filter: filter)) { display?.show($0) }
         display?.clear()
@@ -80,16 +80,11 @@ struct Analyze: AsyncParsableCommand {
     }
 }
 
-/// The one-line progress display of `mlib analyze` on a terminal's standard error: files and ETA.
-final class AnalysisProgressLine: @unchecked Sendable {
+extension ProgressLine {
+    /// `mlib analyze`'s line: files and ETA.
     func show(_ p: AnalysisRun.Progress) {
         var line = "\(p.filesDone)/\(p.filesTotal) files analysed"
-        if let remaining = p.remaining, p.filesDone < p.filesTotal {
-            let eta = Int(remaining)
-            line += String(format: ", ETA %d:%02d", eta / 60, eta % 60)
-        }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        if let remaining = p.remaining, p.filesDone < p.filesTotal { line += Self.eta(remaining) }
+        show(line)
     }
-
-    func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 }

@@ -224,23 +224,34 @@ final class StopFlag: Sendable {
     }
 }
 
-/// The one-line progress display on a terminal's standard error: files, rate, ETA, current directory.
+/// A one-line progress display on a terminal's standard error (`mlib scan`, `mlib analyze`): each line
+/// replaces the last, cut to the terminal's width.
 final class ProgressLine: @unchecked Sendable {
     private let columns: Int = {
         var size = winsize()
         return ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 20 ? Int(size.ws_col) : 80
     }()
 
+    func show(_ text: String) {
+        var line = text
+        if line.count > columns - 1 { line = String(line.prefix(columns - 2)) + "…" }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    /// The scan's line: files, rate, ETA, current directory.
     func show(_ p: ScanProgress) {
         let rate = p.elapsed > 0 ? Double(p.filesSeen) / p.elapsed : 0
         var line = "\(p.filesSeen) files, \(Int(rate)) files/s, \(p.filesProbed) read"
         if let expected = p.expectedFiles, rate > 0, expected > p.filesSeen {
-            let eta = Int(Double(expected - p.filesSeen) / rate)
-            line += String(format: ", ETA %d:%02d", eta / 60, eta % 60)
+            line += Self.eta(Double(expected - p.filesSeen) / rate)
         }
-        line += "  " + p.directory.string
-        if line.count > columns - 1 { line = String(line.prefix(columns - 2)) + "…" }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        show(line + "  " + p.directory.string)
+    }
+
+    /// ", ETA m:ss".
+    static func eta(_ seconds: Double) -> String {
+        let eta = Int(seconds)
+        return String(format: ", ETA %d:%02d", eta / 60, eta % 60)
     }
 
     func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
