@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Library
 import MediaModel
+import MediaScanner
 import NIOCore
 import Playback
 
@@ -15,7 +16,7 @@ extension Call {
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
         let path = catalog.view.paths[Int(item)]
-        guard catalog.view.roots.contains(where: { path.hasPrefix(directory: $0) }) else { throw SubsonicError.notFound("Song \(id)") }
+        guard RootContainment.root(holding: path, among: catalog.view.roots) != nil else { throw SubsonicError.notFound("Song \(id)") }
         var info = stat()
         guard stat(path.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SubsonicError.notFound("File of song \(id)") }
         let size = Int(info.st_size)
@@ -63,11 +64,12 @@ extension Call {
         let real = MediaPath(String(cString: resolved))
         var info = stat()
         guard stat(real.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 32 << 20 else { return false }
-        return roots.contains { root in
-            guard let r = realpath(root.string, nil) else { return false }
+        let realRoots = roots.compactMap { root -> MediaPath? in
+            guard let r = realpath(root.string, nil) else { return nil }
             defer { free(r) }
-            return real.hasPrefix(directory: MediaPath(String(cString: r)))
+            return MediaPath(String(cString: r))
         }
+        return RootContainment.root(holding: real, among: realRoots) != nil
     }
 
     static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
