@@ -340,6 +340,10 @@ mlib_tw_file *mlib_tw_open(int fd, long long size, const char *name, const char 
             h->format = candidate;
             h->file = openAs(h->stream.get(), candidate);
             if (!h->file || !h->file->isValid() || h->stream->failed()) continue;
+            // TagLib's MPEG parser is the lenient one: any bytes named .mp3 open "valid" (the others check
+            // their own magic), and saving gave a text file an ID3v2 tag that made it look like music.
+            // No MPEG frame, no write.
+            if (candidate == "mpeg" && static_cast<MPEG::File *>(h->file.get())->firstFrameOffset() < 0) continue;
             noteTags(h.get());
             loadProperties(h.get());
             return h.release();

@@ -63,6 +63,18 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: library))
     }
 
+    /// A text file named .mp3 is not written: TagLib's MPEG parser opened it and the save gave it an ID3v2
+    /// tag, which made `mlib info` read it as music. One line naming the file, exit 1, the bytes as they were.
+    @Test func aFileWithoutAudioIsNotWritten() throws {
+        let path = dir.appendingPathComponent("notes.mp3").path
+        let text = Data("not audio at all\n".utf8)
+        try text.write(to: URL(fileURLWithPath: path))
+        let r = try mlib(["tag", "--files", path, "title=x", "--yes"], library: false)
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stderr.contains("\(path): "), "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+    }
+
     @Test func setPointsToTag() throws {
         #expect(try mlib(["scan", music.path]).status == 0)
         let r = try mlib(["set", "title=Foo", "artist:Someone"])
