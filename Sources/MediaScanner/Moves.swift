@@ -112,11 +112,14 @@ final class Moves {
         // Strongest evidence first, each kind sought only for the items still unpaired, and folded before
         // the next is sought: two copies of one file compete for the row with its bytes, and the loser may
         // still be the file retagged elsewhere.
-        let everyVanished = Array(vanished.values)
+        // What is still vanished is asked afresh at each kind: an item folded by stronger evidence has been
+        // found, and is then a candidate for another (a move across roots seen by a partial scan adds a row,
+        // retagged and renamed later: that row finds its new path by the same file, then the rated item
+        // finds that row by the same audio; issue 24 lost the item when vanished rows were never candidates).
         for evidence in MoveCandidate.Evidence.allCases {
             let seeking = Set(vanished.keys)
             guard !seeking.isEmpty else { break }
-            var candidates = try index.moveCandidates(for: everyVanished, seeking: seeking, evidence: evidence)
+            var candidates = try index.moveCandidates(for: Array(vanished.values), seeking: seeking, evidence: evidence)
             // The same bytes are the same file whenever they were indexed (a copy, then a delete a day later).
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).

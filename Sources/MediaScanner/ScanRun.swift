@@ -129,7 +129,10 @@ final class ScanRun {
             }
             inDoubt = true
         }
-        if target.filesFound == 0 && !directoryIsGone {
+        // Only a whole root can be an unmounted disk's empty mount point here; a mount point inside a root
+        // is one of the recorded mounts above. A directory inside a root with no media file left was
+        // emptied (its last file moved away, as `mlib watch` reports it): its items vanished.
+        if target.filesFound == 0 && !directoryIsGone && target.isWholeRoot {
             let kept = moves.keep(under: target.path)
             if kept > 0 {
                 summary.missingRoots.append(.init(path: target.path, reason: "has no media files but \(kept) items are indexed under it (not mounted?); nothing removed"))

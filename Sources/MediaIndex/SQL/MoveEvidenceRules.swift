@@ -14,32 +14,56 @@ package enum MoveEvidenceRules {
         package var requires: String
         /// Only rows added since the oldest sought window (the `items_added_gen` index finds them).
         package var recentRowsOnly: Bool
+        /// No row whose exact bytes (size and fingerprint) another row also has: that row is a copy of the
+        /// other file, wherever the other lies (outside a subtree scan's plan too), so anything weaker than
+        /// the content is a guess (issue 24: a copy of A took B's item and rating by "the same audio").
+        package var refusesRowsWithAnExactTwin: Bool
     }
+
+    /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
+    /// silence, which every track that fades out ends with, and preallocated space. Equal ends of zeros say
+    /// nothing about two files, so no rule takes them as evidence. (Fingerprint's hashes of zeros, frozen:
+    /// `EvidenceStrengthTests` checks them.)
+    package static let zeroFilledEndHashes: [Int64] = [8_878_643_107_911_905_155, 4_740_866_938_274_609_104]
+
+    /// One end of `i` equal to the same end of `o`, an end of zeros excepted (`zeroFilledEndHashes`).
+    private static let informativeEndMatches: String = {
+        let zeros = zeroFilledEndHashes.map(String.init).joined(separator: ", ")
+        return "((i.head_hash = o.head_hash AND o.head_hash NOT IN (\(zeros))) OR (i.tail_hash = o.tail_hash AND o.tail_hash NOT IN (\(zeros))))"
+    }()
+
+    /// The same container and audio stream (codec, rate, channels) and the same duration within 50 ms.
+    private static let sameAudioStream = #"i.container IS NOT DISTINCT FROM o.container AND i."audioCodec" IS NOT DISTINCT FROM o."audioCodec" AND i."sampleRate" IS NOT DISTINCT FROM o."sampleRate" AND i.channels IS NOT DISTINCT FROM o.channels AND abs(i."playbackDuration" - o."playbackDuration") < 0.05"#
 
     package static func rule(_ evidence: MoveCandidate.Evidence) -> Rule {
         switch evidence {
         case .sameFile:
-            // The same inode and device, and one unchanged 16 KiB end: the file itself, retagged and renamed.
+            // The same inode and device, the same audio stream and duration, and one unchanged 16 KiB end that
+            // is not zeros: the file itself, retagged and renamed. The inode and an end alone are not enough:
+            // file systems hand a deleted file's inode number to the next new file, and two tracks that end in
+            // silence have equal tails (issue 24: a new WAV album took the deleted one's ratings).
             Rule(readsOldRow: true,
-                 match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND (i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash)",
-                 requires: "o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL", recentRowsOnly: false)
+                 match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
+                 requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
+                 recentRowsOnly: false, refusesRowsWithAnExactTwin: true)
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,
-                 requires: "v.fingerprint IS NOT NULL", recentRowsOnly: false)
+                 requires: "v.fingerprint IS NOT NULL", recentRowsOnly: false, refusesRowsWithAnExactTwin: false)
         case .audio:
-            // One unchanged end, the same container and duration (within 50 ms): the same audio, retagged.
-            Rule(readsOldRow: true,
-                 match: #"(i.head_hash = o.head_hash OR i.tail_hash = o.tail_hash) AND i.container IS NOT DISTINCT FROM o.container AND abs(i."playbackDuration" - o."playbackDuration") < 0.05"#,
-                 requires: "o.head_hash IS NOT NULL", recentRowsOnly: true)
+            // One unchanged end that is not zeros, the same audio stream and duration: the same audio, retagged.
+            Rule(readsOldRow: true, match: "\(informativeEndMatches) AND \(sameAudioStream)",
+                 requires: #"o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
+                 refusesRowsWithAnExactTwin: true)
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
-                 requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true)
+                 requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true)
         case .tags:
             // Title, artist, album, container and duration (within a second): a retag and a rename.
             Rule(readsOldRow: true,
                  match: #"i.title = o.title AND i.artist IS NOT DISTINCT FROM o.artist AND i."albumTitle" IS NOT DISTINCT FROM o."albumTitle" AND i.container IS NOT DISTINCT FROM o.container AND abs(i."playbackDuration" - o."playbackDuration") < 1.0"#,
-                 requires: #"o.title IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true)
+                 requires: #"o.title IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
+                 refusesRowsWithAnExactTwin: true)
         }
     }
 }

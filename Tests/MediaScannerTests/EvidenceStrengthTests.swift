@@ -1,0 +1,141 @@
+import Foundation
+@testable import MediaIndex
+import MediaModel
+import MediaProbe
+import PostgresTestServer
+@testable import MediaScanner
+import Testing
+
+/// Evidence never weaker than what it claims (issue 24): the numbered cases in which a file took over
+/// another file's ratings and play counts, or a rated item was lost. Each failed before its change.
+@Suite(.serialized) struct EvidenceStrengthTests {
+    /// An untagged WAV of `seconds` of a tone followed by a second of digital silence: its last 16 KiB are
+    /// zeros, as every track that fades to silence ends.
+    static func silentTailWAV(at path: String, frequency: Int, seconds: Int) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-f", "lavfi", "-i", "sine=f=\(frequency):d=\(seconds),apad=pad_dur=1", "-fflags", "+bitexact",
+                              "-map_metadata", "-1", "-c:a", "pcm_s16le", path])
+    }
+
+    /// Rewrites `path` in place with `bytes` (the inode stays): what a file system that hands a deleted
+    /// file's inode number to the next new file looks like to a scan.
+    static func overwriteInPlace(_ path: String, with bytes: Data) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+    }
+
+    // 1. A reused inode and one matching (zero-filled) end are not "the same file": another recording
+    // (another duration) takes nothing from the deleted one.
+    @Test(arguments: Store.available) func aReusedInodeWithASilentTailIsNotTheDeletedFile(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let old = box.music.path + "/Old/01.wav"
+        try Self.silentTailWAV(at: old, frequency: 440, seconds: 2)
+        try await box.scan()
+        let index = try box.store()
+        let oldID = try #require(try index.item(path: MediaPath(old))).persistentID
+        try index.setRating(id: oldID, 5)
+        try index.recordPlay(id: oldID, at: Date())
+
+        // `rm -rf Old; cp -r New .`: the new album's first file gets the old one's inode number.
+        let other = box.url.path + "/src/New/01.wav"
+        try Self.silentTailWAV(at: other, frequency: 660, seconds: 3)
+        try Self.overwriteInPlace(old, with: try Data(contentsOf: URL(fileURLWithPath: other)))
+        try FileManager.default.createDirectory(atPath: box.music.path + "/New", withIntermediateDirectories: true)
+        try #require(rename(old, box.music.path + "/New/01.wav") == 0)
+        try FileManager.default.removeItem(atPath: box.music.path + "/Old")
+
+        let summary = try await box.scan()
+        #expect(summary.moved == 0 && summary.removed == 1 && summary.added == 1, "\(summary)")
+        let new = try #require(try index.item(path: MediaPath(box.music.path + "/New/01.wav")))
+        #expect(new.persistentID != oldID && new[.rating]?.integer == nil && new.playCount == 0)
+    }
+
+    // 1. The hashes of zero-filled ends, which `MoveEvidenceRules` refuses as evidence, are Fingerprint's.
+    @Test func zeroFilledEndHashesAreTheFingerprintsOfZeros() throws {
+        let box = try Sandbox()
+        for size in [40_000, 10_000] {
+            let path = box.url.path + "/zeros-\(size)"
+            try Data(count: size).write(to: URL(fileURLWithPath: path))
+            let file = try MediaFile(MediaPath(path))
+            let ends = Fingerprint.ends(file)
+            #expect(MoveEvidenceRules.zeroFilledEndHashes.contains(ends.head) && ends.head == ends.tail, "\(size)")
+        }
+    }
+
+    // 2. A subtree scan does not pair by "the same audio" when the file's exact bytes are indexed elsewhere:
+    // `cp X/a Y/a2; rm X/a Y/b; mlib scan Y; mlib scan` keeps A's item (and rating) on a2.
+    @Test(arguments: Store.available) func aSubtreeScanDoesNotGuessWhenTheExactMatchLiesOutsideIt(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let a = try box.put("a.mp3", at: "X/a.mp3")
+        let b = box.music.path + "/Y/b.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/Y", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-i", a.string, "-map", "0", "-c", "copy", "-metadata", "title=Bravo", b])     // the same audio
+        try await box.scan()
+        let index = try box.store()
+        let aID = try #require(try index.item(path: a)).persistentID
+        let bID = try #require(try index.item(path: MediaPath(b))).persistentID
+        try index.setRating(id: aID, 5)
+        try index.setRating(id: bID, 1)
+
+        let a2 = box.music.path + "/Y/a2.mp3"
+        try FileManager.default.copyItem(atPath: a.string, toPath: a2)
+        try FileManager.default.removeItem(atPath: a.string)
+        try FileManager.default.removeItem(atPath: b)
+        try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Y")])
+        try await box.scan()
+        let kept = try #require(try index.item(path: MediaPath(a2)))
+        #expect(kept.persistentID == aID && kept.title == "Alpha" && kept[.rating]?.integer == 5)
+        #expect(try index.count(MediaQuery()) == 1)
+    }
+
+    // 3. A move across roots seen first by a scan of the destination (a new row), then a retag and rename
+    // there: the full scan folds the intermediate row into the rated item instead of losing it.
+    @Test(arguments: Store.available) func aMoveAcrossRootsThenARetagAndRenameKeepsTheItem(_ store: Store) async throws {
+        let t = try IdentityTests.TwoRoots(store)
+        let a = try t.put("b.flac", at: "r1/a.flac")
+        try t.put("c.ogg", at: "r1/keep.ogg")
+        try await t.scanAll()
+        let index = try t.box.store()
+        let id = try #require(try index.item(path: a)).persistentID
+        try index.setRating(id: id, 4)
+
+        let moved = try IdentityTests.copyThenDelete(a, to: t.r2.path + "/a.flac")
+        try await t.scan(t.r2)
+        let retagged = t.box.url.appendingPathComponent("retagged.flac").path
+        try Templates.ffmpeg(["-i", moved.string, "-map", "0", "-c", "copy", "-metadata", "title=Bravo (Live)", retagged])
+        try Self.overwriteInPlace(moved.string, with: try Data(contentsOf: URL(fileURLWithPath: retagged)))
+        let renamed = try IdentityTests.move(moved, to: t.r2.path + "/a (Live).flac")
+
+        let summary = try await t.scanAll()
+        #expect(summary.removed == 0, "\(summary)")
+        let item = try #require(try index.item(path: renamed))
+        #expect(item.persistentID == id && item.title == "Bravo (Live)" && item[.rating]?.integer == 4)
+        #expect(try index.count(MediaQuery()) == 2)
+    }
+
+    // 4. A directory emptied by a change (retag, then a move to the next album, within one debounce of
+    // `mlib watch`) is not taken for an unmounted disk: the item moves, with its rating, and nothing is in doubt.
+    @Test(arguments: Store.available) func aSubtreeEmptiedByAMoveIsNotTakenForAnUnmountedDisk(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let a = try box.put("a.mp3", at: "Album1/a.mp3")
+        try box.put("b.flac", at: "Album2/b.flac")
+        try await box.scan()
+        let index = try box.store()
+        let id = try #require(try index.item(path: a)).persistentID
+        try index.setRating(id: id, 5)
+
+        let retagged = box.url.appendingPathComponent("retagged.mp3").path
+        try Templates.ffmpeg(["-i", a.string, "-map", "0", "-c", "copy", "-metadata", "title=Alpha (Remaster)", retagged])
+        try Self.overwriteInPlace(a.string, with: try Data(contentsOf: URL(fileURLWithPath: retagged)))
+        let moved = try IdentityTests.move(a, to: box.music.path + "/Album2/a.mp3")
+
+        // What `mlib watch` asks for: both directories its events came from.
+        let summary = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Album1"), MediaPath(box.music.path + "/Album2")])
+        #expect(!summary.hasProblems && summary.moved == 1, "\(summary)")
+        let item = try #require(try index.item(path: moved))
+        #expect(item.persistentID == id && item[.rating]?.integer == 5)
+        #expect(try index.count(MediaQuery()) == 2)
+    }
+}
