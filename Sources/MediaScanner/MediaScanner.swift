@@ -143,15 +143,17 @@ public struct MediaScanner: Sendable {
             // nothing in doubt (an unmounted disk, an unreadable directory, a missing root may hold it now).
             let walkedRoots = Set(targets.filter(\.isWholeRoot).map(\.root))
             let everyRootWalked = rootStates.allSatisfy { walkedRoots.contains($0.path) }
-                && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty
+                && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty && run.emptyTargets.isEmpty
             let outcome = try run.moves.resolve(in: index, generation: run.generation, everyRootWalked: everyRootWalked,
                                                 weakEvidenceAcrossScans: weakEvidenceAcrossScans,
                                                 batchSize: batchSize, shouldStop: shouldStop)
             run.summary.moved += outcome.moved
             run.summary.added -= outcome.movedRowsAddedNow
             run.summary.removed = outcome.removed
+            run.summary.ambiguousMoves = run.moves.unpairedAmbiguous
             run.summary.interrupted = outcome.stopped
         }
+        run.reportEmptyTargets()
         if !run.summary.interrupted {
             let generation = try run.generation ?? index.currentGeneration()
             for target in targets where target.complete && target.isWholeRoot {

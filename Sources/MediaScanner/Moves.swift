@@ -37,6 +37,12 @@ final class Moves {
     /// Items hidden by earlier partial scans and not seen by this one: paired if a row is them, else left
     /// as they are (they may lie where this scan did not look, or where the walk could not see).
     private var pairOnly: Set<Int64> = []
+    /// Items that weak evidence could pair with more than one row, or whose row more than one item could
+    /// be: not paired (`pairs`); those no other evidence paired are named in the scan's summary.
+    private var ambiguous: [Int64: MediaPath] = [:]
+    private var folded: Set<Int64> = []
+    /// The vanished items left unpaired because the evidence for them was not unique, by path.
+    var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
     /// Adds the hidden items this scan did not come across, to be paired only.
     func noteHidden(_ items: [VanishedItem]) {
@@ -47,6 +53,18 @@ final class Moves {
     }
 
     func isClaimed(_ id: Int64) -> Bool { claimed.contains(id) }
+
+    /// Whether `id` is still unpaired (after `resolve`: neither folded nor removed).
+    func isVanished(_ id: Int64) -> Bool { vanished[id] != nil }
+
+    /// Makes the vanished items below `directory` pair-only: a row that is one of them by the evidence
+    /// takes it, but none is removed or hidden (their files may be on a disk that is not mounted). Returns
+    /// their ids.
+    func pairOnly(under directory: MediaPath) -> [Int64] {
+        let kept = vanished.values.filter { $0.path == directory || $0.path.hasPrefix(directory: directory) }.map(\.id)
+        pairOnly.formUnion(kept)
+        return kept
+    }
 
     func noteVanished(_ item: VanishedItem) {
         guard !claimed.contains(item.id) else { return }
@@ -90,9 +108,21 @@ final class Moves {
         let ordered = candidates.sorted {
             ($0.evidence, -likeness($0), $0.vanishedID, $0.rowID) < ($1.evidence, -likeness($1), $1.vanishedID, $1.rowID)
         }
+        // Weaker evidence than the content is taken only when it is unique: an item with two rows of its
+        // audio (or tags), or a row that two items could be, is no move but a guess, and a wrong guess hands
+        // one file's ratings and plays to another. The user data then stays on the rows it was on.
+        var rowsPerItem: [Int64: Int] = [:], itemsPerRow: [Int64: Int] = [:]
+        for c in candidates where c.evidence > .content {
+            rowsPerItem[c.vanishedID, default: 0] += 1
+            itemsPerRow[c.rowID, default: 0] += 1
+        }
         var itemsTaken: Set<Int64> = [], rowsTaken: Set<Int64> = []
         var chosen: [MoveCandidate] = []
         for candidate in ordered where vanished[candidate.vanishedID] != nil {
+            if candidate.evidence > .content && (rowsPerItem[candidate.vanishedID] ?? 0) + (itemsPerRow[candidate.rowID] ?? 0) > 2 {
+                if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                continue
+            }
             guard !itemsTaken.contains(candidate.vanishedID), !rowsTaken.contains(candidate.rowID) else { continue }
             itemsTaken.insert(candidate.vanishedID)
             rowsTaken.insert(candidate.rowID)
@@ -129,7 +159,7 @@ final class Moves {
                 if shouldStop() { return (moved, addedNow, removed, true) }
                 let batch = chosen[start..<min(start + batchSize, chosen.count)]
                 try index.fold(batch.map { (item: $0.vanishedID, row: $0.rowID) })
-                for pair in batch { vanished[pair.vanishedID] = nil }
+                for pair in batch { vanished[pair.vanishedID] = nil; folded.insert(pair.vanishedID) }
                 moved += batch.count
                 addedNow += batch.filter { $0.rowGeneration == generation }.count
             }

@@ -41,6 +41,17 @@ final class ScanRun {
     /// an item whose file is on disk keeps its id: re-included, it comes back as it was).
     private var excluded: Set<MediaPath> = []
     private(set) var itemsToHide: [Int64] = []
+    /// Targets with no media file left and the items indexed under them (see `finishTarget`).
+    private(set) var emptyTargets: [(path: MediaPath, items: [Int64])] = []
+
+    /// After the pairing: the empty targets whose items did not all find their files elsewhere, as problems.
+    func reportEmptyTargets() {
+        for target in emptyTargets {
+            let kept = target.items.filter(moves.isVanished).count
+            guard kept > 0 else { continue }
+            summary.missingRoots.append(.init(path: target.path, reason: "has no media files but \(kept) items are indexed under it (not mounted?); nothing removed"))
+        }
+    }
     private var probed = 0
     private let start = Date()
     private var lastProgress = Date.distantPast
@@ -129,13 +140,15 @@ final class ScanRun {
             }
             inDoubt = true
         }
-        // Only a whole root can be an unmounted disk's empty mount point here; a mount point inside a root
-        // is one of the recorded mounts above. A directory inside a root with no media file left was
-        // emptied (its last file moved away, as `mlib watch` reports it): its items vanished.
-        if target.filesFound == 0 && !directoryIsGone && target.isWholeRoot {
-            let kept = moves.keep(under: target.path)
-            if kept > 0 {
-                summary.missingRoots.append(.init(path: target.path, reason: "has no media files but \(kept) items are indexed under it (not mounted?); nothing removed"))
+        // No media file where items are indexed: an unmounted disk's mount point (a bind mount has its
+        // parent's device, so it is not always a recorded mount), or a directory emptied by a change (its
+        // last file retagged and moved to the next album, as `mlib watch` reports both directories). Its
+        // items may still pair with the rows that are them moved, but none is removed or hidden; those
+        // left unpaired are reported after the pairing (`unpairedInDoubt`), nothing else is removed meanwhile.
+        if target.filesFound == 0 && !directoryIsGone {
+            let kept = moves.pairOnly(under: target.path)
+            if !kept.isEmpty {
+                emptyTargets.append((target.path, kept))
                 inDoubt = true
             }
         }

@@ -33,6 +33,10 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var missingRoots: [Problem] = []
     /// Directories that could not be read: nothing under them was removed.
     public var unreadableDirectories: [Problem] = []
+    /// Items that vanished and that several new files (or a new file that several of them) could be by
+    /// weaker evidence than the content (the same audio, or tags): no guess was made, their user data
+    /// stayed where it was (`Moves`).
+    public var ambiguousMoves: [MediaPath] = []
     /// Stopped by a signal: the batches committed so far are in the index; removals and moves were not done.
     public var interrupted = false
     /// Playlist files found under the roots, in walk order; the caller imports them (`SQLiteIndex.syncPlaylist`).

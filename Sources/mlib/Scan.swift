@@ -142,6 +142,9 @@ struct Scan: AsyncParsableCommand {
         for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
         for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
+        for path in summary.ambiguousMoves {
+            printError("\(path): gone; more than one new file has its audio or tags, so none took its ratings and plays (no guess)")
+        }
     }
 
     static func text(_ s: ScanSummary) -> String {

@@ -138,4 +138,29 @@ import Testing
         #expect(item.persistentID == id && item[.rating]?.integer == 5)
         #expect(try index.count(MediaQuery()) == 2)
     }
+
+    // 1. "The same audio" is evidence only when unique: two deleted recordings of one audio (a rated 5, b
+    // rated 1) and one new file of that audio under other tags: no guess, neither hands over its ratings,
+    // and the scan names both.
+    @Test(arguments: Store.available) func theSameAudioForSeveralItemsPairsNone(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let a = try box.put("a.mp3", at: "A/a.mp3")
+        let b = box.music.path + "/B/b.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/B", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-i", a.string, "-map", "0", "-c", "copy", "-metadata", "title=Bravo", b])
+        try await box.scan()
+        let index = try box.store()
+        try index.setRating(id: try #require(try index.item(path: a)).persistentID, 5)
+        try index.setRating(id: try #require(try index.item(path: MediaPath(b))).persistentID, 1)
+
+        let c = box.music.path + "/C/c.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/C", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-i", a.string, "-map", "0", "-c", "copy", "-metadata", "title=Charlie", c])
+        try FileManager.default.removeItem(atPath: a.string)
+        try FileManager.default.removeItem(atPath: b)
+        let summary = try await box.scan()
+        #expect(summary.moved == 0 && summary.removed == 2 && summary.added == 1, "\(summary)")
+        #expect(summary.ambiguousMoves == [a, MediaPath(b)])
+        #expect(try index.item(path: MediaPath(c))?[.rating]?.integer == nil)
+    }
 }
