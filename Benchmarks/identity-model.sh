@@ -3,9 +3,9 @@
 #
 # Runs the identity model test (Tests/MediaScannerTests/IdentityModelTests.swift: random workflows on real
 # files — adds, copies, retags, renames, moves within and across roots, copies then deletes, deletes,
-# restores, symlinks across roots, a disk unmounted and remounted inside a root, partial and interrupted
+# restores, another recording written on a deleted file's inode, retags written as new files, symlinks across roots, a disk unmounted and remounted inside a root, partial and interrupted
 # scans, forgetting a root, playlist edits during scans — checked against a model of what the library must
-# hold) for many seeds, and prints each failing seed with its last operations. Needs root for the mount.
+# hold: no loss, no misattribution) for many seeds, and prints each failing seed with its last operations. Needs root for the mount.
 # Both model tests run per seed: scans in process, and `mlib watch` following the same kind of workflow.
 # `swift test` runs one fixed seed; this is the long run.
 set -euo pipefail

@@ -88,13 +88,15 @@ public struct VanishedItem: Sendable, Hashable {
 /// A row that a vanished item may have become, and the evidence for it.
 public struct MoveCandidate: Sendable, Hashable {
     public enum Evidence: Int, Sendable, Comparable, CaseIterable {
-        /// The same inode and device, and the same first or last 16 KiB: the file itself, retagged in place
+        /// The same inode and device, container, audio stream and duration, and the same first or last 16 KiB
+        /// (not zeros): the file itself, retagged in place
         /// and renamed (its mtime changed, so the walk could not claim it). Before `content`: a copy of the
         /// file made before the retag has its old bytes, but it is the copy.
         case sameFile = 0
         /// The same size and fingerprint (head and tail bytes): the same file, copied or moved.
         case content = 1
-        /// The same first or last 16 KiB, container and duration (within 50 ms): the same audio under new
+        /// The same first or last 16 KiB (not zeros), container, audio stream and duration (within 50 ms),
+        /// unique among the candidates: the same audio under new
         /// tags (tags sit at one end), retagged and renamed, in place or by a tagger that writes a new file.
         case audio = 2
         /// The same MusicBrainz recording ID.

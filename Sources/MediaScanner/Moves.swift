@@ -14,8 +14,9 @@ import MediaModel
 ///    changes; no new row is made, so nothing can attach to one. This tells byte-identical copies apart.
 /// At the end, for items that vanished, among the rows added since the item's root was last walked
 /// completely (ties go to the same file name, then the same folder name, then the oldest row):
-/// 2. **The same file, retagged**: the same inode and device and one unchanged end: retagged in place and
-///    renamed. Before the content, so that a backup copy of the old bytes does not take the item.
+/// 2. **The same file, retagged**: the same inode and device, the same container, audio stream and
+///    duration, and one unchanged end that is not zeros: retagged in place and renamed. Before the content,
+///    so that a backup copy of the old bytes does not take the item.
 /// 3. **The content** (size and fingerprint): the same bytes at both ends are the item copied and then
 ///    deleted (another disk, another root, a sync tool).
 /// 4. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
@@ -23,6 +24,11 @@ import MediaModel
 ///    is never trusted: file systems hand a deleted file's inode number to the next new file.)
 /// 5. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
+/// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules as data): no end of zeros
+/// counts; 2, 4 and 5 never pair a row whose exact bytes another row has (a copy of that one, wherever it
+/// lies); 4 and 5 only when unique (`pairs`). Each kind is asked for the items still vanished after the
+/// stronger ones were folded, so a row folded into one item may then be folded into another (a chain of
+/// moves across partial scans).
 /// A row paired by 2–5 is folded into the item: the item keeps its id and takes the row's path and file
 /// data; whatever the user did with the row meanwhile is carried over.
 /// Only then is a vanished item removed, never one below a directory the walk could not see (see

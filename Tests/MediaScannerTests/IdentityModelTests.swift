@@ -7,8 +7,10 @@ import PostgresTestServer
 import Testing
 
 /// Random workflows (kill -9 of a scan among them) against a model of what the library must hold: after every scan, no item whose file is
-/// still on disk has lost its id, rating, play count or playlist entries, and after a scan of every root the
-/// library holds exactly one item per file. Seeded (a fixed seed by default, so CI is repeatable; MLIB_MODEL_SEED
+/// still on disk has lost its id, rating, play count or playlist entries, after a scan of every root the
+/// library holds exactly one item per file, and no file holds an id that was another recording's (a
+/// misattribution: another file's ratings and plays; issue 24 adds another recording written on a deleted
+/// file's inode, and a retag written as a new file). Seeded (a fixed seed by default, so CI is repeatable; MLIB_MODEL_SEED
 /// picks another, `random` a random one; Benchmarks/identity-model.sh runs many); the seed is printed on failure
 /// with the operations that led there (MLIB_MODEL_DUMP=1 adds the items table).
 @Suite(.serialized) struct IdentityModelTests {
@@ -91,6 +93,8 @@ final class LibraryWorld {
     var playlist: [Int64] = []
     /// Ids of files deleted since the last full check, by lineage: a file of the same audio may take one.
     var deletedIDs: [Int: Set<Int64>] = [:]
+    /// The lineage each id was first seen on: an id never moves to another lineage (ids are never reused).
+    var idLineage: [Int64: Int] = [:]
     var log: [String] = []
     var failure: String?
     var scans = 0, checks = 0
@@ -180,7 +184,7 @@ final class LibraryWorld {
     // MARK: Operations
 
     func randomOperation() async throws {
-        let roll = Int.random(in: 0..<100, using: &rng)
+        let roll = Int.random(in: 0..<106, using: &rng)
         let pick = visible.isEmpty ? nil : visible[Int.random(in: 0..<visible.count, using: &rng)]
         switch roll {
         case 0..<10: try add()
@@ -275,6 +279,34 @@ final class LibraryWorld {
         case 90..<92: try await scan(.interrupted)
         case 92..<94: try await scan(.killed)
         case 94..<98: try await scan(.withPlaylistEdits)
+        case 100..<103:
+            // Another recording on the deleted file's inode (`rm -rf Old; cp -r New .` on a file system that
+            // reuses inode numbers): a new lineage, which must take nothing from the one it replaced.
+            guard let i = pick else { return }
+            let old = files[i]
+            if let id = old.id ?? indexedID(old.path) { deletedIDs[lineageOf(old.content), default: []].insert(id) }
+            deleted.append((old.path, old.content))
+            nextContent += 1
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: old.path))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: bytes(for: nextContent))
+            try handle.close()
+            let path = newPath(onDisk: old.path.hasPrefix(disk + "/"))
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            guard Glibc.rename(old.path, path) == 0 else { return }
+            files[i] = File(path: path, content: nextContent, id: nil)
+            log.append("replace \(old.path) by another recording on its inode -> \(path)")
+        case 103..<106:
+            // A tagger that writes the retagged file anew (a new inode) under a new name, then deletes the old.
+            guard let i = pick else { return }
+            nextContent += 1
+            lineage[nextContent] = lineageOf(files[i].content)
+            let path = newPath(onDisk: files[i].path.hasPrefix(disk + "/"))
+            try write(bytes(for: nextContent), to: path)
+            try FileManager.default.removeItem(atPath: files[i].path)
+            log.append("retag as a new file \(files[i].path) -> \(path)")
+            files[i].path = path
+            files[i].content = nextContent
         default:
             guard watcher == nil else { return }    // `mlib root forget` takes the scan lock; this shortcut does not
             // Forget r2 and add it back: what was indexed under it goes, by request.
@@ -459,6 +491,13 @@ final class LibraryWorld {
         guard !isHiddenAnywhere else { return }
         for i in files.indices where !isHidden(files[i].path) {
             guard let item = byPath[files[i].path] else { continue }
+            // A misattribution: an id that belonged to a file of another lineage (other audio) now on this one.
+            let fileLineage = lineageOf(files[i].content)
+            if let owner = idLineage[item.persistentID], owner != fileLineage {
+                failure = "misattribution: \(files[i].path) (lineage \(fileLineage)) holds #\(item.persistentID) of lineage \(owner)"
+                return
+            }
+            idLineage[item.persistentID] = fileLineage
             files[i].id = item.persistentID
             files[i].indexedPath = files[i].path
         }
