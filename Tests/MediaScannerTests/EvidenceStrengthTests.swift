@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaIndex
+import Library
 import MediaModel
 import MediaProbe
 import PostgresTestServer
@@ -162,5 +163,34 @@ import Testing
         #expect(summary.moved == 0 && summary.removed == 2 && summary.added == 1, "\(summary)")
         #expect(summary.ambiguousMoves == [a, MediaPath(b)])
         #expect(try index.item(path: MediaPath(c))?[.rating]?.integer == nil)
+    }
+
+    // 5. Readers never see a moved file twice: a scan stopped between two batches of folds leaves as many
+    // items as files (the vanished items are hidden in one transaction before the first fold), and the next
+    // scan finishes the folds with the ids kept.
+    @Test(arguments: Store.available) func aScanStoppedDuringItsFoldsShowsEachFileOnce(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let olds = [try box.put("a.mp3", at: "Old/a.mp3"), try box.put("b.flac", at: "Old/b.flac"), try box.put("c.ogg", at: "Old/c.ogg")]
+        try box.put("d.mp3", at: "Stay/d.mp3")
+        try await box.scan()
+        let index = try box.store()
+        let ids = try olds.map { try #require(try index.item(path: $0)).persistentID }
+        let news = try olds.map { try IdentityTests.copyThenDelete($0, to: box.music.path + "/New/" + ($0.string as NSString).lastPathComponent) }
+
+        // Stops at the first poll after a fold: between the first batch of folds and the next.
+        let locator = box.locator, pairs = Array(zip(news, ids))
+        let folded: @Sendable () -> Bool = {
+            guard let reader = try? LibraryLocator(locator).open() else { return false }
+            return pairs.contains { (try? reader.item(path: $0.0))?.persistentID == $0.1 }
+        }
+        let summary = try await MediaScanner(index: index, batchSize: 1, shouldStop: folded).scan(try index.roots())
+        #expect(summary.interrupted && summary.moved >= 1, "\(summary)")
+        let listed = try index.items(MediaQuery()).map(\.path.string)
+        #expect(listed.count == 4, "\(listed)")
+
+        let rest = try await box.scan()
+        #expect(!rest.interrupted && rest.removed == 0, "\(rest)")
+        #expect(try news.map { try index.item(path: $0)?.persistentID } == ids)
+        #expect(try index.count(MediaQuery()) == 4)
     }
 }

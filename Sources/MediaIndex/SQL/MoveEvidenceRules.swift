@@ -14,9 +14,11 @@ package enum MoveEvidenceRules {
         package var requires: String
         /// Only rows added since the oldest sought window (the `items_added_gen` index finds them).
         package var recentRowsOnly: Bool
-        /// No row whose exact bytes (size and fingerprint) another row also has: that row is a copy of the
-        /// other file, wherever the other lies (outside a subtree scan's plan too), so anything weaker than
-        /// the content is a guess (issue 24: a copy of A took B's item and rating by "the same audio").
+        /// No row whose exact bytes (size and fingerprint) an item indexed before the vanished item's window
+        /// also has: that row is a copy of the other file, wherever the other lies (outside a subtree scan's
+        /// plan too), so anything weaker than the content is a guess (issue 24: a copy of A took B's item and
+        /// rating by "the same audio"). Two new rows of the same bytes are two candidates (ambiguous: `Moves`).
+        /// Not for the same file: the inode tells the original from its copies.
         package var refusesRowsWithAnExactTwin: Bool
     }
 
@@ -45,7 +47,7 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true,
                  match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
                  requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
-                 recentRowsOnly: false, refusesRowsWithAnExactTwin: true)
+                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false)
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,

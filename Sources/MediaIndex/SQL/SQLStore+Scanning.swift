@@ -178,7 +178,7 @@ extension SQLStore {
         let recent: SQLStatement = rule.recentRowsOnly ? "i.added_gen > \(oldest) AND " : ""
         let noTwin: SQLStatement = rule.refusesRowsWithAnExactTwin ? """
              AND NOT EXISTS (SELECT 1 FROM items e WHERE e."fileSize" = i."fileSize" AND e.fingerprint = i.fingerprint
-                AND e.id <> i.id AND e.id <> v.id AND \(mine("e.host")))
+                AND e.id <> i.id AND e.id <> v.id AND e.added_gen <= v.win AND \(mine("e.host")))
             """ : ""
         return try read { x in
             try x.rows("""
