@@ -193,4 +193,34 @@ import Testing
         #expect(try news.map { try index.item(path: $0)?.persistentID } == ids)
         #expect(try index.count(MediaQuery()) == 4)
     }
+
+    // 1. Exact content before the inode: two recordings of one audio (x rated 5, y rated 1) copied elsewhere
+    // and deleted, y's copy landing on x's reused inode. The inode, the stream and an end say "x", but y's
+    // copy has y's exact bytes: each keeps its own item.
+    @Test(arguments: Store.available) func aCopyOnAReusedInodeIsTheFileWhoseBytesItHas(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let x = try box.put("a.mp3", at: "Old/x.mp3")
+        let y = box.music.path + "/Old/y.mp3"
+        try Templates.ffmpeg(["-i", x.string, "-map", "0", "-c", "copy", "-metadata", "title=Bravo", y])
+        try await box.scan()
+        let index = try box.store()
+        let xID = try #require(try index.item(path: x)).persistentID
+        let yID = try #require(try index.item(path: MediaPath(y))).persistentID
+        try index.setRating(id: xID, 5)
+        try index.setRating(id: yID, 1)
+
+        // `cp -r Old New && rm -rf Old`, with y's copy written on the inode x had.
+        let newX = box.music.path + "/New/x.mp3", newY = box.music.path + "/New/y.mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/New", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: x.string, toPath: newX)
+        try Self.overwriteInPlace(x.string, with: try Data(contentsOf: URL(fileURLWithPath: y)))
+        try #require(rename(x.string, newY) == 0)
+        try FileManager.default.removeItem(atPath: box.music.path + "/Old")
+
+        let summary = try await box.scan()
+        #expect(summary.moved == 2 && summary.removed == 0, "\(summary)")
+        #expect(try index.item(path: MediaPath(newX))?.persistentID == xID)
+        #expect(try index.item(path: MediaPath(newY))?.persistentID == yID)
+        #expect(try index.item(path: MediaPath(newY))?[.rating]?.integer == 1)
+    }
 }

@@ -20,6 +20,10 @@ package enum MoveEvidenceRules {
         /// rating by "the same audio"). Two new rows of the same bytes are two candidates (ambiguous: `Moves`).
         /// Not for the same file: the inode tells the original from its copies.
         package var refusesRowsWithAnExactTwin: Bool
+        /// No row whose exact bytes another vanished item has: that row is that item copied, whatever its
+        /// inode says (issue 24: `cp -r Old New; rm -rf Old` wrote one copy on another file's reused inode,
+        /// and the two recordings of one audio swapped their ratings). The exact content comes first.
+        package var yieldsToExactContent: Bool = false
     }
 
     /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
@@ -47,7 +51,7 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true,
                  match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
                  requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
-                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false)
+                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true)
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,

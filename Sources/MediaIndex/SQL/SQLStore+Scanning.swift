@@ -180,12 +180,15 @@ extension SQLStore {
              AND NOT EXISTS (SELECT 1 FROM items e WHERE e."fileSize" = i."fileSize" AND e.fingerprint = i.fingerprint
                 AND e.id <> i.id AND e.id <> v.id AND e.added_gen <= v.win AND \(mine("e.host")))
             """ : ""
+        let notACopy: SQLStatement = rule.yieldsToExactContent
+            ? #" AND NOT EXISTS (SELECT 1 FROM v w WHERE w.size = i."fileSize" AND w.fingerprint = i.fingerprint AND w.id <> v.id)"#
+            : ""
         return try read { x in
             try x.rows("""
                 WITH v AS MATERIALIZED (\(syntax.integerRows(rows, columns: ["id", "size", "fingerprint", "win", "seeking"])))
                 SELECT v.id, i.id, i.path, i.added_gen FROM v\(oldRow)
                 JOIN items i ON \(recent)i.added_gen > v.win AND \(raw: rule.match)
-                WHERE v.seeking = 1 AND \(raw: rule.requires) AND \(mine("i.host")) AND i.id NOT IN (SELECT id FROM v)\(noTwin)
+                WHERE v.seeking = 1 AND \(raw: rule.requires) AND \(mine("i.host")) AND i.id NOT IN (SELECT id FROM v)\(noTwin)\(notACopy)
                 """).map { row in
                 MoveCandidate(vanishedID: row.int64(0) ?? 0, rowID: row.int64(1) ?? 0, rowPath: row.path(2) ?? MediaPath(bytes: []),
                               rowGeneration: row.int64(3) ?? 0, evidence: evidence)
