@@ -26,7 +26,7 @@ import Testing
             try await world.randomOperation()
             if let failure = world.failure {
                 let operations = world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n")
-            let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen, fingerprint, head_hash, tail_hash, scan_inode, playbackDuration FROM items ORDER BY id")) ?? []
+            let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen, fingerprint, head_hash, tail_hash, scan_inode, \"playbackDuration\" FROM items ORDER BY id")) ?? []
             let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
             let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
             Issue.record("\(store), seed \(seed) (MLIB_MODEL_SEED=\(seed)), step \(step): \(failure)\nlast operations:\n\(operations)\(dump)")
@@ -56,7 +56,7 @@ import Testing
         for step in 0..<operations {
             try await world.randomOperation()
             if let failure = world.failure {
-                let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen, fingerprint, head_hash, tail_hash, scan_inode, playbackDuration FROM items ORDER BY id")) ?? []
+                let rows = (try? world.textRows("SELECT id, path_text, missing_gen, added_gen, fingerprint, head_hash, tail_hash, scan_inode, \"playbackDuration\" FROM items ORDER BY id")) ?? []
                 let table = rows.map { $0.map { $0 ?? "-" }.joined(separator: " ") }.joined(separator: "\n")
                 let dump = ProcessInfo.processInfo.environment["MLIB_MODEL_DUMP"] != nil ? "\nitems:\n\(table)" : ""
                 Issue.record("watch, seed \(seed), step \(step): \(failure)\(dump)\nlast operations:\n\(world.log.suffix(Int(ProcessInfo.processInfo.environment["MLIB_MODEL_LOG"] ?? "") ?? 25).joined(separator: "\n"))\nwatcher: \(world.watcher?.stderr ?? "")")
