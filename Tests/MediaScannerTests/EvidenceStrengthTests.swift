@@ -223,4 +223,24 @@ import Testing
         #expect(try index.item(path: MediaPath(newY))?.persistentID == yID)
         #expect(try index.item(path: MediaPath(newY))?[.rating]?.integer == 1)
     }
+
+    // 4. The same through `mlib watch`: an album's only track retagged in place, then moved to the next
+    // album within one debounce. The item moves with its rating; no "not mounted?" and no duplicate.
+    @Test func mlibWatchFollowsARetagThenAMoveOutOfAnAlbum() async throws {
+        let box = try Sandbox()
+        let a = try box.put("a.mp3", at: "Album1/a.mp3")
+        try box.put("b.flac", at: "Album2/b.flac")
+        let watcher = try WatchTests.Watcher(box, [box.music.path])
+        let id = try WatchTests.rate(box, a, 5)
+
+        let retagged = box.url.appendingPathComponent("retagged.mp3").path
+        try Templates.ffmpeg(["-i", a.string, "-map", "0", "-c", "copy", "-metadata", "title=Alpha (Remaster)", retagged])
+        try Self.overwriteInPlace(a.string, with: try Data(contentsOf: URL(fileURLWithPath: retagged)))
+        let moved = box.music.path + "/Album2/a.mp3"
+        try #require(rename(a.string, moved) == 0)
+        #expect(try WatchTests.visible(box) { $0[moved]?.id == id && $0[moved]?.rating == 5 && $0.count == 2 } != nil,
+                "\(WatchTests.dump(box)); \(watcher.stderr)")
+        #expect(!watcher.stderr.contains("not mounted"), "\(watcher.stderr)")
+        #expect(watcher.stop() == 130)
+    }
 }
