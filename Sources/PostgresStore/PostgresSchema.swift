@@ -138,27 +138,8 @@ enum PostgresSchema {
         ].joined().joined(separator: ";\n") + ";"),
         // As SQLite's "v13": the API server's users, their stars and saved play queues (library-wide, not a
         // host's: one account serves every host of a shared library).
-        Step(name: "pg v8: users, stars, play queues", sql: """
-            CREATE TABLE users (
-                name text COLLATE "C" PRIMARY KEY,
-                password text NOT NULL,
-                api_key text UNIQUE,
-                admin bigint NOT NULL DEFAULT 0,
-                created double precision NOT NULL);
-            CREATE TABLE user_stars (
-                user_name text COLLATE "C" NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                kind text NOT NULL,
-                key text COLLATE "C" NOT NULL,
-                starred double precision NOT NULL,
-                PRIMARY KEY (user_name, kind, key));
-            CREATE TABLE play_queues (
-                user_name text COLLATE "C" PRIMARY KEY REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                item_ids text NOT NULL,
-                current bigint,
-                position bigint NOT NULL DEFAULT 0,
-                changed double precision NOT NULL,
-                changed_by text NOT NULL);
-            """),
+        Step(name: "pg v8: users, stars, play queues",
+             sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "text", primaryKey: "PRIMARY KEY", PostgresSchema.typeName)),
         // As SQLite's "v11": per item its last write's token (`ItemChangeLog`), kept by triggers on every write
         // to `items`. Statement-level triggers over transition tables: one INSERT … SELECT per statement (a
         // scan's batch is one statement), not one per row. The token is the writing transaction's id: with

@@ -244,27 +244,8 @@ enum Schema {
             // key file beside the library (Subsonic's token auth needs it recoverable), an OpenSubsonic API
             // key; per user, what they starred (songs by item id, albums and artists by their derived ids)
             // and their saved play queue. Frozen as released.
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    name TEXT PRIMARY KEY NOT NULL,
-                    password TEXT NOT NULL,
-                    api_key TEXT UNIQUE,
-                    admin INTEGER NOT NULL DEFAULT 0,
-                    created REAL NOT NULL);
-                CREATE TABLE user_stars (
-                    user_name TEXT NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                    kind TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    starred REAL NOT NULL,
-                    PRIMARY KEY (user_name, kind, key));
-                CREATE TABLE play_queues (
-                    user_name TEXT PRIMARY KEY NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                    item_ids TEXT NOT NULL,
-                    current INTEGER,
-                    position INTEGER NOT NULL DEFAULT 0,
-                    changed REAL NOT NULL,
-                    changed_by TEXT NOT NULL);
-                """)
+            try db.execute(sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "TEXT", primaryKey: "PRIMARY KEY NOT NULL",
+                                                      Schema.typeName))
         }
         return migrator
     }

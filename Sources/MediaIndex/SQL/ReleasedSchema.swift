@@ -36,6 +36,38 @@ package enum ReleasedSchema {
         firstFoldedProperties.map { #"CREATE INDEX "items_\#($0)_folded" ON items("\#($0)_folded")"# }
     }
 
+    /// SQLite's "v13" and PostgreSQL's "pg v8" (the API server's users, their stars and play queues), one
+    /// text for both with each dialect's words in braces (`words`): `{sorted}` is text compared by bytes,
+    /// `{primary key}` is spelled with NOT NULL in SQLite, which allows NULL in a primary key that is not a rowid.
+    package static let usersTables = """
+        CREATE TABLE users (
+            name {sorted} {primary key},
+            password {text} NOT NULL,
+            api_key {text} UNIQUE,
+            admin {integer} NOT NULL DEFAULT 0,
+            created {real} NOT NULL);
+        CREATE TABLE user_stars (
+            user_name {sorted} NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+            kind {text} NOT NULL,
+            key {sorted} NOT NULL,
+            starred {real} NOT NULL,
+            PRIMARY KEY (user_name, kind, key));
+        CREATE TABLE play_queues (
+            user_name {sorted} {primary key} REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+            item_ids {text} NOT NULL,
+            current {integer},
+            position {integer} NOT NULL DEFAULT 0,
+            changed {real} NOT NULL,
+            changed_by {text} NOT NULL);
+        """
+
+    /// A shared step's text in a dialect: each `{word}` replaced by the dialect's spelling of it.
+    package static func render(_ template: String, plainText: String, primaryKey: String, _ typeName: (SQLColumnType) -> String) -> String {
+        let words = ["{sorted}": typeName(.text), "{text}": plainText, "{integer}": typeName(.integer), "{real}": typeName(.real),
+                     "{primary key}": primaryKey]
+        return words.reduce(template) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+    }
+
     /// Column definitions as the steps wrote them: `"name" type,`, one per line, the lines after the first
     /// indented by four spaces (the interpolation stands where the first one did).
     package static func definitions(_ columns: [Column], _ typeName: (SQLColumnType) -> String) -> String {
