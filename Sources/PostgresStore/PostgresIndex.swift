@@ -19,10 +19,8 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
 
     /// Connects to the library at `location` and migrates its tables. `.create` creates them in a database
     /// without a library; `.existing` refuses such a database ("no library at …") and leaves it untouched.
-    public init(_ location: PostgresLocation, mode: LibraryOpenMode = .create) throws {
-        self.location = location
-        session = try PostgresSession(location)
-        super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description)
+    public convenience init(_ location: PostgresLocation, mode: LibraryOpenMode = .create) throws {
+        try self.init(location, readAhead: nil)
         try PostgresSchema.migrate(session, creating: mode == .create)
     }
 
@@ -41,7 +39,6 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description,
                    readAhead: readAhead)
     }
-
 }
 
 extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog, AnalysisStore {

@@ -4,8 +4,9 @@ import MediaIndex
 import MediaModel
 
 /// The PostgreSQL library's schema: named steps, frozen as released (never derived from the live property
-/// table), applied in order under an advisory lock so that two hosts opening a new library at once do not
-/// both create it. The dialect's choices, and why:
+/// table; what the first steps share with SQLite's is rendered from `ReleasedSchema`, proved byte for byte
+/// the released SQL by `FrozenSchemaTests`), applied in order under an advisory lock so that two hosts
+/// opening a new library at once do not both create it. The dialect's choices, and why:
 /// - text columns are `COLLATE "C"`: comparisons and ORDER BY go by bytes, as SQLite's BINARY and the
 ///   in-memory evaluator do (a database's default collation would sort "b" before "B"…);
 /// - integers are `bigint`, reals `double precision`, paths `bytea` (byte order, like SQLite's BLOB);
@@ -38,63 +39,7 @@ enum PostgresSchema {
                 path_text text COLLATE "C" NOT NULL,
                 dir bytea NOT NULL,
                 tags text,
-                "fileSize" bigint,
-                "modificationDate" double precision,
-                "mediaType" bigint,
-                "title" text COLLATE "C",
-                "albumTitle" text COLLATE "C",
-                "artist" text COLLATE "C",
-                "albumArtist" text COLLATE "C",
-                "genre" text COLLATE "C",
-                "composer" text COLLATE "C",
-                "grouping" text COLLATE "C",
-                "albumTrackNumber" bigint,
-                "albumTrackCount" bigint,
-                "discNumber" bigint,
-                "discCount" bigint,
-                "isCompilation" bigint,
-                "releaseDate" text COLLATE "C",
-                "year" bigint,
-                "beatsPerMinute" bigint,
-                "comments" text COLLATE "C",
-                "lyrics" text COLLATE "C",
-                "hasArtwork" bigint,
-                "musicBrainzTrackID" text COLLATE "C",
-                "musicBrainzReleaseTrackID" text COLLATE "C",
-                "musicBrainzAlbumID" text COLLATE "C",
-                "musicBrainzArtistID" text COLLATE "C",
-                "musicBrainzAlbumArtistID" text COLLATE "C",
-                "musicBrainzReleaseGroupID" text COLLATE "C",
-                "replayGainTrackGain" double precision,
-                "replayGainTrackPeak" double precision,
-                "replayGainAlbumGain" double precision,
-                "replayGainAlbumPeak" double precision,
-                "playbackDuration" double precision,
-                "container" text COLLATE "C",
-                "audioCodec" text COLLATE "C",
-                "videoCodec" text COLLATE "C",
-                "bitRate" bigint,
-                "sampleRate" bigint,
-                "channels" bigint,
-                "bitDepth" bigint,
-                "width" bigint,
-                "height" bigint,
-                "frameRate" double precision,
-                "playCount" bigint,
-                "skipCount" bigint,
-                "lastPlayedDate" double precision,
-                "rating" bigint,
-                "dateAdded" double precision,
-                "fileType" text COLLATE "C",
-                "isPartial" bigint,
-                "partialReason" text COLLATE "C",
-                "chapterCount" bigint,
-                "title_folded" text COLLATE "C",
-                "albumTitle_folded" text COLLATE "C",
-                "artist_folded" text COLLATE "C",
-                "albumArtist_folded" text COLLATE "C",
-                "genre_folded" text COLLATE "C",
-                "composer_folded" text COLLATE "C",
+                \(ReleasedSchema.definitions(ReleasedSchema.firstPropertyColumns + ReleasedSchema.fileTypeColumns + ReleasedSchema.firstFoldedColumns, PostgresSchema.typeName))
                 search_text text COLLATE "C" GENERATED ALWAYS AS (
                     coalesce("title_folded", '') || ' ' || coalesce("albumTitle_folded", '') || ' ' || coalesce("artist_folded", '')
                     || ' ' || coalesce("albumArtist_folded", '') || ' ' || coalesce("genre_folded", '') || ' '
@@ -114,12 +59,7 @@ enum PostgresSchema {
             CREATE INDEX items_inode ON items(scan_inode);
             CREATE INDEX items_added_gen ON items(added_gen);
             CREATE INDEX items_missing ON items(missing_gen) WHERE missing_gen IS NOT NULL;
-            CREATE INDEX "items_title_folded" ON items("title_folded");
-            CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded");
-            CREATE INDEX "items_artist_folded" ON items("artist_folded");
-            CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded");
-            CREATE INDEX "items_genre_folded" ON items("genre_folded");
-            CREATE INDEX "items_composer_folded" ON items("composer_folded");
+            \(ReleasedSchema.firstFoldedIndexes.joined(separator: ";\n"));
             CREATE INDEX "items_year" ON items("year");
             CREATE INDEX "items_mediaType" ON items("mediaType");
             CREATE INDEX "items_fileType" ON items("fileType");
@@ -190,50 +130,16 @@ enum PostgresSchema {
         // maximum 2704 for index "items_title_folded"`). The folded columns are indexed by their first 256
         // characters (at most 1,024 bytes) instead, and queries compare in full after the index has found the
         // rows (`PostgresSchema.foldedIndexPrefixLength`); the multi-valued partial indexes hold only ids.
-        Step(name: "pg v5: folded-text indexes that cannot overflow", sql: """
-            DROP INDEX IF EXISTS "items_title_folded";
-            DROP INDEX IF EXISTS "items_albumTitle_folded";
-            DROP INDEX IF EXISTS "items_artist_folded";
-            DROP INDEX IF EXISTS "items_albumArtist_folded";
-            DROP INDEX IF EXISTS "items_genre_folded";
-            DROP INDEX IF EXISTS "items_composer_folded";
-            DROP INDEX IF EXISTS "items_artist_values";
-            DROP INDEX IF EXISTS "items_albumArtist_values";
-            DROP INDEX IF EXISTS "items_genre_values";
-            DROP INDEX IF EXISTS "items_composer_values";
-            CREATE INDEX "items_title_folded_prefix" ON items (left("title_folded", 256));
-            CREATE INDEX "items_albumTitle_folded_prefix" ON items (left("albumTitle_folded", 256));
-            CREATE INDEX "items_artist_folded_prefix" ON items (left("artist_folded", 256));
-            CREATE INDEX "items_albumArtist_folded_prefix" ON items (left("albumArtist_folded", 256));
-            CREATE INDEX "items_genre_folded_prefix" ON items (left("genre_folded", 256));
-            CREATE INDEX "items_composer_folded_prefix" ON items (left("composer_folded", 256));
-            CREATE INDEX "items_artist_several" ON items (id) WHERE strpos("artist", '; ') > 0;
-            CREATE INDEX "items_albumArtist_several" ON items (id) WHERE strpos("albumArtist", '; ') > 0;
-            CREATE INDEX "items_genre_several" ON items (id) WHERE strpos("genre", '; ') > 0;
-            CREATE INDEX "items_composer_several" ON items (id) WHERE strpos("composer", '; ') > 0;
-            """),        // As SQLite's "v13": the API server's users, their stars and saved play queues (library-wide, not a
+        Step(name: "pg v5: folded-text indexes that cannot overflow", sql: [
+            ReleasedSchema.firstFoldedProperties.map { #"DROP INDEX IF EXISTS "items_\#($0)_folded""# },
+            ReleasedSchema.firstMultiValuedProperties.map { #"DROP INDEX IF EXISTS "items_\#($0)_values""# },
+            ReleasedSchema.firstFoldedProperties.map { #"CREATE INDEX "items_\#($0)_folded_prefix" ON items (left("\#($0)_folded", 256))"# },
+            ReleasedSchema.firstMultiValuedProperties.map { #"CREATE INDEX "items_\#($0)_several" ON items (id) WHERE strpos("\#($0)", '; ') > 0"# },
+        ].joined().joined(separator: ";\n") + ";"),
+        // As SQLite's "v13": the API server's users, their stars and saved play queues (library-wide, not a
         // host's: one account serves every host of a shared library).
-        Step(name: "pg v8: users, stars, play queues", sql: """
-            CREATE TABLE users (
-                name text COLLATE "C" PRIMARY KEY,
-                password text NOT NULL,
-                api_key text UNIQUE,
-                admin bigint NOT NULL DEFAULT 0,
-                created double precision NOT NULL);
-            CREATE TABLE user_stars (
-                user_name text COLLATE "C" NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                kind text NOT NULL,
-                key text COLLATE "C" NOT NULL,
-                starred double precision NOT NULL,
-                PRIMARY KEY (user_name, kind, key));
-            CREATE TABLE play_queues (
-                user_name text COLLATE "C" PRIMARY KEY REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                item_ids text NOT NULL,
-                current bigint,
-                position bigint NOT NULL DEFAULT 0,
-                changed double precision NOT NULL,
-                changed_by text NOT NULL);
-            """),
+        Step(name: "pg v8: users, stars, play queues",
+             sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "text", primaryKey: "PRIMARY KEY", PostgresSchema.typeName)),
         // As SQLite's "v11": per item its last write's token (`ItemChangeLog`), kept by triggers on every write
         // to `items`. Statement-level triggers over transition tables: one INSERT … SELECT per statement (a
         // scan's batch is one statement), not one per row. The token is the writing transaction's id: with
@@ -348,7 +254,7 @@ enum PostgresSchema {
         try session.transaction { s in
             try s.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
             for p in missing {
-                try s.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(ItemRow.quoted(p.rawValue)) \(columnType(p.spec.type))")
+                try s.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(ItemRow.quoted(p.rawValue)) \(typeName(SQLColumnType(p.spec.type)))")
             }
             for p in missingFolded {
                 // Folded in Swift (the same TextFolding as every write), row by row: a one-time upgrade.
@@ -364,11 +270,13 @@ enum PostgresSchema {
         }
     }
 
-    static func columnType(_ type: MediaProperty.ValueType) -> String {
+    /// PostgreSQL's type for a column: text compares by bytes (`COLLATE "C"`), as SQLite's BINARY does.
+    static func typeName(_ type: SQLColumnType) -> String {
         switch type {
-        case .text, .date: #"text COLLATE "C""#
-        case .integer, .mediaType, .bool: "bigint"
-        case .real, .timestamp, .duration: "double precision"
+        case .text: #"text COLLATE "C""#
+        case .integer: "bigint"
+        case .real: "double precision"
+        case .bytes: "bytea"
         }
     }
 }

@@ -150,7 +150,8 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 
     /// Runs `PRAGMA integrity_check`, then FTS5's check of the full-text index's own structure (SQLite 3.40
-    /// does not compare it with the items; tests do that by searching); "ok" when both pass.
+    /// does not compare it with the items; tests do that by searching), then what mlib derives
+    /// (`derivedColumnProblems`, as on PostgreSQL); "ok" when all pass.
     public func integrityCheck() throws -> String {
         let pragma = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
         guard pragma == "ok" else { return pragma }
@@ -162,7 +163,8 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         } catch {
             return "full-text index: " + Self.reason(error)
         }
-        return "ok"
+        let problems = try derivedColumnProblems()
+        return problems.isEmpty ? "ok" : problems.joined(separator: "; ")
     }
 
     /// Runs a read-only statement and returns every value as text (NULL as nil): for tests and diagnostics.

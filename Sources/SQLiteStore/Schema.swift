@@ -16,9 +16,9 @@ enum Schema {
                     path_text TEXT NOT NULL,
                     added REAL NOT NULL)
                 """)
-            // Frozen: the schema as mlib 0.1.0 created it (a property added since has a step of its own, or
-            // `addMissingPropertyColumns`). AUTOINCREMENT: an id is never reused, so a deleted item's id cannot
-            // come back as someone else's.
+            // Frozen: the schema as mlib 0.1.0 created it, its property columns rendered from `ReleasedSchema`
+            // (a property added since has a step of its own, or `addMissingPropertyColumns`). AUTOINCREMENT: an
+            // id is never reused, so a deleted item's id cannot come back as someone else's.
             try db.execute(sql: """
                 CREATE TABLE items (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -26,59 +26,7 @@ enum Schema {
                     path_text TEXT NOT NULL,
                     dir BLOB NOT NULL,
                     tags TEXT,
-                    "fileSize" INTEGER,
-                    "modificationDate" REAL,
-                    "mediaType" INTEGER,
-                    "title" TEXT,
-                    "albumTitle" TEXT,
-                    "artist" TEXT,
-                    "albumArtist" TEXT,
-                    "genre" TEXT,
-                    "composer" TEXT,
-                    "grouping" TEXT,
-                    "albumTrackNumber" INTEGER,
-                    "albumTrackCount" INTEGER,
-                    "discNumber" INTEGER,
-                    "discCount" INTEGER,
-                    "isCompilation" INTEGER,
-                    "releaseDate" TEXT,
-                    "year" INTEGER,
-                    "beatsPerMinute" INTEGER,
-                    "comments" TEXT,
-                    "lyrics" TEXT,
-                    "hasArtwork" INTEGER,
-                    "musicBrainzTrackID" TEXT,
-                    "musicBrainzReleaseTrackID" TEXT,
-                    "musicBrainzAlbumID" TEXT,
-                    "musicBrainzArtistID" TEXT,
-                    "musicBrainzAlbumArtistID" TEXT,
-                    "musicBrainzReleaseGroupID" TEXT,
-                    "replayGainTrackGain" REAL,
-                    "replayGainTrackPeak" REAL,
-                    "replayGainAlbumGain" REAL,
-                    "replayGainAlbumPeak" REAL,
-                    "playbackDuration" REAL,
-                    "container" TEXT,
-                    "audioCodec" TEXT,
-                    "videoCodec" TEXT,
-                    "bitRate" INTEGER,
-                    "sampleRate" INTEGER,
-                    "channels" INTEGER,
-                    "bitDepth" INTEGER,
-                    "width" INTEGER,
-                    "height" INTEGER,
-                    "frameRate" REAL,
-                    "playCount" INTEGER,
-                    "skipCount" INTEGER,
-                    "lastPlayedDate" REAL,
-                    "rating" INTEGER,
-                    "dateAdded" REAL,
-                    "title_folded" TEXT,
-                    "albumTitle_folded" TEXT,
-                    "artist_folded" TEXT,
-                    "albumArtist_folded" TEXT,
-                    "genre_folded" TEXT,
-                    "composer_folded" TEXT,
+                    \(ReleasedSchema.definitions(ReleasedSchema.firstPropertyColumns + ReleasedSchema.firstFoldedColumns, Schema.typeName))
                     scan_mtime INTEGER,
                     scan_inode INTEGER,
                     fingerprint INTEGER,
@@ -231,7 +179,7 @@ enum Schema {
             // column's index and rows holding several ("Rock; Jazz") by these, which hold only those rows
             // (QueryCompiler.eachValue, whose `multiValuedRow` is written as their WHERE). Indexes only: nothing
             // stored changes. Frozen as released.
-            for p in ["artist", "albumArtist", "genre", "composer"] {
+            for p in ReleasedSchema.firstMultiValuedProperties {
                 try db.execute(sql: """
                     CREATE INDEX IF NOT EXISTS "items_\(p)_values" ON items("\(p)_folded", "\(p)") WHERE instr("\(p)", '; ') > 0
                     """)
@@ -296,29 +244,20 @@ enum Schema {
             // key file beside the library (Subsonic's token auth needs it recoverable), an OpenSubsonic API
             // key; per user, what they starred (songs by item id, albums and artists by their derived ids)
             // and their saved play queue. Frozen as released.
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    name TEXT PRIMARY KEY NOT NULL,
-                    password TEXT NOT NULL,
-                    api_key TEXT UNIQUE,
-                    admin INTEGER NOT NULL DEFAULT 0,
-                    created REAL NOT NULL);
-                CREATE TABLE user_stars (
-                    user_name TEXT NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                    kind TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    starred REAL NOT NULL,
-                    PRIMARY KEY (user_name, kind, key));
-                CREATE TABLE play_queues (
-                    user_name TEXT PRIMARY KEY NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
-                    item_ids TEXT NOT NULL,
-                    current INTEGER,
-                    position INTEGER NOT NULL DEFAULT 0,
-                    changed REAL NOT NULL,
-                    changed_by TEXT NOT NULL);
-                """)
+            try db.execute(sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "TEXT", primaryKey: "PRIMARY KEY NOT NULL",
+                                                      Schema.typeName))
         }
         return migrator
+    }
+
+    /// SQLite's type for a column (columns compare by bytes: BINARY, the default).
+    static func typeName(_ type: SQLColumnType) -> String {
+        switch type {
+        case .text: "TEXT"
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .bytes: "BLOB"
+        }
     }
 
     /// v1's indexes, as mlib 0.1.0 created them.
@@ -326,12 +265,7 @@ enum Schema {
         #"CREATE INDEX items_dir ON items(dir)"#,
         #"CREATE INDEX items_identity ON items(fileSize, fingerprint)"#,
         #"CREATE INDEX items_path_text ON items(path_text)"#,
-        #"CREATE INDEX "items_title_folded" ON items("title_folded")"#,
-        #"CREATE INDEX "items_albumTitle_folded" ON items("albumTitle_folded")"#,
-        #"CREATE INDEX "items_artist_folded" ON items("artist_folded")"#,
-        #"CREATE INDEX "items_albumArtist_folded" ON items("albumArtist_folded")"#,
-        #"CREATE INDEX "items_genre_folded" ON items("genre_folded")"#,
-        #"CREATE INDEX "items_composer_folded" ON items("composer_folded")"#,
+    ] + ReleasedSchema.firstFoldedIndexes + [
         #"CREATE INDEX "items_mediaType" ON items("mediaType")"#,
         #"CREATE INDEX "items_year" ON items("year")"#,
         #"CREATE INDEX "items_dateAdded" ON items("dateAdded")"#,
