@@ -121,4 +121,21 @@ struct MPDAnswerTests {
         #expect(try client.command("enableoutput 0") == ["OK"])
         #expect(try watcher.answer() == ["changed: mixer", "OK"])
     }
+
+    /// Several `group`s nest as mpd nests them: the last one outermost (mpd reads them from the end), so
+    /// `list title group album group artist` lists artists, each one's albums, their titles (mlib nested
+    /// them in reverse: albums outermost); grouping a tag twice is refused as mpd refuses it.
+    @Test func severalGroupsNestAsMPD() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let answer = try client.command("list title group album group artist")
+        #expect(answer.first?.hasPrefix("Artist:") == true, "\(answer.prefix(3))")
+        let sine = try #require(answer.firstIndex(of: "Artist: Sine Wave"))
+        #expect(Array(answer[sine...].prefix(4)) == ["Artist: Sine Wave", "Album: Long Tones", "Title: Tone 1", "Title: Tone 2"])
+        #expect(try client.command("list album group album") == ["ACK [2@0] {list} Conflicting group"])
+        #expect(try client.command("list album group artist group artist") == ["ACK [2@0] {list} Conflicting group"])
+    }
 }
