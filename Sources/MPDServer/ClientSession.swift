@@ -53,14 +53,16 @@ final class ClientSession: @unchecked Sendable {
     // MARK: From the channel (on the loop)
 
     func start() {
-        core.enqueue {
+        core.runOnLoop {
             self.core.register(self)
             self.send(Array("OK MPD \(MPDServer.protocolVersion)\n".utf8))
         }
     }
 
     func receive(_ line: [UInt8]) {
-        core.enqueue {
+        // Run at once (the channel's handlers are on the core's loop): queued behind the loop's other
+        // tasks, each answer waited for the whole batch of reads, and polling clients got 0.6x mpd's rate.
+        core.runOnLoop {
             // A client whose answers are not read yet (the channel is unwritable) waits like one whose
             // command runs off the loop: its next commands run once the socket drains.
             guard self.busy || !self.channel.isWritable || !self.waiting.isEmpty else { return self.process(line) }

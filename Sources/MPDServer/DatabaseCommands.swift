@@ -37,7 +37,7 @@ enum DatabaseCommands {
         }
         if normalized.isEmpty {
             // MPD lists the stored playlists at the top too (for old clients), as `listplaylists` does.
-            try StoredPlaylistCommands.listplaylists(c, &out)
+            try StoredPlaylistCommands.topPlaylists(c, &out)
         }
     }
 
