@@ -55,6 +55,8 @@ enum DatabaseCommands {
         }
         let top = try browser.listing(uri)
         func visit(_ listing: LibraryBrowser.Listing) {
+            // Past the output buffer the answer is dropped (and the client closed): the walk stops.
+            guard !out.overflowed else { return }
             for song in listing.songs {
                 if info { songs.write(song, of: view, to: &out) } else { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
             }
