@@ -99,6 +99,9 @@ final class ClientSession: @unchecked Sendable {
         }
     }
 
+    /// Sends the first parts of a long answer while the rest is built (`Response.sink`).
+    private var chunkSink: @Sendable ([UInt8]) -> Void { { [weak self] chunk in self?.send(chunk) } }
+
     /// What an answer may still hold (`maximumOutputBuffer` less what is still unsent).
     private var outputRoom: Int { max(0, core.configuration.maximumOutputBuffer - unsentBytes) }
 
@@ -145,7 +148,7 @@ final class ClientSession: @unchecked Sendable {
             commandListBytes = 0
             return
         }
-        var out = Response(limit: outputRoom)
+        var out = Response(limit: outputRoom, sink: chunkSink)
         let outcome = execute(line, index: 0, inList: false, into: &out)
         if case .deferred(let work, let name, let arguments) = outcome {
             busy = true
@@ -182,7 +185,7 @@ final class ClientSession: @unchecked Sendable {
         listLines = commandList ?? []
         commandList = nil
         listNext = 0
-        listOut = Response(limit: outputRoom)
+        listOut = Response(limit: outputRoom, sink: chunkSink)
         continueList()
     }
 

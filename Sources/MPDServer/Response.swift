@@ -3,18 +3,33 @@ import Foundation
 /// The bytes of one answer, built as `key: value` lines (and binary chunks for `albumart`).
 ///
 /// At most `limit` bytes are kept: past it the answer is dropped and `overflowed` set, and the client is
-/// closed (MPD's `max_output_buffer_size`), so an answer never grows without bound.
+/// closed (MPD's `max_output_buffer_size`), so an answer never grows without bound. With a `sink`, a long
+/// answer goes out in chunks while the rest is built, as mpd streams it: the client reads the first songs
+/// of a `listallinfo` meanwhile (built whole first, it took 1.7-1.9x mpd's time at 2,000 songs).
 struct Response {
     private(set) var bytes: [UInt8] = []
     var limit = Int.max
     private(set) var overflowed = false
+    /// Where full chunks go (the client's channel); nil: the answer is kept whole.
+    var sink: (@Sendable ([UInt8]) -> Void)?
+    /// Bytes already given to `sink` (they count against `limit`).
+    private var flushed = 0
+    static let chunkSize = 128 * 1024
 
-    init(limit: Int = .max) { self.limit = limit }
+    init(limit: Int = .max, sink: (@Sendable ([UInt8]) -> Void)? = nil) {
+        self.limit = limit
+        self.sink = sink
+    }
 
     private mutating func checkLimit() {
-        if bytes.count > limit {
+        if flushed + bytes.count > limit {
             overflowed = true
             bytes = []
+        } else if bytes.count >= Self.chunkSize, let sink {
+            flushed += bytes.count
+            sink(bytes)
+            bytes = []
+            bytes.reserveCapacity(Self.chunkSize + 4096)
         }
     }
 
