@@ -33,6 +33,8 @@ KNOWN = {
                                "(its first database build, and the harness's `mpc update`)",
     ("rescan", "updating_db"): "as for update",
     ("config", None): "mpd answers config only on a local socket; mlib has no config file",
+    ('search "(disc starts_with \'1\')"', None): "starts_with is mpd 0.24's operator (0.23 refuses it); mlib accepts "
+                                                 "it, on numbers as on text",
     ('albumart "../music/Album1/flac-vorbis-cover.flac" 0', None):
         "mpd 0.23 reads the cover beside a song URI with '..' components from the file system (so "
         "'../outside/SONG' serves a cover outside the music directory); mlib refuses every such path",
@@ -180,6 +182,12 @@ SEQUENCES = {
         # Empty values find the songs without the tag; numbers match as text (issue 26).
         'find composer ""', 'count composer ""', "find \"(composer == '')\"", "find \"(composer != '')\"",
         'find date ""', "find track 01", "count track 01",
+        # Dates and numbers in search any, numbers as text, AudioFormat and file =~ (issue 26, 8 and 9).
+        "search any 2", "search track 1", "search \"(track contains '1')\"", "search \"(disc starts_with '1')\"",
+        "find \"(AudioFormat == '22050:16:1')\"", "find \"(AudioFormat =~ '22050:*:*')\"",
+        "find \"(file =~ 'Album1')\"", "search \"(file =~ '^long/tone')\"", "find \"(file !~ 'o')\"",
+        "list title group album group artist", "list album group album",
+        "listfiles", "listfiles Album1", "getvol",
     ],
     # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
     "paths": [
@@ -231,6 +239,8 @@ SEQUENCES = {
         "listplaylist mine", "playlistdelete mine 0", "listplaylist mine", "rename mine yours", "listplaylists",
         "clear", "load yours", "playlistinfo", "load yours 1:2", "playlistinfo", "playlistclear yours",
         "listplaylist yours", "rm yours", "rm yours", "listplaylists", "lsinfo",
+        "searchaddpl found title tone", "listplaylist found", "searchaddpl found title nothing", "listplaylists",
+        "rm found",
     ],
     # outputs: the one output can be switched off and on (mlib's sink plays nothing meanwhile).
     "outputs": [

@@ -5,7 +5,9 @@ Prints commands per second, latency percentiles and the late client's ping time.
 
 Usage: mpd-load.py PORT [CLIENTS] [SECONDS] [COMMANDS]
 COMMANDS: a comma-separated list to loop over instead of the mix below (e.g. status,currentsong,playlistinfo:
-the calls a client makes all the time, where the protocol layer's own cost shows)."""
+the calls a client makes all the time, where the protocol layer's own cost shows), or `library`: issue 26's
+library work on any folder (a `listallinfo`, then `search any`, `find`, `list album group albumartist` and
+`lsinfo` of a directory and an artist read from the server), each client starting at another command."""
 import socket
 import sys
 import threading
@@ -17,8 +19,30 @@ seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 30
 COMMANDS = ["status", "currentsong", "lsinfo Album1", "search any fix", "add Album1/flac-vorbis-cover.flac",
             "playlistinfo", "plchanges 0", "list album group artist", "stats", "delete 0", "listallinfo",
             "find \"(artist == 'Sine Wave')\"", "count group artist", "idle\nnoidle"]
+
+
+def library_mix(port):
+    """The library commands of issue 26's load, with a directory and an artist the server has."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=120)
+    f = s.makefile("rb")
+    f.readline()
+
+    def ask(command):
+        s.sendall(command.encode() + b"\n")
+        lines = []
+        while (line := f.readline()) and line != b"OK\n" and not line.startswith(b"ACK "):
+            lines.append(line.decode().rstrip("\n"))
+        return lines
+    first_dir = next(l.split(": ", 1)[1] for l in ask('lsinfo ""') if l.startswith("directory: "))
+    artists = [l.split(": ", 1)[1] for l in ask("list artist") if l.startswith("Artist: ")]
+    artist = artists[len(artists) // 2].replace('"', '\\"')
+    s.close()
+    return ["listallinfo", 'search any "the"', f'find artist "{artist}"', "list album group albumartist",
+            f'lsinfo "{first_dir}"']
+
+
 if len(sys.argv) > 4:
-    COMMANDS = sys.argv[4].split(",")
+    COMMANDS = library_mix(port) if sys.argv[4] == "library" else sys.argv[4].split(",")
 
 
 def worker(n, stop_at, latencies, errors):
@@ -61,7 +85,7 @@ ping = time.monotonic() - start
 latencies.sort()
 p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
 print(f"{clients} clients x {seconds:.0f} s: {len(latencies)} commands, {len(latencies) / seconds:.0f}/s, "
-      f"latency p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {p(1.0):.1f} ms; errors {len(errors)}; "
+      f"latency p50 {p(0.5):.1f} ms, p95 {p(0.95):.1f} ms, p99 {p(0.99):.1f} ms, max {p(1.0):.1f} ms; errors {len(errors)}; "
       f"a new client's ping after: {ping * 1000:.1f} ms")
 for error in sorted(set(errors))[:5]:
     print("  error:", error)

@@ -40,6 +40,15 @@ struct LibraryBrowser {
                        directories: node.children.map { (Self.join(normalized, view.directories[Int($0)].name), $0) })
     }
 
+    /// The view's directory a normalized URI names, when it is one of the tree's (with one root, or below a
+    /// root's top directory) and holds something; nil otherwise (`listing(_:)` then answers or throws).
+    func directory(_ normalized: String) -> Int32? {
+        if normalized.isEmpty && uris.topDirectories != nil { return nil }
+        guard let path = uris.path(of: normalized), let d = view.directory(path: path),
+              normalized.isEmpty || !view.directories[Int(d)].subtree.isEmpty else { return nil }
+        return d
+    }
+
     /// The sub-listing of a directory found in a listing.
     func listing(_ directory: Int32, uri: String) -> Listing {
         let node = view.directories[Int(directory)]
@@ -67,12 +76,6 @@ struct LibraryBrowser {
 
     /// MPD sorts names by their bytes (so "Zebra" comes before "apple").
     static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
-
-    /// The directory's modification time, as MPD shows for `directory:` entries (read when the view was
-    /// built, as MPD's database keeps it).
-    func modified(_ directory: Int32) -> Date? {
-        view.directories[Int(directory)].modified.map { Date(timeIntervalSince1970: $0) }
-    }
 
     /// Songs matching `filter` in database order, cut to `window`.
     func find(_ filter: MediaPredicate, window: Range<Int>?) throws -> [Int32] {

@@ -183,6 +183,27 @@ enum QueueCommands {
         }
     }
 
+    /// `addtagid ID TAG VALUE` and `cleartagid ID [TAG]`: mpd edits the tags of queued streams only; every
+    /// song mlib queues is a local file, so the answer is mpd's for one (after its own argument checks).
+    static func addtagid(_ c: CommandContext, _ out: inout Response) throws {
+        let id = try Arguments.unsigned(c.arguments[0])
+        guard MPDTag.named(c.arguments[1]) != nil else { throw MPDError.badArgument("Unknown tag type: \(c.arguments[1])") }
+        try refuseTagEdit(c, id: id)
+    }
+
+    static func cleartagid(_ c: CommandContext, _ out: inout Response) throws {
+        let id = try Arguments.unsigned(c.arguments[0])
+        if c.arguments.count > 1, MPDTag.named(c.arguments[1]) == nil {
+            throw MPDError.badArgument("Unknown tag type: \(c.arguments[1])")
+        }
+        try refuseTagEdit(c, id: id)
+    }
+
+    private static func refuseTagEdit(_ c: CommandContext, id: Int) throws {
+        guard c.core.queueIDs.position(ofID: id) != nil else { throw MPDError.noSuchSong }
+        throw MPDError(.permission, "Cannot edit tags of local file")
+    }
+
     // MARK: Reading
 
     static func writeEntry(_ c: CommandContext, position: Int, item: MediaItem? = nil, to out: inout Response) {

@@ -3,39 +3,89 @@ import Foundation
 /// The bytes of one answer, built as `key: value` lines (and binary chunks for `albumart`).
 ///
 /// At most `limit` bytes are kept: past it the answer is dropped and `overflowed` set, and the client is
-/// closed (MPD's `max_output_buffer_size`), so an answer never grows without bound.
+/// closed (MPD's `max_output_buffer_size`), so an answer never grows without bound. With a `sink`, a long
+/// answer goes out in chunks while the rest is built, as mpd streams it: the client reads the first songs
+/// of a `listallinfo` meanwhile (built whole first, it took 1.7-1.9x mpd's time at 2,000 songs).
 struct Response {
     private(set) var bytes: [UInt8] = []
     var limit = Int.max
     private(set) var overflowed = false
+    /// Where full chunks go (the client's channel); nil: the answer is kept whole.
+    var sink: (@Sendable ([UInt8]) -> Void)?
+    /// Bytes already given to `sink` (they count against `limit`).
+    private var flushed = 0
+    static let chunkSize = 128 * 1024
 
-    init(limit: Int = .max) { self.limit = limit }
+    init(limit: Int = .max, sink: (@Sendable ([UInt8]) -> Void)? = nil) {
+        self.limit = limit
+        self.sink = sink
+    }
 
     private mutating func checkLimit() {
-        if bytes.count > limit {
+        if flushed + bytes.count > limit {
             overflowed = true
             bytes = []
+        } else if bytes.count >= Self.chunkSize, let sink {
+            flushed += bytes.count
+            sink(bytes)
+            bytes = []
+            bytes.reserveCapacity(Self.chunkSize + 4096)
         }
     }
 
     mutating func field(_ key: String, _ value: String) {
         guard !overflowed else { return }
         defer { checkLimit() }
-        // A value cannot hold a line break: MPD's clients read line by line; and mpd writes a tab in a
-        // tag as a space. (Bytes, not Characters, are looked at and appended: this runs for every field
-        // of every song of every answer.)
-        let clean = value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 9 })
-            ? value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\t", with: " ")
-            : value
         bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: clean.utf8)
+        // A value cannot hold a line break: MPD's clients read line by line; and mpd writes a tab in a
+        // tag as a space. The value is appended first and its bytes looked at in the array (a loop over
+        // contiguous bytes): `contains(where:)` over the String's UTF-8 view was 10 % of a `listallinfo`.
+        let start = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        if bytes[start...].contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) {
+            bytes.removeSubrange(start...)
+            let clean = value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\t", with: " ")
+            bytes.append(contentsOf: clean.utf8)
+        }
         bytes.append(UInt8(ascii: "\n"))
     }
 
     mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
+
+    /// `key: 2024-05-01T12:00:00Z` for a time in seconds since 1970, written in place (a `listallinfo`
+    /// writes one per song and per directory).
+    mutating func timestamp(_ key: String, seconds: Double) {
+        guard !overflowed else { return }
+        defer { checkLimit() }
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        MPDFormat.appendTimestamp(seconds, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// `key: parent/name` (or `key: name` for the top) without joining the two first.
+    mutating func field(_ key: String, parent: String, name: String) {
+        if parent.isEmpty { return field(key, name) }
+        guard !overflowed else { return }
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        let start = bytes.count
+        bytes.append(contentsOf: parent.utf8)
+        bytes.append(UInt8(ascii: "/"))
+        bytes.append(contentsOf: name.utf8)
+        if bytes[start...].contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) {
+            // Rare: the one cleaning rule of `field(_:_:)`.
+            bytes.removeSubrange((start - key.utf8.count - 2)...)
+            return field(key, parent + "/" + name)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+        checkLimit()
+    }
 
     mutating func line(_ text: String) {
         guard !overflowed else { return }
@@ -70,30 +120,39 @@ enum MPDFormat {
     /// "2024-05-01T12:00:00Z". By hand with gmtime_r and digits: an ISO8601DateFormatter per song cost
     /// ~1 ms on Linux, and String(format:) a few µs, most of a `listallinfo` line's time.
     static func timestamp(_ date: Date) -> String {
-        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        appendTimestamp(date.timeIntervalSince1970, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The 20 bytes of `timestamp` appended to `bytes` (answers write them in place: no Date, no String).
+    static func appendTimestamp(_ seconds: Double, to bytes: inout [UInt8]) {
+        var t = time_t(seconds.rounded(.down))
         var parts = tm()
         gmtime_r(&t, &parts)
-        var bytes = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int, _ width: Int, at offset: Int) {
+        func put(_ value: Int32, _ width: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<width { divisor *= 10 }
             var v = value
-            for i in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / divisor % 10))
+                v %= divisor
+                divisor /= 10
             }
         }
-        put(Int(parts.tm_year) + 1900, 4, at: 0)
-        bytes[4] = UInt8(ascii: "-")
-        put(Int(parts.tm_mon) + 1, 2, at: 5)
-        bytes[7] = UInt8(ascii: "-")
-        put(Int(parts.tm_mday), 2, at: 8)
-        bytes[10] = UInt8(ascii: "T")
-        put(Int(parts.tm_hour), 2, at: 11)
-        bytes[13] = UInt8(ascii: ":")
-        put(Int(parts.tm_min), 2, at: 14)
-        bytes[16] = UInt8(ascii: ":")
-        put(Int(parts.tm_sec), 2, at: 17)
-        bytes[19] = UInt8(ascii: "Z")
-        return String(decoding: bytes, as: UTF8.self)
+        put(parts.tm_year + 1900, 4)
+        bytes.append(UInt8(ascii: "-"))
+        put(parts.tm_mon + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        put(parts.tm_mday, 2)
+        bytes.append(UInt8(ascii: "T"))
+        put(parts.tm_hour, 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(parts.tm_min, 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(parts.tm_sec, 2)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     static func date(fromTimestamp text: String) -> Date? {

@@ -11,7 +11,7 @@ struct SongWriter {
     func write(_ item: MediaItem, to out: inout Response) {
         out.field("file", uris.uri(of: item.path) ?? item.path.string)
         if let modified = item[.modificationDate]?.real {
-            out.field("Last-Modified", MPDFormat.timestamp(Date(timeIntervalSince1970: modified)))
+            out.timestamp("Last-Modified", seconds: modified)
         }
         if let format = Self.audioFormat(item) { out.field("Format", format) }
         for tag in MPDTag.all {
@@ -39,7 +39,7 @@ struct SongWriter {
     func write(_ item: Int32, of view: LibrarySnapshot, to out: inout Response) {
         out.field("file", uris.uri(of: view.paths[Int(item)]) ?? view.paths[Int(item)].string)
         let modified = view.modified[Int(item)]
-        if !modified.isNaN { out.field("Last-Modified", MPDFormat.timestamp(Date(timeIntervalSince1970: modified))) }
+        if !modified.isNaN { out.timestamp("Last-Modified", seconds: modified) }
         if let format = view.value(item, slot: 0) { out.field("Format", format) }
         for (index, tag) in MPDTag.all.enumerated() {
             if let enabledTags, !enabledTags.contains(tag.name) { continue }

@@ -136,6 +136,11 @@ enum StatusCommands {
         c.core.player.volume = Float(v) / 100
     }
 
+    /// `getvol` (mpd 0.23): the volume alone, as `status` shows it.
+    static func getvol(_ c: CommandContext, _ out: inout Response) throws {
+        out.field("volume", Int((c.core.player.volume * 100).rounded()))
+    }
+
     static func volume(_ c: CommandContext, _ out: inout Response) throws {
         let change = try Arguments.int(c.arguments[0])
         guard (-100...100).contains(change) else { throw MPDError.badArgument("Invalid volume value") }

@@ -12,12 +12,24 @@ enum StoredPlaylistCommands {
         let store = c.core.store
         c.offLoop {
             let playlists = try store.playlists()
-            return { _, out in
-                for playlist in playlists {
-                    out.field("playlist", playlist.name)
-                    out.field("Last-Modified", MPDFormat.timestamp(playlist.modified))
-                }
+            return { c, out in
+                c.core.rememberPlaylists(playlists)
+                write(playlists, to: &out)
             }
+        }
+    }
+
+    /// The playlists `lsinfo ""` shows at the top: as `listplaylists`, from the core's short-lived copy
+    /// when it has one.
+    static func topPlaylists(_ c: CommandContext, _ out: inout Response) throws {
+        guard let playlists = c.core.cachedPlaylists() else { return try listplaylists(c, &out) }
+        write(playlists, to: &out)
+    }
+
+    private static func write(_ playlists: [StoredPlaylist], to out: inout Response) {
+        for playlist in playlists {
+            out.field("playlist", playlist.name)
+            out.timestamp("Last-Modified", seconds: playlist.modified.timeIntervalSince1970)
         }
     }
 
@@ -123,6 +135,22 @@ enum StoredPlaylistCommands {
         let ids = try browser.songs(at: c.arguments[1]).map { browser.view.ids[Int($0)] }
         guard !ids.isEmpty else { throw MPDError.noSuchDirectory }
         let position = try c.arguments.count > 2 ? Arguments.unsigned(c.arguments[2]) : nil
+        append(c, ids, to: name, at: position)
+    }
+
+    /// `searchaddpl NAME FILTER [position POS]` (mpd 0.23): the songs `search` finds, appended to (or
+    /// inserted into) the stored playlist, which is created when missing; no match leaves it untouched.
+    static func searchaddpl(_ c: CommandContext, _ out: inout Response) throws {
+        let name = try validName(c.arguments[0])
+        let q = try DatabaseCommands.QueryArguments(c.arguments.dropFirst())
+        let predicate = try FilterCompiler(mode: .search, uris: c.core.uris).compile(q.filter)
+        let browser = c.core.browser()
+        let ids = try browser.find(predicate, window: q.window).map { browser.view.ids[Int($0)] }
+        guard !ids.isEmpty else { return }
+        append(c, ids, to: name, at: try q.position.map(Arguments.unsigned))
+    }
+
+    private static func append(_ c: CommandContext, _ ids: [Int64], to name: String, at position: Int?) {
         edit(c) { store in
             if let existing = try store.playlist(named: name) { try requireEditable(existing) } else {
                 _ = try store.createPlaylist(name: name, smart: nil)

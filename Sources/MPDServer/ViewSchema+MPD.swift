@@ -10,7 +10,8 @@ extension ViewSchema {
             + MPDTag.all.map { tag in
                 ViewSchema.Slot(tag.name, multiValued: tag.rawKey != nil || tag.property?.spec.type == .text) { tag.value(in: $0) }
             },
-        properties: MPDTag.all.compactMap(\.property))
+        // The stream's rate, depth and channels too: `AudioFormat` filters compare them.
+        properties: MPDTag.all.compactMap(\.property) + [.sampleRate, .bitDepth, .channels])
 }
 
 extension MPDTag {

@@ -121,4 +121,82 @@ struct MPDAnswerTests {
         #expect(try client.command("enableoutput 0") == ["OK"])
         #expect(try watcher.answer() == ["changed: mixer", "OK"])
     }
+
+    /// Several `group`s nest as mpd nests them: the last one outermost (mpd reads them from the end), so
+    /// `list title group album group artist` lists artists, each one's albums, their titles (mlib nested
+    /// them in reverse: albums outermost); grouping a tag twice is refused as mpd refuses it.
+    @Test func severalGroupsNestAsMPD() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let answer = try client.command("list title group album group artist")
+        #expect(answer.first?.hasPrefix("Artist:") == true, "\(answer.prefix(3))")
+        let sine = try #require(answer.firstIndex(of: "Artist: Sine Wave"))
+        #expect(Array(answer[sine...].prefix(4)) == ["Artist: Sine Wave", "Album: Long Tones", "Title: Tone 1", "Title: Tone 2"])
+        #expect(try client.command("list album group album") == ["ACK [2@0] {list} Conflicting group"])
+        #expect(try client.command("list album group artist group artist") == ["ACK [2@0] {list} Conflicting group"])
+    }
+
+    /// `search any` looks at dates and numbers too, and a number's text is searched as mpd searches the
+    /// tag's (issue 26, 8: `search any 1996` and `search track 1` found nothing); `AudioFormat` and
+    /// `file =~` filters are accepted (issue 26, 9: refused).
+    @Test func searchesOverDatesNumbersFormatsAndFileRegexes() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let dated = library.music.appendingPathComponent("Other/dated.flac")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1:sample_rate=48000", "-ac", "1",
+                                      "-sample_fmt", "s16", "-metadata", "title=Dated", "-metadata", "date=1996",
+                                      "-metadata", "track=12", dated.path])
+        #expect(made.status == 0)
+        #expect(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        func files(_ command: String) throws -> [String] {
+            try client.command(command).filter { $0.hasPrefix("file: ") }.map { String($0.dropFirst(6)) }
+        }
+        #expect(try files("search any 1996") == ["Other/dated.flac"])
+        #expect(try files("search any 99") == ["Other/dated.flac"])
+        #expect(try files("search track 2").contains("Other/dated.flac"))   // 12 contains 2, as mpd's text does
+        #expect(try files("search track 2").contains("Long/tone2.flac"))
+        #expect(try !files("search track 2").contains("Long/tone1.flac"))
+        #expect(try files("search \"(track starts_with '1')\"").contains("Other/dated.flac"))
+        #expect(try files("find \"(AudioFormat == '48000:16:1')\"") == ["Other/dated.flac"])
+        #expect(try files("find \"(AudioFormat =~ '48000:16:*')\"") == ["Other/dated.flac"])
+        #expect(try files("find \"(file =~ 'dated')\"") == ["Other/dated.flac"])
+        #expect(try files("find \"(file =~ '^Long/')\"") == ["Long/tone1.flac", "Long/tone2.flac"])
+        #expect(try files("find \"(file !~ '[a-z]')\"") == [])
+        #expect(try client.command("find \"(file =~ '(')\"").last?.hasPrefix("ACK [2@0]") == true)
+    }
+
+    /// Commands mpd 0.23 has that mlib answered "unknown command" (issue 26, 11): `getvol`, `searchaddpl`,
+    /// `listfiles`, and `addtagid`/`cleartagid` with mpd's refusal for a local file.
+    @Test func getvolSearchaddplListfilesAndTagEdits() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        try Data("not music".utf8).write(to: library.music.appendingPathComponent("Other/notes.txt"))
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("setvol 42") == ["OK"])
+        #expect(try client.command("getvol") == ["volume: 42", "OK"])
+        #expect(try client.command("searchaddpl tones title tone") == ["OK"])
+        #expect(try client.command("listplaylist tones") == ["file: Long/tone1.flac", "file: Long/tone2.flac", "OK"])
+        #expect(try client.command("searchaddpl tones title nothing-like-this") == ["OK"])
+        #expect(try client.command("listplaylists").contains("playlist: tones"))
+        let other = try client.command("listfiles Other")
+        #expect(other.contains("file: notes.txt") && other.contains("size: 9") && other.contains("file: ogg-vorbis.ogg"))
+        #expect(other.filter { $0.hasPrefix("Last-Modified: ") }.count == 3)
+        let top = try client.command("listfiles")
+        #expect(top.contains("directory: Long") && top.contains("file: opus.opus"))
+        #expect(try client.command("listfiles ..").last?.hasPrefix("ACK") == true)
+        let added = try client.command("addid opus.opus")
+        let id = try #require(added.first?.split(separator: " ").last.map(String.init))
+        #expect(try client.command("addtagid \(id) artist X") == ["ACK [4@0] {addtagid} Cannot edit tags of local file"])
+        #expect(try client.command("cleartagid \(id)") == ["ACK [4@0] {cleartagid} Cannot edit tags of local file"])
+        #expect(try client.command("addtagid 999 artist X") == ["ACK [50@0] {addtagid} No such song"])
+        #expect(try client.command("addtagid \(id) nosuchtag X") == ["ACK [2@0] {addtagid} Unknown tag type: nosuchtag"])
+    }
 }

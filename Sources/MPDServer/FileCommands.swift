@@ -1,0 +1,64 @@
+import Foundation
+
+/// `listfiles`: the music directory's files as they are on disk (indexed or not), as mpd's local storage
+/// lists them.
+enum FileCommands {
+    /// `listfiles [URI]`: each entry of the directory in the order the file system gives (mpd does not
+    /// sort): `file:` with `size:` for a regular file, `directory:` for a directory, each with its
+    /// `Last-Modified`; `.`, `..`, names with a line break, symbolic links and other kinds are left out
+    /// (mpd looks with lstat). Read off the loop: it is disk work.
+    static func listfiles(_ c: CommandContext, _ out: inout Response) throws {
+        let uri = c.arguments.first ?? ""
+        if LibraryURIs.normalized(uri).isEmpty, let tops = c.core.uris.topDirectories {
+            // Several roots: the top is mlib's own (a directory per root).
+            for name in tops { out.field("directory", name) }
+            return
+        }
+        guard let path = c.core.uris.path(of: uri) else { throw MPDError.badURI }
+        let directory = path.string
+        c.offLoop {
+            let entries = try Self.entries(of: directory)
+            return { _, out in
+                for entry in entries {
+                    if let size = entry.size {
+                        out.field("file", entry.name)
+                        out.field("size", size)
+                    } else {
+                        out.field("directory", entry.name)
+                    }
+                    out.timestamp("Last-Modified", seconds: entry.modified)
+                }
+            }
+        }
+    }
+
+    struct Entry: Sendable {
+        var name: String
+        /// nil for a directory.
+        var size: Int?
+        var modified: Double
+    }
+
+    static func entries(of directory: String) throws -> [Entry] {
+        guard let handle = opendir(directory) else {
+            throw MPDError(.system, "Failed to open \(directory): \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(handle) }
+        var entries: [Entry] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name != ".", name != "..", !name.contains("\n") else { continue }
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0 else { continue }
+            let modified = Double(info.st_mtim.tv_sec)
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: entries.append(Entry(name: name, size: Int(info.st_size), modified: modified))
+            case S_IFDIR: entries.append(Entry(name: name, size: nil, modified: modified))
+            default: continue
+            }
+        }
+        return entries
+    }
+}
