@@ -2,7 +2,8 @@
 # analysis-bench.sh — `mlib analyze` (decode + loudness + fingerprint in one pass) beside its peers on the
 # same files: loudgain (ReplayGain 2.0, one process for the album), ffmpeg's ebur128 filter and fpcalc (one
 # process per file). Prints each as × real time (seconds of audio per second of wall clock), and mlib's
-# speed-up from 1 to 2 jobs on one album.
+# speed-up from 1 to 2 jobs on one album, and `--loudness-only` (no Chromaprint) beside the loudness peers.
+# Each line gives × real time by the wall clock and per core (audio seconds per CPU second).
 #
 #   Benchmarks/analysis-bench.sh [MLIB] [TRACKS] [SECONDS]
 #
@@ -25,18 +26,33 @@ audio=$((tracks * seconds))
 library="$work/library.sqlite"
 "$mlib" scan --quiet --library "$library" "$work/album"
 
-# Wall-clock seconds of a command, to the millisecond.
-wall() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
-rate() { printf '%8.0f× real time' "$(echo "$audio / $1" | bc -l)"; }
+# Each command's wall-clock seconds and CPU seconds (user + system, its children included: the peers that
+# run one process per file are timed as the whole loop), from GNU time.
+measure() {
+  /usr/bin/time -o "$work/time" -f '%e %U %S' "$@" >/dev/null 2>&1 || true
+  wall_s=$(tail -1 "$work/time" | cut -d' ' -f1)
+  cpu_s=$(tail -1 "$work/time" | awk '{ print $2 + $3 }')
+}
+# One line: × real time by the wall clock, and per core (seconds of audio per CPU second): on a machine
+# other work shares, the per-core figure is the one that compares programs.
+report() {
+  printf '%-29s %6.0f× real time   %6.0f× per core   (%s s wall, %s s CPU%s)\n' "$1" \
+    "$(echo "$audio / $wall_s" | bc -l)" "$(echo "$audio / $cpu_s" | bc -l)" "$wall_s" "$cpu_s" "${2:-}"
+}
 
-echo "album: $tracks tracks × $seconds s ($audio s of audio), $(nproc) cores"
-one=$(wall "$mlib" analyze --force --quiet --jobs 1 --library "$library")
-echo "mlib analyze, 1 job     $(rate "$one")   (${one} s)"
-two=$(wall "$mlib" analyze --force --quiet --jobs 2 --library "$library")
-echo "mlib analyze, 2 jobs    $(rate "$two")   (${two} s; speed-up $(printf %.2f "$(echo "$one / $two" | bc -l)"))"
-t=$(wall loudgain -q -a "$work"/album/*.flac)
-echo "loudgain -a (1 process) $(rate "$t")   (${t} s)"
-t=$(wall sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -af ebur128 -f null - 2>/dev/null; done")
-echo "ffmpeg ebur128          $(rate "$t")   (${t} s)"
-t=$(wall sh -c "for f in '$work'/album/*.flac; do fpcalc -raw \"\$f\"; done")
-echo "fpcalc (first 120 s)    $(rate "$t")   (${t} s, of which 120 s per file fingerprinted)"
+echo "album: $tracks tracks × $seconds s ($audio s of audio), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+measure "$mlib" analyze --force --quiet --jobs 1 --library "$library"; one=$wall_s
+report "mlib analyze, 1 job"
+measure "$mlib" analyze --force --quiet --jobs 2 --library "$library"
+report "mlib analyze, 2 jobs" "; speed-up $(printf %.2f "$(echo "$one / $wall_s" | bc -l)")"
+measure "$mlib" analyze --force --quiet --jobs 1 --loudness-only --library "$library"
+report "mlib analyze --loudness-only"
+measure loudgain -q -a "$work"/album/*.flac
+report "loudgain -a (1 process)"
+measure sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -af ebur128 -f null - 2>/dev/null; done"
+report "ffmpeg ebur128"
+measure sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -f null - 2>/dev/null; done"
+report "ffmpeg decode alone"
+measure sh -c "for f in '$work'/album/*.flac; do fpcalc -raw \"\$f\"; done"
+report "fpcalc (first 120 s)" "; 120 s per file fingerprinted"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

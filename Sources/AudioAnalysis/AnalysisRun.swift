@@ -17,11 +17,15 @@ public struct AnalysisRun: Sendable {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// Measure again what is already measured.
     public var force = false
+    /// Loudness and gains only, no fingerprint: the stored fingerprint and analyzer version are left as
+    /// they are (an item never fully analysed stays to be fingerprinted by a later run).
+    public var loudnessOnly = false
 
-    public init(truePeak: Bool = false, jobs: Int? = nil, force: Bool = false) {
+    public init(truePeak: Bool = false, jobs: Int? = nil, force: Bool = false, loudnessOnly: Bool = false) {
         self.truePeak = truePeak
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         self.force = force
+        self.loudnessOnly = loudnessOnly
     }
 
     /// Where a run stands, for a progress line.
@@ -81,13 +85,14 @@ public struct AnalysisRun: Sendable {
         var failedAlbums = Set<Int>()
         for (index, album) in albums.enumerated() { for item in album.items { albumOf[item.persistentID] = index } }
 
-        let truePeak = self.truePeak
+        let truePeak = self.truePeak, loudnessOnly = self.loudnessOnly
         try await withThrowingTaskGroup(of: (MediaItem, Result<(TrackAnalysis, LoudnessMeter), AnalysisError>).self) { group in
             var next = work.makeIterator()
             func startNext() -> Bool {
                 guard let item = next.next() else { return false }
                 group.addTask {
-                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path.string, truePeak: truePeak))) }
+                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path.string, truePeak: truePeak,
+                                                                                            fingerprint: !loudnessOnly))) }
                     catch { return (item, .failure(error)) }
                 }
                 return true
@@ -101,8 +106,8 @@ public struct AnalysisRun: Sendable {
                 case .success(let (analysis, meter)):
                     try store.storeAnalysis([ItemAnalysis(id: item.persistentID, loudness: analysis.loudness,
                                                           loudnessRange: analysis.loudnessRange, trackGain: analysis.trackGain,
-                                                          trackPeak: analysis.peak, fingerprint: analysis.fingerprint,
-                                                          version: Self.version)])
+                                                          trackPeak: analysis.peak, fingerprint: loudnessOnly ? nil : analysis.fingerprint,
+                                                          version: loudnessOnly ? nil : Self.version)])
                     summary.analysed += 1
                     summary.audioSeconds += analysis.duration
                     measured[albumIndex].append((analysis, meter))
@@ -133,11 +138,15 @@ public struct AnalysisRun: Sendable {
         return summary
     }
 
-    /// Whether an album has anything to measure: a track not measured by this analyzer, or no album gain
-    /// on a measured track that is not silent.
+    /// Whether an album has anything to measure: a track not measured by this analyzer (with
+    /// `loudnessOnly`: a track with no loudness), or no album gain on a measured track that is not silent.
     func needsWork(_ album: Album) -> Bool {
         album.items.contains { item in
-            guard let version = item[.analysisVersion]?.integer, version >= Self.version else { return true }
+            if loudnessOnly {
+                guard item[.loudness] != nil else { return true }
+            } else {
+                guard let version = item[.analysisVersion]?.integer, version >= Self.version else { return true }
+            }
             return item[.albumGain] == nil && item[.trackGain] != nil
         }
     }

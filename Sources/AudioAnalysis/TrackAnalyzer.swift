@@ -5,13 +5,15 @@ public enum TrackAnalyzer {
     /// The decoder's reason without its path: the run's failure names the file once (`path: reason`).
     static func reason(_ error: any Error) -> String { (error as? DecodeError)?.message ?? "\(error)" }
 
-    /// The analysis of `path`, and its loudness meter for the album's gain (see `LoudnessMeter`).
-    public static func analyze(path: String, truePeak: Bool = false,
+    /// The analysis of `path`, and its loudness meter for the album's gain (see `LoudnessMeter`). With
+    /// `fingerprint` false Chromaprint is not run and the analysis' fingerprint is empty.
+    public static func analyze(path: String, truePeak: Bool = false, fingerprint: Bool = true,
                                fingerprintSeconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> (TrackAnalysis, LoudnessMeter) {
         let decoder: AudioDecoder<Float>
         do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode(Self.reason(error)) }
         let meter = try LoudnessMeter(channels: decoder.channels, sampleRate: decoder.sampleRate, truePeak: truePeak)
-        let fingerprinter = try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: fingerprintSeconds)
+        let fingerprinter = fingerprint
+            ? try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: fingerprintSeconds) : nil
         var frames = 0
         while true {
             let chunk: [Float]?
@@ -20,11 +22,11 @@ public enum TrackAnalyzer {
             frames += chunk.count / decoder.channels
             try chunk.withUnsafeBufferPointer { (samples) throws(AnalysisError) in
                 meter.add(samples)
-                try fingerprinter.add(samples)
+                try fingerprinter?.add(samples)
             }
         }
         let analysis = TrackAnalysis(loudness: meter.integratedLoudness, loudnessRange: meter.loudnessRange, peak: meter.peak,
-                                     truePeak: truePeak, fingerprint: try fingerprinter.finish(),
+                                     truePeak: truePeak, fingerprint: try fingerprinter?.finish() ?? [],
                                      duration: Double(frames) / Double(decoder.sampleRate))
         return (analysis, meter)
     }

@@ -77,17 +77,20 @@ public final class SampleConverter<Input: PCMSample, Output: PCMSample> {
     private func run(_ input: UnsafeRawPointer?, frames: Int) throws -> [Output] {
         guard let context else { return [] }
         let capacity = Int(swr_get_out_samples(context, Int32(frames))) + 32
-        var output = [Output](repeating: .zero, count: capacity * outputChannels)
-        let count = output.withUnsafeMutableBytes { raw -> Int32 in
-            var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let channels = outputChannels
+        var count: Int32 = 0
+        // Filled by libswresample in place (no zero fill first: see `AudioDecoder.convert`).
+        let output = [Output](unsafeUninitializedCapacity: capacity * channels) { buffer, initialized in
+            var out: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt8.self)
             if let input {
                 var planes: UnsafePointer<UInt8>? = input.assumingMemoryBound(to: UInt8.self)
-                return swr_convert(context, &out, Int32(capacity), &planes, Int32(frames))
+                count = swr_convert(context, &out, Int32(capacity), &planes, Int32(frames))
+            } else {
+                count = swr_convert(context, &out, Int32(capacity), nil, 0)
             }
-            return swr_convert(context, &out, Int32(capacity), nil, 0)
+            initialized = max(0, Int(count)) * channels
         }
         guard count >= 0 else { throw DecodeError(path: "", message: "resampling failed: \(FFmpegLibrary.text(count))") }
-        output.removeLast((capacity - Int(count)) * outputChannels)
         return output
     }
 }

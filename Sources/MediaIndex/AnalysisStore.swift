@@ -2,18 +2,20 @@ import MediaModel
 
 /// One item's measurements from `mlib analyze`, as stored: the `MediaProperty.analysis` values and the
 /// Chromaprint fingerprint. `version` is the analyzer's (`AudioAnalysis.AnalysisRun.version`): an item
-/// measured by an older one is measured again.
+/// measured by an older one is measured again. A loudness-only measurement (`mlib analyze --loudness-only`)
+/// has neither: nil leaves the stored fingerprint and version as they are, so a later full run still
+/// fingerprints the item.
 public struct ItemAnalysis: Sendable, Hashable {
     public var id: Int64
     public var loudness: Double
     public var loudnessRange: Double
     public var trackGain: Double?
     public var trackPeak: Double
-    public var fingerprint: [UInt32]
-    public var version: Int
+    public var fingerprint: [UInt32]?
+    public var version: Int?
 
     public init(id: Int64, loudness: Double, loudnessRange: Double, trackGain: Double?, trackPeak: Double,
-                fingerprint: [UInt32], version: Int) {
+                fingerprint: [UInt32]?, version: Int?) {
         self.id = id
         self.loudness = loudness
         self.loudnessRange = loudnessRange

@@ -20,12 +20,15 @@ struct Analyze: AsyncParsableCommand {
             ETA is shown when standard error is a terminal. The values are the properties loudness (LUFS), \
             loudnessRange (LU), trackGain and albumGain (dB, to -18 LUFS), trackPeak and albumPeak (linear), \
             and analysisVersion: `mlib ls 'loudness > -9'`, `mlib ls --sort loudness`. `mlib dupes` uses the \
-            fingerprints.
+            fingerprints. With --loudness-only Chromaprint is not run: the loudness values and gains are \
+            measured (items without a loudness, or all with --force), fingerprints already stored are kept, and \
+            items never fingerprinted are fingerprinted by the next run without it.
 
             Examples:
               mlib analyze
               mlib analyze artist:Björk --true-peak
               mlib analyze --json
+              mlib analyze --loudness-only
 
             \(ExitStatus.help(one: "some files could not be decoded (each is named on standard error)"))
             """)
@@ -37,6 +40,9 @@ struct Analyze: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Measure again items already measured.")
     var force = false
+
+    @Flag(name: .long, help: "Measure loudness and gains only, without fingerprints (faster; stored fingerprints are kept).")
+    var loudnessOnly = false
 
     @Option(name: .shortAndLong, help: "Files decoded at once (default: the number of cores).")
     var jobs: Int?
@@ -59,7 +65,7 @@ struct Analyze: AsyncParsableCommand {
         let filter = query.isEmpty ? MediaModel.Predicate.all : try QueryInput.predicate(query)
         let store = try libraryOptions.open()
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
-        let run = AnalysisRun(truePeak: truePeak, jobs: jobs, force: force)
+        let run = AnalysisRun(truePeak: truePeak, jobs: jobs, force: force, loudnessOnly: loudnessOnly)
         let summary = try await run.run(store, query: MediaQuery(filter: filter)) { display?.show($0) }
         display?.clear()
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }

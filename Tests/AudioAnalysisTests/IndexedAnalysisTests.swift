@@ -91,6 +91,41 @@ struct IndexedAnalysisTests {
     }
 
     /// `mlib analyze` killed (SIGKILL) part way: what it stored is complete, and the next run measures the rest only.
+    /// `--loudness-only`: the loudness values without Chromaprint; a stored fingerprint and the analyzer's
+    /// version stay, and an item never fingerprinted is fingerprinted by the next full run.
+    @Test(arguments: Store.allCases)
+    func aLoudnessOnlyRunKeepsFingerprintsAndLeavesTheRestToAFullRun(store: Store) async throws {
+        let fixtures = try AnalysisFixtures()
+        guard let locator = try Self.library(store, in: fixtures) else { return }
+        let music = fixtures.directory.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        _ = try fixtures.music("music/a.flac", seconds: 6, extra: ["-metadata", "album=A", "-metadata", "artist=X"])
+        _ = try fixtures.music("music/b.flac", seconds: 6, seed: 5, extra: ["-metadata", "album=A", "-metadata", "artist=X"])
+        let library = try Library.open(LibraryLocator(locator), mode: .create)
+        _ = try await library.scan([MediaPath(music.path)])
+
+        let quick = try await AnalysisRun(loudnessOnly: true).run(library.store, query: MediaQuery())
+        #expect(quick.analysed == 2 && quick.albums == 1)
+        var items = try Self.analysed(library)
+        let ids = items.values.map(\.persistentID)
+        for item in items.values {
+            #expect(item[.loudness]?.real != nil && item[.trackGain]?.real != nil && item[.albumGain]?.real != nil)
+            #expect(item[.analysisVersion] == nil)
+        }
+        #expect(try library.store.fingerprints(ids: ids).isEmpty)
+        // Measured: a second loudness-only run has nothing to do.
+        #expect(try await AnalysisRun(loudnessOnly: true).run(library.store, query: MediaQuery()).analysed == 0)
+
+        // The full run fingerprints them; a forced loudness-only run then keeps fingerprints and version.
+        #expect(try await AnalysisRun().run(library.store, query: MediaQuery()).analysed == 2)
+        let fingerprints = try library.store.fingerprints(ids: ids)
+        #expect(fingerprints.count == 2)
+        #expect(try await AnalysisRun(force: true, loudnessOnly: true).run(library.store, query: MediaQuery()).analysed == 2)
+        #expect(try library.store.fingerprints(ids: ids) == fingerprints)
+        items = try Self.analysed(library)
+        for item in items.values { #expect(item[.analysisVersion]?.integer == Int64(AnalysisRun.version)) }
+    }
+
     @Test func aKilledRunLosesNothingFinished() async throws {
         let fixtures = try AnalysisFixtures()
         let music = fixtures.directory.appendingPathComponent("music")

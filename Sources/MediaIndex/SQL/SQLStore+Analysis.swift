@@ -8,12 +8,21 @@ extension SQLStore {
         guard !analyses.isEmpty else { return }
         try write { x in
             for a in analyses {
-                try x.execute("""
-                    UPDATE items SET "loudness" = \(a.loudness), "loudnessRange" = \(a.loudnessRange), "trackGain" = \(a.trackGain),
-                        "trackPeak" = \(a.trackPeak), chromaprint = \(SQLValue.bytes(FingerprintBlob.bytes(a.fingerprint))),
-                        "analysisVersion" = \(a.version)
-                    WHERE id = \(a.id)
-                    """)
+                if let fingerprint = a.fingerprint, let version = a.version {
+                    try x.execute("""
+                        UPDATE items SET "loudness" = \(a.loudness), "loudnessRange" = \(a.loudnessRange), "trackGain" = \(a.trackGain),
+                            "trackPeak" = \(a.trackPeak), chromaprint = \(SQLValue.bytes(FingerprintBlob.bytes(fingerprint))),
+                            "analysisVersion" = \(version)
+                        WHERE id = \(a.id)
+                        """)
+                } else {
+                    // Loudness only: the fingerprint and the version stay as they are.
+                    try x.execute("""
+                        UPDATE items SET "loudness" = \(a.loudness), "loudnessRange" = \(a.loudnessRange), "trackGain" = \(a.trackGain),
+                            "trackPeak" = \(a.trackPeak)
+                        WHERE id = \(a.id)
+                        """)
+                }
             }
         }
     }
