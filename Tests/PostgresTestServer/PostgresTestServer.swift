@@ -192,7 +192,7 @@ public final class PostgresTestServer: Sendable {
     /// Runs a program of the server's (as nobody when root and `asServer`), failing with its output.
     /// posix_spawn and waitpid rather than Foundation's Process: `pg_ctl start` leaves a daemon behind,
     /// and Process did not see its parent exit (the test hung with the child a zombie).
-    static func run(_ program: String, _ arguments: [String], asServer: Bool = true) throws {
+    public static func run(_ program: String, _ arguments: [String], asServer: Bool = true) throws {
         let argv = (geteuid() == 0 && asServer) ? ["/usr/sbin/runuser", "-u", "nobody", "--", program] + arguments : [program] + arguments
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-pg-\(getpid())-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
@@ -202,6 +202,10 @@ public final class PostgresTestServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process goes to the child: `pg_ctl start` leaves postgres running, and a
+        // descriptor it inherited (another test's pipe, opened on another thread without close-on-exec)
+        // would keep that pipe open for the server's life — the other test's read never ends.
+        _ = spawnActionsCloseFrom(&actions, 3)
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for p in cArguments { free(p) } }
         var pid: pid_t = 0
@@ -240,3 +244,8 @@ public final class PostgresTestServer: Sendable {
         func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34; Debian 12 has 2.36), which Swift's Glibc
+/// module does not import (it is declared under `__USE_MISC`).
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
