@@ -174,8 +174,6 @@ struct Play: AsyncParsableCommand {
         return Array(items.prefix(limit ?? .max))
     }
 
-    /// The queue in play order, one line each; `start` (1-based, in play order) is marked `▶`, as the
-    /// play lines mark the item playing: with --start, the items before it are not played.
     /// `argument`, or the media files below it when it is a directory (`MediaFileListing`, as mlib scan and
     /// mlib info find them); its unreadable folders are one line each.
     private static func filesBelow(_ argument: String) -> [String] {
@@ -186,6 +184,8 @@ struct Play: AsyncParsableCommand {
         return listing.files.map(\.string)
     }
 
+    /// The queue in play order, one line each; `start` (1-based, in play order) is marked `▶`, as the
+    /// play lines mark the item playing: with --start, the items before it are not played.
     private func printQueue(_ queue: [MediaItem], order: [Int], start: Int?) {
         var out = StandardOutput()
         let width = String(order.count).count

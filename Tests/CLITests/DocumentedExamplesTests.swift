@@ -117,8 +117,10 @@ import Testing
             try fm.copyItem(atPath: file, toPath: album.appendingPathComponent((file as NSString).lastPathComponent).path)
         }
         // What the documents' queries name, written with mlib tag itself: the fixtures are by "The Fixtures".
+        // Its journal in the sandbox's HOME, as the examples' own: not shared with the suites running beside.
         for (query, changes) in Self.sandboxTags {
-            let tag = try CLI.run(["tag", "--files"] + changes + query.map { album.appendingPathComponent($0).path })
+            let tag = try CLI.run(["tag", "--files"] + changes + query.map { album.appendingPathComponent($0).path },
+                                  environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
             #expect(tag.status == 0, "\(tag.stderr)")
         }
         for (name, fixture) in [("song.flac", "flac-vorbis-cover.flac"), ("a.flac", "flac-vorbis-cover.flac"), ("b.mp3", "mp3-id3v24.mp3")] {
