@@ -11,6 +11,8 @@ public enum PlaylistMirror {
     public struct Report: Sendable {
         /// Playlist files mirrored.
         public var synced = 0
+        /// Of those, the mirrors created or whose entries changed (what a scan's summary line mentions).
+        public var changed = 0
         /// Files that could not be read or stored, with why; and a failure to remove old mirrors (no path).
         public var failures: [(file: MediaPath?, message: String)] = []
         /// Mirrors deleted because their file is gone.
@@ -25,7 +27,9 @@ public enum PlaylistMirror {
             do {
                 let document = try PlaylistReader.read(contentsOf: file, format: nil)
                 let resolved = try PlaylistImporter.resolve(document, in: store)
-                try store.syncPlaylist(mirroring: file, name: PlaylistImporter.defaultName(file), itemIDs: resolved.itemIDs)
+                if try store.syncPlaylist(mirroring: file, name: PlaylistImporter.defaultName(file), itemIDs: resolved.itemIDs).changed {
+                    report.changed += 1
+                }
                 report.synced += 1
             } catch {
                 report.failures.append((file, "\(error)"))

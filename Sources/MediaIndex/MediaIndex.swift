@@ -34,7 +34,7 @@ public protocol UserDataStore: Sendable {
 }
 
 /// The rules of user-data edits, the same for every store: rating 0–5 (nil clears it), play and skip
-/// counts (nil is 0, never negative), and the last played date (only cleared, with nil).
+/// counts (nil is 0, never negative), and the last played date (seconds since 1970; nil clears it).
 public enum UserDataEdits {
     public static let editable: [MediaProperty] = [.rating, .playCount, .skipCount, .lastPlayedDate]
 
@@ -43,7 +43,7 @@ public enum UserDataEdits {
         switch property {
         case .rating: value.map { (0...5).contains($0) } == false ? "rating must be 0–5, got \(value!)" : nil
         case .playCount, .skipCount: (value ?? 0) < 0 ? "\(property.rawValue) cannot be negative" : nil
-        case .lastPlayedDate: value != nil ? "lastPlayedDate can only be cleared" : nil
+        case .lastPlayedDate: nil
         default: "\(property.rawValue) is not user data (editable: rating, playCount, skipCount, lastPlayedDate)"
         }
     }
@@ -67,7 +67,8 @@ public protocol PlaylistStore: Sendable {
     func deletePlaylist(name: String) throws
     func playlistItems(name: String) throws -> [MediaItem]
     func setPlaylistEntries(name: String, itemIDs: [Int64]) throws
-    @discardableResult func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String
+    /// The mirror's name, and whether this call created it or changed its entries.
+    @discardableResult func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> (name: String, changed: Bool)
     @discardableResult func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String]
 }
 

@@ -39,6 +39,18 @@ public struct CollectionOrdering: Sendable, Hashable {
         return CollectionOrdering(keys)
     }
 
+    /// The order of `grouping`'s collections when no sort is given: albums by album artist, then album (as
+    /// `beet ls -a`: by title alone, one artist's albums were scattered and the list looked unsorted);
+    /// the others by name, with the articles left out when asked; nil: by name as the store lists them.
+    public static func standard(for grouping: MediaGrouping, ignoreArticles: Bool = false) -> CollectionOrdering? {
+        if grouping == .album {
+            // `sorted` reads an album's artist as its album artist, or its artist when it has none.
+            return CollectionOrdering([.item(SortDescriptor(.artist, ignoreArticles: ignoreArticles)),
+                                       .item(SortDescriptor(.albumTitle, ignoreArticles: ignoreArticles))])
+        }
+        return ignoreArticles ? CollectionOrdering([.item(SortDescriptor(grouping.property, ignoreArticles: true))]) : nil
+    }
+
     /// `summaries` of `grouping` in this order (a stable sort: ties keep their incoming order). An album's
     /// artist is its album artist, or its artist when it has none (what an album line shows).
     public func sorted(_ summaries: [MediaCollectionSummary], grouping: MediaGrouping) -> [MediaCollectionSummary] {

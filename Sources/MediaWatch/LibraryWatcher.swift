@@ -70,7 +70,7 @@ public final class LibraryWatcher {
         knownMounts = mounts.mountPoints(under: targets)
         for target in targets { tree.watchTree(target) }
         reportLimit()
-        onNotice("watching \(tree.count) directories (set up in \(String(format: "%.2f", Date().timeIntervalSince(started))) s)")
+        onNotice("watching \(tree.count) director\(tree.count == 1 ? "y" : "ies") (set up in \(String(format: "%.2f", Date().timeIntervalSince(started))) s)")
         if options.initialScan {
             for target in targets { changes.touch(target, at: .distantPast) }
             reasons.insert(.start)

@@ -22,6 +22,8 @@ enum ExitStatus {
     static let libraryUnavailable: Int32 = 3
     /// Interrupted by a signal (the work done so far is committed and consistent).
     static let interrupted: Int32 = 130
+    /// Standard output's reader went away (`| head`): what SIGPIPE's default action gives, 128 + 13.
+    static let brokenPipe: Int32 = 141
 
     /// The paragraph every command's --help ends with; `one` says what status 1 means for that command
     /// (nil when it cannot happen), `interruptible` whether it stops cleanly on SIGINT/SIGTERM.
@@ -57,8 +59,13 @@ extension IndexError: StatusError {
     }
 
     var reportLine: String {
-        if case .noLibrary = self { return description + " (run mlib scan DIR to create one, or check --library / MLIB_LIBRARY)" }
-        return description
+        switch self {
+        case .noLibrary: description + " (run mlib scan DIR to create one, or check --library / MLIB_LIBRARY)"
+        // The library is fine: leading with its path made it look broken.
+        case .playlistNotFound(_, let name): "no playlist named \"\(name)\" (mlib playlist list shows them)"
+        case .playlistExists(_, let name): "a playlist named \"\(name)\" already exists"
+        default: description
+        }
     }
 }
 
@@ -112,6 +119,21 @@ enum CLIError: StatusError, CustomStringConvertible {
         switch self {
         case .nothingMatches(let m), .wrongPlaylistKind(let m), .input(let m): m
         }
+    }
+}
+
+/// A usage error a command found while running: the message, then that command's usage, as
+/// ArgumentParser prints one found while parsing.
+struct CommandUsageError: StatusError {
+    let message: String
+    let command: ParsableCommand.Type
+
+    var exitStatus: Int32 { ExitStatus.usage }
+    var reportLine: String {
+        let usage = MLib.usageString(for: command)
+        // "mlib play [<options>] …" → "mlib play": the words before the first placeholder.
+        let name = usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") }.joined(separator: " ")
+        return "\(message)\nUsage: \(usage)\n  See '\(name) --help' for more information."
     }
 }
 

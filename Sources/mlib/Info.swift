@@ -10,7 +10,8 @@ struct Info: AsyncParsableCommand {
         abstract: "Show metadata of media files (tags, container, streams, cover art).",
         discussion: """
             Reads each file with FFmpeg and TagLib, in parallel, and prints a summary per file. A directory \
-            stands for the media files below it, as mlib scan finds them, in path order. With --json, \
+            stands for the media files below it, as mlib scan finds them, in path order; - reads standard \
+            input (mlib info - < song.flac, curl … | mlib info -). With --json, \
             prints a JSON array with one object per file; with --jsonl, one object per line (see mlib(1), \
             JSON SCHEMA). Each file that cannot be read is one line on standard error.
 
@@ -49,7 +50,7 @@ struct Info: AsyncParsableCommand {
     @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files to read at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("Media files to read; a directory stands for the media files below it.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Media files to read; a directory stands for the media files below it, - for standard input.", valueName: "file"), completion: .file())
     var files: [String]
 
     func validate() throws {
@@ -76,13 +77,18 @@ struct Info: AsyncParsableCommand {
             FileHandle.standardError.write(Data("mlib: \(error.description)\n".utf8))
         }
         for argument in rawArgumentPaths() {
+            // "-": standard input, as ffprobe reads it; copied to a file first, because TagLib and FFmpeg's
+            // demuxers (an MP4's index at its end) need to seek.
+            let standardInput = argument.string == "-" ? try StandardInputFile() : nil
+            defer { standardInput?.remove() }
             // A directory: the media files below it (its unreadable folders after them); anything else is
             // read as a file, so a missing path or a symlink loop gets its own error.
             let listing = Self.isDirectory(argument) ? MediaFileListing(under: argument) : nil
-            let paths = listing?.files ?? [argument]
+            let paths = standardInput.map { [$0.path] } ?? listing?.files ?? [argument]
             await MediaProbe.probeInOrder(paths, concurrency: jobs ?? MediaProbe.defaultConcurrency) { _, result in
                 switch result {
-                case .success(let probe):
+                case .success(var probe):
+                    if standardInput != nil { probe.item.path = argument }
                     if let template {
                         out.write(template.render(probe.item) + "\n")
                     } else if let show {

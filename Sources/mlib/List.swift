@@ -46,7 +46,7 @@ struct List: AsyncParsableCommand {
 
     @OptionGroup var sortOptions: SortOptions
 
-    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists; --sort orders them (by the first item's properties, count or total duration).",
+    @Option(help: ArgumentHelp("Print collections with their item counts: albums, artists, albumArtists, composers, genres, titles, playlists; --sort orders them (by the first item's properties, count or total duration); without --sort, albums by album artist, then album (as beet ls -a), the others by name.",
                                valueName: "kind"))
     var group: MediaGrouping?
 
@@ -126,12 +126,12 @@ struct List: AsyncParsableCommand {
         parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
     }
 
-    /// The order of groups: --sort (by the first item's properties, count or total duration), or by name
-    /// with the articles left out (--ignore-articles); nil: by name, as the index lists them.
+    /// The order of groups: --sort (by the first item's properties, count or total duration), else the
+    /// grouping's standard order (albums by album artist, then album; the others by name, with the
+    /// articles left out with --ignore-articles); nil: by name, as the index lists them.
     func groupOrdering(_ grouping: MediaGrouping) throws -> CollectionOrdering? {
         if let sort = sortOptions.sort { return try CollectionOrdering.parse(sort.text, ignoreArticles: sortOptions.ignoreArticles) }
-        if sortOptions.ignoreArticles { return CollectionOrdering([.item(SortDescriptor(grouping.property, ignoreArticles: true))]) }
-        return nil
+        return CollectionOrdering.standard(for: grouping, ignoreArticles: sortOptions.ignoreArticles)
     }
 
     /// The query's collections in `groupOrdering`: streamed from the library when listed by name, else

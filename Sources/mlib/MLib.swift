@@ -36,10 +36,16 @@ struct MLib: AsyncParsableCommand {
             }
             let arguments = try CommandPath.normalize(Array(CommandLine.arguments.dropFirst()))
             var command = try TrailingPaths.parseAsRoot(Self.self, arguments)
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            do {
+                if var asyncCommand = command as? AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+            } catch let error as ValidationError {
+                // Found while running (`play --start 9` past the queue's end): ArgumentParser would show the
+                // top command's usage, `mlib <subcommand>`; the user needs this command's.
+                throw CommandUsageError(message: error.message, command: type(of: command))
             }
             status = ExitStatus.success
         } catch is CancellationError where mlib_stop_requested() != 0 {

@@ -4,6 +4,7 @@ import Library
 import MediaIndex
 import MediaModel
 import MediaProbe
+import MediaScanner
 import Playback
 
 /// `mlib play`: a queue from the library (or from files), played by `MusicPlayer` into a sink.
@@ -14,7 +15,9 @@ struct Play: AsyncParsableCommand {
         discussion: """
             QUERY selects items as in `mlib ls` (short terms such as artist:Björk, or a predicate such as \
             'genre == "Jazz" AND year < 1970'); no QUERY plays the whole library. With --files the \
-            arguments are file paths instead, and no library is needed.
+            arguments are file paths instead, and no library is needed; a directory stands for the media \
+            files below it, in path order (as mlib info reads it). --dry-run lists the queue in play order \
+            and marks with ▶ the item that plays first.
 
             On a terminal a status line shows the state, the item, time / duration and the queue position; \
             keys: space pause/resume, n next, p previous (back to the start of the item after 3 s), \
@@ -50,7 +53,7 @@ struct Play: AsyncParsableCommand {
               completion: Completions.queryTerms)
     var terms: [String] = []
 
-    @Flag(help: "Treat the arguments as audio files to play (looked up in the library when present there).")
+    @Flag(help: "Treat the arguments as audio files or directories to play (looked up in the library when present there).")
     var files = false
 
     @Option(help: ArgumentHelp("Play a stored playlist.", valueName: "name"), completion: Completions.playlistNames)
@@ -85,7 +88,7 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Record plays and skips in the library with any sink: by default only playback on a device (auto, pulse) counts, not a null, WAV or PCM rendering.")
     var recordPlays = false
 
-    @Flag(help: "Print the queue in play order and exit.")
+    @Flag(help: "Print the queue in play order, the first item to play marked ▶, and exit.")
     var dryRun = false
 
     func validate() throws {
@@ -118,12 +121,19 @@ struct Play: AsyncParsableCommand {
 
         if dryRun {
             try player.close()
-            printQueue(player.queue, order: player.playOrder)
+            printQueue(player.queue, order: player.playOrder, start: player.status.playOrderNumber)
             return
         }
         let session = PlaySession(player: player, library: library, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
         let failures = await session.run()
+        if session.readerWentAway {
+            // `play --sink pcm | head -c 1000`: the reader has what it wanted. Every other command is ended
+            // by SIGPIPE there (status 141, no message); the PCM sink ignores SIGPIPE so that the terminal is
+            // restored and the statistics written first, then ends the same way.
+            try? player.close()
+            throw ExitCode(ExitStatus.brokenPipe)
+        }
         try player.close(drain: true)   // a WAV file that cannot be finished: SinkError, status 1
         if session.outputFailed || failures > 0 { throw ExitCode(ExitStatus.partialFailure) }
         if session.interrupted { throw ExitCode(ExitStatus.interrupted) }
@@ -142,10 +152,12 @@ struct Play: AsyncParsableCommand {
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),
-    /// else an item with just the path. Missing files are one line each and are left out.
+    /// else an item with just the path. A directory stands for the media files below it in path order, as
+    /// `mlib info DIR` reads it (mpc and mpv add a whole folder). Missing files are one line each and are
+    /// left out.
     private func fileItems(_ index: (any LibraryStore)?) throws -> [MediaItem] {
         var items: [MediaItem] = []
-        for argument in terms {
+        for argument in terms.flatMap(Self.filesBelow) {
             let path = MediaPath(argument)
             guard FileManager.default.fileExists(atPath: argument) else {
                 printError("\(argument): no such file")
@@ -162,14 +174,27 @@ struct Play: AsyncParsableCommand {
         return Array(items.prefix(limit ?? .max))
     }
 
-    private func printQueue(_ queue: [MediaItem], order: [Int]) {
+    /// `argument`, or the media files below it when it is a directory (`MediaFileListing`, as mlib scan and
+    /// mlib info find them); its unreadable folders are one line each.
+    private static func filesBelow(_ argument: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [argument] }
+        let listing = MediaFileListing(under: MediaPath(argument))
+        listing.unreadableDirectories.forEach { printError($0.description) }
+        return listing.files.map(\.string)
+    }
+
+    /// The queue in play order, one line each; `start` (1-based, in play order) is marked `▶`, as the
+    /// play lines mark the item playing: with --start, the items before it are not played.
+    private func printQueue(_ queue: [MediaItem], order: [Int], start: Int?) {
         var out = StandardOutput()
         let width = String(order.count).count
         for (n, index) in order.enumerated() {
             let item = queue[index]
             let duration = item.playbackDuration > 0 ? PlayLines.clock(item.playbackDuration) : "?:??"
             let album = item.albumTitle.map { "  (\($0))" } ?? ""
-            out.write("\(String(n + 1).leftPadded(width))  \(duration.leftPadded(7))  \(PlayLines.title(item))\(album)\n")
+            let mark = n + 1 == start ? "▶ " : "  "
+            out.write("\(mark)\(String(n + 1).leftPadded(width))  \(duration.leftPadded(7))  \(PlayLines.title(item))\(album)\n")
         }
         out.flush()
     }

@@ -19,6 +19,8 @@ final class PlaySession: @unchecked Sendable {
     let recordsStatistics: Bool
     let linesToStandardError: Bool
     private(set) var outputFailed = false
+    /// The output failed because standard output is a pipe whose reader closed it (`| head -c 1000`).
+    private(set) var readerWentAway = false
     private(set) var interrupted = false
     private var statisticsFailed = false
     /// The play-order number (1-based) of the item of the last item line.
@@ -78,7 +80,8 @@ final class PlaySession: @unchecked Sendable {
                 say("mlib: \(message) (skipped)", error: true, terminal: terminal != nil)
             case .event(.outputDidFail(let message)):
                 outputFailed = true
-                say("mlib: \(message)", error: true, terminal: terminal != nil)
+                readerWentAway = linesToStandardError && Self.standardOutputHasNoReader()
+                if !readerWentAway { say("mlib: \(message)", error: true, terminal: terminal != nil) }
                 player.stop()
                 break loop
             case .event(.playbackStateDidChange(.stopped)):
@@ -91,6 +94,12 @@ final class PlaySession: @unchecked Sendable {
         ticker?.cancel()
         terminal?.restore()
         return failures
+    }
+
+    /// True when standard output is a pipe with no reader left: poll(2) reports POLLERR on the write end.
+    static func standardOutputHasNoReader() -> Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR) != 0
     }
 
     /// Acts on a key; false means quit.

@@ -12,7 +12,8 @@ struct PlaylistImport: PlaylistSubcommand {
             Each entry is resolved to an indexed item by its path (relative entries against the playlist \
             file's folder; file:// URIs decoded; symlinks followed if the path itself is not indexed). \
             Entries that do not resolve are listed on standard error and the exit status is 1; the others \
-            are imported. The playlist is named after the file (without extension) unless --name is given.
+            are imported. The playlist is named after the file (without extension) unless --name is given; a name \
+            already taken is refused before anything is read (give --replace or --name).
 
             \(ExitStatus.help(one: "a file could not be read or an entry did not resolve"))
             """)
@@ -45,6 +46,12 @@ struct PlaylistImport: PlaylistSubcommand {
                 continue
             }
             let playlistName = name ?? PlaylistImporter.defaultName(path)
+            // A name taken is the first thing to say, with the ways out: the entries are judged after.
+            if !replace, try index.playlist(named: playlistName) != nil {
+                printError("\(file): a playlist named \"\(playlistName)\" already exists: give --replace to replace its entries, or --name to import under another name")
+                failed = true
+                continue
+            }
             let result = try PlaylistImporter.resolve(document, in: index)
             for (number, entry) in result.unresolved {
                 printError("\(file): entry \(number) is not in the library: \(entry.location)")

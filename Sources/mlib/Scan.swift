@@ -126,7 +126,7 @@ struct Scan: AsyncParsableCommand {
         if json {
             try JSONOutput.write(result.summary)
         } else if !quiet {
-            print(Self.text(result.summary) + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : ""))
+            print(Self.text(result.summary) + playlists.summary)
         }
         if result.interrupted { throw ExitCode(ExitStatus.interrupted) }
         if result.summary.hasProblems || playlists.failed > 0 { throw ExitCode(ExitStatus.partialFailure) }

@@ -59,7 +59,9 @@ struct SetUserData: AsyncParsableCommand {
         discussion: """
             Leading FIELD=VALUE arguments are the changes, the rest is the query (as for mlib ls; required: \
             use --all for every item). FIELD is playCount (plays), skipCount (skips), rating (0–5) or \
-            lastPlayedDate (lastplayed); an empty VALUE clears it (counts become 0).
+            lastPlayedDate (lastplayed: a date as a query takes it, 2024-01-01, 2024-01-01T10:30 local \
+            time, -7d, or seconds since 1970); an empty VALUE clears it (counts become 0). Tags (title, \
+            artist, …) belong to the files: mlib tag writes them.
 
             Examples:
               mlib set plays=0 skips=0 artist:Björk
@@ -83,14 +85,25 @@ struct SetUserData: AsyncParsableCommand {
         var rest = arguments[...]
         while let first = rest.first, let eq = first.firstIndex(of: "="),
               let property = MediaProperty(name: String(first[..<eq])), UserDataEdits.editable.contains(property) {
-            let text = first[first.index(after: eq)...]
-            guard text.isEmpty || Int64(text) != nil else {
-                throw ValidationError("\(first): the value is a whole number, or empty to clear")
-            }
-            changes.append((property, text.isEmpty ? nil : Int64(text)))
+            let text = String(first[first.index(after: eq)...])
+            changes.append((property, try Self.value(text, of: property, in: first)))
             rest = rest.dropFirst()
         }
         return (changes, Array(rest))
+    }
+
+    /// A count or rating is a whole number; lastPlayedDate takes what a query takes for a date
+    /// (`QueryLiterals.timestamp`: 2024-01-01, 2024-01-01T10:30, -7d, or seconds since 1970); empty clears.
+    static func value(_ text: String, of property: MediaProperty, in argument: String) throws -> Int64? {
+        if text.isEmpty { return nil }
+        if property.spec.type == .timestamp {
+            guard let seconds = QueryLiterals.timestamp(text), seconds.isFinite, abs(seconds) < 9e15 else {
+                throw ValidationError("\(argument): the value is a date (2024-01-01, 2024-01-01T10:30, -7d) or seconds since 1970, or empty to clear")
+            }
+            return Int64(seconds.rounded(.down))
+        }
+        guard let number = Int64(text) else { throw ValidationError("\(argument): the value is a whole number, or empty to clear") }
+        return number
     }
 
     func validate() throws {

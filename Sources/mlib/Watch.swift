@@ -105,8 +105,7 @@ struct Watch: AsyncParsableCommand {
             } else if !quiet {
                 let time = Date().formatted(.iso8601.time(includingFractionalSeconds: false))
                 // Written at once, not through print's buffer: a pipe (a test, a log) sees each scan as it ends.
-                let line = "\(time) \(scan.reason.rawValue): " + Scan.text(scan.summary)
-                    + (playlists.synced > 0 ? "; \(playlists.synced) playlist files mirrored" : "")
+                let line = "\(time) \(scan.reason.rawValue): " + Scan.text(scan.summary) + playlists.summary
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         }

@@ -22,6 +22,16 @@ struct UserDataTests {
         #expect(item[.rating] == nil)
     }
 
+    /// `mlib set lastPlayedDate=2024-01-02` (issue 30): a date is set as recordPlay stores one, nil clears it.
+    @Test(arguments: Store.available) func theLastPlayedDateCanBeSet(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let id = try #require(try add([sampleItem("/m/a.mp3", title: "A")], to: index).first)
+        #expect(try index.setUserData(.lastPlayedDate, to: 1_704_153_600, ids: [id]) == 1)
+        #expect(try index.item(id: id)?[.lastPlayedDate] == .real(1_704_153_600))
+        try index.setUserData(.lastPlayedDate, to: nil, ids: [id])
+        #expect(try index.item(id: id)?[.lastPlayedDate] == nil)
+    }
+
     @Test(arguments: Store.available) func badArgumentsAreTypedErrors(_ store: Store) throws {
         let index = try store.emptyLibrary()
         let id = try #require(try add([sampleItem("/m/a.mp3", title: "A")], to: index).first)
@@ -34,6 +44,17 @@ struct UserDataTests {
 }
 
 struct PlaylistStorageTests {
+    /// A scan says "N playlist files mirrored" only when a mirror was made or its entries changed.
+    @Test(arguments: Store.available) func aMirrorSaysWhetherItChanged(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let ids = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B")], to: index)
+        let file = MediaPath("/m/party.m3u")
+        #expect(try index.syncPlaylist(mirroring: file, name: "party", itemIDs: ids) == ("party", true))
+        #expect(try index.syncPlaylist(mirroring: file, name: "party", itemIDs: ids) == ("party", false))
+        #expect(try index.syncPlaylist(mirroring: file, name: "party", itemIDs: [ids[1]]) == ("party", true))
+    }
+
+
     @Test(arguments: Store.available) func staticPlaylistsKeepOrderAndDuplicates(_ store: Store) throws {
         let index = try store.emptyLibrary()
         let ids = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B"),

@@ -111,13 +111,12 @@ extension SQLStore {
     /// name, `name (2)`, `name (3)`…; rewrites its entries only when they differ, so an unchanged rescan
     /// writes nothing. The user's own playlists are never touched. Returns the playlist's name.
     @discardableResult
-    public func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> String {
+    public func syncPlaylist(mirroring source: MediaPath, name: String, itemIDs: [Int64]) throws -> (name: String, changed: Bool) {
         let mirror: SQLStatement = "SELECT id, name FROM playlists WHERE \(mine("source_host")) AND source = \(source)"
         if let row = try read({ x in try x.row(mirror) }), let id = row.int64(0) {
-            if try read({ x in try entryIDs(x, id) }) != itemIDs {
-                try write { x in try rewriteEntries(x, id, itemIDs) }
-            }
-            return row.text(1) ?? name
+            let changed = try read({ x in try entryIDs(x, id) }) != itemIDs
+            if changed { try write { x in try rewriteEntries(x, id, itemIDs) } }
+            return (row.text(1) ?? name, changed)
         }
         return try write { x in
             var candidate = name, n = 1
@@ -129,7 +128,7 @@ extension SQLStore {
                 VALUES (\(host.value)\(candidate), \(now), \(now), \(source)) RETURNING id
                 """).integer ?? 0
             try rewriteEntries(x, id, itemIDs)
-            return candidate
+            return (candidate, true)
         }
     }
 

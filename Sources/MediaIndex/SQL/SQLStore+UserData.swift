@@ -24,7 +24,12 @@ extension SQLStore {
         if let bad = UserDataEdits.problem(property, value) { throw invalid(bad) }
         let column = ItemRow.quoted(ItemRow.column(property))
         return try write { x in
-            try x.execute("UPDATE items SET \(raw: column) = \(UserDataEdits.stored(property, value)) WHERE \(syntax.isIn("id", .integers(ids)))")
+            if property == .lastPlayedDate, let value {
+                // Stored as recordPlay stores it: a date, whatever each store's column makes of one.
+                let date = Date(timeIntervalSince1970: Double(value))
+                return try x.execute("UPDATE items SET \(raw: column) = \(date) WHERE \(syntax.isIn("id", .integers(ids)))")
+            }
+            return try x.execute("UPDATE items SET \(raw: column) = \(UserDataEdits.stored(property, value)) WHERE \(syntax.isIn("id", .integers(ids)))")
         }
     }
 
