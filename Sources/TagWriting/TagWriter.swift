@@ -60,6 +60,42 @@ public struct TagWriter: Sendable {
     /// What `edit` changes in `path`; written only when `write` is true. Never throws: a failure is the
     /// report's `error` (the file untouched).
     public func edit(_ path: String, _ edit: TagEdit, write: Bool) -> TagFileReport {
+        write ? self.edit([(path, edit)])[0] : prepare(path, edit, render: false).report
+    }
+
+    /// Writes each job's edit to its file, in groups of `SafeFileWriter.groupSize` whose journal entries and
+    /// fsyncs are shared (a group's files each wholly old or wholly new, whatever happens); the reports
+    /// in the order of `jobs`. Never throws: a failure is its file's report's `error` (that file untouched).
+    public func edit(_ jobs: [(path: String, edit: TagEdit)]) -> [TagFileReport] {
+        var reports: [TagFileReport] = []
+        reports.reserveCapacity(jobs.count)
+        for start in stride(from: 0, to: jobs.count, by: SafeFileWriter.groupSize) {
+            let slice = jobs[start..<min(jobs.count, start + SafeFileWriter.groupSize)]
+            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.path))
+            var groupReports: [TagFileReport] = []
+            for (i, job) in slice.enumerated() {
+                let (report, rendering) = prepare(job.path, job.edit, render: true)
+                if let rendering { group.add(i, rendering.rendering, to: job.path, original: rendering.original) }
+                groupReports.append(report)
+            }
+            for (i, outcome) in group.commit() {
+                switch outcome {
+                case .success(let (method, bytes)):
+                    groupReports[i].outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
+                    groupReports[i].bytesWritten = bytes
+                case .failure(let error):
+                    groupReports[i].outcome = .failed
+                    groupReports[i].error = "\(error)"
+                }
+            }
+            reports += groupReports
+        }
+        return reports
+    }
+
+    /// Reads `path` and applies `edit` in memory: the report of what changes (outcome `planned`), and with
+    /// `render` the bytes to write and the identity the file had when read.
+    func prepare(_ path: String, _ edit: TagEdit, render: Bool) -> (report: TagFileReport, rendering: (rendering: TagFile.Rendering, original: FileIdentity)?) {
         var report = TagFileReport(path: path)
         do {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -78,18 +114,16 @@ public struct TagWriter: Sendable {
             }
             report.picturesAfter = file.pictureCount
             report.changes = Self.differences(before, file.properties)
-            guard report.changesSomething else { return report }
-            guard write else { report.outcome = .planned; return report }
+            guard report.changesSomething else { return (report, nil) }
+            report.outcome = .planned
+            guard render else { return (report, nil) }
             if !original.isWritable { throw TagWriteError.readOnly(path) }
-            let rendering = try file.render()
-            let (method, bytes) = try SafeFileWriter(journal: journal).write(rendering, to: path, original: original)
-            report.outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
-            report.bytesWritten = bytes
+            return (report, (try file.render(), original))
         } catch {
             report.outcome = .failed
             report.error = "\(error)"
+            return (report, nil)
         }
-        return report
     }
 
     static func sameMap(_ a: [(key: String, value: String)], _ b: [(key: String, value: String)]) -> Bool {

@@ -115,7 +115,7 @@ struct Tag: AsyncParsableCommand {
             }
         }
         var reports = plan.filter { $0.outcome != .planned }
-        for planned in changing { reports.append(writer.edit(planned.path, edit, write: true)) }
+        reports += writer.edit(changing.map { ($0.path, edit) })
         reports.sort { $0.path < $1.path }
         let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
         if let library, !written.isEmpty {
