@@ -99,6 +99,9 @@ extension SafeFileWriter {
                 return error
             }
             if let code = FileIO.writeAll(fd, content) { throw fail(FileIO.isFull(code) ? .diskFull(path) : .system("write", copy, code)) }
+            // The disk starts on the copy now, while the next files are rendered; the group's fsync then
+            // waits for less (a rewrite's whole file must be on the disk before its rename).
+            _ = FileIO.startWriteback(fd)
             if fchown(fd, original.owner, original.group) != 0 {
                 var st = stat()
                 if fstat(fd, &st) != 0 || st.st_uid != original.owner || st.st_gid != original.group { throw fail(.ownerNotKept(path)) }

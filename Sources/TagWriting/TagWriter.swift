@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Glibc
 
 /// What an edit of one file changes (or changed).
@@ -66,31 +68,30 @@ public struct TagWriter: Sendable {
     /// Writes each job's edit to its file, in groups of `SafeFileWriter.groupSize` whose journal entries and
     /// fsyncs are shared (a group's files each wholly old or wholly new, whatever happens); the reports
     /// in the order of `jobs`. Never throws: a failure is its file's report's `error` (that file untouched).
+    /// One group is committed (its fsyncs waited for) on a thread of its own while the next is read and
+    /// rendered: on 1,000 padded files the waits were half the time when they took turns.
     public func edit(_ jobs: [(path: String, edit: TagEdit)]) -> [TagFileReport] {
-        var reports: [TagFileReport] = []
-        reports.reserveCapacity(jobs.count)
+        let committed = CommittedGroups(count: jobs.count)
+        let committer = DispatchQueue(label: "mlib.tag.commit")
+        let oneCommitting = DispatchSemaphore(value: 1)
         for start in stride(from: 0, to: jobs.count, by: SafeFileWriter.groupSize) {
             let slice = jobs[start..<min(jobs.count, start + SafeFileWriter.groupSize)]
             let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.path))
-            var groupReports: [TagFileReport] = []
+            var reports: [TagFileReport] = []
             for (i, job) in slice.enumerated() {
                 let (report, rendering) = prepare(job.path, job.edit, render: true)
                 if let rendering { group.add(i, rendering.rendering, to: job.path, original: rendering.original) }
-                groupReports.append(report)
+                reports.append(report)
             }
-            for (i, outcome) in group.commit() {
-                switch outcome {
-                case .success(let (method, bytes)):
-                    groupReports[i].outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
-                    groupReports[i].bytesWritten = bytes
-                case .failure(let error):
-                    groupReports[i].outcome = .failed
-                    groupReports[i].error = "\(error)"
-                }
+            oneCommitting.wait()
+            let handed = HandedGroup(group: group, reports: reports, start: start)
+            committer.async {
+                committed.store(handed.commit(), at: handed.start)
+                oneCommitting.signal()
             }
-            reports += groupReports
         }
-        return reports
+        committer.sync {}
+        return committed.reports
     }
 
     /// Reads `path` and applies `edit` in memory: the report of what changes (outcome `planned`), and with
@@ -147,4 +148,42 @@ public struct TagWriter: Sendable {
             return o == n ? nil : TagFileReport.FieldChange(key: k, old: o, new: n)
         }
     }
+}
+
+/// A prepared group handed to the committing thread, which alone uses it from then on.
+private final class HandedGroup: @unchecked Sendable {
+    let group: SafeFileWriter.Group
+    var reports: [TagFileReport]
+    let start: Int
+    init(group: SafeFileWriter.Group, reports: [TagFileReport], start: Int) {
+        self.group = group
+        self.reports = reports
+        self.start = start
+    }
+
+    /// Commits the group; its reports with the outcomes.
+    func commit() -> [TagFileReport] {
+        for (i, outcome) in group.commit() {
+            switch outcome {
+            case .success(let (method, bytes)):
+                reports[i].outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
+                reports[i].bytesWritten = bytes
+            case .failure(let error):
+                reports[i].outcome = .failed
+                reports[i].error = "\(error)"
+            }
+        }
+        return reports
+    }
+}
+
+/// The reports of every committed group, in job order.
+private final class CommittedGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [TagFileReport?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func store(_ reports: [TagFileReport], at start: Int) {
+        lock.withLock { for (i, report) in reports.enumerated() { slots[start + i] = report } }
+    }
+    var reports: [TagFileReport] { lock.withLock { slots.compactMap { $0 } } }
 }
