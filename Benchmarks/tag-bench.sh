@@ -67,6 +67,7 @@ for case in padded unpadded; do
   # mlib: a library of the corpus, then the edit through it (the items re-read in the same command).
   corpus "$OUT/mlib-$case" "$kind"
   "$MLIB" scan --library "$OUT/mlib-$case.sqlite" "$OUT/mlib-$case" >/dev/null
+  sync   # the scan's own writes flushed now, not by the edit's first journal commit (ext4 data=ordered)
   results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "mlib $case" "$MLIB" tag --library "$OUT/mlib-$case.sqlite" --all --yes "${edit[@]}")")
 
   # beets: its library of the same corpus (imported as is: no autotagging, no copying), then modify -y.
@@ -75,6 +76,7 @@ for case in padded unpadded; do
   printf 'directory: %s\nlibrary: %s\nimport:\n  copy: no\n  write: no\n  autotag: no\n  duplicate_action: keep\nplugins: []\n' \
     "$OUT/beets-$case" "$OUT/beets-$case.db" > "$OUT/beets-$case-config/config.yaml"
   BEETSDIR=$OUT/beets-$case-config beet import -q -A -C -W -s "$OUT/beets-$case" >/dev/null 2>&1 || true
+  sync
   results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
 done
 
