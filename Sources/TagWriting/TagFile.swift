@@ -103,16 +103,27 @@ final class TagFile {
         if mlib_tw_changes_length(handle) == 1 {
             let count = Int(mlib_tw_content_size(handle))
             let data = mlib_tw_content_data(handle)
-            let content = count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count))
+            var content = count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count))
+            if format == "ogg" { OggFLACCommentFlag.restore(&content) { FileIO.read(fd, count: $1, at: $0) } }
             if let fitted = PaddingRefit.refit(content, originalSize: size, format: format),
                let patches = PaddingRefit.patches(fitted, against: fd) {
                 return .patches(patches)
             }
             return .content(content)
         }
-        return .patches((0..<mlib_tw_patch_count(handle)).map { i in
+        let patches = (0..<mlib_tw_patch_count(handle)).map { i in
             let length = mlib_tw_patch_length(handle, i)
-            return (mlib_tw_patch_offset(handle, i), Array(UnsafeBufferPointer(start: mlib_tw_patch_data(handle, i), count: length)))
-        })
+            return (offset: mlib_tw_patch_offset(handle, i), bytes: Array(UnsafeBufferPointer(start: mlib_tw_patch_data(handle, i), count: length)))
+        }
+        if format == "ogg", !patches.isEmpty, OggFLACCommentFlag.applies(original: { FileIO.read(self.fd, count: $1, at: $0) }),
+           var content = FileIO.read(fd, count: Int(size), at: 0) {
+            // An Ogg FLAC comment of the same length: the flag TagLib drops (OggFLACCommentFlag) is checked
+            // on the whole new file, whose differences from the old are then the patches.
+            for patch in patches { content.replaceSubrange(Int(patch.offset)..<Int(patch.offset) + patch.bytes.count, with: patch.bytes) }
+            OggFLACCommentFlag.restore(&content) { FileIO.read(fd, count: $1, at: $0) }
+            if let fixed = PaddingRefit.patches(content, against: fd) { return .patches(fixed) }
+            return .content(content)
+        }
+        return .patches(patches)
     }
 }

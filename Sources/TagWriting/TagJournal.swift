@@ -6,12 +6,14 @@ import Glibc
 ///
 /// Two kinds of entry, each a file written whole, fsynced and renamed into place (so an entry that is
 /// there is complete), and locked (flock) by the process that works under it, so a recovery by another
-/// mlib leaves a live write alone:
-/// - `*.undo`, before bytes of a file are overwritten in place: the file's device, inode and size, and the
-///   old bytes of every range about to change. Recovery writes the old bytes back: the file is wholly old
+/// mlib leaves a live write alone. One entry covers a group of files (`SafeFileWriter.Group`): its fsyncs
+/// are paid once per group, not once per file.
+/// - `*.undo`, before bytes of files are overwritten in place: per file its device, inode and size, and the
+///   old bytes of every range about to change. Recovery writes the old bytes back: each file is wholly old
 ///   again, however far the write went.
-/// - `*.pending`, before a rewritten copy is made beside a file: the copy's path. Recovery removes the copy
-///   if it is still there (the rename did not happen; the original is untouched).
+/// - `*.pending`, before rewritten copies are made beside files: the copies' directories and the token in
+///   their names (`.NAME.mlib-tag-TOKEN`; version 1: one copy's path). Recovery removes the copies still
+///   there (their renames did not happen; the originals are untouched).
 /// Every mlib command recovers what it finds before it does anything else.
 public struct TagJournal: Sendable {
     public let directory: String
@@ -34,20 +36,51 @@ public struct TagJournal: Sendable {
 
     private static let undoMagic = "MLIB-TAG-UNDO 1\n"
     private static let pendingMagic = "MLIB-TAG-PENDING 1\n"
+    private static let groupUndoMagic = "MLIB-TAG-UNDO 2\n"
+    private static let groupPendingMagic = "MLIB-TAG-PENDING 2\n"
+
+    /// The old bytes of one file's ranges about to be overwritten in place.
+    struct UndoRecord {
+        var path: String
+        var file: FileIdentity
+        var ranges: [(offset: Int64, old: [UInt8])]
+    }
 
     /// Records the old bytes of `ranges` of the file at `path` (identity `file`) before they are overwritten.
     func recordUndo(path: String, file: FileIdentity, ranges: [(offset: Int64, old: [UInt8])]) throws -> Entry {
-        var header = Self.undoMagic + Self.hex(path) + "\n" + "\(file.device) \(file.inode) \(file.size)\n\(ranges.count)\n"
-        for range in ranges { header += "\(range.offset) \(range.old.count)\n" }
+        try recordUndo([UndoRecord(path: path, file: file, ranges: ranges)])
+    }
+
+    /// Records the old bytes of every file of `records` in one entry (one fsync for the group).
+    func recordUndo(_ records: [UndoRecord]) throws -> Entry {
+        var header = Self.groupUndoMagic + "\(records.count)\n"
+        for record in records {
+            header += Self.hex(record.path) + "\n" + "\(record.file.device) \(record.file.inode) \(record.file.size)\n\(record.ranges.count)\n"
+            for range in record.ranges { header += "\(range.offset) \(range.old.count)\n" }
+        }
         var bytes = Array(header.utf8)
-        for range in ranges { bytes += range.old }
-        return try record(bytes, suffix: "undo", about: path)
+        for record in records { for range in record.ranges { bytes += range.old } }
+        return try record(bytes, suffix: "undo", about: records.first?.path ?? directory)
     }
 
     /// Records the temporary copy `temporary` before it is created.
     func recordPending(temporary: String) throws -> Entry {
         try record(Array((Self.pendingMagic + Self.hex(temporary) + "\n").utf8), suffix: "pending", about: temporary)
     }
+
+    /// Records, before any is created, that copies named `.NAME.mlib-tag-TOKEN` (`copyName`) may appear in
+    /// `directories`: one entry, one fsync, for a group of rewrites.
+    func recordPending(token: String, directories: [String]) throws -> Entry {
+        let text = Self.groupPendingMagic + token + "\n" + directories.map { Self.hex($0) + "\n" }.joined()
+        return try record(Array(text.utf8), suffix: "pending", about: directories.first ?? directory)
+    }
+
+    /// The hidden name of the rewritten copy of `path` made under the pending entry of `token`.
+    static func copyPath(of path: String, token: String) -> String {
+        FileIO.directory(of: path) + "/." + FileIO.name(of: path) + copySuffix(token)
+    }
+
+    static func copySuffix(_ token: String) -> String { ".mlib-tag-" + token }
 
     /// The write under `entry` is done (or was undone): the entry goes.
     func finish(_ entry: Entry) {
@@ -107,14 +140,28 @@ public struct TagJournal: Sendable {
                 continue
             }
             guard let bytes = FileIO.readWhole(path) else { continue }
-            if name.hasSuffix(".undo"), let undo = Self.parseUndo(bytes) {
-                switch Self.restore(undo) {
-                case .restored: result.restored.append(undo.path)
-                case .stale: result.stale.append(undo.path)
-                case .failed: result.failed.append(undo.path); continue
+            if name.hasSuffix(".undo"), let undos = Self.parseUndo(bytes) {
+                var failed = false
+                for undo in undos {
+                    switch Self.restore(undo) {
+                    case .restored: result.restored.append(undo.path)
+                    case .stale: result.stale.append(undo.path)
+                    case .failed: result.failed.append(undo.path); failed = true
+                    }
                 }
+                if failed { continue }                      // kept: the next command tries again
             } else if name.hasSuffix(".pending"), let copy = Self.parsePending(bytes) {
                 if unlink(copy) == 0 { result.removedCopies.append(copy); FileIO.syncDirectory(FileIO.directory(of: copy)) }
+            } else if name.hasSuffix(".pending"), let group = Self.parseGroupPending(bytes) {
+                for directory in group.directories {
+                    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+                    var removed = false
+                    for name in names where name.hasPrefix(".") && name.hasSuffix(Self.copySuffix(group.token)) {
+                        let copy = directory + "/" + name
+                        if unlink(copy) == 0 { result.removedCopies.append(copy); removed = true }
+                    }
+                    if removed { FileIO.syncDirectory(directory) }
+                }
             } else {
                 continue
             }
@@ -142,29 +189,51 @@ public struct TagJournal: Sendable {
         return fsync(fd) == 0 ? .restored : .failed
     }
 
-    static func parseUndo(_ bytes: [UInt8]) -> Undo? {
+    /// The files of an undo entry: version 2 (a group) or 1 (one file, as an mlib before groups wrote).
+    static func parseUndo(_ bytes: [UInt8]) -> [Undo]? {
         var at = 0
-        // The header: magic, path, identity, count, then one line per range; the old bytes follow.
+        // The header: magic, [version 2: the file count], then per file its path, identity, range count and
+        // one line per range; the old bytes of every range follow, in the same order.
         func line() -> String? {
             guard let end = bytes[at...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
             defer { at = end + 1 }
             return String(decoding: bytes[at..<end], as: UTF8.self)
         }
-        guard line().map({ $0 + "\n" }) == undoMagic, let hexPath = line(), let path = unhex(hexPath),
-              let identity = line()?.split(separator: " ").compactMap({ UInt64($0) }), identity.count == 3,
-              let count = line().flatMap({ Int($0) }) else { return nil }
-        var spans: [(Int64, Int)] = []
-        for _ in 0..<count {
-            guard let parts = line()?.split(separator: " "), parts.count == 2, let o = Int64(parts[0]), let n = Int(parts[1]) else { return nil }
-            spans.append((o, n))
+        let magic = line().map { $0 + "\n" }
+        let files: Int
+        if magic == undoMagic { files = 1 } else if magic == groupUndoMagic, let n = line().flatMap({ Int($0) }) { files = n } else { return nil }
+        var headers: [(path: String, identity: [UInt64], spans: [(Int64, Int)])] = []
+        for _ in 0..<files {
+            guard let hexPath = line(), let path = unhex(hexPath),
+                  let identity = line()?.split(separator: " ").compactMap({ UInt64($0) }), identity.count == 3,
+                  let count = line().flatMap({ Int($0) }) else { return nil }
+            var spans: [(Int64, Int)] = []
+            for _ in 0..<count {
+                guard let parts = line()?.split(separator: " "), parts.count == 2, let o = Int64(parts[0]), let n = Int(parts[1]) else { return nil }
+                spans.append((o, n))
+            }
+            headers.append((path, identity, spans))
         }
-        var ranges: [(offset: Int64, old: [UInt8])] = []
-        for (offset, length) in spans {
-            guard at + length <= bytes.count else { return nil }
-            ranges.append((offset, Array(bytes[at..<at + length])))
-            at += length
+        var undos: [Undo] = []
+        for header in headers {
+            var ranges: [(offset: Int64, old: [UInt8])] = []
+            for (offset, length) in header.spans {
+                guard at + length <= bytes.count else { return nil }
+                ranges.append((offset, Array(bytes[at..<at + length])))
+                at += length
+            }
+            undos.append(Undo(path: header.path, device: header.identity[0], inode: header.identity[1], size: Int64(header.identity[2]),
+                              ranges: ranges))
         }
-        return Undo(path: path, device: identity[0], inode: identity[1], size: Int64(identity[2]), ranges: ranges)
+        return undos
+    }
+
+    static func parseGroupPending(_ bytes: [UInt8]) -> (token: String, directories: [String])? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix(groupPendingMagic) else { return nil }
+        let lines = text.dropFirst(groupPendingMagic.count).split(separator: "\n").map(String.init)
+        guard let token = lines.first, !token.isEmpty else { return nil }
+        return (token, lines.dropFirst().compactMap(unhex))
     }
 
     static func parsePending(_ bytes: [UInt8]) -> String? {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Glibc
 
 /// What an edit of one file changes (or changed).
@@ -60,6 +62,41 @@ public struct TagWriter: Sendable {
     /// What `edit` changes in `path`; written only when `write` is true. Never throws: a failure is the
     /// report's `error` (the file untouched).
     public func edit(_ path: String, _ edit: TagEdit, write: Bool) -> TagFileReport {
+        write ? self.edit([(path, edit)])[0] : prepare(path, edit, render: false).report
+    }
+
+    /// Writes each job's edit to its file, in groups of `SafeFileWriter.groupSize` whose journal entries and
+    /// fsyncs are shared (a group's files each wholly old or wholly new, whatever happens); the reports
+    /// in the order of `jobs`. Never throws: a failure is its file's report's `error` (that file untouched).
+    /// One group is committed (its fsyncs waited for) on a thread of its own while the next is read and
+    /// rendered: on 1,000 padded files the waits were half the time when they took turns.
+    public func edit(_ jobs: [(path: String, edit: TagEdit)]) -> [TagFileReport] {
+        let committed = CommittedGroups(count: jobs.count)
+        let committer = DispatchQueue(label: "mlib.tag.commit")
+        let oneCommitting = DispatchSemaphore(value: 1)
+        for start in stride(from: 0, to: jobs.count, by: SafeFileWriter.groupSize) {
+            let slice = jobs[start..<min(jobs.count, start + SafeFileWriter.groupSize)]
+            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.path))
+            var reports: [TagFileReport] = []
+            for (i, job) in slice.enumerated() {
+                let (report, rendering) = prepare(job.path, job.edit, render: true)
+                if let rendering { group.add(i, rendering.rendering, to: job.path, original: rendering.original) }
+                reports.append(report)
+            }
+            oneCommitting.wait()
+            let handed = HandedGroup(group: group, reports: reports, start: start)
+            committer.async {
+                committed.store(handed.commit(), at: handed.start)
+                oneCommitting.signal()
+            }
+        }
+        committer.sync {}
+        return committed.reports
+    }
+
+    /// Reads `path` and applies `edit` in memory: the report of what changes (outcome `planned`), and with
+    /// `render` the bytes to write and the identity the file had when read.
+    func prepare(_ path: String, _ edit: TagEdit, render: Bool) -> (report: TagFileReport, rendering: (rendering: TagFile.Rendering, original: FileIdentity)?) {
         var report = TagFileReport(path: path)
         do {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -78,18 +115,16 @@ public struct TagWriter: Sendable {
             }
             report.picturesAfter = file.pictureCount
             report.changes = Self.differences(before, file.properties)
-            guard report.changesSomething else { return report }
-            guard write else { report.outcome = .planned; return report }
+            guard report.changesSomething else { return (report, nil) }
+            report.outcome = .planned
+            guard render else { return (report, nil) }
             if !original.isWritable { throw TagWriteError.readOnly(path) }
-            let rendering = try file.render()
-            let (method, bytes) = try SafeFileWriter(journal: journal).write(rendering, to: path, original: original)
-            report.outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
-            report.bytesWritten = bytes
+            return (report, (try file.render(), original))
         } catch {
             report.outcome = .failed
             report.error = "\(error)"
+            return (report, nil)
         }
-        return report
     }
 
     static func sameMap(_ a: [(key: String, value: String)], _ b: [(key: String, value: String)]) -> Bool {
@@ -113,4 +148,42 @@ public struct TagWriter: Sendable {
             return o == n ? nil : TagFileReport.FieldChange(key: k, old: o, new: n)
         }
     }
+}
+
+/// A prepared group handed to the committing thread, which alone uses it from then on.
+private final class HandedGroup: @unchecked Sendable {
+    let group: SafeFileWriter.Group
+    var reports: [TagFileReport]
+    let start: Int
+    init(group: SafeFileWriter.Group, reports: [TagFileReport], start: Int) {
+        self.group = group
+        self.reports = reports
+        self.start = start
+    }
+
+    /// Commits the group; its reports with the outcomes.
+    func commit() -> [TagFileReport] {
+        for (i, outcome) in group.commit() {
+            switch outcome {
+            case .success(let (method, bytes)):
+                reports[i].outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged
+                reports[i].bytesWritten = bytes
+            case .failure(let error):
+                reports[i].outcome = .failed
+                reports[i].error = "\(error)"
+            }
+        }
+        return reports
+    }
+}
+
+/// The reports of every committed group, in job order.
+private final class CommittedGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [TagFileReport?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func store(_ reports: [TagFileReport], at start: Int) {
+        lock.withLock { for (i, report) in reports.enumerated() { slots[start + i] = report } }
+    }
+    var reports: [TagFileReport] { lock.withLock { slots.compactMap { $0 } } }
 }

@@ -98,24 +98,33 @@ struct Tag: AsyncParsableCommand {
         if paths.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
 
         let writer = TagWriter()
-        let plan = paths.map { writer.edit($0, edit, write: false) }
-        let changing = plan.filter { $0.outcome == .planned }
-        if !json || dryRun { TagReportText.show(plan, json: json) }
-        if dryRun || changing.isEmpty {
-            if json && !dryRun { TagReportText.printJSON(plan) }
-            if plan.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
-            return
-        }
-        if changing.count > Self.handful, !yes, isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 {
-            FileHandle.standardError.write(Data("Write \(changing.count) files? [y/N] ".utf8))
-            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else {
-                printError("nothing written")
+        let mayAsk = !yes && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
+        var reports: [TagFileReport]
+        if dryRun || mayAsk {
+            // Shown before anything is written: each file read once for the plan, again to write it.
+            let plan = paths.map { writer.edit($0, edit, write: false) }
+            let changing = plan.filter { $0.outcome == .planned }
+            let ends = dryRun || changing.isEmpty
+            if !json || dryRun { TagReportText.show(plan, json: json, failures: ends) }
+            if ends {
+                if json && !dryRun { TagReportText.printJSON(plan) }
+                if plan.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
                 return
             }
+            if changing.count > Self.handful {
+                FileHandle.standardError.write(Data("Write \(changing.count) files? [y/N] ".utf8))
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                guard answer == "y" || answer == "yes" else {
+                    printError("nothing written")
+                    return
+                }
+            }
+            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { ($0.path, edit) })
+        } else {
+            // Nobody to ask: each file read once, and what changed shown as it was written.
+            reports = writer.edit(paths.map { ($0, edit) })
+            if !json { TagReportText.show(reports, json: false, failures: false) }
         }
-        var reports = plan.filter { $0.outcome != .planned }
-        for planned in changing { reports.append(writer.edit(planned.path, edit, write: true)) }
         reports.sort { $0.path < $1.path }
         let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
         if let library, !written.isEmpty {

@@ -11,7 +11,8 @@ enum TagReportText {
         list.isEmpty ? "(none)" : list.joined(separator: MediaProperty.valueSeparator)
     }
 
-    static func show(_ reports: [TagFileReport], json: Bool) {
+    /// `failures`: also say which files failed (false when `summary` follows and says it).
+    static func show(_ reports: [TagFileReport], json: Bool, failures: Bool = true) {
         if json { printJSON(reports); return }
         var out = ""
         let changing = reports.filter(\.changesSomething)
@@ -38,7 +39,7 @@ enum TagReportText {
         let same = reports.filter { $0.outcome == .unchanged }.count
         if same > 0 { out += "\(same) file\(same == 1 ? "" : "s") already as asked\n" }
         print(out, terminator: "")
-        for report in reports where report.outcome == .failed { printError(report.error ?? report.path) }
+        if failures { for report in reports where report.outcome == .failed { printError(report.error ?? report.path) } }
     }
 
     static func summary(_ reports: [TagFileReport]) {

@@ -157,6 +157,48 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: journal).isEmpty)
     }
 
+    /// A crash in the middle of a group's in-place writes (one journal entry for the group): the next mlib
+    /// command writes every file of the group back, those written and those not yet.
+    @Test func crashInAGroupUndoesEveryFile() throws {
+        let paths = try (0..<4).map { try paddedFLAC("group\($0)") }
+        let before = try paths.map(bytes)
+        var records: [TagJournal.UndoRecord] = []
+        var writes: [(fd: Int32, patches: [(offset: Int64, bytes: [UInt8])])] = []
+        for path in paths {
+            let fd = open(path, O_RDWR)
+            let original = try FileIdentity.of(fd: fd, path: path)
+            let file = try TagFile(fd: fd, size: original.size, path: path)
+            _ = file.setProperties(TagChange.apply(Array(Self.edit.changes.prefix(3)), to: file.properties, totalsApart: true))
+            guard case .patches(let patches) = try file.render() else { Issue.record("not in place"); return }
+            records.append(.init(path: path, file: original, ranges: patches.map { ($0.offset, FileIO.read(fd, count: $0.bytes.count, at: $0.offset)!) }))
+            writes.append((fd, patches))
+        }
+        let entry = try TagJournal(directory: journal).recordUndo(records)
+        for write in writes.prefix(2) { for patch in write.patches { _ = FileIO.writeAll(write.fd, patch.bytes, at: patch.offset) } }
+        for write in writes { close(write.fd) }
+        close(entry.fd)                                   // the process dies between the second and third file
+        #expect(try bytes(paths[0]) != before[0])
+        let next = try mlib(["fields"])
+        #expect(next.stderr.components(separatedBy: "an interrupted mlib tag was undone").count == 5, "\(next.stderr)")
+        #expect(try paths.map(bytes) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: self.journal).isEmpty)
+    }
+
+    /// A crash while a group's copies are being made: the next mlib command removes every copy of the
+    /// group (named by the entry's token in the entry's directories) and nothing else.
+    @Test func crashDuringAGroupOfRewritesRemovesTheCopies() throws {
+        let paths = try (0..<3).map { try TagFixtures.make(Self.mp3, in: dir, name: "g\($0)") }
+        let entry = try TagJournal(directory: journal).recordPending(token: "tok", directories: [dir.path])
+        for path in paths.prefix(2) { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: TagJournal.copyPath(of: path, token: "tok"))) }
+        let unrelated = dir.appendingPathComponent(".keep.mp3.mlib-tag-other").path
+        try Data([1]).write(to: URL(fileURLWithPath: unrelated))
+        close(entry.fd)
+        let next = try mlib(["fields"])
+        #expect(next.stderr.components(separatedBy: "unfinished copy").count == 3, "\(next.stderr)")
+        #expect(try leftovers() == [".keep.mp3.mlib-tag-other"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal).isEmpty)
+    }
+
     /// A live mlib's entry (locked) is left alone by another mlib's recovery.
     @Test func liveEntryIsLeftAlone() throws {
         let path = try TagFixtures.make(Self.mp3, in: dir, name: "live")

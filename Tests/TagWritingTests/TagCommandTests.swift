@@ -53,6 +53,21 @@ import TestSupport
         #expect(scan.out.contains("0 added, 0 updated"), "\(scan.out)")
     }
 
+    /// The refresh after a write reads exactly the written files: a file that came beside them since the
+    /// last scan is left to the next scan (a scan of their directories added it, and read every file again
+    /// whose stamp changed).
+    @Test func theRefreshReadsOnlyTheWrittenFiles() throws {
+        #expect(try mlib(["scan", music.path]).status == 0)
+        let newcomer = try TagFixtures.make(TagFixtures.formats[0], in: music, name: "newcomer")
+        try TagFixtures.python("import mutagen\nf = mutagen.File(p); f['title'] = ['Newcomer']; f.save()", newcomer)
+        let tag = try mlib(["tag", "title:Old", "--yes", "MOOD=calm"])
+        #expect(tag.status == 0, "\(tag.stderr)")
+        #expect(tag.out.contains("wrote \(TagFixtures.formats.count) files"), "\(tag.out)")
+        #expect(try mlib(["ls", "title:Newcomer"]).out.isEmpty)
+        let scan = try mlib(["scan", music.path])
+        #expect(scan.out.contains("1 added, 0 updated"), "\(scan.out)")
+    }
+
     @Test func filesWithoutALibraryAndJSON() throws {
         let path = music.appendingPathComponent("0-flac.flac").path
         let r = try mlib(["tag", "--files", path, "MOOD=calm", "comments!", "--json"], library: false)

@@ -11,6 +11,8 @@ enum TagFixtures {
         /// Tags written by mutagen instead of ffmpeg (ffmpeg writes a WAV's tags as RIFF INFO, which mutagen
         /// does not read, and an ASF Author twice).
         var mutagenTags: String? = nil
+        /// A file of `Fixtures/` copied instead of one ffmpeg makes (no encoder here: see Fixtures/README.md).
+        var vendored: String? = nil
         var description: String { name }
     }
 
@@ -34,6 +36,11 @@ enum TagFixtures {
             from mutagen.asf import ASF
             f = ASF(p); f["Title"] = ["Old"]; f["Author"] = ["Someone"]; f["WM/AlbumTitle"] = ["Album"]; f.save()
             """),
+        Format(name: "ape", fileExtension: "ape", ffmpeg: [], mutagenTags: """
+            from mutagen.apev2 import APEv2
+            t = APEv2(); t["Title"] = "Old"; t["Artist"] = "Someone"; t["Album"] = "Album"; t.save(p)
+            """, vendored: "mac-399.ape"),
+        Format(name: "ogg-flac", fileExtension: "oga", ffmpeg: ["-c:a", "flac", "-f", "ogg"]),
     ]
 
     static func temporaryDirectory() throws -> URL {
@@ -45,6 +52,12 @@ enum TagFixtures {
     /// A second of tone in `format`, tagged title=Old, artist=Someone, album=Album (where ffmpeg writes tags).
     static func make(_ format: Format, in dir: URL, name: String = "song", seconds: Double = 1) throws -> String {
         let path = dir.appendingPathComponent("\(name).\(format.fileExtension)").path
+        if let vendored = format.vendored {
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + vendored)
+            try FileManager.default.copyItem(at: source, to: URL(fileURLWithPath: path))
+            if let code = format.mutagenTags { try python(code, path) }
+            return path
+        }
         let tags = format.mutagenTags != nil ? ["-map_metadata", "-1", "-fflags", "+bitexact"]
             : ["-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "album=Album"]
         let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)"]
