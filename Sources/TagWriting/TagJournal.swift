@@ -130,6 +130,9 @@ public struct TagJournal: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return result }
         for name in names.sorted() {
             let path = directory + "/" + name
+            // An entry is created before it is locked: a `.tmp` of a process still alive may be one in that
+            // moment (its name starts with the writer's pid), not a leftover; only a dead writer's goes.
+            if name.hasSuffix(".tmp"), Self.writerIsAlive(name) { continue }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
@@ -169,6 +172,12 @@ public struct TagJournal: Sendable {
         }
         FileIO.syncDirectory(directory)
         return result
+    }
+
+    /// Whether the process that named an entry (`PID-RANDOM.suffix`) still runs.
+    static func writerIsAlive(_ name: String) -> Bool {
+        guard let pid = name.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     struct Undo {

@@ -142,6 +142,19 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: self.journal).isEmpty)
     }
 
+    /// An entry being written by a live mlib, in the moment between its creation and its lock (seen when two
+    /// test suites shared a HOME): another command's recovery must leave it, or the writer's rename fails
+    /// ("journal: No such file or directory"). A `.tmp` whose process is gone is still removed.
+    @Test func recoveryLeavesAnEntryALiveProcessIsStillCreating() throws {
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+        let live = journal + "/\(getpid())-1.tmp"           // this process: alive, not locked yet
+        let dead = journal + "/2147483646-1.tmp"             // no such process
+        for path in [live, dead] { try Data("MLIB".utf8).write(to: URL(fileURLWithPath: path)) }
+        TagJournal(directory: journal).recover()
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(!FileManager.default.fileExists(atPath: dead))
+    }
+
     /// A crash while the rewritten copy is being made: the next mlib command removes the copy.
     @Test func crashDuringRewriteRemovesTheCopy() throws {
         let path = try TagFixtures.make(Self.mp3, in: dir, name: "crash")
