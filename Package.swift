@@ -104,7 +104,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).
-        .target(name: "SubsonicServer", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+        .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
                                                        .product(name: "Logging", package: "swift-log"),

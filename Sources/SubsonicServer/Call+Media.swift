@@ -9,9 +9,9 @@ import Playback
 // Media: the file's own bytes (with HTTP Range) and cover art. Every path comes from the view (an item
 // of the library, under one of its roots); nothing a client sends is ever used as a path.
 extension Call {
-    /// `stream` and `download`: the original file. Transcoding (`format`, `maxBitRate`) waits for the shared
-    /// decode layer; until then the original format is sent, which the song's `suffix`/`contentType` say.
-    func stream() async throws -> Response {
+    /// `stream` and `download`: the original file, with HTTP Range; or, for a `stream` that asks for another
+    /// format or a lower bit rate, the transcoded stream (Call+Transcoding).
+    func stream(_ method: String) async throws -> Response {
         let catalog = server.catalog
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
@@ -19,6 +19,9 @@ extension Call {
         guard RootContainment.root(holding: path, among: catalog.view.roots) != nil else { throw SubsonicError.notFound("Song \(id)") }
         var info = stat()
         guard stat(path.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SubsonicError.notFound("File of song \(id)") }
+        if let transcode = try transcodeRequest(method: method, item: item, suffix: path.fileExtension.lowercased()) {
+            return try await transcodedStream(path: path, format: transcode.format, bitRate: transcode.bitRate)
+        }
         let size = Int(info.st_size)
         var headers = HTTPFields()
         headers[.contentType] = Self.contentType(path.fileExtension.lowercased())

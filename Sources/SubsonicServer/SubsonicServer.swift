@@ -22,6 +22,8 @@ public struct SubsonicServerConfiguration: Sendable {
     public var idleTimeout: TimeAmount = .seconds(60)
     /// The largest request body read (form POSTs); a larger one is answered 413.
     public var maximumBodySize = 256 * 1024
+    /// Transcoded streams at once (each on a thread of its own); one more is answered 503 with Retry-After.
+    public var maximumTranscodes = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// How often the view looks for a scan made elsewhere.
     public var checkInterval: Duration = .milliseconds(500)
 
@@ -45,6 +47,7 @@ public final class SubsonicServer: Sendable {
     let view: LiveView
     let users: UserDirectory
     let storeThread = NIOThreadPool(numberOfThreads: 1)
+    let transcoding: TranscodeSlots
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
 
@@ -70,6 +73,7 @@ public final class SubsonicServer: Sendable {
         self.configuration = configuration
         users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
         view = try LiveView(store: library.store, schema: .subsonic)
+        transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
         storeThread.start()
     }
 
@@ -115,6 +119,7 @@ public final class SubsonicServer: Sendable {
         task?.cancel()
         _ = try? await task?.value
         try? await storeThread.shutdownGracefully()
+        try? await transcoding.threads.shutdownGracefully()
     }
 
     /// Runs blocking store work on the store thread.
@@ -228,7 +233,7 @@ struct Call {
         case "getGenres": return .nodes([genres()])
         case "getSongsByGenre": return .nodes([try await songsByGenre()])
         case "search3": return .nodes([try await search3()])
-        case "stream", "download": return .response(try await stream())
+        case "stream", "download": return .response(try await stream(method))
         case "getCoverArt": return .response(try await coverArt())
         case "scrobble": return .nodes(try await scrobble())
         case "star": return .nodes(try await star(true))

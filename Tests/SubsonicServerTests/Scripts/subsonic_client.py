@@ -5,7 +5,7 @@ raw HTTP, and validates every JSON answer against the OpenSubsonic OpenAPI descr
 usage: subsonic_client.py PORT USER PASSWORD MUSIC_DIR OPENAPI_DIR SMART_PLAYLIST
 Prints one JSON object (what the Swift test compares with the mlib CLI); exits 1 at the first failed check.
 """
-import hashlib, json, os, pathlib, sys, urllib.parse, urllib.request, urllib.error
+import hashlib, json, os, pathlib, subprocess, sys, tempfile, urllib.parse, urllib.request, urllib.error
 import xml.etree.ElementTree as ET
 
 import libsonic
@@ -225,6 +225,48 @@ status, head, body = raw("stream", auth_query(id=largest["id"]), headers={"Range
 expect(status == 416, f"a range past the end is 416, got {status}")
 streamed = conn.stream(largest["id"]).read()
 expect(streamed == data, "py-sonic's stream reads the file's bytes")
+
+# --- Transcoding ---------------------------------------------------------------------------------------------------
+def probe(path):
+    """ffprobe's codec and duration of a file."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name:format=duration",
+                          "-of", "json", str(path)], capture_output=True, text=True)
+    expect(out.returncode == 0, f"ffprobe {path}: {out.stderr}")
+    info = json.loads(out.stdout)
+    return info["streams"][0]["codec_name"], float(info["format"]["duration"])
+
+
+def transcoded(song, **params):
+    """A transcoded stream saved to a file (ffprobe reads an Ogg's duration from its last page, which a pipe lacks)."""
+    status, head, body = raw("stream", auth_query(id=song["id"], **params), parse=False)
+    expect(status == 200, f"stream {params} of {song['path']}: {status} {body[:200]}")
+    if not song["path"].endswith("." + params.get("format", "opus")):   # else sent as it is (no needless re-encode)
+        expect("Accept-Ranges" not in head and "Content-Length" not in head, f"no ranges or length on a transcoded stream: {head}")
+    with tempfile.NamedTemporaryFile(suffix=".out", delete=False) as out:
+        out.write(body)
+    try:
+        return head, probe(out.name)
+    finally:
+        os.unlink(out.name)
+
+
+for song in browsed:
+    _, original = probe(pathlib.Path(music) / song["path"])
+    head, (codec, duration) = transcoded(song, format="opus", maxBitRate=96)
+    expect(codec == "opus" and abs(duration - original) <= 0.1 and head.get("Content-Type") == "audio/ogg",
+           f"{song['path']} as Opus: {codec} {duration} s (original {original} s), {head}")
+flac = next(s for s in browsed if s["path"].endswith(".flac"))
+_, flac_duration = probe(pathlib.Path(music) / flac["path"])
+head, (codec, duration) = transcoded(flac, format="mp3", maxBitRate=128)
+expect(codec == "mp3" and abs(duration - flac_duration) <= 0.1 and head.get("Content-Type") == "audio/mpeg",
+       f"FLAC as MP3: {codec} {duration} s (original {flac_duration} s)")
+head, (codec, duration) = transcoded(flac, maxBitRate=8)   # a bit rate under the file's and no format: Opus
+expect(codec == "opus", f"maxBitRate alone transcodes to Opus: {codec}")
+if flac_duration > 0.6:   # the fixtures last 1 s: half a second in (mlib takes fractions)
+    head, (codec, duration) = transcoded(flac, format="opus", timeOffset=0.5)
+    expect(abs(duration - (flac_duration - 0.5)) <= 0.1, f"timeOffset=0.5: {duration} s of {flac_duration} s")
+status, head, body = raw("stream", auth_query(id=largest["id"], format="raw"), parse=False)
+expect(status == 200 and body == data, "format=raw sends the file unchanged")
 
 # --- Cover art ---------------------------------------------------------------------------------------------------
 covers = {}
