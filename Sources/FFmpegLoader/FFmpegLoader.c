@@ -21,13 +21,14 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #include "FFmpegLoader.h"
 
 #define SONAME(lib, major) "lib" #lib ".so." AV_STRINGIFY(major)
 
-enum { UTIL, RESAMPLE, CODEC, FORMAT, LIBRARY_COUNT };
+enum { UTIL, RESAMPLE, SCALE, CODEC, FORMAT, LIBRARY_COUNT };
 static const char *const sonames[LIBRARY_COUNT] = {
-    SONAME(avutil, LIBAVUTIL_VERSION_MAJOR), SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR),
+    SONAME(avutil, LIBAVUTIL_VERSION_MAJOR), SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR), SONAME(swscale, LIBSWSCALE_VERSION_MAJOR),
     SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR), SONAME(avformat, LIBAVFORMAT_VERSION_MAJOR),
 };
 
@@ -94,6 +95,12 @@ static const char *const sonames[LIBRARY_COUNT] = {
     X(FORMAT, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
     X(FORMAT, int, av_write_trailer, (AVFormatContext *s), (s)) \
     V(FORMAT, avio_flush, (AVIOContext *s), (s)) \
+    X(UTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
+    X(SCALE, struct SwsContext *, sws_getContext, (int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param), (srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param)) \
+    X(SCALE, int, sws_scale_frame, (struct SwsContext *c, AVFrame *dst, const AVFrame *src), (c, dst, src)) \
+    V(SCALE, sws_freeContext, (struct SwsContext *swsContext), (swsContext)) \
+    X(CODEC, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id)) \
+    X(CODEC, int, av_new_packet, (AVPacket *pkt, int size), (pkt, size)) \
     X(FORMAT, int, avformat_seek_file, (AVFormatContext *s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags), (s, stream_index, min_ts, ts, max_ts, flags))
 
 #define POINTER(lib, type, name, params, args) type (*name) params;
@@ -122,7 +129,7 @@ static void load(void) {
         libraries[i] = dlopen(sonames[i], RTLD_LAZY | RTLD_LOCAL);
         if (!libraries[i]) {
             snprintf(load_error, sizeof load_error,
-                     "cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4)", dlerror());
+                     "cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4, libswscale6)", dlerror());
             return;
         }
     }

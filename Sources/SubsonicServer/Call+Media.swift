@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Library
+import MediaDecode
 import MediaModel
 import MediaScanner
 import NIOCore
@@ -78,8 +79,8 @@ extension Call {
     static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
 
     /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
-    /// or a folder (its cover file, else its first song's). Scaling to `size` waits for the decode layer:
-    /// the image is sent as it is.
+    /// or a folder (its cover file, else its first song's); with `size`, scaled so its longest side is `size`
+    /// pixels (ImageScaler, through the disk cache; never enlarged; a picture FFmpeg cannot decode is sent as it is).
     func coverArt() async throws -> Response {
         let catalog = server.catalog
         let view = catalog.view
@@ -101,18 +102,28 @@ extension Call {
         let songPath = item.map { view.paths[Int($0)] }
         let folder = directory ?? songPath?.directory
         let roots = view.roots
-        let picture: (bytes: [UInt8], type: String)? = try await server.offLoop {
+        let size = try parameters.int("size", 0)
+        let cache = server.covers
+        let picture: (bytes: [UInt8], type: String)? = try await server.transcoding.threads.runIfActive {
+            var found: (bytes: [UInt8], type: String, source: String)?
             if let folder {
                 for name in Self.coverNames {
                     let candidate = folder.appending(MediaPath(name))
                     guard Self.isContained(candidate, in: roots) else { continue }
                     if let data = FileManager.default.contents(atPath: candidate.string), !data.isEmpty {
-                        return (Array(data), Self.contentType(candidate.fileExtension.lowercased()))
+                        found = (Array(data), Self.contentType(candidate.fileExtension.lowercased()), candidate.string)
+                        break
                     }
                 }
             }
-            guard let songPath, let embedded = EmbeddedPicture.read(songPath) else { return nil }
-            return (embedded.data, embedded.mimeType ?? "image/jpeg")
+            if found == nil, let songPath, let embedded = EmbeddedPicture.read(songPath) {
+                found = (embedded.data, embedded.mimeType ?? "image/jpeg", songPath.string)
+            }
+            guard let found else { return nil }
+            guard size > 0, let scaled = try? cache.image(source: found.source, size: size, scale: {
+                try ImageScaler.scaled(found.bytes, longestSide: size)
+            }) else { return (found.bytes, found.type) }
+            return (scaled.bytes, scaled.mimeType)
         }
         guard let picture else { throw SubsonicError.notFound("Cover art \(id)") }
         var headers = HTTPFields()

@@ -48,6 +48,7 @@ public final class SubsonicServer: Sendable {
     let users: UserDirectory
     let storeThread = NIOThreadPool(numberOfThreads: 1)
     let transcoding: TranscodeSlots
+    let covers: CoverCache
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
 
@@ -74,6 +75,7 @@ public final class SubsonicServer: Sendable {
         users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
         view = try LiveView(store: library.store, schema: .subsonic)
         transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
+        covers = CoverCache(besideKeyFile: configuration.keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? "mlib")
         storeThread.start()
     }
 

@@ -268,12 +268,33 @@ if flac_duration > 0.6:   # the fixtures last 1 s: half a second in (mlib takes 
 status, head, body = raw("stream", auth_query(id=largest["id"], format="raw"), parse=False)
 expect(status == 200 and body == data, "format=raw sends the file unchanged")
 
+def image_size(data):
+    """ffprobe's width and height of a picture."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "json", "-i", "pipe:0"],
+                         input=data, capture_output=True)
+    expect(out.returncode == 0, f"ffprobe reads the picture: {out.stderr}")
+    stream = json.loads(out.stdout)["streams"][0]
+    return stream["width"], stream["height"]
+
+
 # --- Cover art ---------------------------------------------------------------------------------------------------
 covers = {}
 for song in browsed:
     status, head, body = raw("getCoverArt", auth_query(id=song["coverArt"]), parse=False)
     if status == 200 and head.get("Content-Type", "").startswith("image/"):
         covers[song["path"]] = body[:4].hex()
+        original = image_size(body)
+        status, head, scaled = raw("getCoverArt", auth_query(id=song["coverArt"], size=8), parse=False)
+        width, height = image_size(scaled)
+        expect(status == 200 and head.get("Content-Type", "").startswith("image/"), f"scaled cover: {status} {head}")
+        if max(original) > 8:   # scaled down, aspect kept (never enlarged)
+            expected = (8, max(1, round(original[1] * 8 / original[0]))) if original[0] >= original[1] \
+                else (max(1, round(original[0] * 8 / original[1])), 8)
+            expect((width, height) == expected, f"cover of {song['path']} at size=8: {width}x{height}, from {original}")
+        else:
+            expect((width, height) == original, f"a small cover is not enlarged: {width}x{height}")
+        again = raw("getCoverArt", auth_query(id=song["coverArt"], size=8), parse=False)[2]
+        expect(again == scaled, "the cached scaled cover is the same picture")
 
 # --- Scrobble, star, rating --------------------------------------------------------------------------------------
 target = song_ids[0]
