@@ -28,6 +28,7 @@ extension Call {
         headers[.contentType] = Self.contentType(path.fileExtension.lowercased())
         headers[.acceptRanges] = "bytes"
         let io = FileIO(threadPool: .singleton)
+        let head = request.method == .head   // the headers a GET would get, no bytes read
         if let header = request.headers[.range] {
             guard let range = Self.byteRange(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
@@ -35,11 +36,12 @@ extension Call {
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
+            if head { return Response(status: .partialContent, headers: headers) }
             let body = try await io.loadFile(path: path.string, range: range, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         }
         headers[.contentLength] = String(size)
-        if size == 0 { return Response(status: .ok, headers: headers) }
+        if size == 0 || head { return Response(status: .ok, headers: headers) }
         return Response(status: .ok, headers: headers, body: try await io.loadFile(path: path.string, context: context))
     }
 

@@ -34,6 +34,12 @@ extension Call {
     /// not known before the end) and no `Accept-Ranges`. When every transcoding slot is busy the answer is
     /// 503 with `Retry-After`, so the CPU stays bounded whatever the clients ask.
     func transcodedStream(path: MediaPath, format: TranscodeFormat, bitRate: Int?) async throws -> Response {
+        if request.method == .head {
+            // What a GET would send, without transcoding anything.
+            var headers = HTTPFields()
+            headers[.contentType] = format.contentType
+            return Response(status: .ok, headers: headers)
+        }
         guard let slot = server.transcoding.acquire() else {
             var headers = HTTPFields()
             headers[.retryAfter] = "5"

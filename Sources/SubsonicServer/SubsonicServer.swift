@@ -164,7 +164,10 @@ struct Responder: HTTPResponder {
             let call = Call(server: server, parameters: parameters, user: user, request: request, context: context)
             switch try await call.run(method) {
             case .nodes(let nodes): return Self.envelope(nodes, error: nil, json: json)
-            case .response(let response): return response
+            case .response(let response):
+                // HEAD (players probe a stream before playing it): the headers, never a body.
+                if request.method == .head { return Response(status: response.status, headers: response.headers) }
+                return response
             }
         } catch let error as SubsonicError {
             return Self.envelope([], error: error, json: json)

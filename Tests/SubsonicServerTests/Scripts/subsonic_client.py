@@ -192,6 +192,12 @@ for genre in genres:
     expect(len(songs) == genre["songCount"], f"genre {genre['value']}: {len(songs)} songs, said {genre['songCount']}")
     sonic("getAlbumList2", "byGenre", size=500, genre=genre["value"])
 expect(len(sonic("getRandomSongs", size=3)["randomSongs"].get("song", [])) == min(3, len(song_ids)), "random songs")
+# OpenSubsonic's lists beside the single strings: genres, artists, albumArtists (validated by the schema above).
+for song in song_pages[500]:
+    expect([g["name"] for g in song.get("genres", [])] == ([x for x in song["genre"].split("; ") if x] if song.get("genre") else []),
+           f"genres of {song['title']}: {song.get('genres')} for {song.get('genre')}")
+    expect([a["name"] for a in song.get("artists", [])] == [song["artist"]] and song.get("displayArtist") == song["artist"],
+           f"artists of {song['title']}: {song.get('artists')}")
 first = song_pages[500][0]
 word = first["title"].split()[0]
 found = call("search3", query=word.upper(), songCount=500)["searchResult3"].get("song", [])
@@ -223,6 +229,17 @@ status, head, body = raw("download", auth_query(id=largest["id"]), headers={"Ran
 expect(status == 206 and body == data[-500:], f"suffix range: {status} {head}")
 status, head, body = raw("stream", auth_query(id=largest["id"]), headers={"Range": f"bytes={len(data)}-"}, parse=False)
 expect(status == 416, f"a range past the end is 416, got {status}")
+def head(method, query):
+    request = urllib.request.Request(f"{base}/{method}?" + urllib.parse.urlencode(query), method="HEAD")
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return response.status, dict(response.headers), response.read()
+
+
+status, head_fields, body = head("stream", auth_query(id=largest["id"]))
+expect(status == 200 and body == b"" and head_fields.get("Content-Length") == str(len(data))
+       and head_fields.get("Accept-Ranges") == "bytes", f"HEAD stream: {status} {head_fields} {len(body)} bytes")
+status, head_fields, body = head("stream", auth_query(id=largest["id"], format="mp3", maxBitRate=128))
+expect(status == 200 and body == b"" and head_fields.get("Content-Type") == "audio/mpeg", f"HEAD of a transcode: {status} {head_fields}")
 streamed = conn.stream(largest["id"]).read()
 expect(streamed == data, "py-sonic's stream reads the file's bytes")
 
