@@ -39,7 +39,6 @@ public final class Transcoder {
     public init(path: String, format: TranscodeFormat, bitRate: Int? = nil, startAt: Double = 0) throws {
         try FFmpegLibrary.load(for: path)
         self.format = format
-        self.bitRate = min(max(bitRate ?? format.defaultBitRate, format.bitRates.lowerBound), format.bitRates.upperBound)
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw DecodeError(path: path, message: "this FFmpeg has no \(format.encoderName) encoder")
         }
@@ -53,6 +52,9 @@ public final class Transcoder {
         if startAt > 0 { try decoder.seek(to: startAt) }
         sampleRate = rate
         channels = channelCount
+        // libopus takes at most 256 kb/s per channel (a mono file asked at 320 kb/s would not open).
+        let highest = format == .opus ? min(format.bitRates.upperBound, 256_000 * channelCount) : format.bitRates.upperBound
+        self.bitRate = min(max(bitRate ?? format.defaultBitRate, format.bitRates.lowerBound), highest)
         duration = decoder.duration.map { max(0, $0 - startAt) }
         do {
             try openEncoder(encoder, path: path)

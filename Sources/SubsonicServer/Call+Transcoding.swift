@@ -45,9 +45,15 @@ extension Call {
             headers[.retryAfter] = "5"
             return Response(status: .serviceUnavailable, headers: headers)
         }
-        let startAt = max(0, Double(parameters["timeOffset"] ?? "") ?? 0)
-        let session = try await server.transcoding.threads.runIfActive {
-            TranscodeSession(try Transcoder(path: path.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
+        let startAt = Double(parameters["timeOffset"] ?? "").flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        let session: TranscodeSession
+        do {
+            session = try await server.transcoding.threads.runIfActive {
+                TranscodeSession(try Transcoder(path: path.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
+            }
+        } catch {
+            slot.release()   // now, not when the thread pool frees the closure: the client's next request may be on its way
+            throw error
         }
         var headers = HTTPFields()
         headers[.contentType] = format.contentType
@@ -55,11 +61,14 @@ extension Call {
         let threads = server.transcoding.threads
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // A client that goes away makes the write throw (or cancels the task): the loop ends and the
-            // session, freed with the closure, gives its slot back.
+            // slot is given back. It is given back before the end is sent, so a client's next request
+            // (the next song, on the same connection) never finds it still taken.
+            defer { session.close() }
             while !Task.isCancelled, let bytes = try await threads.runIfActive({ try session.read() }) {
                 if bytes.isEmpty { continue }
                 try await writer.write(ByteBuffer(bytes: bytes))
             }
+            session.close()
             try await writer.finish(nil)
         })
     }
@@ -77,4 +86,7 @@ final class TranscodeSession: @unchecked Sendable {
     }
 
     func read() throws -> [UInt8]? { try transcoder.read() }
+
+    /// Gives the slot back (the stream is over, or its client gone).
+    func close() { slot.release() }
 }

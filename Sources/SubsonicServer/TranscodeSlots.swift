@@ -28,9 +28,12 @@ final class TranscodeSlots: Sendable {
 
     fileprivate func release() { busy.withLock { $0 -= 1 } }
 
+    /// A taken slot: given back by `release()` (once, however often called) or, failing that, when freed.
     final class Slot: Sendable {
         private let owner: TranscodeSlots
+        private let released = Atomic(false)
         fileprivate init(owner: TranscodeSlots) { self.owner = owner }
-        deinit { owner.release() }
+        func release() { if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.release() } }
+        deinit { release() }
     }
 }

@@ -277,6 +277,8 @@ _, flac_duration = probe(pathlib.Path(music) / flac["path"])
 head, (codec, duration) = transcoded(flac, format="mp3", maxBitRate=128)
 expect(codec == "mp3" and abs(duration - flac_duration) <= 0.1 and head.get("Content-Type") == "audio/mpeg",
        f"FLAC as MP3: {codec} {duration} s (original {flac_duration} s)")
+for song in browsed:   # the highest rate asked of a mono or a stereo file: clamped to what the encoder takes
+    expect(transcoded(song, format="opus", maxBitRate=999999)[1][0] == "opus", f"{song['path']} as Opus at 999999 kb/s")
 head, (codec, duration) = transcoded(flac, maxBitRate=8)   # a bit rate under the file's and no format: Opus
 expect(codec == "opus", f"maxBitRate alone transcodes to Opus: {codec}")
 if flac_duration > 0.6:   # the fixtures last 1 s: half a second in (mlib takes fractions)
