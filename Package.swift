@@ -51,7 +51,7 @@ let package = Package(
         // CFFmpeg gives the headers only (in the default multiarch include path); FFmpegLoader defines the
         // functions mlib calls and loads the libraries on first use (see FFmpegLoader.c for why).
         .systemLibrary(name: "CFFmpeg",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
         .target(name: "FFmpegLoader", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CTagLibSystem", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         // PulseAudio simple API (also served by PipeWire) for the player's device sink; headers in /usr/include
@@ -104,7 +104,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).
-        .target(name: "SubsonicServer", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+        .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
                                                        .product(name: "Logging", package: "swift-log"),

@@ -2,7 +2,9 @@
 # subsonic-bench.sh [MLIB] — `mlib serve --http` (the OpenSubsonic API) on a library of MUSIC=DIR
 # (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`; default: the fixtures): start-up to the first
 # request, resident memory after start and after a full sync, and the client-side figures of
-# subsonic-bench.py (Symfonium's search3 full sync in pages of 500, getArtists, getAlbumList2, getAlbum).
+# subsonic-bench.py (Symfonium's search3 full sync in pages of 500, getArtists, getAlbumList2, getAlbum, and
+# transcoding: time to first byte, speed × real time). 100,000 items: MUSIC=/work/corpora/c100k (the 10,004-file
+# make-corpus copied ten times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
@@ -12,7 +14,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/subsonic-bench.XXXXXX")
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-"$MLIB" scan --library "$work/library.sqlite" -q "$music" >/dev/null 2>&1 || true
+# A 5-minute stereo 44.1 kHz FLAC (pink noise under a tone: no encoder's easy case) for the transcoding figures,
+# in a root of its own beside the corpus.
+mkdir -p "$work/long"
+ffmpeg -v error -f lavfi -i "anoisesrc=color=pink:amplitude=0.3:duration=300:sample_rate=44100" -f lavfi -i "sine=f=440:duration=300:sample_rate=44100" \
+  -filter_complex "[0][1]amix=inputs=2,aformat=channel_layouts=stereo" -metadata title="Transcode bench" -metadata artist="Bench" \
+  -c:a flac "$work/long/transcode-bench.flac"
+"$MLIB" scan --library "$work/library.sqlite" -q "$music" "$work/long" >/dev/null 2>&1 || true
 items=$("$MLIB" stats --library "$work/library.sqlite" | awk '/^ *[Ii]tems/ { print $2; exit }')
 "$MLIB" user add bench --password bench --library "$work/library.sqlite" >/dev/null
 echo "corpus: $music ($items items); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB"

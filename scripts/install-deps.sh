@@ -7,7 +7,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(
   pkg-config
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev   # FFmpeg: demux, decode, resample
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev   # FFmpeg: demux, decode, resample, scale (cover art)
   libtag1-dev                                                      # TagLib 1.13
   libsqlite3-dev                                                   # SQLite (GRDB links the system library)
   libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`

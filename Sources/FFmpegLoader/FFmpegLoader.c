@@ -21,13 +21,14 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #include "FFmpegLoader.h"
 
 #define SONAME(lib, major) "lib" #lib ".so." AV_STRINGIFY(major)
 
-enum { UTIL, RESAMPLE, CODEC, FORMAT, LIBRARY_COUNT };
+enum { UTIL, RESAMPLE, SCALE, CODEC, FORMAT, LIBRARY_COUNT };
 static const char *const sonames[LIBRARY_COUNT] = {
-    SONAME(avutil, LIBAVUTIL_VERSION_MAJOR), SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR),
+    SONAME(avutil, LIBAVUTIL_VERSION_MAJOR), SONAME(swresample, LIBSWRESAMPLE_VERSION_MAJOR), SONAME(swscale, LIBSWSCALE_VERSION_MAJOR),
     SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR), SONAME(avformat, LIBAVFORMAT_VERSION_MAJOR),
 };
 
@@ -80,6 +81,26 @@ static const char *const sonames[LIBRARY_COUNT] = {
     X(FORMAT, int, av_find_best_stream, (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream, const AVCodec **decoder_ret, int flags), (ic, type, wanted_stream_nb, related_stream, decoder_ret, flags)) \
     X(FORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
     X(FORMAT, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags), (s, stream_index, timestamp, flags)) \
+    X(UTIL, int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align)) \
+    X(UTIL, int, av_frame_make_writable, (AVFrame *frame), (frame)) \
+    X(UTIL, int, av_opt_set, (void *obj, const char *name, const char *val, int search_flags), (obj, name, val, search_flags)) \
+    X(CODEC, const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name)) \
+    X(CODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame)) \
+    X(CODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt)) \
+    X(CODEC, int, avcodec_parameters_from_context, (AVCodecParameters *par, const AVCodecContext *codec), (par, codec)) \
+    V(CODEC, av_packet_rescale_ts, (AVPacket *pkt, AVRational tb_src, AVRational tb_dst), (pkt, tb_src, tb_dst)) \
+    X(FORMAT, int, avformat_alloc_output_context2, (AVFormatContext **ctx, const AVOutputFormat *oformat, const char *format_name, const char *filename), (ctx, oformat, format_name, filename)) \
+    X(FORMAT, AVStream *, avformat_new_stream, (AVFormatContext *s, const AVCodec *c), (s, c)) \
+    X(FORMAT, int, avformat_write_header, (AVFormatContext *s, AVDictionary **options), (s, options)) \
+    X(FORMAT, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
+    X(FORMAT, int, av_write_trailer, (AVFormatContext *s), (s)) \
+    V(FORMAT, avio_flush, (AVIOContext *s), (s)) \
+    X(UTIL, const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
+    X(SCALE, struct SwsContext *, sws_getContext, (int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param), (srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param)) \
+    X(SCALE, int, sws_scale_frame, (struct SwsContext *c, AVFrame *dst, const AVFrame *src), (c, dst, src)) \
+    V(SCALE, sws_freeContext, (struct SwsContext *swsContext), (swsContext)) \
+    X(CODEC, const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id)) \
+    X(CODEC, int, av_new_packet, (AVPacket *pkt, int size), (pkt, size)) \
     X(FORMAT, int, avformat_seek_file, (AVFormatContext *s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags), (s, stream_index, min_ts, ts, max_ts, flags))
 
 #define POINTER(lib, type, name, params, args) type (*name) params;
@@ -108,7 +129,7 @@ static void load(void) {
         libraries[i] = dlopen(sonames[i], RTLD_LAZY | RTLD_LOCAL);
         if (!libraries[i]) {
             snprintf(load_error, sizeof load_error,
-                     "cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4)", dlerror());
+                     "cannot load FFmpeg: %s (install Debian's libavformat59, libavcodec59, libswresample4, libswscale6)", dlerror());
             return;
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Library
+import MediaDecode
 import MediaModel
 import MediaScanner
 import NIOCore
@@ -9,9 +10,9 @@ import Playback
 // Media: the file's own bytes (with HTTP Range) and cover art. Every path comes from the view (an item
 // of the library, under one of its roots); nothing a client sends is ever used as a path.
 extension Call {
-    /// `stream` and `download`: the original file. Transcoding (`format`, `maxBitRate`) waits for the shared
-    /// decode layer; until then the original format is sent, which the song's `suffix`/`contentType` say.
-    func stream() async throws -> Response {
+    /// `stream` and `download`: the original file, with HTTP Range; or, for a `stream` that asks for another
+    /// format or a lower bit rate, the transcoded stream (Call+Transcoding).
+    func stream(_ method: String) async throws -> Response {
         let catalog = server.catalog
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
@@ -19,11 +20,15 @@ extension Call {
         guard RootContainment.root(holding: path, among: catalog.view.roots) != nil else { throw SubsonicError.notFound("Song \(id)") }
         var info = stat()
         guard stat(path.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SubsonicError.notFound("File of song \(id)") }
+        if let transcode = try transcodeRequest(method: method, item: item, suffix: path.fileExtension.lowercased()) {
+            return try await transcodedStream(path: path, format: transcode.format, bitRate: transcode.bitRate)
+        }
         let size = Int(info.st_size)
         var headers = HTTPFields()
         headers[.contentType] = Self.contentType(path.fileExtension.lowercased())
         headers[.acceptRanges] = "bytes"
         let io = FileIO(threadPool: .singleton)
+        let head = request.method == .head   // the headers a GET would get, no bytes read
         if let header = request.headers[.range] {
             guard let range = Self.byteRange(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
@@ -31,11 +36,12 @@ extension Call {
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
+            if head { return Response(status: .partialContent, headers: headers) }
             let body = try await io.loadFile(path: path.string, range: range, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         }
         headers[.contentLength] = String(size)
-        if size == 0 { return Response(status: .ok, headers: headers) }
+        if size == 0 || head { return Response(status: .ok, headers: headers) }
         return Response(status: .ok, headers: headers, body: try await io.loadFile(path: path.string, context: context))
     }
 
@@ -75,8 +81,8 @@ extension Call {
     static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
 
     /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
-    /// or a folder (its cover file, else its first song's). Scaling to `size` waits for the decode layer:
-    /// the image is sent as it is.
+    /// or a folder (its cover file, else its first song's); with `size`, scaled so its longest side is `size`
+    /// pixels (ImageScaler, through the disk cache; never enlarged; a picture FFmpeg cannot decode is sent as it is).
     func coverArt() async throws -> Response {
         let catalog = server.catalog
         let view = catalog.view
@@ -98,18 +104,28 @@ extension Call {
         let songPath = item.map { view.paths[Int($0)] }
         let folder = directory ?? songPath?.directory
         let roots = view.roots
-        let picture: (bytes: [UInt8], type: String)? = try await server.offLoop {
+        let size = try parameters.int("size", 0)
+        let cache = server.covers
+        let picture: (bytes: [UInt8], type: String)? = try await server.transcoding.threads.runIfActive {
+            var found: (bytes: [UInt8], type: String, source: String)?
             if let folder {
                 for name in Self.coverNames {
                     let candidate = folder.appending(MediaPath(name))
                     guard Self.isContained(candidate, in: roots) else { continue }
                     if let data = FileManager.default.contents(atPath: candidate.string), !data.isEmpty {
-                        return (Array(data), Self.contentType(candidate.fileExtension.lowercased()))
+                        found = (Array(data), Self.contentType(candidate.fileExtension.lowercased()), candidate.string)
+                        break
                     }
                 }
             }
-            guard let songPath, let embedded = EmbeddedPicture.read(songPath) else { return nil }
-            return (embedded.data, embedded.mimeType ?? "image/jpeg")
+            if found == nil, let songPath, let embedded = EmbeddedPicture.read(songPath) {
+                found = (embedded.data, embedded.mimeType ?? "image/jpeg", songPath.string)
+            }
+            guard let found else { return nil }
+            guard size > 0, let scaled = try? cache.image(source: found.source, size: size, scale: {
+                try ImageScaler.scaled(found.bytes, longestSide: size)
+            }) else { return (found.bytes, found.type) }
+            return (scaled.bytes, scaled.mimeType)
         }
         guard let picture else { throw SubsonicError.notFound("Cover art \(id)") }
         var headers = HTTPFields()

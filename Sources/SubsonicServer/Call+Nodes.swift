@@ -74,6 +74,13 @@ extension Call {
         node.set("type", video ? "video" : "music")
         node.set("mediaType", "song")
         node.set("isVideo", video)
+        // OpenSubsonic's lists beside the single strings (clients that know them show every genre).
+        let artist = view.value(item, slot: S.artist) ?? Catalog.unknownArtist
+        node.set("displayArtist", artist)
+        node.add(list: "artists", [Self.artistReference("artists", id: "ar-" + Catalog.hash(artist), name: artist)])
+        node.set("displayAlbumArtist", album.artist)
+        node.add(list: "albumArtists", [Self.artistReference("albumArtists", id: album.artistID, name: album.artist)])
+        node.add(list: "genres", Self.genreList(view.value(item, slot: S.genre)))
         return node
     }
 
@@ -95,6 +102,9 @@ extension Call {
         node.set("starred", marks.starred(.album, album.id))
         node.set("year", album.year)
         node.set("genre", album.genre)
+        node.set("displayArtist", album.artist)
+        node.add(list: "artists", [Self.artistReference("artists", id: album.artistID, name: album.artist)])
+        node.add(list: "genres", Self.genreList(album.genre))
         if songs { node.add(list: "song", album.items.map { songNode($0, catalog, marks) }) }
         return node
     }
@@ -109,6 +119,25 @@ extension Call {
         node.set("starred", marks.starred(.artist, artist.id))
         if albums { node.add(list: "album", artist.albums.map { albumNode($0, catalog, marks) }) }
         return node
+    }
+
+    /// An OpenSubsonic `ArtistID3` reference (`artists`, `albumArtists`): id and name; in XML one element
+    /// per artist, named as the list.
+    static func artistReference(_ element: String, id: String, name: String) -> Node {
+        var node = Node(element)
+        node.set("id", id)
+        node.set("name", name)
+        return node
+    }
+
+    /// OpenSubsonic's `genres`: one `{name}` per genre of a multi-valued tag (kept joined with "; ").
+    static func genreList(_ genre: String?) -> [Node] {
+        guard let genre else { return [] }
+        return genre.components(separatedBy: "; ").filter { !$0.isEmpty }.map { name in
+            var node = Node("genres")
+            node.set("name", name)
+            return node
+        }
     }
 
     /// The path below its root (as Subsonic clients show it), or the whole path outside every root.

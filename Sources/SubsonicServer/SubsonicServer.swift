@@ -22,6 +22,8 @@ public struct SubsonicServerConfiguration: Sendable {
     public var idleTimeout: TimeAmount = .seconds(60)
     /// The largest request body read (form POSTs); a larger one is answered 413.
     public var maximumBodySize = 256 * 1024
+    /// Transcoded streams at once (each on a thread of its own); one more is answered 503 with Retry-After.
+    public var maximumTranscodes = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// How often the view looks for a scan made elsewhere.
     public var checkInterval: Duration = .milliseconds(500)
 
@@ -45,6 +47,8 @@ public final class SubsonicServer: Sendable {
     let view: LiveView
     let users: UserDirectory
     let storeThread = NIOThreadPool(numberOfThreads: 1)
+    let transcoding: TranscodeSlots
+    let covers: CoverCache
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
 
@@ -70,6 +74,8 @@ public final class SubsonicServer: Sendable {
         self.configuration = configuration
         users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
         view = try LiveView(store: library.store, schema: .subsonic)
+        transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
+        covers = CoverCache(besideKeyFile: configuration.keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? "mlib")
         storeThread.start()
     }
 
@@ -115,6 +121,7 @@ public final class SubsonicServer: Sendable {
         task?.cancel()
         _ = try? await task?.value
         try? await storeThread.shutdownGracefully()
+        try? await transcoding.threads.shutdownGracefully()
     }
 
     /// Runs blocking store work on the store thread.
@@ -157,7 +164,10 @@ struct Responder: HTTPResponder {
             let call = Call(server: server, parameters: parameters, user: user, request: request, context: context)
             switch try await call.run(method) {
             case .nodes(let nodes): return Self.envelope(nodes, error: nil, json: json)
-            case .response(let response): return response
+            case .response(let response):
+                // HEAD (players probe a stream before playing it): the headers, never a body.
+                if request.method == .head { return Response(status: response.status, headers: response.headers) }
+                return response
             }
         } catch let error as SubsonicError {
             return Self.envelope([], error: error, json: json)
@@ -228,7 +238,7 @@ struct Call {
         case "getGenres": return .nodes([genres()])
         case "getSongsByGenre": return .nodes([try await songsByGenre()])
         case "search3": return .nodes([try await search3()])
-        case "stream", "download": return .response(try await stream())
+        case "stream", "download": return .response(try await stream(method))
         case "getCoverArt": return .response(try await coverArt())
         case "scrobble": return .nodes(try await scrobble())
         case "star": return .nodes(try await star(true))

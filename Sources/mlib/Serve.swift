@@ -23,7 +23,8 @@ struct Serve: AsyncParsableCommand {
             With --http [ADDR:]PORT it also serves the OpenSubsonic API (1.16.1; XML and JSON) on that \
             port (127.0.0.1 unless ADDR is given) over the same library, for Symfonium, DSub, Ultrasonic, \
             Tempo, Feishin and other Subsonic clients; add users first with `mlib user add`. With --no-mpd \
-            it serves only the API (no player, no sink). Media are sent as stored (no transcoding yet). The \
+            it serves only the API (no player, no sink). Streams are transcoded to Opus or MP3 in this \
+            process when a client asks (format, maxBitRate) and covers scaled (size). The \
             API section of mlib(1) lists the methods, the authentication and the limits.
 
             SIGTERM or SIGINT stops the server cleanly (connections closed, the player stopped).

@@ -56,6 +56,9 @@ struct SubsonicClientTests {
         // Covers: cover.jpg in the folder (JPEG), else the file's embedded picture.
         #expect(summary.covers["Other/ogg-vorbis.ogg"] == "ffd8ffe0")
         #expect(summary.covers["Album1/flac-vorbis-cover.flac"] != nil)
+        // Scaled covers (size=8 of 32×32 cover.jpg, 16×16 embedded JPEG and PNG) were kept in the cache beside the key file.
+        let cached = (try? FileManager.default.contentsOfDirectory(atPath: library.keyFile + ".covers")) ?? []
+        #expect(cached.contains { $0.hasSuffix(".jpg") } && cached.contains { $0.hasSuffix(".png") }, "cached covers: \(cached)")
         for method in ["getArtists", "getAlbumList2", "search3", "getAlbum", "getIndexes", "getMusicDirectory", "getStarred2",
                        "getPlaylist", "getPlayQueue", "ping", "scrobble"] {
             #expect(summary.validated.contains(method), "\(method) validated against the OpenAPI description")

@@ -5,7 +5,7 @@ raw HTTP, and validates every JSON answer against the OpenSubsonic OpenAPI descr
 usage: subsonic_client.py PORT USER PASSWORD MUSIC_DIR OPENAPI_DIR SMART_PLAYLIST
 Prints one JSON object (what the Swift test compares with the mlib CLI); exits 1 at the first failed check.
 """
-import hashlib, json, os, pathlib, sys, urllib.parse, urllib.request, urllib.error
+import hashlib, json, os, pathlib, subprocess, sys, tempfile, urllib.parse, urllib.request, urllib.error
 import xml.etree.ElementTree as ET
 
 import libsonic
@@ -192,6 +192,12 @@ for genre in genres:
     expect(len(songs) == genre["songCount"], f"genre {genre['value']}: {len(songs)} songs, said {genre['songCount']}")
     sonic("getAlbumList2", "byGenre", size=500, genre=genre["value"])
 expect(len(sonic("getRandomSongs", size=3)["randomSongs"].get("song", [])) == min(3, len(song_ids)), "random songs")
+# OpenSubsonic's lists beside the single strings: genres, artists, albumArtists (validated by the schema above).
+for song in song_pages[500]:
+    expect([g["name"] for g in song.get("genres", [])] == ([x for x in song["genre"].split("; ") if x] if song.get("genre") else []),
+           f"genres of {song['title']}: {song.get('genres')} for {song.get('genre')}")
+    expect([a["name"] for a in song.get("artists", [])] == [song["artist"]] and song.get("displayArtist") == song["artist"],
+           f"artists of {song['title']}: {song.get('artists')}")
 first = song_pages[500][0]
 word = first["title"].split()[0]
 found = call("search3", query=word.upper(), songCount=500)["searchResult3"].get("song", [])
@@ -223,8 +229,72 @@ status, head, body = raw("download", auth_query(id=largest["id"]), headers={"Ran
 expect(status == 206 and body == data[-500:], f"suffix range: {status} {head}")
 status, head, body = raw("stream", auth_query(id=largest["id"]), headers={"Range": f"bytes={len(data)}-"}, parse=False)
 expect(status == 416, f"a range past the end is 416, got {status}")
+def head(method, query):
+    request = urllib.request.Request(f"{base}/{method}?" + urllib.parse.urlencode(query), method="HEAD")
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return response.status, dict(response.headers), response.read()
+
+
+status, head_fields, body = head("stream", auth_query(id=largest["id"]))
+expect(status == 200 and body == b"" and head_fields.get("Content-Length") == str(len(data))
+       and head_fields.get("Accept-Ranges") == "bytes", f"HEAD stream: {status} {head_fields} {len(body)} bytes")
+status, head_fields, body = head("stream", auth_query(id=largest["id"], format="mp3", maxBitRate=128))
+expect(status == 200 and body == b"" and head_fields.get("Content-Type") == "audio/mpeg", f"HEAD of a transcode: {status} {head_fields}")
 streamed = conn.stream(largest["id"]).read()
 expect(streamed == data, "py-sonic's stream reads the file's bytes")
+
+# --- Transcoding ---------------------------------------------------------------------------------------------------
+def probe(path):
+    """ffprobe's codec and duration of a file."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name:format=duration",
+                          "-of", "json", str(path)], capture_output=True, text=True)
+    expect(out.returncode == 0, f"ffprobe {path}: {out.stderr}")
+    info = json.loads(out.stdout)
+    return info["streams"][0]["codec_name"], float(info["format"]["duration"])
+
+
+def transcoded(song, **params):
+    """A transcoded stream saved to a file (ffprobe reads an Ogg's duration from its last page, which a pipe lacks)."""
+    status, head, body = raw("stream", auth_query(id=song["id"], **params), parse=False)
+    expect(status == 200, f"stream {params} of {song['path']}: {status} {body[:200]}")
+    if not song["path"].endswith("." + params.get("format", "opus")):   # else sent as it is (no needless re-encode)
+        expect("Accept-Ranges" not in head and "Content-Length" not in head, f"no ranges or length on a transcoded stream: {head}")
+    with tempfile.NamedTemporaryFile(suffix=".out", delete=False) as out:
+        out.write(body)
+    try:
+        return head, probe(out.name)
+    finally:
+        os.unlink(out.name)
+
+
+for song in browsed:
+    _, original = probe(pathlib.Path(music) / song["path"])
+    head, (codec, duration) = transcoded(song, format="opus", maxBitRate=96)
+    expect(codec == "opus" and abs(duration - original) <= 0.1 and head.get("Content-Type") == "audio/ogg",
+           f"{song['path']} as Opus: {codec} {duration} s (original {original} s), {head}")
+flac = next(s for s in browsed if s["path"].endswith(".flac"))
+_, flac_duration = probe(pathlib.Path(music) / flac["path"])
+head, (codec, duration) = transcoded(flac, format="mp3", maxBitRate=128)
+expect(codec == "mp3" and abs(duration - flac_duration) <= 0.1 and head.get("Content-Type") == "audio/mpeg",
+       f"FLAC as MP3: {codec} {duration} s (original {flac_duration} s)")
+for song in browsed:   # the highest rate asked of a mono or a stereo file: clamped to what the encoder takes
+    expect(transcoded(song, format="opus", maxBitRate=999999)[1][0] == "opus", f"{song['path']} as Opus at 999999 kb/s")
+head, (codec, duration) = transcoded(flac, maxBitRate=8)   # a bit rate under the file's and no format: Opus
+expect(codec == "opus", f"maxBitRate alone transcodes to Opus: {codec}")
+if flac_duration > 0.6:   # the fixtures last 1 s: half a second in (mlib takes fractions)
+    head, (codec, duration) = transcoded(flac, format="opus", timeOffset=0.5)
+    expect(abs(duration - (flac_duration - 0.5)) <= 0.1, f"timeOffset=0.5: {duration} s of {flac_duration} s")
+status, head, body = raw("stream", auth_query(id=largest["id"], format="raw"), parse=False)
+expect(status == 200 and body == data, "format=raw sends the file unchanged")
+
+def image_size(data):
+    """ffprobe's width and height of a picture."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "json", "-i", "pipe:0"],
+                         input=data, capture_output=True)
+    expect(out.returncode == 0, f"ffprobe reads the picture: {out.stderr}")
+    stream = json.loads(out.stdout)["streams"][0]
+    return stream["width"], stream["height"]
+
 
 # --- Cover art ---------------------------------------------------------------------------------------------------
 covers = {}
@@ -232,6 +302,18 @@ for song in browsed:
     status, head, body = raw("getCoverArt", auth_query(id=song["coverArt"]), parse=False)
     if status == 200 and head.get("Content-Type", "").startswith("image/"):
         covers[song["path"]] = body[:4].hex()
+        original = image_size(body)
+        status, head, scaled = raw("getCoverArt", auth_query(id=song["coverArt"], size=8), parse=False)
+        width, height = image_size(scaled)
+        expect(status == 200 and head.get("Content-Type", "").startswith("image/"), f"scaled cover: {status} {head}")
+        if max(original) > 8:   # scaled down, aspect kept (never enlarged)
+            expected = (8, max(1, round(original[1] * 8 / original[0]))) if original[0] >= original[1] \
+                else (max(1, round(original[0] * 8 / original[1])), 8)
+            expect((width, height) == expected, f"cover of {song['path']} at size=8: {width}x{height}, from {original}")
+        else:
+            expect((width, height) == original, f"a small cover is not enlarged: {width}x{height}")
+        again = raw("getCoverArt", auth_query(id=song["coverArt"], size=8), parse=False)[2]
+        expect(again == scaled, "the cached scaled cover is the same picture")
 
 # --- Scrobble, star, rating --------------------------------------------------------------------------------------
 target = song_ids[0]

@@ -1,0 +1,55 @@
+/// What `Transcoder` can produce: an encoder of libavcodec and the container libavformat muxes it into.
+public enum TranscodeFormat: String, Sendable, CaseIterable {
+    /// Opus (libopus) in Ogg: the best quality per bit, what Navidrome sends phones by default.
+    case opus
+    /// MP3 (LAME): what every player plays.
+    case mp3
+
+    /// libavcodec's encoder.
+    var encoderName: String {
+        switch self {
+        case .opus: "libopus"
+        case .mp3: "libmp3lame"
+        }
+    }
+
+    /// libavformat's muxer.
+    var muxerName: String {
+        switch self {
+        case .opus: "ogg"
+        case .mp3: "mp3"
+        }
+    }
+
+    /// The HTTP `Content-Type` of the stream.
+    public var contentType: String {
+        switch self {
+        case .opus: "audio/ogg"
+        case .mp3: "audio/mpeg"
+        }
+    }
+
+    /// The file suffix a client names the result with.
+    public var suffix: String {
+        switch self {
+        case .opus: "opus"
+        case .mp3: "mp3"
+        }
+    }
+
+    /// The bit rate (bits per second) used when the client asks for none.
+    public var defaultBitRate: Int {
+        switch self {
+        case .opus: 128_000
+        case .mp3: 192_000
+        }
+    }
+
+    /// The rates the encoder accepts (bits per second); a request outside is clamped into it.
+    public var bitRates: ClosedRange<Int> {
+        switch self {
+        case .opus: 6_000...510_000
+        case .mp3: 32_000...320_000
+        }
+    }
+}
