@@ -56,8 +56,13 @@ struct LoudnessMeterReferenceTests {
                      try fixtures.tone("m.flac"),
                      try fixtures.music("short.opus", seconds: 20, seed: 9, extra: ["-c:a", "libopus", "-ar", "48000"]),
                      try fixtures.tone("mono.wav", seconds: 8, frequency: 1000),
-                     // 5.1: the centre, the LFE (weight 0) and the surrounds (1.41) weighted as libebur128 does.
-                     try fixtures.tone("surround.flac", seconds: 6, frequency: 200, channels: 6),
+                     // A level rising all along: the range's percentiles fall between blocks, so they must be
+                     // the same blocks as libebur128's (every second from 3 s, 3 s long).
+                     try fixtures.reencode(flac, "ramp.flac", options: ["-af", "volume='0.02+t/16':eval=frame"]),
+                     // 5.1, each channel at its own level: the centre, the LFE (weight 0) and the surrounds
+                     // (1.41) weighted as libebur128 does.
+                     try fixtures.reencode(flac, "surround.flac",
+                                           options: ["-af", "pan=5.1|FL=c0|FR=0.5*c1|FC=0.3*c0|LFE=c1|BL=0.7*c0|BR=0.2*c1"]),
                      // Shorter than one gating block (no block: -inf) and than one short-term block (range 0).
                      try fixtures.tone("short.wav", seconds: 0.3),
                      try fixtures.music("two.flac", seconds: 2.5)]
