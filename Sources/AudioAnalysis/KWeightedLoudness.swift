@@ -100,6 +100,7 @@ struct KWeightedLoudness {
     private mutating func filter(_ start: UnsafePointer<Float>, frames: Int) {
         let channels = self.channels
         let (b0, b1, b2, b3, b4, a1, a2, a3, a4) = (self.b0, self.b1, self.b2, self.b3, self.b4, self.a1, self.a2, self.a3, self.a4)
+        if channels == 2 { return filterStereo(start, frames: frames) }
         var peak = samplePeak
         for channel in 0..<channels {
             var sample = start + channel
@@ -125,6 +126,31 @@ struct KWeightedLoudness {
             filterState[stateIndex + 2] = v3; filterState[stateIndex + 3] = v4
             channelSums[channel] += sum
         }
+        samplePeak = peak
+    }
+
+    /// `filter` for stereo, the common case: both channels in one pass, as the two lanes of SIMD2<Double>
+    /// (one packed multiply-add chain for both recursions instead of two strided scalar passes).
+    private mutating func filterStereo(_ start: UnsafePointer<Float>, frames: Int) {
+        let (b0, b1, b2, b3, b4, a1, a2, a3, a4) = (self.b0, self.b1, self.b2, self.b3, self.b4, self.a1, self.a2, self.a3, self.a4)
+        var v1 = SIMD2(filterState[0], filterState[4]), v2 = SIMD2(filterState[1], filterState[5])
+        var v3 = SIMD2(filterState[2], filterState[6]), v4 = SIMD2(filterState[3], filterState[7])
+        var sum = SIMD2<Double>.zero
+        var peak = samplePeak
+        var sample = start
+        for _ in 0..<frames {
+            let left = sample[0], right = sample[1]
+            sample += 2
+            peak = max(peak, max(abs(left), abs(right)))
+            let v0 = SIMD2(Double(left), Double(right)) - a4 * v4 - a3 * v3 - a2 * v2 - a1 * v1
+            let output = b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3 + b4 * v4
+            sum += output * output
+            v4 = v3; v3 = v2; v2 = v1; v1 = v0
+        }
+        filterState[0] = v1[0]; filterState[1] = v2[0]; filterState[2] = v3[0]; filterState[3] = v4[0]
+        filterState[4] = v1[1]; filterState[5] = v2[1]; filterState[6] = v3[1]; filterState[7] = v4[1]
+        channelSums[0] += sum[0]
+        channelSums[1] += sum[1]
         samplePeak = peak
     }
 
