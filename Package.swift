@@ -138,7 +138,7 @@ let package = Package(
                                                               "Library", "MediaModel", "MediaProbe",
                                                               "PostgresTestServer"]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
-        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
                                                               "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
         .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),

@@ -11,10 +11,11 @@ struct Analyze: AsyncParsableCommand {
         commandName: "analyze",
         abstract: "Measure loudness (EBU R128, ReplayGain 2.0) and acoustic fingerprints of the items matching a query.",
         discussion: """
-            Each file is decoded once; the same samples feed libebur128 (integrated loudness, loudness range, \
-            sample peak, or true peak with --true-peak) and Chromaprint (the first 120 s, as fpcalc). Files are \
-            measured in parallel on all cores; each album's gain is measured over all its tracks together \
-            (libebur128's loudness of several inputs, not the mean of the tracks' gains). Results are stored as \
+            Each file is decoded once; the same samples feed an EBU R128 meter (integrated loudness, loudness \
+            range, sample peak, gated and weighted as libebur128 does; libebur128's true peak with --true-peak) \
+            and Chromaprint (the first 120 s, as fpcalc). Files are measured in parallel on all cores; each \
+            album's gain is measured over all its tracks together (their gating blocks taken together, as \
+            libebur128's loudness of several inputs, not the mean of the tracks' gains). Results are stored as \
             they come: an interrupted run keeps what finished, and the next run measures only what is missing \
             or whose audio a scan found changed (a retag or a move keeps the results). A progress line with an \
             ETA is shown when standard error is a terminal. The values are the properties loudness (LUFS), \
