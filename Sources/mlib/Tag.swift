@@ -45,7 +45,7 @@ struct Tag: AsyncParsableCommand {
     @Flag(name: .long, help: "Remove every embedded picture.")
     var removePictures = false
 
-    @Flag(name: .long, help: "Write each item's rating (given in mlib: mlib set rating=N) into its file: ID3v2 POPM, FMPS_RATING, MP4 rate, ASF WM/SharedUserRating (see mlib(1), TAG MAPPING). Unrated items' files are left as they are.")
+    @Flag(name: .long, help: "Write each item's rating (given in mlib: mlib set rating=N) into its file: ID3v2 POPM, FMPS_RATING, MP4 rate, ASF WM/SharedUserRating (see mlib(1), TAGS, Ratings). Unrated items' files are left as they are.")
     var writeRatings = false
 
     @Flag(name: .long, help: "Change every item of the library (instead of giving a query).")
