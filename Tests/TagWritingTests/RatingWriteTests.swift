@@ -82,6 +82,16 @@ import TestSupport
         #expect(try TagFixtures.mutagen(path)["id3"] as? String == "2.3")
     }
 
+    /// An M4A rated by MediaMonkey or mutagen (`rate` as text): the text replaced, shown old → new.
+    @Test func anMP4TextRateIsReplaced() throws {
+        let path = try TagFixtures.make(TagFixtures.formats.first { $0.name == "m4a" }!, in: dir)
+        try TagFixtures.python("import mutagen\nf = mutagen.File(p); f['rate'] = ['60']; f.save()", path)
+        let report = writer.edit(path, TagEdit(changes: [], rating: 4), write: true)
+        #expect(report.error == nil)
+        #expect(report.changes == [.init(key: "rate", old: ["60"], new: ["80"])])
+        #expect(try TagFixtures.mutagen(path)["rating"] as? [String] == ["80"])
+    }
+
     /// A WAV tagged in RIFF INFO only has no rating tag: reported, nothing written.
     @Test func aRiffInfoWavReportsTheRatingUnsupported() throws {
         let path = dir.appendingPathComponent("info.wav").path
