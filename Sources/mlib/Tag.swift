@@ -29,7 +29,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag artist:Bjork artist=Björk
               mlib tag album:Homogenic genre+=Electronic --dry-run
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
-              mlib tag rating:5 --write-ratings
+              mlib tag album:Homogenic --write-ratings
 
             \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches"))
             """)
