@@ -28,6 +28,7 @@
 #include <taglib/mpegfile.h>
 #include <taglib/oggflacfile.h>
 #include <taglib/opusfile.h>
+#include <taglib/popularimeterframe.h>
 #include <taglib/tiostream.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
@@ -232,6 +233,7 @@ struct mlib_tw_file {
     std::vector<std::string> unsupported;
     std::vector<std::pair<long, std::vector<char>>> patches;
     bool saved = false;
+    std::string ratingValue;      // mlib_tw_rating_value's answer, kept for the caller's pointer
 };
 
 namespace {
@@ -321,6 +323,32 @@ APE::Tag *apeOf(File *f) {
     if (auto *a = dynamic_cast<APE::File *>(f)) return a->APETag(true);
     if (auto *w = dynamic_cast<WavPack::File *>(f)) return w->APETag(true);
     return nullptr;
+}
+
+// The ID3v2 tag a rating can go in: one the file will be saved with (a WAV tagged in RIFF INFO only is saved
+// without its ID3v2 tag).
+ID3v2::Tag *ratingID3v2Of(mlib_tw_file *h) {
+    if (dynamic_cast<RIFF::WAV::File *>(h->file.get()) && !h->hadID3v2 && h->hadInfo) return nullptr;
+    return id3v2Of(h->file.get());
+}
+
+// The POPM frame a rating goes in: Windows Media Player's and MusicBee's "no@email" if the file has it,
+// else the first one (another player's, whose email is kept).
+ID3v2::PopularimeterFrame *ratingFrame(ID3v2::Tag *tag) {
+    ID3v2::PopularimeterFrame *first = nullptr;
+    for (auto *frame : tag->frameList("POPM")) {
+        auto *popm = dynamic_cast<ID3v2::PopularimeterFrame *>(frame);
+        if (!popm) continue;
+        if (popm->email() == "no@email") return popm;
+        if (!first) first = popm;
+    }
+    return first;
+}
+
+// Vorbis comments: FLAC's own, an Ogg file's.
+Ogg::XiphComment *ratingXiphOf(File *f) {
+    if (auto *fl = dynamic_cast<FLAC::File *>(f)) return fl->xiphComment(true);
+    return xiphOf(f);
 }
 
 const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
@@ -468,6 +496,84 @@ int mlib_tw_add_picture(mlib_tw_file *file, const char *mime, int type, const un
         ByteVector value = ByteVector(mimeType == "image/png" ? "cover.png" : "cover.jpg") + ByteVector('\0', 1) + bytes;
         ape->setItem(key, APE::Item(key, value, true));
         return 1;
+    }
+    return 0;
+}
+
+const char *mlib_tw_rating_key(mlib_tw_file *file) {
+    File *f = file->file.get();
+    if (ratingID3v2Of(file)) return "POPM";
+    if (ratingXiphOf(f) || apeOf(f)) return "FMPS_RATING";
+    if (dynamic_cast<MP4::File *>(f)) return "rate";
+    if (dynamic_cast<ASF::File *>(f)) return "WM/SharedUserRating";
+    return "";
+}
+
+const char *mlib_tw_rating_value(mlib_tw_file *file) {
+    File *f = file->file.get();
+    file->ratingValue.clear();
+    try {
+        if (auto *id3 = ratingID3v2Of(file)) {
+            if (auto *popm = ratingFrame(id3)) file->ratingValue = std::to_string(popm->rating());
+        } else if (auto *x = ratingXiphOf(f)) {
+            if (x->contains("FMPS_RATING")) file->ratingValue = x->fieldListMap()["FMPS_RATING"].front().to8Bit(true);
+        } else if (auto *ape = apeOf(f)) {
+            if (ape->itemListMap().contains("FMPS_RATING")) file->ratingValue = ape->itemListMap()["FMPS_RATING"].toString().to8Bit(true);
+        } else if (auto *m = dynamic_cast<MP4::File *>(f)) {
+            if (m->tag() && m->tag()->contains("rate")) {
+                MP4::Item item = m->tag()->item("rate");
+                StringList text = item.toStringList();
+                file->ratingValue = text.isEmpty() ? std::to_string(item.toInt()) : text.front().to8Bit(true);
+            }
+        } else if (auto *a = dynamic_cast<ASF::File *>(f)) {
+            const auto &list = a->tag()->attribute("WM/SharedUserRating");
+            if (!list.isEmpty()) file->ratingValue = std::to_string(list.front().toUInt());
+        }
+    } catch (...) {
+        file->ratingValue.clear();
+    }
+    return file->ratingValue.c_str();
+}
+
+int mlib_tw_set_rating(mlib_tw_file *file, int stars) {
+    if (stars < 1 || stars > 5) return 0;
+    File *f = file->file.get();
+    try {
+        if (auto *id3 = ratingID3v2Of(file)) {
+            static const int kPOPM[] = {0, 1, 64, 128, 196, 255};
+            auto *popm = ratingFrame(id3);
+            if (!popm) {
+                popm = new ID3v2::PopularimeterFrame();
+                popm->setEmail("no@email");
+                id3->addFrame(popm);
+            }
+            popm->setRating(kPOPM[stars]);
+            return 1;
+        }
+        // FMPS: a fraction 0.0-1.0 (stars / 5: 0.2, 0.4, 0.6, 0.8, 1.0).
+        static const char *kFMPS[] = {"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"};
+        if (auto *x = ratingXiphOf(f)) {
+            x->addField("FMPS_RATING", kFMPS[stars], true);
+            loadProperties(file);
+            return 1;
+        }
+        if (auto *ape = apeOf(f)) {
+            ape->addValue("FMPS_RATING", kFMPS[stars], true);
+            loadProperties(file);
+            return 1;
+        }
+        if (auto *m = dynamic_cast<MP4::File *>(f)) {
+            // As text ("80"), as mutagen and MediaMonkey write it: mutagen reads no integer `rate`.
+            if (!m->tag()) return 0;
+            m->tag()->setItem("rate", MP4::Item(StringList(String(std::to_string(stars * 20)))));
+            return 1;
+        }
+        if (auto *a = dynamic_cast<ASF::File *>(f)) {
+            static const unsigned kASF[] = {0, 1, 25, 50, 75, 99};
+            a->tag()->setAttribute("WM/SharedUserRating", ASF::Attribute(kASF[stars]));
+            return 1;
+        }
+    } catch (...) {
     }
     return 0;
 }

@@ -464,6 +464,13 @@ void readExtras(mlib_tl_file *out, File *file) {
     } else if (auto *f = dynamic_cast<ASF::File *>(file)) {
         join(fmt, "ASF");
         ASF::Tag *tag = f->tag();
+        // Windows Media Player's rating (0, 1, 25, 50, 75, 99) is not in TagLib 1.13's PropertyMap.
+        if (tag && tag->contains("WM/SharedUserRating")) {
+            for (const auto &attr : tag->attribute("WM/SharedUserRating")) {
+                unsigned v = attr.type() == ASF::Attribute::UnicodeType ? attr.toString().toInt() : attr.toUInt();
+                if (v > 0) out->properties.emplace_back("WM/SHAREDUSERRATING", std::to_string(v));
+            }
+        }
         if (tag && tag->contains("WM/Picture")) {
             for (const auto &attr : tag->attribute("WM/Picture")) {
                 ASF::Picture pic = attr.toPicture();

@@ -4,14 +4,16 @@
 ///   160–223 → 4, 224–255 → 5, so the values those players write (1, 64, 128, 196, 255) are 1…5 stars;
 /// - `FMPS_RATING` (Vorbis comment, ID3 TXXX, APE): a fraction 0.0–1.0 (× 5, rounded);
 /// - MP4 `rate` (iTunes-style, as mutagen and MediaMonkey write it): 0–100 (÷ 20, rounded);
+/// - ASF `WM/SharedUserRating` (Windows Media Player): 1, 25, 50, 75, 99 are 1…5 stars (1 + value ÷ 25, rounded);
 /// - `RATING` (Vorbis comment, APE, ID3 TXXX, Matroska), written in any of three scales, told apart by the
 ///   value: a decimal fraction up to 1 ("0.8") is 0–1, a number up to 5 is stars ("4", "2.7" → 3), a number
 ///   up to 100 is percent ("80" → 4). Larger values, text and negative numbers are ignored.
 /// Zero on any scale is "not rated" (nil), as those players write it; a positive value never rounds to 0.
-/// When several are present the first of POPM, FMPS_RATING, RATE, RATING that gives a rating wins.
+/// When several are present the first of POPM, FMPS_RATING, RATE, WM/SHAREDUSERRATING, RATING that gives a
+/// rating wins.
 enum TagRating {
     /// The canonical tag keys read, in priority order (`TagMapping` keeps their values in the tag map).
-    static let keys = ["POPM", "FMPS_RATING", "RATE", "RATING"]
+    static let keys = ["POPM", "FMPS_RATING", "RATE", "WM/SHAREDUSERRATING", "RATING"]
 
     static func stars(_ tags: [String: String]) -> Int64? {
         for key in keys {
@@ -37,6 +39,7 @@ enum TagRating {
             }
         case "FMPS_RATING": return value <= 1 ? scaled(value * 5) : nil
         case "RATE": return value <= 100 ? scaled(value / 20) : nil
+        case "WM/SHAREDUSERRATING": return value <= 100 ? scaled(1 + value / 25) : nil
         default:
             if text.contains("."), value <= 1 { return scaled(value * 5) }
             if value <= 5 { return scaled(value) }

@@ -87,6 +87,23 @@ final class TagFile {
         return (0..<refused).map { String(cString: mlib_tw_unsupported_key(handle, $0)) }
     }
 
+    /// The key of the tag mlib writes ratings to ("POPM", "FMPS_RATING", "rate", "WM/SharedUserRating"), nil
+    /// when this file has none (a WAV tagged in RIFF INFO only).
+    var ratingKey: String? {
+        let key = String(cString: mlib_tw_rating_key(handle))
+        return key.isEmpty ? nil : key
+    }
+
+    /// The value there, as the format stores it ("196", "0.8", "80"); nil when there is none.
+    var ratingValue: String? {
+        let value = String(cString: mlib_tw_rating_value(handle))
+        return value.isEmpty ? nil : value
+    }
+
+    /// Writes a rating of `stars` (1–5) in the format's convention (mlib(1), TAG MAPPING). False when the
+    /// file has no place for one.
+    func setRating(stars: Int) -> Bool { mlib_tw_set_rating(handle, Int32(stars)) == 1 }
+
     var pictureCount: Int { Int(mlib_tw_picture_count(handle)) }
 
     func removePictures() { mlib_tw_remove_pictures(handle) }

@@ -24,17 +24,22 @@ public struct TagFileReport: Sendable {
     public var changesSomething: Bool { !changes.isEmpty || picturesBefore != picturesAfter }
 }
 
-/// A tag edit: field changes and pictures.
+/// A tag edit: field changes, pictures and a rating.
 public struct TagEdit: Sendable {
     public var changes: [TagChange]
     /// Replaces every picture with this one (as the front cover).
     public var picture: (data: [UInt8], mime: String)?
     public var removePictures: Bool
+    /// A rating (1–5 stars) to write in the format's rating tag (ID3v2 POPM, FMPS_RATING, MP4 `rate`, ASF
+    /// WM/SharedUserRating); nil or 0 writes none and leaves a rating the file has as it is.
+    public var rating: Int?
 
-    public init(changes: [TagChange], picture: (data: [UInt8], mime: String)? = nil, removePictures: Bool = false) {
+    public init(changes: [TagChange], picture: (data: [UInt8], mime: String)? = nil, removePictures: Bool = false,
+                rating: Int? = nil) {
         self.changes = changes
         self.picture = picture
         self.removePictures = removePictures
+        self.rating = rating
     }
 
     /// The MIME type of an image from its first bytes.
@@ -114,7 +119,24 @@ public struct TagWriter: Sendable {
                 report.unsupported.append("(picture)")
             }
             report.picturesAfter = file.pictureCount
+            var ratingChange: TagFileReport.FieldChange?
+            if let stars = edit.rating, stars > 0 {
+                if let key = file.ratingKey {
+                    let old = file.ratingValue
+                    if file.setRating(stars: min(stars, 5)) {
+                        ratingChange = .init(key: key, old: old.map { [$0] } ?? [], new: file.ratingValue.map { [$0] } ?? [])
+                    } else {
+                        report.unsupported.append("(rating)")
+                    }
+                } else {
+                    report.unsupported.append("(rating)")
+                }
+            }
             report.changes = Self.differences(before, file.properties)
+            // POPM, `rate` and WM/SharedUserRating are not in TagLib's PropertyMap (FMPS_RATING is).
+            if let ratingChange, ratingChange.old != ratingChange.new, !report.changes.contains(where: { $0.key == ratingChange.key }) {
+                report.changes.append(ratingChange)
+            }
             guard report.changesSomething else { return (report, nil) }
             report.outcome = .planned
             guard render else { return (report, nil) }

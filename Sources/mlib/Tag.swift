@@ -29,6 +29,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag artist:Bjork artist=Björk
               mlib tag album:Homogenic genre+=Electronic --dry-run
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
+              mlib tag album:Homogenic --write-ratings
 
             \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches"))
             """)
@@ -43,6 +44,9 @@ struct Tag: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Remove every embedded picture.")
     var removePictures = false
+
+    @Flag(name: .long, help: "Write each item's rating (given in mlib: mlib set rating=N) into its file: ID3v2 POPM, FMPS_RATING, MP4 rate, ASF WM/SharedUserRating (see mlib(1), TAGS, Ratings). Unrated items' files are left as they are.")
+    var writeRatings = false
 
     @Flag(name: .long, help: "Change every item of the library (instead of giving a query).")
     var all = false
@@ -74,9 +78,10 @@ struct Tag: AsyncParsableCommand {
 
     func validate() throws {
         let (changes, rest) = split()
-        if changes.isEmpty && picture == nil && !removePictures {
-            throw ValidationError("give at least one change: FIELD=VALUE, FIELD+=VALUE or FIELD! (FIELD: \(TagFieldMapping.fieldNames.prefix(8).joined(separator: ", "))…, or a KEY in upper case)")
+        if changes.isEmpty && picture == nil && !removePictures && !writeRatings {
+            throw ValidationError("give at least one change: FIELD=VALUE, FIELD+=VALUE or FIELD! (FIELD: \(TagFieldMapping.fieldNames.prefix(8).joined(separator: ", "))…, or a KEY in upper case), or --write-ratings")
         }
+        if files && writeRatings { throw ValidationError("--write-ratings writes the library's ratings; it does not go with --files") }
         if files && rest.isEmpty { throw ValidationError("give the files to edit after --files") }
         if files && all { throw ValidationError("--files and --all do not go together") }
         if !files && rest.isEmpty && !all { throw ValidationError("give a query, or --all to change every item") }
@@ -94,15 +99,23 @@ struct Tag: AsyncParsableCommand {
             edit.picture = (Array(data), mime)
         }
         let library = files ? nil : try libraryOptions.library()
-        let paths = try files ? rest.map(Self.absolute) : Self.paths(library!, terms: all ? [] : rest)
-        if paths.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
+        let items = try files ? rest.map { (path: Self.absolute($0), rating: Int64?.none) } : Self.items(library!, terms: all ? [] : rest)
+        if items.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
+        let paths = items.map(\.path)
+        // Each file's edit: the same changes, and with --write-ratings its item's rating.
+        var edits: [String: TagEdit] = [:]
+        for item in items {
+            var own = edit
+            if writeRatings, let rating = item.rating { own.rating = Int(rating) }
+            edits[item.path] = own
+        }
 
         let writer = TagWriter()
         let mayAsk = !yes && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         var reports: [TagFileReport]
         if dryRun || mayAsk {
             // Shown before anything is written: each file read once for the plan, again to write it.
-            let plan = paths.map { writer.edit($0, edit, write: false) }
+            let plan = paths.map { writer.edit($0, edits[$0]!, write: false) }
             let changing = plan.filter { $0.outcome == .planned }
             let ends = dryRun || changing.isEmpty
             if !json || dryRun { TagReportText.show(plan, json: json, failures: ends) }
@@ -119,10 +132,10 @@ struct Tag: AsyncParsableCommand {
                     return
                 }
             }
-            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { ($0.path, edit) })
+            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { ($0.path, edits[$0.path]!) })
         } else {
             // Nobody to ask: each file read once, and what changed shown as it was written.
-            reports = writer.edit(paths.map { ($0, edit) })
+            reports = writer.edit(paths.map { ($0, edits[$0]!) })
             if !json { TagReportText.show(reports, json: false, failures: false) }
         }
         reports.sort { $0.path < $1.path }
@@ -134,12 +147,13 @@ struct Tag: AsyncParsableCommand {
         if reports.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
     }
 
-    /// The files of the items matching `terms` (every item when empty), in path order.
-    static func paths(_ library: Library, terms: [String]) throws -> [String] {
+    /// The files of the items matching `terms` (every item when empty), in path order, with the rating given
+    /// in mlib (not the one read from the file's tags).
+    static func items(_ library: Library, terms: [String]) throws -> [(path: String, rating: Int64?)] {
         let filter = terms.isEmpty ? Predicate.all : try QueryInput.predicate(terms)
-        var out: [String] = []
-        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append($0.path.string) }
-        return out.sorted()
+        var out: [(path: String, rating: Int64?)] = []
+        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append(($0.path.string, $0.userRating)) }
+        return out.sorted { $0.path < $1.path }
     }
 
     static func absolute(_ path: String) -> String {

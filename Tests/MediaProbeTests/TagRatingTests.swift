@@ -31,6 +31,12 @@ struct TagRatingTests {
         #expect(TagRating.stars(key: "RATE", "100") == 5)
     }
 
+    @Test func asfSharedUserRatingIsWindowsMediaPlayers() {
+        #expect([1, 25, 50, 75, 99].map { TagRating.stars(key: "WM/SHAREDUSERRATING", String($0)) } == [1, 2, 3, 4, 5])
+        #expect(TagRating.stars(key: "WM/SHAREDUSERRATING", "0") == nil)
+        #expect(TagRating.stars(key: "WM/SHAREDUSERRATING", "101") == nil)
+    }
+
     @Test func theFirstKnownKeyWinsAndUnratedFramesAreSkipped() {
         #expect(TagRating.stars(["RATING": "1", "POPM": "255"]) == 5)
         #expect(TagRating.stars(["POPM": "0; 128"]) == 3)

@@ -96,4 +96,41 @@ import TestSupport
         #expect(r.status == 2)
         #expect(r.stderr.contains("mlib tag"), "\(r.stderr)")
     }
+
+    /// --write-ratings: each rated item's rating into its file's rating tag (read back as the tag rating),
+    /// the dry run showing it, an unrated item's file untouched, the next scan finding nothing to do.
+    @Test func writeRatings() throws {
+        let lone = try TagFixtures.make(TagFixtures.formats[0], in: music, name: "lone")
+        try TagFixtures.python("import mutagen\nf = mutagen.File(p); f['title'] = ['Lone']; f.save()", lone)
+        #expect(try mlib(["scan", music.path]).status == 0)
+        #expect(try mlib(["rate", "title:Old", "4"]).status == 0)
+        let loneStamp = try FileManager.default.attributesOfItem(atPath: lone)[.modificationDate] as? Date
+
+        let dry = try mlib(["tag", "--all", "--write-ratings", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.out.contains("POPM: (none) → 196"), "\(dry.out)")
+        #expect(dry.out.contains("FMPS_RATING: (none) → 0.8"), "\(dry.out)")
+        #expect(dry.out.contains("rate: (none) → 80"), "\(dry.out)")
+        #expect(dry.out.contains("WM/SharedUserRating: (none) → 75"), "\(dry.out)")
+        #expect(try mlib(["ls", "-f", "$tagRating", "title:Old"]).out.split(separator: "\n").allSatisfy { $0.isEmpty || $0 == "0" })
+
+        let before = try listing()
+        let tag = try mlib(["tag", "--all", "--write-ratings", "--yes"])
+        #expect(tag.status == 0, "\(tag.stderr)")
+        #expect(tag.out.contains("wrote \(TagFixtures.formats.count) files"), "\(tag.out)")
+        #expect(try listing() == before)
+        // Every rated file's tag now says 4 stars, as mlib reads it back.
+        let tagRatings = try mlib(["ls", "-f", "$tagRating", "title:Old"]).out.split(separator: "\n")
+        #expect(tagRatings == Array(repeating: "4", count: TagFixtures.formats.count), "\(tagRatings)")
+        #expect(try FileManager.default.attributesOfItem(atPath: lone)[.modificationDate] as? Date == loneStamp)
+        #expect(try TagFixtures.mutagen(lone)["rating"] == nil)
+        let scan = try mlib(["scan", music.path])
+        #expect(scan.out.contains("0 added, 0 updated"), "\(scan.out)")
+        // Written again: nothing to change.
+        #expect(try mlib(["tag", "--all", "--write-ratings", "--yes"]).out.contains("wrote 0 files"))
+        // Not with --files (no index to take ratings from).
+        let files = try mlib(["tag", "--files", lone, "--write-ratings"], library: false)
+        #expect(files.status != 0)
+        #expect(files.stderr.contains("--write-ratings"), "\(files.stderr)")
+    }
 }

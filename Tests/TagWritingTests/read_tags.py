@@ -30,6 +30,7 @@ def read(path):
         out["priv"] = len(t.getall("PRIV"))
         out["chap"] = len(t.getall("CHAP"))
         out["id3"] = "2.%d" % t.version[1]
+        put("rating", ["%s:%d:%d" % (p.email, p.rating, getattr(p, "count", 0)) for p in t.getall("POPM")])
     elif isinstance(t, MP4Tags):
         for key, atom in [("title", "\xa9nam"), ("artist", "\xa9ART"), ("album", "\xa9alb"), ("genre", "\xa9gen")]:
             if atom in t:
@@ -41,21 +42,27 @@ def read(path):
             if k.startswith("----:com.apple.iTunes:"):
                 put(k.split(":", 2)[2].lower(), [x.decode("utf-8") for x in v])
         out["pictures"] = len(t.get("covr", []))
+        put("rating", t.get("rate", []))
     elif isinstance(t, ASFTags):
         for key, attr in [("title", "Title"), ("artist", "Author"), ("album", "WM/AlbumTitle"), ("genre", "WM/Genre"),
                           ("track", "WM/TrackNumber")]:
             if attr in t:
                 put(key, [a.value for a in t[attr]])
         out["pictures"] = len(t.get("WM/Picture", []))
+        put("rating", [a.value for a in t.get("WM/SharedUserRating", [])])
     elif isinstance(t, APEv2):
         for key in ["title", "artist", "album", "genre", "track"]:
             if key in t:
                 put(key, str(t[key]).split("\x00"))
         out["pictures"] = len([k for k in t.keys() if k.lower().startswith("cover art")])
+        if "fmps_rating" in t:
+            put("rating", [str(t["fmps_rating"])])
     elif t is not None:                                     # Vorbis comments (FLAC, Ogg Vorbis, Opus)
         for key in ["title", "artist", "album", "genre", "tracknumber", "mood"]:
             if key in t:
                 put("track" if key == "tracknumber" else key, t[key])
+        if "fmps_rating" in t:
+            put("rating", t["fmps_rating"])
         pictures = getattr(f, "pictures", None)
         out["pictures"] = len(pictures) if pictures is not None else len(t.get("metadata_block_picture", []))
     return out

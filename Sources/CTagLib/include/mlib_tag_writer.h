@@ -45,6 +45,16 @@ int mlib_tw_picture_count(mlib_tw_file *file);
 void mlib_tw_remove_pictures(mlib_tw_file *file);
 int mlib_tw_add_picture(mlib_tw_file *file, const char *mime, int type, const unsigned char *data, size_t size);
 
+// The rating in the tag mlib writes ratings to (mlib(1), TAG MAPPING): the tag's key ("POPM", "FMPS_RATING",
+// "rate", "WM/SharedUserRating"; "" when the file has no place for one mlib writes) and its value as the
+// format stores it ("196", "0.8", "80"; "" when there is none).
+const char *mlib_tw_rating_key(mlib_tw_file *file);
+const char *mlib_tw_rating_value(mlib_tw_file *file);
+// Writes `stars` (1-5) there: POPM (the frame with email "no@email", else the first, else a new one with
+// "no@email"; its play counter kept) rating byte 1/64/128/196/255, FMPS_RATING stars/5, MP4 `rate` stars*20,
+// ASF WM/SharedUserRating 1/25/50/75/99. 0 when the file has no place for it.
+int mlib_tw_set_rating(mlib_tw_file *file, int stars);
+
 // Renders the tags into the overlay, adding no tag type the file did not have (no ID3v1 on an MP3 that had
 // none, no ID3v2 beside a WAV's RIFF INFO), keeping an MP3's ID3v2 version (2.3 stays 2.3). 1 on success.
 int mlib_tw_save(mlib_tw_file *file);
