@@ -43,9 +43,50 @@ extension SQLiteIndex {
         if st.st_size == 0 {
             throw IndexError.cannotOpen(database: path, reason: "the file is empty, not an mlib library (remove it to start a new library)")
         }
-        if access(path, W_OK) == 0 && access(directory(of: path), W_OK) == 0 { return .readWrite }
-        guard mode == .existing else { return .readWrite }  // creating commands write: let SQLite say why not
-        return access(path + "-shm", F_OK) == 0 ? .readOnly : .immutable
+        let fileAccess: FileAccess
+        if access(path, W_OK) == 0 && access(directory(of: path), W_OK) == 0 { fileAccess = .readWrite }
+        else if mode != .existing { fileAccess = .readWrite }  // creating commands write: let SQLite say why not
+        else { fileAccess = access(path + "-shm", F_OK) == 0 ? .readOnly : .immutable }
+        try checkIsLibrary(path, access: fileAccess)
+        return fileAccess
+    }
+
+    /// The first migration of every mlib library, recorded in `grdb_migrations` by `createAtomically`:
+    /// mlib's mark on a file. (Names are frozen: see Schema.swift.)
+    static let firstMigration = "v1: items, roots, failures, playlists, FTS"
+
+    /// Refuses a file that is not an mlib library before anything writes to it: the library's own
+    /// connection switches the file to WAL and migrates, so another program's database (one with an
+    /// `items` table too) would be changed by a mere `mlib ls`. The check reads only: the 16-byte SQLite
+    /// header, then, on a read-only connection with no pragmas, the `grdb_migrations` row of mlib's first
+    /// step. A read-only connection writes nothing to the file (in WAL mode, SQLite may create the `-shm`
+    /// beside it, as any reader does; a file not in WAL mode gets nothing).
+    static func checkIsLibrary(_ path: String, access: FileAccess) throws {
+        let notLibrary = "not an mlib library (another program's file?); give mlib its own with --library or MLIB_LIBRARY"
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw IndexError.cannotOpen(database: path, reason: String(cString: strerror(errno)))
+        }
+        let header = (try? file.read(upToCount: 16)) ?? Data()
+        try? file.close()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw IndexError.cannotOpen(database: path, reason: "not an SQLite database, so \(notLibrary)")
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(30)
+        let isLibrary: Bool
+        do {
+            let queue = try DatabaseQueue(path: access == .readWrite ? path : access.sqlitePath(path), configuration: config)
+            defer { try? queue.close() }
+            isLibrary = try queue.read { db in
+                try db.tableExists("grdb_migrations")
+                    && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)",
+                                     arguments: [firstMigration]) == true
+            }
+        } catch {
+            throw IndexError.cannotOpen(database: path, reason: reason(error))
+        }
+        guard isLibrary else { throw IndexError.cannotOpen(database: path, reason: "an SQLite database, but \(notLibrary)") }
     }
 
     /// Creates a complete, migrated library at `path` without ever showing a half-made one: built under a

@@ -87,6 +87,33 @@ import Testing
         }
     }
 
+    /// Issue 24, case 8: another program's SQLite database (even one with an `items` table, or no table
+    /// yet) is refused with 3 by every command, before anything is written to it: no switch to WAL, no
+    /// `grdb_migrations`, no `-wal`/`-shm` left beside it.
+    @Test func anotherProgramsDatabaseIsStatus3AndStaysAsItWas() throws {
+        let schemas = ["other.db": "CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'x');",
+                       "items.db": "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);",
+                       "blank.db": "PRAGMA user_version = 7;"]
+        for (name, sql) in schemas.sorted(by: { $0.key < $1.key }) {
+            let path = dir.appendingPathComponent(name).path
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [path, sql]
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for command in commands {
+                let r = try run(command, library: path)
+                #expect(r.status == 3, "\(name): \(command): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains("not an mlib library"), "\(name): \(command): \(r.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name) changed by \(command)")
+                for suffix in ["-wal", "-shm", "-journal"] {
+                    #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(name)\(suffix) left by \(command)")
+                }
+            }
+        }
+    }
+
     @Test func aUsageErrorIsStatus2WithOneMlibLine() throws {
         for command in commands {
             let r = try run(command, library: library, extra: ["--no-such-option"])
