@@ -114,6 +114,37 @@ import Testing
         }
     }
 
+    /// Issue 24, case 9: a library with a damaged page (here the items table's root, which creating a
+    /// playlist does not read) is not written to: the first write checks it (`quick_check`) and the command
+    /// ends with 3 and "library damaged", saying what to do; the file stays as it was.
+    @Test func aDamagedLibraryIsNotWrittenTo() throws {
+        func sqlite(_ sql: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [library, sql]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let root = try #require(Int(try sqlite("SELECT rootpage FROM sqlite_master WHERE name = 'items'")))
+        let pageSize = try #require(Int(try sqlite("PRAGMA page_size")))
+        let file = try #require(FileHandle(forUpdatingAtPath: library))
+        try file.seek(toOffset: UInt64((root - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xEE, count: 64))
+        try file.close()
+        #expect(try sqlite("PRAGMA quick_check") != "ok")
+        let before = try Data(contentsOf: URL(fileURLWithPath: library))
+        for args in [["playlist", "create", "New"], ["playlist", "smart", "S", "year:1999"], ["playlist", "delete", "P"]] {
+            let r = try CLI.run(args + ["--library", library])
+            #expect(r.status == 3, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("library damaged"), "\(args): \(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: library)) == before, "\(args) wrote to the damaged library")
+        }
+    }
+
     @Test func aUsageErrorIsStatus2WithOneMlibLine() throws {
         for command in commands {
             let r = try run(command, library: library, extra: ["--no-such-option"])
