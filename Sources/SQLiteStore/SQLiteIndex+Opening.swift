@@ -96,19 +96,42 @@ extension SQLiteIndex {
         }
         let name = (path as NSString).lastPathComponent
         let temporary = (directory as NSString).appendingPathComponent(".\(name).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { unlink(temporary) }
+        // The temporary and whatever SQLite left beside it go, whether the library was linked or not.
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
             let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
             try Schema.migrator.migrate(queue)
             try Schema.addMissingPropertyColumns(queue)
-            // Closing checkpoints the WAL into the file and removes the -wal and -shm files.
+            // Everything into the main file before it is linked: closing checkpoints too, but ignores a
+            // failure (a full disk), which linked a file missing the pages left in its -wal: "database disk
+            // image is malformed" for every later command. This checkpoint says whether it completed.
+            let (busy, logFrames, checkpointed) = try queue.writeWithoutTransaction { db -> (Int, Int, Int) in
+                let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                return (row?[0] ?? 1, row?[1] ?? -1, row?[2] ?? -2)
+            }
             try queue.close()
+            guard busy == 0, logFrames == checkpointed else {
+                throw IndexError.cannotOpen(database: path, reason: "the new library could not be written completely (disk full?); nothing was created")
+            }
+            // On disk before it has its name: a crash after the link must not leave a library of holes.
+            let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0, fsync(fd) == 0 else {
+                let why = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                throw IndexError.cannotOpen(database: path, reason: "the new library could not be written (\(why)); nothing was created")
+            }
+            close(fd)
+        } catch let error as IndexError {
+            throw error
         } catch {
-            throw IndexError.cannotOpen(database: path, reason: reason(error))
+            throw IndexError.cannotOpen(database: path, reason: reason(error) + "; nothing was created")
         }
         if link(temporary, path) != 0 && errno != EEXIST {
             throw IndexError.cannotOpen(database: path, reason: String(cString: strerror(errno)))
         }
+        // The new name on disk too.
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD >= 0 { _ = fsync(dirFD); close(dirFD) }
     }
 
     static func directory(of path: String) -> String {

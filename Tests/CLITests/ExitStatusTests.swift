@@ -145,6 +145,42 @@ import Testing
         }
     }
 
+    /// Issue 24, case 7: creating a library on a nearly full disk (a 1 MB tmpfs with 100–800 KB free)
+    /// either makes a complete library or nothing: never a half-written file linked into place ("database
+    /// disk image is malformed" forever after), never a temporary or its -wal/-shm left behind.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func creatingALibraryOnANearlyFullDiskMakesAllOrNothing() throws {
+        for free in [100, 300, 450, 550, 650, 800] {
+            let disk = dir.appendingPathComponent("disk\(free)").path
+            try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+            let mount = Process()
+            mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+            mount.arguments = ["-t", "tmpfs", "-o", "size=1024k", "tmpfs", disk]
+            try mount.run()
+            mount.waitUntilExit()
+            try #require(mount.terminationStatus == 0)
+            defer {
+                let umount = Process()
+                umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+                umount.arguments = [disk]
+                try? umount.run()
+                umount.waitUntilExit()
+            }
+            #expect(FileManager.default.createFile(atPath: disk + "/fill", contents: Data(count: (1024 - free) * 1024)))
+            let lib = disk + "/lib.sqlite"
+            let create = try CLI.run(["playlist", "create", "X", "--library", lib])
+            let left = Set(try FileManager.default.contentsOfDirectory(atPath: disk)).subtracting(["fill", "lib.sqlite.lock"])
+            if create.status == 0 {
+                #expect(left == ["lib.sqlite"], "\(free) KB free: \(left)")
+                let list = try CLI.run(["playlist", "list", "--library", lib])
+                #expect(list.status == 0 && list.out.contains("X"), "\(free) KB free: \(list.status) \(list.stderr)")
+            } else {
+                #expect(create.status == 3, "\(free) KB free: \(create.status) \(create.stderr)")
+                #expect(left.isEmpty, "\(free) KB free: left \(left); \(create.stderr)")
+            }
+        }
+    }
+
     @Test func aUsageErrorIsStatus2WithOneMlibLine() throws {
         for command in commands {
             let r = try run(command, library: library, extra: ["--no-such-option"])
