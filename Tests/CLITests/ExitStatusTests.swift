@@ -287,6 +287,18 @@ import Testing
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 2)
+        // Issue 24, case 11: the same path in MLIB_LIBRARY was opened as "lib\u{FFFD}.sqlite" (created by
+        // `scan DIR`); the refusal says why in full.
+        let env = Process()
+        env.executableURL = URL(fileURLWithPath: "/bin/sh")
+        env.arguments = ["-c", "MLIB_LIBRARY=\"$(printf '\(badPath)')\" exec \"$0\" scan --quiet \"$1\" 2>&1", CLI.binary.path, music.path]
+        let out = Pipe()
+        env.standardOutput = out
+        try env.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        env.waitUntilExit()
+        #expect(env.terminationStatus == 2, "\(said)")
+        #expect(said.contains("MLIB_LIBRARY") && said.contains("valid UTF-8") && !said.contains("\u{FFFD}"), "\(said)")
         let created = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("lib") && $0 != "library.sqlite" && !$0.hasPrefix("library.sqlite") }
         #expect(created.isEmpty, "\(created)")
     }
