@@ -62,6 +62,9 @@ public protocol PlaylistStore: Sendable {
     func playlists() throws -> [StoredPlaylist]
     func playlist(named name: String) throws -> StoredPlaylist?
     func appendToPlaylist(name: String, itemIDs: [Int64]) throws
+    /// Appends the items `query` selects, in its order, found inside the write transaction that adds them
+    /// (a scan folding a move between the query and the append made "no item with id N"); the count added.
+    func appendToPlaylist(name: String, matching query: MediaQuery) throws -> Int
     func removeFromPlaylist(name: String, positions: [Int]) throws
     func renamePlaylist(_ name: String, to newName: String) throws
     func deletePlaylist(name: String) throws

@@ -78,10 +78,13 @@ public enum QueryArguments {
         var body = Substring(word)
         var result: [Token] = []
         var open = depth
-        while body.count > 1, body.hasPrefix("(") { result.append(.open); open += 1; body = body.dropFirst() }
-        if body.hasPrefix("^("), body.count > 2 { result += [.not, .open]; open += 1; body = body.dropFirst(2) }
+        // "More than n characters" without `count`, which walks the whole Substring: in these loops it made
+        // 60,000 unbalanced `(` take 28.8 s.
+        func longer(than n: Int) -> Bool { !body.dropFirst(n).isEmpty }
+        while longer(than: 1), body.hasPrefix("(") { result.append(.open); open += 1; body = body.dropFirst() }
+        if body.hasPrefix("^("), longer(than: 2) { result += [.not, .open]; open += 1; body = body.dropFirst(2) }
         var closing = 0
-        while body.count > 1, body.hasSuffix(")"), open > closing, !body.dropLast().hasSuffix("\\") {
+        while longer(than: 1), body.hasSuffix(")"), open > closing, !body.dropLast().hasSuffix("\\") {
             closing += 1
             body = body.dropLast()
         }

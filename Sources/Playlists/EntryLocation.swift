@@ -24,12 +24,36 @@ enum EntryLocation {
     }
 }
 
-/// Lines of a text playlist: a UTF-8 byte order mark dropped, LF or CRLF (or lone CR) endings, blank lines skipped.
+/// Lines of a text playlist: a UTF-8 byte order mark dropped, LF or CRLF (or lone CR) endings, blank lines
+/// skipped. A line longer than `PlaylistReader.lineLimit` refuses the file (it is not a playlist, and its
+/// bytes would end up in messages).
 enum PlaylistLines {
-    static func split(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        return body.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D })
-            .filter { line in !line.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+    static func split(_ bytes: [UInt8], path: String? = nil) throws -> [ArraySlice<UInt8>] {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var lines: [ArraySlice<UInt8>] = []
+        var number = 1
+        var i = start
+        let end = bytes.count
+        func finish(_ upTo: Int) throws {
+            if upTo - start > PlaylistReader.lineLimit {
+                throw PlaylistError(path: path, "line \(number) is longer than \(PlaylistReader.lineLimit) bytes; not a playlist")
+            }
+            var blank = true
+            for j in start..<upTo where bytes[j] != 0x20 && bytes[j] != 0x09 { blank = false; break }
+            if !blank { lines.append(bytes[start..<upTo]) }
+        }
+        while i < end {
+            let b = bytes[i]
+            if b == 0x0A || b == 0x0D {
+                try finish(i)
+                // CRLF is one line break.
+                if b == 0x0D, i + 1 < end, bytes[i + 1] == 0x0A { i += 1 }
+                number += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < end { try finish(end) }
+        return lines
     }
 }

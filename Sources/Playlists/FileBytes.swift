@@ -7,17 +7,45 @@ import MediaModel
 
 /// Whole-file reads and atomic whole-file writes by path bytes (names need not be UTF-8).
 public enum FileBytes {
-    public static func read(_ path: MediaPath) throws -> [UInt8] {
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+    /// The whole of the regular file at `path`, refused when it is anything else or larger than `limit`.
+    /// Opened with O_NONBLOCK so that a FIFO is refused at once instead of waiting for a writer, and checked
+    /// with fstat on the open descriptor (no race with a rename); a device such as /dev/zero, reached
+    /// through a symlink, would otherwise be read until memory runs out.
+    public static func read(_ path: MediaPath, limit: Int = .max) throws -> [UInt8] {
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw error(path, "cannot open") }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw error(path, "cannot read") }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            throw PlaylistError(path: path.string, "not a regular file (\(kind(st.st_mode))); a playlist is a file")
+        }
+        guard st.st_size <= limit else { throw tooLarge(path, limit) }
         var out: [UInt8] = []
+        out.reserveCapacity(Int(st.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR { continue }; throw error(path, "cannot read") }
             if n == 0 { return out }
             out.append(contentsOf: chunk[..<n])
+            // A file growing while it is read is held to the same limit.
+            if out.count > limit { throw tooLarge(path, limit) }
+        }
+    }
+
+    private static func tooLarge(_ path: MediaPath, _ limit: Int) -> PlaylistError {
+        PlaylistError(path: path.string, "larger than \(limit >> 20) MB; not read (a playlist is smaller)")
+    }
+
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        default: "not a plain file"
         }
     }
 

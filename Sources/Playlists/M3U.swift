@@ -21,10 +21,10 @@ enum M3U {
     /// Reads plain or extended M3U. `#EXTINF` gives the next entry's duration and title (the whole
     /// "Artist - Title" text: it cannot be split reliably); `#PLAYLIST:` the document title; other `#` lines
     /// are comments. Relative locations are resolved against `base`, the playlist file's folder.
-    static func read(_ bytes: [UInt8], base: MediaPath) -> PlaylistDocument {
+    static func read(_ bytes: [UInt8], base: MediaPath, path: String? = nil) throws -> PlaylistDocument {
         var doc = PlaylistDocument(entries: [])
         var pending: (duration: Double?, title: String?)?
-        for untrimmed in PlaylistLines.split(bytes) {
+        for untrimmed in try PlaylistLines.split(bytes, path: path) {
             // Blank space around an entry is not part of the path (MPD and players trim it too).
             let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             guard let first = untrimmed.firstIndex(where: { !isBlank($0) }), let last = untrimmed.lastIndex(where: { !isBlank($0) }) else { continue }

@@ -23,7 +23,7 @@ enum PLS {
     static func read(_ bytes: [UInt8], base: MediaPath, path: String?) throws -> PlaylistDocument {
         var files: [Int: PlaylistEntry.Location] = [:], titles: [Int: String] = [:], lengths: [Int: Double] = [:]
         var sawHeader = false
-        for line in PlaylistLines.split(bytes) {
+        for line in try PlaylistLines.split(bytes, path: path) {
             if line.first == UInt8(ascii: "[") {
                 sawHeader = String(decoding: line, as: UTF8.self).lowercased().hasPrefix("[playlist]")
                 continue

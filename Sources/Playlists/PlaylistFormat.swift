@@ -94,5 +94,9 @@ public struct PlaylistError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.message = message
     }
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    /// Both parts escaped (`PlaylistText.printable`): a path or a message quoting the file may hold control bytes.
+    public var description: String {
+        let message = PlaylistText.printable(message)
+        return path.map { "\(PlaylistText.printable($0)): \(message)" } ?? message
+    }
 }

@@ -208,6 +208,17 @@ enum PostgresSchema {
                 return nil
             }
         }
+        if found == nil {
+            // No library here. Tables of another program (an `items` table too) mean the database is not
+            // mlib's: creating mlib's tables among them would change someone else's data.
+            let foreign = try session.run { s in
+                try s.scalar(SQLText("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), as: Int64.self) ?? 0
+            }
+            if foreign > 0 {
+                throw IndexError.cannotOpen(database: session.location.description,
+                                            reason: "the database holds \(foreign) tables of another program, not an mlib library; give mlib a database of its own")
+            }
+        }
         guard found != nil || creating else { throw IndexError.noLibrary(database: session.location.description) }
         let (applied, columns) = found ?? ([], [])
         if steps.allSatisfy({ applied.contains($0.name) }) {

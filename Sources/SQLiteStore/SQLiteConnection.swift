@@ -8,6 +8,8 @@ import MediaModel
 struct SQLiteConnection: SQLConnection {
     let database: any DatabaseWriter
     let path: String
+    /// Shared with the `SQLiteIndex`: the library is checked once before its first write.
+    let writeGate: WriteGate
     var syntax: any SQLSyntax { SQLiteSyntax() }
 
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
@@ -24,6 +26,7 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        try writeGate.checkBeforeFirstWrite(database, path: path)
         SQLiteIndex.useTemporaryStorage(.memory, database)
         do { return try database.write { db in try body(Executor(db: db)) } } catch let error as IndexError { throw error } catch let error as QueryError {
             throw error

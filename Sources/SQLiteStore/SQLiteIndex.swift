@@ -17,6 +17,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     /// Whether it was opened read-only (its file or directory is not writable).
     public let isReadOnly: Bool
     let mode: LibraryOpenMode
+    let writeGate = WriteGate()
 
     /// Opens and migrates the library at `path`. With `.create` a missing library is created (with its
     /// directories) atomically; with `.existing` a missing one is `IndexError.noLibrary`, and one whose file
@@ -32,7 +33,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
-        super.init(connection: SQLiteConnection(database: database, path: path), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
+        super.init(connection: SQLiteConnection(database: database, path: path, writeGate: writeGate), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
         try migrate()
     }
 
@@ -50,7 +51,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         do { database = try DatabaseQueue(configuration: Self.configuration(readOnly: false)) } catch {
             throw IndexError.cannotOpen(database: ":memory:", reason: Self.reason(error))
         }
-        super.init(connection: SQLiteConnection(database: database, path: path), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
+        super.init(connection: SQLiteConnection(database: database, path: path, writeGate: writeGate), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
         try migrate()
     }
 
@@ -143,6 +144,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeGate.checkBeforeFirstWrite(database, path: path)
         Self.useTemporaryStorage(.memory, database)
         do { return try database.write(body) } catch let error as IndexError { throw error } catch {
             throw IndexError.database(database: path, reason: Self.reason(error))

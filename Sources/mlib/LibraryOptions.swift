@@ -13,10 +13,17 @@ struct LibraryOptions: ParsableArguments {
 
     /// A path that is not UTF-8 reaches Swift repaired (U+FFFD in place of the bad bytes), so it would name
     /// another file: refused rather than opened (or created) there.
+    /// $MLIB_LIBRARY likewise (Foundation's environment repairs it the same way): read as bytes.
     func validate() throws {
-        guard let library, library.contains("\u{FFFD}") else { return }
+        guard let library else {
+            if let raw = getenv("MLIB_LIBRARY"), String(validatingCString: raw) == nil {
+                throw ValidationError("MLIB_LIBRARY: the path is not valid UTF-8; mlib can only open a library whose path is valid UTF-8 (rename it, or give --library)")
+            }
+            return
+        }
+        guard library.contains("\u{FFFD}") else { return }
         if !RawArguments.all.contains(where: { $0 == Array(library.utf8) || $0 == Array("--library=\(library)".utf8) }) {
-            throw ValidationError("--library: the path is not valid UTF-8; mlib can only open a library whose path is")
+            throw ValidationError("--library: the path is not valid UTF-8; mlib can only open a library whose path is valid UTF-8 (rename it)")
         }
     }
 

@@ -81,10 +81,9 @@ struct PlaylistAdd: PlaylistSubcommand {
         let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         if try index.requirePlaylist(name).isSmart { throw notStatic(name) }
-        let ids = try index.items(query).map(\.persistentID)
-        if ids.isEmpty { throw CLIError.nothingMatches("no items match; playlist \"\(name)\" unchanged") }
-        try index.appendToPlaylist(name: name, itemIDs: ids)
-        print("added \(ids.count) item\(ids.count == 1 ? "" : "s") to \"\(name)\"")
+        let added = try index.appendToPlaylist(name: name, matching: query)
+        if added == 0 { throw CLIError.nothingMatches("no items match; playlist \"\(name)\" unchanged") }
+        print("added \(added) item\(added == 1 ? "" : "s") to \"\(name)\"")
     }
 }
 

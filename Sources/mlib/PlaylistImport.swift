@@ -54,11 +54,11 @@ struct PlaylistImport: PlaylistSubcommand {
             }
             let result = try PlaylistImporter.resolve(document, in: index)
             for (number, entry) in result.unresolved {
-                printError("\(file): entry \(number) is not in the library: \(entry.location)")
+                printError("\(PlaylistText.printable(file)): entry \(number) is not in the library: \(entry.location.printable)")
             }
             failed = failed || !result.unresolved.isEmpty
             if result.itemIDs.isEmpty && !document.entries.isEmpty {
-                printError("\(file): no entry is in the library; playlist \"\(playlistName)\" not created")
+                printError("\(PlaylistText.printable(file)): no entry is in the library; playlist \"\(PlaylistText.printable(playlistName))\" not created")
                 continue
             }
             do {
@@ -75,7 +75,7 @@ struct PlaylistImport: PlaylistSubcommand {
                 failed = true
                 continue
             }
-            print("\(playlistName): imported \(result.itemIDs.count) of \(document.entries.count) entries from \(file)")
+            print("\(PlaylistText.printable(playlistName)): imported \(result.itemIDs.count) of \(document.entries.count) entries from \(PlaylistText.printable(file))")
         }
         if failed { throw ExitCode(ExitStatus.partialFailure) }
     }

@@ -87,6 +87,100 @@ import Testing
         }
     }
 
+    /// Issue 24, case 8: another program's SQLite database (even one with an `items` table, or no table
+    /// yet) is refused with 3 by every command, before anything is written to it: no switch to WAL, no
+    /// `grdb_migrations`, no `-wal`/`-shm` left beside it.
+    @Test func anotherProgramsDatabaseIsStatus3AndStaysAsItWas() throws {
+        let schemas = ["other.db": "CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'x');",
+                       "items.db": "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT);",
+                       "blank.db": "PRAGMA user_version = 7;"]
+        for (name, sql) in schemas.sorted(by: { $0.key < $1.key }) {
+            let path = dir.appendingPathComponent(name).path
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [path, sql]
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for command in commands {
+                let r = try run(command, library: path)
+                #expect(r.status == 3, "\(name): \(command): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains("not an mlib library"), "\(name): \(command): \(r.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name) changed by \(command)")
+                for suffix in ["-wal", "-shm", "-journal"] {
+                    #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(name)\(suffix) left by \(command)")
+                }
+            }
+        }
+    }
+
+    /// Issue 24, case 9: a library with a damaged page (here the items table's root, which creating a
+    /// playlist does not read) is not written to: the first write checks it (`quick_check`) and the command
+    /// ends with 3 and "library damaged", saying what to do; the file stays as it was.
+    @Test func aDamagedLibraryIsNotWrittenTo() throws {
+        func sqlite(_ sql: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [library, sql]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let root = try #require(Int(try sqlite("SELECT rootpage FROM sqlite_master WHERE name = 'items'")))
+        let pageSize = try #require(Int(try sqlite("PRAGMA page_size")))
+        let file = try #require(FileHandle(forUpdatingAtPath: library))
+        try file.seek(toOffset: UInt64((root - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xEE, count: 64))
+        try file.close()
+        #expect(try sqlite("PRAGMA quick_check") != "ok")
+        let before = try Data(contentsOf: URL(fileURLWithPath: library))
+        for args in [["playlist", "create", "New"], ["playlist", "smart", "S", "year:1999"], ["playlist", "delete", "P"]] {
+            let r = try CLI.run(args + ["--library", library])
+            #expect(r.status == 3, "\(args): \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("library damaged"), "\(args): \(r.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: library)) == before, "\(args) wrote to the damaged library")
+        }
+    }
+
+    /// Issue 24, case 7: creating a library on a nearly full disk (a 1 MB tmpfs with 100–800 KB free)
+    /// either makes a complete library or nothing: never a half-written file linked into place ("database
+    /// disk image is malformed" forever after), never a temporary or its -wal/-shm left behind.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func creatingALibraryOnANearlyFullDiskMakesAllOrNothing() throws {
+        for free in [100, 300, 450, 550, 650, 800] {
+            let disk = dir.appendingPathComponent("disk\(free)").path
+            try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+            let mount = Process()
+            mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+            mount.arguments = ["-t", "tmpfs", "-o", "size=1024k", "tmpfs", disk]
+            try mount.run()
+            mount.waitUntilExit()
+            try #require(mount.terminationStatus == 0)
+            defer {
+                let umount = Process()
+                umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+                umount.arguments = [disk]
+                try? umount.run()
+                umount.waitUntilExit()
+            }
+            #expect(FileManager.default.createFile(atPath: disk + "/fill", contents: Data(count: (1024 - free) * 1024)))
+            let lib = disk + "/lib.sqlite"
+            let create = try CLI.run(["playlist", "create", "X", "--library", lib])
+            let left = Set(try FileManager.default.contentsOfDirectory(atPath: disk)).subtracting(["fill", "lib.sqlite.lock"])
+            if create.status == 0 {
+                #expect(left == ["lib.sqlite"], "\(free) KB free: \(left)")
+                let list = try CLI.run(["playlist", "list", "--library", lib])
+                #expect(list.status == 0 && list.out.contains("X"), "\(free) KB free: \(list.status) \(list.stderr)")
+            } else {
+                #expect(create.status == 3, "\(free) KB free: \(create.status) \(create.stderr)")
+                #expect(left.isEmpty, "\(free) KB free: left \(left); \(create.stderr)")
+            }
+        }
+    }
+
     @Test func aUsageErrorIsStatus2WithOneMlibLine() throws {
         for command in commands {
             let r = try run(command, library: library, extra: ["--no-such-option"])
@@ -193,6 +287,18 @@ import Testing
         try p.run()
         p.waitUntilExit()
         #expect(p.terminationStatus == 2)
+        // Issue 24, case 11: the same path in MLIB_LIBRARY was opened as "lib\u{FFFD}.sqlite" (created by
+        // `scan DIR`); the refusal says why in full.
+        let env = Process()
+        env.executableURL = URL(fileURLWithPath: "/bin/sh")
+        env.arguments = ["-c", "MLIB_LIBRARY=\"$(printf '\(badPath)')\" exec \"$0\" scan --quiet \"$1\" 2>&1", CLI.binary.path, music.path]
+        let out = Pipe()
+        env.standardOutput = out
+        try env.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        env.waitUntilExit()
+        #expect(env.terminationStatus == 2, "\(said)")
+        #expect(said.contains("MLIB_LIBRARY") && said.contains("valid UTF-8") && !said.contains("\u{FFFD}"), "\(said)")
         let created = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("lib") && $0 != "library.sqlite" && !$0.hasPrefix("library.sqlite") }
         #expect(created.isEmpty, "\(created)")
     }

@@ -47,6 +47,21 @@ struct PostgresSessionTests {
         #expect(try LibraryLocator(locator).open(.existing).roots().isEmpty)
     }
 
+    /// Issue 24, case 8 on PostgreSQL: a database holding another program's tables (an `items` table too)
+    /// but no mlib library is refused by every open, creating ones included, and gets no mlib table.
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftAsItWas() throws {
+        let server = try #require(PostgresTestServer.shared)
+        let locator = try server.makeDatabase()
+        let session = try PostgresSession(try PostgresLocation(url: locator))
+        try session.run { s in try s.execute("CREATE TABLE items (id integer PRIMARY KEY, name text)") }
+        for mode in [LibraryOpenMode.existing, .create] {
+            let error = try #require(throws: IndexError.self) { try LibraryLocator(locator).open(mode) }
+            #expect("\(error)".contains("not an mlib library"), "\(mode): \(error)")
+        }
+        let tables = try session.run { s in try s.scalar(SQLText("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), as: Int64.self) }
+        #expect(tables == 1)
+    }
+
     /// The "waiting for another scan of …" line, error texts, and a refused locator never show a password.
     @Test(arguments: [
         "postgres://ann:s3cret@nas/music",

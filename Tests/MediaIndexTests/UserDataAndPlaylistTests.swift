@@ -75,6 +75,22 @@ struct PlaylistStorageTests {
         #expect(try index.playlistItems(name: "Road trip").count == 2)   // the failed append changed nothing
     }
 
+    /// `playlist add` appends what its query selects inside the write that adds it (issue 24, case 11: a
+    /// fold between a separate query and the append made "no item with id N"): in the query's order and
+    /// limit; nothing matched adds nothing.
+    @Test(arguments: Store.available) func appendingByQueryKeepsItsOrderAndLimit(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        _ = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B"),
+                     sampleItem("/m/c.mp3", title: "C")], to: index)
+        try index.createPlaylist(name: "P")
+        let query = MediaQuery(sort: [SortDescriptor(.title, ascending: false)], limit: 2)
+        #expect(try index.appendToPlaylist(name: "P", matching: query) == 2)
+        #expect(try index.playlistItems(name: "P").map(\.title) == ["C", "B"])
+        let none = MediaQuery(filter: try QueryArguments.predicate(["title:zzz"]))
+        #expect(try index.appendToPlaylist(name: "P", matching: none) == 0)
+        #expect(try index.playlist(named: "P")?.entryCount == 2)
+    }
+
     @Test(arguments: Store.available) func smartPlaylistsStoreTheirRule(_ store: Store) throws {
         let index = try store.emptyLibrary()
         try index.createPlaylist(name: "Loved", smart: (predicate: "rating >= 4", sort: "-playCount", limit: 25))

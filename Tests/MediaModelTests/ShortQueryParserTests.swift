@@ -67,6 +67,18 @@ import Testing
 }
 
 @Suite struct QueryArgumentsTests {
+    /// Issue 24, case 11: 60,000 unbalanced `(` in one argument took 28.8 s (each peeled parenthesis
+    /// recounted the rest of the word); refused as too deep in well under a second.
+    @Test func sixtyThousandOpeningParenthesesAreRefusedQuickly() throws {
+        for argument in [String(repeating: "(", count: 60_000) + "a", String(repeating: "(", count: 60_000),
+                         "a" + String(repeating: ")", count: 60_000)] {
+            let started = ContinuousClock.now
+            _ = try? QueryArguments.parse([argument])
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(1), "\(argument.prefix(3))…: \(elapsed)")
+        }
+    }
+
     @Test func eachArgumentIsAFormatStringOrAShortTerm() throws {
         let p = try QueryArguments.predicate(["artist:Björk", "year > 1995", "homogenic"])
         #expect(p == .and([cmp(.artist, .contains, "Björk", .cd), cmp(.year, .greater, 1995), .search("homogenic")]))

@@ -42,6 +42,27 @@ extension SQLStore {
         }
     }
 
+    public func appendToPlaylist(name: String, matching query: MediaQuery) throws -> Int {
+        let (matching, residual, order) = try compile(query)
+        guard residual == nil, let order else {
+            // Part of the query is evaluated in Swift, on items read first: a fold may still come between
+            // (then the append says which item left).
+            let ids = try items(query).map(\.persistentID)
+            if !ids.isEmpty { try appendToPlaylist(name: name, itemIDs: ids) }
+            return ids.count
+        }
+        let select = compiler.orderedSelect("items.id", matching, order: order, limit: query.limit, offset: query.offset)
+        return try write { x in
+            let id = try editablePlaylistID(x, name)
+            let ids = try x.rows(select).compactMap { $0.int64(0) }
+            guard !ids.isEmpty else { return 0 }
+            let next = try x.value("SELECT COALESCE(max(position) + 1, 0) FROM playlist_entries WHERE playlist_id = \(id)").integer ?? 0
+            try insertEntries(x, id, ids, from: next)
+            try touch(x, id)
+            return ids.count
+        }
+    }
+
     /// Removes the entries at these 0-based positions (as `playlistItems` lists them) and renumbers the rest.
     public func removeFromPlaylist(name: String, positions: [Int]) throws {
         try write { x in

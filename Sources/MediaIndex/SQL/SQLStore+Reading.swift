@@ -7,7 +7,7 @@ import MediaModel
 // `collections(from:)`) finishes it, so both stores give the same answers.
 extension SQLStore {
     /// The compiled query: `FROM items WHERE …` (hidden items never selected), the residual, the order.
-    private func compile(_ query: MediaQuery) throws -> (matching: SQLStatement, residual: MediaModel.Predicate?, order: String?) {
+    func compile(_ query: MediaQuery) throws -> (matching: SQLStatement, residual: MediaModel.Predicate?, order: String?) {
         // Counted before normalizing: a query too large to run is refused at once.
         let terms = Self.terms(query.filter)
         if terms > Self.maximumQueryTerms {
