@@ -104,7 +104,7 @@ struct Play: AsyncParsableCommand {
     func run() async throws {
         let spec = sink
         let library = try openLibrary()
-        let items = try queueItems(library)
+        let (items, leftOut) = try queueItems(library)
         guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
         if let start, start > items.count {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")
@@ -122,6 +122,7 @@ struct Play: AsyncParsableCommand {
         if dryRun {
             try player.close()
             printQueue(player.queue, order: player.playOrder, start: player.status.playOrderNumber)
+            if leftOut > 0 { throw ExitCode(ExitStatus.partialFailure) }
             return
         }
         let session = PlaySession(player: player, library: library, recordsStatistics: recordPlays || spec.isListenedTo,
@@ -135,7 +136,7 @@ struct Play: AsyncParsableCommand {
             throw ExitCode(ExitStatus.brokenPipe)
         }
         try player.close(drain: true)   // a WAV file that cannot be finished: SinkError, status 1
-        if session.outputFailed || failures > 0 { throw ExitCode(ExitStatus.partialFailure) }
+        if session.outputFailed || failures > 0 || leftOut > 0 { throw ExitCode(ExitStatus.partialFailure) }
         if session.interrupted { throw ExitCode(ExitStatus.interrupted) }
     }
 
@@ -144,23 +145,27 @@ struct Play: AsyncParsableCommand {
         do { return try libraryOptions.library() } catch IndexError.noLibrary(_) where files { return nil }
     }
 
-    private func queueItems(_ library: Library?) throws -> [MediaItem] {
+    /// The queue, and how many of the given files or folders were left out (missing, unreadable): each
+    /// was one line on stderr, and they make the status 1 (as `mlib info`'s), though the rest plays.
+    private func queueItems(_ library: Library?) throws -> (items: [MediaItem], leftOut: Int) {
         if files { return try fileItems(library?.store) }
-        guard let library else { return [] }
-        if let playlist { return try library.items(of: try library.store.requirePlaylist(playlist)) }
-        return try library.items(try PlaylistQuery.query(terms, sort: sortOptions, limit: limit))
+        guard let library else { return ([], 0) }
+        if let playlist { return (try library.items(of: try library.store.requirePlaylist(playlist)), 0) }
+        return (try library.items(try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)), 0)
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),
     /// else an item with just the path. A directory stands for the media files below it in path order, as
     /// `mlib info DIR` reads it (mpc and mpv add a whole folder). Missing files are one line each and are
     /// left out.
-    private func fileItems(_ index: (any LibraryStore)?) throws -> [MediaItem] {
+    private func fileItems(_ index: (any LibraryStore)?) throws -> (items: [MediaItem], leftOut: Int) {
         var items: [MediaItem] = []
-        for argument in terms.flatMap(Self.filesBelow) {
+        var leftOut = 0
+        for argument in terms.flatMap({ Self.filesBelow($0, leftOut: &leftOut) }) {
             let path = MediaPath(argument)
             guard FileManager.default.fileExists(atPath: argument) else {
                 printError("\(argument): no such file")
+                leftOut += 1
                 continue
             }
             let absolute = MediaPath(URL(fileURLWithPath: argument).standardizedFileURL.path)
@@ -171,16 +176,17 @@ struct Play: AsyncParsableCommand {
             item.title = path.lastComponent.string
             items.append(item)
         }
-        return Array(items.prefix(limit ?? .max))
+        return (Array(items.prefix(limit ?? .max)), leftOut)
     }
 
     /// `argument`, or the media files below it when it is a directory (`MediaFileListing`, as mlib scan and
     /// mlib info find them); its unreadable folders are one line each.
-    private static func filesBelow(_ argument: String) -> [String] {
+    private static func filesBelow(_ argument: String, leftOut: inout Int) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [argument] }
         let listing = MediaFileListing(under: MediaPath(argument))
         listing.unreadableDirectories.forEach { printError($0.description) }
+        leftOut += listing.unreadableDirectories.count
         return listing.files.map(\.string)
     }
 

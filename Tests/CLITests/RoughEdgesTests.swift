@@ -34,6 +34,27 @@ import Testing
         #expect(played.out.split(separator: "\n").filter { $0.hasPrefix("▶") }.count == 3, "\(played.out)")
     }
 
+    /// A file that is missing or a folder that cannot be read is one line and makes the exit status 1, as
+    /// `mlib info` does, while the rest plays (it said so on stderr and exited 0).
+    @Test func playFilesSaysWhatItLeftOutInItsStatus() throws {
+        let folder = try FixtureFolder("edges-missing", copying: ["opus.opus"], as: ["a.opus"])
+        defer { folder.remove() }
+        let missing = folder.music.appendingPathComponent("gone.flac").path
+        let play = try folder.mlib(["play", "--files", "--dry-run", folder.music.appendingPathComponent("a.opus").path, missing])
+        #expect(play.status == 1, "\(play.stderr)")
+        #expect(play.stderr.contains("gone.flac: no such file") && play.out.split(separator: "\n").count == 1, "\(play.out)")
+        let played = try folder.mlib(["play", "--files", "--sink", "null:fast", folder.music.appendingPathComponent("a.opus").path, missing])
+        #expect(played.status == 1, "\(played.stderr)")
+        if geteuid() != 0 {   // root reads any folder
+            let locked = folder.music.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+            chmod(locked.path, 0)
+            defer { chmod(locked.path, 0o755) }
+            let partial = try folder.mlib(["play", "--files", "--dry-run", folder.music.path])
+            #expect(partial.status == 1, "\(partial.stderr)")
+        }
+    }
+
     /// A usage error found while running names the command's own usage, not `mlib <subcommand>`.
     @Test func usageErrorsNameTheCommand() throws {
         let folder = try FixtureFolder("edges-usage", copying: ["opus.opus"])
