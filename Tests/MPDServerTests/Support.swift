@@ -62,30 +62,12 @@ struct TestLibrary {
 
 /// `mlib serve` on a free loopback port with the null sink; `stop()` sends SIGTERM and waits.
 final class ServeProcess: @unchecked Sendable {
-    let process = Process()
-    private(set) var port = 0
-    private let stderr = Pipe()
+    private let child: ServeChild
+    var process: Process { child.process }
+    var port: Int { child.port }
 
     init(library: String, extra: [String] = []) throws {
-        process.executableURL = Paths.mlib
-        process.arguments = ["serve", "--library", library, "--port", "0", "--sink", "null"] + extra
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The first line says where it listens: "mlib: serving MPD protocol 0.23.5 on 127.0.0.1:PORT".
-        var line = Data()
-        let handle = stderr.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...].prefix { $0.isNumber }) else {
-            throw TestFailure("mlib serve did not start: \(text)")
-        }
-        self.port = port
+        child = try ServeChild(mlib: Paths.mlib, arguments: ["serve", "--library", library, "--port", "0", "--sink", "null"] + extra)
     }
 
     @discardableResult
@@ -95,11 +77,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    func stop() -> Int32 { child.stop() }
 }
 
 /// A plain protocol client: one line out, the answer (up to OK or ACK) back.

@@ -67,41 +67,20 @@ struct TestLibrary {
 
 /// `mlib serve --http 127.0.0.1:0 --no-mpd`; `stop()` sends SIGTERM and waits.
 final class HTTPServeProcess: @unchecked Sendable {
-    let process = Process()
-    private(set) var port = 0
-    private let stderr = Pipe()
+    private let child: ServeChild
+    var process: Process { child.process }
+    var port: Int { child.port }
 
     init(library: TestLibrary, extra: [String] = []) throws {
-        process.executableURL = Paths.mlib
-        process.arguments = ["serve", "--library", library.library, "--http", "127.0.0.1:0", "--no-mpd", "--key-file", library.keyFile] + extra
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The first line says where: "mlib: serving the Subsonic API 1.16.1 on http://127.0.0.1:PORT/rest".
-        var line = Data()
-        let handle = stderr.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "127.0.0.1:"), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            throw TestFailure("mlib serve --http did not start: \(text)")
-        }
-        self.port = port
+        child = try ServeChild(mlib: Paths.mlib, arguments: ["serve", "--library", library.library, "--http", "127.0.0.1:0", "--no-mpd",
+                                                             "--key-file", library.keyFile] + extra)
     }
 
     var base: String { "http://127.0.0.1:\(port)/rest" }
 
     /// SIGTERM; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    func stop() -> Int32 { child.stop() }
 }
 
 /// One HTTP request; returns status, headers (lower-case names) and body.
