@@ -25,6 +25,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     // What reading the file found: its clean type (mp3, m4a, m4b, mkv, opus…, where `container` is FFmpeg's
     // demuxer list), and whether it was read only in part (damaged, truncated, a tag with no audio) and why.
     case fileType, isPartial, partialReason, chapterCount
+    // The length a truncated file's header declares, kept beside `playbackDuration` (the audio present):
+    // set only when the file holds less than its header promises, so `declaredDuration > 0` finds them.
+    case declaredDuration
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
     // What `mlib analyze` measured in the audio (EBU R128 and the ReplayGain 2.0 values from it, -18 LUFS
@@ -146,6 +149,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .isPartial:             Spec(.bool, .stream, "Partial")
         case .partialReason:         Spec(.text, .stream, "Partial Read")
         case .chapterCount:          Spec(.integer, .stream, "Chapters")
+        case .declaredDuration:      Spec(.duration, .stream, "Declared Duration")
         case .playCount:             Spec(.integer, .library, "Plays")
         case .skipCount:             Spec(.integer, .library, "Skips")
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
@@ -190,7 +194,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "track": .albumTrackNumber, "tracknumber": .albumTrackNumber, "tracktotal": .albumTrackCount,
         "trackcount": .albumTrackCount, "disc": .discNumber, "discnumber": .discNumber, "disctotal": .discCount,
         "compilation": .isCompilation, "comp": .isCompilation, "date": .releaseDate, "bpm": .beatsPerMinute,
-        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount,
+        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount, "declared": .declaredDuration,
         "codec": .audioCodec, "bitrate": .bitRate, "samplerate": .sampleRate, "size": .fileSize,
         "mtime": .modificationDate, "plays": .playCount, "skips": .skipCount, "lastplayed": .lastPlayedDate,
         "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,

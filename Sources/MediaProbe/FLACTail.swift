@@ -8,31 +8,43 @@ import MediaModel
 /// Both probe paths use it: FLAC has no other cheap sign of truncation (TagLib derives its bit rate from
 /// the file's actual size, and FFmpeg's header gives the declared length only).
 enum FLACTail {
-    static func endsEarly(_ file: MediaFile) -> Bool {
+    static func endsEarly(_ file: MediaFile) -> Bool { audioPresent(file) != nil }
+
+    /// When the file ends early: the samples it holds (up to the start of its last frame header, a frame
+    /// cut off holds nothing decodable) and the samples STREAMINFO declares. nil when the file is whole (or
+    /// its length is unknown, or its STREAMINFO damaged).
+    static func audioPresent(_ file: MediaFile) -> (samples: Int64, declared: Int64)? {
         let head = file.head                                                 // "fLaC" + STREAMINFO
-        guard head.count >= 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return false }
+        guard head.count >= 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return nil }
         let minimum = Int(head[8]) << 8 | Int(head[9]), blockSize = Int(head[10]) << 8 | Int(head[11])
         // A block size the format forbids (under 16, or the minimum above the maximum) is a damaged
         // STREAMINFO, not a truncated file: FFmpeg refuses it, the audio decodes (mutagen reads it whole).
-        guard blockSize >= 16, minimum <= blockSize else { return false }
+        guard blockSize >= 16, minimum <= blockSize else { return nil }
         let total = Int64(head[21] & 0x0F) << 32 | Int64(head[22]) << 24 | Int64(head[23]) << 16
             | Int64(head[24]) << 8 | Int64(head[25])
-        guard total > 0, blockSize > 0 else { return false }                // unknown length: nothing to compare
+        guard total > 0, blockSize > 0 else { return nil }                  // unknown length: nothing to compare
         let tail = file.tail
         let window = tail.count
-        guard window >= 2, Int64(window) == min(file.facts.size, Int64(MediaFile.window)) else { return true }
+        guard window >= 2, Int64(window) == min(file.facts.size, Int64(MediaFile.window)) else { return (0, total) }
         var i = window - 2
         while i >= 0 {
-            if tail[i] == 0xFF, tail[i + 1] & 0xFE == 0xF8, let end = sampleEnd(tail, at: i, fixedBlockSize: blockSize) {
-                return end < total - total / 10
+            if tail[i] == 0xFF, tail[i + 1] & 0xFE == 0xF8,
+               let (first, end) = sampleRange(tail, at: i, fixedBlockSize: blockSize) {
+                return end < total - total / 10 ? (min(first, total), total) : nil
             }
             i -= 1
         }
-        return true                                                          // no audio frame at all
+        return (0, total)                                                    // no audio frame at all
     }
 
     /// The sample just after the frame whose header starts at `i`, or nil when it is not a valid header.
     static func sampleEnd(_ b: [UInt8], at i: Int, fixedBlockSize: Int) -> Int64? {
+        sampleRange(b, at: i, fixedBlockSize: fixedBlockSize)?.end
+    }
+
+    /// The first sample of the frame whose header starts at `i` and the sample just after it, or nil when it
+    /// is not a valid header.
+    static func sampleRange(_ b: [UInt8], at i: Int, fixedBlockSize: Int) -> (first: Int64, end: Int64)? {
         var p = i + 2
         guard p + 2 <= b.count else { return nil }
         let blockCode = Int(b[p] >> 4), rateCode = Int(b[p] & 0x0F)
@@ -67,7 +79,7 @@ enum FLACTail {
         guard p < b.count, crc8(b[i..<p]) == b[p] else { return nil }
         let variable = b[i + 1] & 1 == 1
         let first = variable ? number : number * Int64(fixedBlockSize)
-        return first + Int64(blockSize)
+        return (first, first + Int64(blockSize))
     }
 
     /// CRC-8, polynomial x^8 + x^2 + x + 1, as FLAC frame headers use.

@@ -34,7 +34,8 @@ extension MediaProbe {
                             fileType: dsd.kind == .dsf ? "dsf" : "dff", duration: dsd.duration, bitRate: audio.bitRate,
                             streams: [audio], tagLib: tagLib,
                             tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? []], damage: damage,
-                            sizeCheck: false, chapters: tagLib?.chapters ?? [])
+                            sizeCheck: false, chapters: tagLib?.chapters ?? [],
+                            declaredDuration: dsd.isTruncated ? dsd.declaredDuration : nil)
         }
         if MusepackSV6Header.extensions.contains(ext) {
             let start = FormatSniffer.audioStart(file)

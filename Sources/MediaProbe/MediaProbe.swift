@@ -108,15 +108,31 @@ public enum MediaProbe {
         }
         if let s = container.emptySampleTable { damage.append("the sample table of stream #\(s) is missing or damaged") }
         if tagLibHint != nil && tagLib == nil { damage.append("TagLib could not read this file; tags are FFmpeg's") }
+        // Cut files FFmpeg times by what is there (WAV by its size, Ogg by its last page) without a word: the
+        // same signs the native readers see, and WAV's declared length, so the truncation rule holds here too.
+        var declared: Double?
+        if container.formatName == "wav" {
+            let riff = NativeReading.read(file, container: "wav", codec: nil)
+            damage += riff.damage
+            declared = riff.declaredDuration
+        } else if container.formatName == "ogg", let (last, offset) = OggPage.last(in: file.tail),
+                  offset + last.length < file.tail.count {
+            damage.append("the file ends inside an Ogg page (truncated)")
+        }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
         // video file's is the whole file's, as players and ffprobe show it.
         let hasVideo = streams.contains { $0.kind == .video && !$0.isAttachedPicture }
         let bitRate = hasVideo ? container.bitRate : audio?.bitRate
+        // A video file's rate above is what FFmpeg derives from the file's size when the container states
+        // none (MP4): a cut file would always look whole. Its streams' rates (the sample tables') tell.
+        let playable = streams.filter { !$0.isAttachedPicture && ($0.kind == .video || $0.kind == .audio) }
+        let streamsRate = playable.allSatisfy({ $0.bitRate != nil }) ? playable.compactMap(\.bitRate).reduce(0, +) : nil
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
-                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters)
+                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
+                        declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }
 
     /// The item from TagLib and the native readings alone: the `.library` fast path, and the decision for these
@@ -147,7 +163,8 @@ public enum MediaProbe {
                       fileType: FileType.of(container: known.container, codec: known.codec, path: file.path),
                       duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,
                       tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties), unreadTag ? ffmpegTags ?? [] : []],
-                      damage: damage, sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters)
+                      damage: damage, sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters,
+                      declaredDuration: native.declaredDuration)
     }
 
     /// When FFmpeg refused the file: what TagLib and the native readers make of it, marked partial with
@@ -188,15 +205,33 @@ public enum MediaProbe {
                         fileType: FileType.of(container: container, codec: streams.first?.codec, path: file.path),
                         duration: streams.first?.duration, bitRate: native.audioBitRate, streams: streams, tagLib: tagLib,
                         tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage, sizeCheck: false,
-                        chapters: tagLib.chapters)
+                        chapters: tagLib.chapters, declaredDuration: streams.isEmpty ? nil : native.declaredDuration)
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.
     static func assemble(_ path: MediaPath, _ facts: FileFacts, formatName: String, fileType: String?,
                                  duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
                                  tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
-                                 chapters: [ChapterInfo], averageBitRate: Bool = true) -> ProbeResult {
+                                 chapters: [ChapterInfo], averageBitRate: Bool = true,
+                                 declaredDuration declared: Double? = nil, payloadBitRate: Int64? = nil) -> ProbeResult {
         var damage = damage
+        var duration = duration
+        var streams = streams
+        var declared = declared
+        // A header that promises more audio than the file holds at the stream's own bit rate: truncated. One
+        // rule for every format: the duration is the audio present (here estimated at that bit rate), the
+        // header's length is kept as `declaredDuration`, the file is flagged. `payloadBitRate` is the streams'
+        // own rate where `bitRate` is not (a video file's is FFmpeg's file size over the declared length).
+        if sizeCheck, declared == nil, let header = duration, let bitRate = payloadBitRate ?? bitRate, bitRate > 0,
+           Double(bitRate) / 8 * header > 1.25 * Double(facts.size) + 4096 {
+            damage.append("the file is shorter than its header says (truncated?)")
+            declared = header
+            duration = min(header, Double(facts.size) * 8 / Double(bitRate))
+        }
+        if let present = duration, let header = declared {
+            for i in streams.indices where streams[i].duration.map({ $0 > present }) ?? false { streams[i].duration = present }
+            if header <= present { declared = nil }         // not shorter after all: nothing to keep
+        }
         var warnings: [String] = []
         let audio = primaryAudio(streams)
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
@@ -236,10 +271,7 @@ public enum MediaProbe {
         item.mediaType = mediaType(tags: tags, hasVideo: video != nil, extension: path.fileExtension)
 
         if duration == nil && (audio != nil || video != nil) { damage.append("duration unknown") }
-        // A header that promises more audio than the file holds at the stream's own bit rate: truncated.
-        if sizeCheck, let duration, let bitRate, Double(bitRate) / 8 * duration > 1.25 * Double(facts.size) + 4096 {
-            damage.append("the file is shorter than its header says (truncated?)")
-        }
+        item[.declaredDuration] = declared.map(MediaValue.real)
         item[.chapterCount] = chapters.isEmpty ? nil : .integer(Int64(chapters.count))
         item[.isPartial] = .bool(!damage.isEmpty)
         item[.partialReason] = damage.first.map(MediaValue.text)

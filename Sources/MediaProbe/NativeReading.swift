@@ -5,7 +5,10 @@
 /// pre-skip counted as audio, the file average with the cover art as the audio bit rate, "2003" for a WAV
 /// dated 2003-05-17). Costs little I/O: the values come mostly from the shared head and tail windows.
 struct NativeReading {
+    /// The audio present (of a truncated file: what is left of it).
     var duration: Double?
+    /// A truncated file's length as its header declares it (nil when the file holds all of it).
+    var declaredDuration: Double?
     /// The audio stream's bit rate: the header's for CBR, the audio data's average otherwise.
     var audioBitRate: Int64?
     /// Tags that override TagLib's spelling of the same key (RIFF INFO's full date and track total).
@@ -85,12 +88,14 @@ struct NativeReading {
         }
         if let declared = h.bytes, declared > 0, Double(audioBytes) < Double(declared) * 0.8 {
             damage.append("the audio stops at \(audioBytes * 100 / Int64(declared))% of the length its header declares (truncated)")
+            declaredDuration = seconds
             seconds = seconds.map { $0 * Double(audioBytes) / Double(declared) }
         }
         // An absurd header (a frame count the file cannot hold at its bit rate): trust the size.
         if damage.isEmpty, !h.isVBR, h.frameBitRate > 0, let s = seconds,
            s * Double(h.frameBitRate) / 8 > 1.25 * Double(audioBytes) + 4096 {
             damage.append("the file is shorter than its header says (truncated?)")
+            declaredDuration = s
             seconds = Double(audioBytes) * 8 / Double(h.frameBitRate)
         }
         duration = seconds
@@ -146,8 +151,15 @@ struct NativeReading {
         guard rate > 0, total > 0 else { return }
         let seconds = Double(total) / Double(rate)
         duration = seconds
-        audioBitRate = Int64((Double(max(0, file.facts.size - at)) * 8 / seconds).rounded())
-        if FLACTail.endsEarly(file) { damage.append("the audio stops before the length STREAMINFO declares (truncated)") }
+        // The bit rate of the audio as encoded: the declared length's share of the bytes it would take is
+        // not known for a cut file, so its frames' average over what is there.
+        if let present = FLACTail.audioPresent(file) {
+            damage.append("the audio stops before the length STREAMINFO declares (truncated)")
+            declaredDuration = seconds
+            duration = Double(present.samples) / Double(rate)
+        }
+        let audioSeconds = duration ?? seconds
+        audioBitRate = audioSeconds > 0 ? Int64((Double(max(0, file.facts.size - at)) * 8 / audioSeconds).rounded()) : nil
     }
 
     /// Whether a metadata block may end at `at`: a block header follows (a defined type, a length inside
@@ -252,7 +264,10 @@ struct NativeReading {
             let available = max(0, min(data, file.facts.size - riff.dataStart))
             duration = Double(available) / Double(byteRate)
             audioBitRate = Int64(byteRate) * 8
-            if available < data * 9 / 10 { damage.append("the data chunk runs past the end of the file (truncated)") }
+            if available < data * 9 / 10 {
+                damage.append("the data chunk runs past the end of the file (truncated)")
+                declaredDuration = Double(data) / Double(byteRate)
+            }
         }
     }
 }

@@ -18,5 +18,8 @@ extension MediaProbe {
     ///   them anew.
     /// - 3: an Ogg file's bit rate is its audio pages' (the header pages, tags and cover art left out: a short
     ///   or heavily tagged Opus file read several times its rate); Ogg Speex's is its header's.
-    public static let readerVersion = 3
+    /// - 4: one truncation rule for every format: the duration is the audio present (FLAC to its last frame,
+    ///   MP4/ASF/video at their streams' bit rate), the header's length kept as `declaredDuration`, the file
+    ///   flagged (a cut WAV and a cut Ogg file read through FFmpeg too).
+    public static let readerVersion = 4
 }

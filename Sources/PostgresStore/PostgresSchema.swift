@@ -175,6 +175,11 @@ enum PostgresSchema {
             CREATE TRIGGER items_audio_changed BEFORE UPDATE OF "audioCodec", "sampleRate", "channels", "bitDepth", "playbackDuration", "bitRate"
                 ON items FOR EACH ROW EXECUTE FUNCTION mlib_clear_analysis();
             """),
+        // Issue 25, as SQLite's "v15": the length a truncated file's header declares (NULL for a whole file);
+        // `playbackDuration` is the audio present.
+        Step(name: "pg v10: declared duration of truncated files", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "declaredDuration" double precision;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

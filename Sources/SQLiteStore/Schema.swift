@@ -247,6 +247,15 @@ enum Schema {
             try db.execute(sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "TEXT", primaryKey: "PRIMARY KEY NOT NULL",
                                                       Schema.typeName))
         }
+        migrator.registerMigration("v15: declared duration of truncated files") { db in
+            // Issue 25's truncation rule: `playbackDuration` is the audio present, the length a cut file's
+            // header declares is kept here (NULL for a whole file). Rows read before have none until their
+            // file is read again (the reader version changed with the rule). A library opened by a build
+            // that added the column itself (`addMissingPropertyColumns`) has it already.
+            if try !db.columns(in: "items").contains(where: { $0.name == "declaredDuration" }) {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "declaredDuration" REAL"#)
+            }
+        }
         return migrator
     }
 

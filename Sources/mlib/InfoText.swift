@@ -14,6 +14,7 @@ enum InfoText {
         row("File type", item[.fileType]?.text)
         row("Container", item[.container]?.text)
         row("Duration", item[.playbackDuration]?.real.map(Format.duration))
+        row("Declared duration", item[.declaredDuration]?.real.map { Format.duration($0) + " (the header's; the file is shorter)" })
         row("Size", item[.fileSize]?.integer.map(Format.bytes))
         row("Bit rate", item[.bitRate]?.integer.map { "\($0 / 1000) kb/s" })
         row("Media type", item.mediaType.name)
