@@ -43,6 +43,8 @@ timed() {
   read -r wall rss user sys < <(tail -1 "$out/time")          # the first line may be "Command exited with…"
   echo "$name $wall $rss $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
 }
+# percent CPU WALL -> the share of one core the process had (200 = both cores busy all the time).
+percent() { awk -v c="$1" -v w="$2" 'BEGIN { if (w > 0) printf "%.0f", 100 * c / w; else print "?" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }'; }
 
 # mpd_update DIR -> "FULL_WALL FULL_CPU UNCHANGED_WALL FILES": MPD's full update and unchanged rescan of DIR
@@ -145,16 +147,16 @@ for n in "${sizes[@]}"; do
   read -r same same_rss same_cpu same_all < <(measure rescan-unchanged : "$mlib" scan --quiet --library "$library")
   read -r touched touched_rss touched_cpu touched_all < <(measure rescan-touched-1% touch_1pct "$mlib" scan --quiet --library "$library")
   items=$("$mlib" stats --json --library "$library" | awk -F'[:,]' '/"items"/ { gsub(/ /, "", $2); print $2 }')
-  printf '%-22s %8s s  %8s KB  %7s s CPU  %5s µs CPU/item   (%s items, %s files/s) [%s]\n' "full scan" "$full" "$full_rss" \
-    "$full_cpu" "$(per_item "$full_cpu" "$items")" "$items" "$(ratio "$items" "$full")" "$full_all"
+  printf '%-22s %8s s  %8s KB  %7s s CPU  %5s µs CPU/item   (%s items, %s files/s, %s%% CPU) [%s]\n' "full scan" "$full" "$full_rss" \
+    "$full_cpu" "$(per_item "$full_cpu" "$items")" "$items" "$(ratio "$items" "$full")" "$(percent "$full_cpu" "$full")" "$full_all"
   printf '%-22s %8s s  %8s KB  %7s s CPU  %5s µs CPU/item   [%s]\n' "unchanged rescan" "$same" "$same_rss" "$same_cpu" \
     "$(per_item "$same_cpu" "$items")" "$same_all" \
     "rescan, 1% touched" "$touched" "$touched_rss" "$touched_cpu" "$(per_item "$touched_cpu" "$items")" "$touched_all"
 
   [[ ${PEERS:-1} == 0 ]] && continue
   read -r mpd_full mpd_cpu mpd_same mpd_files < <(mpd_update "$corpus")
-  printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files)\n' "mpd full update" "$mpd_full" "" "$mpd_cpu" \
-    "$(per_item "$mpd_cpu" "$mpd_files")" "$mpd_files"
+  printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files, %s%% CPU)\n' "mpd full update" "$mpd_full" "" "$mpd_cpu" \
+    "$(per_item "$mpd_cpu" "$mpd_files")" "$mpd_files" "$(percent "$mpd_cpu" "$mpd_full")"
   printf '%-22s %8s s\n' "mpd unchanged update" "$mpd_same"
   find "$corpus" -type f -readable -print0 | sort -z >"$out/files-$n"
   read -r tl_wall tl_cpu tl_files < <(taglib_loop "$out/files-$n")
@@ -169,6 +171,8 @@ for n in "${sizes[@]}"; do
   fi
   echo "-- ratios, N=$n (>1 means mlib is faster or cheaper)"
   echo "full scan vs MPD update:        $(ratio "$mpd_full" "$full")x wall   (target >= 3x on 2 cores)"
+  # The best wall this CPU allows: both cores busy all the time. 3x MPD needs it at or under MPD's wall / 3.
+  echo "wall floor at 200% CPU:         $(awk -v c="$full_cpu" 'BEGIN { printf "%.2f", c / 2 }') s   (3x MPD needs <= $(awk -v m="$mpd_full" 'BEGIN { printf "%.2f", m / 3 }') s; load $(cut -d' ' -f1-3 /proc/loadavg))"
   echo "CPU per item vs MPD update:     $(ratio "$(per_item "$mpd_cpu" "$mpd_files")" "$(per_item "$full_cpu" "$items")")x"
   echo "CPU per item vs TagLib alone:   $(ratio "$(per_item "$tl_cpu" "$tl_files")" "$(per_item "$full_cpu" "$items")")x   (mlib reads more: tags, hashes, the index)"
   [[ -n $beets_full ]] && echo "full scan vs beets import:      $(ratio "$beets_full" "$full")x   (target >= 20x)"
