@@ -30,6 +30,24 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == specs.values.filter { $0["error"] is String }.count)
     }
 
+    /// A truncated file (issue 25's rule): the duration is the audio present, the header's length is shown
+    /// beside it and is in the JSON as `declaredDuration`; a whole file has neither row nor key.
+    @Test func aTruncatedFileShowsItsDeclaredDuration() throws {
+        let cut = CLI.fixtures.appendingPathComponent("bad/truncated.flac").path
+        let text = try CLI.run(["info", cut])
+        #expect(text.status == 0)
+        let lines = text.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Declared duration") && $0.contains("0:01.000") }, "\(text.out)")
+        #expect(lines.contains { $0.contains("Duration") && !$0.contains("Declared") && !$0.contains("0:01.000") }, "\(text.out)")
+        let json = try CLI.run(["info", "--json", cut])
+        let object = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])?.first)
+        let item = try #require(object["item"] as? [String: Any])
+        #expect(item["declaredDuration"] as? Double == 1)
+        #expect((item["playbackDuration"] as? Double ?? 1) < 0.5)
+        let whole = try CLI.run(["info", "--json", CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac").path])
+        #expect(!whole.out.contains("declaredDuration"))
+    }
+
     /// bitRate is the audio stream's: a 128 kb/s CBR MP3 with a 48 KiB cover is 128 kb/s (ffprobe's file
     /// average says 327), and its stream line shows it like any other codec's.
     @Test func mp3BitRateIsTheAudioStreams() throws {
