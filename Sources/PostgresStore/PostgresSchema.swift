@@ -246,27 +246,14 @@ enum PostgresSchema {
         SELECT 'column', attname::text FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped
         """
 
-    /// As SQLite's `Schema.addMissingPropertyColumns`: a property added to mlib after the library was made
-    /// gets its column (and a searchable one its folded twin) until a named step of its own adds it, so a
-    /// library from an earlier version stays scannable. Reads first: an up-to-date library is not written.
+    /// `SQLStore.addMissingPropertyColumns`, under the migration lock, with the columns read again under it
+    /// (another host may have added them meanwhile). `known`: the columns read before (nil: read them).
     static func addMissingPropertyColumns(_ session: PostgresSession, existing known: Set<String>? = nil) throws {
-        let existing = try known ?? Set(session.run { x in try x.rows(itemColumns) }.compactMap { $0.text(1) })
-        let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
-        let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
-        guard !missing.isEmpty || !missingFolded.isEmpty else { return }
+        func columns(_ x: PostgresStoreConnection.Executor) throws -> Set<String> { Set(try x.rows(itemColumns).compactMap { $0.text(1) }) }
+        guard SQLStore.lacksPropertyColumns(try known ?? session.run(columns)) else { return }
         try session.transaction { x in
             try x.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
-            for p in missing {
-                try x.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(raw: ItemRow.quoted(p.rawValue)) \(raw: typeName(SQLColumnType(p.spec.type)))")
-            }
-            for p in missingFolded {
-                // Folded in Swift (the same TextFolding as every write), row by row: a one-time upgrade.
-                let (column, folded) = (ItemRow.quoted(p.rawValue), ItemRow.quoted(ItemRow.foldedColumn(p)))
-                try x.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(raw: folded) text COLLATE \"C\"")
-                for row in try x.rows("SELECT id, \(raw: column) FROM items WHERE \(raw: column) IS NOT NULL") {
-                    try x.execute("UPDATE items SET \(raw: folded) = \(row.text(1).map(TextFolding.folded)) WHERE id = \(row.int64(0))")
-                }
-            }
+            try SQLStore.addMissingPropertyColumns(x, existing: try columns(x), typeName: typeName)
         }
     }
 
