@@ -54,23 +54,29 @@ public enum TextMatching {
     /// Our LIKE pattern (`*` any run, `?` one character, `\*` `\?` `\\` literal; `%` and `_` are literal,
     /// unlike SQL's LIKE) as a SQLite GLOB pattern.
     public static func likeToGlob(_ pattern: String) -> String {
+        translatingLike(pattern, anyRun: "*", oneCharacter: "?", literal: globEscaped)
+    }
+
+    /// Our LIKE pattern in another matcher's words (SQLite's GLOB, PostgreSQL's LIKE): `anyRun` for `*`,
+    /// `oneCharacter` for `?`, every other character (an escaped one too) through `literal`; a trailing `\`
+    /// stands for itself.
+    public static func translatingLike(_ pattern: String, anyRun: String, oneCharacter: String, literal: (String) -> String) -> String {
         var out = ""
         var escaped = false
         for ch in pattern.unicodeScalars {
             if escaped {
-                out += globEscaped(String(ch))
+                out += literal(String(ch))
                 escaped = false
                 continue
             }
             switch ch {
             case "\\": escaped = true
-            case "*": out += "*"
-            case "?": out += "?"
-            case "[": out += "[[]"
-            default: out.unicodeScalars.append(ch)
+            case "*": out += anyRun
+            case "?": out += oneCharacter
+            default: out += literal(String(ch))
             }
         }
-        if escaped { out += "\\" }
+        if escaped { out += literal("\\") }
         return out
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import MediaIndex
 import PostgresNIO
 
-// A batch of rows goes to the server column by column, each column one array parameter (`SQLText.bindColumn`)
+// A batch of rows goes to the server column by column, each column one array parameter (`PostgresBindings.appendColumn`)
 // that `unnest` turns back into rows. The statement then has one parameter per column whatever the row count.
 // A multi-row VALUES list of 500 rows × 80 columns had 40,000 parameters: parsing, analysing and planning it
 // took about 40% of the server's CPU in a full scan (perf, 10,000 files), and building its text much of the
@@ -33,15 +33,16 @@ struct NullableArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncoda
     }
 }
 
-extension SQLText {
-    /// Binds a column of a batch as one array of the column's type; `unnest` in the statement makes rows of
-    /// the columns again, in order.
-    mutating func bindColumn(_ values: [SQLValue], as type: SQLColumnType) -> String {
+extension PostgresBindings {
+    /// Binds a column of a batch as one array of the column's type and returns its placeholder; `unnest` in
+    /// the statement makes rows of the columns again, in order.
+    mutating func appendColumn(_ values: [SQLValue], as type: SQLColumnType) -> String {
         switch type {
-        case .bytes: bind(NullableArray(elements: values.map { $0.bytes.map { ByteBuffer(bytes: $0) } }))
-        case .text: bind(NullableArray(elements: values.map { $0.isNull ? nil : $0.text }))
-        case .integer: bind(NullableArray(elements: values.map(\.integer)))
-        case .real: bind(NullableArray(elements: values.map(\.real)))
+        case .bytes: append(NullableArray(elements: values.map { $0.bytes.map { ByteBuffer(bytes: $0) } }))
+        case .text: append(NullableArray(elements: values.map { $0.isNull ? nil : $0.text }))
+        case .integer: append(NullableArray(elements: values.map(\.integer)))
+        case .real: append(NullableArray(elements: values.map(\.real)))
         }
+        return "$\(count)"
     }
 }

@@ -32,79 +32,62 @@ extension PostgresIndex {
         }
     }
 
-    /// Applies a batch of edits in one transaction: new files as one INSERT … SELECT FROM unnest (each
-    /// column one array, `PostgresColumn.swift`; ids in read order; a path already there, left by a killed
-    /// scan, is refreshed and keeps its id), changed files as one UPDATE … FROM unnest, the rest one
-    /// statement each.
+    /// Applies a batch of edits in one transaction (`applyChanges`): new files as one INSERT … SELECT FROM
+    /// unnest (each column one array, `PostgresColumn.swift`; ids in read order; a path already there, left
+    /// by a killed scan, is refreshed and keeps its id), changed files as one UPDATE … FROM unnest.
     private func applyBatch(_ changes: [ScanChange], generation: Int64?) throws {
         guard !changes.isEmpty else { return }
-        let now = Date().timeIntervalSince1970
+        let now = Date()
         let names = ItemRow.scanColumnNames.map(ItemRow.quoted)
         // Rows per statement: one array per column holds them all; this only bounds a message's size.
         let perStatement = 5_000
         try session.transaction(passingRejections: true) { s in
-            var addedGeneration = generation
-            var adds: [[SQLValue]] = [], addedPaths: Set<MediaPath> = []
+            var addedGeneration: Int64 = 0
+            var adds: [[SQLValue]] = [], addedPaths: Set<SQLValue> = []
             var updates: [[SQLValue]] = [], updatedIDs: Set<Int64> = []
             // One typed array per column (`scanColumnTypes`; an update's rows start with the item id).
-            func columns(_ rows: ArraySlice<[SQLValue]>, types: [SQLColumnType], into q: inout SQLText) -> String {
-                types.indices.map { c in q.bindColumn(rows.map { $0[c] }, as: types[c]) }.joined(separator: ", ")
+            func columns(_ rows: ArraySlice<[SQLValue]>, types: [SQLColumnType], into binds: inout PostgresBindings) -> String {
+                types.indices.map { c in binds.appendColumn(rows.map { $0[c] }, as: types[c]) }.joined(separator: ", ")
             }
             func flush() throws {
                 for start in stride(from: 0, to: adds.count, by: perStatement) {
-                    var q = SQLText()
-                    let h = q.bind(host), d = q.bind(now), g = q.bind(addedGeneration ?? 0)
-                    let arrays = columns(adds[start..<min(start + perStatement, adds.count)], types: ItemRow.scanColumnTypes, into: &q)
-                    q.sql = """
+                    var binds = PostgresBindings()
+                    binds.append(host); binds.append(now.timeIntervalSince1970); binds.append(addedGeneration)
+                    let arrays = columns(adds[start..<min(start + perStatement, adds.count)], types: ItemRow.scanColumnTypes, into: &binds)
+                    _ = try s.send("""
                         INSERT INTO items (host, \(names.joined(separator: ", ")), "dateAdded", added_gen, "playCount", "skipCount")
-                        SELECT \(h), \(names.map { "b.\($0)" }.joined(separator: ", ")), \(d), \(g), 0, 0
+                        SELECT $1, \(names.map { "b.\($0)" }.joined(separator: ", ")), $2, $3, 0, 0
                         FROM unnest(\(arrays)) WITH ORDINALITY AS b(\(names.joined(separator: ", ")), n) ORDER BY b.n
                         ON CONFLICT (host, path) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                        """
-                    try s.execute(q)
+                        """, binds)
                 }
                 for start in stride(from: 0, to: updates.count, by: perStatement) {
-                    var q = SQLText()
-                    let arrays = columns(updates[start..<min(start + perStatement, updates.count)], types: [.integer] + ItemRow.scanColumnTypes, into: &q)
-                    q.sql = """
+                    var binds = PostgresBindings()
+                    let arrays = columns(updates[start..<min(start + perStatement, updates.count)], types: [.integer] + ItemRow.scanColumnTypes, into: &binds)
+                    _ = try s.send("""
                         UPDATE items SET \(names.map { "\($0) = b.\($0)" }.joined(separator: ", "))
                         FROM unnest(\(arrays)) AS b(item_id, \(names.joined(separator: ", ")))
                         WHERE items.id = b.item_id
-                        """
-                    try s.execute(q)
+                        """, binds)
                 }
                 let paths = (adds.map { $0[0] } + updates.map { $0[1] })    // path: the file's first column
-                    .compactMap { value -> Data? in if case .bytes(let path) = value { Data(path) } else { nil } }
                 if !paths.isEmpty {
-                    var d = SQLText()
-                    d.sql = "DELETE FROM failures WHERE host = \(d.bind(host)) AND path = ANY(\(d.bind(paths)))"
-                    try s.execute(d)
+                    var binds = PostgresBindings()
+                    binds.append(host)
+                    _ = try s.send("DELETE FROM failures WHERE host = $1 AND path = ANY(\(binds.appendColumn(paths, as: .bytes)))", binds)
                 }
                 adds = []; addedPaths = []
                 updates = []; updatedIDs = []
             }
-            for change in changes {
-                switch change {
-                case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    if addedGeneration == nil { addedGeneration = try SQLStore.bumpGeneration(PostgresStoreConnection.Executor(statements: s, inTransaction: true)) }
-                    // A path twice in one batch: the later read wins (one INSERT cannot touch a row twice).
-                    if addedPaths.contains(item.path) { try flush() }
-                    addedPaths.insert(item.path)
-                    adds.append(ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader))
-                case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    if updatedIDs.contains(id) { try flush() }
-                    updatedIDs.insert(id)
-                    updates.append([.integer(id)] + ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader))
-                case .move(let id, let path):
-                    try flush()
-                    try applyMove(PostgresStoreConnection.Executor(statements: s, inTransaction: true), id: id, to: path)
-                case .fail(let path, let stamp, let code, let message, let reader):
-                    try flush()
-                    try applyFailure(PostgresStoreConnection.Executor(statements: s, inTransaction: true), path, stamp, code: code, message: message,
-                                     reader: reader, at: Date(timeIntervalSince1970: now))
-                case .removeFailure(let path):
-                    try flush()
-                    try deleteFailure(PostgresStoreConnection.Executor(statements: s, inTransaction: true), path)
+            try applyChanges(changes, generation: generation, at: now, s) { id, row, generation in
+                // A path or an item twice in one batch: the later read wins (one statement cannot touch a row twice).
+                if let id {
+                    if !updatedIDs.insert(id).inserted { try flush(); updatedIDs.insert(id) }
+                    updates.append([.integer(id)] + row)
+                } else {
+                    if !addedPaths.insert(row[0]).inserted { try flush(); addedPaths.insert(row[0]) }
+                    addedGeneration = generation
+                    adds.append(row)
                 }
             }
             try flush()

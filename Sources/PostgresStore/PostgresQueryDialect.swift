@@ -28,7 +28,7 @@ struct PostgresQueryDialect: SQLDialect {
     }
 
     func like(_ expression: String, _ pattern: String, _ sql: inout ValueBinder) -> String {
-        "\(expression) LIKE \(sql.bind(Self.likePattern(pattern)))"
+        "\(expression) LIKE \(sql.bind(TextMatching.translatingLike(pattern, anyRun: "%", oneCharacter: "_", literal: Self.likeEscaped)))"
     }
 
     /// One array parameter, whatever the list's length.
@@ -89,23 +89,6 @@ struct PostgresQueryDialect: SQLDialect {
             if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
             out.unicodeScalars.append(ch)
         }
-        return out
-    }
-
-    /// mlib's LIKE (`*`, `?`, `\` escapes the next character) as PostgreSQL's.
-    static func likePattern(_ pattern: String) -> String {
-        var out = ""
-        var escaped = false
-        for ch in pattern.unicodeScalars {
-            if escaped { out += likeEscaped(String(ch)); escaped = false; continue }
-            switch ch {
-            case "\\": escaped = true
-            case "*": out += "%"
-            case "?": out += "_"
-            default: out += likeEscaped(String(ch))
-            }
-        }
-        if escaped { out += "\\\\" }
         return out
     }
 }

@@ -33,7 +33,7 @@ public final class PostgresRootLock: Sendable {
         var warned = false
         for (root, key) in keys {
             // Polled rather than blocking in pg_advisory_lock: a deadline can be honoured and signals handled.
-            while try !session.run({ s in try s.scalar(SQLText("SELECT pg_try_advisory_lock(\(key))"), as: Bool.self) ?? false }) {
+            while try session.run({ x in try x.value("SELECT pg_try_advisory_lock(\(key))") }) != .integer(1) {
                 if let deadline, Date() >= deadline { throw Failure.busy(root: root.string) }
                 if shouldStop() { throw CancellationError() }
                 if !warned { onWait(); warned = true }

@@ -202,13 +202,9 @@ enum PostgresSchema {
     static func migrate(_ session: PostgresSession, creating: Bool = true) throws {
         // Opening an up-to-date library costs one round trip (a process that runs one query pays it): the
         // steps applied and the item columns together. A new database has no mlib_migrations (42P01).
-        let found: (applied: Set<String>, columns: Set<String>)? = try session.run { s in
+        let found: [SQLRow]? = try session.run { x in
             do {
-                let row = try s.query("""
-                    SELECT ARRAY(SELECT name FROM mlib_migrations), ARRAY(SELECT attname::text FROM pg_attribute
-                        WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
-                    """)[0].makeRandomAccess()
-                return (Set(row[0].value([String].self) ?? []), Set(row[1].value([String].self) ?? []))
+                return try x.rows("SELECT 'step', name FROM mlib_migrations UNION ALL " + Self.itemColumns)
             } catch where PostgresSession.sqlState(error) == "42P01" {
                 return nil
             }
@@ -216,73 +212,53 @@ enum PostgresSchema {
         if found == nil {
             // No library here. Tables of another program (an `items` table too) mean the database is not
             // mlib's: creating mlib's tables among them would change someone else's data.
-            let foreign = try session.run { s in
-                try s.scalar(SQLText("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), as: Int64.self) ?? 0
-            }
+            let foreign = try session.run { x in try x.value("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").integer ?? 0 }
             if foreign > 0 {
                 throw IndexError.cannotOpen(database: session.location.description,
                                             reason: "the database holds \(foreign) tables of another program, not an mlib library; give mlib a database of its own")
             }
         }
-        guard found != nil || creating else { throw IndexError.noLibrary(database: session.location.description) }
-        let (applied, columns) = found ?? ([], [])
+        guard let found = found ?? (creating ? [] : nil) else { throw IndexError.noLibrary(database: session.location.description) }
+        let applied = Set(found.filter { $0.text(0) == "step" }.compactMap { $0.text(1) })
         if steps.allSatisfy({ applied.contains($0.name) }) {
-            try addMissingPropertyColumns(session, existing: columns)
+            try addMissingPropertyColumns(session, existing: Set(found.filter { $0.text(0) == "column" }.compactMap { $0.text(1) }))
             return
         }
-        try session.transaction { s in
-            try s.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
-            try s.execute("CREATE TABLE IF NOT EXISTS mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
-            let done = Set(try s.query("SELECT name FROM mlib_migrations").compactMap { $0.makeRandomAccess()[0].value(String.self) })
+        try session.transaction { x in
+            try x.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
+            try x.execute("CREATE TABLE IF NOT EXISTS mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
+            let done = Set(try x.rows("SELECT name FROM mlib_migrations").compactMap { $0.text(0) })
             for step in steps where !done.contains(step.name) {
-                try s.script(step.sql)
-                var insert = SQLText()
-                insert.sql = "INSERT INTO mlib_migrations VALUES (\(insert.bind(step.name)), \(insert.bind(Date().timeIntervalSince1970)))"
-                try s.execute(insert)
+                try x.script(step.sql)
+                try x.execute("INSERT INTO mlib_migrations VALUES (\(step.name), \(Date()))")
             }
             // Optional: a savepoint, so that a server without the extension (or a user without the right
             // to create it) leaves the library as it is.
-            try s.execute("SAVEPOINT trigram")
+            try x.execute("SAVEPOINT trigram")
             do {
-                try s.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-                try s.execute("CREATE INDEX IF NOT EXISTS items_search_trgm ON items USING gin (search_text gin_trgm_ops)")
-                try s.execute("RELEASE SAVEPOINT trigram")
+                try x.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+                try x.execute("CREATE INDEX IF NOT EXISTS items_search_trgm ON items USING gin (search_text gin_trgm_ops)")
+                try x.execute("RELEASE SAVEPOINT trigram")
             } catch {
-                try s.execute("ROLLBACK TO SAVEPOINT trigram")
+                try x.execute("ROLLBACK TO SAVEPOINT trigram")
             }
         }
         try addMissingPropertyColumns(session)
     }
 
-    /// As SQLite's `Schema.addMissingPropertyColumns`: a property added to mlib after the library was made
-    /// gets its column (and a searchable one its folded twin) until a named step of its own adds it, so a
-    /// library from an earlier version stays scannable. Reads first: an up-to-date library is not written.
+    /// The names of `items`' columns, each in a row after the word 'column'.
+    static let itemColumns: SQLStatement = """
+        SELECT 'column', attname::text FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped
+        """
+
+    /// `SQLStore.addMissingPropertyColumns`, under the migration lock, with the columns read again under it
+    /// (another host may have added them meanwhile). `known`: the columns read before (nil: read them).
     static func addMissingPropertyColumns(_ session: PostgresSession, existing known: Set<String>? = nil) throws {
-        let existing: Set<String> = try known ?? session.run { s in
-            let row = try s.query("""
-                SELECT ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped)
-                """)[0].makeRandomAccess()
-            return Set(row[0].value([String].self) ?? [])
-        }
-        let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
-        let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
-        guard !missing.isEmpty || !missingFolded.isEmpty else { return }
-        try session.transaction { s in
-            try s.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
-            for p in missing {
-                try s.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(ItemRow.quoted(p.rawValue)) \(typeName(SQLColumnType(p.spec.type)))")
-            }
-            for p in missingFolded {
-                // Folded in Swift (the same TextFolding as every write), row by row: a one-time upgrade.
-                let folded = ItemRow.quoted(ItemRow.foldedColumn(p))
-                try s.execute("ALTER TABLE items ADD COLUMN IF NOT EXISTS \(folded) text COLLATE \"C\"")
-                for row in try s.query("SELECT id, \(ItemRow.quoted(p.rawValue)) FROM items WHERE \(ItemRow.quoted(p.rawValue)) IS NOT NULL") {
-                    let r = row.makeRandomAccess()
-                    var update = SQLText()
-                    update.sql = "UPDATE items SET \(folded) = \(update.bind(r[1].value(String.self).map(TextFolding.folded))) WHERE id = \(update.bind(r[0].value(Int64.self)))"
-                    try s.execute(update)
-                }
-            }
+        func columns(_ x: PostgresStoreConnection.Executor) throws -> Set<String> { Set(try x.rows(itemColumns).compactMap { $0.text(1) }) }
+        guard SQLStore.lacksPropertyColumns(try known ?? session.run(columns)) else { return }
+        try session.transaction { x in
+            try x.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
+            try SQLStore.addMissingPropertyColumns(x, existing: try columns(x), typeName: typeName)
         }
     }
 

@@ -13,7 +13,7 @@ import PostgresNIO
 final class PostgresSession: @unchecked Sendable {
     /// One thread for every PostgreSQL connection of the process (they only pass bytes).
     private static let eventLoops = traced("event loop start") { MultiThreadedEventLoopGroup(numberOfThreads: 1) }
-    private static let logger = Logger(label: "mlib.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = Logger(label: "mlib.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     private static let ids = NIOLockedValueBox(0)
 
     let location: PostgresLocation
@@ -96,9 +96,7 @@ final class PostgresSession: @unchecked Sendable {
         case .tcp(let host, let port): place = "\(host):\(port)"
         case .unixSocket(let path): place = path
         }
-        if let e = error as? PSQLError, let message = e.serverInfo?[.message] {
-            return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "")
-        }
+        if let words = serverWords(error) { return words }
         var cause: any Error = error
         if let e = error as? PSQLError, let underlying = e.underlying { cause = underlying }
         let why: String
@@ -161,10 +159,16 @@ final class PostgresSession: @unchecked Sendable {
         return try body()
     }
 
-    /// The server's own words for an error (PSQLError's description hides them on purpose).
+    /// The server's own words for an error it sent, with its detail (PSQLError's description hides them on purpose).
+    static func serverWords(_ error: any Error) -> String? {
+        guard let e = error as? PSQLError, let message = e.serverInfo?[.message] else { return nil }
+        return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "")
+    }
+
+    /// An error in mlib's words: the server's own, else what became of the connection.
     static func reason(_ error: any Error) -> String {
+        if let words = serverWords(error) { return words }
         if let e = error as? PSQLError {
-            if let message = e.serverInfo?[.message] { return message + (e.serverInfo?[.detail].map { " (\($0))" } ?? "") }
             if e.code == .serverClosedConnection || e.code == .uncleanShutdown || e.code == .clientClosedConnection {
                 return Self.connectionLost
             }
@@ -196,13 +200,15 @@ final class PostgresSession: @unchecked Sendable {
         return state.hasPrefix("22") || state == "54000"
     }
 
-    /// Runs `body` alone on the connection, without a transaction around it (each statement commits).
-    /// Errors are `IndexError`s; with `passingRejections`, a refused value is `Rejected`.
+    /// Runs `body` alone on the connection, without a transaction around it unless `inTransaction` says one
+    /// is open (each statement commits). Errors are `IndexError`s; with `passingRejections`, a refused
+    /// value is `Rejected`.
     @discardableResult
-    func run<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
+    func run<T>(passingRejections: Bool = false, inTransaction: Bool = false, _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
         try lock.withLock {
-            let statements = Statements(connection: connection, counts: counts, deadline: location.statementTimeout == 0 ? 365 * 86400 : location.statementTimeout + 30)
-            do { return try body(statements) } catch let error as IndexError { throw error } catch where passingRejections && Self.isRejection(error) {
+            let deadline = location.statementTimeout == 0 ? 365 * 86400 : location.statementTimeout + 30
+            let executor = PostgresStoreConnection.Executor(connection: connection, counts: counts, deadline: deadline, inTransaction: inTransaction)
+            do { return try body(executor) } catch let error as IndexError { throw error } catch where passingRejections && Self.isRejection(error) {
                 throw Rejected(reason: Self.reason(error))
             } catch {
                 throw IndexError.database(database: location.description, reason: Self.reason(error))
@@ -212,98 +218,18 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @discardableResult
-    func transaction<T>(passingRejections: Bool = false, _ body: (Statements) throws -> T) throws -> T {
-        try run(passingRejections: passingRejections) { statements in
-            try statements.execute("BEGIN")
+    func transaction<T>(passingRejections: Bool = false, _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
+        try run(passingRejections: passingRejections, inTransaction: true) { x in
+            try x.execute("BEGIN")
             do {
-                let result = try body(statements)
-                try statements.execute("COMMIT")
+                let result = try body(x)
+                try x.execute("COMMIT")
                 return result
             } catch {
                 // Over a lost connection there is nothing to roll back (the server did), and no answer would come.
-                if !statements.connection.isClosed { _ = try? statements.execute("ROLLBACK") }
+                if !x.connection.isClosed { _ = try? x.execute("ROLLBACK") }
                 throw error
             }
         }
-    }
-
-    /// The statements of one call, on the locked connection.
-    struct Statements {
-        let connection: PostgresConnection
-        let counts: NIOLockedValueBox<Counts>
-
-        /// How long the client waits for an answer: the server's statement timeout and a margin for the rows
-        /// to arrive; past it the server is taken for gone.
-        let deadline: Double
-
-        /// Sends one statement and waits for its whole answer. A connection already lost fails at once: a
-        /// statement sent over it would never be answered.
-        func send(_ sql: String, _ binds: PostgresBindings) throws -> PostgresQueryResult {
-            guard !connection.isClosed else { throw ConnectionLost() }
-            let connection = connection
-            return try PostgresSession.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger),
-                                              within: deadline, onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
-        }
-
-        func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
-            let rows = try PostgresSession.traced(sql) { try send(sql, binds).rows }
-            counts.withLockedValue { $0.statements += 1; $0.rows += rows.count }
-            return rows
-        }
-
-        func query(_ sql: SQLText) throws -> [PostgresRow] { try query(sql.sql, sql.binds) }
-
-        /// Runs a statement; returns the number of rows it changed.
-        @discardableResult
-        func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Int {
-            counts.withLockedValue { $0.statements += 1 }
-            return try PostgresSession.traced(sql) { try send(sql, binds).metadata.rows ?? 0 }
-        }
-
-        @discardableResult
-        func execute(_ sql: SQLText) throws -> Int { try execute(sql.sql, sql.binds) }
-
-        /// Several statements, each ending with `;` at the end of a line (schema steps); no parameters.
-        /// (postgres-nio sends every query as a prepared statement, which holds one command.)
-        func script(_ sql: String) throws {
-            for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                try execute(statement.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";")))
-            }
-        }
-
-        func scalar<T: PostgresDecodable>(_ sql: SQLText, as type: T.Type) throws -> T? {
-            guard let row = try query(sql).first else { return nil }
-            return row.makeRandomAccess()[0].value(T.self)
-        }
-    }
-}
-
-/// SQL text with `$n` placeholders and the values bound to them, built piece by piece.
-struct SQLText {
-    var sql: String
-    var binds = PostgresBindings()
-
-    init(_ sql: String = "") { self.sql = sql }
-
-    /// Appends a value and returns its placeholder.
-    mutating func bind<T: PostgresDynamicTypeEncodable>(_ value: T?) -> String {
-        binds.append(value)
-        return "$\(binds.count)"
-    }
-
-    /// Bytes (paths) as `bytea`.
-    mutating func bind(_ value: Data?) -> String {
-        bind(value.map { ByteBuffer(bytes: $0) })
-    }
-
-    mutating func bind(_ values: [Data]) -> String {
-        bind(values.map { ByteBuffer(bytes: $0) })
-    }
-}
-
-extension PostgresCell {
-    /// The cell's value, nil when NULL or of another type (never throws: the schema fixes the types).
-    func value<T: PostgresDecodable>(_ type: T.Type = T.self) -> T? {
-        bytes == nil ? nil : try? decode(T.self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIndex
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// `SQLConnection` over a `PostgresSession`: `$N` placeholders, lists as arrays, cells read by their type.
@@ -7,28 +8,50 @@ struct PostgresStoreConnection: SQLConnection {
     let session: PostgresSession
     var syntax: any SQLSyntax { PostgresSyntax() }
 
-    func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
-        try session.run { s in try body(Executor(statements: s, inTransaction: false)) }
-    }
-
+    func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try session.run { try body($0) } }
     func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read(body) }
+    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try session.transaction { try body($0) } }
 
-    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
-        try session.transaction { s in try body(Executor(statements: s, inTransaction: true)) }
-    }
-
+    /// The statements of one call, on the session's locked connection.
     struct Executor: SQLExecutor {
-        let statements: PostgresSession.Statements
-        /// Inside `write`'s transaction (a cursor then needs no transaction of its own).
-        var inTransaction = true
+        let connection: PostgresConnection
+        let counts: NIOLockedValueBox<PostgresSession.Counts>
+        /// How long the client waits for an answer: the server's statement timeout and a margin for the rows
+        /// to arrive; past it the server is taken for gone.
+        let deadline: Double
+        /// Inside a transaction (`PostgresSession.transaction`: a cursor then needs no transaction of its own).
+        let inTransaction: Bool
         /// Rows a cursor hands over at a time: what `forEachRow` holds in memory at once.
         static let rowsPerFetch = 1_000
         /// Rows a first plain query may hand over before a cursor is declared (`forEachRow`).
         static let firstPageRows = 250
 
-        func rows(_ sql: SQLStatement) throws -> [SQLRow] {
-            try statements.query(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values)).map(Self.row)
+        /// Sends one statement and waits for its whole answer (counted for the tests). A connection already
+        /// lost fails at once: a statement sent over it would never be answered.
+        func send(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+            guard !connection.isClosed else { throw PostgresSession.ConnectionLost() }
+            let connection = connection
+            let result = try PostgresSession.traced(sql) {
+                try PostgresSession.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger),
+                                           within: deadline, onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
+            }
+            counts.withLockedValue { $0.statements += 1; $0.rows += result.rows.count }
+            return result
         }
+
+        func send(_ sql: SQLStatement) throws -> PostgresQueryResult {
+            try send(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values))
+        }
+
+        /// Several statements, each ending with `;` at the end of a line (schema steps); no parameters.
+        /// (postgres-nio sends every query as a prepared statement, which holds one command.)
+        func script(_ sql: String) throws {
+            for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                try execute(SQLStatement(raw: statement.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))))
+            }
+        }
+
+        func rows(_ sql: SQLStatement) throws -> [SQLRow] { try send(sql).rows.map(Self.row) }
 
         /// A small answer in one statement: the first `firstPageRows` + 1 rows asked for plainly, handed over
         /// when that is all there is. A larger answer sets them aside and goes through a cursor from its first
@@ -37,33 +60,30 @@ struct PostgresStoreConnection: SQLConnection {
         /// read-only, unless one is open. The cursor's four more statements (BEGIN, DECLARE, CLOSE, COMMIT)
         /// cost ~10 ms of a 48 ms `ls` at load 4; the plain first try costs a larger answer one short query.
         func forEachRow(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {
-            let text = sql.rendered(PostgresSyntax.placeholder)
             // The subquery keeps its ORDER BY: PostgreSQL does not flatten a subquery that sorts.
-            let first = try statements.query("SELECT * FROM (\(text)) AS mlib_first LIMIT \(Self.firstPageRows + 1)", Self.bindings(sql.values))
+            let first = try rows("SELECT * FROM (\(sql)) AS mlib_first LIMIT \(raw: String(Self.firstPageRows + 1))")
             if first.count <= Self.firstPageRows {
-                for row in first { try body(Self.row(row)) }
+                for row in first { try body(row) }
                 return
             }
-            if !inTransaction { try statements.execute("BEGIN READ ONLY") }
+            if !inTransaction { try execute("BEGIN READ ONLY") }
             do {
-                try statements.execute("DECLARE mlib_rows NO SCROLL CURSOR FOR " + text, Self.bindings(sql.values))
+                try execute("DECLARE mlib_rows NO SCROLL CURSOR FOR " + sql)
                 while true {
-                    let batch = try statements.query("FETCH \(Self.rowsPerFetch) FROM mlib_rows")
-                    for row in batch { try body(Self.row(row)) }
+                    let batch = try rows("FETCH \(raw: String(Self.rowsPerFetch)) FROM mlib_rows")
+                    for row in batch { try body(row) }
                     if batch.count < Self.rowsPerFetch { break }
                 }
-                try statements.execute("CLOSE mlib_rows")
-                if !inTransaction { try statements.execute("COMMIT") }
+                try execute("CLOSE mlib_rows")
+                if !inTransaction { try execute("COMMIT") }
             } catch {
-                _ = try? statements.execute(inTransaction ? "CLOSE mlib_rows" : "ROLLBACK")
+                _ = try? execute(inTransaction ? "CLOSE mlib_rows" : "ROLLBACK")
                 throw error
             }
         }
 
         @discardableResult
-        func execute(_ sql: SQLStatement) throws -> Int {
-            try statements.execute(sql.rendered(PostgresSyntax.placeholder), Self.bindings(sql.values))
-        }
+        func execute(_ sql: SQLStatement) throws -> Int { try send(sql).metadata.rows ?? 0 }
 
         static func bindings(_ values: [SQLValue]) -> PostgresBindings {
             var binds = PostgresBindings(capacity: values.count)
@@ -126,5 +146,12 @@ struct PostgresSyntax: SQLSyntax {
 
     func listRows(_ list: SQLValue, as alias: String) -> SQLStatement {
         "(SELECT ordinality - 1 AS position, value FROM unnest(\(list)) WITH ORDINALITY AS t(value, ordinality)) AS \(raw: alias)"
+    }
+}
+
+extension PostgresCell {
+    /// The cell's value, nil when NULL or of another type (never throws: the schema fixes the types).
+    func value<T: PostgresDecodable>(_ type: T.Type = T.self) -> T? {
+        bytes == nil ? nil : try? decode(T.self)
     }
 }

@@ -26,24 +26,9 @@ extension SQLiteIndex {
             // Looked up once per batch: the cache is keyed by the ~3 KB text, hashed on every lookup.
             let stageStatement = try db.cachedStatement(sql: Self.stageSQL)
             var staged = false
-            var addedGeneration = generation
-            for change in changes {
-                switch change {
-                case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    if addedGeneration == nil { addedGeneration = try SQLStore.bumpGeneration(SQLiteConnection.Executor(db: db)) }
-                    try Self.stage(stageStatement, id: nil, item, stamp, fingerprint, device, ends, reader, dateAdded: now, generation: addedGeneration!)
-                    staged = true
-                case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
-                    try Self.stage(stageStatement, id: id, item, stamp, fingerprint, device, ends, reader, dateAdded: now, generation: 0)
-                    staged = true
-                case .move(let id, let path):
-                    try applyMove(SQLiteConnection.Executor(db: db), id: id, to: path)
-                case .fail(let path, let stamp, let code, let message, let reader):
-                    try applyFailure(SQLiteConnection.Executor(db: db), path, stamp, code: code, message: message, reader: reader,
-                                     at: Date(timeIntervalSince1970: now))
-                case .removeFailure(let path):
-                    try deleteFailure(SQLiteConnection.Executor(db: db), path)
-                }
+            try applyChanges(changes, generation: generation, at: Date(timeIntervalSince1970: now), SQLiteConnection.Executor(db: db)) { id, row, generation in
+                try Self.stage(stageStatement, id: id, row, dateAdded: now, generation: generation)
+                staged = true
             }
             if staged {
                 for sql in Self.writeStagedSQL { try db.cachedStatement(sql: sql).execute() }
@@ -85,8 +70,7 @@ extension SQLiteIndex {
     /// GRDB's `StatementArguments` (an array of DatabaseValues, validated against the statement, then bound
     /// one by one) cost ~7% of a full scan's CPU. GRDB still runs the statement (`execute()`, which resets
     /// it without clearing the bindings), so its transaction bookkeeping and error handling are unchanged.
-    private static func stage(_ statement: Statement, id: Int64?, _ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64,
-                              _ device: Int64?, _ ends: EndHashes?, _ reader: Int?, dateAdded: Double, generation: Int64) throws {
+    private static func stage(_ statement: Statement, id: Int64?, _ row: [SQLValue], dateAdded: Double, generation: Int64) throws {
         // `execute()` without arguments runs the bound values only once GRDB counts them as bound; the first
         // use of the cached statement binds placeholders through GRDB so that it does.
         if statement.arguments.isEmpty {
@@ -102,7 +86,7 @@ extension SQLiteIndex {
         bind(id.sqlValue)
         bind(.real(dateAdded))
         bind(.integer(generation))
-        for value in ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader) { bind(value) }
+        for value in row { bind(value) }
         try statement.execute()
     }
 

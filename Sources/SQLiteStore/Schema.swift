@@ -338,18 +338,12 @@ enum Schema {
     /// migration step of their own; this keeps libraries of every earlier version scannable meanwhile.)
     static func addMissingPropertyColumns(_ writer: any DatabaseWriter) throws {
         let existing = try writer.read { db in Set(try db.columns(in: "items").map(\.name)) }
-        let missing = ItemRow.stored.filter { !existing.contains($0.rawValue) }
-        let missingFolded = ItemRow.searchable.filter { !existing.contains(ItemRow.foldedColumn($0)) }
-        guard !missing.isEmpty || !missingFolded.isEmpty else { return }
+        guard SQLStore.lacksPropertyColumns(existing) else { return }
         try writer.write { db in
-            for p in missing {
-                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(ItemRow.quoted(p.rawValue)) \(ItemRow.sqlType(p.spec.type))")
-            }
+            let missingFolded = try SQLStore.addMissingPropertyColumns(SQLiteConnection.Executor(db: db), existing: existing, typeName: typeName)
             guard !missingFolded.isEmpty else { return }
             for p in missingFolded {
                 let folded = ItemRow.quoted(ItemRow.foldedColumn(p))
-                try db.execute(sql: "ALTER TABLE items ADD COLUMN \(folded) TEXT")
-                try db.execute(sql: "UPDATE items SET \(folded) = mlib_fold(\(ItemRow.quoted(p.rawValue)), 3)")
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(ItemRow.quoted("items_" + ItemRow.foldedColumn(p))) ON items(\(folded))")
             }
             for trigger in ["items_fts_insert", "items_fts_delete", "items_fts_update"] {

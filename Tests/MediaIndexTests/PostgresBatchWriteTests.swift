@@ -17,11 +17,11 @@ struct PostgresBatchWriteTests {
         let texts: [String?] = [nil, "Björk; 坂本", ""]
         let integers: [Int64?] = [Int64.min, nil, 0]
         let reals: [Double?] = [241.5, -0.25, nil]
-        var q = SQLText()
-        let columns = [q.bindColumn(bytes.map { $0.sqlValue }, as: .bytes), q.bindColumn(texts.map { $0.sqlValue }, as: .text),
-                       q.bindColumn(integers.map { $0.sqlValue }, as: .integer), q.bindColumn(reals.map { $0.sqlValue }, as: .real)]
-        q.sql = "SELECT * FROM unnest(\(columns.joined(separator: ", "))) WITH ORDINALITY AS t(b, s, i, r, n) ORDER BY n"
-        let rows = try index.session.run { s in try s.query(q) }.map { row in
+        var binds = PostgresBindings()
+        let columns = [binds.appendColumn(bytes.map { $0.sqlValue }, as: .bytes), binds.appendColumn(texts.map { $0.sqlValue }, as: .text),
+                       binds.appendColumn(integers.map { $0.sqlValue }, as: .integer), binds.appendColumn(reals.map { $0.sqlValue }, as: .real)]
+        let sql = "SELECT * FROM unnest(\(columns.joined(separator: ", "))) WITH ORDINALITY AS t(b, s, i, r, n) ORDER BY n"
+        let rows = try index.session.run { s in try s.send(sql, binds).rows }.map { row in
             let r = row.makeRandomAccess()
             return (r[0].value(Data.self), r[1].value(String.self), r[2].value(Int64.self), r[3].value(Double.self))
         }
@@ -43,7 +43,7 @@ struct PostgresBatchWriteTests {
         // BEGIN, the generation, the INSERT, the failures' DELETE, COMMIT.
         #expect(index.session.statementsSent - before == 5)
         // Read back in id order, in one query (the test stays fast).
-        let read = try index.session.run { s in try s.query(#"SELECT path_text, title, artist, composer, "fileSize" FROM items ORDER BY id"#) }
+        let read = try index.session.run { s in try s.send(#"SELECT path_text, title, artist, composer, "fileSize" FROM items ORDER BY id"#).rows }
             .map { row in
                 let r = row.makeRandomAccess()
                 return (r[0].value(String.self), r[1].value(String.self), r[2].value(String.self), r[3].value(String.self), r[4].value(Int64.self))

@@ -10,7 +10,7 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
 struct PostgresSessionTests {
     static func setting(_ name: String, _ location: PostgresLocation) throws -> String? {
-        try PostgresSession(location).run { s in try s.scalar(SQLText("SELECT current_setting('\(name)')"), as: String.self) }
+        try PostgresSession(location).run { s in try s.value("SELECT current_setting(\(name))").text }
     }
 
     /// Generated OR/IN queries made the JIT compile for a minute (`ls --count "artist:1,2,…,400"`: 63–75 s
@@ -39,8 +39,8 @@ struct PostgresSessionTests {
         let error = try #require(throws: IndexError.self) { try LibraryLocator(locator).open(.existing) }
         #expect(error == .noLibrary(database: try PostgresLocation(url: locator).description), "\(error)")
         let session = try PostgresSession(try PostgresLocation(url: locator))
-        let tables = try session.run { s in try s.scalar(SQLText("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), as: Int64.self) }
-        let extensions = try session.run { s in try s.scalar(SQLText("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'"), as: Int64.self) }
+        let tables = try session.run { s in try s.value("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").integer }
+        let extensions = try session.run { s in try s.value("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'").integer }
         #expect(tables == 0 && extensions == 0)
         // Once created, `.existing` opens it.
         _ = try LibraryLocator(locator).open(.create)
@@ -58,7 +58,7 @@ struct PostgresSessionTests {
             let error = try #require(throws: IndexError.self) { try LibraryLocator(locator).open(mode) }
             #expect("\(error)".contains("not an mlib library"), "\(mode): \(error)")
         }
-        let tables = try session.run { s in try s.scalar(SQLText("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), as: Int64.self) }
+        let tables = try session.run { s in try s.value("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").integer }
         #expect(tables == 1)
     }
 

@@ -27,7 +27,7 @@ struct PostgresTLSTests {
     /// Whether the server says this connection is encrypted.
     static func encrypted(_ location: PostgresLocation) throws -> Bool {
         let session = try PostgresSession(location)
-        return try session.run { s in try s.scalar(SQLText("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"), as: Bool.self) } ?? false
+        return try session.run { s in try s.value("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()") } == .integer(1)
     }
 
     static var root: String { get throws { try #require(database).server.certificates + "/root.crt" } }

@@ -44,7 +44,7 @@ struct PostgresUpgradeTests {
         // New items go on from the old ids; opening again writes nothing.
         try index.apply([.add(sampleItem("/music/d.mp3", title: "Alarm Call"), stamp(4000), fingerprint: 7)], generation: 3)
         #expect(try index.item(path: MediaPath("/music/d.mp3"))?.persistentID == 4)
-        let applied = try index.session.run { s in try s.scalar(SQLText("SELECT count(*) FROM mlib_migrations"), as: Int64.self) }
+        let applied = try index.session.run { s in try s.value("SELECT count(*) FROM mlib_migrations").integer }
         #expect(applied == Int64(PostgresSchema.steps.count))
     }
 
@@ -57,13 +57,13 @@ struct PostgresUpgradeTests {
         func schema(_ locator: String) throws -> [String] {
             let session = try PostgresSession(try PostgresLocation(url: locator))
             return try session.run { s in
-                try s.query("""
+                try s.rows("""
                     SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(collation_name, '-') || ' '
                         || is_nullable || ' ' || coalesce(column_default, '-') || ' ' || coalesce(generation_expression, '-')
                     FROM information_schema.columns WHERE table_schema = 'public'
                     UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
                     UNION ALL SELECT 'extension ' || extname FROM pg_extension
-                    """).compactMap { $0.makeRandomAccess()[0].value(String.self) }.sorted()
+                    """).compactMap { $0.text(0) }.sorted()
             }
         }
         let (a, b) = (try schema(upgraded), try schema(new))

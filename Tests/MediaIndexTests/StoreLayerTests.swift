@@ -7,6 +7,21 @@ import Testing
 
 /// What the one store layer promises on both dialects alike (issue 22's numbered cases).
 struct StoreLayerTests {
+    /// One scan batch, one rule on both stores (`SQLStore.applyChanges`): a batch that adds a new file at
+    /// the path an item moves away from keeps both, whatever their order in the batch. PostgreSQL wrote the
+    /// new files staged before a move first: the newcomer's INSERT met the moving item's row at that path
+    /// (ON CONFLICT … DO UPDATE) and took it over, and the move then carried the newcomer's data away.
+    @Test(arguments: Store.available) func aBatchAddingAFileWhereAnItemMovedFromKeepsBoth(_ store: Store) throws {
+        let index = try store.emptyLibrary()
+        let id = try #require(try add([sampleItem("/m/a.mp3", title: "Moved")], to: index).first)
+        let newcomer = sampleItem("/m/a.mp3", title: "New", size: 2000)
+        try index.apply([.add(newcomer, stamp(2000), fingerprint: 9), .move(id: id, to: MediaPath("/m/b.mp3"))], generation: nil)
+        let moved = try index.item(path: MediaPath("/m/b.mp3"))
+        #expect(moved?.persistentID == id && moved?.title == "Moved", "\(store): \(String(describing: moved?.title))")
+        let added = try index.item(path: MediaPath("/m/a.mp3"))
+        #expect(added?.title == "New" && added?.persistentID != id, "\(store): \(String(describing: added?.title))")
+    }
+
     /// 8: a value that starts with a combining mark after the separator ("A; \u{301}B") is split as the SQL
     /// of both stores splits it, at the separator's bytes (Swift's String compared it as characters, where
     /// the space and the mark are one, and kept one value).

@@ -12,14 +12,8 @@ func databaseName(_ index: any LibraryStore) -> String { index.libraryName }
 extension PostgresIndex {
     /// Runs a statement (tests: user data written as the player would, checks of raw rows).
     func testExecute(_ sql: String, _ values: [Double?]) throws {
-        var q = SQLText()
-        var text = sql
-        for v in values {
-            let mark = q.bind(v)
-            if let range = text.range(of: "?") { text.replaceSubrange(range, with: mark) }
-        }
-        q.sql = text
-        try session.run { s in try s.execute(q) }
+        let marked = sql.replacingOccurrences(of: "?", with: String(SQLStatement.marker))
+        try session.run { s in try s.execute(SQLStatement(markedText: marked, values: values.map(\.sqlValue))) }
     }
 }
 

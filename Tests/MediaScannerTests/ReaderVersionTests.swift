@@ -20,7 +20,7 @@ struct ReaderVersionTests {
             try sqlite.write { db in for sql in statements { try db.execute(sql: sql) } }
         } else {
             let postgres = try #require(store as? PostgresIndex)
-            try postgres.session.run { s in for sql in statements { try s.execute(SQLText(sql)) } }
+            try postgres.session.run { s in for sql in statements { try s.execute(SQLStatement(raw: sql)) } }
         }
     }
 

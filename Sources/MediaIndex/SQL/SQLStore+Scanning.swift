@@ -134,7 +134,33 @@ extension SQLStore {
         try x.value("UPDATE scan_state SET value = value + 1 WHERE key = 'generation' RETURNING value").integer ?? 0
     }
 
-    // MARK: Writing: the edits of a batch that are not read files (each dialect's `apply` calls these)
+    // MARK: Writing a batch
+
+    /// A scan batch's changes, inside the writer's transaction `x`, as both stores apply them: moves and
+    /// failures at once, in order; each read file handed to `stage` (its `ItemRow.scanRowValues`, the id of a
+    /// changed file or nil for a new one, and the generation a new row carries: `generation`, else a new one
+    /// at the first new file) for the store to write together after the loop, its own way (SQLite through a
+    /// temporary table, PostgreSQL as arrays). Staged rows go in last, so a path a move frees is free for them.
+    package func applyChanges(_ changes: [ScanChange], generation: Int64?, at now: Date, _ x: any SQLExecutor,
+                              stage: (_ id: Int64?, _ row: [SQLValue], _ generation: Int64) throws -> Void) throws {
+        var addedGeneration = generation
+        for change in changes {
+            switch change {
+            case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
+                let generation = try addedGeneration ?? Self.bumpGeneration(x)
+                addedGeneration = generation
+                try stage(nil, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader), generation)
+            case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
+                try stage(id, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader), 0)
+            case .move(let id, let path):
+                try applyMove(x, id: id, to: path)
+            case .fail(let path, let stamp, let code, let message, let reader):
+                try applyFailure(x, path, stamp, code: code, message: message, reader: reader, at: now)
+            case .removeFailure(let path):
+                try deleteFailure(x, path)
+            }
+        }
+    }
 
     /// A known file renamed and otherwise unchanged: only its path changes (and it is found, if it was hidden).
     package func applyMove(_ x: any SQLExecutor, id: Int64, to path: MediaPath) throws {
