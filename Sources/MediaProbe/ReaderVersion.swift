@@ -20,6 +20,7 @@ extension MediaProbe {
     ///   or heavily tagged Opus file read several times its rate); Ogg Speex's is its header's.
     /// - 4: one truncation rule for every format: the duration is the audio present (FLAC to its last frame,
     ///   MP4/ASF/video at their streams' bit rate), the header's length kept as `declaredDuration`, the file
-    ///   flagged (a cut WAV and a cut Ogg file read through FFmpeg too).
+    ///   flagged (a cut WAV and a cut Ogg file read through FFmpeg too). Also ASF's WM/SharedUserRating as
+    ///   `tagRating` (read since `mlib tag --write-ratings`, which writes it, without a version of its own).
     public static let readerVersion = 4
 }
