@@ -39,7 +39,7 @@ echo "corpus: $music; songs: mpd $(songs "$mpd_port"), mlib $(songs "$mlib_port"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 memory
 echo "one client, per command (median):"
-python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port"
+python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port" "$mpd_pid" "$mlib_pid"
 python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port" | tail -n +2
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "library load ($CLIENTS clients: listallinfo, search any, find, list album group albumartist, lsinfo DIR):"
