@@ -31,7 +31,11 @@ final class ClientSession: @unchecked Sendable {
     /// A command of this client is running off the loop (a store call): lines that arrive meanwhile wait
     /// here, so a client's commands are answered in order while other clients go on being served.
     private var busy = false
-    private var waiting: [[UInt8]] = []
+    /// (A ring: `removeFirst` on an array moved every waiting line, and 5,000 pipelined `lsinfo DIR` spent
+    /// their time in memmove.)
+    private var waiting = CircularBuffer<[UInt8]>()
+    /// The socket's reads are stopped (`maxWaitingBytes`).
+    private var readsPaused = false
     private var waitingBytes = 0
     /// Lines waiting past this stop the reads from the socket until they are run (back-pressure on the
     /// input: a client that pipelines faster than it reads its answers is not buffered without bound).
@@ -70,7 +74,10 @@ final class ClientSession: @unchecked Sendable {
         guard busy || !channel.isWritable || !waiting.isEmpty else { return process(line) }
         waiting.append(line)
         waitingBytes += line.count + 1
-        if waitingBytes > Self.maxWaitingBytes { channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in } }
+        if waitingBytes > Self.maxWaitingBytes && !readsPaused {
+            readsPaused = true
+            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        }
     }
 
     /// Runs the lines that waited for an off-loop command or for the socket to drain, until one goes off
@@ -81,7 +88,10 @@ final class ClientSession: @unchecked Sendable {
             waitingBytes -= line.count + 1
             process(line)
         }
-        if waiting.isEmpty && !closed { channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in } }
+        if waiting.isEmpty && !closed && readsPaused {
+            readsPaused = false
+            channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        }
     }
 
     /// The channel's unsent answers fell below its low-water mark.
