@@ -8,6 +8,8 @@ import Library
 final class LibraryWalk: @unchecked Sendable {
     /// How long one slice writes before the loop serves others.
     static let slice = Duration.milliseconds(2)
+    /// Songs written between looks at the clock: reading it per song showed in the profile.
+    static let songsPerClockCheck = 64
 
     private struct Frame {
         var listing: LibraryBrowser.Listing
@@ -21,8 +23,13 @@ final class LibraryWalk: @unchecked Sendable {
     private let uris: LibraryURIs
     private let info: Bool
     private var stack: [Frame]
+    private let slice: Duration
+    private let songsPerClockCheck: Int
 
-    init(browser: LibraryBrowser, songs: SongWriter, uris: LibraryURIs, info: Bool, top: LibraryBrowser.Listing) {
+    init(browser: LibraryBrowser, songs: SongWriter, uris: LibraryURIs, info: Bool, top: LibraryBrowser.Listing,
+         slice: Duration = LibraryWalk.slice, songsPerClockCheck: Int = LibraryWalk.songsPerClockCheck) {
+        self.slice = slice
+        self.songsPerClockCheck = songsPerClockCheck
         self.browser = browser
         view = browser.view
         self.songs = songs
@@ -34,12 +41,11 @@ final class LibraryWalk: @unchecked Sendable {
     /// Writes on for about `slice`; true when the walk is done (or the answer went past the output buffer,
     /// which ends it: the client is closed).
     func step(_ out: inout Response) -> Bool {
-        let deadline = ContinuousClock.now + Self.slice
+        let deadline = ContinuousClock.now + slice
         var written = 0
         while !stack.isEmpty {
             if out.overflowed { return true }
-            // The clock is read every 64 songs: reading it per song showed in the profile.
-            if written >= 64 {
+            if written >= songsPerClockCheck {
                 written = 0
                 if ContinuousClock.now > deadline { return false }
             }
