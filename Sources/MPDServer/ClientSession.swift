@@ -220,7 +220,7 @@ final class ClientSession: @unchecked Sendable {
                 // Other clients first: the rest of the list goes on in a later turn of the loop (20 lists
                 // of 1,000 x listallinfo held another client's ping 670 ms when each ran to its end).
                 busy = true
-                core.enqueue {
+                core.afterPendingIO {
                     self.busy = false
                     guard !self.closed else { return }
                     self.continueList()
@@ -306,7 +306,7 @@ final class ClientSession: @unchecked Sendable {
     /// Runs the rest of a long answer a slice per turn of the loop (other clients' commands in between),
     /// then `then` with the whole answer.
     private func runLater(_ step: @escaping Continuation, out: Response, then: @escaping @Sendable (Response) -> Void) {
-        core.enqueue {
+        core.afterPendingIO {
             guard !self.closed else { return }
             var out = out
             if step(&out) { return then(out) }

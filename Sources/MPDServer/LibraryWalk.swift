@@ -1,13 +1,13 @@
 import Foundation
 import Library
 
-/// `listall` and `listallinfo` of a directory, written a slice at a time: the walk keeps where it is (a
+/// `listall` and `listallinfo` of a directory, written a slice (1 ms) at a time: the walk keeps where it is (a
 /// stack of directory listings and the position in each), so a long one gives the loop back between
 /// slices and other clients are answered meanwhile. At 100,040 songs one `listallinfo` held the loop for
 /// ~300 ms, and a ping behind a `command_list` flood of them waited 359 ms (issue 26: < 100 ms).
 final class LibraryWalk: @unchecked Sendable {
     /// How long one slice writes before the loop serves others.
-    static let slice = Duration.milliseconds(2)
+    static let slice = Duration.milliseconds(1)
     /// Songs written between looks at the clock: reading it per song showed in the profile.
     static let songsPerClockCheck = 64
 
