@@ -21,7 +21,7 @@ from importlib import import_module
 browse = import_module("mpd-browse")
 
 
-PIPELINED = 5000
+PIPELINED = 20000
 
 
 def cpu_seconds(pid):

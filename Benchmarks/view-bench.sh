@@ -9,7 +9,7 @@
 #    (MLIB_VIEW_LOG: only the items the change log names are read, the rest derived from memory);
 #  - per-command times (median, one client): list artist, list album group albumartist, count group artist,
 #    search any "x", lsinfo DIR, stats, listallinfo; for lsinfo DIR and stats also the time per command of
-#    5,000 pipelined in one write and each server's CPU per command (one round trip of these times mostly
+#    20,000 pipelined in one write and each server's CPU per command (one round trip of these times mostly
 #    the scheduler's wake-ups: see view-bench.py).
 # MUSIC=DIR is the folder (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`); default: the fixtures.
 set -euo pipefail

@@ -138,8 +138,11 @@ final class ClientSession: @unchecked Sendable {
         guard !closed else { return }
         var bytes = raw[...]
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-        // MPD's protocol is UTF-8; a line that is not is refused rather than guessed at.
-        guard let line = String(validating: bytes, as: UTF8.self) else {
+        // MPD's protocol is UTF-8; a line that is not is refused rather than guessed at. (An ASCII line, the
+        // usual one, needs no validating: the generic `String(validating:as:)` looked up type metadata on
+        // every line of a polling client.)
+        let ascii = bytes.allSatisfy { $0 < 0x80 }
+        guard let line = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
             if idleMask != nil || commandList != nil { return close() }
             return send(ack(MPDError(.argument, "Malformed UTF-8 in request"), command: "", index: 0))
         }
