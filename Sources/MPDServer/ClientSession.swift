@@ -362,7 +362,7 @@ final class ClientSession: @unchecked Sendable {
                 }
                 mask.insert(subsystem)
             }
-            return .idle(mask.isEmpty ? Set(Subsystem.allCases) : mask)
+            return .idle(mask.isEmpty ? Subsystem.all : mask)
         case "noidle":
             // Not idling (the idle was already answered): MPD sends nothing back, and a client that
             // sends idle/noidle in a race counts on that (ncmpcpp does).
