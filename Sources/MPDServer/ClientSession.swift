@@ -83,6 +83,11 @@ final class ClientSession: @unchecked Sendable {
     /// Runs the lines that waited for an off-loop command or for the socket to drain, until one goes off
     /// the loop again or the socket fills.
     private func drainWaiting() {
+        // The answers of the lines run here go out with one flush, as those of one read do (5,000 pipelined
+        // `stats` spent a fifth of their time in a flush each).
+        let batching = !inRead
+        if batching { inRead = true }
+        defer { if batching { endOfRead() } }
         while !busy, !closed, channel.isWritable, !waiting.isEmpty {
             let line = waiting.removeFirst()
             waitingBytes -= line.count + 1
