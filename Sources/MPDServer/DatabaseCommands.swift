@@ -62,7 +62,10 @@ enum DatabaseCommands {
         }
         // The first slice now; a walk longer than a slice goes on in later turns of the loop.
         let walk = LibraryWalk(browser: browser, songs: songs, uris: c.core.uris, info: info, top: top)
-        if !walk.step(&out) { c.continueLater(walk.step) }
+        let core = c.core
+        if !walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) {
+            c.continueLater { out in walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) }
+        }
     }
 
     // MARK: Queries

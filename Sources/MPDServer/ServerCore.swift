@@ -113,6 +113,12 @@ final class ServerCore: @unchecked Sendable {
 
     private var laterSlices: [@Sendable () -> Void] = []
     private var roundScheduled = false
+    /// How many of the current round's continuations are still to run.
+    private var roundLeft = 0
+
+    /// Long answers and command lists waiting for a turn (besides the one asking): their slices share a
+    /// round (`LibraryWalk.slice(whileWaiting:)`).
+    var waitingForATurn: Int { laterSlices.count + max(0, roundLeft - 1) }
 
     private func scheduleRound() {
         roundScheduled = true
@@ -123,7 +129,11 @@ final class ServerCore: @unchecked Sendable {
         let round = laterSlices
         laterSlices = []
         // Continuations that ask for a later turn meanwhile wait for the next round (still `roundScheduled`).
-        for body in round { body() }
+        roundLeft = round.count
+        for body in round {
+            body()
+            roundLeft -= 1
+        }
         roundScheduled = false
         if !laterSlices.isEmpty { scheduleRound() }
     }
