@@ -8,7 +8,9 @@
 #    alone on the same files; and the view's own refresh after the update, as the server logs it
 #    (MLIB_VIEW_LOG: only the items the change log names are read, the rest derived from memory);
 #  - per-command times (median, one client): list artist, list album group albumartist, count group artist,
-#    search any "x", lsinfo DIR, stats, listallinfo.
+#    search any "x", lsinfo DIR, stats, listallinfo; for lsinfo DIR and stats also the time per command of
+#    20,000 pipelined in one write and each server's CPU per command (one round trip of these times mostly
+#    the scheduler's wake-ups: see view-bench.py).
 # MUSIC=DIR is the folder (e.g. `../shared/tools/make-corpus.sh /tmp/c10k 10000`); default: the fixtures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +44,7 @@ printf 'resident memory: mlib serve %s MB (empty library %s MB: view %s MB); mpd
 kill "$full_pid" "$empty_pid"; wait "$full_pid" "$empty_pid" 2>/dev/null || true
 
 # Per-command times.
-python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port"
+python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port" "$mpd_pid" "$mlib_pid"
 
 # A 1 % rescan: touch 1 % of the files, then `update` on each server (mlib's answers once its scan is done
 # and the new view is in); then the same files again for `mlib scan` alone, to tell the scan from the view.

@@ -54,7 +54,13 @@ final class SessionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var line = unwrapInboundIn(data)
+        session?.beginRead()
         session?.receive(line.readBytes(length: line.readableBytes) ?? [])
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        session?.endOfRead()
+        context.fireChannelReadComplete()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -54,25 +54,18 @@ enum DatabaseCommands {
             return info ? songs.write(song, of: view, to: &out) : out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? uri)
         }
         let top = try browser.listing(uri)
-        func visit(_ listing: LibraryBrowser.Listing) {
-            // Past the output buffer the answer is dropped (and the client closed): the walk stops.
-            guard !out.overflowed else { return }
-            for song in listing.songs {
-                if info { songs.write(song, of: view, to: &out) } else { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
-            }
-            for (child, directory) in listing.directories {
-                out.field("directory", child)
-                if info, let modified = view.directories[Int(directory)].modified { out.timestamp("Last-Modified", seconds: modified) }
-                visit(browser.listing(directory, uri: child))
-            }
-        }
         let normalized = LibraryURIs.normalized(uri)
         if !normalized.isEmpty {
             out.field("directory", normalized)
             if info, let path = c.core.uris.path(of: normalized), let d = view.directory(path: path),
                let modified = view.directories[Int(d)].modified { out.timestamp("Last-Modified", seconds: modified) }
         }
-        visit(top)
+        // The first slice now; a walk longer than a slice goes on in later turns of the loop.
+        let walk = LibraryWalk(browser: browser, songs: songs, uris: c.core.uris, info: info, top: top)
+        let core = c.core
+        if !walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) {
+            c.continueLater { out in walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) }
+        }
     }
 
     // MARK: Queries

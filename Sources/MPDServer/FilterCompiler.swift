@@ -99,8 +99,7 @@ struct FilterCompiler {
             guard op == .equal else {
                 // `search track 1` (contains), starts_with and =~ on the number's text: the numbers up to
                 // 9,999 whose decimal text matches, as one IN (mpd found 561 songs where mlib found none).
-                let test = try textTest(op, value)
-                let numbers = (1...9_999).filter { test(String($0)) }.map { MediaValue.integer(Int64($0)) }
+                let numbers = try matchingNumbers(op, value).map { MediaValue.integer(Int64($0)) }
                 return numbers.isEmpty ? .none : .comparison(Comparison(property, .in, .list(numbers)))
             }
             let number = value.split(separator: "/").first.map(String.init) ?? value
@@ -125,15 +124,29 @@ struct FilterCompiler {
         return .comparison(Comparison(property, operatorAndValue.0, .value(.text(operatorAndValue.1)), options: options))
     }
 
-    /// The test a text operator makes of a number's decimal text (`search` ignores case: digits have none).
-    private func textTest(_ op: Operation, _ value: String) throws -> (String) -> Bool {
-        switch op {
-        case .contains: return { $0.contains(value) }
-        case .startsWith: return { $0.hasPrefix(value) }
-        case .regex:
+    /// The numbers 1...9,999 whose decimal text passes a text operator (`search` ignores case: digits have
+    /// none). A value with anything but digits matches no number's text without trying the 9,999: `search
+    /// any "the"` tried them with Foundation's `contains`, twice (track and disc), and that was 40 % of the
+    /// server's CPU under the 10-client library load at 2,004 songs.
+    private func matchingNumbers(_ op: Operation, _ value: String) throws -> [Int] {
+        if op == .regex {
             guard let regex = try? NSRegularExpression(pattern: value) else { throw MPDError.badArgument("Bad regular expression") }
-            return { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
-        default: return { $0 == value }
+            return (1...9_999).filter { n in
+                let text = String(n)
+                return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            }
+        }
+        let wanted = Array(value.utf8)
+        guard !wanted.isEmpty, wanted.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return [] }
+        return (1...9_999).filter { n in
+            let text = Array(String(n).utf8)
+            switch op {
+            case .contains: return text.count >= wanted.count && (0...(text.count - wanted.count)).contains { start in
+                text[start..<(start + wanted.count)].elementsEqual(wanted)
+            }
+            case .startsWith: return text.starts(with: wanted)
+            default: return text == wanted
+            }
         }
     }
 

@@ -38,9 +38,23 @@ enum PlaybackCommands {
             core.player.currentPlaybackTime = 0
         } else {
             core.player.setNowPlayingItem(at: position)
+            reapplyPriorities(core, playing: position)
         }
         if !core.outputEnabled { return }
         core.player.play()
+    }
+
+    /// `play N` in random mode swaps song N into the current place of the play order (as mpd's does), which
+    /// sent a prioritised song waiting there behind the others: it played next in 0 of 5 trials, where mpd
+    /// plays it next every time. Each priority is given to the player again (through 0, as it ignores an
+    /// unchanged one), which puts its song right after the current one, among the higher priorities.
+    private static func reapplyPriorities(_ core: ServerCore, playing position: Int) {
+        guard core.player.shuffleMode == .songs, !core.priorities.isEmpty else { return }
+        for (id, priority) in core.priorities.sorted(by: { $0.value < $1.value }) {
+            guard let other = core.queueIDs.position(ofID: id), other != position else { continue }
+            core.player.setPriority(0, forItemAt: other)
+            core.player.setPriority(priority, forItemAt: other)
+        }
     }
 
     static func pause(_ c: CommandContext, _ out: inout Response) throws {

@@ -54,13 +54,17 @@ enum StatusCommands {
         }
     }
 
+    /// The view's slots `stats` counts, looked up once (a tag name look-up per `stats` showed in its profile).
+    private static let artistSlot = MPDTag.named("Artist")!.slot
+    private static let albumSlot = MPDTag.named("Album")!.slot
+
     static func stats(_ c: CommandContext, _ out: inout Response) throws {
         // From the view: no store call, so a poll never waits for an update or a slow store.
         let view = c.view
         out.field("uptime", Int(Date().timeIntervalSince(c.core.started)))
         out.field("playtime", Int(c.core.playTime))
-        out.field("artists", view.distinctParts[MPDTag.named("Artist")!.slot])
-        out.field("albums", view.distinctValues[MPDTag.named("Album")!.slot])
+        out.field("artists", view.distinctParts[Self.artistSlot])
+        out.field("albums", view.distinctValues[Self.albumSlot])
         out.field("songs", view.count)
         out.field("db_playtime", Int(view.totalRoundedDuration))
         out.field("db_update", Int(c.core.databaseUpdated.timeIntervalSince1970))

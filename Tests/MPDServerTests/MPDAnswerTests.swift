@@ -28,6 +28,29 @@ struct MPDAnswerTests {
         #expect(try client.command("currentsong").contains("Pos: 0"))
     }
 
+    /// In random mode a song given a priority before `play N` plays next, in every trial, and its priority
+    /// is gone once it has played (issue 26, 6: mlib played it next in 0 of 5 trials, mpd in 5 of 5: `play N`
+    /// swapped the chosen song into the prioritised one's place in the order).
+    @Test func aPrioritySetBeforePlayInRandomModePlaysNext() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        for trial in 0..<5 {
+            #expect(try client.command("stop").last == "OK")
+            #expect(try client.command("clear").last == "OK")
+            #expect(try client.command("add /").last == "OK")
+            #expect(try client.command("random 1").last == "OK")
+            let target = 6 - trial % 3
+            #expect(try client.command("prio 255 \(target)").last == "OK")
+            #expect(try client.command("play \(trial % 3)").last == "OK")
+            #expect(try client.command("next").last == "OK")
+            #expect(try client.command("currentsong").contains("Pos: \(target)"), "trial \(trial)")
+            #expect(try !client.command("playlistinfo \(target)").contains { $0.hasPrefix("Prio: ") }, "trial \(trial)")
+        }
+    }
+
     /// `commands` does not list `noidle` (mpd answers it only inside idle); `tagtypes` needs no password.
     @Test func commandsAndTagtypesBeforeThePassword() throws {
         let library = try TestLibrary()
