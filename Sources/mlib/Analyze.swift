@@ -32,7 +32,7 @@ struct Analyze: AsyncParsableCommand {
             REPLAYGAIN_TRACK_PEAK and REPLAYGAIN_ALBUM_PEAK ("0.912345", sample peaks unless --true-peak) and \
             REPLAYGAIN_REFERENCE_LOUDNESS ("-18.00 LUFS"), as ID3v2 TXXX frames, Vorbis comments, MP4 \
             ----:com.apple.iTunes: items, APE items or ASF attributes; in Opus files R128_TRACK_GAIN and \
-            R128_ALBUM_GAIN instead (RFC 7845: Q7.8 integers, dB × 256, relative to -23 LUFS), and no \
+            R128_ALBUM_GAIN instead (RFC 7845: Q7.8 integers, 256 to the dB, relative to -23 LUFS), and no \
             REPLAYGAIN_* field. Files are written as mlib tag writes them (each wholly old or wholly new) and \
             read again into the index, whose analysis a retag keeps. A file already holding these values is \
             not written; a format mlib cannot write tags to is named on standard error and the rest are \
