@@ -125,9 +125,14 @@ final class AnalyzeWriteTests {
             }
         }
 
-        // A second run writes nothing.
+        // A second run writes nothing; --json adds each file's outcome to the summary.
         let again = try mlib(["analyze", "--write", "--library", library])
         #expect(again.status == 0 && again.out.contains("wrote 0 files"), "\(again.out) \(again.stderr)")
+        let json = try mlib(["analyze", "--write", "--json", "--library", library])
+        let summary = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        #expect(summary?["matched"] as? Int == 5 && summary?["upToDate"] as? Int == 5, "\(json.out)")
+        let outcomes = (summary?["tags"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+        #expect(outcomes == Array(repeating: "unchanged", count: 5), "\(json.out)")
     }
 
     /// kill -9 at random moments of `analyze --write` over 12 files (FLACs edited in place behind the
