@@ -135,6 +135,24 @@ final class AnalyzeWriteTests {
         #expect(outcomes == Array(repeating: "unchanged", count: 5), "\(json.out)")
     }
 
+    /// A format mlib cannot write tags to (Matroska) is named on standard error and the status is 1; the
+    /// other files are written.
+    @Test func aFormatWithoutTagWritingIsReportedAndTheRestWritten() throws {
+        let music = fixtures.directory.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let flac = try fixtures.music("music/song.flac", seconds: 4)
+        let mka = try fixtures.reencode(flac, "music/song.mka", options: ["-c:a", "flac"])
+        let library = fixtures.directory.appendingPathComponent("library.sqlite").path
+        #expect(try mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: mka))
+        let run = try mlib(["analyze", "--write", "--library", library])
+        #expect(run.status == 1, "\(run.out) \(run.stderr)")
+        #expect(run.stderr.contains(mka) && !run.stderr.contains(flac), "\(run.stderr)")
+        #expect(run.out.contains("wrote 1 file"), "\(run.out)")
+        #expect(try Self.tags(flac)["replaygain_track_gain"] != nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: mka)) == before)
+    }
+
     /// kill -9 at random moments of `analyze --write` over 12 files (FLACs edited in place behind the
     /// journal, MP3s rewritten as copies renamed over them): after the next mlib command each file is byte
     /// for byte its old or its new self. TagWriting's journal does it; this checks that `--write` goes
