@@ -303,7 +303,11 @@ const char *const kMP4FreeformPrefix = "----:com.apple.iTunes:";
 
 void loadProperties(mlib_tw_file *h) {
     h->properties.clear();
-    PropertyMap map = h->file->properties();
+    // A WAV saved as RIFF INFO only (it had no ID3v2 chunk): what INFO holds. The file's map is the ID3v2
+    // tag's once an edit filled it, though that tag is never saved, so a key INFO refused looked written
+    // and the unchanged file was rewritten on every edit.
+    auto *wav = dynamic_cast<RIFF::WAV::File *>(h->file.get());
+    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? wav->InfoTag()->properties() : h->file->properties();
     for (const auto &entry : map) {
         std::string key = entry.first.to8Bit(true);
         for (const auto &value : entry.second) h->properties.emplace_back(key, value.to8Bit(true));
