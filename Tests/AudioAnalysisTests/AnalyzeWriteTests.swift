@@ -54,7 +54,7 @@ final class AnalyzeWriteTests {
         let source = try fixtures.music("source.wav", seconds: 12)
         var names: [String] = []
         for (name, options) in [("a.flac", [String]()), ("b.mp3", ["-b:a", "192k"]), ("c.m4a", ["-c:a", "aac", "-b:a", "160k"]),
-                                ("d.ogg", ["-c:a", "libvorbis"])] {
+                                ("d.ogg", ["-c:a", "libvorbis"]), ("f.wma", ["-c:a", "wmav2", "-b:a", "160k"])] {
             _ = try fixtures.reencode(source, "music/" + name, options: options + album + ["-af", "volume=\(names.count + 1)dB"])
             names.append(name)
         }
@@ -84,7 +84,7 @@ final class AnalyzeWriteTests {
 
         let run = try mlib(["analyze", "--true-peak", "--write", "--library", library])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.out.contains("wrote 5 files"), "\(run.out)")
+        #expect(run.out.contains("wrote 6 files"), "\(run.out)")
 
         for name in names {
             let ours = try Self.tags(path(name)), theirs = try Self.tags(reference.appendingPathComponent(name).path)
@@ -130,9 +130,9 @@ final class AnalyzeWriteTests {
         #expect(again.status == 0 && again.out.contains("wrote 0 files"), "\(again.out) \(again.stderr)")
         let json = try mlib(["analyze", "--write", "--json", "--library", library])
         let summary = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
-        #expect(summary?["matched"] as? Int == 5 && summary?["upToDate"] as? Int == 5, "\(json.out)")
+        #expect(summary?["matched"] as? Int == 6 && summary?["upToDate"] as? Int == 6, "\(json.out)")
         let outcomes = (summary?["tags"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
-        #expect(outcomes == Array(repeating: "unchanged", count: 5), "\(json.out)")
+        #expect(outcomes == Array(repeating: "unchanged", count: 6), "\(json.out)")
     }
 
     /// A format mlib cannot write tags to (Matroska) is named on standard error and the status is 1; the
