@@ -30,4 +30,19 @@ public enum TrackAnalyzer {
                                      duration: Double(frames) / Double(decoder.sampleRate))
         return (analysis, meter)
     }
+
+    /// The fingerprint alone (MPD's `getfingerprint` for an item not analysed): the file decoded only as
+    /// far as Chromaprint takes it (its first `seconds`), the same print as `analyze` stores.
+    public static func fingerprint(path: String, seconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> [UInt32] {
+        let decoder: AudioDecoder<Float>
+        do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode(Self.reason(error)) }
+        let fingerprinter = try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: seconds)
+        while fingerprinter.wantsMore {
+            let chunk: [Float]?
+            do { chunk = try decoder.read() } catch { throw .decode(Self.reason(error)) }
+            guard let chunk else { break }
+            try chunk.withUnsafeBufferPointer { (samples) throws(AnalysisError) in try fingerprinter.add(samples) }
+        }
+        return try fingerprinter.finish()
+    }
 }

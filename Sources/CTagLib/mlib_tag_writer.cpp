@@ -234,6 +234,10 @@ struct mlib_tw_file {
     std::vector<std::pair<long, std::vector<char>>> patches;
     bool saved = false;
     std::string ratingValue;      // mlib_tw_rating_value's answer, kept for the caller's pointer
+    // MP4 text items `----:com.apple.iTunes:NAME` and ASF text attributes NAME that TagLib 1.13's
+    // PropertyMap does not translate (it knows a fixed list): upper-cased NAME → the item's own key, so
+    // that they are properties like the others.
+    std::map<std::string, std::string> freeform;
 };
 
 namespace {
@@ -296,13 +300,87 @@ void noteTags(mlib_tw_file *h) {
     if (h->format == "asf") appendFormat(h->tagFormat, "ASF");
 }
 
+const char *const kMP4FreeformPrefix = "----:com.apple.iTunes:";
+
+// A key mlib writes as a freeform item: upper-case letters, digits, '_' and ' ' (`TagFieldMapping`'s KEY).
+bool plainKey(const std::string &key) {
+    return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ' ';
+    });
+}
+
 void loadProperties(mlib_tw_file *h) {
     h->properties.clear();
-    PropertyMap map = h->file->properties();
+    // A WAV saved as RIFF INFO only (it had no ID3v2 chunk): what INFO holds. The file's map is the ID3v2
+    // tag's once an edit filled it, though that tag is never saved, so a key INFO refused looked written
+    // and the unchanged file was rewritten on every edit.
+    auto *wav = dynamic_cast<RIFF::WAV::File *>(h->file.get());
+    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? wav->InfoTag()->properties() : h->file->properties();
     for (const auto &entry : map) {
         std::string key = entry.first.to8Bit(true);
         for (const auto &value : entry.second) h->properties.emplace_back(key, value.to8Bit(true));
     }
+    // MP4 and ASF: TagLib 1.13 reads and writes only the freeform items and attributes of its list; the
+    // others (ReplayGain's REPLAYGAIN_*, which loudgain and rsgain write, any KEY of `mlib tag`) are added
+    // here as KEY, as TagLib 2 and mutagen name them. Text only: a binary one is not a property to edit.
+    h->freeform.clear();
+    auto expose = [&](const std::string &raw, const std::string &name, const StringList &values) {
+        std::string key = String(name, String::UTF8).upper().to8Bit(true);
+        if (values.isEmpty() || !plainKey(key) || map.contains(String(key, String::UTF8)) || h->freeform.count(key)) return;
+        h->freeform[key] = raw;
+        for (const auto &value : values) h->properties.emplace_back(key, value.to8Bit(true));
+    };
+    if (auto *m = dynamic_cast<MP4::File *>(h->file.get())) {
+        if (!m->tag()) return;
+        const size_t prefix = std::strlen(kMP4FreeformPrefix);
+        for (const auto &itemKey : map.unsupportedData()) {
+            std::string raw = itemKey.to8Bit(true);
+            if (raw.size() <= prefix || raw.compare(0, prefix, kMP4FreeformPrefix) != 0) continue;
+            MP4::Item item = m->tag()->item(itemKey);
+            // TagLib keeps a freeform item's UTF-8 data as text and any other as bytes (an item set here
+            // has no data type yet): text is what toStringList finds.
+            if (item.isValid()) expose(raw, raw.substr(prefix), item.toStringList());
+        }
+    } else if (auto *a = dynamic_cast<ASF::File *>(h->file.get())) {
+        if (!a->tag()) return;
+        for (const auto &name : map.unsupportedData()) {
+            StringList values;
+            for (const auto &attribute : a->tag()->attribute(name)) {
+                if (attribute.type() != ASF::Attribute::UnicodeType) { values.clear(); break; }
+                values.append(attribute.toString());
+            }
+            expose(name.to8Bit(true), name.to8Bit(true), values);
+        }
+    }
+}
+
+// The freeform items (MP4) or attributes (ASF) of `pending` TagLib refused: each written under the name it
+// had, else `----:com.apple.iTunes:KEY` (MP4) or KEY (ASF), and those `pending` no longer holds removed.
+// `refused` keeps what is still refused.
+void applyFreeform(mlib_tw_file *h, PropertyMap &refused) {
+    auto *m = dynamic_cast<MP4::File *>(h->file.get());
+    auto *a = dynamic_cast<ASF::File *>(h->file.get());
+    if (!(m && m->tag()) && !(a && a->tag())) return;
+    for (const auto &entry : h->freeform) {
+        if (h->pending.contains(String(entry.first, String::UTF8))) continue;
+        if (m) m->tag()->removeItem(String(entry.second, String::UTF8)); else a->tag()->removeItem(String(entry.second, String::UTF8));
+    }
+    PropertyMap still;
+    for (const auto &entry : refused) {
+        std::string key = entry.first.to8Bit(true);
+        if (!plainKey(key)) { still.insert(entry.first, entry.second); continue; }
+        auto known = h->freeform.find(key);
+        std::string fresh = m ? std::string(kMP4FreeformPrefix) + key : key;
+        String name(known != h->freeform.end() ? known->second : fresh, String::UTF8);
+        if (m) {
+            m->tag()->setItem(name, MP4::Item(entry.second));
+        } else {
+            ASF::AttributeList list;
+            for (const auto &value : entry.second) list.append(ASF::Attribute(value));
+            a->tag()->setAttribute(name, list);
+        }
+    }
+    refused = still;
 }
 
 ID3v2::Tag *id3v2Of(File *f) {
@@ -406,6 +484,7 @@ int mlib_tw_apply(mlib_tw_file *file) {
     file->unsupported.clear();
     try {
         PropertyMap refused = file->file->setProperties(file->pending);
+        applyFreeform(file, refused);
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.
         if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {

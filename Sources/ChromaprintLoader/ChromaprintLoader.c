@@ -22,6 +22,8 @@
     X(int, chromaprint_finish, (ChromaprintContext *ctx), (ctx)) \
     X(int, chromaprint_get_raw_fingerprint, (ChromaprintContext *ctx, uint32_t **fingerprint, int *size), (ctx, fingerprint, size)) \
     X(int, chromaprint_get_sample_rate, (ChromaprintContext *ctx), (ctx)) \
+    X(int, chromaprint_encode_fingerprint, (const uint32_t *fp, int size, int algorithm, char **encoded_fp, int *encoded_size, int base64), \
+      (fp, size, algorithm, encoded_fp, encoded_size, base64)) \
     V(chromaprint_dealloc, (void *ptr), (ptr))
 
 #define POINTER(type, name, params, args) type (*name) params;

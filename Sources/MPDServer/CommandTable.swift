@@ -49,6 +49,7 @@ enum CommandTable {
         Command("enableoutput", .admin, 1, 1, OutputCommands.enable),
         Command("find", .read, 1, nil, DatabaseCommands.find),
         Command("findadd", .add, 1, nil, DatabaseCommands.findadd),
+        Command("getfingerprint", .read, 1, 1, FingerprintCommands.getfingerprint),
         Command("getvol", .read, 0, 0, StatusCommands.getvol),
         Command("idle", .read, 0, nil, nothing),
         Command("list", .read, 1, nil, DatabaseCommands.list),

@@ -1,8 +1,10 @@
 import ArgumentParser
 import AudioAnalysis
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
+import TagWriting
 
 /// `mlib analyze [QUERY]`: loudness (EBU R128, ReplayGain 2.0 gains) and fingerprints of the matching
 /// items, in one decode pass per file, into the index (`AudioAnalysis.AnalysisRun` does the work).
@@ -25,13 +27,25 @@ struct Analyze: AsyncParsableCommand {
             measured (items without a loudness, or all with --force), fingerprints already stored are kept, and \
             items never fingerprinted are fingerprinted by the next run without it.
 
+            With --write, the matching items' values are then written into their files' tags, as loudgain \
+            and rsgain write them: REPLAYGAIN_TRACK_GAIN and REPLAYGAIN_ALBUM_GAIN ("-6.52 dB"), \
+            REPLAYGAIN_TRACK_PEAK and REPLAYGAIN_ALBUM_PEAK ("0.912345", sample peaks unless --true-peak) and \
+            REPLAYGAIN_REFERENCE_LOUDNESS ("-18.00 LUFS"), as ID3v2 TXXX frames, Vorbis comments, MP4 \
+            ----:com.apple.iTunes: items, APE items or ASF attributes; in Opus files R128_TRACK_GAIN and \
+            R128_ALBUM_GAIN instead (RFC 7845: Q7.8 integers, 256 to the dB, relative to -23 LUFS), and no \
+            REPLAYGAIN_* field. Files are written as mlib tag writes them (each wholly old or wholly new) and \
+            read again into the index, whose analysis a retag keeps. A file already holding these values is \
+            not written; a format mlib cannot write tags to is named on standard error and the rest are \
+            written. --dry-run shows the changes without writing them.
+
             Examples:
               mlib analyze
               mlib analyze artist:Björk --true-peak
               mlib analyze --json
               mlib analyze --loudness-only
+              mlib analyze album:Homogenic --write --dry-run
 
-            \(ExitStatus.help(one: "some files could not be decoded (each is named on standard error)"))
+            \(ExitStatus.help(one: "some files could not be decoded or their tags written (each is named on standard error)"))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -44,6 +58,12 @@ struct Analyze: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Measure loudness and gains only, without fingerprints (faster; stored fingerprints are kept).")
     var loudnessOnly = false
+
+    @Flag(name: .long, help: "Write the ReplayGain tags (R128_* in Opus files) into the matching items' files.")
+    var write = false
+
+    @Flag(name: .long, help: "With --write: show the tag changes, write nothing to the files.")
+    var dryRun = false
 
     @Option(name: .shortAndLong, help: "Files decoded at once (default: the number of cores).")
     var jobs: Int?
@@ -60,22 +80,73 @@ struct Analyze: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if dryRun && !write { throw ValidationError("--dry-run shows what --write would write: give --write too") }
     }
 
     func run() async throws {
         let filter = query.isEmpty ? MediaModel.Predicate.all : try QueryInput.predicate(query)
-        let store = try libraryOptions.open()
+        let library = try libraryOptions.library()
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         let run = AnalysisRun(truePeak: truePeak, jobs: jobs, force: force, loudnessOnly: loudnessOnly)
-        let summary = try await run.run(store, query: MediaQuery(filter: filter)) { display?.show($0) }
+        let summary = try await run.run(library.store, query: MediaQuery(filter: filter)) { display?.show($0) }
         display?.clear()
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
-        if json {
+        var reports: [TagFileReport] = []
+        if write {
+            if !json && !quiet { print(Self.text(summary)) }
+            reports = try await writeTags(library, filter: filter)
+        }
+        if json && write {
+            try JSONOutput.write(WriteSummary(analysis: summary, tags: reports.map(WriteSummary.File.init)))
+        } else if json {
             try JSONOutput.write(summary)
-        } else if !quiet {
+        } else if !quiet && !write {
             print(Self.text(summary))
         }
-        if !summary.failures.isEmpty { throw ExitCode(ExitStatus.partialFailure) }
+        if !summary.failures.isEmpty || reports.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    /// `--write`: the matching items' stored values into their files (the plan only with --dry-run), then
+    /// the written files read again into the index. The reports, in path order.
+    func writeTags(_ library: Library, filter: MediaModel.Predicate) async throws -> [TagFileReport] {
+        let items = try library.store.items(MediaQuery(filter: filter)).sorted { $0.path.string < $1.path.string }
+        let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (path: item.path.string, edit: $0) } }
+        let writer = TagWriter()
+        let reports = dryRun ? jobs.map { writer.edit($0.path, $0.edit, write: false) } : writer.edit(jobs)
+        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
+        if !written.isEmpty { try await library.refresh(files: written.map { MediaPath($0.path) }) }
+        if json || quiet {
+            for report in reports where report.outcome == .failed { printError(report.error ?? report.path) }
+        } else if dryRun {
+            TagReportText.show(reports, json: false)
+        } else {
+            TagReportText.show(reports, json: false, failures: false)
+            TagReportText.summary(reports)
+        }
+        return reports
+    }
+
+    /// `--json --write`: the analysis summary's keys and `tags`, each file's outcome.
+    struct WriteSummary: Encodable {
+        struct File: Encodable {
+            var path: String
+            var outcome: String
+            var error: String?
+            init(_ report: TagFileReport) {
+                path = report.path
+                outcome = report.outcome.rawValue
+                error = report.error
+            }
+        }
+        var analysis: AnalysisRun.Summary
+        var tags: [File]
+
+        enum Keys: String, CodingKey { case tags }
+        func encode(to encoder: any Encoder) throws {
+            try analysis.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(tags, forKey: .tags)
+        }
     }
 
     static func text(_ s: AnalysisRun.Summary) -> String {

@@ -28,6 +28,15 @@ final class AnalysisFixtures {
         try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "\(channels)"] + extra, name)
     }
 
+    /// A melody: a sine whose note changes `notesPerSecond` times a second, walking the 12 semitones above
+    /// 220 Hz by `step` and turning by `turn` every third note, so that melodies of other steps, turns and
+    /// tempos are other recordings made of the same pitch classes.
+    func melody(_ name: String, seconds: Double = 15, step: Int, turn: Int, notesPerSecond: Int) throws -> String {
+        let note = "floor(t*\(notesPerSecond))"
+        let expression = "0.4*sin(2*PI*t*220*pow(2,mod(\(note)*\(step)+\(turn)*floor(\(note)/3),12)/12))"
+        return try ffmpeg(["-f", "lavfi", "-i", "aevalsrc='\(expression)':s=44100:d=\(seconds)", "-ac", "2"], name)
+    }
+
     /// `source` re-encoded (by `name`'s extension, with `options` such as a bit rate or a trim).
     func reencode(_ source: String, _ name: String, options: [String] = []) throws -> String {
         try ffmpeg(["-i", source] + options, name)
