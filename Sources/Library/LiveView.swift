@@ -28,7 +28,11 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
 
     private struct State {
         var timer: (any DispatchSourceTimer)?
-        var onChange: (@Sendable (LibrarySnapshot) -> Void)?
+        var interval: Duration?
+        /// Who hears of each new snapshot, in the order they started watching (one view may serve several
+        /// fronts: `mlib serve` with the MPD port and `--http`).
+        var observers: [(watch: Watch, onChange: @Sendable (LibrarySnapshot) -> Void)] = []
+        var nextWatch = 0
         var lastError: String?
         var ticks = 0
         /// The version the snapshot is current with, when newer than `snapshot.version` (a look that found
@@ -64,8 +68,22 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         let feed = feed ?? StoreChangeFeed(store: store)
         self.feed = feed
         let version = try feed.viewVersion(probingModifications: true)
-        current = Mutex(try LibrarySnapshot.build(from: store, schema: schema, version: version))
+        let started = ContinuousClock.now
+        let built = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+        current = Mutex(built)
         Self.returnFreedMemory()
+        if Self.logsRefreshes {
+            // One line per view made: a process serving MPD and the API from one view says it once.
+            Self.log("built: \(built.count) items in " + String(format: "%.1f ms", Self.seconds(ContinuousClock.now - started) * 1_000))
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    private static func log(_ text: String) {
+        FileHandle.standardError.write(Data("mlib: view \(text)\n".utf8))
     }
 
     /// The build's temporaries (interning tables, decoded items) are freed but glibc keeps the pages:
@@ -81,28 +99,54 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     /// The last refresh's error, if it failed (the previous snapshot stays in use).
     public var lastError: String? { lock.withLock { state.lastError } }
 
-    /// Starts looking for changes every `interval`; `onChange` is called (on the view's queue) with each
-    /// new snapshot.
-    public func watch(every interval: Duration, onChange: @escaping @Sendable (LibrarySnapshot) -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false, probing: nil) }
-        lock.withLock {
-            state.onChange = onChange
-            state.timer?.cancel()
-            state.timer = timer
-        }
-        timer.resume()
+    /// One front's watching (`watch`), to end with `stop(_:)`.
+    public struct Watch: Hashable, Sendable {
+        let number: Int
     }
 
-    /// Stops watching (a refresh under way finishes).
+    /// Starts looking for changes every `interval` (with several watchers, the shortest interval asked);
+    /// `onChange` is called (on the view's queue) with each new snapshot, after those of earlier watchers.
+    @discardableResult
+    public func watch(every interval: Duration, onChange: @escaping @Sendable (LibrarySnapshot) -> Void) -> Watch {
+        lock.withLock {
+            let watch = Watch(number: state.nextWatch)
+            state.nextWatch += 1
+            state.observers.append((watch, onChange))
+            if state.timer == nil || interval < state.interval! {
+                state.timer?.cancel()
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+                timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false, probing: nil) }
+                state.timer = timer
+                state.interval = interval
+                timer.resume()
+            }
+            return watch
+        }
+    }
+
+    /// Ends one watcher's watching; the looking stops with the last one (a refresh under way finishes).
+    public func stop(_ watch: Watch) {
+        lock.withLock {
+            state.observers.removeAll { $0.watch == watch }
+            if state.observers.isEmpty { stopTimer() }
+        }
+    }
+
+    /// Stops watching for every watcher (a refresh under way finishes).
     public func stop() {
         lock.withLock {
-            state.timer?.cancel()
-            state.timer = nil
-            state.onChange = nil
+            state.observers = []
+            stopTimer()
         }
+    }
+
+    /// Under `lock`.
+    private func stopTimer() {
+        state.timer?.cancel()
+        state.timer = nil
+        state.interval = nil
     }
 
     /// Brings the view up to date now (after a scan this process ran): blocks the caller until the new
@@ -156,19 +200,17 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             current.withLock { $0 = new }
             Self.returnFreedMemory()
             let elapsed = ContinuousClock.now - started
-            let onChange = lock.withLock {
+            let observers = lock.withLock {
                 state.lastError = nil
                 state.applied = nil
                 state.lastRefresh = report
-                state.lastRefresh?.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                return state.onChange
+                state.lastRefresh?.seconds = Self.seconds(elapsed)
+                return state.observers
             }
             if Self.logsRefreshes, let report = lastRefresh {
-                let line = "mlib: view \(report.incremental ? "refreshed" : "rebuilt"): \(report.items) items in "
-                    + String(format: "%.1f ms", report.seconds * 1_000) + "\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                Self.log("\(report.incremental ? "refreshed" : "rebuilt"): \(report.items) items in " + String(format: "%.1f ms", report.seconds * 1_000))
             }
-            onChange?(new)
+            for observer in observers { observer.onChange(new) }
             return true
         } catch {
             lock.withLock { state.lastError = "\(error)" }

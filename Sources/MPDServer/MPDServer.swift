@@ -52,11 +52,13 @@ public final class MPDServer: @unchecked Sendable {
     private let reserve = DescriptorReserve()
 
     /// `library`: opened with its locator (`Library.open`), so that `update` takes the scan lock its store needs.
-    public init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration) throws {
+    /// `view`: an in-memory view of `library` shared with another front (its schema from
+    /// `MPDServer.viewSchema`, first, e.g. merged with the Subsonic server's); nil: the server builds its own.
+    public init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration, view: LiveView? = nil) throws {
         // One thread: the connections and the shared state (ServerCore) all live on it. The library view
         // is built here, before any client connects (as mpd loads its database), on the caller's thread.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        core = try ServerCore(player: player, library: library, configuration: configuration, loop: group.next())
+        core = try ServerCore(player: player, library: library, configuration: configuration, loop: group.next(), view: view)
         core.watchLibrary()
     }
 

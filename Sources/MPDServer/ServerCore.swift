@@ -79,13 +79,18 @@ final class ServerCore: @unchecked Sendable {
 
     private var observer: UUID?
 
-    init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration, loop: any EventLoop) throws {
+    /// `view`: one built over `library`'s store whose schema holds `ViewSchema.mpd`'s slots first (shared
+    /// with another front: `MPDServer.viewSchema`); nil: the core builds its own.
+    init(player: MusicPlayer, library: Library, configuration: MPDServerConfiguration, loop: any EventLoop,
+         view: LiveView? = nil) throws {
         self.loop = loop
         self.player = player
         self.library = library
         self.configuration = configuration
-        view = try LiveView(store: library.store, schema: .mpd)
-        uris = LibraryURIs(roots: view.snapshot.roots)
+        // The commands read slots by fixed numbers (`MPDTag.slot`): a shared view must start with ours.
+        if let view, view.schema.slotOffset(of: .mpd) != 0 { throw MPDServer.ViewMismatch() }
+        self.view = try view ?? LiveView(store: library.store, schema: .mpd)
+        uris = LibraryURIs(roots: self.view.snapshot.roots)
         databaseUpdated = Date()
         storeThread.start()
         // Later, never inline: the player reports from inside its own calls (a command's `next`).

@@ -43,12 +43,12 @@ extension Call {
         node.set("id", String(id))
         if let directory = view.directory(path: path.directory) { node.set("parent", catalog.folderID(directory)) }
         node.set("isDir", false)
-        node.set("title", view.value(item, slot: S.title) ?? path.lastComponent.string)
+        node.set("title", catalog.value(item, S.title) ?? path.lastComponent.string)
         node.set("album", album.name)
-        node.set("artist", view.value(item, slot: S.artist) ?? Catalog.unknownArtist)
+        node.set("artist", catalog.value(item, S.artist) ?? Catalog.unknownArtist)
         node.set("track", catalog.int(item, S.track))
         node.set("year", catalog.int(item, S.year))
-        node.set("genre", view.value(item, slot: S.genre))
+        node.set("genre", catalog.value(item, S.genre))
         node.set("coverArt", String(id))
         node.set("size", catalog.int(item, S.size))
         let suffix = path.fileExtension.lowercased()
@@ -70,17 +70,17 @@ extension Call {
         node.set("starred", marks.starred(.song, String(id)))
         node.set("albumId", album.id)
         node.set("artistId", album.artistID)
-        let video = view.value(item, slot: S.video) != nil
+        let video = catalog.value(item, S.video) != nil
         node.set("type", video ? "video" : "music")
         node.set("mediaType", "song")
         node.set("isVideo", video)
         // OpenSubsonic's lists beside the single strings (clients that know them show every genre).
-        let artist = view.value(item, slot: S.artist) ?? Catalog.unknownArtist
+        let artist = catalog.value(item, S.artist) ?? Catalog.unknownArtist
         node.set("displayArtist", artist)
         node.add(list: "artists", [Self.artistReference("artists", id: "ar-" + Catalog.hash(artist), name: artist)])
         node.set("displayAlbumArtist", album.artist)
         node.add(list: "albumArtists", [Self.artistReference("albumArtists", id: album.artistID, name: album.artist)])
-        node.add(list: "genres", Self.genreList(view.value(item, slot: S.genre)))
+        node.add(list: "genres", Self.genreList(catalog.value(item, S.genre)))
         return node
     }
 

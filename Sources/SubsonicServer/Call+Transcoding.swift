@@ -58,17 +58,30 @@ extension Call {
         var headers = HTTPFields()
         headers[.contentType] = format.contentType
         headers[.cacheControl] = "no-cache"
+        // `estimateContentLength=true` (Subsonic 1.8.0): players that need a length before playing get one.
+        let length = parameters["estimateContentLength"]?.lowercased() == "true" ? session.estimatedLength : nil
+        if let length { headers[.contentLength] = String(length) }
         let threads = server.transcoding.threads
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // A client that goes away makes the write throw (or cancels the task): the loop ends and the
             // slot is given back. It is given back before the end is sent, so a client's next request
             // (the next song, on the same connection) never finds it still taken.
             defer { session.close() }
+            var sent = 0
             while !Task.isCancelled, let bytes = try await threads.runIfActive({ try session.read() }) {
                 if bytes.isEmpty { continue }
-                try await writer.write(ByteBuffer(bytes: bytes))
+                // With an estimated length, never more than it said (HTTP/1.1 framing): the estimate has a
+                // margin (`estimatedLength`), so this cuts only a stream far above its bit rate.
+                let part = length.map { bytes.prefix(max(0, $0 - sent)) } ?? bytes[...]
+                if !part.isEmpty { try await writer.write(ByteBuffer(bytes: part)) }
+                sent += part.count
             }
             session.close()
+            // …and never less: the rest is zeros, which Ogg and MP3 demuxers skip as junk after the last page
+            // or frame.
+            if let length, sent < length, !Task.isCancelled {
+                try await writer.write(ByteBuffer(repeating: 0, count: length - sent))
+            }
             try await writer.finish(nil)
         })
     }
@@ -86,6 +99,14 @@ final class TranscodeSession: @unchecked Sendable {
     }
 
     func read() throws -> [UInt8]? { try transcoder.read() }
+
+    /// The stream's length estimated from its bit rate and duration, for `estimateContentLength`: the
+    /// encoded audio plus 3 % and 16 KiB for the container (Ogg pages, the Opus or ID3/Xing headers) and
+    /// a VBR encoder's swings, so that the real stream is rarely longer; nil when the duration is unknown.
+    var estimatedLength: Int? {
+        guard let duration = transcoder.duration, duration.isFinite, duration >= 0 else { return nil }
+        return Int((Double(transcoder.bitRate) * duration / 8 * 1.03).rounded(.up)) + 16 * 1024
+    }
 
     /// Gives the slot back (the stream is over, or its client gone).
     func close() { slot.release() }

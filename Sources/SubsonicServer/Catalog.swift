@@ -3,7 +3,8 @@ import Library
 import MediaModel
 
 extension ViewSchema {
-    /// What the API server keeps of each item in its view (`Catalog.Slot` numbers the slots).
+    /// What the API server keeps of each item in its view (`Catalog.Slot` numbers the slots, from
+    /// `Catalog.slotBase` in a view shared with the MPD server, whose slots come first).
     static let subsonic = ViewSchema(slots: [
         .init("title", multiValued: false) { $0.title },
         .init("artist", multiValued: false) { $0.artist },
@@ -68,6 +69,9 @@ final class Catalog: Sendable {
     static let unknownArtist = "[Unknown Artist]"
 
     let view: LibrarySnapshot
+    /// Where `ViewSchema.subsonic`'s slots begin in the view (0 in a view of the API server's own; after
+    /// the MPD server's slots in a view they share): `Slot` numbers are relative to it.
+    let slotBase: Int
     /// By name (case-insensitively), as `alphabeticalByName` lists them.
     let albums: [Album]
     let albumByID: [String: Int]
@@ -86,6 +90,9 @@ final class Catalog: Sendable {
 
     init(_ view: LibrarySnapshot) {
         self.view = view
+        // SubsonicServer.init refuses a view without these slots.
+        let base = view.schema.slotOffset(of: .subsonic) ?? 0
+        slotBase = base
         var albumIndex: [String: Int] = [:]
         var albums: [Album] = []
         var albumOfItem = [Int32](repeating: 0, count: view.count)
@@ -93,8 +100,8 @@ final class Catalog: Sendable {
         itemByID.reserveCapacity(view.count)
         for item in 0..<Int32(view.count) {
             itemByID[view.ids[Int(item)]] = item
-            let artist = view.value(item, slot: Slot.albumArtist) ?? Self.unknownArtist
-            let name = view.value(item, slot: Slot.album) ?? Self.unknownAlbum
+            let artist = view.value(item, slot: base + Slot.albumArtist) ?? Self.unknownArtist
+            let name = view.value(item, slot: base + Slot.album) ?? Self.unknownAlbum
             let id = "al-" + Self.hash(artist + "\u{1F}" + name)
             let index: Int
             if let known = albumIndex[id] {
@@ -107,9 +114,9 @@ final class Catalog: Sendable {
             }
             albums[index].items.append(item)
             albums[index].duration += view.durations[Int(item)]
-            if albums[index].year == nil { albums[index].year = view.value(item, slot: Slot.year).flatMap { Int($0) } }
-            if albums[index].genre == nil { albums[index].genre = view.value(item, slot: Slot.genre) }
-            albums[index].created = min(albums[index].created, view.value(item, slot: Slot.added).flatMap { Int64($0) } ?? 0)
+            if albums[index].year == nil { albums[index].year = view.value(item, slot: base + Slot.year).flatMap { Int($0) } }
+            if albums[index].genre == nil { albums[index].genre = view.value(item, slot: base + Slot.genre) }
+            albums[index].created = min(albums[index].created, view.value(item, slot: base + Slot.added).flatMap { Int64($0) } ?? 0)
             albumOfItem[Int(item)] = Int32(index)
         }
         // Albums by name; each album's songs by disc, track, then path (items are numbered in path order).
@@ -122,9 +129,9 @@ final class Catalog: Sendable {
         albums = order.map { albums[$0] }
         for i in albums.indices {
             albums[i].items.sort {
-                let (da, db) = (Int(view.value($0, slot: Slot.disc) ?? "") ?? 0, Int(view.value($1, slot: Slot.disc) ?? "") ?? 0)
+                let (da, db) = (Int(view.value($0, slot: base + Slot.disc) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.disc) ?? "") ?? 0)
                 if da != db { return da < db }
-                let (ta, tb) = (Int(view.value($0, slot: Slot.track) ?? "") ?? 0, Int(view.value($1, slot: Slot.track) ?? "") ?? 0)
+                let (ta, tb) = (Int(view.value($0, slot: base + Slot.track) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.track) ?? "") ?? 0)
                 return ta != tb ? ta < tb : $0 < $1
             }
         }
@@ -151,9 +158,9 @@ final class Catalog: Sendable {
 
         var genreItems: [String: [Int32]] = [:]
         for item in 0..<Int32(view.count) {
-            let cell = view.cell(item, slot: Slot.genre)
+            let cell = view.cell(item, slot: base + Slot.genre)
             guard cell != 0 else { continue }
-            for part in view.parts(cell, slot: Slot.genre) { genreItems[view.string(part, slot: Slot.genre), default: []].append(item) }
+            for part in view.parts(cell, slot: base + Slot.genre) { genreItems[view.string(part, slot: base + Slot.genre), default: []].append(item) }
         }
         let albumOf = self.albumOfItem
         genres = genreItems.map { name, items in
@@ -161,8 +168,8 @@ final class Catalog: Sendable {
         }.sorted { (Self.sortKey($0.name), $0.name) < (Self.sortKey($1.name), $1.name) }
         self.itemByID = itemByID
         songSearchText = (0..<Int32(view.count)).map { item in
-            Self.sortKey([view.value(item, slot: Slot.title) ?? view.paths[Int(item)].lastComponent.string,
-                          view.value(item, slot: Slot.artist) ?? "", view.value(item, slot: Slot.album) ?? ""].joined(separator: "\u{1F}"))
+            Self.sortKey([view.value(item, slot: base + Slot.title) ?? view.paths[Int(item)].lastComponent.string,
+                          view.value(item, slot: base + Slot.artist) ?? "", view.value(item, slot: base + Slot.album) ?? ""].joined(separator: "\u{1F}"))
         }
         albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
         artistSearchText = artists.map { Self.sortKey($0.name) }
@@ -194,5 +201,8 @@ final class Catalog: Sendable {
 
     func item(id text: String) -> Int32? { Int64(text).flatMap { itemByID[$0] } }
 
-    func int(_ item: Int32, _ slot: Int) -> Int? { view.value(item, slot: slot).flatMap { Int($0) } }
+    /// An item's printed value in one of `Slot`'s slots.
+    func value(_ item: Int32, _ slot: Int) -> String? { view.value(item, slot: slotBase + slot) }
+
+    func int(_ item: Int32, _ slot: Int) -> Int? { value(item, slot).flatMap { Int($0) } }
 }

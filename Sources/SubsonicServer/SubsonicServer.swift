@@ -51,6 +51,8 @@ public final class SubsonicServer: Sendable {
     let covers: CoverCache
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
+    /// This server's watching of the view (a shared view goes on for the other front when this one stops).
+    private let watching = Mutex<LiveView.Watch?>(nil)
 
     struct State {
         var catalog: Catalog?
@@ -68,12 +70,26 @@ public final class SubsonicServer: Sendable {
         var lastPlayed: Int64?
     }
 
-    /// Builds the view (on the calling thread: call it before serving, where blocking is allowed).
-    public init(library: Library, configuration: SubsonicServerConfiguration) throws {
+    /// What the API server keeps of each item in its in-memory view. A view shared with the MPD server
+    /// (`mlib serve --http` beside the MPD port) is built from the MPD server's schema merged with this one
+    /// (`ViewSchema.merged(with:)`); the server finds its slots wherever they are.
+    public static var viewSchema: ViewSchema { .subsonic }
+
+    /// A view given to `init(library:configuration:view:)` whose schema lacks `viewSchema`'s slots.
+    public struct ViewMismatch: Error, CustomStringConvertible {
+        public var description: String { "the shared library view was not built with SubsonicServer.viewSchema" }
+    }
+
+    /// Builds the view (on the calling thread: call it before serving, where blocking is allowed), or
+    /// serves from `view`, one over `library`'s store shared with another front (the MPD server), whose
+    /// schema holds `viewSchema`'s slots. Refreshes — a scan here, an MPD `update`, a scan by another
+    /// process — are then seen by both: one view, one change feed.
+    public init(library: Library, configuration: SubsonicServerConfiguration, view: LiveView? = nil) throws {
+        if let view, view.schema.slotOffset(of: .subsonic) == nil { throw ViewMismatch() }
         self.library = library
         self.configuration = configuration
         users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
-        view = try LiveView(store: library.store, schema: .subsonic)
+        self.view = try view ?? LiveView(store: library.store, schema: .subsonic)
         transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
         covers = CoverCache(besideKeyFile: configuration.keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? "mlib")
         storeThread.start()
@@ -83,10 +99,11 @@ public final class SubsonicServer: Sendable {
     public func start() async throws {
         // Each new snapshot's catalog is derived on the view's queue, before a request needs it.
         state.withLock { $0.catalog = Catalog(view.snapshot) }
-        view.watch(every: configuration.checkInterval) { [weak self] snapshot in
+        let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in
             let catalog = Catalog(snapshot)
             self?.state.withLock { $0.catalog = catalog }
         }
+        watching.withLock { $0 = watch }
         let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let app = Application(
             responder: Responder(server: self),
@@ -116,7 +133,7 @@ public final class SubsonicServer: Sendable {
     public var boundPort: Int? { running.withLock { $0.port } }
 
     public func stop() async {
-        view.stop()
+        if let watch = watching.withLock({ $0 }) { view.stop(watch) }
         let task = running.withLock { $0.task }
         task?.cancel()
         _ = try? await task?.value

@@ -107,6 +107,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let library = try libraryOptions.library(.existing)
+        // Both fronts: one in-memory view of the library, with the slots each prints (the MPD server's
+        // first), one change feed — a scan either runs is seen by both, and the library is held once.
+        let sharedView = http != nil && !noMpd
+            ? try LiveView(store: library.store, schema: MPDServer.viewSchema.merged(with: SubsonicServer.viewSchema))
+            : nil
         var api: SubsonicServer?
         if let address = httpAddress {
             var configuration = SubsonicServerConfiguration()
@@ -114,7 +119,7 @@ struct Serve: AsyncParsableCommand {
             configuration.port = address.port
             configuration.keyFile = keyFile
             let server: SubsonicServer
-            do { server = try SubsonicServer(library: library, configuration: configuration) }
+            do { server = try SubsonicServer(library: library, configuration: configuration, view: sharedView) }
             catch let error as SubsonicError { throw CLIError.input(error.message) }
             do { try await server.start() } catch {
                 await server.stop()
@@ -146,7 +151,7 @@ struct Serve: AsyncParsableCommand {
         // A play counts when someone heard it: a device in real time, not a null or file rendering.
         configuration.recordPlays = recordPlays || spec.isListenedTo
 
-        let server = try MPDServer(player: player, library: library, configuration: configuration)
+        let server = try MPDServer(player: player, library: library, configuration: configuration, view: sharedView)
         do { try await server.start() } catch {
             try? await server.stop()
             try? player.close()

@@ -96,3 +96,65 @@ func http(_ url: String, method: String = "GET", headers: [String: String] = [:]
     for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
     return (http.statusCode, fields, data)
 }
+
+/// `mlib serve --port 0 --sink null --http 127.0.0.1:0`: the MPD server and the API in one process. Its
+/// start-up lines (standard error up to both "mlib: serving …" lines) are kept: with `MLIB_VIEW_LOG` in
+/// `environment`, they say how many in-memory views were built. `stop()` sends SIGTERM and waits.
+final class BothServeProcess: @unchecked Sendable {
+    let process = Process()
+    private let stderr = Pipe()
+    let startLines: [String]
+    let httpPort: Int
+    let mpdPort: Int
+
+    init(library: TestLibrary, environment: [String: String] = [:]) throws {
+        process.executableURL = Paths.mlib
+        process.arguments = ["serve", "--library", library.library, "--port", "0", "--sink", "null",
+                             "--http", "127.0.0.1:0", "--key-file", library.keyFile]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while text.components(separatedBy: "\n").filter({ $0.hasPrefix("mlib: serving") }).count < 2 {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        startLines = lines
+        func port(_ prefix: String) -> Int? {
+            lines.first { $0.hasPrefix(prefix) }.flatMap { line in
+                line.firstRange(of: /127\.0\.0\.1:([0-9]+)/).flatMap { Int(line[$0].split(separator: ":").last!) }
+            }
+        }
+        guard let http = port("mlib: serving the Subsonic API"), let mpd = port("mlib: serving MPD") else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            throw TestFailure("mlib serve with both ports did not start: \(text)")
+        }
+        httpPort = http
+        mpdPort = mpd
+    }
+
+    var base: String { "http://127.0.0.1:\(httpPort)/rest" }
+
+    /// The API's authentication parameters for `TestLibrary.user` (`p=enc:` hex).
+    static var auth: String {
+        "u=\(TestLibrary.user)&p=enc:\(Array(TestLibrary.password.utf8).map { String(format: "%02x", $0) }.joined())&c=test&v=1.16.1"
+    }
+
+    /// Runs mpc against the MPD port.
+    func mpc(_ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run("mpc", ["-h", "127.0.0.1", "-p", String(mpdPort)] + arguments)
+    }
+
+    /// SIGTERM; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -95,33 +95,13 @@ import Testing
     @Test func theAPIRunsBesideTheMPDServer() async throws {
         let library = try TestLibrary()
         defer { library.remove() }
-        let process = Process()
-        let stderr = Pipe()
-        process.executableURL = Paths.mlib
-        process.arguments = ["serve", "--library", library.library, "--port", "0", "--sink", "null",
-                             "--http", "127.0.0.1:0", "--key-file", library.keyFile]
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
-        var text = ""
-        while text.components(separatedBy: "\n").count < 3 {
-            let chunk = stderr.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let ports = try NSRegularExpression(pattern: #"127\.0\.0\.1:([0-9]+)"#)
-            .matches(in: text, range: NSRange(text.startIndex..., in: text))
-            .map { Int((text as NSString).substring(with: $0.range(at: 1)))! }
-        #expect(text.contains("Subsonic API") && text.contains("MPD protocol") && ports.count == 2, "\(text)")
-        guard ports.count == 2 else { return }
-        let ping = try await http("http://127.0.0.1:\(ports[0])/rest/ping?u=\(TestLibrary.user)&p=enc:\(Array(TestLibrary.password.utf8).map { String(format: "%02x", $0) }.joined())")
+        let server = try BothServeProcess(library: library)
+        defer { server.stop() }
+        let ping = try await http("\(server.base)/ping?\(BothServeProcess.auth)")
         #expect(String(decoding: ping.body, as: UTF8.self).contains(#"status="ok""#))
-        let mpd = try ChildProcess.run("python3", ["-c", "import socket; s = socket.create_connection(('127.0.0.1', \(ports[1]))); print(s.recv(64).decode().strip())"])
+        let mpd = try ChildProcess.run("python3", ["-c", "import socket; s = socket.create_connection(('127.0.0.1', \(server.mpdPort))); print(s.recv(64).decode().strip())"])
         #expect(mpd.out.hasPrefix("OK MPD "), "\(mpd)")
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "both stop cleanly on SIGTERM")
+        #expect(server.stop() == 0, "both stop cleanly on SIGTERM")
     }
 
     @Test func theServerKeepsItsBoundsAndItsIDs() async throws {

@@ -286,6 +286,26 @@ if flac_duration > 0.6:   # the fixtures last 1 s: half a second in (mlib takes 
     expect(abs(duration - (flac_duration - 0.5)) <= 0.1, f"timeOffset=0.5: {duration} s of {flac_duration} s")
 status, head, body = raw("stream", auth_query(id=largest["id"], format="raw"), parse=False)
 expect(status == 200 and body == data, "format=raw sends the file unchanged")
+# estimateContentLength=true: a Content-Length from bit rate x duration, and exactly that many bytes, still
+# read by ffprobe as the asked codec of the right duration (a short stream is padded, never cut short).
+for fmt, rate in [("opus", 128), ("mp3", 192)]:
+    status, head, body = raw("stream", auth_query(id=flac["id"], format=fmt, maxBitRate=rate, estimateContentLength="true"),
+                             parse=False)
+    length = int(head.get("Content-Length", "-1"))
+    expect(status == 200 and length == len(body) and length >= rate * 1000 * flac_duration / 8,
+           f"estimateContentLength {fmt}: {status} {head} {len(body)} bytes")
+    with tempfile.NamedTemporaryFile(suffix="." + fmt, delete=False) as out:
+        out.write(body)
+    try:
+        codec, _ = probe(out.name)
+        # The decoded length (ffprobe guesses an MP3's duration from its size, padding included, when the
+        # stream has no Xing header: a stream muxed on the fly has none).
+        pcm = subprocess.run(["ffmpeg", "-v", "error", "-i", out.name, "-f", "s16le", "-ac", "1", "-ar", "8000", "-"],
+                             capture_output=True)
+        duration = len(pcm.stdout) / 16000
+    finally:
+        os.unlink(out.name)
+    expect(codec == fmt and abs(duration - flac_duration) <= 0.1, f"estimateContentLength {fmt}: {codec} {duration} s of {flac_duration} s")
 
 def image_size(data):
     """ffprobe's width and height of a picture."""
