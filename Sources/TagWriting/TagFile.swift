@@ -100,7 +100,7 @@ final class TagFile {
         return value.isEmpty ? nil : value
     }
 
-    /// Writes a rating of `stars` (1–5) in the format's convention (mlib(1), TAG MAPPING). False when the
+    /// Writes a rating of `stars` (1–5) in the format's convention (mlib(1), TAGS, Ratings). False when the
     /// file has no place for one.
     func setRating(stars: Int) -> Bool { mlib_tw_set_rating(handle, Int32(stars)) == 1 }
 

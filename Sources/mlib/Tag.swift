@@ -17,7 +17,7 @@ struct Tag: AsyncParsableCommand {
             (or, with --files, the files). FIELD is a tag field of mlib fields (title, artist, album, \
             albumArtist, genre, composer, grouping, comments, lyrics, track, trackCount, disc, discCount, \
             compilation, date, year, bpm, the MusicBrainz IDs, the ReplayGain values) or any other tag key \
-            in upper case (MOOD, LABEL, ISRC…), written as the format spells it (see mlib(1), TAG MAPPING).
+            in upper case (MOOD, LABEL, ISRC…), written as the format spells it (see mlib(1), TAGS, Fields).
 
             mlib shows old → new per file (a summary for many), asks before writing more than 5 files on a \
             terminal, then writes each file so that it is always wholly old or wholly new: in place behind an \

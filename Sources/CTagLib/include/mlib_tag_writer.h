@@ -45,7 +45,7 @@ int mlib_tw_picture_count(mlib_tw_file *file);
 void mlib_tw_remove_pictures(mlib_tw_file *file);
 int mlib_tw_add_picture(mlib_tw_file *file, const char *mime, int type, const unsigned char *data, size_t size);
 
-// The rating in the tag mlib writes ratings to (mlib(1), TAG MAPPING): the tag's key ("POPM", "FMPS_RATING",
+// The rating in the tag mlib writes ratings to (mlib(1), TAGS, Ratings): the tag's key ("POPM", "FMPS_RATING",
 // "rate", "WM/SharedUserRating"; "" when the file has no place for one mlib writes) and its value as the
 // format stores it ("196", "0.8", "80"; "" when there is none).
 const char *mlib_tw_rating_key(mlib_tw_file *file);
