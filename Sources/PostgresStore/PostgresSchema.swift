@@ -175,6 +175,10 @@ enum PostgresSchema {
             CREATE TRIGGER items_audio_changed BEFORE UPDATE OF "audioCodec", "sampleRate", "channels", "bitDepth", "playbackDuration", "bitRate"
                 ON items FOR EACH ROW EXECUTE FUNCTION mlib_clear_analysis();
             """),
+        // Issue 24 case 6, as SQLite's "v14": the hash of the first 16 KiB of the audio payload.
+        Step(name: "pg v9: audio payload hash", sql: """
+            ALTER TABLE items ADD COLUMN payload_hash bigint;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

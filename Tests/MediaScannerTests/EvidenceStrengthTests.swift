@@ -243,4 +243,60 @@ import Testing
         #expect(!watcher.stderr.contains("not mounted"), "\(watcher.stderr)")
         #expect(watcher.stop() == 130)
     }
+    // 6. A title change that rewrites both ends of a file (an ID3v2 tag at the head and an ID3v1 tag at the
+    // tail; an AIFF's FORM header and its ID3 chunk; a Matroska file remuxed) and a rename to the new title:
+    // no end is as it was and the title differs, but the audio payload is the same: the item keeps its id
+    // and rating. (Before the payload hash, the item was removed and an unrated one added.)
+    static let bothEndsFormats: [(ext: String, encode: [String], write: [String])] = [
+        ("mp3", [], ["-write_id3v1", "1", "-id3v2_version", "3"]),
+        ("aiff", [], ["-write_id3v2", "1"]),
+        ("mkv", ["-c:a", "aac"], []),
+    ]
+
+    @Test(arguments: Store.available, 0..<bothEndsFormats.count)
+    func aTitleChangeThatRewritesBothEndsKeepsTheItem(_ store: Store, _ format: Int) async throws {
+        let (ext, encode, write) = Self.bothEndsFormats[format]
+        let box = try Sandbox(store: store)
+        let old = box.music.path + "/Album/01 Old Title.\(ext)"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/Album", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=4", "-f", "lavfi", "-i", "anoisesrc=d=4:a=0.1:seed=7",
+                              "-filter_complex", "amix=inputs=2", "-metadata", "title=Old Title", "-metadata", "artist=Test Artist",
+                              "-metadata", "album=Album"] + encode + write + [old])
+        try await box.scan()
+        let index = try box.store()
+        let id = try #require(try index.item(path: MediaPath(old))).persistentID
+        try index.setRating(id: id, 5)
+
+        // A tagger that writes a new file, then names it after the new title.
+        let new = box.music.path + "/Album/01 A New Title (Remastered 2026).\(ext)"
+        try Templates.ffmpeg(["-i", old, "-map", "0", "-c", "copy", "-metadata", "title=A New Title (Remastered 2026)"] + write + [new])
+        let before = Fingerprint.ends(try MediaFile(MediaPath(old))), after = Fingerprint.ends(try MediaFile(MediaPath(new)))
+        try #require(before.head != after.head && before.tail != after.tail, "\(ext): the retag left an end as it was")
+        try #require(before.payload != nil && before.payload == after.payload, "\(ext): \(before) \(after)")
+        try FileManager.default.removeItem(atPath: old)
+
+        let summary = try await box.scan()
+        #expect(summary.moved == 1 && summary.removed == 0 && summary.added == 0, "\(ext): \(summary)")
+        let item = try #require(try index.item(path: MediaPath(new)))
+        #expect(item.persistentID == id && item.title == "A New Title (Remastered 2026)" && item[.rating]?.integer == 5, "\(ext)")
+        #expect(try index.count(MediaQuery()) == 1)
+    }
+
+    // 6. The payload window of each covered container is the same after a retag that changes the tags'
+    // size; silence has none (a payload of zeros says nothing), nor does a format with no payload rule.
+    @Test func thePayloadHashSurvivesARetagAndIsNeverOneOfSilence() throws {
+        let box = try Sandbox()
+        for ext in ["mp3", "flac", "wav", "aiff", "m4a", "ogg", "opus", "mkv", "aac"] {
+            let a = box.path + "/a.\(ext)", b = box.path + "/b.\(ext)"
+            try Templates.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=3:a=0.2:seed=3", "-metadata", "title=A", a])
+            try Templates.ffmpeg(["-i", a, "-map", "0", "-c", "copy", "-metadata", "title=\(String(repeating: "B", count: 3000))", b])
+            let x = Fingerprint.payloadHash(try MediaFile(MediaPath(a))), y = Fingerprint.payloadHash(try MediaFile(MediaPath(b)))
+            #expect(x != nil && x == y, "\(ext)")
+        }
+        for ext in ["wav", "aiff"] {
+            let silence = box.path + "/silence.\(ext)"
+            try Templates.ffmpeg(["-f", "lavfi", "-i", "anullsrc=d=3", silence])
+            #expect(Fingerprint.payloadHash(try MediaFile(MediaPath(silence))) == nil, "\(ext)")
+        }
+    }
 }

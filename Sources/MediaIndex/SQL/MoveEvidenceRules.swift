@@ -61,6 +61,14 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true, match: "\(informativeEndMatches) AND \(sameAudioStream)",
                  requires: #"o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
                  refusesRowsWithAnExactTwin: true)
+        case .payload:
+            // The same first 16 KiB of the audio payload, the same audio stream and duration: a retag that
+            // rewrote both ends (issue 24 case 6: ID3v2 + ID3v1, AIFF, Matroska). The hash is never one of
+            // zeros (`AudioPayload` skips leading zeros and gives none for silence); weaker than the content,
+            // unique only, and never a row with an exact twin, as the other guesses.
+            Rule(readsOldRow: true, match: "i.payload_hash = o.payload_hash AND \(sameAudioStream)",
+                 requires: #"o.payload_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
+                 refusesRowsWithAnExactTwin: true)
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
                  requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true)
