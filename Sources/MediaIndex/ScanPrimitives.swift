@@ -100,8 +100,9 @@ public struct MoveCandidate: Sendable, Hashable {
         /// tags (tags sit at one end), retagged and renamed, in place or by a tagger that writes a new file.
         case audio = 2
         /// The same first 16 KiB of audio payload (after the head's tags; not zeros), container, audio stream
-        /// and duration (within 50 ms), unique among the candidates: the same audio under new tags written at
-        /// both ends (ID3v2 and ID3v1, an AIFF's FORM header and ID3 chunk, a remuxed Matroska file).
+        /// and duration (within 50 ms), in the same folder, unique among the candidates: the same audio under
+        /// new tags written at both ends (ID3v2 and ID3v1, an AIFF's FORM header and ID3 chunk, a remuxed
+        /// Matroska file), renamed.
         case payload = 3
         /// The same MusicBrainz recording ID.
         case musicBrainz = 4

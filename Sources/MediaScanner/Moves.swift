@@ -23,8 +23,8 @@ import MediaModel
 ///    duration: the file retagged and renamed in one go by a tagger writing a new file. (The inode alone
 ///    is never trusted: file systems hand a deleted file's inode number to the next new file.)
 /// 5. **The same audio payload**: the first 16 KiB of the audio itself (`AudioPayload`, after the head's
-///    tags, from its first non-zero byte), the same container, stream and duration: a retag that rewrote
-///    both ends (ID3v2 and ID3v1, an AIFF, a remuxed Matroska file) and a rename.
+///    tags, from its first non-zero byte), the same container, stream and duration, in the same folder: a
+///    retag that rewrote both ends (ID3v2 and ID3v1, an AIFF, a remuxed Matroska file) and a rename.
 /// 6. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
 /// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules as data): no end of zeros

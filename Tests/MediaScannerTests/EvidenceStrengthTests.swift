@@ -282,6 +282,29 @@ import Testing
         #expect(try index.count(MediaQuery()) == 1)
     }
 
+    // 6. A library from before the payload hash: its rows have none, and an unchanged file is not read
+    // again for it (no forced full re-read); a file read again for any reason (changed here) gets it.
+    @Test(arguments: Store.available) func rowsWithoutThePayloadHashGetItWhenTheirFileIsNextRead(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let a = try box.put("a.mp3", at: "a.mp3"), b = try box.put("b.flac", at: "b.flac")
+        try await box.scan()
+        let index = try box.store()
+        let sql = try #require(index as? SQLStore)
+        func hashed() throws -> [String?] {
+            try sql.connection.read { x in try x.rows("SELECT payload_hash FROM items ORDER BY path_text").map { $0.text(0) } }
+        }
+        try #require(try hashed().allSatisfy { $0 != nil })
+        try sql.connection.write { x in try x.execute("UPDATE items SET payload_hash = NULL") }
+
+        let unchanged = try await box.scan()
+        #expect(unchanged.unchanged == 2 && unchanged.updated == 0, "\(unchanged)")
+        #expect(try hashed() == [nil, nil])
+        try Templates.retag(b, title: "Bravo (Live)")
+        let changed = try await box.scan()
+        #expect(changed.updated == 1, "\(changed)")
+        #expect(try hashed().map { $0 != nil } == [false, true], "\(a) \(b)")
+    }
+
     // 6. The payload window of each covered container is the same after a retag that changes the tags'
     // size; silence has none (a payload of zeros says nothing), nor does a format with no payload rule.
     @Test func thePayloadHashSurvivesARetagAndIsNeverOneOfSilence() throws {

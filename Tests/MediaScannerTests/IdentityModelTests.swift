@@ -143,13 +143,21 @@ final class LibraryWorld {
     /// retag in place makes a new content of the same lineage.
     private var lineage: [Int: Int] = [:]
 
-    /// The template with its title bytes replaced by a code of its own (distinct tags and head), ending in
-    /// an ID3v1 tag of its lineage (a distinct tail, kept by a retag).
+    /// The template with its title bytes replaced by a code of its own (distinct tags and head), its lineage
+    /// written into the audio frames (another recording is other audio: since issue 24 case 6 the scanner
+    /// hashes the audio payload, and the same audio in the same folder under new tags at both ends is the
+    /// file retagged), ending in an ID3v1 tag of its lineage (a distinct tail, kept by a retag).
     private func bytes(for content: Int) -> Data {
         if let data = contents[content] { return data }
         var data = template
         let code = Array(String(format: "%05d", content % 100_000).utf8)
         if let range = data.range(of: Data("Alpha".utf8)) { data.replaceSubrange(range, with: code) }
+        // In the middle of the audio, clear of frame headers (no 0xFF among the bytes written nor the four
+        // before them): a frame's data changes, its header and the stream's length do not.
+        let audio = Array(String(format: "L%05d", (lineage[content] ?? content) % 100_000).utf8)
+        var at = data.startIndex + data.count / 2
+        while data[(at - 4)..<(at + audio.count)].contains(0xFF) { at += 1 }
+        data.replaceSubrange(at..<(at + audio.count), with: audio)
         var tag = Array("TAG".utf8) + Array(String(format: "lineage %05d", lineage[content] ?? content).utf8)
         tag += Array(repeating: 0, count: 128 - tag.count)
         data.append(contentsOf: tag)
