@@ -99,10 +99,15 @@ public struct MoveCandidate: Sendable, Hashable {
         /// unique among the candidates: the same audio under new
         /// tags (tags sit at one end), retagged and renamed, in place or by a tagger that writes a new file.
         case audio = 2
+        /// The same first 16 KiB of audio payload (after the head's tags; not zeros), container, audio stream
+        /// and duration (within 50 ms), in the same folder, unique among the candidates: the same audio under
+        /// new tags written at both ends (ID3v2 and ID3v1, an AIFF's FORM header and ID3 chunk, a remuxed
+        /// Matroska file), renamed.
+        case payload = 3
         /// The same MusicBrainz recording ID.
-        case musicBrainz = 3
+        case musicBrainz = 4
         /// The same title, artist, album, container and duration (within a second): a retag and a rename.
-        case tags = 4
+        case tags = 5
         public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     }
     public var vanishedID: Int64
@@ -120,13 +125,17 @@ public struct MoveCandidate: Sendable, Hashable {
     }
 }
 
-/// Hashes of a file's first and last 16 KiB apart: a retag rewrites one end and leaves the other.
+/// Hashes of a file's first and last 16 KiB apart: a retag rewrites one end and leaves the other. And the
+/// hash of the first 16 KiB of its audio payload (`AudioPayload`), which a retag that rewrites both ends
+/// leaves as it was; nil for a format it does not cover or a payload of zeros.
 public struct EndHashes: Sendable, Hashable {
     public var head: Int64
     public var tail: Int64
-    public init(head: Int64, tail: Int64) {
+    public var payload: Int64?
+    public init(head: Int64, tail: Int64, payload: Int64? = nil) {
         self.head = head
         self.tail = tail
+        self.payload = payload
     }
 }
 

@@ -31,7 +31,16 @@ enum Fingerprint {
             }
         }
         let fingerprint = whole ?? LaneHash.combine(UInt64(bitPattern: size), headHash, tailHash)
-        return (Int64(bitPattern: fingerprint), EndHashes(head: Int64(bitPattern: headHash), tail: Int64(bitPattern: tailHash)))
+        return (Int64(bitPattern: fingerprint),
+                EndHashes(head: Int64(bitPattern: headHash), tail: Int64(bitPattern: tailHash), payload: payloadHash(file)))
+    }
+
+    /// The hash of the first 16 KiB of the audio payload (`AudioPayload`: after the head's tags, from its
+    /// first non-zero byte), or nil: the evidence for a retag that rewrote both ends (issue 24 case 6). Its
+    /// own seed, so that it never equals an end hash of the same bytes (an untagged WAV's head).
+    static func payloadHash(_ file: MediaFile) -> Int64? {
+        guard let bytes = AudioPayload.leadingBytes(of: file) else { return nil }
+        return Int64(bitPattern: bytes.withUnsafeBytes { LaneHash.hash($0, seed: payloadSeed) })
     }
 
     static func of(_ file: MediaFile) -> Int64 { identity(file).fingerprint }
@@ -45,6 +54,7 @@ enum Fingerprint {
     static func ends(_ file: MediaFile) -> EndHashes { identity(file).ends }
 
     private static let endSeed: UInt64 = 0x6D6C_6962
+    private static let payloadSeed: UInt64 = 0x6D6C_6962_7061_796C
 }
 
 /// A small fast 64-bit hash over 8-byte words: four independent multiply-xorshift lanes (so the multiplies

@@ -22,14 +22,17 @@ import MediaModel
 /// 4. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
 ///    duration: the file retagged and renamed in one go by a tagger writing a new file. (The inode alone
 ///    is never trusted: file systems hand a deleted file's inode number to the next new file.)
-/// 5. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
+/// 5. **The same audio payload**: the first 16 KiB of the audio itself (`AudioPayload`, after the head's
+///    tags, from its first non-zero byte), the same container, stream and duration, in the same folder: a
+///    retag that rewrote both ends (ID3v2 and ID3v1, an AIFF, a remuxed Matroska file) and a rename.
+/// 6. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
 /// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules as data): no end of zeros
-/// counts; 4 and 5 never pair a row whose exact bytes an older item has (a copy of that one, wherever it
+/// counts; 4 to 6 never pair a row whose exact bytes an older item has (a copy of that one, wherever it
 /// lies), and only when unique (`pairs`). Each kind is asked for the items still vanished after the
 /// stronger ones were folded, so a row folded into one item may then be folded into another (a chain of
 /// moves across partial scans).
-/// A row paired by 2–5 is folded into the item: the item keeps its id and takes the row's path and file
+/// A row paired by 2–6 is folded into the item: the item keeps its id and takes the row's path and file
 /// data; whatever the user did with the row meanwhile is carried over.
 /// Only then is a vanished item removed, never one below a directory the walk could not see (see
 /// `ScanRun.finishTarget`), and only by a scan that walked every root: it may have moved to a root that

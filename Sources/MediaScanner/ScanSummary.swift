@@ -34,8 +34,9 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     /// Directories that could not be read: nothing under them was removed.
     public var unreadableDirectories: [Problem] = []
     /// Items that vanished and that several new files (or a new file that several of them) could be by
-    /// weaker evidence than the content (the same audio, or tags): no guess was made, their user data
-    /// stayed where it was (`Moves`).
+    /// weaker evidence than the content (the same audio, or tags): no guess was made (`Moves`), so they
+    /// went as deleted items go: removed by a scan of every root, with their user data (hidden by a
+    /// partial scan), the new files new items. Named so that the user can give that data again.
     public var ambiguousMoves: [MediaPath] = []
     /// Stopped by a signal: the batches committed so far are in the index; removals and moves were not done.
     public var interrupted = false

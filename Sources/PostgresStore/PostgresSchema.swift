@@ -175,6 +175,10 @@ enum PostgresSchema {
             CREATE TRIGGER items_audio_changed BEFORE UPDATE OF "audioCodec", "sampleRate", "channels", "bitDepth", "playbackDuration", "bitRate"
                 ON items FOR EACH ROW EXECUTE FUNCTION mlib_clear_analysis();
             """),
+        // Issue 24 case 6, as SQLite's "v14": the hash of the first 16 KiB of the audio payload.
+        Step(name: "pg v9: audio payload hash", sql: """
+            ALTER TABLE items ADD COLUMN payload_hash bigint;
+            """),
         // Issue 25, as SQLite's "v15": the length a truncated file's header declares (NULL for a whole file);
         // `playbackDuration` is the audio present.
         Step(name: "pg v10: declared duration of truncated files", sql: """

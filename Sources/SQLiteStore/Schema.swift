@@ -247,6 +247,13 @@ enum Schema {
             try db.execute(sql: ReleasedSchema.render(ReleasedSchema.usersTables, plainText: "TEXT", primaryKey: "PRIMARY KEY NOT NULL",
                                                       Schema.typeName))
         }
+        migrator.registerMigration("v14: audio payload hash") { db in
+            // Issue 24 case 6: the hash of the first 16 KiB of the audio payload (after the head's tags), which
+            // a retag that rewrites both ends of a file leaves as it was; `MoveEvidenceRules`' `.payload`.
+            // Rows from before have none until their file is read again (a changed file, or a newer reader):
+            // no full re-read is forced, and until then such an item is found as before (not by this rule).
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN payload_hash INTEGER")
+        }
         migrator.registerMigration("v15: declared duration of truncated files") { db in
             // Issue 25's truncation rule: `playbackDuration` is the audio present, the length a cut file's
             // header declares is kept here (NULL for a whole file). Rows read before have none until their

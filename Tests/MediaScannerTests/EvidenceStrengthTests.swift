@@ -243,4 +243,182 @@ import Testing
         #expect(!watcher.stderr.contains("not mounted"), "\(watcher.stderr)")
         #expect(watcher.stop() == 130)
     }
+    // 6. A title change that rewrites both ends of a file (an ID3v2 tag at the head and an ID3v1 tag at the
+    // tail; an AIFF's FORM header and its ID3 chunk; a Matroska file remuxed) and a rename to the new title:
+    // no end is as it was and the title differs, but the audio payload is the same: the item keeps its id
+    // and rating. (Before the payload hash, the item was removed and an unrated one added.)
+    static let bothEndsFormats: [(ext: String, encode: [String], write: [String])] = [
+        ("mp3", [], ["-write_id3v1", "1", "-id3v2_version", "3"]),
+        ("aiff", [], ["-write_id3v2", "1"]),
+        ("mkv", ["-c:a", "aac"], []),
+    ]
+
+    @Test(arguments: Store.available, 0..<bothEndsFormats.count)
+    func aTitleChangeThatRewritesBothEndsKeepsTheItem(_ store: Store, _ format: Int) async throws {
+        let (ext, encode, write) = Self.bothEndsFormats[format]
+        let box = try Sandbox(store: store)
+        let old = box.music.path + "/Album/01 Old Title.\(ext)"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/Album", withIntermediateDirectories: true)
+        try Templates.ffmpeg(["-f", "lavfi", "-i", "sine=f=440:d=4", "-f", "lavfi", "-i", "anoisesrc=d=4:a=0.1:seed=7",
+                              "-filter_complex", "amix=inputs=2", "-metadata", "title=Old Title", "-metadata", "artist=Test Artist",
+                              "-metadata", "album=Album"] + encode + write + [old])
+        try await box.scan()
+        let index = try box.store()
+        let id = try #require(try index.item(path: MediaPath(old))).persistentID
+        try index.setRating(id: id, 5)
+
+        // A tagger that writes a new file, then names it after the new title.
+        let new = box.music.path + "/Album/01 A New Title (Remastered 2026).\(ext)"
+        try Templates.ffmpeg(["-i", old, "-map", "0", "-c", "copy", "-metadata", "title=A New Title (Remastered 2026)"] + write + [new])
+        let before = Fingerprint.ends(try MediaFile(MediaPath(old))), after = Fingerprint.ends(try MediaFile(MediaPath(new)))
+        try #require(before.head != after.head && before.tail != after.tail, "\(ext): the retag left an end as it was")
+        try #require(before.payload != nil && before.payload == after.payload, "\(ext): \(before) \(after)")
+        try FileManager.default.removeItem(atPath: old)
+
+        let summary = try await box.scan()
+        #expect(summary.moved == 1 && summary.removed == 0 && summary.added == 0, "\(ext): \(summary)")
+        let item = try #require(try index.item(path: MediaPath(new)))
+        #expect(item.persistentID == id && item.title == "A New Title (Remastered 2026)" && item[.rating]?.integer == 5, "\(ext)")
+        #expect(try index.count(MediaQuery()) == 1)
+    }
+
+    // 6. A library from before the payload hash: its rows have none, and an unchanged file is not read
+    // again for it (no forced full re-read); a file read again for any reason (changed here) gets it.
+    @Test(arguments: Store.available) func rowsWithoutThePayloadHashGetItWhenTheirFileIsNextRead(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let a = try box.put("a.mp3", at: "a.mp3"), b = try box.put("b.flac", at: "b.flac")
+        try await box.scan()
+        let index = try box.store()
+        let sql = try #require(index as? SQLStore)
+        func hashed() throws -> [String?] {
+            try sql.connection.read { x in try x.rows("SELECT payload_hash FROM items ORDER BY path_text").map { $0.text(0) } }
+        }
+        try #require(try hashed().allSatisfy { $0 != nil })
+        try sql.connection.write { x in try x.execute("UPDATE items SET payload_hash = NULL") }
+
+        let unchanged = try await box.scan()
+        #expect(unchanged.unchanged == 2 && unchanged.updated == 0, "\(unchanged)")
+        #expect(try hashed() == [nil, nil])
+        try Templates.retag(b, title: "Bravo (Live)")
+        let changed = try await box.scan()
+        #expect(changed.updated == 1, "\(changed)")
+        #expect(try hashed().map { $0 != nil } == [false, true], "\(a) \(b)")
+    }
+
+    // 6. The payload window of each covered container is the same after a retag that changes the tags'
+    // size; silence has none (a payload of zeros says nothing), nor does a format with no payload rule.
+    @Test func thePayloadHashSurvivesARetagAndIsNeverOneOfSilence() throws {
+        let box = try Sandbox()
+        for ext in ["mp3", "flac", "wav", "aiff", "m4a", "ogg", "opus", "mkv", "aac"] {
+            let a = box.path + "/a.\(ext)", b = box.path + "/b.\(ext)"
+            try Templates.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=3:a=0.2:seed=3", "-metadata", "title=A", a])
+            try Templates.ffmpeg(["-i", a, "-map", "0", "-c", "copy", "-metadata", "title=\(String(repeating: "B", count: 3000))", b])
+            let x = Fingerprint.payloadHash(try MediaFile(MediaPath(a))), y = Fingerprint.payloadHash(try MediaFile(MediaPath(b)))
+            #expect(x != nil && x == y, "\(ext)")
+        }
+        for ext in ["wav", "aiff"] {
+            let silence = box.path + "/silence.\(ext)"
+            try Templates.ffmpeg(["-f", "lavfi", "-i", "anullsrc=d=3", silence])
+            #expect(Fingerprint.payloadHash(try MediaFile(MediaPath(silence))) == nil, "\(ext)")
+        }
+    }
+    /// One value read with the sqlite3 tool (read-only: it cannot disturb a running scan).
+    static func sqlite(_ library: String, _ sql: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-readonly", library, sql]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    // 5. Readers never see a moved file twice, also when the scan is killed during its walk, before any
+    // pairing: an album copied elsewhere and the original deleted (new inodes: paired by content only at
+    // the end of the scan), a scan killed once some of the copies' rows are written, `mlib ls --count` from
+    // another process. The next scan pairs them all, ids kept. (The listing part is a known issue.)
+    @Test func aScanKilledDuringItsWalkShowsEachMovedFileOnce() throws {
+        let total = 600
+        for attempt in 1...4 {
+            let box = try Sandbox()
+            for i in 0..<total {
+                let template = ["a.mp3", "b.flac", "c.ogg", "d.mp3"][i % 4]
+                try box.put(template, at: "Z Old/dir\(i / 10)/file\(i).\(template.split(separator: ".")[1])")
+            }
+            let first = try CLIScanTests.run(["scan", "--quiet", "--library", box.library, box.music.path])
+            try #require(first.status == 0, "\(first.stderr)")
+            let ids = Set(try box.index().items(MediaQuery()).map(\.persistentID))
+            try FileManager.default.copyItem(atPath: box.music.path + "/Z Old", toPath: box.music.path + "/A New")
+            try FileManager.default.removeItem(atPath: box.music.path + "/Z Old")
+
+            let (child, _, _) = try CLIScanTests.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "5", "--library", box.library])
+            var rows = 0
+            let deadline = Date().addingTimeInterval(60)
+            while rows <= total && child.isRunning && Date() < deadline {
+                usleep(5_000)
+                rows = CLIScanTests.committedItems(box.library)
+            }
+            // Frozen, then looked at again: caught during the walk only if none of the old items is hidden yet
+            // (the pairing hides them all in one transaction first).
+            kill(child.processIdentifier, SIGSTOP)
+            rows = CLIScanTests.committedItems(box.library)
+            let hidden = Self.sqlite(box.library, "SELECT count(*) FROM items WHERE missing_gen IS NOT NULL")
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            guard rows > total && rows < 2 * total && hidden == "0" else {
+                #expect(attempt < 4, "no try caught the scan between its first new rows and its pairing (\(rows) rows)")
+                continue
+            }
+            let listed = try CLIScanTests.run(["ls", "--count", "--library", box.library])
+            // Known, not fixed yet: the copies' rows are visible as soon as their batch commits, the items they
+            // are stay visible until the pairing hides them, so a kill in between leaves both listed until the
+            // next scan (e.g. 700 for 600 files). The fix: rows a rescan adds are written hidden and shown in
+            // the pairing's first transaction, with the vanished items hidden (the writers need to be told).
+            withKnownIssue("issue 24 case 5: a scan killed during its walk leaves moved files listed twice", isIntermittent: true) {
+                #expect(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(total)",
+                        "\(rows - total) new rows written before the kill; ls --count: \(listed.stdout) \(listed.stderr)")
+            }
+
+            let resumed = try CLIScanTests.run(["scan", "--quiet", "--library", box.library])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            let after = try box.index().items(MediaQuery())
+            #expect(after.count == total && Set(after.map(\.persistentID)) == ids)
+            #expect(after.allSatisfy { $0.path.string.contains("/A New/") })
+            return
+        }
+    }
+    // 11. `mlib playlist add` from another process while a scan folds moves: no "no item with id N" (the
+    // query ran outside the write transaction) and no "database is locked" (a deferred transaction that
+    // reads first cannot wait for the lock: GRDB begins writes IMMEDIATE, and the busy timeout waits).
+    // Every add succeeds, and every entry is an item the library lists afterwards.
+    @Test func playlistAddWhileAScanFoldsMovesAlwaysSucceeds() throws {
+        let box = try Sandbox()
+        let total = 400
+        for i in 0..<total {
+            let template = ["a.mp3", "b.flac", "c.ogg", "d.mp3"][i % 4]
+            try box.put(template, at: "Z Old/dir\(i / 10)/file\(i).\(template.split(separator: ".")[1])")
+        }
+        try #require(try CLIScanTests.run(["scan", "--quiet", "--library", box.library, box.music.path]).status == 0)
+        try #require(try CLIScanTests.run(["playlist", "create", "P", "--library", box.library]).status == 0)
+        try FileManager.default.copyItem(atPath: box.music.path + "/Z Old", toPath: box.music.path + "/A New")
+        try FileManager.default.removeItem(atPath: box.music.path + "/Z Old")
+
+        let (scan, _, _) = try CLIScanTests.start(["scan", "--quiet", "--jobs", "1", "--batch-size", "2", "--library", box.library])
+        var adds: [CLIScanTests.Run] = []
+        while scan.isRunning || adds.count < 3 {
+            adds.append(try CLIScanTests.run(["playlist", "add", "P", "title:Alpha", "--library", box.library]))
+        }
+        scan.waitUntilExit()
+        #expect(scan.terminationStatus == 0)
+        let failed = adds.filter { $0.status != 0 }
+        #expect(failed.isEmpty, "\(failed.count) of \(adds.count) adds failed: \(failed.first.map { $0.stderr } ?? "")")
+        let index = try box.index()
+        let entries = try index.playlistItems(name: "P")
+        #expect(entries.count == Int(Self.sqlite(box.library, "SELECT count(*) FROM playlist_entries")))
+        #expect(entries.allSatisfy { $0.title == "Alpha" && $0.path.string.contains("/A New/") })
+        #expect(try index.count(MediaQuery()) == total)
+    }
 }

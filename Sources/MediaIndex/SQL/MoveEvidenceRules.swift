@@ -61,6 +61,16 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true, match: "\(informativeEndMatches) AND \(sameAudioStream)",
                  requires: #"o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
                  refusesRowsWithAnExactTwin: true)
+        case .payload:
+            // The same first 16 KiB of the audio payload, the same audio stream and duration, in the same
+            // folder: a retag that rewrote both ends, and a rename (issue 24 case 6: ID3v2 + ID3v1, AIFF,
+            // Matroska). The same folder, because the same audio under other tags elsewhere is as often
+            // another release of the recording (an album's track on a compilation) as the file retagged.
+            // The hash is never one of zeros (`AudioPayload` skips leading zeros and gives none for
+            // silence); weaker than the content, unique only, never a row with an exact twin.
+            Rule(readsOldRow: true, match: "i.payload_hash = o.payload_hash AND i.dir = o.dir AND \(sameAudioStream)",
+                 requires: #"o.payload_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
+                 refusesRowsWithAnExactTwin: true)
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
                  requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true)
