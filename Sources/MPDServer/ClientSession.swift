@@ -424,35 +424,75 @@ final class ClientSession: @unchecked Sendable {
         send(out.bytes)
     }
 
+    /// Answers shorter than this are gathered in one buffer (`gathered`) and not counted in `unsentBytes`:
+    /// a `ByteBuffer`, a trip down the pipeline and a promise with its closure per answer were most of the
+    /// server's own work per `status` or pipelined `stats`. A client that does not read its short answers is
+    /// held by the channel's writability instead (its next lines wait, `receive`): the gathered bytes go to
+    /// the channel every `countedAnswerBytes`, so they stay bounded.
+    static let countedAnswerBytes = 4096
+
+    /// Short answers not yet handed to the channel.
+    private var gathered: ByteBuffer?
+
     private func send(_ bytes: [UInt8]) {
         guard !closed else { return }
         guard unsentBytes + bytes.count <= core.configuration.maximumOutputBuffer else { return close() }
-        unsentBytes += bytes.count
-        let count = bytes.count
-        // The promise completes on the channel's loop, which is the core's: no lock.
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { _ in self.unsentBytes -= count }
-        channel.write(channel.allocator.buffer(bytes: bytes), promise: promise)
-        // Answers to lines of one read go out with one flush at its end (`endOfRead`), as mpd sends what a
-        // read's commands wrote at once: a flush per answer was a write(2) per command, and 5,000 pipelined
-        // `stats` took 8 µs each against mpd's 1 µs. Anything else (an idle, an off-loop answer) goes now.
-        if inRead { flushPending = true } else { channel.flush() }
+        if bytes.count >= Self.countedAnswerBytes {
+            writeGathered()
+            unsentBytes += bytes.count
+            let count = bytes.count
+            // The promise completes on the channel's loop, which is the core's: no lock.
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { _ in self.unsentBytes -= count }
+            channel.write(channel.allocator.buffer(bytes: bytes), promise: promise)
+        } else {
+            if gathered == nil { gathered = channel.allocator.buffer(capacity: 1024) }
+            gathered!.writeBytes(bytes)
+            if gathered!.readableBytes >= Self.countedAnswerBytes { writeGathered() }
+        }
+        // Nothing is flushed at once: the answers of every client served in this turn of the loop go out
+        // together once its ready sockets are read (`ServerCore.flushAfterReads`), as mpd writes them after
+        // its reads. A flush per read woke its client in the middle of the others' reads.
+        flushPending = true
+        if !inRead { requestFlush() }
+    }
+
+    private func writeGathered() {
+        guard let buffer = gathered else { return }
+        gathered = nil
+        channel.write(buffer, promise: nil)
     }
 
     /// Set by the channel handler while it hands over the lines of one read.
     private var inRead = false
+    /// Answers are written and not yet flushed.
     private var flushPending = false
+    /// This session waits in the core's list of sessions to flush.
+    private var flushRequested = false
 
     /// The channel handler starts handing over the lines of a read.
     func beginRead() { inRead = true }
 
-    /// The read's lines are handed over: what their answers wrote goes out.
+    /// The read's lines are handed over: what their answers wrote goes out with the others' at the end of
+    /// the loop's turn.
     func endOfRead() {
         inRead = false
-        if flushPending {
-            flushPending = false
-            channel.flush()
-        }
+        if flushPending { requestFlush() }
+    }
+
+    private func requestFlush() {
+        guard !flushRequested else { return }
+        flushRequested = true
+        core.flushAfterReads(self)
+    }
+
+    /// Called by the core after the reads of this turn of the loop.
+    func flushNow() {
+        flushRequested = false
+        guard flushPending, !closed else { return }
+        flushPending = false
+        writeGathered()
+        channel.flush()
     }
 
     func close() {
@@ -460,7 +500,10 @@ final class ClientSession: @unchecked Sendable {
         closed = true
         core.unregister(self)
         // What was written before (an answer, then the ACK that ends the client) goes out first.
-        if flushPending { channel.flush() }
+        if flushPending {
+            writeGathered()
+            channel.flush()
+        }
         channel.close(promise: nil)
     }
 }

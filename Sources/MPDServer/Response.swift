@@ -94,6 +94,13 @@ struct Response {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Lines already written (a cached answer: `stats`).
+    mutating func append(_ lines: [UInt8]) {
+        guard !overflowed else { return }
+        defer { checkLimit() }
+        bytes += lines
+    }
+
     mutating func binary(_ data: [UInt8]) {
         field("binary", data.count)
         guard !overflowed else { return }
