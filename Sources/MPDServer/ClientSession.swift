@@ -450,11 +450,13 @@ final class ClientSession: @unchecked Sendable {
             gathered!.writeBytes(bytes)
             if gathered!.readableBytes >= Self.countedAnswerBytes { writeGathered() }
         }
-        // Nothing is flushed at once: the answers of every client served in this turn of the loop go out
-        // together once its ready sockets are read (`ServerCore.flushAfterReads`), as mpd writes them after
-        // its reads. A flush per read woke its client in the middle of the others' reads.
+        // Answers to lines of one read go out with one flush at its end (`endOfRead`), as mpd sends what a
+        // read's commands wrote at once: a flush per answer was a write(2) per command, and 5,000 pipelined
+        // `stats` took 8 µs each against mpd's 1 µs. Anything else (an idle, an off-loop answer) goes now.
+        // (Flushing every client once after all the loop's ready sockets were read, as mpd does, measured
+        // the same for 10 polling clients: 9.8-12.0 against 9.5-10.9 µs of server CPU per command.)
         flushPending = true
-        if !inRead { requestFlush() }
+        if !inRead { flushNow() }
     }
 
     private func writeGathered() {
@@ -465,30 +467,19 @@ final class ClientSession: @unchecked Sendable {
 
     /// Set by the channel handler while it hands over the lines of one read.
     private var inRead = false
-    /// Answers are written and not yet flushed.
+    /// Answers are written (or gathered) and not yet flushed.
     private var flushPending = false
-    /// This session waits in the core's list of sessions to flush.
-    private var flushRequested = false
 
     /// The channel handler starts handing over the lines of a read.
     func beginRead() { inRead = true }
 
-    /// The read's lines are handed over: what their answers wrote goes out with the others' at the end of
-    /// the loop's turn.
+    /// The read's lines are handed over: what their answers wrote goes out.
     func endOfRead() {
         inRead = false
-        if flushPending { requestFlush() }
+        flushNow()
     }
 
-    private func requestFlush() {
-        guard !flushRequested else { return }
-        flushRequested = true
-        core.flushAfterReads(self)
-    }
-
-    /// Called by the core after the reads of this turn of the loop.
-    func flushNow() {
-        flushRequested = false
+    private func flushNow() {
         guard flushPending, !closed else { return }
         flushPending = false
         writeGathered()

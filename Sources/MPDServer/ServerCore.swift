@@ -141,21 +141,6 @@ final class ServerCore: @unchecked Sendable {
     /// `stats`' last answer (on the loop only).
     let statsAnswer = StatusCommands.StatsAnswer()
 
-    /// Sessions whose answers wait for the end of the loop's turn (`ClientSession.send`).
-    private var sessionsToFlush: [ClientSession] = []
-
-    /// Flushes `session` once the loop has read every ready socket of this turn: NIO runs the tasks queued
-    /// while it handled the sockets' events after all of them, so one task flushes every client served.
-    func flushAfterReads(_ session: ClientSession) {
-        sessionsToFlush.append(session)
-        guard sessionsToFlush.count == 1 else { return }
-        loop.execute {
-            let sessions = self.sessionsToFlush
-            self.sessionsToFlush = []
-            for session in sessions { session.flushNow() }
-        }
-    }
-
     /// `body` now when called on the core's loop (a channel handler), else queued on it. Only for calls
     /// that cannot re-enter a session (a line read, a connection opened): a writability change can come
     /// from inside a write, and is queued (`enqueue`).
