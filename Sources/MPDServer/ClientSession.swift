@@ -424,23 +424,50 @@ final class ClientSession: @unchecked Sendable {
         send(out.bytes)
     }
 
+    /// Answers shorter than this are gathered in one buffer (`gathered`) and not counted in `unsentBytes`:
+    /// a `ByteBuffer`, a trip down the pipeline and a promise with its closure per answer were most of the
+    /// server's own work per `status` or pipelined `stats`. A client that does not read its short answers is
+    /// held by the channel's writability instead (its next lines wait, `receive`): the gathered bytes go to
+    /// the channel every `countedAnswerBytes`, so they stay bounded.
+    static let countedAnswerBytes = 4096
+
+    /// Short answers not yet handed to the channel.
+    private var gathered: ByteBuffer?
+
     private func send(_ bytes: [UInt8]) {
         guard !closed else { return }
         guard unsentBytes + bytes.count <= core.configuration.maximumOutputBuffer else { return close() }
-        unsentBytes += bytes.count
-        let count = bytes.count
-        // The promise completes on the channel's loop, which is the core's: no lock.
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { _ in self.unsentBytes -= count }
-        channel.write(channel.allocator.buffer(bytes: bytes), promise: promise)
+        if bytes.count >= Self.countedAnswerBytes {
+            writeGathered()
+            unsentBytes += bytes.count
+            let count = bytes.count
+            // The promise completes on the channel's loop, which is the core's: no lock.
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.whenComplete { _ in self.unsentBytes -= count }
+            channel.write(channel.allocator.buffer(bytes: bytes), promise: promise)
+        } else {
+            if gathered == nil { gathered = channel.allocator.buffer(capacity: 1024) }
+            gathered!.writeBytes(bytes)
+            if gathered!.readableBytes >= Self.countedAnswerBytes { writeGathered() }
+        }
         // Answers to lines of one read go out with one flush at its end (`endOfRead`), as mpd sends what a
         // read's commands wrote at once: a flush per answer was a write(2) per command, and 5,000 pipelined
         // `stats` took 8 µs each against mpd's 1 µs. Anything else (an idle, an off-loop answer) goes now.
-        if inRead { flushPending = true } else { channel.flush() }
+        // (Flushing every client once after all the loop's ready sockets were read, as mpd does, measured
+        // the same for 10 polling clients: 9.8-12.0 against 9.5-10.9 µs of server CPU per command.)
+        flushPending = true
+        if !inRead { flushNow() }
+    }
+
+    private func writeGathered() {
+        guard let buffer = gathered else { return }
+        gathered = nil
+        channel.write(buffer, promise: nil)
     }
 
     /// Set by the channel handler while it hands over the lines of one read.
     private var inRead = false
+    /// Answers are written (or gathered) and not yet flushed.
     private var flushPending = false
 
     /// The channel handler starts handing over the lines of a read.
@@ -449,10 +476,14 @@ final class ClientSession: @unchecked Sendable {
     /// The read's lines are handed over: what their answers wrote goes out.
     func endOfRead() {
         inRead = false
-        if flushPending {
-            flushPending = false
-            channel.flush()
-        }
+        flushNow()
+    }
+
+    private func flushNow() {
+        guard flushPending, !closed else { return }
+        flushPending = false
+        writeGathered()
+        channel.flush()
     }
 
     func close() {
@@ -460,7 +491,10 @@ final class ClientSession: @unchecked Sendable {
         closed = true
         core.unregister(self)
         // What was written before (an answer, then the ACK that ends the client) goes out first.
-        if flushPending { channel.flush() }
+        if flushPending {
+            writeGathered()
+            channel.flush()
+        }
         channel.close(promise: nil)
     }
 }

@@ -14,10 +14,11 @@ enum DatabaseCommands {
         let uri = c.arguments.first ?? ""
         let browser = c.core.browser()
         let view = browser.view
-        if let song = browser.song(uri) { return c.songs.write(song, of: view, to: &out) }
         let normalized = LibraryURIs.normalized(uri)
+        let entry = browser.entry(normalized)
+        if case .song(let song) = entry { return c.songs.write(song, of: view, to: &out) }
         let songs = c.songs
-        if let d = browser.directory(normalized) {
+        if case .directory(let d) = entry {
             // The common case, written straight from the tree: no listing of joined URIs is made first
             // (at 100,000 songs this answer took 2.5x mpd's time, most of it building strings).
             let node = view.directories[Int(d)]

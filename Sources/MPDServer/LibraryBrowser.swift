@@ -49,6 +49,20 @@ struct LibraryBrowser {
         return d
     }
 
+    /// What a normalized URI names in the tree, its path worked out once (`lsinfo` asked `song` and then
+    /// `directory`, and turning a URI into a path was a third of a pipelined `lsinfo DIR`).
+    enum Entry { case song(Int32), directory(Int32), neither }
+
+    func entry(_ normalized: String) -> Entry {
+        if normalized.isEmpty && uris.topDirectories != nil { return .neither }
+        guard let path = uris.path(of: normalized) else { return .neither }
+        if !normalized.isEmpty, let song = view.item(path: path) { return .song(song) }
+        if let d = view.directory(path: path), normalized.isEmpty || !view.directories[Int(d)].subtree.isEmpty {
+            return .directory(d)
+        }
+        return .neither
+    }
+
     /// The sub-listing of a directory found in a listing.
     func listing(_ directory: Int32, uri: String) -> Listing {
         let node = view.directories[Int(directory)]

@@ -143,6 +143,9 @@ final class ServerCore: @unchecked Sendable {
         if !laterSlices.isEmpty { scheduleRound() }
     }
 
+    /// `stats`' last answer (on the loop only).
+    let statsAnswer = StatusCommands.StatsAnswer()
+
     /// `body` now when called on the core's loop (a channel handler), else queued on it. Only for calls
     /// that cannot re-enter a session (a line read, a connection opened): a writability change can come
     /// from inside a write, and is queued (`enqueue`).

@@ -1,3 +1,4 @@
+import Foundation
 import MediaModel
 import Testing
 @testable import MPDServer
@@ -79,5 +80,11 @@ struct ProtocolTests {
         out.field("Id", 7)
         out.line("OK")
         #expect(String(decoding: out.bytes, as: UTF8.self) == "Title: two lines here\nId: 7\nOK\n")
+        // ISO 8601 UTC times, written from one 20-byte buffer.
+        let times = [0, 1_714_564_800.9, 951_782_400, 4_102_444_799].map { MPDFormat.timestamp(Date(timeIntervalSince1970: $0)) }
+        #expect(times == ["1970-01-01T00:00:00Z", "2024-05-01T12:00:00Z", "2000-02-29T00:00:00Z", "2099-12-31T23:59:59Z"])
+        var stamped = Response()
+        stamped.timestamp("Last-Modified", seconds: 1_714_564_800)
+        #expect(String(decoding: stamped.bytes, as: UTF8.self) == "Last-Modified: 2024-05-01T12:00:00Z\n")
     }
 }

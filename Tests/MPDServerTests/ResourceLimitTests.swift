@@ -85,6 +85,49 @@ struct ResourceLimitTests {
         #expect(server.process.isRunning)
     }
 
+    /// The same with short answers, which the server gathers per client and hands to the channel in 4 KiB
+    /// pieces without counting them (`ClientSession.countedAnswerBytes`): the channel's writability alone
+    /// must hold them.
+    @Test func aClientThatDoesNotReadItsShortAnswersHoldsNoMemory() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        _ = try RawClient(port: server.port).command("status")
+        let idle = Self.residentKiB(server)
+
+        let reader = try RawClient(port: server.port)
+        var size = Int32(4096)
+        setsockopt(reader.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        // 400,000 × ~150 bytes = 60 MB of answers if they were all produced.
+        Self.sendWithoutBlocking(reader, Array(String(repeating: "status\nstats\n", count: 200_000).utf8))
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try Self.pingMilliseconds(server.port) < 100)
+        let after = Self.residentKiB(server)
+        #expect(after < 2 * idle, "RSS \(idle) KiB idle, \(after) KiB with an unread client")
+        #expect(server.process.isRunning)
+    }
+
+    /// Short answers gathered per client come back whole and in order, pipelined or not: 3,000 commands in
+    /// one write give 3,000 answers, each `stats` the same (within a second) and each `ping` a bare OK.
+    @Test func pipelinedShortAnswersComeBackInOrder() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let single = try client.command("stats").filter { !$0.hasPrefix("uptime:") }
+        #expect(single.contains("songs: 7"))
+        try client.send(Array(String(repeating: "ping\nstats\nstatus\n", count: 1000).utf8))
+        for _ in 0..<1000 {
+            #expect(try client.answer() == ["OK"])
+            #expect(try client.answer().filter { !$0.hasPrefix("uptime:") } == single)
+            let status = try client.answer()
+            #expect(status.first == "volume: 100" && status.last == "OK", "\(status)")
+        }
+        #expect(try client.command("ping") == ["OK"])
+    }
+
     @Test func idleConnectionsAreDroppedAfterTheTimeout() throws {
         let library = try TestLibrary()
         defer { library.remove() }
