@@ -144,7 +144,12 @@ public struct EndHashes: Sendable, Hashable {
 /// an mlib that did not record it), stored so that a newer reader knows which files to read again.
 public enum ScanChange: Sendable {
     /// A new file (or, after an interrupted scan, one already there: then it is refreshed like `update`).
-    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil, reader: Int? = nil)
+    /// `hidden`: written out of every query (`missing_gen` = minus the row's generation) until the scan
+    /// shows it (`ScanStore.hideItems(_:showingRowsOf:)`), in the transaction that hides the items that
+    /// vanished: a file moved by a rescan is then never listed twice, by its item and by its new row, also
+    /// when the scan is killed before its pairing (issue 24 case 5).
+    case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil, reader: Int? = nil,
+             hidden: Bool = false)
     /// A known file that changed (possibly at a new path: a rename seen by its inode), or one an older reader
     /// read: file-derived columns are rewritten, user data is not.
     case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil,

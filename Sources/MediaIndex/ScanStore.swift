@@ -30,6 +30,8 @@ public protocol ScanStore: Sendable {
     func fold(_ pairs: [(item: Int64, row: Int64)]) throws
     func removeItems(_ ids: [Int64]) throws
     func hideItems(_ ids: [Int64]) throws
+    /// Hides `ids` and shows the rows `generation` added hidden, in one transaction.
+    func hideItems(_ ids: [Int64], showingRowsOf generation: Int64?) throws
     func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws
 }
 

@@ -63,6 +63,10 @@ final class Moves {
 
     func isClaimed(_ id: Int64) -> Bool { claimed.contains(id) }
 
+    /// The vanished items the pairing hides first (those not hidden already and not kept for a disk that
+    /// is away): a fold shows each again, under its new path.
+    var hiddenAtPairing: [Int64] { vanished.values.filter { !$0.missing && !pairOnly.contains($0.id) }.map(\.id) }
+
     /// Whether `id` is still unpaired (after `resolve`: neither folded nor removed).
     func isVanished(_ id: Int64) -> Bool { vanished[id] != nil }
 
@@ -152,7 +156,7 @@ final class Moves {
         // for it would both be listed (`ls --count` gave 53,000-60,000 for 50,000 files during the folds,
         // and after a scan stopped between them). Each fold shows the item again (it takes the row's
         // values); what stays vanished is removed or hidden below, as it would have been.
-        try index.hideItems(vanished.values.filter { !$0.missing && !pairOnly.contains($0.id) }.map(\.id))
+        try index.hideItems(hiddenAtPairing)
         // Strongest evidence first, each kind sought only for the items still unpaired, and folded before
         // the next is sought: two copies of one file compete for the row with its bytes, and the loser may
         // still be the file retagged elsewhere.

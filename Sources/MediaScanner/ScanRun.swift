@@ -189,7 +189,10 @@ final class ScanRun {
                 if job.isReread { summary.reread += 1 } else { summary.updated += 1 }
             } else {
                 if generation == nil { generation = try index.newGeneration() }
-                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends, reader: reader))
+                // Hidden until the pairing shows it (`MediaScanner.scan`), unless nothing can have moved: a
+                // rescan's new row may be an item that is still listed at its old path.
+                pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends, reader: reader,
+                                    hidden: !libraryWasEmpty))
                 summary.added += 1
             }
         case .failed(let job, let code, let message) where job.isRetry:

@@ -369,10 +369,17 @@ final class LibraryWorld {
             // A full scan runs as cron would run it, beside the watcher; any other step lets the watcher
             // catch up (no new scan line for a while), then holds it off with the lock during the check.
             var complete = false
+            // An item a scan names as ambiguous ("no guess") is gone by the rule, not lost (as below for
+            // the scanner's own runs): the watcher and `mlib scan` name it on standard error, by the path
+            // it had when that scan began (the ids at each path before this step, or now: a scan of every
+            // root removes the item, a partial one keeps it hidden at that path).
+            let idsBefore = idsByPathAtLastStep
             if kind == .full || kind == .withPlaylistEdits {
+                idsByPathAtLastStep = try idsByPath()
                 let run = try CLIScanTests.run(["scan", "--quiet", "--library", box.library])
                 log.append("mlib scan -> \(run.status)")
                 complete = run.status == 0 || run.status == 1
+                excuseNoGuess(named: run.stderr, idsBefore: idsByPathAtLastStep.merging(idsBefore) { a, _ in a })
             } else {
                 var seen = watcher.scans.count, quietSince = Date()
                 while Date().timeIntervalSince(quietSince) < WatchTests.debounce + 0.7 {
@@ -382,6 +389,13 @@ final class LibraryWorld {
                 log.append("watcher caught up (\(seen) scans)")
             }
             let lock = try ScanLock(libraryPath: box.library, timeout: nil)
+            let errors = watcher.stderr
+            if errors.utf8.count > watcherErrorsRead {
+                excuseNoGuess(named: String(decoding: errors.utf8.dropFirst(watcherErrorsRead), as: UTF8.self),
+                              idsBefore: (try idsByPath()).merging(idsBefore) { a, _ in a })
+                watcherErrorsRead = errors.utf8.count
+            }
+            idsByPathAtLastStep = try idsByPath()
             try check(index, complete: complete)
             withExtendedLifetime(lock) {}
             return
@@ -439,6 +453,30 @@ final class LibraryWorld {
                    + (summary.interrupted ? " interrupted" : "") + (summary.hasProblems ? " problems" : ""))
         let everyRoot = kind == .full || kind == .withPlaylistEdits
         try check(index, complete: everyRoot && !summary.interrupted)
+    }
+
+    /// The watcher's standard error read so far (its "no guess" lines are excused once).
+    private var watcherErrorsRead = 0
+    /// The ids at each path when the last scan step ended (under `mlib watch`).
+    private var idsByPathAtLastStep: [String: Int64] = [:]
+
+    private func idsByPath() throws -> [String: Int64] {
+        Dictionary(try textRows("SELECT path_text, id FROM items").compactMap { row in
+            row[1].flatMap { Int64($0) }.map { (row[0] ?? "", $0) }
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Excuses the items `errors` (a scan's standard error) names as left unpaired because the evidence
+    /// was not unique ("no guess"), by the ids their paths had.
+    private func excuseNoGuess(named errors: String, idsBefore: [String: Int64]) {
+        let suffix = ": gone; more than one new file has its audio or tags, so none took its ratings and plays (no guess)"
+        for line in errors.split(separator: "\n") where line.hasSuffix(suffix) {
+            var path = String(line.dropLast(suffix.count))
+            if path.hasPrefix("mlib: ") { path.removeFirst("mlib: ".count) }
+            guard let id = idsBefore[path] else { continue }
+            excused.insert(id)
+            log.append("  (no guess for #\(id) \(path): excused)")
+        }
     }
 
     /// The id of the row at `path`, hidden or not.

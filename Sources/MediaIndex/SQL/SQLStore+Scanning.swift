@@ -146,10 +146,12 @@ extension SQLStore {
         var addedGeneration = generation
         for change in changes {
             switch change {
-            case .add(let item, let stamp, let fingerprint, let device, let ends, let reader):
+            case .add(let item, let stamp, let fingerprint, let device, let ends, let reader, let hidden):
                 let generation = try addedGeneration ?? Self.bumpGeneration(x)
                 addedGeneration = generation
-                try stage(nil, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader), generation)
+                var row = ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader)
+                if hidden { row[Self.missingGenerationColumn] = .integer(-generation) }
+                try stage(nil, row, generation)
             case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
                 try stage(id, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader), 0)
             case .move(let id, let path):
@@ -161,6 +163,9 @@ extension SQLStore {
             }
         }
     }
+
+    /// Where `missing_gen` sits in a read file's values: a hidden new row carries minus its generation there.
+    private static let missingGenerationColumn = ItemRow.scanColumnNames.firstIndex(of: "missing_gen")!
 
     /// A known file renamed and otherwise unchanged: only its path changes (and it is found, if it was hidden).
     package func applyMove(_ x: any SQLExecutor, id: Int64, to path: MediaPath) throws {
@@ -275,8 +280,19 @@ extension SQLStore {
     /// Hides items a partial scan did not find (`missing_gen`): out of every query, but kept, with their ids
     /// and user data, for the scan that finds them again or a scan of every root that shows them gone.
     public func hideItems(_ ids: [Int64]) throws {
-        guard !ids.isEmpty else { return }
+        try hideItems(ids, showingRowsOf: nil)
+    }
+
+    /// Hides `ids` and, in the same transaction, shows the rows `generation` wrote hidden (`ScanChange.add`'s
+    /// `hidden`, `missing_gen` = -generation): a reader sees either a moved file's item or its new row,
+    /// never both.
+    public func hideItems(_ ids: [Int64], showingRowsOf generation: Int64?) throws {
+        guard !ids.isEmpty || generation != nil else { return }
         try write { x in
+            if let generation {
+                try x.execute("UPDATE items SET missing_gen = NULL WHERE \(mine()) AND missing_gen = \(-generation)")
+            }
+            guard !ids.isEmpty else { return }
             try x.execute("""
                 UPDATE items SET missing_gen = (SELECT value FROM scan_state WHERE key = 'generation')
                 WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL
