@@ -186,8 +186,9 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 version.changeToken = changes.token ?? version.changeToken
                 var unchanged = applied
                 unchanged.changeToken = version.changeToken
-                if changes.isEmpty && unchanged == version {
-                    // Only the token moved (on PostgreSQL, any transaction on the server moves it).
+                if unchanged == version && (changes.isEmpty || old.isUnchanged(by: changes)) {
+                    // Only the token moved (on PostgreSQL, any transaction on the server moves it), or the
+                    // items written hold what the view holds.
                     lock.withLock { state.applied = version }
                     return false
                 }

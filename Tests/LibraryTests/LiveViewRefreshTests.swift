@@ -70,6 +70,30 @@ struct LiveViewRefreshTests {
         #expect(rebuilt.walkOrder == view.snapshot.walkOrder)
     }
 
+    /// A write that leaves every value the view holds as it was (the same rating again; on PostgreSQL, rows
+    /// the change token hands out once more because another transaction held the snapshot's xmin back) is
+    /// no change: `refresh` says false and no watcher is woken (an MPD client would reload its library).
+    @Test(arguments: Store.available) func aWriteThatChangesNothingTheViewHoldsIsNoChange(_ store: Store) throws {
+        let temp = try TemporaryLibrary("live-view-same", copying: ["flac-vorbis-cover.flac", "ogg-vorbis.ogg"])
+        defer { temp.remove() }
+        let locator = try store.newLocator(sqlitePath: temp.library)
+        try mlib(["scan", "-q", temp.music.path], locator)
+        try mlib(["rate", #"path CONTAINS "ogg-vorbis""#, "4"], locator)
+        let library = try Library.open(LibraryLocator(locator))
+        let view = try LiveView(store: library.store, schema: Self.schema)
+        let settled = view.refresh()
+        #expect(!settled, "the view was built after every write: \(String(describing: view.lastRefresh))")
+        let before = view.snapshot
+
+        try mlib(["rate", #"path CONTAINS "ogg-vorbis""#, "4"], locator)
+        #expect(!view.refresh(), "the same rating again: \(String(describing: view.lastRefresh))")
+        #expect(view.snapshot === before)
+
+        try mlib(["rate", #"path CONTAINS "ogg-vorbis""#, "5"], locator)
+        #expect(view.refresh(), "another rating is a change")
+        #expect(view.lastRefresh?.incremental == true && view.lastRefresh?.items == 1)
+    }
+
     /// Database order read off the directory tree is the order of sorting every path by components (a file
     /// before a directory at each level), with names that sort differently as bytes and as components
     /// ("a b" against "a/…", "a.mp3" against "a/"), two roots, and roots that nest (the sort is used then).
