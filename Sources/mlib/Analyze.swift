@@ -36,7 +36,8 @@ struct Analyze: AsyncParsableCommand {
             REPLAYGAIN_* field. Files are written as mlib tag writes them (each wholly old or wholly new) and \
             read again into the index, whose analysis a retag keeps. A file already holding these values is \
             not written; a format mlib cannot write tags to is named on standard error and the rest are \
-            written. --dry-run shows the changes without writing them.
+            written; so is an item with no gain to write (silence, or audio too short to measure). --dry-run \
+            shows the changes without writing them.
 
             Examples:
               mlib analyze
@@ -111,6 +112,13 @@ struct Analyze: AsyncParsableCommand {
     func writeTags(_ library: Library, filter: MediaModel.Predicate) async throws -> [TagFileReport] {
         let items = try library.store.items(MediaQuery(filter: filter)).sorted { $0.path.string < $1.path.string }
         let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (path: item.path.string, edit: $0) } }
+        if !quiet && !json {
+            // An item analysed without a gain (silence, or audio too short to measure) has nothing to write: said,
+            // so that a file left without REPLAYGAIN_* tags is not taken for a failure to write them.
+            for item in items where ReplayGainFields.edit(for: item) == nil && item[.analysisVersion] != nil {
+                printError("\(item.path.string): no gain measured (silence, or too short to measure): nothing to write")
+            }
+        }
         let writer = TagWriter()
         let reports = dryRun ? jobs.map { writer.edit($0.path, $0.edit, write: false) } : writer.edit(jobs)
         let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }

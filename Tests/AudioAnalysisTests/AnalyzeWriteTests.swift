@@ -153,6 +153,24 @@ final class AnalyzeWriteTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: mka)) == before)
     }
 
+    /// A silent file has no gain to write: it is named on standard error with "nothing to write" (so an
+    /// untagged file is not taken for a failed write), the status stays 0, and the file beside it is written.
+    @Test func aFileWithNoGainToWriteIsNamed() throws {
+        let music = fixtures.directory.appendingPathComponent("quiet")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let tone = try fixtures.music("quiet/tone.flac", seconds: 4)
+        let silence = try fixtures.music("quiet/silence.flac", seconds: 4, level: 0)
+        let library = fixtures.directory.appendingPathComponent("quiet.sqlite").path
+        #expect(try mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
+        let run = try mlib(["analyze", "--write", "--library", library])
+        #expect(run.status == 0, "\(run.out) \(run.stderr)")
+        #expect(run.stderr.contains(silence + ": no gain measured") && run.stderr.contains("nothing to write"), "\(run.stderr)")
+        #expect(!run.stderr.contains(tone), "\(run.stderr)")
+        #expect(try Self.tags(tone)["replaygain_track_gain"] != nil)
+        #expect(try Self.tags(silence)["replaygain_track_gain"] == nil)
+        #expect(try mlib(["analyze", "--write", "--quiet", "--library", library]).stderr.isEmpty)
+    }
+
     /// kill -9 at random moments of `analyze --write` over 12 files (FLACs edited in place behind the
     /// journal, MP3s rewritten as copies renamed over them): after the next mlib command each file is byte
     /// for byte its old or its new self. TagWriting's journal does it; this checks that `--write` goes
