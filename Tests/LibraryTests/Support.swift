@@ -1,11 +1,6 @@
 import Foundation
 import TestSupport
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// A temporary folder: `music/` and a library file beside it.
 struct TemporaryLibrary {
     let directory: URL

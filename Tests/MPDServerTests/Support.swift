@@ -5,11 +5,6 @@ import Testing
 import Glibc
 #endif
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 func toolExists(_ name: String) -> Bool { ChildProcess.exists(name) }
 
 enum Paths {

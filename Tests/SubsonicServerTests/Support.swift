@@ -5,11 +5,6 @@ import FoundationNetworking
 import TestSupport
 import Testing
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 enum Paths {
     static let repo = ChildProcess.repo
     static let fixtures = repo.appendingPathComponent("Fixtures")
