@@ -92,11 +92,11 @@ struct LibraryBrowser {
     static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// Songs matching `filter` in database order, cut to `window`.
-    func find(_ filter: MediaPredicate, window: Range<Int>?) throws -> [Int32] {
-        let test = try ViewFilter(filter, in: view)
+    func find(_ filter: MPDFilter, window: Range<Int>?) throws -> [Int32] {
+        let matches = try filter.test(in: view)
         var result: [Int32] = []
         var skipped = 0
-        for item in view.walkOrder where test.matches(item) {
+        for item in view.walkOrder where matches(item) {
             if let window {
                 if skipped < window.lowerBound { skipped += 1; continue }
                 if result.count == window.count { break }

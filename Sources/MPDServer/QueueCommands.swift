@@ -272,10 +272,10 @@ enum QueueCommands {
 
     /// The queue filtered in memory by the same predicate the database commands compile to SQL.
     private static func filterQueue(_ c: CommandContext, _ mode: FilterCompiler.Mode, _ out: inout Response) throws {
-        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(c.arguments)
-        let evaluator: PredicateEvaluator
-        do { evaluator = try PredicateEvaluator(predicate) } catch { throw MPDError.badArgument("\(error)") }
-        for (position, item) in c.core.player.queue.enumerated() where evaluator.matches(item) {
+        let filter = try FilterCompiler(mode: mode, uris: c.core.uris).compile(c.arguments)
+        let matches: (MediaItem) -> Bool
+        do { matches = try filter.test() } catch { throw MPDError.badArgument("\(error)") }
+        for (position, item) in c.core.player.queue.enumerated() where matches(item) {
             writeEntry(c, position: position, item: item, to: &out)
         }
     }
