@@ -26,7 +26,7 @@ struct LibraryBrowser {
     func listing(_ uri: String) throws -> Listing {
         let normalized = LibraryURIs.normalized(uri)
         if normalized.isEmpty, let tops = uris.topDirectories {
-            let directories = tops.sorted(by: Self.byteOrder).compactMap { name -> (String, Int32)? in
+            let directories = tops.sorted(by: NameCollation.current.areInIncreasingOrder).compactMap { name -> (String, Int32)? in
                 guard let path = uris.path(of: name), let d = view.directory(path: path),
                       !view.directories[Int(d)].subtree.isEmpty else { return nil }
                 return (name, d)
@@ -88,7 +88,7 @@ struct LibraryBrowser {
         return p.isEmpty ? name : p + "/" + name
     }
 
-    /// MPD sorts names by their bytes (so "Zebra" comes before "apple").
+    /// MPD sorts tag values by their bytes (so "Zebra" comes before "apple"); names it collates (`NameCollation`).
     static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// Songs matching `filter` in database order, cut to `window`.
