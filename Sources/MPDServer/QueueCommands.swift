@@ -239,9 +239,10 @@ enum QueueCommands {
     }
 
     /// Deprecated `playlist`: `N:file` lines.
+    /// `playlist` (deprecated): `POS:file: URI` per song, as mpd 0.23 prints it (`queue_print_uris`).
     static func playlist(_ c: CommandContext, _ out: inout Response) throws {
         for (position, item) in c.core.player.queue.enumerated() {
-            out.line("\(position):\(c.core.uris.uri(of: item.path) ?? item.path.string)")
+            out.line("\(position):file: \(c.core.uris.uri(of: item.path) ?? item.path.string)")
         }
     }
 

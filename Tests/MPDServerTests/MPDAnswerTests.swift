@@ -239,4 +239,16 @@ struct MPDAnswerTests {
         #expect(try client.command("readcomments nope.flac") == ["ACK [50@0] {readcomments} No such song"])
         #expect(try client.command("readcomments") == ["ACK [2@0] {readcomments} wrong number of arguments for \"readcomments\""])
     }
+
+    /// The deprecated `playlist` prints `POS:file: URI`, as mpd 0.23 (mlib printed `POS:URI`; found by the
+    /// conformance run's `order` sequence).
+    @Test func playlistPrintsFileFields() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("add Long") == ["OK"])
+        #expect(try client.command("playlist") == ["0:file: Long/tone1.flac", "1:file: Long/tone2.flac", "OK"])
+    }
 }
