@@ -42,6 +42,7 @@ KNOWN = {
     ("readcomments", None): "mpd prints the tags its decoder reports, keys as the file spells them (ffmpeg writes "
                             "lower-case Vorbis comment names; MP3: only TXXX frames and the comment); mlib prints "
                             "TagLib's property names (upper case) for every tag (mlib(1))",
+    ("rangeid", None): "mlib's player plays whole files: rangeid is an unknown command (mlib(1))",
     ('albumart "../music/Album1/flac-vorbis-cover.flac" 0', None):
         "mpd 0.23 reads the cover beside a song URI with '..' components from the file system (so "
         "'../outside/SONG' serves a cover outside the music directory); mlib refuses every such path",
@@ -214,7 +215,7 @@ SEQUENCES = {
         'findadd performer "Jane Doe"', 'playlistfind performer "Jane Doe"', "playlistsearch conductor karajan",
         "find \"(performer =~ '(')\"", "clear",
         "readcomments Classical/symphony.flac", "readcomments Order/Songs/e.flac", "readcomments nope.flac",
-        "readcomments Album1/flac-vorbis-cover.flac", "readcomments Album1/mp3-id3v24.mp3",
+        "readcomments Album1/flac-vorbis-cover.flac", "readcomments Album1/mp3-id3v24.mp3", "rangeid 999 1:2",
     ],
     # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
     "paths": [
