@@ -54,7 +54,7 @@ struct FilterCompiler {
             let searchable: [MediaProperty] = [.artist, .albumArtist, .albumTitle, .title, .genre, .composer, .grouping,
                                                .releaseDate, .albumTrackNumber, .discNumber]
             let properties = MPDFilter.predicate(.or(try searchable.map { try compare(property: $0, positive(op), value) }))
-            let raw = try MPDTag.all.filter { $0.rawKey != nil }.map { try rawTag($0, positive(op), value) }
+            let raw = try MPDTag.all.filter { $0.rawKey != nil }.map { try rawTag($0, positive(op), value, fallbacks: false) }
             let any = MPDFilter.or([properties] + raw)
             return isNegated ? .not(any) : any
         }
@@ -67,14 +67,14 @@ struct FilterCompiler {
     }
 
     /// A term on a tag mlib keeps only raw (`op` positive), decided on the view's values (`MPDFilter`).
-    private func rawTag(_ tag: MPDTag, _ op: Operation, _ value: String) throws -> MPDFilter {
+    private func rawTag(_ tag: MPDTag, _ op: Operation, _ value: String, fallbacks: Bool = true) throws -> MPDFilter {
         let operation: RawTagTerm.Operation = switch op {
         case .contains: .contains
         case .startsWith: .startsWith
         case .regex: .regex
         default: .equal
         }
-        return .rawTag(try RawTagTerm(tag: tag, operation, value, ignoresCase: mode == .search))
+        return .rawTag(try RawTagTerm(tag: tag, operation, value, ignoresCase: mode == .search, usesFallbacks: fallbacks))
     }
 
     private func compare(property: MediaProperty, tag mpdTag: MPDTag, _ op: Operation, _ value: String) throws -> MediaPredicate {

@@ -43,6 +43,10 @@ struct RawTagFilterTests {
         #expect(try files("find performer \"\"").sorted() == others)
         #expect(try files("find \"((performer == 'Jane Doe') AND (title == 'Symphony'))\"") == ["Other/classic.flac"])
         #expect(try files("find \"((performer == 'Jane Doe') AND (title == 'Tone 1'))\"") == [])
+        // `any` is every tag, the raw ones too; a value no tag has finds nothing.
+        #expect(try files("search any grammophon") == ["Other/classic.flac"])
+        #expect(try files("search any zzzq") == [])
+        #expect(try files("search \"(!(any contains 'zzzq'))\"").sorted() == all)
         // ArtistSort falls back to Artist, as mpd's.
         #expect(try files("find artistsort \"Sine Wave\"").sorted() == ["Long/tone1.flac", "Long/tone2.flac"])
 
