@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore",
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
-        .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaScanner", "Library",
+        .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).

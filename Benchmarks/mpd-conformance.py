@@ -35,6 +35,14 @@ KNOWN = {
     ("config", None): "mpd answers config only on a local socket; mlib has no config file",
     ('search "(disc starts_with \'1\')"', None): "starts_with is mpd 0.24's operator (0.23 refuses it); mlib accepts "
                                                  "it, on numbers as on text",
+    ("find \"(label starts_with 'Deutsche')\"", None): "starts_with is mpd 0.24's operator (0.23 refuses it); mlib "
+                                                       "accepts it, on raw tags as on the others",
+    ("find \"(performer =~ '(')\"", None): "a bad regular expression: mpd quotes PCRE's message and offset, mlib "
+                                            "(Foundation's ICU regular expressions) says 'Bad regular expression'",
+    ("readcomments", None): "mpd prints the tags its decoder reports, keys as the file spells them (ffmpeg writes "
+                            "lower-case Vorbis comment names; MP3: only TXXX frames and the comment); mlib prints "
+                            "TagLib's property names (upper case) for every tag (mlib(1))",
+    ("rangeid", None): "mlib's player plays whole files: rangeid is an unknown command (mlib(1))",
     ('albumart "../music/Album1/flac-vorbis-cover.flac" 0', None):
         "mpd 0.23 reads the cover beside a song URI with '..' components from the file system (so "
         "'../outside/SONG' serves a cover outside the music directory); mlib refuses every such path",
@@ -189,6 +197,26 @@ SEQUENCES = {
         "list title group album group artist", "list album group album",
         "listfiles", "listfiles Album1", "getvol",
     ],
+    # Names collated as mpd's ICU collator orders them, a folder's songs by album, disc, track, name (issue 26, 7).
+    "order": [
+        "lsinfo", "lsinfo Order", "lsinfo Order/Songs", "listall Order", "listallinfo Order", "add Order", "playlistinfo",
+        "clear", "add /", "playlist", "find \"(base 'Order')\" sort album", "find \"(base 'Order/Songs')\" sort -track",
+        "find \"(base 'Order/Songs')\" sort -album window 0:3", "clear",
+    ],
+    # Tags mlib keeps only raw filter as mpd's (issue 26, 9); readcomments (issue 26, 11).
+    "rawtags": [
+        'find performer "Jane Doe"', 'find performer "jane doe"', "search performer JANE",
+        'find conductor "Herbert Karajan" label "Deutsche Grammophon"', "find \"(work contains 'No. 5')\"",
+        "find \"(label starts_with 'Deutsche')\"", "find \"(performer =~ 'D.e$')\"", "find \"(performer !~ 'D.e$')\"",
+        "find \"(performer != 'Jane Doe')\"", "find \"(!(conductor == 'Herbert Karajan'))\"", 'find performer ""',
+        "find \"((performer == 'Jane Doe') AND (title == 'Symphony'))\"", 'find artistsort "Sine Wave"',
+        "search any grammophon", 'count performer "Jane Doe"', 'list title performer "Jane Doe"',
+        'find label "Deutsche Grammophon" sort title', "find \"(performer contains '')\" sort -performer",
+        'findadd performer "Jane Doe"', 'playlistfind performer "Jane Doe"', "playlistsearch conductor karajan",
+        "find \"(performer =~ '(')\"", "clear",
+        "readcomments Classical/symphony.flac", "readcomments Order/Songs/e.flac", "readcomments nope.flac",
+        "readcomments Album1/flac-vorbis-cover.flac", "readcomments Album1/mp3-id3v24.mp3", "rangeid 999 1:2",
+    ],
     # Paths that would leave the music directory (issue 26): each names nothing, with mpd's answer.
     "paths": [
         'update "../outside"', 'rescan "../../../etc"', 'update "Album1/."', 'lsinfo ".."', 'lsinfo "Album1/.."',
@@ -264,7 +292,7 @@ SEQUENCES = {
         "albumart Album1/mp3-id3v24.mp3 128",
     ],
 }
-QUICK = ["connection", "database", "paths", "queue", "priority", "options", "playlists", "outputs", "stickers"]
+QUICK = ["connection", "database", "order", "rawtags", "paths", "queue", "priority", "options", "playlists", "outputs", "stickers"]
 
 
 def reset(client):

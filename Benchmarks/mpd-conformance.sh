@@ -10,6 +10,25 @@ QUICK=""
 if [[ "${1:-}" == "--quick" ]]; then QUICK="--quick"; shift; fi
 MLIB=${1:-.build/debug/mlib}
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build --product mlib)" >&2; exit 2; }
+# Beside the fixtures: directories whose names collate differently from their bytes, a folder of songs
+# mpd orders by album, disc and track (issue 26, 7), and a song with tags mlib keeps only raw (issue 26, 9).
+peers_extra_music() {
+    local music=$1 name
+    mkdir -p "$music/Order/Songs" "$music/Classical"
+    for name in b B a A é e _x 1 " z" Zebra ábc abd "a b" a-b a_b ab; do
+        mkdir -p "$music/Order/$name"
+        cp Fixtures/opus.opus "$music/Order/$name/s.opus"
+    done
+    song() { ffmpeg -v error -f lavfi -i sine=duration=1 "${@:2}" "$music/$1"; }
+    song Order/Songs/b.flac -metadata album=Beta -metadata track=2
+    song Order/Songs/a.flac -metadata album=Beta -metadata track=10
+    song Order/Songs/c.flac -metadata album=alpha -metadata track=1
+    song Order/Songs/d.flac
+    song Order/Songs/e.flac -metadata album=Beta -metadata disc=2 -metadata track=1
+    song Order/Songs/f.flac -metadata album=Beta
+    song Classical/symphony.flac -metadata title=Symphony -metadata "performer=Jane Doe" \
+        -metadata "conductor=Herbert Karajan" -metadata "work=Symphony No. 5" -metadata "label=Deutsche Grammophon"
+}
 source Benchmarks/mpd-peers.sh
 
 python3 Benchmarks/mpd-conformance.py "$mpd_port" "$mlib_port" $QUICK

@@ -29,6 +29,8 @@ else
             "$music/Long/tone$n.flac"
     done
     ffmpeg -v error -f lavfi -i color=c=red:s=64x64 -frames:v 1 "$music/Album1/cover.jpg"
+    # A sourcing script may add its own files (mpd-conformance.sh: names to collate, raw tags).
+    if declare -F peers_extra_music >/dev/null; then peers_extra_music "$music"; fi
 fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -220,9 +220,14 @@ public final class LibrarySnapshot: Sendable {
             }
             directories[Int(parent)].items.append(Int32(i))
         }
+        // mpd's order (`Directory::Sort`): subdirectories by name, songs by album, disc, track and file name,
+        // names compared as mpd compares them (`NameCollation`).
+        let collation = NameCollation.current
+        let songOrder = SongOrder(schema: schema, paths: paths, cells: sortedPCells, values: pValues, collation: collation)
         for d in directories.indices {
             let names = directories[d].children.map { directories[Int($0)].name }
-            directories[d].children = zip(directories[d].children, names).sorted { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }.map(\.0)
+            directories[d].children = zip(directories[d].children, names).sorted { collation.areInIncreasingOrder($0.1, $1.1) }.map(\.0)
+            directories[d].items = songOrder.sorted(directories[d].items)
             directories[d].modified = Self.modificationTime(directories[d].path)
         }
         // Subtree ranges: items are in path order, so a directory's items are those whose path starts with it.

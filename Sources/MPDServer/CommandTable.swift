@@ -89,6 +89,7 @@ enum CommandTable {
         Command("prio", .control, 2, nil, QueueCommands.prio),
         Command("prioid", .control, 2, nil, QueueCommands.prioid),
         Command("random", .control, 1, 1, StatusCommands.random),
+        Command("readcomments", .read, 1, 1, FileCommands.readcomments),
         Command("readpicture", .read, 2, 2, DatabaseCommands.readpicture),
         Command("rename", .control, 2, 2, StoredPlaylistCommands.rename),
         Command("repeat", .control, 1, 1, StatusCommands.`repeat`),

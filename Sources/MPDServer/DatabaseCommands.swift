@@ -105,36 +105,49 @@ enum DatabaseCommands {
 
     private static func write(_ c: CommandContext, _ mode: FilterCompiler.Mode, _ out: inout Response) throws {
         let q = try QueryArguments(c.arguments[...])
-        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
+        let filter = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
         let songs = c.songs
-        if let sort = q.sort {
-            // Sorted by a tag: the store's ORDER BY (its collation), off the loop.
-            let store = c.core.store, window = q.window
-            return c.offLoop {
-                let items = try sorted(store, predicate, sort: sort, window: window)
-                return { _, out in for item in items { songs.write(item, to: &out) } }
-            }
-        }
         let browser = c.core.browser()
-        for song in try browser.find(predicate, window: q.window) { songs.write(song, of: browser.view, to: &out) }
+        guard let sort = q.sort else {
+            for song in try browser.find(filter, window: q.window) { songs.write(song, of: browser.view, to: &out) }
+            return
+        }
+        var found = try sorted(browser.find(filter, window: nil), by: sort, in: browser.view)[...]
+        if let window = q.window { found = found[min(window.lowerBound, found.count)..<min(window.upperBound, found.count)] }
+        for song in found { songs.write(song, of: browser.view, to: &out) }
     }
 
-    /// Songs matching `filter`, sorted by `sort` (an MPD tag, `-` for descending, then by path) and cut to
-    /// `window`, read from the store.
-    private static func sorted(_ store: any LibraryStore, _ filter: MediaPredicate, sort: String, window: Range<Int>?) throws -> [MediaItem] {
+    /// `items` (in database order) sorted as mpd 0.23 sorts `find … sort TAG` (`DatabaseVisitorHelper`): a
+    /// stable sort by the tag's first value with its fallbacks (`Tag::GetSortValue`: ArtistSort, then
+    /// Artist…), compared as bytes (`strcmp`), Track and Disc as numbers (`strtol`); `-TAG` descending,
+    /// equal values still in database order; `Last-Modified` by time.
+    static func sorted(_ items: [Int32], by sort: String, in view: LibrarySnapshot) throws -> [Int32] {
         let descending = sort.hasPrefix("-")
         let name = descending ? String(sort.dropFirst()) : sort
-        let property: MediaProperty
-        if name.lowercased() == "last-modified" { property = .modificationDate } else {
-            guard let tag = MPDTag.named(name), let p = tag.property else { throw MPDError.badArgument("Unknown sort tag") }
-            property = p
+        func stable<Key>(_ key: (Int32) -> Key, _ less: (Key, Key) -> Bool) -> [Int32] {
+            let keyed = items.enumerated().map { (position: $0.offset, item: $0.element, key: key($0.element)) }
+            return keyed.sorted { a, b in
+                if less(a.key, b.key) { return !descending }
+                if less(b.key, a.key) { return descending }
+                return a.position < b.position
+            }.map(\.item)
         }
-        var query = MediaQuery(filter: filter, sort: [MediaSortDescriptor(property, ascending: !descending), MediaSortDescriptor(.path)])
-        if let window {
-            query.offset = window.lowerBound
-            query.limit = window.count
+        if name.lowercased() == "last-modified" {
+            return stable({ view.modified[Int($0)].isNaN ? 0 : view.modified[Int($0)] }, <)
         }
-        return try store.items(query)
+        guard let tag = MPDTag.named(name) else { throw MPDError.badArgument("Unknown sort tag") }
+        let slots = TagSlots(tag)
+        func firstValue(_ item: Int32) -> String {
+            var first: String?
+            slots.forEachValue(item, in: view) { position, value in
+                if first == nil { first = slots.string(position, value, in: view) }
+            }
+            return first ?? ""
+        }
+        if tag.property == .albumTrackNumber || tag.property == .discNumber {
+            return stable({ Int(firstValue($0).prefix { $0.isASCII && $0.isNumber }) ?? 0 }, <)
+        }
+        return stable(firstValue, LibraryBrowser.byteOrder)
     }
 
     static func findadd(_ c: CommandContext, _ out: inout Response) throws { try addMatches(c, .exact) }
@@ -142,9 +155,9 @@ enum DatabaseCommands {
 
     private static func addMatches(_ c: CommandContext, _ mode: FilterCompiler.Mode) throws {
         let q = try QueryArguments(c.arguments[...])
-        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
+        let filter = try FilterCompiler(mode: mode, uris: c.core.uris).compile(q.filter)
         let browser = c.core.browser()
-        let ids = try browser.find(predicate, window: q.window).map { browser.view.ids[Int($0)] }
+        let ids = try browser.find(filter, window: q.window).map { browser.view.ids[Int($0)] }
         let store = c.core.store, position = q.position
         // The queue holds whole items (the player reads their paths and gains): read off the loop.
         c.offLoop {
@@ -164,9 +177,8 @@ enum DatabaseCommands {
     /// The view's items matching a filter (every item for none), in path order.
     private static func matching(_ c: CommandContext, _ filter: [String], _ view: LibrarySnapshot) throws -> [Int32]? {
         guard !filter.isEmpty else { return nil }
-        let predicate = try FilterCompiler(mode: .exact, uris: c.core.uris).compile(filter)
-        let test = try ViewFilter(predicate, in: view)
-        return (0..<Int32(view.count)).filter(test.matches)
+        let matches = try FilterCompiler(mode: .exact, uris: c.core.uris).compile(filter).test(in: view)
+        return (0..<Int32(view.count)).filter(matches)
     }
 
     /// `count FILTER [group TAG]`: songs and whole seconds of playtime, per group value if asked.
@@ -231,8 +243,8 @@ enum DatabaseCommands {
         let view = browser.view
         if isFile {
             // MPD lists files in database order, not sorted.
-            let predicate = q.filter.isEmpty ? MediaPredicate.all : try FilterCompiler(mode: .exact, uris: c.core.uris).compile(q.filter)
-            for song in try browser.find(predicate, window: nil) { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
+            let filter = q.filter.isEmpty ? MPDFilter.predicate(.all) : try FilterCompiler(mode: .exact, uris: c.core.uris).compile(q.filter)
+            for song in try browser.find(filter, window: nil) { out.field("file", c.core.uris.uri(of: view.paths[Int(song)]) ?? "") }
             return
         }
         let tag = MPDTag.named(typeName)!

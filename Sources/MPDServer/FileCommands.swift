@@ -1,8 +1,31 @@
 import Foundation
+import MediaProbe
 
 /// `listfiles`: the music directory's files as they are on disk (indexed or not), as mpd's local storage
 /// lists them.
 enum FileCommands {
+    /// `readcomments URI`: the song's raw tags, read from the file now (off the loop), one `KEY: value` line
+    /// per value. mpd prints what its decoder plugin reports (for FLAC and Ogg the Vorbis comments in file
+    /// order, for MP4 FFmpeg's names); mlib prints TagLib's property names (the keys `mlib info --tags`
+    /// shows), sorted by key: the same tags, in mlib's spelling and order (mlib(1), "mpd").
+    static func readcomments(_ c: CommandContext, _ out: inout Response) throws {
+        let browser = c.core.browser()
+        guard let song = browser.song(c.arguments[0]) else { throw MPDError.noSuchSong }
+        let path = browser.view.paths[Int(song)]
+        c.offLoop {
+            let tags: [String: String]
+            do { tags = try MediaProbe.probe(path, detail: .library).item.tags } catch {
+                throw MPDError(.noExist, "Failed to load file")
+            }
+            return { _, out in
+                for key in tags.keys.sorted(by: LibraryBrowser.byteOrder) {
+                    // The index joins a tag's several values with "; ": one line each, as mpd prints them.
+                    for value in tags[key]!.components(separatedBy: "; ") where !value.isEmpty { out.field(key, value) }
+                }
+            }
+        }
+    }
+
     /// `listfiles [URI]`: each entry of the directory in the order the file system gives (mpd does not
     /// sort): `file:` with `size:` for a regular file, `directory:` for a directory, each with its
     /// `Last-Modified`; `.`, `..`, names with a line break, symbolic links and other kinds are left out

@@ -2,7 +2,8 @@ import Foundation
 import MediaModel
 
 /// Both of MPD's filter syntaxes compiled to mlib's one predicate AST (`MediaModel.MediaPredicate`), which the
-/// store runs in SQL: the old `TAG VALUE` pairs (ANDed) and the `(TAG == 'VALUE')` expressions of MPD 0.21+.
+/// view and the store run, with the terms on raw tags beside it (`MPDFilter`): the old `TAG VALUE` pairs
+/// (ANDed) and the `(TAG == 'VALUE')` expressions of MPD 0.21+.
 ///
 /// `find` compares exactly; `search` (and `searchadd`, `playlistsearch`) ignores case, and its `==` on the
 /// old syntax means "contains", as MPD's does.
@@ -13,29 +14,29 @@ struct FilterCompiler {
     let uris: LibraryURIs
 
     /// The filter in `arguments` (everything up to `sort`, `window` or `group`).
-    func compile(_ arguments: [String]) throws -> MediaPredicate {
+    func compile(_ arguments: [String]) throws -> MPDFilter {
         guard let first = arguments.first else { throw MPDError.badArgument("Incorrect number of filter arguments") }
         if first.hasPrefix("(") {
-            var terms: [MediaPredicate] = []
+            var terms: [MPDFilter] = []
             for expression in arguments {
                 var parser = ExpressionParser(text: expression, compiler: self)
                 terms.append(try parser.parseExpression())
                 guard parser.atEnd else { throw MPDError.badArgument("Unparsed garbage after expression") }
             }
-            return terms.count == 1 ? terms[0] : .and(terms)
+            return .combined(terms)
         }
         guard arguments.count % 2 == 0 else { throw MPDError.badArgument("Incorrect number of filter arguments") }
-        var terms: [MediaPredicate] = []
+        var terms: [MPDFilter] = []
         for i in stride(from: 0, to: arguments.count, by: 2) {
             let tag = arguments[i].lowercased(), value = arguments[i + 1]
             switch tag {
-            case "file", "filename": terms.append(try file(value))
-            case "base": terms.append(try base(value))
-            case "modified-since": terms.append(try modifiedSince(value))
+            case "file", "filename": terms.append(.predicate(try file(value)))
+            case "base": terms.append(.predicate(try base(value)))
+            case "modified-since": terms.append(.predicate(try modifiedSince(value)))
             default: terms.append(try compare(tag: tag, mode == .search ? .contains : .equal, value))
             }
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        return .combined(terms)
     }
 
     enum Operation: Equatable { case equal, notEqual, contains, notContains, startsWith, regex, notRegex }
@@ -44,21 +45,39 @@ struct FilterCompiler {
 
     /// `TAG op VALUE`. A missing tag compares as the empty string, as MPD's: `find artist ""` finds the
     /// songs without one.
-    func compare(tag: String, _ op: Operation, _ value: String) throws -> MediaPredicate {
-        if tag == "audioformat" { return try audioFormat(op, value) }
+    func compare(tag: String, _ op: Operation, _ value: String) throws -> MPDFilter {
+        if tag == "audioformat" { return .predicate(try audioFormat(op, value)) }
+        let isNegated = op == .notEqual || op == .notContains || op == .notRegex
         if tag == "any" {
             // mpd's `any` is any tag of the song: the dates and numbers too (`search any 1996` found
-            // nothing in mlib where mpd finds the songs of 1996).
+            // nothing in mlib where mpd finds the songs of 1996), and the raw ones (Performer, Label…).
             let searchable: [MediaProperty] = [.artist, .albumArtist, .albumTitle, .title, .genre, .composer, .grouping,
                                                .releaseDate, .albumTrackNumber, .discNumber]
-            let terms = try searchable.map { try compare(property: $0, op == .notEqual || op == .notContains || op == .notRegex ? positive(op) : op, value) }
-            let any = MediaPredicate.or(terms)
-            return op == .notEqual || op == .notContains || op == .notRegex ? .not(any) : any
+            let properties = MPDFilter.predicate(.or(try searchable.map { try compare(property: $0, positive(op), value) }))
+            let raw = try MPDTag.all.filter { $0.rawKey != nil }.map { try rawTag($0, positive(op), value, fallbacks: false) }
+            let any = MPDFilter.or([properties] + raw)
+            return isNegated ? .not(any) : any
         }
         guard let mpdTag = MPDTag.named(tag) else { throw MPDError.badArgument("Unknown filter type") }
         guard let property = mpdTag.property else {
-            throw MPDError.badArgument("mlib does not index the tag \(mpdTag.name) for filtering")
+            let term = try rawTag(mpdTag, positive(op), value)
+            return isNegated ? .not(term) : term
         }
+        return .predicate(try compare(property: property, tag: mpdTag, op, value))
+    }
+
+    /// A term on a tag mlib keeps only raw (`op` positive), decided on the view's values (`MPDFilter`).
+    private func rawTag(_ tag: MPDTag, _ op: Operation, _ value: String, fallbacks: Bool = true) throws -> MPDFilter {
+        let operation: RawTagTerm.Operation = switch op {
+        case .contains: .contains
+        case .startsWith: .startsWith
+        case .regex: .regex
+        default: .equal
+        }
+        return .rawTag(try RawTagTerm(tag: tag, operation, value, ignoresCase: mode == .search, usesFallbacks: fallbacks))
+    }
+
+    private func compare(property: MediaProperty, tag mpdTag: MPDTag, _ op: Operation, _ value: String) throws -> MediaPredicate {
         // MPD's fallback: a song without an album artist matches on its artist.
         if property == .albumArtist, let artist = mpdTag.fallbacks.first?.property,
            op == .equal || op == .contains || op == .startsWith || op == .regex {
@@ -66,7 +85,7 @@ struct FilterCompiler {
                         .and([.comparison(Comparison(property, .equal, .null)), try compare(property: artist, op, value)])])
         }
         if property == .albumArtist, op == .notEqual || op == .notContains || op == .notRegex {
-            return .not(try compare(tag: tag, positive(op), value))
+            return .not(try compare(property: property, tag: mpdTag, positive(op), value))
         }
         return try compare(property: property, op, value)
     }
@@ -237,7 +256,7 @@ private struct ExpressionParser {
         i += 1
     }
 
-    mutating func parseExpression() throws -> MediaPredicate {
+    mutating func parseExpression() throws -> MPDFilter {
         try expect("(")
         skipSpace()
         guard i < text.count else { throw MPDError.badArgument("Expression expected") }
@@ -256,16 +275,16 @@ private struct ExpressionParser {
                 guard word == "AND" else { throw MPDError.badArgument("'AND' expected") }
                 terms.append(try parseExpression())
             }
-            return terms.count == 1 ? terms[0] : .and(terms)
+            return .combined(terms)
         }
         let tag = readWord()
         guard !tag.isEmpty else { throw MPDError.badArgument("Tag name expected") }
         let lower = tag.lowercased()
-        let result: MediaPredicate
+        let result: MPDFilter
         if lower == "base" {
-            result = try compiler.base(try readValue())
+            result = .predicate(try compiler.base(try readValue()))
         } else if lower == "modified-since" {
-            result = try compiler.modifiedSince(try readValue())
+            result = .predicate(try compiler.modifiedSince(try readValue()))
         } else {
             skipSpace()
             let opText = readOperator()
@@ -283,10 +302,10 @@ private struct ExpressionParser {
             let value = try readValue()
             if lower == "file" || lower == "filename" {
                 switch op {
-                case .equal: result = try compiler.file(value)
-                case .notEqual: result = .not(try compiler.file(value))
-                case .regex: result = try compiler.fileRegex(value)
-                case .notRegex: result = .not(try compiler.fileRegex(value))
+                case .equal: result = .predicate(try compiler.file(value))
+                case .notEqual: result = .predicate(.not(try compiler.file(value)))
+                case .regex: result = .predicate(try compiler.fileRegex(value))
+                case .notRegex: result = .predicate(.not(try compiler.fileRegex(value)))
                 default: throw MPDError.badArgument("'==' expected")
                 }
             } else {

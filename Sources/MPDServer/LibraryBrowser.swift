@@ -26,7 +26,7 @@ struct LibraryBrowser {
     func listing(_ uri: String) throws -> Listing {
         let normalized = LibraryURIs.normalized(uri)
         if normalized.isEmpty, let tops = uris.topDirectories {
-            let directories = tops.sorted(by: Self.byteOrder).compactMap { name -> (String, Int32)? in
+            let directories = tops.sorted(by: NameCollation.current.areInIncreasingOrder).compactMap { name -> (String, Int32)? in
                 guard let path = uris.path(of: name), let d = view.directory(path: path),
                       !view.directories[Int(d)].subtree.isEmpty else { return nil }
                 return (name, d)
@@ -88,15 +88,15 @@ struct LibraryBrowser {
         return p.isEmpty ? name : p + "/" + name
     }
 
-    /// MPD sorts names by their bytes (so "Zebra" comes before "apple").
+    /// MPD sorts tag values by their bytes (so "Zebra" comes before "apple"); names it collates (`NameCollation`).
     static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// Songs matching `filter` in database order, cut to `window`.
-    func find(_ filter: MediaPredicate, window: Range<Int>?) throws -> [Int32] {
-        let test = try ViewFilter(filter, in: view)
+    func find(_ filter: MPDFilter, window: Range<Int>?) throws -> [Int32] {
+        let matches = try filter.test(in: view)
         var result: [Int32] = []
         var skipped = 0
-        for item in view.walkOrder where test.matches(item) {
+        for item in view.walkOrder where matches(item) {
             if let window {
                 if skipped < window.lowerBound { skipped += 1; continue }
                 if result.count == window.count { break }

@@ -239,9 +239,10 @@ enum QueueCommands {
     }
 
     /// Deprecated `playlist`: `N:file` lines.
+    /// `playlist` (deprecated): `POS:file: URI` per song, as mpd 0.23 prints it (`queue_print_uris`).
     static func playlist(_ c: CommandContext, _ out: inout Response) throws {
         for (position, item) in c.core.player.queue.enumerated() {
-            out.line("\(position):\(c.core.uris.uri(of: item.path) ?? item.path.string)")
+            out.line("\(position):file: \(c.core.uris.uri(of: item.path) ?? item.path.string)")
         }
     }
 
@@ -272,10 +273,10 @@ enum QueueCommands {
 
     /// The queue filtered in memory by the same predicate the database commands compile to SQL.
     private static func filterQueue(_ c: CommandContext, _ mode: FilterCompiler.Mode, _ out: inout Response) throws {
-        let predicate = try FilterCompiler(mode: mode, uris: c.core.uris).compile(c.arguments)
-        let evaluator: PredicateEvaluator
-        do { evaluator = try PredicateEvaluator(predicate) } catch { throw MPDError.badArgument("\(error)") }
-        for (position, item) in c.core.player.queue.enumerated() where evaluator.matches(item) {
+        let filter = try FilterCompiler(mode: mode, uris: c.core.uris).compile(c.arguments)
+        let matches: (MediaItem) -> Bool
+        do { matches = try filter.test() } catch { throw MPDError.badArgument("\(error)") }
+        for (position, item) in c.core.player.queue.enumerated() where matches(item) {
             writeEntry(c, position: position, item: item, to: &out)
         }
     }

@@ -143,9 +143,9 @@ enum StoredPlaylistCommands {
     static func searchaddpl(_ c: CommandContext, _ out: inout Response) throws {
         let name = try validName(c.arguments[0])
         let q = try DatabaseCommands.QueryArguments(c.arguments.dropFirst())
-        let predicate = try FilterCompiler(mode: .search, uris: c.core.uris).compile(q.filter)
+        let filter = try FilterCompiler(mode: .search, uris: c.core.uris).compile(q.filter)
         let browser = c.core.browser()
-        let ids = try browser.find(predicate, window: q.window).map { browser.view.ids[Int($0)] }
+        let ids = try browser.find(filter, window: q.window).map { browser.view.ids[Int($0)] }
         guard !ids.isEmpty else { return }
         append(c, ids, to: name, at: try q.position.map(Arguments.unsigned))
     }

@@ -39,6 +39,8 @@ struct TagSlots {
 
     init(_ tag: MPDTag) { slots = ([tag] + tag.fallbacks).map(\.slot) }
 
+    init(slots: [Int]) { self.slots = slots }
+
     /// Calls `body` with the position in `slots` and the value number of each of the tag's values in
     /// `item` (its parts, else its fallback's), or with (0, 0) for none.
     @inline(__always) func forEachValue(_ item: Int32, in view: LibrarySnapshot, _ body: (Int, UInt32) -> Void) {

@@ -222,4 +222,33 @@ struct MPDAnswerTests {
         #expect(try client.command("addtagid 999 artist X") == ["ACK [50@0] {addtagid} No such song"])
         #expect(try client.command("addtagid \(id) nosuchtag X") == ["ACK [2@0] {addtagid} Unknown tag type: nosuchtag"])
     }
+
+    /// `readcomments` answers the file's raw tags, one line per value (issue 26, 11: unknown command).
+    @Test func readcommentsAnswersTheRawTags() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let answer = try client.command("readcomments Album1/flac-vorbis-cover.flac")
+        #expect(answer.last == "OK")
+        for line in ["TITLE: Fixture Song", "ARTIST: The Fixtures", "TRACKTOTAL: 12", "REPLAYGAIN_TRACK_GAIN: -6.50 dB",
+                     "MUSICBRAINZ_RELEASEGROUPID: 1f6e5d4c-3b2a-4190-8e7d-6c5b4a392817"] {
+            #expect(answer.contains(line), "\(line)")
+        }
+        #expect(try client.command("readcomments nope.flac") == ["ACK [50@0] {readcomments} No such song"])
+        #expect(try client.command("readcomments") == ["ACK [2@0] {readcomments} wrong number of arguments for \"readcomments\""])
+    }
+
+    /// The deprecated `playlist` prints `POS:file: URI`, as mpd 0.23 (mlib printed `POS:URI`; found by the
+    /// conformance run's `order` sequence).
+    @Test func playlistPrintsFileFields() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(try client.command("add Long") == ["OK"])
+        #expect(try client.command("playlist") == ["0:file: Long/tone1.flac", "1:file: Long/tone2.flac", "OK"])
+    }
 }
