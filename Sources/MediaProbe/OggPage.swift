@@ -53,8 +53,16 @@ struct OggPage {
         guard let base = p.baseAddress, let table = t.baseAddress else { return crc }
         var crc = crc
         var k = from
-        // Four bytes at a time (slicing by 4: four independent lookups instead of a chain of four).
-        while k + 4 <= to {
+        // Eight bytes at a time (slicing by 8: eight independent lookups instead of a chain of eight), then
+        // four, then one.
+        while k + 8 <= to {
+            let a = crc ^ (UInt32(base[k]) << 24 | UInt32(base[k + 1]) << 16 | UInt32(base[k + 2]) << 8 | UInt32(base[k + 3]))
+            crc = table[1792 + Int(a >> 24)] ^ table[1536 + Int(a >> 16 & 0xFF)] ^ table[1280 + Int(a >> 8 & 0xFF)]
+                ^ table[1024 + Int(a & 0xFF)] ^ table[768 + Int(base[k + 4])] ^ table[512 + Int(base[k + 5])]
+                ^ table[256 + Int(base[k + 6])] ^ table[Int(base[k + 7])]
+            k += 8
+        }
+        if k + 4 <= to {
             crc ^= UInt32(base[k]) << 24 | UInt32(base[k + 1]) << 16 | UInt32(base[k + 2]) << 8 | UInt32(base[k + 3])
             crc = table[768 + Int(crc >> 24)] ^ table[512 + Int(crc >> 16 & 0xFF)] ^ table[256 + Int(crc >> 8 & 0xFF)]
                 ^ table[Int(crc & 0xFF)]
@@ -67,15 +75,15 @@ struct OggPage {
         return crc
     }
 
-    /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0. Four tables of 256: the first
-    /// is the CRC of each byte, table k (k = 1…3) that of each byte followed by k zero bytes.
+    /// Ogg's CRC-32: polynomial 0x04C11DB7, not reflected, initial value 0. Eight tables of 256: the first
+    /// is the CRC of each byte, table k (k = 1…7) that of each byte followed by k zero bytes.
     static let table: [UInt32] = {
         var t: [UInt32] = (0..<256).map { n in
             var r = UInt32(n) << 24
             for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? r << 1 ^ 0x04C1_1DB7 : r << 1 }
             return r
         }
-        for k in 1..<4 {
+        for k in 1..<8 {
             for n in 0..<256 {
                 let previous = t[(k - 1) * 256 + n]
                 t.append(previous << 8 ^ t[Int(previous >> 24)])
