@@ -101,13 +101,7 @@ final class ClientSession: @unchecked Sendable {
 
     /// The channel's unsent answers fell below its low-water mark.
     func becameWritable() {
-        core.enqueue {
-            if let resume = self.resumeWhenWritable {
-                self.resumeWhenWritable = nil
-                resume()
-            }
-            self.drainWaiting()
-        }
+        core.enqueue { self.drainWaiting() }
     }
 
     /// Nothing came from the client for `connectionTimeout`: it is disconnected unless it waits in
@@ -121,14 +115,7 @@ final class ClientSession: @unchecked Sendable {
 
     /// Sends the first parts of a long answer while the rest is built (`Response.sink`). Made once per
     /// connection: a closure with a weak reference made per command showed in a polling client's profile.
-    private lazy var chunkSink: @Sendable ([UInt8]) -> Bool = { [weak self] chunk in
-        guard let self else { return false }
-        self.send(chunk)
-        return self.channel.isWritable
-    }
-
-    /// The rest of a long answer, waiting for the client to read what it was sent (`runLater`).
-    private var resumeWhenWritable: (() -> Void)?
+    private lazy var chunkSink: @Sendable ([UInt8]) -> Void = { [weak self] chunk in self?.send(chunk) }
 
     /// Answer bytes written to the channel and not yet sent: with the answer being built, they count
     /// against `maximumOutputBuffer`. (Kept here: NIO's `bufferedWritableBytes` option costs dynamic
@@ -141,7 +128,6 @@ final class ClientSession: @unchecked Sendable {
     func disconnected() {
         core.enqueue {
             self.closed = true
-            self.resumeWhenWritable = nil
             self.core.unregister(self)
         }
     }
@@ -326,16 +312,10 @@ final class ClientSession: @unchecked Sendable {
     }
 
     /// Runs the rest of a long answer a slice per turn of the loop (other clients' commands in between),
-    /// each slice once the client's socket has room, then `then` with the whole answer.
+    /// then `then` with the whole answer.
     private func runLater(_ step: @escaping Continuation, out: Response, then: @escaping @Sendable (Response) -> Void) {
         core.afterPendingIO {
             guard !self.closed else { return }
-            // The client has not read what was sent: the next slice waits for its socket to drain
-            // (`becameWritable`), so an answer is held in memory only as far as the client is behind.
-            guard self.channel.isWritable else {
-                self.resumeWhenWritable = { self.runLater(step, out: out, then: then) }
-                return
-            }
             var out = out
             if step(&out) { return then(out) }
             self.runLater(step, out: out, then: then)
@@ -509,7 +489,6 @@ final class ClientSession: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        resumeWhenWritable = nil
         core.unregister(self)
         // What was written before (an answer, then the ACK that ends the client) goes out first.
         if flushPending {

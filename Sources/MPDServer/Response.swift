@@ -10,17 +10,13 @@ struct Response {
     private(set) var bytes: [UInt8] = []
     var limit = Int.max
     private(set) var overflowed = false
-    /// Where full chunks go (the client's channel); nil: the answer is kept whole. It returns false when
-    /// the client has not yet taken what it was given (its socket is full).
-    var sink: (@Sendable ([UInt8]) -> Bool)?
-    /// The last chunk found the client behind (`sink` returned false): a long answer waits for the socket
-    /// to drain (`LibraryWalk.step`) instead of piling up in memory.
-    var clientBehind = false
+    /// Where full chunks go (the client's channel); nil: the answer is kept whole.
+    var sink: (@Sendable ([UInt8]) -> Void)?
     /// Bytes already given to `sink` (they count against `limit`).
     private var flushed = 0
     static let chunkSize = 128 * 1024
 
-    init(limit: Int = .max, sink: (@Sendable ([UInt8]) -> Bool)? = nil) {
+    init(limit: Int = .max, sink: (@Sendable ([UInt8]) -> Void)? = nil) {
         self.limit = limit
         self.sink = sink
     }
@@ -31,7 +27,7 @@ struct Response {
             bytes = []
         } else if bytes.count >= Self.chunkSize, let sink {
             flushed += bytes.count
-            clientBehind = !sink(bytes)
+            sink(bytes)
             bytes = []
             bytes.reserveCapacity(Self.chunkSize + 4096)
         }
