@@ -48,7 +48,11 @@ if len(sys.argv) > 4:
 def worker(n, stop_at, latencies, errors):
     try:
         s = socket.create_connection(("127.0.0.1", port), timeout=10)
-        f = s.makefile("rb")
+        # Read in 1 MiB gulps: each read lets go of python's GIL, and with the default 8 KiB a thread reading
+        # a long answer waited for the others' switch interval every 8 KiB (the GIL's convoy effect), so the
+        # figures followed how the clients' threads took turns more than the server (issue 26, session 10:
+        # the same two mlib binaries at 2,004 songs, 951-969 vs 1,093-1,109/s with 8 KiB, 1,322 vs 1,207/s with 1 MiB).
+        f = s.makefile("rb", buffering=1 << 20)
         f.readline()
         i = n
         while time.monotonic() < stop_at:

@@ -62,7 +62,8 @@ enum DatabaseCommands {
                let modified = view.directories[Int(d)].modified { out.timestamp("Last-Modified", seconds: modified) }
         }
         // The first slice now; a walk longer than a slice goes on in later turns of the loop.
-        let walk = LibraryWalk(browser: browser, songs: songs, uris: c.core.uris, info: info, top: top)
+        let walk = LibraryWalk(browser: browser, songs: songs, uris: c.core.uris, info: info, top: top,
+                               lines: info ? c.core.songLines(for: view) : nil)
         let core = c.core
         if !walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) {
             c.continueLater { out in walk.step(&out, slice: LibraryWalk.slice(whileWaiting: core.waitingForATurn)) }

@@ -30,6 +30,8 @@ final class LibraryWalk: @unchecked Sendable {
     private let browser: LibraryBrowser
     private let view: LibrarySnapshot
     private let songs: SongWriter
+    /// The view's song blocks, when the client has every tag on (`listallinfo` only).
+    private let lines: SongLineCache?
     private let uris: LibraryURIs
     private let info: Bool
     private var stack: [Frame]
@@ -37,7 +39,10 @@ final class LibraryWalk: @unchecked Sendable {
     private let songsPerClockCheck: Int
 
     init(browser: LibraryBrowser, songs: SongWriter, uris: LibraryURIs, info: Bool, top: LibraryBrowser.Listing,
+         lines: SongLineCache? = nil,
          slice: Duration = LibraryWalk.slice, songsPerClockCheck: Int = LibraryWalk.songsPerClockCheck) {
+        precondition(lines.map { $0.view === browser.view } ?? true, "the blocks of another view")
+        self.lines = info && songs.enabledTags == nil ? lines : nil
         self.slice = slice
         self.songsPerClockCheck = songsPerClockCheck
         self.browser = browser
@@ -64,7 +69,7 @@ final class LibraryWalk: @unchecked Sendable {
                 let song = stack[top].listing.songs[stack[top].nextSong]
                 stack[top].nextSong += 1
                 written += 1
-                if info { songs.write(song, of: view, to: &out) } else { out.field("file", uris.uri(of: view.paths[Int(song)]) ?? "") }
+                if let lines { lines.write(song, to: &out) } else if info { songs.write(song, of: view, to: &out) } else { out.field("file", uris.uri(of: view.paths[Int(song)]) ?? "") }
             } else if stack[top].nextDirectory < stack[top].listing.directories.count {
                 let (child, directory) = stack[top].listing.directories[stack[top].nextDirectory]
                 stack[top].nextDirectory += 1

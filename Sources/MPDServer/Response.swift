@@ -101,6 +101,13 @@ struct Response {
         bytes += lines
     }
 
+    /// Lines already written, from storage the caller keeps (`SongLineCache`'s pages).
+    mutating func append(_ lines: UnsafeBufferPointer<UInt8>) {
+        guard !overflowed else { return }
+        defer { checkLimit() }
+        bytes.append(contentsOf: lines)
+    }
+
     mutating func binary(_ data: [UInt8]) {
         field("binary", data.count)
         guard !overflowed else { return }

@@ -183,6 +183,16 @@ final class ServerCore: @unchecked Sendable {
         storeThread.runIfActive(eventLoop: loop, work)
     }
 
+    /// The song blocks of `view` (`listallinfo`'s): those of the last view asked for are kept, a new view
+    /// starts empty ones (the old ones go with the last walk over them).
+    func songLines(for view: LibrarySnapshot) -> SongLineCache {
+        if let songLines, songLines.view === view { return songLines }
+        let made = SongLineCache(view: view)
+        songLines = made
+        return made
+    }
+    private var songLines: SongLineCache?
+
     /// The library as MPD's directory tree, over the current view.
     func browser() -> LibraryBrowser { LibraryBrowser(view: view.snapshot, uris: uris) }
 

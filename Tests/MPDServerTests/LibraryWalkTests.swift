@@ -39,4 +39,33 @@ struct LibraryWalkTests {
             #expect(answer.dropLast().joined(separator: "\n") + "\n" == whole.text)
         }
     }
+
+    /// `listallinfo` from the song blocks kept per view (`SongLineCache`): the walk that makes them and
+    /// the walk that copies them write what the field-by-field writer writes, also cut into slices; a
+    /// client with a tag mask gets its own lines, not the blocks.
+    @Test func songBlocksWriteWhatTheWriterWrites() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let store = try SQLiteIndex(path: library.library, mode: .existing)
+        let view = try LibrarySnapshot.build(from: store, schema: .mpd, version: nil)
+        let uris = LibraryURIs(roots: try store.roots())
+        let browser = LibraryBrowser(view: view, uris: uris)
+        func walk(_ songs: SongWriter, lines: SongLineCache?, slice: Duration = .seconds(60)) -> String {
+            let walk = LibraryWalk(browser: browser, songs: songs, uris: uris, info: true, top: try! browser.listing(""),
+                                   lines: lines, slice: slice, songsPerClockCheck: 1)
+            var out = Response()
+            while !walk.step(&out) {}
+            return String(decoding: out.bytes, as: UTF8.self)
+        }
+        let written = walk(SongWriter(uris: uris), lines: nil)
+        let lines = SongLineCache(view: view)
+        #expect(walk(SongWriter(uris: uris), lines: lines) == written)
+        #expect(walk(SongWriter(uris: uris), lines: lines, slice: .zero) == written)
+        #expect(written.contains("Title: "))
+
+        let titlesOff = SongWriter(uris: uris, enabledTags: Set(MPDTag.all.map(\.name)).subtracting(["Title"]))
+        let masked = walk(titlesOff, lines: lines)
+        #expect(masked == walk(titlesOff, lines: nil))
+        #expect(!masked.contains("Title: "))
+    }
 }
