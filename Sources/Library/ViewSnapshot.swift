@@ -15,9 +15,9 @@ public final class LibrarySnapshot: Sendable {
         public var path: MediaPath
         /// Last path component ("" for a root).
         public var name: String
-        /// Subdirectories, in byte order of name.
+        /// Subdirectories, by name in mpd's order (`NameCollation`).
         public var children: [Int32]
-        /// Items directly in it, in byte order of name.
+        /// Items directly in it, in mpd's order (`SongOrder`: album, disc, track, file name).
         public var items: [Int32]
         /// Items at or below it: a contiguous run in path order.
         public var subtree: Range<Int32>
@@ -35,7 +35,7 @@ public final class LibrarySnapshot: Sendable {
     public let durations: [Double]
     /// Seconds since 1970, NaN when unknown.
     public let modified: [Double]
-    /// Items in "database order" (a directory's items, then its subdirectories, by name), as MPD walks.
+    /// Items in "database order" (a directory's items, then its subdirectories, each in the tree's order), as MPD walks.
     public let walkOrder: [Int32]
 
     /// count × slots.count value numbers (0: none).
@@ -107,7 +107,7 @@ public final class LibrarySnapshot: Sendable {
         return start..<max(start, end)
     }
 
-    /// Items at or below `directory`, in database order (its items, then each subdirectory's, by name).
+    /// Items at or below `directory`, in database order (its items, then each subdirectory's, in the tree's order).
     public func itemsInWalkOrder(under directory: Int32) -> [Int32] {
         var result: [Int32] = []
         result.reserveCapacity(directories[Int(directory)].subtree.count)
@@ -253,10 +253,9 @@ public final class LibrarySnapshot: Sendable {
         walkOrder = Self.walkOrder(directories: directories, roots: rootDirectories, count: count) ?? Self.walkOrder(sorting: paths)
     }
 
-    /// Database order read off the tree: each root's items, then its subdirectories', by name, the roots in
-    /// the order of their paths' components — what sorting every path by components gives (at 100,000 items
-    /// the sort took ~0.3 s of a refresh), when the roots nest in none of each other and hold every item
-    /// (else nil).
+    /// Database order read off the tree: each root's items, then its subdirectories', in the tree's (mpd's)
+    /// order, the roots in the order of their paths' components, when the roots nest in none of each other
+    /// and hold every item (else nil: then `walkOrder(sorting:)` orders by the paths' bytes, not mpd's order).
     private static func walkOrder(directories: [Directory], roots: [Int32], count: Int) -> [Int32]? {
         let rootPaths = roots.map { directories[Int($0)].path }
         for a in rootPaths where rootPaths.contains(where: { $0 != a && a.hasPrefix(directory: $0) }) { return nil }
@@ -277,7 +276,8 @@ public final class LibrarySnapshot: Sendable {
         return result.count == count ? result : nil
     }
 
-    /// Database order by sorting the paths by components (a file before a directory at the same level).
+    /// Database order by sorting the paths by components (a file before a directory at the same level), by
+    /// their bytes: the fallback for nested roots, where the tree cannot give it.
     static func walkOrder(sorting paths: [MediaPath]) -> [Int32] {
         var walk = Array(0..<Int32(paths.count))
         let splitPaths = paths.map { $0.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }

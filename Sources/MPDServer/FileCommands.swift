@@ -1,4 +1,5 @@
 import Foundation
+import MediaModel
 import MediaProbe
 
 /// `listfiles`: the music directory's files as they are on disk (indexed or not), as mpd's local storage
@@ -20,7 +21,7 @@ enum FileCommands {
             return { _, out in
                 for key in tags.keys.sorted(by: LibraryBrowser.byteOrder) {
                     // The index joins a tag's several values with "; ": one line each, as mpd prints them.
-                    for value in tags[key]!.components(separatedBy: "; ") where !value.isEmpty { out.field(key, value) }
+                    for value in MediaProperty.splitValues(tags[key]!) where !value.isEmpty { out.field(key, value) }
                 }
             }
         }

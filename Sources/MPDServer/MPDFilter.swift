@@ -146,9 +146,9 @@ struct RawTagTerm: Sendable, Equatable {
     }
 
     func matches(_ item: MediaItem) -> Bool {
-        // The index joins a tag's several values with "; ", as the view's slots split them.
+        // The index joins a tag's several values with "; "; split by the one rule the view's slots use.
         guard let joined = usesFallbacks ? tag.valueWithFallback(in: item) : tag.value(in: item) else { return value.isEmpty }
-        return joined.components(separatedBy: "; ").contains(where: matches(text:))
+        return MediaProperty.splitValues(joined).contains(where: matches(text:))
     }
 
     /// The test of the view's items, or nil when none can pass (no value matches, and a missing tag

@@ -238,7 +238,6 @@ enum QueueCommands {
         for position in queue.indices { writeEntry(c, position: position, item: queue[position], to: &out) }
     }
 
-    /// Deprecated `playlist`: `N:file` lines.
     /// `playlist` (deprecated): `POS:file: URI` per song, as mpd 0.23 prints it (`queue_print_uris`).
     static func playlist(_ c: CommandContext, _ out: inout Response) throws {
         for (position, item) in c.core.player.queue.enumerated() {

@@ -133,7 +133,7 @@ extension Call {
     /// OpenSubsonic's `genres`: one `{name}` per genre of a multi-valued tag (kept joined with "; ").
     static func genreList(_ genre: String?) -> [Node] {
         guard let genre else { return [] }
-        return genre.components(separatedBy: "; ").filter { !$0.isEmpty }.map { name in
+        return MediaProperty.splitValues(genre).filter { !$0.isEmpty }.map { name in
             var node = Node("genres")
             node.set("name", name)
             return node
