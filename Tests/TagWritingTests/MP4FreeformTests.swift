@@ -7,17 +7,7 @@ import TestSupport
 /// list, which refused them (REPLAYGAIN_* from `mlib analyze --write`, any KEY of `mlib tag`): written,
 /// replaced and removed like the other keys, an existing item keeping its own spelling, binary items and
 /// the others untouched.
-@Suite final class MP4FreeformTests {
-    deinit { try? FileManager.default.removeItem(at: dir) }
-
-    let writer: TagWriter
-    let dir: URL
-
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        writer = TagWriter(journal: TagJournal(directory: dir.appendingPathComponent("journal").path))
-    }
-
+@Suite final class MP4FreeformTests: TagWorkspace {
     static func change(_ argument: String) -> TagChange { TagChange(argument: argument)! }
 
     @Test func freeformKeysAreWrittenReplacedAndRemoved() throws {

@@ -5,17 +5,7 @@ import TestSupport
 
 /// `TagEdit.rating`: each format's rating tag as the players read it, read back by mutagen, with the decoded
 /// audio and the other tags unchanged.
-@Suite final class RatingWriteTests {
-    deinit { try? FileManager.default.removeItem(at: dir) }
-
-    let writer: TagWriter
-    let dir: URL
-
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        writer = TagWriter(journal: TagJournal(directory: dir.appendingPathComponent("journal").path))
-    }
-
+@Suite final class RatingWriteTests: TagWorkspace {
     /// 4 stars as each format's convention spells it (mlib(1), TAG MAPPING), as read_tags.py prints it.
     static func fourStars(_ format: TagFixtures.Format) -> String? {
         switch format.name {

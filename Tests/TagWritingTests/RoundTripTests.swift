@@ -5,17 +5,7 @@ import TestSupport
 
 /// Every writable format: set, append, remove, Unicode, multi-valued, a picture, read back by mutagen, with
 /// the decoded audio and the frames mlib does not know unchanged, no tag type added.
-@Suite final class RoundTripTests {
-    deinit { try? FileManager.default.removeItem(at: dir) }
-
-    let writer: TagWriter
-    let dir: URL
-
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        writer = TagWriter(journal: TagJournal(directory: dir.appendingPathComponent("journal").path))
-    }
-
+@Suite final class RoundTripTests: TagWorkspace {
     static func changes(_ arguments: [String]) -> [TagChange] { arguments.map { TagChange(argument: $0)! } }
 
     @Test(arguments: TagFixtures.formats)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+@testable import TagWriting
 
 /// Fixtures for the tag tests, made with ffmpeg and mutagen in a fresh directory per test, and the
 /// reference checks: mutagen's reading of the tags, ffmpeg's md5 of the decoded audio.
@@ -108,4 +109,18 @@ enum TagFixtures {
     }
 
     struct FixtureError: Error, CustomStringConvertible { var message: String; var description: String { message } }
+}
+
+/// A temporary directory with a journaled `TagWriter` in it, removed when the test's suite instance goes:
+/// the base of the writer suites (Swift Testing makes one instance per test).
+class TagWorkspace {
+    let dir: URL
+    let writer: TagWriter
+
+    init() throws {
+        dir = try TagFixtures.temporaryDirectory()
+        writer = TagWriter(journal: TagJournal(directory: dir.appendingPathComponent("journal").path))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
 }

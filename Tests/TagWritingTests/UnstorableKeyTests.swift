@@ -5,17 +5,7 @@ import TestSupport
 
 /// A key the file's tag cannot store (REPLAYGAIN_* in a WAV tagged in RIFF INFO only, as `mlib analyze
 /// --write` asks of every WAV): reported, and the file not written.
-@Suite final class UnstorableKeyTests {
-    deinit { try? FileManager.default.removeItem(at: dir) }
-
-    let writer: TagWriter
-    let dir: URL
-
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        writer = TagWriter(journal: TagJournal(directory: dir.appendingPathComponent("journal").path))
-    }
-
+@Suite final class UnstorableKeyTests: TagWorkspace {
     @Test func aKeyRiffInfoCannotStoreLeavesTheFileAlone() throws {
         let path = dir.appendingPathComponent("info.wav").path
         let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "pcm_s16le",
