@@ -54,7 +54,10 @@ package enum ItemRow {
         item.persistentID = values[0].integer ?? 0
         let first = withTags ? 3 : 2
         for (offset, property) in properties.enumerated() {
-            item[property] = value(values[first + offset], as: property.spec.type)
+            guard let read = value(values[first + offset], as: property.spec.type) else { continue }
+            let bounded = StoredBounds.bounded(property, read)
+            if bounded != read { OutOfRangeValues.log(item: item.persistentID, property, read, bounded) }
+            item[property] = bounded
         }
         return item
     }

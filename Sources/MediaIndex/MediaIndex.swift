@@ -43,7 +43,7 @@ public enum UserDataEdits {
         switch property {
         case .rating: value.map { (0...5).contains($0) } == false ? "rating must be 0–5, got \(value!)" : nil
         case .playCount, .skipCount: (value ?? 0) < 0 ? "\(property.rawValue) cannot be negative" : nil
-        case .lastPlayedDate: nil
+        case .lastPlayedDate: value.map { StoredBounds.timestamps.contains(Double($0)) } == false ? "lastPlayedDate must lie within the years 1–9999" : nil
         default: "\(property.rawValue) is not user data (editable: rating, playCount, skipCount, lastPlayedDate)"
         }
     }

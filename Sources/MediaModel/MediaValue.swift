@@ -12,7 +12,8 @@ public enum MediaValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var integer: Int64? {
         switch self {
         case .integer(let i): i
-        case .real(let d): d.isFinite ? Int64(d) : nil
+        // `Int64(exactly:)` of the whole part: nil past ±9.2e18, where `Int64(_:)` traps.
+        case .real(let d): d.isFinite ? Int64(exactly: d.rounded(.towardZero)) : nil
         case .bool(let b): b ? 1 : 0
         case .text: nil
         }

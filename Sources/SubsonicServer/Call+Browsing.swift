@@ -137,14 +137,17 @@ extension Call {
         return songNode(item, catalog, try await marks())
     }
 
-    /// Page sizes are bounded as Subsonic's are (500 at most).
-    func pageSize(_ name: String, _ fallback: Int) throws -> Int { min(max(try parameters.int(name, fallback), 0), 500) }
-    func offset(_ name: String) throws -> Int { max(try parameters.int(name, 0), 0) }
+    /// Page sizes are bounded as Subsonic's are (500 at most); negative ones are errors.
+    func pageSize(_ name: String, _ fallback: Int) throws -> Int { try parameters.size(name, fallback) }
+    func offset(_ name: String) throws -> Int { try parameters.offset(name) }
+
+    static let albumListTypes: Set<String> = ["alphabeticalByName", "alphabeticalByArtist", "newest", "random", "frequent",
+                                              "recent", "highest", "starred", "byYear", "byGenre"]
 
     func albumList2() async throws -> Node {
         let catalog = server.catalog
         let marks = try await marks()
-        let type = try parameters.required("type")
+        let type = try parameters.choice("type", Self.albumListTypes)
         let size = try pageSize("size", 10), offset = try offset("offset")
         var numbers = Array(catalog.albums.indices)
         func total(_ number: Int, _ value: (Int32) -> Int) -> Int { catalog.albums[number].items.reduce(0) { $0 + value($1) } }
@@ -181,8 +184,9 @@ extension Call {
             let starred = marks.stars[.album] ?? [:]
             numbers = numbers.filter { starred[catalog.albums[$0].id] != nil }
         case "byYear":
-            let from = try parameters.int("fromYear", Int.min), to = try parameters.int("toYear", Int.max)
-            guard parameters["fromYear"] != nil, parameters["toYear"] != nil else { throw SubsonicError.missing("fromYear and toYear") }
+            guard let from = try parameters.year("fromYear"), let to = try parameters.year("toYear") else {
+                throw SubsonicError.missing("fromYear and toYear")
+            }
             numbers = numbers.filter { n in catalog.albums[n].year.map { min(from, to)...max(from, to) ~= $0 } ?? false }
             numbers.sort { (catalog.albums[$0].year!, $0) < (catalog.albums[$1].year!, $1) }
             if from > to { numbers.reverse() }
@@ -202,7 +206,7 @@ extension Call {
         let catalog = server.catalog
         let marks = try await marks()
         let size = try pageSize("size", 10)
-        let from = try parameters.int("fromYear", Int.min), to = try parameters.int("toYear", Int.max)
+        let from = try parameters.year("fromYear") ?? Int.min, to = try parameters.year("toYear") ?? Int.max
         var candidates: [Int32]
         if let genre = parameters["genre"] {
             candidates = catalog.genres.first { $0.name == genre }?.items ?? []

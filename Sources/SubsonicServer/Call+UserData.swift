@@ -15,12 +15,11 @@ extension Call {
             guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
             return item
         }
-        // Python clients send booleans as True/False.
-        guard parameters["submission"]?.lowercased() != "false" else { return [] }
-        let times = parameters.all("time").compactMap { Double($0) }
+        let times = try parameters.dates(milliseconds: "time")
+        guard try parameters.bool("submission", true) else { return [] }
         for (n, item) in items.enumerated() {
             let id = catalog.view.ids[Int(item)]
-            let date = times.indices.contains(n) ? Date(timeIntervalSince1970: times[n] / 1000) : Date()
+            let date = times.indices.contains(n) ? times[n] : Date()
             try await server.offLoop { [library = server.library] in try library.recordPlay(id: id, at: date) }
             server.state.withLock { state in
                 var data = state.userData[id] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0,
@@ -91,9 +90,8 @@ extension Call {
     func setRating() async throws -> [Node] {
         let catalog = server.catalog
         let id = try parameters.required("id")
-        let rating = try parameters.int("rating", -1)
         guard parameters["rating"] != nil else { throw SubsonicError.missing("rating") }
-        guard (0...5).contains(rating) else { throw SubsonicError.generic("rating must be 0–5") }
+        let rating = try parameters.int("rating", 0, in: 0...5)
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
         let itemID = catalog.view.ids[Int(item)]
         try await server.offLoop { [store = server.library.store] in try store.setRating(id: itemID, rating == 0 ? nil : rating) }
@@ -184,10 +182,7 @@ extension Call {
         let old = try await storedPlaylist(try parameters.required("playlistId"))
         guard !old.isSmart && old.source == nil else { throw SubsonicError.notAuthorized("editing a read-only playlist") }
         let add = try songIDs("songIdToAdd", catalog)
-        let remove = try parameters.all("songIndexToRemove").map { text in
-            guard let n = Int(text) else { throw SubsonicError.generic("songIndexToRemove is not a number: \(text)") }
-            return n
-        }
+        let remove = try parameters.all("songIndexToRemove").map { try Parameters.int("songIndexToRemove", $0, in: 0...Int(Int32.max)) }
         let newName = parameters["name"]
         try await server.offLoop { [store = server.library.store] in
             if !remove.isEmpty { try store.removeFromPlaylist(name: old.name, positions: remove) }
@@ -270,7 +265,7 @@ extension Call {
             guard let item = catalog.item(id: text) else { throw SubsonicError.notFound("Song \(text)") }
             return catalog.view.ids[Int(item)]
         }
-        let queue = SavedPlayQueue(itemIDs: ids, current: current, position: Int64(try parameters.int("position", 0)),
+        let queue = SavedPlayQueue(itemIDs: ids, current: current, position: Int64(try parameters.int("position", 0, in: 0...Int(StoredBounds.durations.upperBound) * 1000)),
                                    changed: Date(), changedBy: parameters["c"] ?? "")
         let name = user.name
         try await server.offLoop { [store = server.users.store] in try store.savePlayQueue(queue, for: name) }

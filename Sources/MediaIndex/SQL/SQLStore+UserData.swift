@@ -4,6 +4,7 @@ import MediaModel
 // User data: kept by the library, never written by a rescan, carried along by moves (the row id stays).
 extension SQLStore {
     public func recordPlay(id: Int64, at date: Date = Date()) throws {
+        guard StoredBounds.contains(date) else { throw invalid("a play's date must lie within the years 1–9999") }
         try updateItem(id, #"UPDATE items SET "playCount" = COALESCE("playCount", 0) + 1, "lastPlayedDate" = \#(date) WHERE id = \#(id)"#)
     }
 
