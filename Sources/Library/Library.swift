@@ -15,6 +15,8 @@ public final class Library: Sendable {
     /// Where the library lives; nil for a store opened by the caller (an in-memory SQLite index), which
     /// has no scan lock to take (nothing else can reach it).
     public let locator: LibraryLocator?
+    /// Covers for every front that serves this library (one look-up, one cache: `CoverLookup`).
+    public let covers = CoverLookup()
 
     /// A library over a store already open. Scans of it take the lock `locator` calls for (none when nil).
     public init(store: any LibraryStore, locator: LibraryLocator? = nil) {

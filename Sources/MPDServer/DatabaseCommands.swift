@@ -285,34 +285,37 @@ enum DatabaseCommands {
 
     // MARK: Cover art
 
-    /// `albumart URI OFFSET`: the cover file beside the song (cover/folder/front .jpg/.png), as MPD's.
+    /// `albumart URI OFFSET`: the cover file beside the song, by the library's one cover look-up
+    /// (`CoverLookup`: its names, containment at open time, a size cap, a cache: each chunk of a client's
+    /// loop is then a cache hit, not a read of the whole file), off the loop.
     static func albumart(_ c: CommandContext, _ out: inout Response) throws {
         let offset = try Arguments.unsigned(c.arguments[1])
         let browser = c.core.browser()
         guard let song = browser.song(c.arguments[0]) else { throw MPDError(.noExist, "No file exists") }
-        let directory = browser.view.paths[Int(song)].directory.string
-        for name in ["cover", "folder", "front", "Cover", "Folder", "Front"] {
-            for ext in ["jpg", "png", "jpeg", "webp"] {
-                let file = directory + "/" + name + "." + ext
-                guard let data = FileManager.default.contents(atPath: file) else { continue }
-                return chunk(Array(data), offset: offset, limit: c.session.binaryLimit, type: nil, &out)
+        let directory = browser.view.paths[Int(song)].directory, roots = browser.view.roots
+        let covers = c.core.library.covers, limit = c.session.binaryLimit
+        c.offLoop {
+            let picture = covers.folderCover(in: directory, roots: roots)
+            return { _, out in
+                guard let picture else { throw MPDError(.noExist, "No file exists") }
+                chunk(picture.bytes, offset: offset, limit: limit, type: nil, &out)
             }
         }
-        throw MPDError(.noExist, "No file exists")
     }
 
-    /// `readpicture URI OFFSET`: the picture embedded in the file (attached picture stream, via FFmpeg).
+    /// `readpicture URI OFFSET`: the picture embedded in the file (attached picture stream, via FFmpeg),
+    /// read through the same look-up (the song opened by the containment rule).
     static func readpicture(_ c: CommandContext, _ out: inout Response) throws {
         let offset = try Arguments.unsigned(c.arguments[1])
         let browser = c.core.browser()
         guard let song = browser.song(c.arguments[0]) else { throw MPDError.noSuchSong }   // as mpd 0.23 (its albumart says "No file exists")
-        let path = browser.view.paths[Int(song)], limit = c.session.binaryLimit
-        // Reading the file (FFmpeg) is disk work: off the loop.
+        let path = browser.view.paths[Int(song)], roots = browser.view.roots, limit = c.session.binaryLimit
+        let covers = c.core.library.covers
         c.offLoop {
-            let picture = EmbeddedPicture.read(path)
+            let picture = covers.embeddedPicture(of: path, roots: roots)
             return { _, out in
                 guard let picture else { return }   // MPD: OK with nothing
-                chunk(picture.data, offset: offset, limit: limit, type: picture.mimeType, &out)
+                chunk(picture.bytes, offset: offset, limit: limit, type: picture.mimeType, &out)
             }
         }
     }

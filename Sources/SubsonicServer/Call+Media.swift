@@ -17,17 +17,19 @@ extension Call {
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
         let path = catalog.view.paths[Int(item)]
-        guard RootContainment.root(holding: path, among: catalog.view.roots) != nil else { throw SubsonicError.notFound("Song \(id)") }
-        var info = stat()
-        guard stat(path.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw SubsonicError.notFound("File of song \(id)") }
-        if let transcode = try transcodeRequest(method: method, item: item, suffix: path.fileExtension.lowercased()) {
-            return try await transcodedStream(path: path, format: transcode.format, bitRate: transcode.bitRate)
+        // Opened once, by the containment rule every front uses; what is sent (or transcoded) is read from
+        // this descriptor, so a file swapped for a link after the check is never what is sent.
+        let roots = catalog.view.roots
+        guard let file = try? await server.transcoding.threads.runIfActive({ try FileContainment(roots: roots).open(path) }) else {
+            throw SubsonicError.notFound("File of song \(id)")
         }
-        let size = Int(info.st_size)
+        if let transcode = try transcodeRequest(method: method, item: item, suffix: path.fileExtension.lowercased()) {
+            return try await transcodedStream(file: file, format: transcode.format, bitRate: transcode.bitRate)
+        }
+        let size = file.size
         var headers = HTTPFields()
         headers[.contentType] = Self.contentType(path.fileExtension.lowercased())
         headers[.acceptRanges] = "bytes"
-        let io = FileIO(threadPool: .singleton)
         let head = request.method == .head   // the headers a GET would get, no bytes read
         if let header = request.headers[.range] {
             guard let range = Self.byteRange(header, size: size) else {
@@ -37,12 +39,29 @@ extension Call {
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
             if head { return Response(status: .partialContent, headers: headers) }
-            let body = try await io.loadFile(path: path.string, range: range, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
+            return Response(status: .partialContent, headers: headers, body: fileBody(file, range: range))
         }
         headers[.contentLength] = String(size)
         if size == 0 || head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: try await io.loadFile(path: path.string, context: context))
+        return Response(status: .ok, headers: headers, body: fileBody(file, range: 0...(size - 1)))
+    }
+
+    /// `range` of the opened file, read in 128 KiB chunks on the transcoding threads (never the event loop)
+    /// and sent as each is read.
+    private func fileBody(_ file: ContainedFile, range: ClosedRange<Int>) -> ResponseBody {
+        let threads = server.transcoding.threads
+        return ResponseBody(contentLength: range.count) { writer in
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let count = min(128 << 10, range.upperBound + 1 - offset)
+                let at = offset
+                let bytes = try await threads.runIfActive { try file.read(at: at, count: count) }
+                if bytes.isEmpty { break }   // the file shrank: the client sees a short body, as with any changing file
+                try await writer.write(ByteBuffer(bytes: bytes))
+                offset += bytes.count
+            }
+            try await writer.finish(nil)
+        }
     }
 
     /// One `bytes=` range of RFC 9110 (`a-b`, `a-`, `-n`), clamped to the file; nil when unsatisfiable or
@@ -61,24 +80,6 @@ extension Call {
         guard let end = Int(parts[1]), end >= start else { return nil }
         return start...min(end, size - 1)
     }
-
-    /// Whether `file` is a regular file of at most 32 MB whose real path (symbolic links resolved) lies under
-    /// a root's real path: a cover.jpg linked to a file elsewhere (/etc/passwd) is not sent.
-    static func isContained(_ file: MediaPath, in roots: [MediaPath]) -> Bool {
-        guard let resolved = realpath(file.string, nil) else { return false }
-        defer { free(resolved) }
-        let real = MediaPath(String(cString: resolved))
-        var info = stat()
-        guard stat(real.string, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 32 << 20 else { return false }
-        let realRoots = roots.compactMap { root -> MediaPath? in
-            guard let r = realpath(root.string, nil) else { return nil }
-            defer { free(r) }
-            return MediaPath(String(cString: r))
-        }
-        return RootContainment.root(holding: real, among: realRoots) != nil
-    }
-
-    static let coverNames = ["cover.jpg", "folder.jpg", "front.jpg", "cover.png", "folder.png", "front.png", "album.jpg"]
 
     /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
     /// or a folder (its cover file, else its first song's); with `size`, scaled so its longest side is `size`
@@ -104,27 +105,14 @@ extension Call {
         let songPath = item.map { view.paths[Int($0)] }
         let folder = directory ?? songPath?.directory
         let roots = view.roots
-        let size = try parameters.int("size", 0)
-        let cache = server.covers
+        let size = try parameters.int("size", 0, in: 0...10_000)   // never enlarged: a larger size is the picture as it is
+        let cache = server.covers, covers = server.library.covers
         let picture: (bytes: [UInt8], type: String)? = try await server.transcoding.threads.runIfActive {
-            var found: (bytes: [UInt8], type: String, source: String)?
-            if let folder {
-                for name in Self.coverNames {
-                    let candidate = folder.appending(MediaPath(name))
-                    guard Self.isContained(candidate, in: roots) else { continue }
-                    if let data = FileManager.default.contents(atPath: candidate.string), !data.isEmpty {
-                        found = (Array(data), Self.contentType(candidate.fileExtension.lowercased()), candidate.string)
-                        break
-                    }
-                }
-            }
-            if found == nil, let songPath, let embedded = EmbeddedPicture.read(songPath) {
-                found = (embedded.data, embedded.mimeType ?? "image/jpeg", songPath.string)
-            }
+            let found = folder.flatMap { covers.folderCover(in: $0, roots: roots) } ?? songPath.flatMap { covers.embeddedPicture(of: $0, roots: roots) }
             guard let found else { return nil }
-            guard size > 0, let scaled = try? cache.image(source: found.source, size: size, scale: {
+            guard size > 0, let scaled = try? cache.image(source: found.source.string, size: size, scale: {
                 try ImageScaler.scaled(found.bytes, longestSide: size)
-            }) else { return (found.bytes, found.type) }
+            }) else { return (found.bytes, found.mimeType) }
             return (scaled.bytes, scaled.mimeType)
         }
         guard let picture else { throw SubsonicError.notFound("Cover art \(id)") }

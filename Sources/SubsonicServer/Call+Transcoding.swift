@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Library
 import MediaDecode
 import MediaModel
 import NIOCore
@@ -13,7 +14,7 @@ extension Call {
     /// rate is above it, as Navidrome does.
     func transcodeRequest(method: String, item: Int32, suffix: String) throws -> (format: TranscodeFormat, bitRate: Int?)? {
         guard method == "stream" else { return nil }
-        let maxBitRate = try parameters.int("maxBitRate", 0)
+        let maxBitRate = try parameters.bitRate("maxBitRate")
         let fileBitRate = server.catalog.int(item, Catalog.Slot.bitRate)
         let overLimit = maxBitRate > 0 && (fileBitRate.map { $0 > maxBitRate } ?? true)
         let asked = parameters["format"].map { $0.lowercased() }
@@ -33,7 +34,7 @@ extension Call {
     /// envelope), then sent in chunks as the encoder produces them. No `Content-Length` (its length is
     /// not known before the end) and no `Accept-Ranges`. When every transcoding slot is busy the answer is
     /// 503 with `Retry-After`, so the CPU stays bounded whatever the clients ask.
-    func transcodedStream(path: MediaPath, format: TranscodeFormat, bitRate: Int?) async throws -> Response {
+    func transcodedStream(file: ContainedFile, format: TranscodeFormat, bitRate: Int?) async throws -> Response {
         if request.method == .head {
             // What a GET would send, without transcoding anything.
             var headers = HTTPFields()
@@ -45,11 +46,12 @@ extension Call {
             headers[.retryAfter] = "5"
             return Response(status: .serviceUnavailable, headers: headers)
         }
-        let startAt = Double(parameters["timeOffset"] ?? "").flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        let startAt = try parameters.seconds("timeOffset")
         let session: TranscodeSession
         do {
             session = try await server.transcoding.threads.runIfActive {
-                TranscodeSession(try Transcoder(path: path.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
+                // FFmpeg opens the descriptor's own file (`/proc/self/fd/N`), never the path again.
+                TranscodeSession(try Transcoder(path: file.procPath.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
             }
         } catch {
             slot.release()   // now, not when the thread pool frees the closure: the client's next request may be on its way
@@ -59,7 +61,7 @@ extension Call {
         headers[.contentType] = format.contentType
         headers[.cacheControl] = "no-cache"
         // `estimateContentLength=true` (Subsonic 1.8.0): players that need a length before playing get one.
-        let length = parameters["estimateContentLength"]?.lowercased() == "true" ? session.estimatedLength : nil
+        let length = try parameters.bool("estimateContentLength", false) ? session.estimatedLength : nil
         if let length { headers[.contentLength] = String(length) }
         let threads = server.transcoding.threads
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
