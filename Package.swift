@@ -107,6 +107,7 @@ let package = Package(
         .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                       .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                                        .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "mlib", dependencies: [

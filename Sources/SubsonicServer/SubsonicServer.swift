@@ -16,14 +16,25 @@ public struct SubsonicServerConfiguration: Sendable {
     public var port = 4533
     /// The users' key file (nil: the library's default, `PasswordVault.defaultKeyFile`).
     public var keyFile: String?
-    /// Connections at once; more wait in the listen backlog.
+    /// Connections at once, in all. A new one past it closes the oldest idle one (a kept-alive connection
+    /// between requests, or one still sending its first header), so idle or slow clients never keep a new
+    /// one out; only when all are busy is it refused (`ConnectionRegistry`).
     public var maximumConnections = 64
-    /// A connection idle this long is closed.
-    public var idleTimeout: TimeAmount = .seconds(60)
+    /// Connections at once from one client address, by the same rule.
+    public var maximumConnectionsPerAddress = 16
+    /// A request's head must be read within this of the connection opening, its body within as long of
+    /// its head (a client sending a header byte every few seconds is closed).
+    public var requestReadTimeout: TimeAmount = .seconds(5)
+    /// A kept-alive connection idle this long is closed.
+    public var idleTimeout: TimeAmount = .seconds(30)
+    /// An answer the client has not read for this long is dropped, and its transcoding slot freed.
+    public var writeTimeout: TimeAmount = .seconds(15)
     /// The largest request body read (form POSTs); a larger one is answered 413.
     public var maximumBodySize = 256 * 1024
     /// Transcoded streams at once (each on a thread of its own); one more is answered 503 with Retry-After.
     public var maximumTranscodes = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Transcoded streams of one user at once (one fewer than all: one user never holds every slot).
+    public var maximumTranscodesPerUser = max(1, max(2, ProcessInfo.processInfo.activeProcessorCount) - 1)
     /// How often the view looks for a scan made elsewhere.
     public var checkInterval: Duration = .milliseconds(500)
 
@@ -48,6 +59,7 @@ public final class SubsonicServer: Sendable {
     let users: UserDirectory
     let storeThread = NIOThreadPool(numberOfThreads: 1)
     let transcoding: TranscodeSlots
+    let connections: ConnectionRegistry
     let covers: CoverCache
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
@@ -90,7 +102,8 @@ public final class SubsonicServer: Sendable {
         self.configuration = configuration
         users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
         self.view = try view ?? LiveView(store: library.store, schema: .subsonic)
-        transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
+        transcoding = TranscodeSlots(limit: configuration.maximumTranscodes, perUser: configuration.maximumTranscodesPerUser)
+        connections = ConnectionRegistry(perAddress: configuration.maximumConnectionsPerAddress, total: configuration.maximumConnections)
         covers = CoverCache(besideKeyFile: configuration.keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? "mlib")
         storeThread.start()
     }
@@ -105,11 +118,15 @@ public final class SubsonicServer: Sendable {
         }
         watching.withLock { $0 = watch }
         let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let (registry, limits) = (connections, configuration)
         let app = Application(
             responder: Responder(server: self),
-            server: .http1(configuration: .init(idleTimeout: configuration.idleTimeout)),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mlib",
-                                 backlog: 64, availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(registry: registry, headerTimeout: limits.requestReadTimeout,
+                                                            idleTimeout: limits.idleTimeout, writeTimeout: limits.writeTimeout)],
+                idleTimeout: configuration.idleTimeout)),
+            // No cap on accepting: the registry closes an idle connection for a new one, or the new one.
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "mlib", backlog: 256),
             onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? 0)) },
             logger: { var l = Logger(label: "mlib.subsonic"); l.logLevel = .critical; return l }())
         let task = Task {

@@ -2,38 +2,50 @@ import NIOPosix
 import Synchronization
 
 /// The bound on transcoding: at most `limit` streams at once, each encoding on one of `limit` threads of
-/// its own (never the event loops, never the store thread), so transcodes use at most `limit` cores.
+/// its own (never the event loops, never the store thread), so transcodes use at most `limit` cores; at
+/// most `perUser` of them for one user, so that one user's streams (stalled ones too, until the write
+/// timeout drops them) never take every slot.
 final class TranscodeSlots: Sendable {
     let limit: Int
+    let perUser: Int
     let threads: NIOThreadPool
-    private let busy = Mutex(0)
+    private let busy = Mutex((total: 0, byUser: [String: Int]()))
 
-    init(limit: Int) {
+    init(limit: Int, perUser: Int? = nil) {
         self.limit = max(1, limit)
+        self.perUser = min(self.limit, max(1, perUser ?? self.limit))
         threads = NIOThreadPool(numberOfThreads: self.limit)
         threads.start()
     }
 
-    /// A slot, or nil when all are taken. The slot is given back when it is freed.
-    func acquire() -> Slot? {
-        let taken = busy.withLock { count -> Bool in
-            guard count < limit else { return false }
-            count += 1
+    /// A slot for `user`, or nil when all are taken or the user holds `perUser`. Given back when freed.
+    func acquire(user: String = "") -> Slot? {
+        let taken = busy.withLock { busy -> Bool in
+            guard busy.total < limit, busy.byUser[user, default: 0] < perUser else { return false }
+            busy.total += 1
+            busy.byUser[user, default: 0] += 1
             return true
         }
-        return taken ? Slot(owner: self) : nil
+        return taken ? Slot(owner: self, user: user) : nil
     }
 
-    var inUse: Int { busy.withLock { $0 } }
+    var inUse: Int { busy.withLock { $0.total } }
 
-    fileprivate func release() { busy.withLock { $0 -= 1 } }
+    fileprivate func release(_ user: String) {
+        busy.withLock { busy in
+            busy.total -= 1
+            busy.byUser[user, default: 1] -= 1
+            if busy.byUser[user] == 0 { busy.byUser[user] = nil }
+        }
+    }
 
     /// A taken slot: given back by `release()` (once, however often called) or, failing that, when freed.
     final class Slot: Sendable {
         private let owner: TranscodeSlots
+        private let user: String
         private let released = Atomic(false)
-        fileprivate init(owner: TranscodeSlots) { self.owner = owner }
-        func release() { if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.release() } }
+        fileprivate init(owner: TranscodeSlots, user: String) { self.owner = owner; self.user = user }
+        func release() { if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.release(user) } }
         deinit { release() }
     }
 }
