@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         // Already built for postgres-nio; named here because PostgresTLS configures its TLS (sslmode, sslrootcert).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // NIOHTTPTypes: the request and response parts the API server's ConnectionGuard sees (Hummingbird's own).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // The OpenSubsonic API server (`mlib serve --http`): HTTP/1.1 over swift-nio, as the MPD server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // MD5 for Subsonic's token auth and AES-GCM for the stored passwords. Already built for postgres-nio
