@@ -51,8 +51,9 @@ struct Parameters: Sendable {
     /// A year (`fromYear`, `toYear`).
     func year(_ name: String) throws -> Int? { try self[name].map { try Self.int(name, $0, in: -9999...9999) } }
 
-    /// A bit rate in kb/s (0: no limit).
-    func bitRate(_ name: String) throws -> Int { try int(name, 0, in: 0...100_000) }
+    /// A bit rate in kb/s (0: no limit); a rate above 100,000 is taken as 100,000 (the encoder clamps it to
+    /// what it makes anyway, and `* 1000` stays far from overflowing).
+    func bitRate(_ name: String) throws -> Int { min(try int(name, 0, in: 0...Int(Int32.max)), 100_000) }
 
     /// `true`/`false` (any case; Python clients send `True`), or `1`/`0`.
     func bool(_ name: String, _ fallback: Bool) throws -> Bool {
