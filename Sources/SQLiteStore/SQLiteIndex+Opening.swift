@@ -99,6 +99,12 @@ extension SQLiteIndex {
         // The temporary and whatever SQLite left beside it go, whether the library was linked or not.
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
         do {
+            // Made 0600 before SQLite fills it (SQLite gives its -wal and -shm the file's mode): a library holds
+            // the users' accounts and listening history, for its owner only. (An existing library keeps the
+            // mode it has: `chmod 600` it by hand.)
+            let made = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard made >= 0 else { throw IndexError.cannotOpen(database: path, reason: String(cString: strerror(errno))) }
+            close(made)
             let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
             try Schema.migrator.migrate(queue)
             try Schema.addMissingPropertyColumns(queue)

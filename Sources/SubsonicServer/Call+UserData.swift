@@ -201,7 +201,9 @@ extension Call {
     // MARK: Scans, users, play queues
 
     /// Starts `Library.scan` of every root (one at a time; a second call while one runs only reports it).
-    func startScan() -> Node {
+    /// Admins only, as in Navidrome: a scan is the whole machine's disk and CPU.
+    func startScan() throws -> Node {
+        guard user.isAdmin else { throw SubsonicError.notAuthorized("scans (admins only)") }
         let start = server.state.withLock { state -> Bool in
             guard !state.scanning else { return false }
             state.scanning = true

@@ -284,7 +284,7 @@ struct Call {
         case "createPlaylist": return .nodes(try await createPlaylist())
         case "updatePlaylist": return .nodes(try await updatePlaylist())
         case "deletePlaylist": return .nodes(try await deletePlaylist())
-        case "startScan": return .nodes([startScan()])
+        case "startScan": return .nodes([try startScan()])
         case "getScanStatus": return .nodes([scanStatus()])
         case "getUser": return .nodes([try getUser()])
         case "getPlayQueue": return .nodes(try await playQueue())

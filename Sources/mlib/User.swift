@@ -14,7 +14,9 @@ struct User: ParsableCommand {
             a file of mode 0600 beside the library (LIBRARY.users-key; for PostgreSQL \
             ~/.config/mlib/DATABASE.users-key): Subsonic's token authentication needs the clear password on \
             the server, so it cannot be a one-way hash. `mlib user add` makes the key file when there is none. \
-            Each user gets an OpenSubsonic API key, printed by `mlib user list --keys`.
+            Each user gets an OpenSubsonic API key, printed once when it is made (by `mlib user add`, and by \
+            `mlib user key NAME --reset`, which makes a new one); the library keeps only its SHA-256 hash \
+            (a key stored in clear by an older mlib is hashed the first time the users are opened).
 
             The password is read from --password, else from a line of standard input (without echo on a terminal).
 
@@ -22,11 +24,11 @@ struct User: ParsableCommand {
               mlib user add alice
               echo 'secret' | mlib user add bob --admin
               mlib user passwd alice
-              mlib user list --keys
+              mlib user key alice --reset
 
             \(ExitStatus.help(one: "no such user, or the name is taken"))
             """,
-        subcommands: [UserList.self, UserAdd.self, UserRemove.self, UserPasswd.self],
+        subcommands: [UserList.self, UserAdd.self, UserRemove.self, UserPasswd.self, UserKey.self],
         defaultSubcommand: UserList.self)
 
     /// The password from the option, a terminal prompt without echo, or a line of standard input.
@@ -58,13 +60,10 @@ struct UserList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the users.",
                                                     discussion: ExitStatus.help(one: nil))
     @OptionGroup var libraryOptions: LibraryOptions
-    @Flag(help: "Print each user's OpenSubsonic API key too.") var keys = false
 
     func run() throws {
         guard let store = try libraryOptions.library().store as? any UserAccountStore else { return }
-        for user in try store.users() {
-            print(user.name + (user.isAdmin ? " (admin)" : "") + (keys ? "  apiKey=\(user.apiKey ?? "-")" : ""))
-        }
+        for user in try store.users() { print(user.name + (user.isAdmin ? " (admin)" : "")) }
     }
 }
 
@@ -80,8 +79,10 @@ struct UserAdd: ParsableCommand {
     func run() throws {
         let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: true)
         let secret = try User.password(password)
-        try User.reporting { try users.add(name: name, password: secret, admin: admin) }
+        let account = try User.reporting { try users.add(name: name, password: secret, admin: admin) }
         print("added \(name)")
+        // Shown this once: the library keeps only its hash.
+        if let key = account.apiKey { print("apiKey=\(key)") }
     }
 }
 
@@ -112,5 +113,25 @@ struct UserPasswd: ParsableCommand {
         let secret = try User.password(password)
         try User.reporting { try users.setPassword(name: name, to: secret) }
         print("changed the password of \(name)")
+    }
+}
+
+struct UserKey: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key", abstract: "Make a new OpenSubsonic API key for a user and print it (the old one stops working).",
+        discussion: "The library keeps only the key's SHA-256 hash, so a key is shown once, when made: with --reset. " + ExitStatus.help(one: "no such user"))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @OptionGroup var key: KeyFileOption
+    @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
+    @Flag(help: "Make the new key (required: the old one cannot be shown).") var reset = false
+
+    func validate() throws {
+        if !reset { throw ValidationError("a stored API key cannot be shown (only its hash is kept): make a new one with --reset") }
+    }
+
+    func run() throws {
+        let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: false)
+        let made = try User.reporting { try users.renewAPIKey(name: name) }
+        print("apiKey=\(made)")
     }
 }

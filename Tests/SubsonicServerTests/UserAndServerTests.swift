@@ -34,7 +34,10 @@ import Testing
         #expect(stored.password.hasPrefix("aes-gcm:") && !stored.password.contains("sesame"), "no clear password in the library")
         #expect(try users.vault.open(stored.password) == "sesame")
         #expect(alice.apiKey?.count == 64)
-        let byKey = try users.store.user(apiKey: alice.apiKey!)
+        // The API key is stored as its SHA-256 hash (shown once, when made), and found by it.
+        #expect(stored.apiKey == UserDirectory.storedAPIKey(alice.apiKey!) && stored.apiKey?.hasPrefix("sha256:") == true)
+        #expect(try users.store.user(apiKey: alice.apiKey!) == nil, "the clear key is not in the library")
+        let byKey = try users.store.user(apiKey: UserDirectory.storedAPIKey(alice.apiKey!))
         #expect(byKey?.name == "alice")
 
         // Token auth, as every client does it: t = md5(password + salt).
@@ -44,6 +47,12 @@ import Testing
         #expect(authenticates("u=alice&p=enc:\(Array("sesame".utf8).map { String(format: "%02x", $0) }.joined())"))
         #expect(authenticates("apiKey=\(alice.apiKey!)"))
 
+        // A key stored in clear (by an older mlib) is hashed when the users are next opened, and still works.
+        let clearKey = String(repeating: "ab", count: 32)
+        _ = try users.store.setAPIKey(of: "alice", to: clearKey)
+        let reopened = try UserDirectory(library: library, keyFile: keyFile, createKey: false)
+        #expect(try reopened.store.user(named: "alice")?.apiKey == UserDirectory.storedAPIKey(clearKey))
+        #expect((try? reopened.authenticate(Parameters(query: "apiKey=\(clearKey)")))?.name == "alice")
         try users.setPassword(name: "alice", to: "new one")
         #expect(!authenticates("u=alice&p=sesame") && authenticates("u=alice&p=new%20one"))
         // Stars and the play queue are the user's, and leave with them.
@@ -73,9 +82,17 @@ import Testing
         #expect(try mlib(["scan", "--library", library, "-q", directory.path]).status == 0)
         // The password from standard input (a line), as a script would give it.
         let add = try ChildProcess.run("/bin/sh", ["-c", "echo 'pass word' | '\(Paths.mlib.path)' user add bob --admin --library '\(library)'"])
-        #expect(add.status == 0 && add.out == "added bob\n", "\(add.stderr)")
+        // The API key is printed once, and the library keeps only its hash.
+        #expect(add.status == 0 && add.out.hasPrefix("added bob\napiKey=") && add.out.count == "added bob\napiKey=".count + 65, "\(add.out) \(add.stderr)")
+        let shown = String(add.out.split(separator: "=").last!.dropLast())
+        let dump = try ChildProcess.run("sqlite3", [library, "SELECT * FROM users"])
+        #expect(dump.status == 0 && !dump.out.contains(shown) && dump.out.contains("sha256:"), "no API key in clear in the library: \(dump.out)")
+        let reset = try mlib(["user", "key", "bob", "--reset", "--library", library])
+        #expect(reset.status == 0 && reset.out.hasPrefix("apiKey=") && !reset.out.contains(shown), "a new key, shown once: \(reset.out) \(reset.stderr)")
+        #expect(try mlib(["user", "key", "bob", "--library", library]).status != 0, "a stored key cannot be shown")
         var info = stat()
         #expect(stat(library + ".users-key", &info) == 0 && info.st_mode & 0o777 == 0o600, "the key file beside the library")
+        #expect(stat(library, &info) == 0 && info.st_mode & 0o777 == 0o600, "the library file is made 0600: \(String(info.st_mode & 0o777, radix: 8))")
         #expect(try mlib(["user", "list", "--library", library]).out == "bob (admin)\n")
         #expect(try mlib(["user", "passwd", "bob", "--password", "other", "--library", library]).status == 0)
         #expect(try mlib(["user", "add", "bob", "--password", "x", "--library", library]).status == 1, "the name is taken")

@@ -11,7 +11,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/subsonic-fuzz.XXXXXX")
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$MLIB" scan --library "$work/library.sqlite" -q Fixtures >/dev/null 2>&1 || true
 "$MLIB" user add fuzz --password fuzz --library "$work/library.sqlite" >/dev/null
-key=$("$MLIB" user list --keys --library "$work/library.sqlite" | sed 's/.*apiKey=//')
+key=$("$MLIB" user key fuzz --reset --library "$work/library.sqlite" | sed "s/^apiKey=//")
 "$MLIB" serve --library "$work/library.sqlite" --http 127.0.0.1:0 --no-mpd 2>"$work/err" &
 pid=$!
 for _ in $(seq 500); do grep -q serving "$work/err" 2>/dev/null && break; sleep 0.01; done
