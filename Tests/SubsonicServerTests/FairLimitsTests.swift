@@ -90,10 +90,16 @@ struct FairLimitsTests {
         defer { server.stop() }
         let bob = "/rest/stream?id=\(id)&format=mp3&maxBitRate=320&u=bob&p=bobpass&c=test&v=1.16.1"
         // Two streams bob stops reading (a second transcode would need more slots than one user gets).
-        let stalled = try Clients(["stall", String(server.port), "10", bob, bob])
+        let started = ContinuousClock.now
+        let stalled = try Clients(["stall", String(server.port), "25", bob, bob])
         print("bob's streams: \(stalled.lines)")
         let alice = try Self.curl("\(server.base)/stream?id=\(id)&format=mp3&maxBitRate=128&\(BothServeProcess.auth)", maxTime: 3)
         #expect(alice.status == 200 && alice.firstByte < 1, "alice's stream beside bob's two stalled ones: \(alice)")
+        // Bob's stalled stream is dropped by the write timeout (15 s): his slot is free again, though his
+        // client still holds its socket.
+        Thread.sleep(until: Date().addingTimeInterval(19 - Double((ContinuousClock.now - started).components.seconds)))
+        let again = try Self.curl("http://127.0.0.1:\(server.port)\(bob)", maxTime: 3)
+        #expect(again.status == 200 && again.firstByte < 1, "bob's next stream once the stalled one was dropped: \(again)")
         _ = stalled.finish()
         #expect(server.stop() == 0)
     }
