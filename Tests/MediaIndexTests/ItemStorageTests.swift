@@ -13,7 +13,7 @@ struct ItemStorageTests {
             switch property.spec.type {
             case .text: item[property] = .text("text \(n)")
             case .date: item[property] = .text("2001-02-03")
-            case .integer: item[property] = .integer(Int64(n))
+            case .integer: item[property] = .integer(property == .tagRating ? 4 : Int64(n))   // a rating is read back within 0–5 (StoredBounds)
             case .mediaType: item[property] = .integer(MediaType.musicVideo.rawValue)
             case .bool: item[property] = .bool(n % 2 == 0)
             case .real, .duration, .timestamp: item[property] = .real(Double(n) + 0.5)

@@ -1,0 +1,66 @@
+import Foundation
+@testable import Library
+import MediaModel
+import Testing
+
+/// `FileContainment`: the open-time rule every front serves files by (issue 37), and `CoverLookup` over it.
+struct FileContainmentTests {
+    let base: URL
+    var root: URL { base.appendingPathComponent("root") }
+    var outside: URL { base.appendingPathComponent("outside") }
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-containment-\(UUID().uuidString)")
+        let fm = FileManager.default
+        for directory in [root.appendingPathComponent("a/inner"), outside] {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        try Data("song".utf8).write(to: root.appendingPathComponent("a/song.flac"))
+        try Data("inner".utf8).write(to: root.appendingPathComponent("a/inner/deep.flac"))
+        try Data("secret".utf8).write(to: outside.appendingPathComponent("secret"))
+    }
+
+    func path(_ relative: String) -> MediaPath { MediaPath(root.appendingPathComponent(relative).path) }
+
+    @Test func onlyWhatIsOpenedBeneathARootIsServed() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        let fm = FileManager.default
+        let rule = FileContainment(roots: [MediaPath(root.path)])
+        #expect(try rule.open(path("a/song.flac")).readAll() == Array("song".utf8))
+        // A link as the file itself: refused wherever it points.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("a/out.flac").path, withDestinationPath: outside.appendingPathComponent("secret").path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("a/in.flac").path, withDestinationPath: root.appendingPathComponent("a/song.flac").path)
+        #expect(throws: FileContainment.Refusal.outsideTheRoots) { try rule.open(path("a/out.flac")) }
+        #expect(throws: FileContainment.Refusal.outsideTheRoots) { try rule.open(path("a/in.flac")) }
+        // A linked directory: followed when it stays inside the roots, refused when it leads out.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("linked").path, withDestinationPath: root.appendingPathComponent("a/inner").path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("escape").path, withDestinationPath: outside.path)
+        #expect(try rule.open(path("linked/deep.flac")).readAll() == Array("inner".utf8))
+        #expect(throws: FileContainment.Refusal.outsideTheRoots) { try rule.open(path("escape/secret")) }
+        // Paths with .. and paths outside every root never get as far as open.
+        #expect(throws: FileContainment.Refusal.outsideTheRoots) { try rule.open(path("a/../../outside/secret")) }
+        #expect(throws: FileContainment.Refusal.outsideTheRoots) { try rule.open(MediaPath(outside.appendingPathComponent("secret").path)) }
+        // Not a regular file (a FIFO would block a reader), and the size cap.
+        #expect(mkfifo(root.appendingPathComponent("a/fifo.flac").path, 0o600) == 0)
+        #expect(throws: FileContainment.Refusal.notARegularFile) { try rule.open(path("a/fifo.flac")) }
+        #expect(throws: FileContainment.Refusal.tooLarge) { try rule.open(path("a/song.flac"), maximumSize: 3) }
+        // A root that is itself a link is compared as what it is.
+        let linkedRoot = base.appendingPathComponent("root-link")
+        try fm.createSymbolicLink(atPath: linkedRoot.path, withDestinationPath: root.path)
+        let viaLink = FileContainment(roots: [MediaPath(linkedRoot.path)])
+        #expect(try viaLink.open(MediaPath(linkedRoot.appendingPathComponent("a/song.flac").path)).size == 4)
+    }
+
+    @Test func coversAreLookedUpByTheSameRule() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        let covers = CoverLookup()
+        let roots = [MediaPath(root.path)]
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a/cover.jpg").path,
+                                                   withDestinationPath: outside.appendingPathComponent("secret").path)
+        #expect(covers.folderCover(in: path("a"), roots: roots) == nil, "a cover.jpg linked out of the roots")
+        try Data("png".utf8).write(to: root.appendingPathComponent("a/Folder.png"))
+        let found = try #require(covers.folderCover(in: path("a"), roots: roots))
+        #expect(found.bytes == Array("png".utf8) && found.mimeType == "image/png")
+        #expect(covers.folderCover(in: path("a"), roots: roots) == found, "from the cache")
+    }
+}
