@@ -36,9 +36,7 @@ struct HostileRequestTests {
 
     @Test(arguments: Store.available)
     func aScrobbleFarInTheFutureIsRefusedAndTheServerStartsAgain(_ store: Store) async throws {
-        let locator = try store.newLocator(sqlitePath: FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlib-hostile-\(UUID().uuidString).sqlite").path)
-        let library = try TestLibrary(library: locator)
+        let library = try TestLibrary(on: store)
         defer { library.remove() }
         let ids = try Self.ids(library)
         let song = try #require(ids["Album1/mp3-id3v24.mp3"])
@@ -60,12 +58,10 @@ struct HostileRequestTests {
     /// front reads them clamped and logs them, none traps.
     @Test(arguments: Store.available)
     func storedValuesOutOfRangeAreReadClampedByEveryFront(_ store: Store) async throws {
-        let locator = try store.newLocator(sqlitePath: FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlib-hostile-\(UUID().uuidString).sqlite").path)
-        let library = try TestLibrary(library: locator)
+        let library = try TestLibrary(on: store)
         defer { library.remove() }
         let song = try #require(try Self.ids(library)["Album1/mp3-id3v24.mp3"])
-        let opened = try LibraryLocator(locator).open()
+        let opened = try LibraryLocator(library.library).open()
         let sql = try #require(opened as? SQLStore)
         let id = try #require(Int64(song))
         try sql.write { x in

@@ -22,9 +22,7 @@ struct RequestFuzzTests {
 
     @Test(arguments: Store.available)
     func hostileValuesInEveryParameterOfEveryMethod(_ store: Store) async throws {
-        let locator = try store.newLocator(sqlitePath: FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlib-fuzz-\(UUID().uuidString).sqlite").path)
-        let library = try TestLibrary(library: locator)
+        let library = try TestLibrary(on: store)
         defer { library.remove() }
         try #require(try mlib(["user", "add", "bob", "--password", "bobpass", "--library", library.library, "--key-file", library.keyFile]).status == 0)
         let server = try HTTPServeProcess(library: library)

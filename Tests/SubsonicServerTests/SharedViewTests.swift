@@ -10,9 +10,7 @@ import Testing
 struct SharedViewTests {
     @Test(arguments: Store.available)
     func bothServersAnswerFromOneViewThatEachOnesScanRefreshes(_ store: Store) async throws {
-        let locator = try store.newLocator(sqlitePath: FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlib-shared-view-\(UUID().uuidString).sqlite").path)
-        let library = try TestLibrary(library: locator)
+        let library = try TestLibrary(on: store)
         defer { library.remove() }
         let server = try BothServeProcess(library: library, environment: ["MLIB_VIEW_LOG": "1"])
         defer { server.stop() }

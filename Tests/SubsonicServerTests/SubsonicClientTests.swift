@@ -23,9 +23,7 @@ struct SubsonicClientTests {
 
     @Test(arguments: Store.available)
     func aPhoneSyncsBrowsesPlaysStarsRatesAndKeepsPlaylists(_ store: Store) async throws {
-        let locator = try store.newLocator(sqlitePath: FileManager.default.temporaryDirectory
-            .appendingPathComponent("mlib-subsonic-\(UUID().uuidString).sqlite").path)
-        let library = try TestLibrary(library: locator)
+        let library = try TestLibrary(on: store)
         defer { library.remove() }
         let server = try HTTPServeProcess(library: library)
         defer { server.stop() }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PostgresTestServer
 import TestSupport
 import Testing
 
@@ -24,7 +25,7 @@ func mlib(_ arguments: [String], input: String? = nil) throws -> ChildProcess.Ou
 }
 
 /// A music folder (fixture files in three folders, one with a cover.jpg made by ffmpeg), scanned into a
-/// library on SQLite or PostgreSQL, with a user and a smart playlist; its key file in the folder.
+/// library on SQLite or PostgreSQL, with an admin user and a smart playlist; its key file in the folder.
 struct TestLibrary {
     let directory: URL
     var music: URL { directory.appendingPathComponent("music") }
@@ -51,10 +52,16 @@ struct TestLibrary {
         guard cover.status == 0 else { throw TestFailure("ffmpeg: \(cover.stderr)") }
         let scan = try mlib(["scan", "--library", library, "-q", music.path])
         guard scan.status == 0 else { throw TestFailure("mlib scan: \(scan.stderr)") }
-        let add = try mlib(["user", "add", Self.user, "--password", Self.password, "--library", library, "--key-file", keyFile])
+        // The household's admin (scans are for admins); the tests of an ordinary user's rights add bob.
+        let add = try mlib(["user", "add", Self.user, "--admin", "--password", Self.password, "--library", library, "--key-file", keyFile])
         guard add.status == 0 else { throw TestFailure("mlib user add: \(add.stderr)") }
         let smart = try mlib(["playlist", "smart", Self.smartPlaylist, "rating >= 3", "--library", library])
         guard smart.status == 0 else { throw TestFailure("mlib playlist smart: \(smart.stderr)") }
+    }
+
+    /// The same on `store`: SQLite in the test's own folder (removed with it), or a new PostgreSQL database.
+    init(on store: Store) throws {
+        try self.init(library: store == .sqlite ? nil : try store.newLocator(sqlitePath: ""))
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
