@@ -55,6 +55,16 @@ public struct FileContainment: Sendable {
         return file
     }
 
+    /// `relative` (a client's path below a root, as MPD's URIs: "" for the root itself) as a path below
+    /// `root`, or nil when it is not a safe relative path (an empty, `.` or `..` component could name
+    /// something outside the root). What it names is still opened by `open`'s rule.
+    public static func clientPath(_ relative: String, below root: MediaPath) -> MediaPath? {
+        if relative.isEmpty { return root }
+        guard RootContainment.isSafeRelative(relative.utf8) else { return nil }
+        let path = root.appending(MediaPath(relative))
+        return RootContainment.root(holding: path, among: [root]) == nil ? nil : path
+    }
+
     /// The roots' real paths (a root that is itself a link, or lies below one, compared as what it is).
     private func realRoots() -> [MediaPath] {
         roots.compactMap { root in

@@ -1,3 +1,4 @@
+import Library
 import MediaModel
 import MediaScanner
 
@@ -42,18 +43,18 @@ struct LibraryURIs: Sendable {
 
     /// The absolute path a URI (file or directory; "" is the top) names, or nil when no root holds it.
     /// Every client-given path comes through here: one with an empty, `.` or `..` component names
-    /// nothing (`RootContainment`), so no command reaches outside the roots. (MPD's answers for such a
+    /// nothing (`FileContainment.clientPath`), so no command reaches outside the roots. (MPD's answers for such a
     /// path are its answers for a missing one, except `update`'s "Malformed path" and `base`'s "Bad URI".)
     func path(of uri: String) -> MediaPath? {
         let trimmed = Self.normalized(uri)
         guard Self.isSafe(trimmed) else { return nil }
         if mounts.count == 1 && mounts[0].name.isEmpty {
-            return RootContainment.path(trimmed, below: mounts[0].root)
+            return FileContainment.clientPath(trimmed, below: mounts[0].root)
         }
         guard !trimmed.isEmpty else { return nil }
         let parts = trimmed.split(separator: "/", maxSplits: 1).map(String.init)
         guard let mount = mounts.first(where: { $0.name == parts[0] }) else { return nil }
-        return RootContainment.path(parts.count == 1 ? "" : parts[1], below: mount.root)
+        return FileContainment.clientPath(parts.count == 1 ? "" : parts[1], below: mount.root)
     }
 
     /// The top-level directories (several roots) — nil with one root, whose files sit at the top.

@@ -1,8 +1,8 @@
 import MediaModel
 
-/// Whether a path lies inside a library root: the one check every front uses before it walks, lists or
-/// reads a path (the scanner's root test, `mlib serve`'s client URIs), so none of them can reach a file
-/// outside the roots by a path like `root/../etc`.
+/// Whether a path lies inside a library root, by its components: the scanner's root test, and the first
+/// step of `Library`'s `FileContainment` (a client's path, a file to serve), so none of them can reach a
+/// file outside the roots by a path like `root/../etc`.
 ///
 /// The test is on the path's components, never on a byte prefix: a path with an empty, `.` or `..`
 /// component is refused outright (the kernel resolves `root/../x` to a sibling of the root, though its
@@ -40,15 +40,6 @@ public enum RootContainment {
             if component.isEmpty || component.elementsEqual([dot]) || component.elementsEqual([dot, dot]) { return false }
         }
         return true
-    }
-
-    /// `relative` (a client's URI below a root: "" for the root itself) as a path below `root`, or nil
-    /// when it is not a safe relative path (it could name something outside the root).
-    public static func path(_ relative: String, below root: MediaPath) -> MediaPath? {
-        if relative.isEmpty { return root }
-        guard isSafeRelative(relative.utf8) else { return nil }
-        let path = root.appending(MediaPath(relative))
-        return self.root(holding: path, among: [root]) == nil ? nil : path
     }
 
     private static func isInside(_ path: MediaPath, _ root: MediaPath) -> Bool {

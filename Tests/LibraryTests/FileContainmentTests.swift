@@ -51,6 +51,15 @@ struct FileContainmentTests {
         #expect(try viaLink.open(MediaPath(linkedRoot.appendingPathComponent("a/song.flac").path)).size == 4)
     }
 
+    /// A client's path below a root (MPD's URIs): real names only, never `..` or `.`.
+    @Test func clientPathsNameOnlyPathsBelowTheirRoot() {
+        defer { try? FileManager.default.removeItem(at: base) }
+        #expect(FileContainment.clientPath("../etc", below: MediaPath("/music")) == nil)
+        #expect(FileContainment.clientPath("a/./b", below: MediaPath("/music")) == nil)
+        #expect(FileContainment.clientPath("a/b..c/..d", below: MediaPath("/music")) == MediaPath("/music/a/b..c/..d"))
+        #expect(FileContainment.clientPath("", below: MediaPath("/music")) == MediaPath("/music"))
+    }
+
     @Test func coversAreLookedUpByTheSameRule() throws {
         defer { try? FileManager.default.removeItem(at: base) }
         let covers = CoverLookup()
