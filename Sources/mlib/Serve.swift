@@ -126,6 +126,7 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError.input("cannot listen on \(address.host):\(address.port): \(error)")
             }
             api = server
+            if let exposure = library.exposure { printError("warning: \(exposure)") }
             printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
         }
         if noMpd {

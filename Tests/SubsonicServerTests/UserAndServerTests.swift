@@ -112,8 +112,12 @@ import Testing
     @Test func theAPIRunsBesideTheMPDServer() async throws {
         let library = try TestLibrary()
         defer { library.remove() }
+        // A library others can read (made by an older mlib, or chmodded) is served, with a warning.
+        chmod(library.library, 0o644)
         let server = try BothServeProcess(library: library)
         defer { server.stop() }
+        #expect(server.startLines.contains { $0.hasPrefix("mlib: warning: the library") && $0.hasSuffix("chmod 600 \(library.library)") },
+                "\(server.startLines)")
         let ping = try await http("\(server.base)/ping?\(BothServeProcess.auth)")
         #expect(String(decoding: ping.body, as: UTF8.self).contains(#"status="ok""#))
         let mpd = try ChildProcess.run("python3", ["-c", "import socket; s = socket.create_connection(('127.0.0.1', \(server.mpdPort))); print(s.recv(64).decode().strip())"])
