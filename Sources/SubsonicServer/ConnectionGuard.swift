@@ -86,6 +86,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     let idleTimeout: TimeAmount
     let writeTimeout: TimeAmount
     private var id: Int?
+    /// Requests read whose answers are not all written (more than one when a client pipelines).
+    private var inFlight = 0
     private var readDeadline: Scheduled<Void>?
     private var writeDeadline: Scheduled<Void>?
 
@@ -115,6 +117,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
+            inFlight += 1
             if let id { registry.setBusy(id, true) }
             closeUnlessRead(within: headerTimeout, context)   // the body, if any, within as long again
         case .end:
@@ -127,9 +130,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
-            // The answer is written: the connection is idle until the next request's head.
-            if let id { registry.setBusy(id, false) }
-            closeUnlessRead(within: idleTimeout, context)
+            // The last answer is written: the connection is idle until the next request's head. (A request
+            // pipelined behind this one keeps it busy, and its own read deadline.)
+            inFlight = max(0, inFlight - 1)
+            if inFlight == 0 {
+                if let id { registry.setBusy(id, false) }
+                closeUnlessRead(within: idleTimeout, context)
+            }
         }
         context.write(data, promise: promise)
     }
