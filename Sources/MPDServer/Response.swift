@@ -1,4 +1,5 @@
 import Foundation
+import MediaModel
 
 /// The bytes of one answer, built as `key: value` lines (and binary chunks for `albumart`).
 ///
@@ -144,7 +145,9 @@ enum MPDFormat {
     /// Made in a 20-byte tuple and appended at once: a byte appended at a time, each digit by division,
     /// was an eighth of a pipelined `lsinfo DIR`.
     static func appendTimestamp(_ seconds: Double, to bytes: inout [UInt8]) {
-        var t = time_t(seconds.rounded(.down))
+        // Within the years 1–9999 (`StoredBounds`): time_t(_:) of 1e297 or NaN traps, and 4 digits of year.
+        let bounded = seconds.isFinite ? min(max(seconds, StoredBounds.timestamps.lowerBound), StoredBounds.timestamps.upperBound) : 0
+        var t = time_t(bounded.rounded(.down))
         var parts = tm()
         gmtime_r(&t, &parts)
         let zero = UInt8(ascii: "0")

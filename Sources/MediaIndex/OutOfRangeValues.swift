@@ -10,11 +10,13 @@ package enum OutOfRangeValues {
     package static let limit = 20
 
     package static func log(item id: Int64, _ property: MediaProperty, _ stored: MediaValue, _ read: MediaValue?) {
+        log("item \(id): stored \(property.rawValue) \(stored) is out of range; read as \(read.map { "\($0)" } ?? "none")")
+    }
+
+    package static func log(_ message: @autoclosure () -> String) {
         let count = logged.withLock { n -> Int in n += 1; return n }
         guard count <= limit + 1 else { return }
-        let line = count <= limit
-            ? "mlib: item \(id): stored \(property.rawValue) \(stored) is out of range; read as \(read.map { "\($0)" } ?? "none")\n"
-            : "mlib: more stored values out of range were clamped (not logged)\n"
+        let line = count <= limit ? "mlib: \(message())\n" : "mlib: more stored values out of range were clamped (not logged)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

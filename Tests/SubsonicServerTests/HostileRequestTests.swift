@@ -66,6 +66,7 @@ struct HostileRequestTests {
         let id = try #require(Int64(song))
         try sql.write { x in
             try x.execute(#"UPDATE items SET "lastPlayedDate" = 1e297, "playCount" = -5, "skipCount" = -1, rating = 99, "playbackDuration" = 1e300 WHERE id = \#(id)"#)
+            try x.execute("UPDATE playlists SET modified = 1e297, created = -1e300")
         }
         let both = try BothServeProcess(library: library)
         let get = try await http("\(both.base)/getSong?id=\(song)&f=json&\(Self.auth)")
@@ -76,6 +77,11 @@ struct HostileRequestTests {
             let answer = try await http("\(both.base)/\(method)&f=json&\(Self.auth)")
             #expect(answer.status == 200 && Self.errorCode(answer.body) == nil, "\(method)")
         }
+        let playlists = try await http("\(both.base)/getPlaylists?f=json&\(Self.auth)")
+        #expect(playlists.status == 200 && String(decoding: playlists.body, as: UTF8.self).contains("9999-12-31T23:59:59"),
+                "getPlaylists: \(String(decoding: playlists.body, as: UTF8.self))")
+        let stored = try both.mpc(["lsplaylists"])
+        #expect(stored.status == 0 && stored.out.contains(TestLibrary.smartPlaylist), "mpc lsplaylists: \(stored.out) \(stored.stderr)")
         let listed = try both.mpc(["listall"])
         #expect(listed.status == 0 && listed.out.contains("mp3-id3v24.mp3"), "mpc listall: \(listed.stderr)")
         let sticker = try both.mpc(["sticker", "Album1/mp3-id3v24.mp3", "list"])

@@ -51,7 +51,14 @@ package struct SQLRow: Sendable {
     package func text(_ i: Int) -> String? { values[i].isNull ? nil : values[i].text }
     package func bool(_ i: Int) -> Bool? { values[i].integer.map { $0 != 0 } }
     package func path(_ i: Int) -> MediaPath? { values[i].bytes.map { MediaPath(bytes: $0) } }
-    package func date(_ i: Int) -> Date? { values[i].real.map { Date(timeIntervalSince1970: $0) } }
+    /// A stored date (playlists', stars', play queues', users'), within `StoredBounds`: one out of range is
+    /// read clamped and logged, a NaN as none, so that no front traps formatting it.
+    package func date(_ i: Int) -> Date? {
+        guard let seconds = values[i].real, seconds.isFinite else { return nil }
+        let bounded = min(max(seconds, StoredBounds.timestamps.lowerBound), StoredBounds.timestamps.upperBound)
+        if bounded != seconds { OutOfRangeValues.log("a stored date \(seconds) is out of range; read as \(bounded)") }
+        return Date(timeIntervalSince1970: bounded)
+    }
 }
 
 /// How a dialect spells what standard SQL leaves open. Everything else in the shared statements is
