@@ -144,8 +144,8 @@ extension Library {
             return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait, shouldStop: shouldStop)
         case .postgres(let url)?:
             #if PostgreSQL
-            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait,
-                                        shouldStop: shouldStop)
+            let index = try store as? PostgresIndex ?? PostgresIndex(try PostgresLocation(url: url), mode: .existing)
+            return try PostgresRootLock(index: index, roots: roots, timeout: timeout, onWait: onWait, shouldStop: shouldStop)
             #else
             _ = try LibraryLocator.postgres(url: url).open(.existing)    // says why it cannot
             return nil

@@ -3,7 +3,7 @@ import PostgresNIO
 import MediaIndex
 import MediaModel
 
-/// The scan lock of a PostgreSQL library: a session advisory lock per root (host + path), held on a
+/// The scan lock of a PostgreSQL library: a session advisory lock per root (host id + path), held on a
 /// connection of its own for the whole scan. Scans of different roots — on one host or several — run at
 /// once; two scans of one root take turns. The server drops the lock when the connection goes, so a scan
 /// killed with SIGKILL leaves no stale lock behind (as `flock` does for SQLite's lock file).
@@ -24,11 +24,11 @@ public final class PostgresRootLock: Sendable {
     /// `timeout` nil it waits as long as needed; with 0 it fails at once when a root is busy. While it waits,
     /// `shouldStop` is asked every 0.1 s: true gives up with a `CancellationError` (the locks taken go with
     /// the connection).
-    public init(location: PostgresLocation, roots: [MediaPath], timeout: Double?, onWait: () -> Void = {},
+    public init(index: PostgresIndex, roots: [MediaPath], timeout: Double?, onWait: () -> Void = {},
                 shouldStop: () -> Bool = { false }) throws {
-        session = try PostgresSession(location)
+        session = try PostgresSession(index.location)
         self.roots = roots
-        let keys = roots.map { (root: $0, key: Self.key(host: location.rootHost, root: $0)) }.sorted { $0.key < $1.key }
+        let keys = roots.map { (root: $0, key: Self.key(host: index.identity.id, root: $0)) }.sorted { $0.key < $1.key }
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var warned = false
         for (root, key) in keys {

@@ -184,6 +184,21 @@ enum PostgresSchema {
         Step(name: "pg v10: declared duration of truncated files", sql: """
             ALTER TABLE items ADD COLUMN IF NOT EXISTS "declaredDuration" double precision;
             """),
+        // Issue 38: a host is an id made once and kept on the machine (`HostIdentity`), its name only a label.
+        // The `host` columns of roots, items, failures, mounts and playlists hold the id from now on; rows
+        // that an earlier mlib wrote under a host's name are adopted by the host of that name when it first
+        // opens the library (`PostgresHosts.register`: one UPDATE of the column, ids and user data kept).
+        // `machine` tells a host renamed on its machine from an id file copied to another machine.
+        Step(name: "pg v11: host identities", sql: """
+            CREATE TABLE hosts (
+                id text COLLATE "C" PRIMARY KEY,
+                name text COLLATE "C" NOT NULL,
+                machine text NOT NULL DEFAULT '',
+                first_seen double precision NOT NULL,
+                last_seen double precision NOT NULL);
+            CREATE INDEX hosts_name ON hosts(name);
+            CREATE INDEX roots_path ON roots(path);
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

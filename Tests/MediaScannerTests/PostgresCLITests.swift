@@ -64,8 +64,7 @@ struct PostgresCLITests {
         for i in 0..<60 { try box.put(["a.mp3", "b.flac", "c.ogg"][i % 3], at: "r\(i % 2)/d\(i / 10)/f\(i).\(["mp3", "flac", "ogg"][i % 3])") }
         let r0 = box.music.path + "/r0", r1 = box.music.path + "/r1"
         // Hold r0's lock as a running scan would: a scan of r0 is refused, a scan of r1 is not.
-        let location = try PostgresLocation(url: box.locator)
-        var held: PostgresRootLock? = try PostgresRootLock(location: location, roots: [MediaPath(r0)], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [MediaPath(r0)], timeout: 0)
         #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r1]) == 0)
         #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r0]) == 3)
         held = nil
@@ -84,15 +83,16 @@ struct PostgresCLITests {
     @Test func theSamePathOnTwoHostsIsTwoRoots() throws {
         let box = try Sandbox(store: .postgres)
         for i in 0..<4 { try box.put(["a.mp3", "b.flac"][i % 2], at: "f\(i).\(["mp3", "flac"][i % 2])") }
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "alpha"]) == 0)
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "beta"]) == 0)
-        let alpha = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "alpha"]))
-        let beta = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "beta"]))
+        let (alphaHost, betaHost) = (["MLIB_HOST": "alpha", "MLIB_HOST_ID": "alpha-id"], ["MLIB_HOST": "beta", "MLIB_HOST_ID": "beta-id"])
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: alphaHost) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: betaHost) == 0)
+        let alpha = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "alpha-id", name: "alpha"))
+        let beta = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "beta-id", name: "beta"))
         #expect(try alpha.roots() == [box.root()] && beta.roots() == [box.root()])
         #expect(try alpha.count(MediaQuery()) == 8, "queries read every host's items")
         // A file deleted on one host leaves that host's item only.
         try FileManager.default.removeItem(atPath: box.music.path + "/f0.mp3")
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator], environment: ["MLIB_HOST": "alpha"]) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator], environment: alphaHost) == 0)
         #expect(try alpha.count(MediaQuery()) == 7)
         #expect(try beta.itemCount(under: box.root()) == 4)
     }
@@ -123,7 +123,7 @@ struct PostgresCLITests {
                 "rename lost the item's identity; \(watcher.stderr)")
 
         // While another process holds the root's lock, the watcher's scan waits for it.
-        var held: PostgresRootLock? = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let c = try box.put("c.ogg", at: "Artist/03 C.ogg")
         usleep(UInt32((WatchTests.debounce + 1) * 1_000_000))
         #expect(try index.item(path: c) == nil, "scanned while the root was locked")
@@ -210,7 +210,7 @@ struct PostgresCLITests {
         try box.put("a.mp3", at: "a.mp3")
         let withPassword = box.locator.replacingOccurrences(of: "postgres://mlib@", with: "postgres://mlib:s3cret@")
         #expect(try Self.run(["scan", "--quiet", "--library", withPassword, box.music.path]) == 0)
-        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let held = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let (status, stderr) = try Self.runCapturing(["scan", "--wait-timeout", "1", "--library", withPassword])
         withExtendedLifetime(held) {}
         #expect(status == 3 && stderr.contains("waiting for another scan of postgres://mlib@"), "\(status) \(stderr)")
@@ -222,7 +222,7 @@ struct PostgresCLITests {
         let box = try Sandbox(store: .postgres)
         try box.put("a.mp3", at: "a.mp3")
         #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path]) == 0)
-        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let held = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let (waiting, _, err) = try CLIScanTests.start(["scan", "--library", box.locator])
         try CLIScanTests.endWaitingScan(waiting, err)
         withExtendedLifetime(held) {}
@@ -232,7 +232,8 @@ struct PostgresCLITests {
         let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
         let bare = try PostgresLocation(url: "postgres://", environment: env)
         #expect(bare.endpoint == .unixSocket(path: "/run/pg/.s.PGSQL.5433"))
-        #expect(bare.user == "ann" && bare.database == "music" && bare.rootHost == "den")
+        #expect(bare.user == "ann" && bare.database == "music")
+        #expect(try HostIdentity.current(environment: env.merging(["MLIB_HOST_ID": "den-id"]) { $1 }, database: "music").name == "den")
         let full = try PostgresLocation(url: "postgresql://bob:secret@nas:6000/lib", environment: env)
         #expect(full.endpoint == .tcp(host: "nas", port: 6000))
         #expect(full.user == "bob" && full.password == "secret" && full.database == "lib")

@@ -75,9 +75,11 @@ public final class PostgresTestServer: Sendable {
             let hba = directory + "/data/pg_hba.conf"
             // plain_only refuses TLS connections and tls_only plain ones (libpq's sslmode=prefer and allow then
             // try the other way): first, since the first matching line decides.
+            // password_only asks for a password (SCRAM), which no test gives: "none was given" is tested on it.
             let rules = """
                 hostssl plain_only all 127.0.0.0/8 reject
                 hostnossl tls_only all 127.0.0.0/8 reject
+                host password_only all 127.0.0.0/8 scram-sha-256
 
                 """
             try (rules + String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n")
@@ -93,7 +95,7 @@ public final class PostgresTestServer: Sendable {
         try start()
         Self.stopAtExit(bin: bin, data: directory + "/data")
         if tls {
-            for name in ["plain_only", "tls_only"] {
+            for name in ["plain_only", "tls_only", "password_only"] {
                 try Self.run(bin + "/createdb", ["-h", directory, "-p", "\(port ?? 5432)", "-U", "mlib", name], asServer: false)
             }
         }

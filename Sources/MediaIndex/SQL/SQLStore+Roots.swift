@@ -28,7 +28,25 @@ extension SQLStore {
     /// Adds a root; returns false when it was already there (no write then).
     @discardableResult
     public func addRoot(_ root: MediaPath) throws -> Bool {
-        if try read({ x in try x.row("SELECT 1 FROM roots WHERE \(mine()) AND path = \(root)") }) != nil { return false }
+        if let host, let hostName {
+            // A host of another id but this name with this root: two machines named alike (two Raspberry Pis,
+            // containers of one --hostname), whose files at one path cannot be told apart by their users.
+            let holders = try read { x in
+                try x.rows("""
+                    SELECT r.host, h.name FROM roots r LEFT JOIN hosts h ON h.id = r.host
+                    WHERE r.path = \(root) AND (r.host = \(host) OR h.name = \(hostName))
+                    """)
+            }
+            if holders.contains(where: { $0.text(0) == host }) { return false }
+            if let other = holders.first {
+                throw invalid("""
+                    another host named '\(hostName)' (id \(other.text(0) ?? "")) already has the root \(root.string); two machines \
+                    with one name cannot be told apart: give this host a name of its own (MLIB_HOST=NAME, or its host name)
+                    """)
+            }
+        } else if try read({ x in try x.row("SELECT 1 FROM roots WHERE \(mine()) AND path = \(root)") }) != nil {
+            return false
+        }
         let host = hostColumn()
         return try write { x in
             try x.execute("""
