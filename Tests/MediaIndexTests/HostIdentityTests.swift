@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaIndex
 @testable import PostgresStore
+import Library
 import MediaModel
 import PostgresTestServer
 import Testing
@@ -117,5 +118,33 @@ struct HostIdentityTests {
         #expect(try HostIdentity.current(environment: ["HOME": try temporaryDirectory().path], database: "music").id != first.id)
         let given = try HostIdentity.current(environment: env.merging(["MLIB_HOST_ID": "x-1", "MLIB_HOST": "nas"]) { $1 }, database: "music")
         #expect(given.id == "x-1" && given.idGiven && given.name == "nas" && given.nameGiven)
+    }
+
+    /// What a server reads (`mlib serve`: `Library.readThisHostOnly`): this host's items only, so that it never
+    /// lists a song it cannot play (B's Subsonic sync returned 5,008 songs of other hosts, each `stream`
+    /// error 70) nor two songs under one path (MPD `lsinfo` showed A's tags on B's file).
+    @Test func aServerReadsOnlyThisHostsItems() throws {
+        let locator = try Self.library()
+        let alpha = try Self.open(locator, HostIdentity(id: "alpha-id", name: "alpha"))
+        let alphaItem = try Self.seed(alpha)
+        let beta = try Self.open(locator, HostIdentity(id: "beta-id", name: "beta"))
+        try beta.addRoot(MediaPath("/music"))
+        try beta.apply([.add(sampleItem("/music/a.mp3", title: "Beta's Jóga"), stamp(1000), fingerprint: 7),
+                        .add(sampleItem("/music/b.mp3", title: "Hunter"), stamp(2000), fingerprint: 8)], generation: 1)
+        let library = Library(store: beta)
+        #expect(try beta.count(MediaQuery()) == 3, "the CLI lists the whole library")
+        library.readThisHostOnly()
+        #expect(try beta.count(MediaQuery()) == 2)
+        #expect(try beta.item(id: alphaItem) == nil)
+        #expect(try beta.item(path: MediaPath("/music/a.mp3"))?.title == "Beta's Jóga")
+        let view = try LiveView(store: beta, schema: ViewSchema(slots: [.init("Title", multiValued: false) { $0.title }], properties: []))
+        #expect(view.snapshot.count == 2, "one song per path")
+        // A change to alpha's item reaches beta's view as nothing.
+        try alpha.setRating(id: alphaItem, 2)
+        view.refresh()
+        #expect(view.snapshot.count == 2)
+        #expect(throws: OtherHostItems.self) { try library.requireThisHost(try alpha.items(MediaQuery()), doing: "play") }
+        library.readThisHostOnly(false)
+        #expect(try beta.count(MediaQuery()) == 3)
     }
 }

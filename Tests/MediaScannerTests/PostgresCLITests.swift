@@ -244,3 +244,43 @@ struct PostgresCLITests {
         #expect(query.endpoint == .unixSocket(path: "/var/pg/.s.PGSQL.7") && query.database == "db")
     }
 }
+
+/// Issue 38, "the wrong file is touched": `mlib tag`, `play` and `analyze` on host B with a query selecting
+/// host A's items (the same paths exist on B) wrote, played or measured B's own file at that path.
+@Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
+struct OtherHostItemsCLITests {
+    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = try CLIScanTests.mlib()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func tagPlayAndAnalyzeRefuseAnotherHostsItems() throws {
+        let box = try Sandbox(store: .postgres)
+        let file = try box.put("a.mp3", at: "f.mp3")
+        let (alpha, beta) = (["MLIB_HOST": "alpha", "MLIB_HOST_ID": "alpha-id"], ["MLIB_HOST": "beta", "MLIB_HOST_ID": "beta-id"])
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: alpha).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file.string))
+        let tag = try Self.run(["tag", "--yes", "--all", "--library", box.locator, "title=Written on beta"], environment: beta)
+        #expect(tag.status == 1)
+        #expect(tag.stderr.contains("cannot write tags: the item is a file of another host (\(file.string) is on 'alpha')"), "\(tag.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.string)) == before, "beta's file at alpha's path is untouched")
+        let play = try Self.run(["play", "--sink", "null:fast", "--library", box.locator], environment: beta)
+        #expect(play.status == 1 && play.stderr.contains("cannot play"), "\(play.stderr)")
+        let analyze = try Self.run(["analyze", "--library", box.locator], environment: beta)
+        #expect(analyze.status == 1 && analyze.stderr.contains("cannot analyze"), "\(analyze.stderr)")
+        let index = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "alpha-id", name: "alpha"))
+        let item = try #require(try index.item(path: file))
+        #expect(item.playCount == 0 && item.title != "Written on beta" && item[.loudness] == nil, "nothing recorded on alpha's item")
+        // On its own host the same command works.
+        #expect(try Self.run(["tag", "--yes", "--all", "--library", box.locator, "title=Written on alpha"], environment: alpha).status == 0)
+    }
+}
