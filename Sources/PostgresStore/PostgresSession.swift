@@ -277,9 +277,10 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @discardableResult
-    func transaction<T>(passingRejections: Bool = false, _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
+    func transaction<T>(passingRejections: Bool = false, begin: SQLStatement = "BEGIN",
+                        _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
         try run(passingRejections: passingRejections, inTransaction: true) { x in
-            try x.execute("BEGIN")
+            try x.execute(begin)
             do {
                 let result = try body(x)
                 try x.execute("COMMIT")
