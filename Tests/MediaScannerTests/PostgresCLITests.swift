@@ -283,4 +283,17 @@ struct OtherHostItemsCLITests {
         // On its own host the same command works.
         #expect(try Self.run(["tag", "--yes", "--all", "--library", box.locator, "title=Written on alpha"], environment: alpha).status == 0)
     }
+
+    /// Issue 38: `mlib user add` on a second host without the key file made a new key silently.
+    @Test func userAddOnAHostWithoutTheKeyFileIsRefused() throws {
+        let box = try Sandbox(store: .postgres)
+        let (first, second) = (box.url.appendingPathComponent("home-a").path, box.url.appendingPathComponent("home-b").path)
+        for home in [first, second] { try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true) }
+        _ = try box.store()     // the library's tables
+        let add = try Self.run(["user", "add", "alice", "--password", "one", "--library", box.locator], environment: ["HOME": first, "XDG_CONFIG_HOME": ""])
+        #expect(add.status == 0, "\(add.stderr)")
+        let refused = try Self.run(["user", "add", "bob", "--password", "two", "--library", box.locator], environment: ["HOME": second, "XDG_CONFIG_HOME": ""])
+        #expect(refused.status == 1 && refused.stderr.contains("copy it from the host where"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: second + "/.config/mlib/" + PostgresTestServer.databaseName(of: box.locator) + ".users-key"))
+    }
 }
