@@ -112,6 +112,15 @@ final class PostgresSession: @unchecked Sendable {
             let id = ids.withLockedValue { $0 += 1; return $0 }
             do {
                 let loop = eventLoops.next()
+                if PostgresVerifiedChannel.applies(location), case .tcp(let host, let port) = location.endpoint {
+                    // verify-full to a host name: mlib's own handshake checks the name as libpq does.
+                    let channel = try PostgresVerifiedChannel.connect(host: host, port: port, context: try location.tls.nameCheckedContext(),
+                                                                      on: loop, within: location.connectTimeout)
+                    let options = configuration.options
+                    configuration = .init(establishedChannel: channel, tls: .disable, username: location.user, password: location.password,
+                                          database: location.database)
+                    configuration.options = options
+                }
                 return try traced("connect") {
                     try answer(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger),
                                within: location.connectTimeout + 5, onTimeout: {})
