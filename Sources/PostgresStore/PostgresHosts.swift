@@ -17,30 +17,36 @@ enum PostgresHosts {
     ///   was given (`MLIB_HOST_ID`: the host moved here, and is recorded on this machine from now on);
     /// - a name given by `MLIB_HOST` that another host (another id) goes by: `MLIB_HOST` labels this host,
     ///   it cannot make this host act on another's roots (that takes `MLIB_HOST_ID`).
-    static func register(_ session: PostgresSession, _ me: HostIdentity) throws {
+    /// What `register` needs to know, in five text columns: the hosts of `me`'s id or name, and a 'legacy' row
+    /// when rows under `me`'s name are there to adopt. Sent with the schema's own question at opening
+    /// (`PostgresSchema.migrate(asking:)`): an up-to-date host opens the library in one round trip.
+    static func probe(_ me: HostIdentity) -> SQLStatement {
+        """
+        SELECT 'host', id, name, machine, NULL FROM hosts WHERE id = \(me.id) OR name = \(me.name)
+        UNION ALL SELECT 'legacy', NULL, NULL, NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM hosts WHERE id = \(me.name))
+            AND (EXISTS (SELECT 1 FROM roots WHERE host = \(me.name)) OR EXISTS (SELECT 1 FROM items WHERE host = \(me.name)))
+        """
+    }
+
+    /// `known`: `probe`'s rows, when the opening asked (nil: ask now).
+    static func register(_ session: PostgresSession, _ me: HostIdentity, known: [SQLRow]? = nil) throws {
         let machine = machineDigest(me.machine)
-        let state: (hosts: [SQLRow], legacy: Bool) = try session.run { x in
-            let rows = try x.rows("""
-                SELECT 'host', id, name, machine, last_seen FROM hosts WHERE id = \(me.id) OR name = \(me.name)
-                UNION ALL SELECT 'legacy', NULL, NULL, NULL, NULL WHERE EXISTS (SELECT 1 FROM roots WHERE host = \(me.name))
-                    OR EXISTS (SELECT 1 FROM items WHERE host = \(me.name))
-                """)
-            return (rows.filter { $0.text(0) == "host" }, rows.contains { $0.text(0) == "legacy" })
-        }
+        let rows = try known ?? session.run { x in try x.rows(probe(me)) }
+        let state = (hosts: rows.filter { $0.text(0) == "host" }, legacy: rows.contains { $0.text(0) == "legacy" })
         try check(state.hosts, me, machine)
         let recorded = state.hosts.first { $0.text(1) == me.id }
         if let recorded, recorded.text(2) == me.name, recorded.text(3) == machine, !state.legacy { return }
         try session.transaction { x in
             try x.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
             // Read again under the lock: another host may have registered or adopted meanwhile.
-            try check(try x.rows("SELECT 'host', id, name, machine, last_seen FROM hosts WHERE id = \(me.id) OR name = \(me.name)"), me, machine)
+            try check(try x.rows("SELECT 'host', id, name, machine FROM hosts WHERE id = \(me.id) OR name = \(me.name)"), me, machine)
             let now = Date().timeIntervalSince1970
             try x.execute("""
                 INSERT INTO hosts (id, name, machine, first_seen, last_seen) VALUES (\(me.id), \(me.name), \(machine), \(now), \(now))
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, machine = excluded.machine, last_seen = excluded.last_seen
                 """)
-            // Rows written before host ids carry the host's name. A name is never an id (ids are UUIDs, or
-            // what MLIB_HOST_ID gave, which is then not a name any host went by).
+            // Rows written before host ids carry the host's name; never adopted from a host whose id is that
+            // name (MLIB_HOST_ID=den MLIB_HOST=den: those rows are its own).
             for (table, column) in [("roots", "host"), ("items", "host"), ("failures", "host"), ("mounts", "host"), ("playlists", "source_host")] {
                 try x.execute("""
                     UPDATE \(raw: table) SET \(raw: column) = \(me.id) WHERE \(raw: column) = \(me.name)

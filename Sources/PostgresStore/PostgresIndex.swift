@@ -26,9 +26,9 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public convenience init(_ location: PostgresLocation, mode: LibraryOpenMode = .create, identity: HostIdentity? = nil) throws {
         let identity = try identity ?? HostIdentity.current(database: location.description)
         try self.init(location, identity: identity, readAhead: nil)
-        try PostgresSchema.migrate(session, creating: mode == .create)
+        let known = try PostgresSchema.migrate(session, creating: mode == .create, asking: PostgresHosts.probe(identity))
         do {
-            try PostgresHosts.register(session, identity)
+            try PostgresHosts.register(session, identity, known: known)
         } catch let refusal as PostgresHosts.Refusal {
             throw IndexError.cannotOpen(database: location.description, reason: refusal.reason)
         }

@@ -147,4 +147,15 @@ struct HostIdentityTests {
         library.readThisHostOnly(false)
         #expect(try beta.count(MediaQuery()) == 3)
     }
+
+    /// Opening costs a round trip each over a slow link (issue 38: 200 ms each): an up-to-date, registered
+    /// host opens the library in one statement (the schema's steps, the item columns and this host's record
+    /// together), also when its id is its name.
+    @Test func aRegisteredHostOpensTheLibraryInOneStatement() throws {
+        let locator = try Self.library()
+        _ = try Self.seed(try Self.open(locator, HostIdentity(id: "den", name: "den")))
+        let again = try Self.open(locator, HostIdentity(id: "den", name: "den"))
+        #expect(again.session.statementsSent == 1)
+        #expect(try again.roots() == [MediaPath("/music")])
+    }
 }
