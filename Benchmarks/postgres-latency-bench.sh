@@ -57,10 +57,12 @@ median() {
   printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }'
 }
 # connections, statements and roots queries of one run, from MLIB_TRACE_POSTGRES.
+# The trace is kept in $out/trace-NAME.
 trace() {
-  MLIB_TRACE_POSTGRES=1 "$@" >/dev/null 2>"$out/trace" || [[ $? -eq 1 ]]
-  printf '%s %s %s' "$(grep -c ' connect$' "$out/trace")" "$(grep -c 'mlib: postgres' "$out/trace")" \
-    "$(grep -c 'FROM roots WHERE' "$out/trace")"
+  local file=$out/trace-$1; shift
+  MLIB_TRACE_POSTGRES=1 "$@" >/dev/null 2>"$file" || [[ $? -eq 1 ]]
+  printf '%s %s %s' "$(grep -c ' connect$' "$file")" "$(grep -c 'mlib: postgres .* ms [A-Z(]' "$file")" \
+    "$(grep -c 'FROM roots WHERE' "$file")"
 }
 
 printf '%-28s %10s %10s %8s   %s\n' "command (N=$n, ${delay} ms each way)" direct delayed ratio "connections statements roots-queries (delayed)"
@@ -68,6 +70,6 @@ for which in rescan ls; do
   if [[ $which == rescan ]]; then cmd=(scan --quiet); label="unchanged rescan"; else cmd=(ls "artist:\"$artist\""); label="ls artist:X"; fi
   d=$(median "$mlib" "${cmd[@]}" --library "$direct")
   r=$(median "$mlib" "${cmd[@]}" --library "$delayed")
-  counts=$(trace "$mlib" "${cmd[@]}" --library "$delayed")
+  counts=$(trace "$which" "$mlib" "${cmd[@]}" --library "$delayed")
   printf '%-28s %9ss %9ss %8s   %s\n' "$label" "$d" "$r" "$(awk -v a="$r" -v b="$d" 'BEGIN { printf "%.1fx", a / b }')" "$counts"
 done

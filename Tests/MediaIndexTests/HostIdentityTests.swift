@@ -158,4 +158,21 @@ struct HostIdentityTests {
         #expect(again.session.statementsSent == 1)
         #expect(try again.roots() == [MediaPath("/music")])
     }
+
+    /// The scan lock is taken on the store's own connection (one connection per command: another cost a
+    /// connect and a TLS and SCRAM handshake, ~1.5 s over a slow link) and still keeps two scans of one
+    /// root apart, in one process (advisory locks are re-entrant on a session) and across processes.
+    @Test func aScanLockSharesTheStoresConnectionAndStillExcludes() throws {
+        let locator = try Self.library()
+        let index = try Self.open(locator, HostIdentity(id: "h", name: "h"))
+        let before = index.session.statementsSent
+        var first: PostgresRootLock? = try PostgresRootLock(index: index, roots: [MediaPath("/music")], timeout: 0)
+        #expect(index.session.statementsSent == before + 1, "taken on the store's own connection")
+        #expect(throws: PostgresRootLock.Failure.self) { try PostgresRootLock(index: index, roots: [MediaPath("/music")], timeout: 0) }
+        let other = try Self.open(locator, HostIdentity(id: "h", name: "h"))
+        #expect(throws: PostgresRootLock.Failure.self) { try PostgresRootLock(index: other, roots: [MediaPath("/music")], timeout: 0) }
+        first = nil
+        _ = first
+        #expect(try PostgresRootLock(index: other, roots: [MediaPath("/music")], timeout: 0).roots == [MediaPath("/music")])
+    }
 }
