@@ -70,6 +70,10 @@ extension Library {
     /// playlist files found (`PlaylistMirror`). The one scan of `mlib scan`, `mlib watch` and `update` in
     /// `mlib serve`.
     public func scan(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions()) async throws -> ScanResult {
+        // The roots asked once for the whole scan (its plan, its lock, the scanner, the complete walks).
+        let rememberer = store as? SQLStore
+        rememberer?.rememberRoots(true)
+        defer { rememberer?.rememberRoots(false) }
         let plan = try plan(directories)
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of

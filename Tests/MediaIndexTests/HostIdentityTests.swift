@@ -175,4 +175,23 @@ struct HostIdentityTests {
         _ = first
         #expect(try PostgresRootLock(index: other, roots: [MediaPath("/music")], timeout: 0).roots == [MediaPath("/music")])
     }
+
+    /// A scan asks for its roots once (issue 38: 5 times, a round trip each): remembered between
+    /// `rememberRoots(true)` and `(false)`, forgotten when this store writes a root.
+    @Test func aScanAsksForTheRootsOnce() throws {
+        let index = try Self.open(try Self.library(), HostIdentity(id: "h", name: "h"))
+        _ = try Self.seed(index)
+        func statements(_ body: () throws -> Void) rethrows -> Int {
+            let before = index.session.statementsSent
+            try body()
+            return index.session.statementsSent - before
+        }
+        #expect(try statements { _ = try index.roots(); _ = try index.rootStates() } == 2)
+        index.rememberRoots(true)
+        #expect(try statements { _ = try index.roots(); _ = try index.rootStates(); _ = try index.roots() } == 1)
+        try index.addRoot(MediaPath("/more"))
+        #expect(try index.roots() == [MediaPath("/more"), MediaPath("/music")], "a root written is asked again")
+        index.rememberRoots(false)
+        #expect(try statements { _ = try index.roots(); _ = try index.roots() } == 2)
+    }
 }

@@ -20,6 +20,12 @@ open class SQLStore: @unchecked Sendable {
     package let hostName: String?
     /// `readsThisHostOnly` (SQLStore+Hosts.swift).
     package let thisHostOnly = Mutex(false)
+    /// `rememberRoots` (SQLStore+Roots.swift).
+    package let rootMemo = Mutex(RootMemo())
+    package struct RootMemo: Sendable {
+        var depth = 0
+        var states: [RootState]?
+    }
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
