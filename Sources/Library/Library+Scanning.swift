@@ -70,6 +70,10 @@ extension Library {
     /// playlist files found (`PlaylistMirror`). The one scan of `mlib scan`, `mlib watch` and `update` in
     /// `mlib serve`.
     public func scan(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions()) async throws -> ScanResult {
+        // The roots asked once for the whole scan (its plan, its lock, the scanner, the complete walks).
+        let rememberer = store as? SQLStore
+        rememberer?.rememberRoots(true)
+        defer { rememberer?.rememberRoots(false) }
         let plan = try plan(directories)
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
@@ -144,8 +148,8 @@ extension Library {
             return try ScanLock(libraryPath: path, timeout: timeout, onWait: onWait, shouldStop: shouldStop)
         case .postgres(let url)?:
             #if PostgreSQL
-            return try PostgresRootLock(location: PostgresLocation(url: url), roots: roots, timeout: timeout, onWait: onWait,
-                                        shouldStop: shouldStop)
+            let index = try store as? PostgresIndex ?? PostgresIndex(try PostgresLocation(url: url), mode: .existing)
+            return try PostgresRootLock(index: index, roots: roots, timeout: timeout, onWait: onWait, shouldStop: shouldStop)
             #else
             _ = try LibraryLocator.postgres(url: url).open(.existing)    // says why it cannot
             return nil

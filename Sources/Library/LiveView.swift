@@ -96,7 +96,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
 
     public var snapshot: LibrarySnapshot { current.withLock { $0 } }
 
-    /// The last refresh's error, if it failed (the previous snapshot stays in use).
+    /// The last look's error while the library cannot be read (the previous snapshot stays in use); nil
+    /// once a look succeeds.
     public var lastError: String? { lock.withLock { state.lastError } }
 
     /// One front's watching (`watch`), to end with `stop(_:)`.
@@ -166,8 +167,35 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         }
     }
 
-    /// `probing` nil: the newest modification time is asked every `modificationProbeEvery` calls.
+    /// `probing` nil: the newest modification time is asked every `modificationProbeEvery` calls. A failure
+    /// (the library unreachable: a database server restarting, a network cut) keeps the snapshot, is said
+    /// once on standard error and kept in `lastError` for the fronts to show (MPD `status` `error:`, Subsonic
+    /// `getScanStatus`) until a look succeeds again, said too; the next looks retry (the PostgreSQL store
+    /// connects again with a backoff of its own), and the first that gets through catches up from the change log.
     private func refreshOnQueue(force: Bool, probing: Bool?) -> Bool {
+        do {
+            let changed = try refreshing(force: force, probing: probing)
+            if let healed = lock.withLock({ () -> String? in defer { state.lastError = nil }; return state.lastError }) {
+                Self.log("the library is reachable again (after: \(healed))")
+            }
+            return changed
+        } catch {
+            let text = Self.oneLine(error)
+            let isNew = lock.withLock { () -> Bool in
+                defer { state.lastError = text }
+                return state.lastError != text
+            }
+            if isNew { Self.log("cannot read the library (retrying): \(text)") }
+            return false
+        }
+    }
+
+    /// An error on one line, as the fronts show it.
+    static func oneLine(_ error: any Error) -> String {
+        "\(error)".replacingOccurrences(of: "\n", with: " ")
+    }
+
+    private func refreshing(force: Bool, probing: Bool?) throws -> Bool {
         do {
             let probe = probing ?? lock.withLock {
                 state.ticks += 1
@@ -202,7 +230,6 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             Self.returnFreedMemory()
             let elapsed = ContinuousClock.now - started
             let observers = lock.withLock {
-                state.lastError = nil
                 state.applied = nil
                 state.lastRefresh = report
                 state.lastRefresh?.seconds = Self.seconds(elapsed)
@@ -213,9 +240,6 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             }
             for observer in observers { observer.onChange(new) }
             return true
-        } catch {
-            lock.withLock { state.lastError = "\(error)" }
-            return false
         }
     }
 }

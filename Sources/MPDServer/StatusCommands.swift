@@ -44,7 +44,8 @@ enum StatusCommands {
         }
         if core.crossfade > 0 { out.field("xfade", core.crossfade) }
         if let job = core.updateJob { out.field("updating_db", job) }
-        if let error = core.lastError { out.field("error", error) }
+        // The player's error, else the library's while it cannot be read (`LiveView.lastError`).
+        if let error = core.lastError ?? core.view.lastError.map({ "the library cannot be read: " + $0 }) { out.field("error", error) }
     }
 
     static func state(_ state: PlaybackState) -> String {

@@ -7,7 +7,7 @@ import MediaModel
 /// conforms to the same protocols as `SQLiteIndex` and answers the scanner's primitives the same way, so
 /// the scanner's identity policy (`Moves`) and every front work with it unchanged.
 ///
-/// - Paths are qualified by host (`location.rootHost`): the scanner's primitives see this host's items,
+/// - Paths are qualified by host (`identity.id`, see `HostIdentity`): the scanner's primitives see this host's items,
 ///   roots, failures and mounts only; queries, playlists and statistics see the whole library.
 /// - Scans of different roots run at once (`PostgresRootLock`: an advisory lock per root, not per library);
 ///   readers never wait for them (MVCC), and a scan killed at any moment leaves its last committed batch.
@@ -17,11 +17,21 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
     public let location: PostgresLocation
     let session: PostgresSession
 
-    /// Connects to the library at `location` and migrates its tables. `.create` creates them in a database
-    /// without a library; `.existing` refuses such a database ("no library at …") and leaves it untouched.
-    public convenience init(_ location: PostgresLocation, mode: LibraryOpenMode = .create) throws {
-        try self.init(location, readAhead: nil)
-        try PostgresSchema.migrate(session, creating: mode == .create)
+    /// Who this host is in the library: its roots and items are the rows of `identity.id`.
+    public let identity: HostIdentity
+
+    /// Connects to the library at `location`, migrates its tables and records this host (`PostgresHosts`).
+    /// `.create` creates the tables in a database without a library; `.existing` refuses such a database
+    /// ("no library at …") and leaves it untouched. `identity`: this host's (`HostIdentity.current()` when nil).
+    public convenience init(_ location: PostgresLocation, mode: LibraryOpenMode = .create, identity: HostIdentity? = nil) throws {
+        let identity = try identity ?? HostIdentity.current(database: location.description)
+        try self.init(location, identity: identity, readAhead: nil)
+        let known = try PostgresSchema.migrate(session, creating: mode == .create, asking: PostgresHosts.probe(identity))
+        do {
+            try PostgresHosts.register(session, identity, known: known)
+        } catch let refusal as PostgresHosts.Refusal {
+            throw IndexError.cannotOpen(database: location.description, reason: refusal.reason)
+        }
     }
 
     public convenience init(url: String) throws {
@@ -30,14 +40,15 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
 
     /// Another connection to the same library (the scanner reads directory state on it while it writes).
     public func secondConnection() throws -> PostgresIndex {
-        try PostgresIndex(location, readAhead: nil)
+        try PostgresIndex(location, identity: identity, readAhead: nil)
     }
 
-    private init(_ location: PostgresLocation, readAhead: DirectoryStateReadAhead?) throws {
+    private init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
         self.location = location
+        self.identity = identity
         session = try PostgresSession(location)
-        super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: location.rootHost, libraryName: location.description,
-                   readAhead: readAhead)
+        super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: identity.id,
+                   hostName: identity.name, libraryName: location.description, readAhead: readAhead)
     }
 }
 
@@ -46,6 +57,6 @@ extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore,
     public func readingConnection() throws -> any ScanStore { try scanReader() }
 
     func scanReader(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) throws -> PostgresIndex {
-        try PostgresIndex(location, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead))
+        try PostgresIndex(location, identity: identity, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead))
     }
 }

@@ -17,9 +17,6 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var database: String
     /// How a TCP connection is secured (`sslmode`, `sslrootcert`, as libpq; a socket never is).
     public var tls: PostgresTLS
-    /// The name this machine gives its roots in a shared library (`MLIB_HOST`, else the host name), so
-    /// that `/music` on two hosts are two roots.
-    public var rootHost: String
     /// How long one statement may run (`MLIB_POSTGRES_TIMEOUT`, seconds; default 5 minutes): the server's
     /// `statement_timeout`, and, a little later, the client's own limit for an answer (`PostgresSession`),
     /// so that neither a runaway query nor a server that went away holds a command forever.
@@ -79,7 +76,6 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
                 ?? ((env("HOME") ?? NSHomeDirectory()) + "/.pgpass")
             password = PostgresPassFile(path: file)?.password(hosts: hosts, port: port, database: database, user: user)
         }
-        rootHost = env("MLIB_HOST") ?? Self.hostName()
         do {
             tls = try PostgresTLS(parameters: parameters, environment: env, home: env("HOME") ?? NSHomeDirectory())
         } catch {

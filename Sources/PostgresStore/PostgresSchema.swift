@@ -184,6 +184,21 @@ enum PostgresSchema {
         Step(name: "pg v10: declared duration of truncated files", sql: """
             ALTER TABLE items ADD COLUMN IF NOT EXISTS "declaredDuration" double precision;
             """),
+        // Issue 38: a host is an id made once and kept on the machine (`HostIdentity`), its name only a label.
+        // The `host` columns of roots, items, failures, mounts and playlists hold the id from now on; rows
+        // that an earlier mlib wrote under a host's name are adopted by the host of that name when it first
+        // opens the library (`PostgresHosts.register`: one UPDATE of the column, ids and user data kept).
+        // `machine` tells a host renamed on its machine from an id file copied to another machine.
+        Step(name: "pg v11: host identities", sql: """
+            CREATE TABLE hosts (
+                id text COLLATE "C" PRIMARY KEY,
+                name text COLLATE "C" NOT NULL,
+                machine text NOT NULL DEFAULT '',
+                first_seen double precision NOT NULL,
+                last_seen double precision NOT NULL);
+            CREATE INDEX hosts_name ON hosts(name);
+            CREATE INDEX roots_path ON roots(path);
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows
@@ -203,12 +218,27 @@ enum PostgresSchema {
     /// Applies the steps not yet recorded in `mlib_migrations`, each in its own transaction, and adds the
     /// trigram index when the server has `pg_trgm` (a library works without it: searches scan). Without
     /// `creating`, a database that holds no library (no `mlib_migrations`) is refused before anything is written.
-    static func migrate(_ session: PostgresSession, creating: Bool = true) throws {
+    /// `asking`: a statement of five text columns, the first not 'step' nor 'column', whose rows are wanted
+    /// at opening (`PostgresHosts.probe`, on a table of a later step): sent with the steps and columns in one
+    /// round trip, its rows returned; nil when its table is not there yet (then ask after migrating).
+    @discardableResult
+    static func migrate(_ session: PostgresSession, creating: Bool = true, asking extra: SQLStatement? = nil) throws -> [SQLRow]? {
         // Opening an up-to-date library costs one round trip (a process that runs one query pays it): the
-        // steps applied and the item columns together. A new database has no mlib_migrations (42P01).
+        // steps applied, the item columns and `extra` together. A new database has no mlib_migrations (42P01);
+        // a library older than `extra`'s table is asked again without it.
+        let known: SQLStatement = "SELECT 'step', name, NULL::text, NULL::text, NULL::text FROM mlib_migrations UNION ALL "
+            + itemColumns
+        var extraRows: [SQLRow]?
         let found: [SQLRow]? = try session.run { x in
+            if let extra {
+                do {
+                    let rows = try x.rows(known + " UNION ALL " + extra)
+                    extraRows = rows.filter { !["step", "column"].contains($0.text(0) ?? "") }
+                    return rows
+                } catch where PostgresSession.sqlState(error) == "42P01" {}
+            }
             do {
-                return try x.rows("SELECT 'step', name FROM mlib_migrations UNION ALL " + Self.itemColumns)
+                return try x.rows(known)
             } catch where PostgresSession.sqlState(error) == "42P01" {
                 return nil
             }
@@ -226,7 +256,7 @@ enum PostgresSchema {
         let applied = Set(found.filter { $0.text(0) == "step" }.compactMap { $0.text(1) })
         if steps.allSatisfy({ applied.contains($0.name) }) {
             try addMissingPropertyColumns(session, existing: Set(found.filter { $0.text(0) == "column" }.compactMap { $0.text(1) }))
-            return
+            return extraRows
         }
         try session.transaction { x in
             try x.execute("SELECT pg_advisory_xact_lock(\(migrationLockKey))")
@@ -248,11 +278,12 @@ enum PostgresSchema {
             }
         }
         try addMissingPropertyColumns(session)
+        return nil
     }
 
-    /// The names of `items`' columns, each in a row after the word 'column'.
+    /// The names of `items`' columns, each in a row after the word 'column' (five columns, as `migrate` asks).
     static let itemColumns: SQLStatement = """
-        SELECT 'column', attname::text FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped
+        SELECT 'column', attname::text, NULL, NULL, NULL FROM pg_attribute WHERE attrelid = to_regclass('items') AND attnum > 0 AND NOT attisdropped
         """
 
     /// `SQLStore.addMissingPropertyColumns`, under the migration lock, with the columns read again under it

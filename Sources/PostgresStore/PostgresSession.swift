@@ -17,8 +17,14 @@ final class PostgresSession: @unchecked Sendable {
     private static let ids = NIOLockedValueBox(0)
 
     let location: PostgresLocation
-    private let connection: PostgresConnection
+    /// The connection; another one replaces it when it was lost (`run`). Guarded by `lock`.
+    private var connection: PostgresConnection
+    private let attempts: [PostgresConnection.Configuration.TLS?]
+    /// When a lost connection may next be made again, and the wait after a failed try (`run`). Guarded by `lock`.
+    private var reconnection = Reconnection()
     private let lock = NIOLock()
+    /// Connections made again after one was lost (tests and logs read it).
+    var reconnections: Int { lock.withLock { reconnection.made } }
     private let counts = NIOLockedValueBox(Counts())
     struct Counts { var statements = 0, rows = 0 }
     /// Statements sent so far, each one round trip, and rows received (tests count them).
@@ -36,7 +42,45 @@ final class PostgresSession: @unchecked Sendable {
         case .unixSocket:
             attempts = [nil]
         }
+        self.attempts = attempts
         connection = try Self.connect(location, attempts)
+    }
+
+    /// Backoff for connecting again after the connection was lost (a server restart, a network cut): the
+    /// first try at the next call, then waits doubling from 0.25 s up to 2 s between tries, so that a
+    /// server back after a restart is answering again within a few seconds and one that stays away costs
+    /// a failed connect per 2 s, not one per call.
+    struct Reconnection {
+        var notBefore = Date.distantPast
+        var wait = 0.0
+        var made = 0
+        static let firstWait = 0.25, longestWait = 2.0
+    }
+
+    /// The connection to use now: the current one, or, when it was lost, a new one (errors in mlib's words;
+    /// within the backoff's wait, the loss itself). Under `lock`.
+    private func liveConnection() throws -> PostgresConnection {
+        guard connection.isClosed else { return connection }
+        let now = Date()
+        guard now >= reconnection.notBefore else {
+            throw IndexError.database(database: location.description, reason: Self.connectionLost + "; connecting again")
+        }
+        do {
+            connection = try Self.connect(location, attempts)
+            reconnection.wait = 0
+            reconnection.made += 1
+            Self.logReconnection("connected again to \(location.description)")
+            return connection
+        } catch {
+            reconnection.wait = min(max(reconnection.wait * 2, Reconnection.firstWait), Reconnection.longestWait)
+            reconnection.notBefore = now.addingTimeInterval(reconnection.wait)
+            throw error
+        }
+    }
+
+    /// One line on standard error when a lost connection is made again (a server's log shows it healed).
+    static func logReconnection(_ text: String) {
+        FileHandle.standardError.write(Data("mlib: postgres: \(text)\n".utf8))
     }
 
     /// Connects with the first of `attempts` (TLS settings; nil on a socket) that the server accepts: the
@@ -57,12 +101,26 @@ final class PostgresSession: @unchecked Sendable {
             configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
             // Set at startup, not by a statement (no round trip): the JIT took a minute compiling the generated
             // OR/IN queries that run in milliseconds without it, and no statement may run unbounded.
+            // Issue 38: a host that vanishes (a cut link, a laptop closed mid-scan) must not keep its locks: the
+            // server probes an idle connection after 15 s, 3 times 5 s apart, and closes it (with its session's
+            // advisory locks) when nobody answers; a transaction left idle for a minute is ended by the server.
             configuration.options.additionalStartupParameters = [
                 ("jit", "off"), ("statement_timeout", String(Int64(location.statementTimeout * 1000))),
+                ("idle_in_transaction_session_timeout", String(Self.idleInTransactionTimeout * 1000)),
+                ("tcp_keepalives_idle", "15"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
             ]
             let id = ids.withLockedValue { $0 += 1; return $0 }
             do {
                 let loop = eventLoops.next()
+                if PostgresVerifiedChannel.applies(location), case .tcp(let host, let port) = location.endpoint {
+                    // verify-full to a host name: mlib's own handshake checks the name as libpq does.
+                    let channel = try PostgresVerifiedChannel.connect(host: host, port: port, context: try location.tls.nameCheckedContext(),
+                                                                      on: loop, within: location.connectTimeout)
+                    let options = configuration.options
+                    configuration = .init(establishedChannel: channel, tls: .disable, username: location.user, password: location.password,
+                                          database: location.database)
+                    configuration.options = options
+                }
                 return try traced("connect") {
                     try answer(PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger),
                                within: location.connectTimeout + 5, onTimeout: {})
@@ -82,6 +140,9 @@ final class PostgresSession: @unchecked Sendable {
         throw IndexError.cannotOpen(database: location.description, reason: connectionFailure(error, location))
     }
 
+    /// Seconds a transaction may stay idle before the server ends it (`idle_in_transaction_session_timeout`).
+    static let idleInTransactionTimeout: Int64 = 60
+
     deinit {
         guard !connection.isClosed else { return }
         _ = try? Self.traced("close") { try Self.answer(connection.close(), within: 5, onTimeout: {}) }
@@ -97,6 +158,12 @@ final class PostgresSession: @unchecked Sendable {
         case .unixSocket(let path): place = path
         }
         if let words = serverWords(error) { return words }
+        if let e = error as? PSQLError, e.code == .authMechanismRequiresPassword {
+            // The server answered and asked for a password none was given for (issue 38: this read "cannot
+            // reach the server" and the driver's own words).
+            return "the server at \(place) asks for \(location.user)'s password and none was given: put it in ~/.pgpass "
+                + "(host:port:database:user:password, mode 600), PGPASSWORD or the locator"
+        }
         var cause: any Error = error
         if let e = error as? PSQLError, let underlying = e.underlying { cause = underlying }
         let why: String
@@ -207,6 +274,7 @@ final class PostgresSession: @unchecked Sendable {
     func run<T>(passingRejections: Bool = false, inTransaction: Bool = false, _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
         try lock.withLock {
             let deadline = location.statementTimeout == 0 ? 365 * 86400 : location.statementTimeout + 30
+            let connection = try liveConnection()
             let executor = PostgresStoreConnection.Executor(connection: connection, counts: counts, deadline: deadline, inTransaction: inTransaction)
             do { return try body(executor) } catch let error as IndexError { throw error } catch where passingRejections && Self.isRejection(error) {
                 throw Rejected(reason: Self.reason(error))
@@ -218,9 +286,10 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     @discardableResult
-    func transaction<T>(passingRejections: Bool = false, _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
+    func transaction<T>(passingRejections: Bool = false, begin: SQLStatement = "BEGIN",
+                        _ body: (PostgresStoreConnection.Executor) throws -> T) throws -> T {
         try run(passingRejections: passingRejections, inTransaction: true) { x in
-            try x.execute("BEGIN")
+            try x.execute(begin)
             do {
                 let result = try body(x)
                 try x.execute("COMMIT")

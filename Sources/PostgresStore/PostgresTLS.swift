@@ -87,6 +87,21 @@ public struct PostgresTLS: Sendable, Hashable {
         return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
     }
 
+    /// The context of `PostgresVerifiedChannel`'s handshake: the chain checked against the root file, the
+    /// name left to mlib.
+    func nameCheckedContext() throws -> NIOSSLContext {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .noHostnameVerification
+        guard rootCertificateExists else {
+            throw Refusal(reason: "root certificate file \"\(rootCertificate)\" does not exist: give one with sslrootcert=, "
+                          + "use sslrootcert=system, or choose an sslmode that does not verify the server (require)")
+        }
+        tls.trustRoots = rootCertificate == "system" ? .default : .file(rootCertificate)
+        do { return try NIOSSLContext(configuration: tls) } catch {
+            throw Refusal(reason: "cannot use the root certificate file \"\(rootCertificate)\": \(error)")
+        }
+    }
+
     /// The connections to try in turn, as libpq: `allow` plain then TLS, `prefer` TLS (plain when the server
     /// has none) then plain, every other mode its one setting. The next is tried only when the server
     /// refused the previous one (`PostgresSession`).
@@ -109,9 +124,15 @@ public struct PostgresTLS: Sendable, Hashable {
 
     /// Why a TLS connection failed, in one line naming the setting to look at (nil: not a TLS failure).
     func failure(_ error: any Error, host: String) -> String? {
-        guard let e = error as? PSQLError else { return nil }
-        if e.code == .sslUnsupported { return "the server does not accept TLS (sslmode=\(mode.rawValue))" }
-        guard let underlying = e.underlying else { return nil }
+        if let refused = error as? PostgresVerifiedChannel.Refused { return refused.description }
+        let underlying: any Error
+        if let e = error as? PSQLError {
+            if e.code == .sslUnsupported { return "the server does not accept TLS (sslmode=\(mode.rawValue))" }
+            guard let inner = e.underlying else { return nil }
+            underlying = inner
+        } else {
+            underlying = error      // from mlib's own handshake (`PostgresVerifiedChannel`)
+        }
         let text = String(describing: underlying)
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
             return "the server's certificate is not signed by a root in \(rootCertificate) (sslmode=\(mode.rawValue))"

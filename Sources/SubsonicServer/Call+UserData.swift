@@ -223,6 +223,12 @@ extension Call {
         return scanStatus()
     }
 
+    /// Error 0 with the reason while the library cannot be read (its database restarting or cut off): a
+    /// client's ping says so instead of answering from a view that has stopped moving.
+    func libraryReachable() throws {
+        if let error = server.view.lastError { throw SubsonicError.generic("the library cannot be read: \(error)") }
+    }
+
     func scanStatus() -> Node {
         let (scanning, count) = server.state.withLock { ($0.scanning, $0.scanCount) }
         var node = Node("scanStatus")

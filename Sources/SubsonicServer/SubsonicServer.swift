@@ -257,7 +257,7 @@ struct Call {
 
     func run(_ method: String) async throws -> Reply {
         switch method {
-        case "ping": return .nodes([])
+        case "ping": try libraryReachable(); return .nodes([])
         case "getLicense": return .nodes([license()])
         case "getOpenSubsonicExtensions": return .nodes(extensions())
         case "getMusicFolders": return .nodes([musicFolders()])
@@ -285,7 +285,7 @@ struct Call {
         case "updatePlaylist": return .nodes(try await updatePlaylist())
         case "deletePlaylist": return .nodes(try await deletePlaylist())
         case "startScan": return .nodes([try startScan()])
-        case "getScanStatus": return .nodes([scanStatus()])
+        case "getScanStatus": try libraryReachable(); return .nodes([scanStatus()])
         case "getUser": return .nodes([try getUser()])
         case "getPlayQueue": return .nodes(try await playQueue())
         case "savePlayQueue": return .nodes(try await savePlayQueue())

@@ -20,6 +20,14 @@ public struct UserDirectory: Sendable {
         let file = keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? ""
         guard !file.isEmpty else { throw SubsonicError.generic("a library opened without a locator needs a key file") }
         self.store = store
+        // Issue 38: a second host of a shared library without the key file made a new one, after which each
+        // user could log in on one host only (the passwords are sealed with the first host's key).
+        if createKey, !FileManager.default.fileExists(atPath: file), let someone = try store.users().first {
+            throw SubsonicError.generic("""
+                this library has users (\(someone.name)…) but this host has no key file \(file): copy it from the host where \
+                they were added (their passwords are sealed with it; a new key would let each user log in on one host only)
+                """)
+        }
         vault = try PasswordVault(keyFile: file, create: createKey)
         decoy = try vault.seal(Self.newAPIKey())
         try Self.hashClearAPIKeys(in: store)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 #if PostgreSQL
 import PostgresStore
@@ -47,6 +48,10 @@ protocol StatusError: Error {
 
 extension StatusError where Self: CustomStringConvertible {
     var reportLine: String { description }
+}
+
+extension OtherHostItems: StatusError {
+    var exitStatus: Int32 { ExitStatus.partialFailure }
 }
 
 extension IndexError: StatusError {

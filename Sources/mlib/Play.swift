@@ -105,6 +105,8 @@ struct Play: AsyncParsableCommand {
         let spec = sink
         let library = try openLibrary()
         let (items, leftOut) = try queueItems(library)
+        // Another host's item is its file: playing the file at that path here would count a play on it.
+        try library?.requireThisHost(items, doing: "play")
         guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
         if let start, start > items.count {
             throw ValidationError("--start \(start) is past the end of the queue (\(items.count) items)")

@@ -92,6 +92,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connections served at once; one more gets an ACK line and is closed.", valueName: "n"))
     var maxConnections: Int = 100
 
+    @Flag(help: "On a library shared by several hosts (PostgreSQL), list and serve every host's items, not only this host's (another host's songs then fail to play here).")
+    var allHosts = false
+
     func validate() throws {
         if SinkSpec(sink) == nil { throw ValidationError("unknown sink \"\(sink)\" (auto, null, null:fast, wav:FILE, pcm)") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535") }
@@ -107,6 +110,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let library = try libraryOptions.library(.existing)
+        // Only the files this host reaches: another host's song would be another file here, or none.
+        library.readThisHostOnly(!allHosts)
         // Both fronts: one in-memory view of the library, with the slots each prints (the MPD server's
         // first), one change feed — a scan either runs is seen by both, and the library is held once.
         let sharedView = http != nil && !noMpd

@@ -151,9 +151,10 @@ struct Tag: AsyncParsableCommand {
     /// in mlib (not the one read from the file's tags).
     static func items(_ library: Library, terms: [String]) throws -> [(path: String, rating: Int64?)] {
         let filter = terms.isEmpty ? Predicate.all : try QueryInput.predicate(terms)
-        var out: [(path: String, rating: Int64?)] = []
-        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append(($0.path.string, $0.userRating)) }
-        return out.sorted { $0.path < $1.path }
+        let items = try library.store.items(MediaQuery(filter: filter))
+        // Another host's item is its file, not the one at that path here.
+        try library.requireThisHost(items, doing: "write tags")
+        return items.map { ($0.path.string, $0.userRating) }.sorted { $0.path < $1.path }
     }
 
     static func absolute(_ path: String) -> String {

@@ -22,7 +22,7 @@ struct LibraryGlueTests {
         try #require(try run(Paths.mlib.path, ["scan", "--quiet", "--library", locator, music.path]).status == 0)
 
         let root = MediaPath(music.resolvingSymlinksInPath().path)
-        var held: PostgresRootLock? = try PostgresRootLock(location: PostgresLocation(url: locator), roots: [root], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: locator), roots: [root], timeout: 0)
         try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("ogg-vorbis.ogg"), to: music.appendingPathComponent("ogg-vorbis.ogg"))
         let serve = try ServeProcess(library: locator)
         defer { serve.stop() }

@@ -56,4 +56,40 @@ struct PostgresServeTests {
         #expect(try server.mpc(["lsplaylists"]).out == "")
         #expect(server.stop() == 0, "the server survived every command and exits cleanly on SIGTERM")
     }
+
+    /// Issue 38: `mlib serve` never reconnected after a PostgreSQL restart (every command that reached the
+    /// store failed, the view froze, `status` said nothing). Now `status` says `error:` while the server is
+    /// down, and the store answers again within 5 s of it being back.
+    @Test func statusSaysTheLibraryIsUnreachableAndTheServerHealsAfterARestart() throws {
+        let postgres = try PostgresTestServer.makeOwn()
+        let library = try TestLibrary(library: try postgres.makeDatabase("restart"))
+        defer { library.remove() }
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+        #expect(try server.mpc(["stats"]).out.contains("Songs:        7"))
+        let client = try RawClient(port: server.port)
+
+        try postgres.stopImmediately()
+        var said: String?
+        for _ in 0..<100 where said == nil {
+            said = try client.command("status").first { $0.hasPrefix("error: ") }
+            if said == nil { usleep(100_000) }
+        }
+        #expect(said?.contains("the library cannot be read") == true, "status while PostgreSQL is down: \(said ?? "no error line")")
+
+        try postgres.start()
+        let started = Date()
+        var healed: Double?
+        while healed == nil && Date().timeIntervalSince(started) < 5 {
+            let clean = try !client.command("status").contains { $0.hasPrefix("error: ") }
+            if clean, try server.mpc(["sticker", "Long/tone1.flac", "set", "rating", "4"]).status == 0 {
+                healed = Date().timeIntervalSince(started)
+            } else {
+                usleep(100_000)
+            }
+        }
+        #expect(healed != nil, "no answer from the store within 5 s of the restart")
+        #expect(try server.mpc(["sticker", "Long/tone1.flac", "get", "rating"]).out == "rating=4\n")
+        #expect(server.stop() == 0)
+    }
 }

@@ -90,6 +90,33 @@ struct PostgresTLSTests {
         #expect(try Self.encrypted(Self.location(host: "127.0.0.2", "sslmode=verify-ca&sslrootcert=\(Self.root)")))
     }
 
+    /// Issue 38: NIO SSL accepted a trusted certificate carrying the server's IP whatever the name asked for;
+    /// libpq checks a name against the certificate's DNS names only (its common name is ignored when it has
+    /// subject alternative names, as this one has: CN=localhost, SAN IP:127.0.0.1).
+    @Test func verifyFullRefusesAnAddressOnlyCertificateForAName() throws {
+        let server = try #require(PostgresTestServer.withIPOnlyCertificate)
+        let name = PostgresTestServer.databaseName(of: try server.makeDatabase())
+        func location(_ host: String) throws -> PostgresLocation {
+            try PostgresLocation(url: server.tcpLocator(database: name, host: host, query: "sslmode=verify-full&sslrootcert=\(server.certificates)/root.crt"),
+                                 environment: ["HOME": Self.emptyHome])
+        }
+        let error = try #require(throws: IndexError.self) { try PostgresSession(location("localhost")) }
+        #expect("\(error)".contains("the server's certificate does not name localhost"), "\(error)")
+        #expect(try Self.encrypted(location("127.0.0.1")), "by its address the certificate is right")
+        // The right certificate by name still works (the other server's names localhost).
+        #expect(try Self.encrypted(Self.location(host: "localhost", "sslmode=verify-full&sslrootcert=\(Self.root)")))
+    }
+
+    /// Issue 38: a server asking for a password none was given for read "cannot reach the server" and driver text.
+    @Test func aMissingPasswordIsSaidSo() throws {
+        let (server, _) = try #require(Self.database)
+        let location = try PostgresLocation(url: server.tcpLocator(database: "password_only", query: "sslmode=disable"),
+                                            environment: ["HOME": Self.emptyHome, "PGPASSFILE": "/nonexistent"])
+        let error = try #require(throws: IndexError.self) { try PostgresSession(location) }
+        #expect("\(error)".contains("asks for mlib's password and none was given"), "\(error)")
+        #expect(!"\(error)".contains("cannot reach"))
+    }
+
     @Test func libpqsDefaultsForTheRootFile() throws {
         // verify-* with no root file anywhere: refused before connecting, naming the file it looked for.
         let missing = try Self.location("sslmode=verify-full")

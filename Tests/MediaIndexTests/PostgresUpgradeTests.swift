@@ -39,8 +39,10 @@ struct PostgresUpgradeTests {
         #expect(try titles(#"genre == "Pop""#) == ["Hunter"])
         #expect(try index.playlistItems(name: "Favourites").map(\.path.string) == ["/music/c.mp3", "/music/a.mp3"])
         #expect(try index.failures().map(\.path.string) == ["/music/x.mp3"])
-        let den = try PostgresIndex(try PostgresLocation(url: locator, environment: ["MLIB_HOST": "den"]), mode: .existing)
+        // The fixture's root is host "den"'s by name: the host of that name adopts it (issue 38's host ids).
+        let den = try PostgresIndex(try PostgresLocation(url: locator), mode: .existing, identity: HostIdentity(id: "den-id", name: "den"))
         #expect(try den.roots() == [MediaPath("/music")])
+        #expect(try index.session.run { x in try x.rows("SELECT DISTINCT host FROM items").compactMap { $0.text(0) } } == ["den-id"])
         // New items go on from the old ids; opening again writes nothing.
         try index.apply([.add(sampleItem("/music/d.mp3", title: "Alarm Call"), stamp(4000), fingerprint: 7)], generation: 3)
         #expect(try index.item(path: MediaPath("/music/d.mp3"))?.persistentID == 4)

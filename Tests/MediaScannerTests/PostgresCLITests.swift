@@ -64,8 +64,7 @@ struct PostgresCLITests {
         for i in 0..<60 { try box.put(["a.mp3", "b.flac", "c.ogg"][i % 3], at: "r\(i % 2)/d\(i / 10)/f\(i).\(["mp3", "flac", "ogg"][i % 3])") }
         let r0 = box.music.path + "/r0", r1 = box.music.path + "/r1"
         // Hold r0's lock as a running scan would: a scan of r0 is refused, a scan of r1 is not.
-        let location = try PostgresLocation(url: box.locator)
-        var held: PostgresRootLock? = try PostgresRootLock(location: location, roots: [MediaPath(r0)], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [MediaPath(r0)], timeout: 0)
         #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r1]) == 0)
         #expect(try Self.run(["scan", "--quiet", "--no-wait", "--library", box.locator, r0]) == 3)
         held = nil
@@ -84,15 +83,16 @@ struct PostgresCLITests {
     @Test func theSamePathOnTwoHostsIsTwoRoots() throws {
         let box = try Sandbox(store: .postgres)
         for i in 0..<4 { try box.put(["a.mp3", "b.flac"][i % 2], at: "f\(i).\(["mp3", "flac"][i % 2])") }
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "alpha"]) == 0)
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: ["MLIB_HOST": "beta"]) == 0)
-        let alpha = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "alpha"]))
-        let beta = try PostgresIndex(try PostgresLocation(url: box.locator, environment: ["MLIB_HOST": "beta"]))
+        let (alphaHost, betaHost) = (["MLIB_HOST": "alpha", "MLIB_HOST_ID": "alpha-id"], ["MLIB_HOST": "beta", "MLIB_HOST_ID": "beta-id"])
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: alphaHost) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: betaHost) == 0)
+        let alpha = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "alpha-id", name: "alpha"))
+        let beta = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "beta-id", name: "beta"))
         #expect(try alpha.roots() == [box.root()] && beta.roots() == [box.root()])
         #expect(try alpha.count(MediaQuery()) == 8, "queries read every host's items")
         // A file deleted on one host leaves that host's item only.
         try FileManager.default.removeItem(atPath: box.music.path + "/f0.mp3")
-        #expect(try Self.run(["scan", "--quiet", "--library", box.locator], environment: ["MLIB_HOST": "alpha"]) == 0)
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator], environment: alphaHost) == 0)
         #expect(try alpha.count(MediaQuery()) == 7)
         #expect(try beta.itemCount(under: box.root()) == 4)
     }
@@ -123,7 +123,7 @@ struct PostgresCLITests {
                 "rename lost the item's identity; \(watcher.stderr)")
 
         // While another process holds the root's lock, the watcher's scan waits for it.
-        var held: PostgresRootLock? = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let c = try box.put("c.ogg", at: "Artist/03 C.ogg")
         usleep(UInt32((WatchTests.debounce + 1) * 1_000_000))
         #expect(try index.item(path: c) == nil, "scanned while the root was locked")
@@ -210,7 +210,7 @@ struct PostgresCLITests {
         try box.put("a.mp3", at: "a.mp3")
         let withPassword = box.locator.replacingOccurrences(of: "postgres://mlib@", with: "postgres://mlib:s3cret@")
         #expect(try Self.run(["scan", "--quiet", "--library", withPassword, box.music.path]) == 0)
-        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let held = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let (status, stderr) = try Self.runCapturing(["scan", "--wait-timeout", "1", "--library", withPassword])
         withExtendedLifetime(held) {}
         #expect(status == 3 && stderr.contains("waiting for another scan of postgres://mlib@"), "\(status) \(stderr)")
@@ -222,7 +222,7 @@ struct PostgresCLITests {
         let box = try Sandbox(store: .postgres)
         try box.put("a.mp3", at: "a.mp3")
         #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path]) == 0)
-        let held = try PostgresRootLock(location: PostgresLocation(url: box.locator), roots: [box.root()], timeout: 0)
+        let held = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let (waiting, _, err) = try CLIScanTests.start(["scan", "--library", box.locator])
         try CLIScanTests.endWaitingScan(waiting, err)
         withExtendedLifetime(held) {}
@@ -232,7 +232,8 @@ struct PostgresCLITests {
         let env = ["PGHOST": "/run/pg", "PGPORT": "5433", "PGUSER": "ann", "PGDATABASE": "music", "MLIB_HOST": "den"]
         let bare = try PostgresLocation(url: "postgres://", environment: env)
         #expect(bare.endpoint == .unixSocket(path: "/run/pg/.s.PGSQL.5433"))
-        #expect(bare.user == "ann" && bare.database == "music" && bare.rootHost == "den")
+        #expect(bare.user == "ann" && bare.database == "music")
+        #expect(try HostIdentity.current(environment: env.merging(["MLIB_HOST_ID": "den-id"]) { $1 }, database: "music").name == "den")
         let full = try PostgresLocation(url: "postgresql://bob:secret@nas:6000/lib", environment: env)
         #expect(full.endpoint == .tcp(host: "nas", port: 6000))
         #expect(full.user == "bob" && full.password == "secret" && full.database == "lib")
@@ -241,5 +242,58 @@ struct PostgresCLITests {
         #expect(socket.endpoint == .unixSocket(path: "/tmp/x/.s.PGSQL.5432"))
         let query = try PostgresLocation(url: "postgres:///db?host=/var/pg&port=7", environment: [:])
         #expect(query.endpoint == .unixSocket(path: "/var/pg/.s.PGSQL.7") && query.database == "db")
+    }
+}
+
+/// Issue 38, "the wrong file is touched": `mlib tag`, `play` and `analyze` on host B with a query selecting
+/// host A's items (the same paths exist on B) wrote, played or measured B's own file at that path.
+@Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
+struct OtherHostItemsCLITests {
+    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = try CLIScanTests.mlib()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func tagPlayAndAnalyzeRefuseAnotherHostsItems() throws {
+        let box = try Sandbox(store: .postgres)
+        let file = try box.put("a.mp3", at: "f.mp3")
+        let (alpha, beta) = (["MLIB_HOST": "alpha", "MLIB_HOST_ID": "alpha-id"], ["MLIB_HOST": "beta", "MLIB_HOST_ID": "beta-id"])
+        #expect(try Self.run(["scan", "--quiet", "--library", box.locator, box.music.path], environment: alpha).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file.string))
+        let tag = try Self.run(["tag", "--yes", "--all", "--library", box.locator, "title=Written on beta"], environment: beta)
+        #expect(tag.status == 1)
+        #expect(tag.stderr.contains("cannot write tags: the item is a file of another host (\(file.string) is on 'alpha')"), "\(tag.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.string)) == before, "beta's file at alpha's path is untouched")
+        let play = try Self.run(["play", "--sink", "null:fast", "--library", box.locator], environment: beta)
+        #expect(play.status == 1 && play.stderr.contains("cannot play"), "\(play.stderr)")
+        let analyze = try Self.run(["analyze", "--library", box.locator], environment: beta)
+        #expect(analyze.status == 1 && analyze.stderr.contains("cannot analyze"), "\(analyze.stderr)")
+        let index = try PostgresIndex(try PostgresLocation(url: box.locator), identity: HostIdentity(id: "alpha-id", name: "alpha"))
+        let item = try #require(try index.item(path: file))
+        #expect(item.playCount == 0 && item.title != "Written on beta" && item[.loudness] == nil, "nothing recorded on alpha's item")
+        // On its own host the same command works.
+        #expect(try Self.run(["tag", "--yes", "--all", "--library", box.locator, "title=Written on alpha"], environment: alpha).status == 0)
+    }
+
+    /// Issue 38: `mlib user add` on a second host without the key file made a new key silently.
+    @Test func userAddOnAHostWithoutTheKeyFileIsRefused() throws {
+        let box = try Sandbox(store: .postgres)
+        let (first, second) = (box.url.appendingPathComponent("home-a").path, box.url.appendingPathComponent("home-b").path)
+        for home in [first, second] { try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true) }
+        _ = try box.store()     // the library's tables
+        let add = try Self.run(["user", "add", "alice", "--password", "one", "--library", box.locator], environment: ["HOME": first, "XDG_CONFIG_HOME": ""])
+        #expect(add.status == 0, "\(add.stderr)")
+        let refused = try Self.run(["user", "add", "bob", "--password", "two", "--library", box.locator], environment: ["HOME": second, "XDG_CONFIG_HOME": ""])
+        #expect(refused.status == 1 && refused.stderr.contains("copy it from the host where"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: second + "/.config/mlib/" + PostgresTestServer.databaseName(of: box.locator) + ".users-key"))
     }
 }

@@ -36,6 +36,16 @@ public final class PostgresTestServer: Sendable {
         }
     }()
 
+    /// A third server, as `withTLS` but whose certificate names only the address 127.0.0.1 (no DNS name):
+    /// verify-full to `localhost` must refuse it, as libpq does (issue 38).
+    public static let withIPOnlyCertificate: PostgresTestServer? = {
+        do { return try PostgresTestServer(tls: true, subjectAltName: "IP:127.0.0.1") } catch {
+            print(isRequired ? "✘ PostgreSQL with TLS is required (MLIB_REQUIRE_POSTGRES) and did not start: \(error)"
+                  : "◇ PostgreSQL TLS tests skipped: \(error)")
+            return nil
+        }
+    }()
+
     /// The directory holding the socket (`.s.PGSQL.5432`), the data and the log.
     public let directory: String
     /// The TCP port on 127.0.0.1 (the TLS server only).
@@ -51,7 +61,7 @@ public final class PostgresTestServer: Sendable {
         var description: String
     }
 
-    private init(tls: Bool = false) throws {
+    private init(tls: Bool = false, subjectAltName: String = "DNS:localhost,IP:127.0.0.1") throws {
         guard let bin = Self.binDirectory() else {
             throw Failure(description: "no initdb under /usr/lib/postgresql/*/bin (install the postgresql package)")
         }
@@ -70,14 +80,16 @@ public final class PostgresTestServer: Sendable {
         var options = "-k \(directory) -c fsync=off -c full_page_writes=off -c max_connections=200"
         if tls {
             let port = try Self.freePort()
-            try Self.makeCertificates(in: directory + "/certs")
+            try Self.makeCertificates(in: directory + "/certs", subjectAltName: subjectAltName)
             // 127.0.0.2 too: the same server under a name its certificate does not give.
             let hba = directory + "/data/pg_hba.conf"
             // plain_only refuses TLS connections and tls_only plain ones (libpq's sslmode=prefer and allow then
             // try the other way): first, since the first matching line decides.
+            // password_only asks for a password (SCRAM), which no test gives: "none was given" is tested on it.
             let rules = """
                 hostssl plain_only all 127.0.0.0/8 reject
                 hostnossl tls_only all 127.0.0.0/8 reject
+                host password_only all 127.0.0.0/8 scram-sha-256
 
                 """
             try (rules + String(contentsOfFile: hba, encoding: .utf8) + "host all all 127.0.0.0/8 trust\n")
@@ -93,7 +105,7 @@ public final class PostgresTestServer: Sendable {
         try start()
         Self.stopAtExit(bin: bin, data: directory + "/data")
         if tls {
-            for name in ["plain_only", "tls_only"] {
+            for name in ["plain_only", "tls_only", "password_only"] {
                 try Self.run(bin + "/createdb", ["-h", directory, "-p", "\(port ?? 5432)", "-U", "mlib", name], asServer: false)
             }
         }
@@ -158,7 +170,7 @@ public final class PostgresTestServer: Sendable {
     /// A root certificate, a server certificate it signs (for localhost and 127.0.0.1) and another root
     /// that signs nothing, made by openssl; the server's key readable by the server's user only, as
     /// PostgreSQL demands.
-    static func makeCertificates(in dir: String) throws {
+    static func makeCertificates(in dir: String, subjectAltName: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let openssl = "/usr/bin/openssl"
         guard FileManager.default.isExecutableFile(atPath: openssl) else {
@@ -169,7 +181,7 @@ public final class PostgresTestServer: Sendable {
             try run(openssl, ["req", "-x509"] + key + ["-keyout", "\(dir)/\(root).key", "-out", "\(dir)/\(root).crt",
                                                       "-days", "2", "-subj", "/CN=mlib test \(root)"], asServer: false)
         }
-        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: dir + "/server.ext", atomically: true, encoding: .utf8)
+        try "subjectAltName=\(subjectAltName)\n".write(toFile: dir + "/server.ext", atomically: true, encoding: .utf8)
         try run(openssl, ["req"] + key + ["-keyout", "\(dir)/server.key", "-out", "\(dir)/server.csr", "-subj", "/CN=localhost"],
                 asServer: false)
         try run(openssl, ["x509", "-req", "-in", "\(dir)/server.csr", "-CA", "\(dir)/root.crt", "-CAkey", "\(dir)/root.key",

@@ -5,7 +5,10 @@ import MediaModel
 /// module provides one (SQLite through GRDB, PostgreSQL through postgres-nio).
 ///
 /// Contract:
-/// - `read` runs `body` on a consistent snapshot: what another process commits meanwhile is not seen.
+/// - `read` runs `body` on a consistent snapshot on SQLite; on PostgreSQL each statement sees the latest
+///   commit (a transaction around every read would cost two more round trips): a read of several
+///   statements that must agree (`mlib stats`) uses `snapshotRead`.
+/// - `snapshotRead` runs `body` on one snapshot on both: what another process commits meanwhile is not seen.
 /// - `write` runs `body` in one transaction: committed when it returns, rolled back when it throws; the
 ///   error leaves unchanged when it is an `IndexError` or a `QueryError`, else as `IndexError.database`.
 /// - Calls never interleave on one connection: a second thread waits for the first.
@@ -17,6 +20,12 @@ package protocol SQLConnection: Sendable {
     /// made of independent single statements, where SQLite's BEGIN/COMMIT cost more than the reads.
     func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
     func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
+    func snapshotRead<T>(_ body: (any SQLExecutor) throws -> T) throws -> T
+}
+
+extension SQLConnection {
+    /// `read`, where it already is one snapshot (SQLite).
+    package func snapshotRead<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read(body) }
 }
 
 /// Runs statements inside a `read` or `write`.

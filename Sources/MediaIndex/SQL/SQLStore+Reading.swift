@@ -15,7 +15,7 @@ extension SQLStore {
         }
         let predicate = try query.filter.normalized()
         let filter = try compiler.filter(predicate)
-        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL AND (\(filter.condition))"
+        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL\(hostScope) AND (\(filter.condition))"
         return (matching, filter.residual, compiler.orderBy(query.effectiveSort))
     }
 
@@ -82,7 +82,7 @@ extension SQLStore {
 
     public func item(id: Int64) throws -> MediaItem? {
         try read { x in
-            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE id = \(id) AND missing_gen IS NULL").map(ItemRow.item)
+            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE id = \(id) AND missing_gen IS NULL\(hostScope)").map(ItemRow.item)
         }
     }
 
@@ -90,7 +90,7 @@ extension SQLStore {
     public func item(path: MediaPath) throws -> MediaItem? {
         let preferMine: SQLStatement = host == nil ? "" : " ORDER BY CASE WHEN \(mine()) THEN 0 ELSE 1 END"
         return try read { x in
-            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE path = \(path) AND missing_gen IS NULL\(preferMine) LIMIT 1")
+            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE path = \(path) AND missing_gen IS NULL\(hostScope)\(preferMine) LIMIT 1")
                 .map(ItemRow.item)
         }
     }
@@ -99,7 +99,7 @@ extension SQLStore {
     public func items(ids: [Int64]) throws -> [MediaItem] {
         guard !ids.isEmpty else { return [] }
         let rows = try read { x in
-            try x.rows("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL")
+            try x.rows("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL\(hostScope)")
         }
         let byID = Dictionary(rows.map(ItemRow.item).map { ($0.persistentID, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }

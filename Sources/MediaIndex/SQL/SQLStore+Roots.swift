@@ -9,17 +9,37 @@ extension SQLStore {
     }
 
     public func rootStates() throws -> [RootState] {
-        try read { x in
+        if let remembered = rootMemo.withLock({ $0.depth > 0 ? $0.states : nil }) { return remembered }
+        let states = try read { x in
             try x.rows("SELECT path, complete_gen, excludes FROM roots WHERE \(mine()) ORDER BY path").map {
                 RootState(path: $0.path(0) ?? MediaPath(bytes: []), completeGeneration: $0.int64(1) ?? 0,
                           excludes: ($0.text(2) ?? "").split(separator: "\n").map(String.init))
             }
         }
+        rootMemo.withLock { if $0.depth > 0 { $0.states = states } }
+        return states
+    }
+
+    /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), `rootStates()` asks the
+    /// database once and answers from memory after, until this store writes a root (issue 38: a rescan asked
+    /// for the roots 5 times, a round trip each over a slow link). `Library.scan` remembers them for a scan
+    /// (this host's roots change only by this host's scans and `mlib root`, which take the same locks).
+    public func rememberRoots(_ on: Bool) {
+        rootMemo.withLock { memo in
+            memo.depth = max(0, memo.depth + (on ? 1 : -1))
+            if memo.depth == 0 { memo.states = nil }
+        }
+    }
+
+    /// A root written: what is remembered is stale.
+    private func forgetRememberedRoots() {
+        rootMemo.withLock { $0.states = nil }
     }
 
     /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
     /// the root hides what the list leaves out and brings back, with their ids, what it no longer does.
     public func setExcludes(_ patterns: [String], of root: MediaPath) throws {
+        defer { forgetRememberedRoots() }
         try write { x in
             try x.execute("UPDATE roots SET excludes = \(patterns.joined(separator: "\n")) WHERE \(mine()) AND path = \(root)")
         }
@@ -28,8 +48,27 @@ extension SQLStore {
     /// Adds a root; returns false when it was already there (no write then).
     @discardableResult
     public func addRoot(_ root: MediaPath) throws -> Bool {
-        if try read({ x in try x.row("SELECT 1 FROM roots WHERE \(mine()) AND path = \(root)") }) != nil { return false }
+        if let host, let hostName {
+            // A host of another id but this name with this root: two machines named alike (two Raspberry Pis,
+            // containers of one --hostname), whose files at one path cannot be told apart by their users.
+            let holders = try read { x in
+                try x.rows("""
+                    SELECT r.host, h.name FROM roots r LEFT JOIN hosts h ON h.id = r.host
+                    WHERE r.path = \(root) AND (r.host = \(host) OR h.name = \(hostName))
+                    """)
+            }
+            if holders.contains(where: { $0.text(0) == host }) { return false }
+            if let other = holders.first {
+                throw invalid("""
+                    another host named '\(hostName)' (id \(other.text(0) ?? "")) already has the root \(root.string); two machines \
+                    with one name cannot be told apart: give this host a name of its own (MLIB_HOST=NAME, or its host name)
+                    """)
+            }
+        } else if try read({ x in try x.row("SELECT 1 FROM roots WHERE \(mine()) AND path = \(root)") }) != nil {
+            return false
+        }
         let host = hostColumn()
+        defer { forgetRememberedRoots() }
         return try write { x in
             try x.execute("""
                 INSERT INTO roots (\(host.name)path, path_text, added) VALUES (\(host.value)\(root), \(root.string), \(Date()))
@@ -42,6 +81,7 @@ extension SQLStore {
     /// another removes no item, and forgetting the outer one keeps what the nested one holds.
     public func removeRoot(_ root: MediaPath) throws {
         let others = try roots().filter { $0 != root }
+        defer { forgetRememberedRoots() }
         try write { x in
             try x.execute("DELETE FROM roots WHERE \(mine()) AND path = \(root)")
             try x.execute("DELETE FROM mounts WHERE \(mine()) AND path = \(root)")
@@ -62,6 +102,7 @@ extension SQLStore {
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
         if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) { throw invalid(reason) }
         func moved(_ bytes: [UInt8]) -> MediaPath { MediaPath(bytes: new.bytes + bytes.dropFirst(old.bytes.count)) }
+        defer { forgetRememberedRoots() }
         try write { x in
             for (table, key) in [("items", "id"), ("failures", "path")] {
                 for row in try x.rows("SELECT \(raw: key), path FROM \(raw: table) WHERE \(mine()) AND \(under(old))") {
@@ -88,9 +129,12 @@ extension SQLStore {
     /// so an unchanged rescan writes nothing).
     public func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws {
         let known = try self.mounts(under: root)
-        let recorded = try read { x in try x.value("SELECT complete_gen FROM roots WHERE \(mine()) AND path = \(root)").integer }
+        let remembered = rootMemo.withLock { $0.depth > 0 ? $0.states : nil }
+        let recorded = try remembered.map { $0.first { $0.path == root }?.completeGeneration }
+            ?? read { x in try x.value("SELECT complete_gen FROM roots WHERE \(mine()) AND path = \(root)").integer }
         guard recorded != generation || Set(known) != Set(mounts) else { return }
         let host = hostColumn()
+        defer { forgetRememberedRoots() }
         try write { x in
             try x.execute("UPDATE roots SET complete_gen = \(generation) WHERE \(mine()) AND path = \(root)")
             try x.execute("DELETE FROM mounts WHERE \(mine()) AND \(under(root, column: "path"))")

@@ -2,9 +2,10 @@ import Foundation
 import MediaModel
 
 extension SQLStore {
-    /// Totals over the whole library (every host's items), for `mlib stats` and MPD's `stats`.
+    /// Totals over the whole library (every host's items), for `mlib stats` and MPD's `stats`: one snapshot,
+    /// so that totals and counts agree while another host scans.
     public func statistics() throws -> LibraryStatistics {
-        try read { x in
+        try connection.snapshotRead { x in
             let totals = try x.row("""
                 SELECT count(*), COALESCE(sum("playbackDuration"), 0), COALESCE(sum("fileSize"), 0) FROM items WHERE missing_gen IS NULL
                 """)

@@ -1,5 +1,6 @@
 import Foundation
 import MediaModel
+import Synchronization
 
 /// What a library store does, written once over `SQLConnection`: `SQLiteIndex` (SQLiteStore) and
 /// `PostgresIndex` (PostgresStore) are subclasses that open their connection, migrate their schema and
@@ -11,8 +12,20 @@ import MediaModel
 /// `mine(…)` is then TRUE.
 open class SQLStore: @unchecked Sendable {
     package let connection: any SQLConnection
-    /// This machine's name for its roots and files, on a library shared by several hosts; nil on SQLite.
+    /// This machine's id for its roots and files (`HostIdentity` on PostgreSQL), on a library shared by
+    /// several hosts; nil on SQLite.
     package let host: String?
+    /// This machine's name, the label of `host` (in messages; a host of another id but this name with the
+    /// same root is refused by `addRoot`); nil on SQLite.
+    package let hostName: String?
+    /// `readsThisHostOnly` (SQLStore+Hosts.swift).
+    package let thisHostOnly = Mutex(false)
+    /// `rememberRoots` (SQLStore+Roots.swift).
+    package let rootMemo = Mutex(RootMemo())
+    package struct RootMemo: Sendable {
+        var depth = 0
+        var states: [RootState]?
+    }
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
@@ -21,11 +34,12 @@ open class SQLStore: @unchecked Sendable {
     /// The dialect's query SQL (SQLStore+Reading.swift runs it).
     package let compiler: any QueryCompiling
 
-    package init(connection: any SQLConnection, compiler: any QueryCompiling, host: String?, libraryName: String,
-                 readAhead: DirectoryStateReadAhead? = nil) {
+    package init(connection: any SQLConnection, compiler: any QueryCompiling, host: String?, hostName: String? = nil,
+                 libraryName: String, readAhead: DirectoryStateReadAhead? = nil) {
         self.connection = connection
         self.compiler = compiler
         self.host = host
+        self.hostName = hostName ?? host
         self.libraryName = libraryName
         self.readAhead = readAhead
     }

@@ -1,0 +1,42 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+/// An action on files refused because some of its items are files of another host of a shared library:
+/// this host has its own, different file at that path or none (issue 38: `mlib tag` on host A wrote A's
+/// file for B's item; `mlib play` played A's file and counted the play on B's item).
+public struct OtherHostItems: Error, CustomStringConvertible, Sendable {
+    public var action: String
+    /// Each refused item's path and its host's name.
+    public var items: [(path: MediaPath, host: String)]
+    public var thisHost: String
+    public var total: Int
+
+    public var description: String {
+        let first = items[0]
+        let which = total == 1 ? "the item" : "\(items.count) of the \(total) items"
+        return """
+            cannot \(action): \(which) \(items.count == 1 ? "is a file" : "are files") of another host (\(first.path.string) is on \
+            '\(first.host)'); this host ('\(thisHost)') may have another file at that path or none. Run it on that host, \
+            or narrow the query to this host's roots (mlib root list)
+            """
+    }
+}
+
+extension Library {
+    /// Throws `OtherHostItems` when any of `items` is another host's file (never on SQLite, whose library
+    /// is one host's). One query, whatever the number of items.
+    public func requireThisHost(_ items: [MediaItem], doing action: String) throws {
+        guard let sql = store as? SQLStore, sql.thisHostName != nil, !items.isEmpty else { return }
+        let others = try sql.itemsOfOtherHosts(ids: items.map(\.persistentID))
+        guard !others.isEmpty else { return }
+        let refused = items.compactMap { item in others[item.persistentID].map { (path: item.path, host: $0) } }
+        throw OtherHostItems(action: action, items: refused, thisHost: sql.thisHostName ?? "", total: items.count)
+    }
+
+    /// Limits the store's reads to this host's items (`SQLStore.readsThisHostOnly`), for a server that can
+    /// play only the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
+    public func readThisHostOnly(_ on: Bool = true) {
+        (store as? SQLStore)?.readsThisHostOnly = on
+    }
+}
