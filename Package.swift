@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "MediaModel"),
         // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
         // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
-        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader"]),
+        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaModel"]),
         // Loudness (libebur128, linked: it needs only libm) and fingerprints (Chromaprint: headers here, the
         // library loaded on first use by ChromaprintLoader, since it links libavcodec).
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),

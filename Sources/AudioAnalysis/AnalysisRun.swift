@@ -91,7 +91,7 @@ public struct AnalysisRun: Sendable {
             func startNext() -> Bool {
                 guard let item = next.next() else { return false }
                 group.addTask {
-                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path.string, truePeak: truePeak,
+                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path, truePeak: truePeak,
                                                                                             fingerprint: !loudnessOnly))) }
                     catch { return (item, .failure(error)) }
                 }

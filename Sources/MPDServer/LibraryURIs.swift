@@ -31,10 +31,12 @@ struct LibraryURIs: Sendable {
         }
     }
 
-    /// The URI of a file, or nil when it lies under no root.
+    /// The URI of a file, or nil when it lies under no root. A name that is not UTF-8 is written by
+    /// `MediaPath.reversibleText` (its bytes as U+EF80…U+EFFF), so that the URI names the file again when
+    /// a client sends it back (mpd itself leaves such files out of its database).
     func uri(of path: MediaPath) -> String? {
         for mount in mounts where path.hasPrefix(directory: mount.root) {
-            let relative = String(decoding: path.bytes.dropFirst(mount.root.bytes.count + (mount.root.bytes.last == UInt8(ascii: "/") ? 0 : 1)), as: UTF8.self)
+            let relative = MediaPath.reversibleText(path.bytes.dropFirst(mount.root.bytes.count + (mount.root.bytes.last == UInt8(ascii: "/") ? 0 : 1)))
             return mount.name.isEmpty ? relative : mount.name + "/" + relative
         }
         return nil
@@ -48,12 +50,21 @@ struct LibraryURIs: Sendable {
         let trimmed = Self.normalized(uri)
         guard Self.isSafe(trimmed) else { return nil }
         if mounts.count == 1 && mounts[0].name.isEmpty {
-            return RootContainment.path(trimmed, below: mounts[0].root)
+            return Self.path(trimmed, below: mounts[0].root)
         }
         guard !trimmed.isEmpty else { return nil }
         let parts = trimmed.split(separator: "/", maxSplits: 1).map(String.init)
         guard let mount = mounts.first(where: { $0.name == parts[0] }) else { return nil }
-        return RootContainment.path(parts.count == 1 ? "" : parts[1], below: mount.root)
+        return Self.path(parts.count == 1 ? "" : parts[1], below: mount.root)
+    }
+
+    /// `RootContainment.path` of the bytes `relative` stands for (`uri(of:)`'s rule reversed).
+    private static func path(_ relative: String, below root: MediaPath) -> MediaPath? {
+        guard relative.utf8.contains(0xEE) else { return RootContainment.path(relative, below: root) }
+        let bytes = MediaPath(reversibleText: relative)
+        guard RootContainment.isSafeRelative(bytes.bytes) else { return nil }
+        let path = root.appending(bytes)
+        return RootContainment.root(holding: path, among: [root]) == nil ? nil : path
     }
 
     /// The top-level directories (several roots) — nil with one root, whose files sit at the top.

@@ -49,7 +49,7 @@ extension Call {
         let session: TranscodeSession
         do {
             session = try await server.transcoding.threads.runIfActive {
-                TranscodeSession(try Transcoder(path: path.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
+                TranscodeSession(try Transcoder(path: path, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
             }
         } catch {
             slot.release()   // now, not when the thread pool frees the closure: the client's next request may be on its way

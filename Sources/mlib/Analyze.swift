@@ -111,7 +111,7 @@ struct Analyze: AsyncParsableCommand {
     /// the written files read again into the index. The reports, in path order.
     func writeTags(_ library: Library, filter: MediaModel.Predicate) async throws -> [TagFileReport] {
         let items = try library.store.items(MediaQuery(filter: filter)).sorted { $0.path.string < $1.path.string }
-        let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (path: item.path.string, edit: $0) } }
+        let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (file: item.path, edit: $0) } }
         if !quiet && !json {
             // An item analysed without a gain (silence, or audio too short to measure) has nothing to write: said,
             // so that a file left without REPLAYGAIN_* tags is not taken for a failure to write them.
@@ -120,7 +120,7 @@ struct Analyze: AsyncParsableCommand {
             }
         }
         let writer = TagWriter()
-        let reports = dryRun ? jobs.map { writer.edit($0.path, $0.edit, write: false) } : writer.edit(jobs)
+        let reports = dryRun ? jobs.map { writer.edit($0.file, $0.edit, write: false) } : writer.edit(jobs)
         let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
         if !written.isEmpty { try await library.refresh(files: written.map { MediaPath($0.path) }) }
         if json || quiet {

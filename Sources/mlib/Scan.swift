@@ -116,7 +116,7 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         options.shouldStop = { stop.isSet }
         options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
-        let result = try await library.scan(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options)
+        let result = try await library.scan(try RawArguments.paths(directories).map(Self.existingDirectory), options: options)
         display?.clear()
         let playlists = ScanPlaylists.report(result.playlists)
 
@@ -160,7 +160,7 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         var entries: [DryRunEntry] = []
         var unchanged = 0
-        try library.dryRun(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options) { entry in
+        try library.dryRun(try RawArguments.paths(directories).map(Self.existingDirectory), options: options) { entry in
             if json { return entries.append(entry) }
             switch (entry.excludedBy, entry.verdict) {
             case (let reason?, _): print("- \(entry.path)  excluded by \(reason)")
@@ -186,17 +186,6 @@ struct Scan: AsyncParsableCommand {
             throw CLIError.input("\(directory): not a directory")
         }
         return real
-    }
-
-    /// The directory arguments as raw bytes, so non-UTF-8 names reach the file system intact.
-    static func rawDirectories(_ directories: [String]) -> [MediaPath] {
-        let raw = RawArguments.all
-        var cursor = raw.startIndex
-        return directories.map { directory in
-            guard let i = raw[cursor...].firstIndex(where: { MediaPath(bytes: $0).string == directory }) else { return MediaPath(directory) }
-            cursor = raw.index(after: i)
-            return MediaPath(bytes: raw[i])
-        }
     }
 
     static func realPath(_ path: MediaPath) -> MediaPath? {

@@ -99,11 +99,13 @@ struct Tag: AsyncParsableCommand {
             edit.picture = (Array(data), mime)
         }
         let library = files ? nil : try libraryOptions.library()
-        let items = try files ? rest.map { (path: Self.absolute($0), rating: Int64?.none) } : Self.items(library!, terms: all ? [] : rest)
+        // Files by their bytes, from the command line or the library: a name that is not UTF-8 is written too.
+        let items = try files ? RawArguments.paths(rest).map { (path: Self.absolute($0), rating: Int64?.none) }
+            : Self.items(library!, terms: all ? [] : rest)
         if items.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
         let paths = items.map(\.path)
         // Each file's edit: the same changes, and with --write-ratings its item's rating.
-        var edits: [String: TagEdit] = [:]
+        var edits: [MediaPath: TagEdit] = [:]
         for item in items {
             var own = edit
             if writeRatings, let rating = item.rating { own.rating = Int(rating) }
@@ -132,16 +134,16 @@ struct Tag: AsyncParsableCommand {
                     return
                 }
             }
-            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { ($0.path, edits[$0.path]!) })
+            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { (file: $0.file, edit: edits[$0.file]!) })
         } else {
             // Nobody to ask: each file read once, and what changed shown as it was written.
-            reports = writer.edit(paths.map { ($0, edits[$0]!) })
+            reports = writer.edit(paths.map { (file: $0, edit: edits[$0]!) })
             if !json { TagReportText.show(reports, json: false, failures: false) }
         }
-        reports.sort { $0.path < $1.path }
+        reports.sort { $0.file < $1.file }
         let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
         if let library, !written.isEmpty {
-            try await library.refresh(files: written.map { MediaPath($0.path) })
+            try await library.refresh(files: written.map(\.file))
         }
         if json { TagReportText.printJSON(reports) } else { TagReportText.summary(reports) }
         if reports.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
@@ -149,15 +151,15 @@ struct Tag: AsyncParsableCommand {
 
     /// The files of the items matching `terms` (every item when empty), in path order, with the rating given
     /// in mlib (not the one read from the file's tags).
-    static func items(_ library: Library, terms: [String]) throws -> [(path: String, rating: Int64?)] {
+    static func items(_ library: Library, terms: [String]) throws -> [(path: MediaPath, rating: Int64?)] {
         let filter = terms.isEmpty ? Predicate.all : try QueryInput.predicate(terms)
-        var out: [(path: String, rating: Int64?)] = []
-        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append(($0.path.string, $0.userRating)) }
+        var out: [(path: MediaPath, rating: Int64?)] = []
+        try library.store.forEachItem(MediaQuery(filter: filter)) { out.append(($0.path, $0.userRating)) }
         return out.sorted { $0.path < $1.path }
     }
 
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        return FileManager.default.currentDirectoryPath + "/" + path
+    static func absolute(_ path: MediaPath) -> MediaPath {
+        if path.bytes.first == UInt8(ascii: "/") { return path }
+        return MediaPath(FileManager.default.currentDirectoryPath).appending(path)
     }
 }
