@@ -66,7 +66,7 @@ struct Analyze: AsyncParsableCommand {
     @Flag(name: .long, help: "With --write: show the tag changes, write nothing to the files.")
     var dryRun = false
 
-    @Option(name: .shortAndLong, help: "Files decoded at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files decoded at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")

@@ -90,8 +90,10 @@ struct Scan: AsyncParsableCommand {
         if failures { return try Failures.list(libraryOptions, json: json) }
         if dryRun { return try listWithoutScanning() }
 
-        // Only scanning a directory makes a new library; a rescan (or --forget) of a mistyped path creates
-        // nothing, not even the lock file.
+        // Only scanning a directory makes a new library, and only one that exists: a rescan (or --forget)
+        // or a scan of a mistyped path creates nothing, not even the lock file (`scan /nonexistent` made
+        // an empty library).
+        let targets = try RawArguments.paths(directories).map(Self.existingDirectory)
         let library = try libraryOptions.library(directories.isEmpty ? .existing : .create)
         var options = Library.ScanOptions()
         options.lockTimeout = noWait ? 0 : waitTimeout
@@ -116,7 +118,7 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         options.shouldStop = { stop.isSet }
         options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
-        let result = try await library.scan(try RawArguments.paths(directories).map(Self.existingDirectory), options: options)
+        let result = try await library.scan(targets, options: options)
         display?.clear()
         let playlists = ScanPlaylists.report(result.playlists)
 

@@ -20,7 +20,7 @@ struct AnalyzeCommandTests {
         let library = fixtures.directory.appendingPathComponent("library.sqlite").path
         #expect(try Self.mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
 
-        let analyze = try Self.mlib(["analyze", "--json", "--library", library])
+        let analyze = try Self.mlib(["analyze", "--json", "-j1", "--library", library])   // -j1 as scan's (was refused)
         #expect(analyze.status == 0, "\(analyze.stderr)")
         let summary = try JSONSerialization.jsonObject(with: analyze.stdout) as? [String: Any]
         #expect(summary?["analysed"] as? Int == 3 && summary?["matched"] as? Int == 3)
@@ -34,6 +34,8 @@ struct AnalyzeCommandTests {
         #expect(members.map { URL(fileURLWithPath: $0).lastPathComponent } == ["song.flac", "song.mp3"])
         let text = try Self.mlib(["dupes", "--library", library]).out.split(separator: "\n")
         #expect(text.count == 2 && text[0].hasPrefix("flac\t") && text[1].hasPrefix("mp3\t128 kb/s\t"), "\(text)")
+        // Sizes in binary units, as `mlib info` and `stats` write them (it said "321 KB").
+        #expect(text.allSatisfy { $0.split(separator: "\t")[2].hasSuffix("iB") }, "\(text)")
 
         let loudest = try Self.mlib(["ls", "--library", library, "--sort", "loudness", "-f", "$path", "loudness > -60"]).out
         #expect(loudest.split(separator: "\n").count == 3)
