@@ -97,7 +97,7 @@ let package = Package(
         // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
         // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
         // It reaches PostgreSQL only with the PostgreSQL trait.
-        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore",
+        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore", "TagWriting",
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",

@@ -15,7 +15,9 @@ import MediaModel
 /// - `*.pending`, before rewritten copies are made beside files: the copies' directories and the token in
 ///   their names (`.NAME.mlib-tag-TOKEN`; version 1: one copy's path). Recovery removes the copies still
 ///   there (their renames did not happen; the originals are untouched).
-/// Every mlib command recovers what it finds before it does anything else.
+/// Recovery (`recover`) runs when a library is opened (`Library.open`), before every scan and refresh,
+/// and before every mlib command: a running `mlib serve` or `mlib watch` completes an interrupted write
+/// before it reads the file again.
 public struct TagJournal: Sendable {
     public let directory: String
 
@@ -123,6 +125,23 @@ public struct TagJournal: Sendable {
         public var stale: [String] = []         // entries about a file since replaced or gone (dropped)
         public var failed: [String] = []        // entries that could not be applied (left for next time)
         public var isEmpty: Bool { restored.isEmpty && removedCopies.isEmpty && stale.isEmpty && failed.isEmpty }
+
+        /// Nothing recovered.
+        public init() {}
+
+        /// One line per file, for a front to show (the CLI on standard error).
+        public var messages: [String] {
+            restored.map { "\($0): an interrupted mlib tag was undone (the old tags are back)" }
+                + removedCopies.map { "\($0): removed (an interrupted mlib tag's unfinished copy)" }
+                + failed.map { "\($0): an interrupted mlib tag could not be undone yet (kept in the journal)" }
+        }
+    }
+
+    /// Completes what an interrupted tag write left in the journal at `defaultDirectory()` (`recover`):
+    /// what `Library.open` and every scan run first, so that no front reads a half-written file.
+    @discardableResult
+    public static func recoverInterruptedWrites() -> Recovery {
+        TagJournal(directory: defaultDirectory()).recover()
     }
 
     /// Restores or completes every entry no live mlib holds. Cheap when there is none (one opendir).

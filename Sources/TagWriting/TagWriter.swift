@@ -10,7 +10,8 @@ public struct TagFileReport: Sendable {
         public var old: [String]
         public var new: [String]
     }
-    public enum Outcome: String, Sendable { case unchanged, planned, inPlace = "in place", rewritten, failed }
+    /// `notWritten`: the run was stopped (`shouldStop`) before this file's group; the file is unchanged.
+    public enum Outcome: String, Sendable { case unchanged, planned, inPlace = "in place", rewritten, failed, notWritten = "not written" }
 
     /// The file's path for display (a name that is not UTF-8 shows U+FFFD); `file` is the exact one.
     public var path: String
@@ -95,12 +96,24 @@ public struct TagWriter: Sendable {
     /// in the order of `jobs`. Never throws: a failure is its file's report's `error` (that file untouched).
     /// One group is committed (its fsyncs waited for) on a thread of its own while the next is read and
     /// rendered: on 1,000 padded files the waits were half the time when they took turns.
-    public func edit(_ jobs: [(file: MediaPath, edit: TagEdit)]) -> [TagFileReport] {
+    ///
+    /// `shouldStop` is asked before each group: once true, the groups not begun are not written (their
+    /// reports say `notWritten`); the groups begun are finished, each file wholly old or wholly new, so a
+    /// Ctrl-C leaves no half-written file and no hidden copy.
+    public func edit(_ jobs: [(file: MediaPath, edit: TagEdit)], shouldStop: () -> Bool = { false }) -> [TagFileReport] {
         let committed = CommittedGroups(count: jobs.count)
         let committer = DispatchQueue(label: "mlib.tag.commit")
         let oneCommitting = DispatchSemaphore(value: 1)
         for start in stride(from: 0, to: jobs.count, by: SafeFileWriter.groupSize) {
             let slice = jobs[start..<min(jobs.count, start + SafeFileWriter.groupSize)]
+            if shouldStop() {
+                committed.store(slice.map { job in
+                    var report = TagFileReport(file: job.file)
+                    report.outcome = .notWritten
+                    return report
+                }, at: start)
+                continue
+            }
             let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.file))
             var reports: [TagFileReport] = []
             for (i, job) in slice.enumerated() {

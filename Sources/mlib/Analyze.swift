@@ -120,9 +120,7 @@ struct Analyze: AsyncParsableCommand {
             }
         }
         let writer = TagWriter()
-        let reports = dryRun ? jobs.map { writer.edit($0.file, $0.edit, write: false) } : writer.edit(jobs)
-        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
-        if !written.isEmpty { try await library.refresh(files: written.map { MediaPath($0.path) }) }
+        let reports = dryRun ? jobs.map { writer.edit($0.file, $0.edit, write: false) } : try await library.writeTags(jobs, writer: writer)
         if json || quiet {
             for report in reports where report.outcome == .failed { printError(report.error ?? report.path) }
         } else if dryRun {
