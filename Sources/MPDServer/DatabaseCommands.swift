@@ -25,7 +25,7 @@ enum DatabaseCommands {
             for song in node.items { songs.write(song, of: view, to: &out) }
             for child in node.children {
                 let directory = view.directories[Int(child)]
-                out.field("directory", parent: normalized, name: directory.name)
+                out.field("directory", parent: normalized, name: directory.uriName)
                 if let modified = directory.modified { out.timestamp("Last-Modified", seconds: modified) }
             }
         } else {

@@ -1,3 +1,4 @@
+import Library
 import MediaModel
 import MediaScanner
 
@@ -83,5 +84,14 @@ struct LibraryURIs: Sendable {
         while s.hasPrefix("/") { s = s.dropFirst() }
         while s.hasSuffix("/") { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension LibrarySnapshot.Directory {
+    /// The directory's name in URIs: its `name` (for display, U+FFFD where the bytes are not UTF-8), or,
+    /// for a name that is not UTF-8 or holds U+EF80…U+EFFF, its bytes by `MediaPath.reversibleText`, the
+    /// rule `LibraryURIs.path(of:)` reverses (so `lsinfo` of the name it listed finds the directory).
+    var uriName: String {
+        name.utf8.contains(0xEE) || name.contains("\u{FFFD}") ? path.lastComponent.reversibleText : name
     }
 }

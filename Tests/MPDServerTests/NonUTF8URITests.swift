@@ -31,4 +31,28 @@ struct NonUTF8URITests {
         let status = try server.mpc(["status"]).out
         #expect(status.contains("[playing]") && !status.contains("ERROR"), "\(status)")
     }
+
+    /// A directory named in Latin-1: `lsinfo` lists it by a name that, sent back, lists and adds its songs
+    /// (the view named it with U+FFFD, which named nothing).
+    @Test func aLatin1DirectoryIsListedAndAdded() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let latin1 = Array(library.music.path.utf8) + Array("/Caf".utf8) + [0xE9]
+        let made = (latin1 + [0]).withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } }
+        try #require(made == 0)
+        let song = library.music.appendingPathComponent("Long/tone2.flac").path
+        let moved = (latin1 + Array("/tone2.flac".utf8) + [0]).withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { rename(song, $0.baseAddress!) }
+        }
+        try #require(moved == 0)
+        try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q"]).status == 0)
+        let server = try ServeProcess(library: library.library)
+        defer { server.stop() }
+
+        let directory = "Caf\u{EFE9}"
+        #expect(try server.mpc(["ls"]).out.split(separator: "\n").contains(Substring(directory)))
+        #expect(try server.mpc(["ls", directory]).out == "\(directory)/tone2.flac\n")
+        #expect(try server.mpc(["add", directory]).status == 0)
+        #expect(try server.mpc(["-f", "%file%", "playlist"]).out == "\(directory)/tone2.flac\n")
+    }
 }
