@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "MediaModel"),
         // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
         // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
-        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader"]),
+        .target(name: "MediaDecode", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaModel"]),
         // Loudness (libebur128, linked: it needs only libm) and fingerprints (Chromaprint: headers here, the
         // library loaded on first use by ChromaprintLoader, since it links libavcodec).
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -102,7 +102,7 @@ let package = Package(
         // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
         // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
         // It reaches PostgreSQL only with the PostgreSQL trait.
-        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore",
+        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore", "TagWriting",
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",

@@ -7,7 +7,8 @@ import MediaModel
 /// finished), each album's gain written when its last track is measured. The next run measures only what
 /// is missing: items never measured (or by an older analyzer, or whose audio a scan found changed, which
 /// cleared them), and the tracks of an album whose gain is missing (the album's gain needs every track's
-/// loudness blocks, which are not stored: its tracks are decoded again).
+/// loudness blocks, which are not stored: its tracks are decoded again, once its unmeasured tracks have
+/// decoded; a track that fails is tried alone on each run).
 public struct AnalysisRun: Sendable {
     /// The analyzer's version, stored with each result: raise it when a change makes old results wrong.
     public static let version = 1
@@ -72,35 +73,45 @@ public struct AnalysisRun: Sendable {
         var summary = Summary()
         summary.matched = items.count
         let albums = Self.albums(items).filter { force || needsWork($0) }
-        let work = albums.flatMap(\.items)
-        summary.upToDate = items.count - work.count
-        let audioTotal = work.reduce(0) { $0 + ($1[.playbackDuration]?.real ?? 0) }
-        var state = Progress(filesDone: 0, filesTotal: work.count, audioDone: 0, audioTotal: audioTotal, elapsed: 0)
+        // Each album in two steps: first its tracks that need their own measurement, then, only when all of
+        // them decoded, its tracks already measured (decoded again for the album's gain, whose loudness
+        // blocks are not stored). An album with a track that does not decode is then one decode per run,
+        // not the whole album every run.
+        let steps = albums.map { album -> (own: [MediaItem], forGain: [MediaItem]) in
+            let own = force ? album.items : album.items.filter(needsOwnMeasurement)
+            return (own, album.items.filter { item in !own.contains { $0.persistentID == item.persistentID } })
+        }
+        var queue = steps.flatMap { $0.own.isEmpty ? $0.forGain : $0.own }[...]
+        let audioTotal = albums.flatMap(\.items).reduce(0) { $0 + ($1[.playbackDuration]?.real ?? 0) }
+        var state = Progress(filesDone: 0, filesTotal: albums.reduce(0) { $0 + $1.items.count }, audioDone: 0, audioTotal: audioTotal, elapsed: 0)
         progress(state)
 
         // Which album each item belongs to, and what each album still waits for.
         var albumOf: [Int64: Int] = [:]
-        var waiting: [Int] = albums.map(\.items.count)
+        var waiting: [Int] = steps.map { $0.own.isEmpty ? $0.forGain.count : $0.own.count }
+        var secondStepQueued: [Bool] = steps.map { $0.own.isEmpty }
         var measured: [[(analysis: TrackAnalysis, meter: LoudnessMeter)]] = albums.map { _ in [] }
         var failedAlbums = Set<Int>()
+        var decoded = 0
         for (index, album) in albums.enumerated() { for item in album.items { albumOf[item.persistentID] = index } }
 
         let truePeak = self.truePeak, loudnessOnly = self.loudnessOnly
         try await withThrowingTaskGroup(of: (MediaItem, Result<(TrackAnalysis, LoudnessMeter), AnalysisError>).self) { group in
-            var next = work.makeIterator()
             func startNext() -> Bool {
-                guard let item = next.next() else { return false }
+                guard let item = queue.popFirst() else { return false }
                 group.addTask {
-                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path.string, truePeak: truePeak,
+                    do throws(AnalysisError) { return (item, .success(try TrackAnalyzer.analyze(path: item.path, truePeak: truePeak,
                                                                                             fingerprint: !loudnessOnly))) }
                     catch { return (item, .failure(error)) }
                 }
                 return true
             }
-            for _ in 0..<jobs where startNext() {}
-            while let (item, result) = try await group.next() {
+            var running = 0
+            for _ in 0..<jobs where startNext() { running += 1 }
+            while running > 0, let (item, result) = try await group.next() {
+                running -= 1
                 try Task.checkCancellation()
-                _ = startNext()
+                decoded += 1
                 let albumIndex = albumOf[item.persistentID]!
                 switch result {
                 case .success(let (analysis, meter)):
@@ -116,6 +127,19 @@ public struct AnalysisRun: Sendable {
                     failedAlbums.insert(albumIndex)
                 }
                 waiting[albumIndex] -= 1
+                if waiting[albumIndex] == 0 && !secondStepQueued[albumIndex] {
+                    // The album's own measurements are done: its other tracks follow for the album's gain, or,
+                    // when one failed, are left (the gain cannot be made; they keep their measurements).
+                    secondStepQueued[albumIndex] = true
+                    let rest = steps[albumIndex].forGain
+                    if failedAlbums.contains(albumIndex) || rest.isEmpty {
+                        state.filesTotal -= rest.count
+                        state.audioTotal -= rest.reduce(0) { $0 + ($1[.playbackDuration]?.real ?? 0) }
+                    } else {
+                        waiting[albumIndex] = rest.count
+                        queue.append(contentsOf: rest)
+                    }
+                }
                 if waiting[albumIndex] == 0 {
                     // The album's last track: its gain over all its tracks' blocks, then its meters go.
                     if !failedAlbums.contains(albumIndex) {
@@ -128,27 +152,29 @@ public struct AnalysisRun: Sendable {
                     }
                     measured[albumIndex] = []
                 }
+                while running < jobs, startNext() { running += 1 }
                 state.filesDone += 1
                 state.audioDone += item[.playbackDuration]?.real ?? 0
                 state.elapsed = Date().timeIntervalSince(start)
                 progress(state)
             }
         }
+        summary.upToDate = items.count - decoded
         summary.seconds = Date().timeIntervalSince(start)
         return summary
     }
 
-    /// Whether an album has anything to measure: a track not measured by this analyzer (with
-    /// `loudnessOnly`: a track with no loudness), or no album gain on a measured track that is not silent.
+    /// Whether an album has anything to measure: a track that needs its own measurement
+    /// (`needsOwnMeasurement`), or no album gain on a measured track that is not silent.
     func needsWork(_ album: Album) -> Bool {
-        album.items.contains { item in
-            if loudnessOnly {
-                guard item[.loudness] != nil else { return true }
-            } else {
-                guard let version = item[.analysisVersion]?.integer, version >= Self.version else { return true }
-            }
-            return item[.albumGain] == nil && item[.trackGain] != nil
-        }
+        album.items.contains { item in needsOwnMeasurement(item) || (item[.albumGain] == nil && item[.trackGain] != nil) }
+    }
+
+    /// A track not measured by this analyzer (with `loudnessOnly`: a track with no loudness).
+    func needsOwnMeasurement(_ item: MediaItem) -> Bool {
+        if loudnessOnly { return item[.loudness] == nil }
+        guard let version = item[.analysisVersion]?.integer, version >= Self.version else { return true }
+        return false
     }
 
     /// The matching items grouped into albums, in the order first met: by MusicBrainz album ID where

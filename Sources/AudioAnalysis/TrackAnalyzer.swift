@@ -1,4 +1,5 @@
 import MediaDecode
+import MediaModel
 
 /// Decodes a file once and feeds, from the same samples, the loudness meter and the fingerprinter.
 public enum TrackAnalyzer {
@@ -7,7 +8,8 @@ public enum TrackAnalyzer {
 
     /// The analysis of `path`, and its loudness meter for the album's gain (see `LoudnessMeter`). With
     /// `fingerprint` false Chromaprint is not run and the analysis' fingerprint is empty.
-    public static func analyze(path: String, truePeak: Bool = false, fingerprint: Bool = true,
+    /// `path` is opened by its bytes (a name that is not UTF-8 too).
+    public static func analyze(path: MediaPath, truePeak: Bool = false, fingerprint: Bool = true,
                                fingerprintSeconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> (TrackAnalysis, LoudnessMeter) {
         let decoder: AudioDecoder<Float>
         do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode(Self.reason(error)) }
@@ -33,7 +35,7 @@ public enum TrackAnalyzer {
 
     /// The fingerprint alone (MPD's `getfingerprint` for an item not analysed): the file decoded only as
     /// far as Chromaprint takes it (its first `seconds`), the same print as `analyze` stores.
-    public static func fingerprint(path: String, seconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> [UInt32] {
+    public static func fingerprint(path: MediaPath, seconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> [UInt32] {
         let decoder: AudioDecoder<Float>
         do { decoder = try AudioDecoder<Float>(path: path) } catch { throw .decode(Self.reason(error)) }
         let fingerprinter = try Fingerprinter(channels: decoder.channels, sampleRate: decoder.sampleRate, seconds: seconds)
@@ -44,5 +46,11 @@ public enum TrackAnalyzer {
             try chunk.withUnsafeBufferPointer { (samples) throws(AnalysisError) in try fingerprinter.add(samples) }
         }
         return try fingerprinter.finish()
+    }
+
+    /// `analyze` of a UTF-8 path.
+    public static func analyze(path: String, truePeak: Bool = false, fingerprint: Bool = true,
+                               fingerprintSeconds: Double = Fingerprinter.defaultLength) throws(AnalysisError) -> (TrackAnalysis, LoudnessMeter) {
+        try analyze(path: MediaPath(path), truePeak: truePeak, fingerprint: fingerprint, fingerprintSeconds: fingerprintSeconds)
     }
 }

@@ -487,7 +487,11 @@ void readExtras(mlib_tl_file *out, File *file) {
 // have written Vorbis comment and PICTURE blocks so) lands it inside the block, on a "header" of garbage,
 // and the whole file is refused: no tags, no length. The reference decoder and mutagen read these blocks by
 // their own structure instead. When TagLib refuses a FLAC file, mlib walks the blocks the same way and
-// reads what it found with TagLib's own parts (XiphComment, FLAC::Picture, FLAC::Properties).
+// reads what it found with TagLib's own parts (XiphComment, FLAC::Picture, FLAC::Properties). When the
+// block declared too short is the last one, TagLib takes the file (its declared end is where TagLib
+// thinks the audio starts) but its comment parser stops at the first field past that end: no tags
+// (mutagen's 52-too-short-block-size.flac). So a FLAC TagLib took is walked too, and read by its
+// structure when a block is longer than it says.
 
 // The length of a Vorbis comment or PICTURE block read by its structure, from `at` (after the block
 // header): 0 when it does not parse within the file.
@@ -527,15 +531,50 @@ unsigned long structuralLength(IOStream *stream, long at, int type) {
     return static_cast<unsigned long>(p - at);
 }
 
-mlib_tl_file *readFLACByStructure(IOStream *stream, bool audio) {
-    long length = stream->length();
+// Where "fLaC" is (after an ID3v2 tag, if any), or -1 when it is not there.
+long flacStart(IOStream *stream) {
     long at = 0;
     stream->seek(0);
     ByteVector id3 = stream->readBlock(10);
     if (id3.size() == 10 && id3.startsWith("ID3"))
         at = 10 + static_cast<long>(ID3v2::SynchData::toUInt(id3.mid(6, 4))) + ((id3[5] & 0x10) ? 10 : 0);
     stream->seek(at);
-    if (stream->readBlock(4) != "fLaC") return nullptr;
+    return stream->readBlock(4) == "fLaC" ? at : -1;
+}
+
+// Whether a Vorbis comment or PICTURE block of a FLAC TagLib took is longer than it declares: what follows
+// its declared end is no block header (or, after the last block, no frame sync), and its structure ends
+// further on (NativeReading.readFLAC's rule, so scan and info agree). Reads only headers and lengths.
+bool flacBlockDeclaredShort(IOStream *stream) {
+    long length = stream->length();
+    long at = flacStart(stream);
+    if (at < 0) return false;
+    at += 4;
+    for (int n = 0; n < 1024; n++) {
+        stream->seek(at);
+        ByteVector h = stream->readBlock(4);
+        if (h.size() < 4) return false;
+        int type = h[0] & 0x7F;
+        bool last = (h[0] & 0x80) != 0;
+        long end = at + 4 + static_cast<long>(h.toUInt(1U, 3U, true));
+        if (type == 4 || type == 6) {
+            stream->seek(end);
+            ByteVector next = stream->readBlock(4);
+            bool boundary = next.size() < 4 ? end == length
+                : last ? (static_cast<unsigned char>(next[0]) == 0xFF && (static_cast<unsigned char>(next[1]) & 0xFE) == 0xF8)
+                       : ((next[0] & 0x7F) <= 6 && end + 4 + static_cast<long>(next.toUInt(1U, 3U, true)) <= length);
+            if (!boundary && at + 4 + static_cast<long>(structuralLength(stream, at + 4, type)) > end) return true;
+        }
+        if (last || end > length) return false;
+        at = end;
+    }
+    return false;
+}
+
+mlib_tl_file *readFLACByStructure(IOStream *stream, bool audio) {
+    long length = stream->length();
+    long at = flacStart(stream);
+    if (at < 0) return nullptr;
     at += 4;
     ByteVector streamInfo, comment;
     std::vector<ByteVector> pictures;
@@ -613,6 +652,8 @@ mlib_tl_file *mlib_tl_open(int fd, long long size, const char *name, const char 
         if ((!file || !file->isValid()) && format_hint && std::string(format_hint) == "flac")
             return readFLACByStructure(&stream, audio);
         if (!file || !file->isValid()) return nullptr;
+        // TagLib took a FLAC whose last block is declared too short: its tags are lost (see above).
+        if (dynamic_cast<FLAC::File *>(file) && flacBlockDeclaredShort(&stream)) return readFLACByStructure(&stream, audio);
 
         if (auto *f = dynamic_cast<MPEG::File *>(file)) {
             // TagLib reads the tag at the start of the file (the one mlib's sniffer skips first).

@@ -55,13 +55,16 @@ public struct FileContainment: Sendable {
         return file
     }
 
-    /// `relative` (a client's path below a root, as MPD's URIs: "" for the root itself) as a path below
+    /// `relative` (a client's path below a root, as MPD's URIs — reversible text, so a name that is not UTF-8
+    /// comes back as its bytes; "" for the root itself) as a path below
     /// `root`, or nil when it is not a safe relative path (an empty, `.` or `..` component could name
     /// something outside the root). What it names is still opened by `open`'s rule.
     public static func clientPath(_ relative: String, below root: MediaPath) -> MediaPath? {
         if relative.isEmpty { return root }
-        guard RootContainment.isSafeRelative(relative.utf8) else { return nil }
-        let path = root.appending(MediaPath(relative))
+        // A name that is not UTF-8 reaches clients as reversible text (`MediaPath.reversibleText`): its bytes.
+        let bytes = MediaPath(reversibleText: relative)
+        guard RootContainment.isSafeRelative(bytes.bytes) else { return nil }
+        let path = root.appending(bytes)
         return RootContainment.root(holding: path, among: [root]) == nil ? nil : path
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MediaIndex
 import MediaModel
 import MediaScanner
+import TagWriting
 #if PostgreSQL
 import PostgresStore
 #endif
@@ -43,6 +44,8 @@ extension Library {
         public var playlists: PlaylistMirror.Report
         /// Stopped before the end (`shouldStop`): what was read is committed; the next scan completes it.
         public var interrupted: Bool
+        /// Interrupted tag writes completed before the scan read anything (`TagJournal.Recovery.messages`).
+        public var tagRecovery = TagJournal.Recovery()
     }
 
     /// What scanning `directories` means for this library (`ScanPlan`): roots, subtrees of roots, new roots.
@@ -80,6 +83,9 @@ extension Library {
         // the concurrency pool (the MPD server's `update` runs here while the server goes on).
         let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)) }
         defer { withExtendedLifetime(lock) {} }
+        // A tag write interrupted since the library was opened (a long-running serve or watch) is completed
+        // before the scan reads its file: the index never holds a half-written file's tags.
+        let tagRecovery = TagJournal.recoverInterruptedWrites()
         for root in plan.newRoots { try store.addRoot(root) }
 
         var scanner = MediaScanner(index: store, width: options.width, batchSize: options.batchSize,
@@ -94,7 +100,7 @@ extension Library {
         let playlists = interrupted ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
         if summary.removed > 0 { try store.trimItemChanges(keepingRemoved: Self.removalsLogged) }
-        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted)
+        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted, tagRecovery: tagRecovery)
     }
 
     /// How many removed items the change log remembers (`ItemChangeLog.trimItemChanges`), trimmed after a

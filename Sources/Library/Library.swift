@@ -1,6 +1,7 @@
 import Foundation
 import MediaIndex
 import MediaModel
+import TagWriting
 
 /// One library and what can be done with it, the same for every front (`mlib`, `mlib watch`, `mlib serve`)
 /// and every Swift program: open it where users expect it, scan it under the lock its store needs (with
@@ -17,11 +18,19 @@ public final class Library: Sendable {
     public let locator: LibraryLocator?
     /// Covers for every front that serves this library (one look-up, one cache: `CoverLookup`).
     public let covers = CoverLookup()
+    /// What `open` completed of tag writes an interrupted `mlib tag` (or `Library.writeTags`) left
+    /// (`TagJournal.recoverInterruptedWrites`), for the front to show (`messages`); empty when nothing was.
+    public let tagRecovery: TagJournal.Recovery
 
     /// A library over a store already open. Scans of it take the lock `locator` calls for (none when nil).
-    public init(store: any LibraryStore, locator: LibraryLocator? = nil) {
+    public convenience init(store: any LibraryStore, locator: LibraryLocator? = nil) {
+        self.init(store: store, locator: locator, tagRecovery: TagJournal.Recovery())
+    }
+
+    init(store: any LibraryStore, locator: LibraryLocator?, tagRecovery: TagJournal.Recovery) {
         self.store = store
         self.locator = locator
+        self.tagRecovery = tagRecovery
     }
 
     /// Opens the library at `locator`, or at the default location (`defaultLocator`).
@@ -30,9 +39,13 @@ public final class Library: Sendable {
     /// what is there) must never create one, so a mistyped path is `IndexError.noLibrary` instead of a new,
     /// empty library that makes a cron job look fine. Only a scan of directories (or adding roots or
     /// playlists) opens `.create`.
+    ///
+    /// First it completes what an interrupted tag write left (`tagRecovery`): no program that opens the
+    /// library (`mlib serve`, `mlib watch`, a Swift program) reads a half-written file.
     public static func open(_ locator: LibraryLocator? = nil, mode: LibraryOpenMode = .existing) throws -> Library {
         let locator = locator ?? defaultLocator()
-        return Library(store: try locator.open(mode), locator: locator)
+        let recovery = TagJournal.recoverInterruptedWrites()
+        return Library(store: try locator.open(mode), locator: locator, tagRecovery: recovery)
     }
 
     /// Where a library is when nobody says: `$MLIB_LIBRARY` (a path, `sqlite:PATH` or a `postgres://` URL),

@@ -25,7 +25,7 @@ enum DatabaseCommands {
             for song in node.items { songs.write(song, of: view, to: &out) }
             for child in node.children {
                 let directory = view.directories[Int(child)]
-                out.field("directory", parent: normalized, name: directory.name)
+                out.field("directory", parent: normalized, name: directory.uriName)
                 if let modified = directory.modified { out.timestamp("Last-Modified", seconds: modified) }
             }
         } else {
@@ -273,6 +273,7 @@ enum DatabaseCommands {
     // MARK: Update
 
     /// `update [URI]` and `rescan [URI]`: the scanner on every root or one directory; answers the job id.
+    /// While an update runs, the next ones wait in a queue of 32, as mpd's (`ServerCore.startUpdate`).
     /// (mlib's scan already rereads every changed file, so `rescan` is `update`.)
     static func update(_ c: CommandContext, _ out: inout Response) throws {
         var directories: [MediaPath] = []
@@ -280,7 +281,7 @@ enum DatabaseCommands {
             guard let path = c.core.uris.path(of: uri) else { throw MPDError.malformedPath }
             directories = [path]
         }
-        out.field("updating_db", c.core.startUpdate(directories))
+        out.field("updating_db", try c.core.startUpdate(directories))
     }
 
     // MARK: Cover art

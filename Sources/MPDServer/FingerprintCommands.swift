@@ -10,7 +10,7 @@ enum FingerprintCommands {
     static func getfingerprint(_ c: CommandContext, _ out: inout Response) throws {
         let browser = c.core.browser()
         guard let song = browser.song(c.arguments[0]) else { throw MPDError.noSuchSong }
-        let id = browser.view.ids[Int(song)], path = browser.view.paths[Int(song)].string
+        let id = browser.view.ids[Int(song)], path = browser.view.paths[Int(song)]
         let store = c.core.store
         c.offLoop {
             let raw = try store.fingerprints(ids: [id])[id] ?? TrackAnalyzer.fingerprint(path: path)

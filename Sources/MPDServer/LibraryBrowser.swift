@@ -37,7 +37,7 @@ struct LibraryBrowser {
               normalized.isEmpty || !view.directories[Int(d)].subtree.isEmpty else { throw MPDError.noSuchDirectory }
         let node = view.directories[Int(d)]
         return Listing(songs: node.items,
-                       directories: node.children.map { (Self.join(normalized, view.directories[Int($0)].name), $0) })
+                       directories: node.children.map { (Self.join(normalized, view.directories[Int($0)].uriName), $0) })
     }
 
     /// The view's directory a normalized URI names, when it is one of the tree's (with one root, or below a
@@ -67,7 +67,7 @@ struct LibraryBrowser {
     func listing(_ directory: Int32, uri: String) -> Listing {
         let node = view.directories[Int(directory)]
         return Listing(songs: node.items,
-                       directories: node.children.map { (Self.join(uri, view.directories[Int($0)].name), $0) })
+                       directories: node.children.map { (Self.join(uri, view.directories[Int($0)].uriName), $0) })
     }
 
     /// Every song at or below `uri` (a file or a directory), in database order, as `add` queues them.

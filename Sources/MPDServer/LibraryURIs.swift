@@ -32,10 +32,12 @@ struct LibraryURIs: Sendable {
         }
     }
 
-    /// The URI of a file, or nil when it lies under no root.
+    /// The URI of a file, or nil when it lies under no root. A name that is not UTF-8 is written by
+    /// `MediaPath.reversibleText` (its bytes as U+EF80…U+EFFF), so that the URI names the file again when
+    /// a client sends it back (mpd itself leaves such files out of its database).
     func uri(of path: MediaPath) -> String? {
         for mount in mounts where path.hasPrefix(directory: mount.root) {
-            let relative = String(decoding: path.bytes.dropFirst(mount.root.bytes.count + (mount.root.bytes.last == UInt8(ascii: "/") ? 0 : 1)), as: UTF8.self)
+            let relative = MediaPath.reversibleText(path.bytes.dropFirst(mount.root.bytes.count + (mount.root.bytes.last == UInt8(ascii: "/") ? 0 : 1)))
             return mount.name.isEmpty ? relative : mount.name + "/" + relative
         }
         return nil
@@ -73,5 +75,14 @@ struct LibraryURIs: Sendable {
         while s.hasPrefix("/") { s = s.dropFirst() }
         while s.hasSuffix("/") { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension LibrarySnapshot.Directory {
+    /// The directory's name in URIs: its `name` (for display, U+FFFD where the bytes are not UTF-8), or,
+    /// for a name that is not UTF-8 or holds U+EF80…U+EFFF, its bytes by `MediaPath.reversibleText`, the
+    /// rule `LibraryURIs.path(of:)` reverses (so `lsinfo` of the name it listed finds the directory).
+    var uriName: String {
+        name.utf8.contains(0xEE) || name.contains("\u{FFFD}") ? path.lastComponent.reversibleText : name
     }
 }

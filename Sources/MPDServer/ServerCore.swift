@@ -58,8 +58,17 @@ final class ServerCore: @unchecked Sendable {
     /// Seconds played since the server started (`stats` `playtime`).
     private var playedBefore: Double = 0
     private var playingSince: Date?
+    /// The job `status` shows as `updating_db`: the update running (or waiting for the scan lock).
     private(set) var updateJob: Int?
+    /// The last job id handed out (mpd's `update_task_id`): a queued job has an id before it runs.
     private var lastUpdateJob = 0
+    /// Updates asked for while one runs, in order (mpd's `UpdateQueue`): each runs when the one before
+    /// ends, so `update A` then `update B` scans both.
+    private var queuedUpdates: [(job: Int, directories: [MediaPath])] = []
+    /// mpd's `MAX_UPDATE_QUEUE_SIZE`: one more is refused with "Update queue is full".
+    static let maxQueuedUpdates = 32
+    /// mpd's `update_task_id_max`: job ids wrap to 1 after it.
+    static let maxUpdateJob = 1 << 15
     private(set) var databaseUpdated: Date
 
     private var sessions: [ObjectIdentifier: ClientSession] = [:]
@@ -280,15 +289,28 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: Database updates
 
-    /// Starts a scan of `directories` (every root when empty) unless one runs; returns its job number.
-    /// The scan is `Library.scan`, the one `mlib scan` runs: it waits for the store's scan lock (the lock
-    /// file of an SQLite library, each root's advisory lock on PostgreSQL) and mirrors playlist files.
-    func startUpdate(_ directories: [MediaPath]) -> Int {
-        if let updateJob { return updateJob }
-        lastUpdateJob += 1
-        let job = lastUpdateJob
-        updateJob = job
+    /// Starts a scan of `directories` (every root when empty), or queues it behind the one that runs;
+    /// returns its job number (mpd's rules: ids count up to 32768 and wrap to 1, at most 32 wait, a 33rd
+    /// is refused). The scan is `Library.scan`, the one `mlib scan` runs: it waits for the store's scan
+    /// lock (the lock file of an SQLite library, each root's advisory lock on PostgreSQL) and mirrors
+    /// playlist files.
+    func startUpdate(_ directories: [MediaPath]) throws -> Int {
+        let job = lastUpdateJob + 1 > Self.maxUpdateJob ? 1 : lastUpdateJob + 1
+        if updateJob != nil {
+            guard queuedUpdates.count < Self.maxQueuedUpdates else { throw MPDError(.updateAlready, "Update queue is full") }
+            queuedUpdates.append((job, directories))
+            lastUpdateJob = job
+            return job
+        }
+        lastUpdateJob = job
+        runUpdate(job, directories)
         emit([.update])
+        return job
+    }
+
+    /// Runs update `job` off the loop; `finishUpdate` ends it on the loop and starts the next queued one.
+    private func runUpdate(_ job: Int, _ directories: [MediaPath]) {
+        updateJob = job
         let library = self.library
         Task.detached { [weak self] in
             var failure: String?
@@ -319,7 +341,6 @@ final class ServerCore: @unchecked Sendable {
             let (message, touched, databaseChanged) = (failure, playlistsTouched, changed)
             self.enqueue { self.finishUpdate(failure: message, playlistsTouched: touched, databaseChanged: databaseChanged) }
         }
-        return job
     }
 
     /// Whether two views hold the same songs under the same paths with the same totals (the scan
@@ -339,5 +360,11 @@ final class ServerCore: @unchecked Sendable {
         if databaseChanged { subsystems.insert(.database) }
         if playlistsTouched { subsystems.insert(.stored_playlist) }
         emit(subsystems)
+        // As mpd's RunDeferred: the end is announced, then the next queued update starts (no second
+        // `update` event: a client polling `status` sees `updating_db` with the next job's id).
+        if !queuedUpdates.isEmpty {
+            let next = queuedUpdates.removeFirst()
+            runUpdate(next.job, next.directories)
+        }
     }
 }

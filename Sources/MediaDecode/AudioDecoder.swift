@@ -1,5 +1,6 @@
 import CFFmpeg
 import FFmpegLoader
+import MediaModel
 
 /// Decodes one file's best audio stream with FFmpeg and converts it (libswresample) to interleaved
 /// `Sample`s (`Int16`, `Int32` or `Float`, full scale at the type's range or ±1) at the requested rate
@@ -10,7 +11,10 @@ import FFmpegLoader
 /// Exactness matters for gapless playback and for analysis: at the end the decoder is drained and the
 /// resampler flushed, so every sample of the item comes out and nothing is added.
 public final class AudioDecoder<Sample: PCMSample> {
+    /// For messages (a name that is not UTF-8 shows U+FFFD); the file is opened by `file`'s bytes.
     public let path: String
+    /// The file as the kernel names it: what FFmpeg opens.
+    public let file: MediaPath
     /// The rate and channels of what `read` returns (the request, with the source's filled in).
     public private(set) var sampleRate = 0
     public private(set) var channels = 0
@@ -60,12 +64,15 @@ public final class AudioDecoder<Sample: PCMSample> {
     /// Opens `path` for decoding to `sampleRate` and `channels` (nil: the source's; more or fewer channels
     /// are mixed by libswresample's default matrix), stopping after `limit` seconds when given (as fpcalc
     /// stops at 120 s). Throws `DecodeError` when the file has no decodable audio stream.
-    public init(path: String, sampleRate requestedRate: Int? = nil, channels requestedChannels: Int? = nil,
+    /// `path` is opened by its bytes: a name that is not UTF-8 (Latin-1 `caf\xe9.flac`) opens too.
+    public init(path file: MediaPath, sampleRate requestedRate: Int? = nil, channels requestedChannels: Int? = nil,
                 limit: Double? = nil) throws {
+        let path = file.string
         try FFmpegLibrary.load(for: path)
         self.path = path
+        self.file = file
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_open_input(&context, path, nil, nil)
+        var status = file.withCString { avformat_open_input(&context, $0, nil, nil) }
         guard status >= 0, let context else { throw DecodeError(path: path, message: FFmpegLibrary.text(status)) }
         formatContext = context
         do {
@@ -109,6 +116,12 @@ public final class AudioDecoder<Sample: PCMSample> {
             release()
             throw error
         }
+    }
+
+    /// Opens `path` (a UTF-8 name; see `init(path: MediaPath, …)`).
+    public convenience init(path: String, sampleRate requestedRate: Int? = nil, channels requestedChannels: Int? = nil,
+                            limit: Double? = nil) throws {
+        try self.init(path: MediaPath(path), sampleRate: requestedRate, channels: requestedChannels, limit: limit)
     }
 
     deinit { release() }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import FFmpegLoader
+import MediaModel
 
 /// Transcodes one file to Opus-in-Ogg or MP3 in-process: `AudioDecoder` decodes (and resamples to a rate
 /// and channel count the encoder takes), libavcodec encodes, libavformat muxes into memory, and `read`
@@ -36,19 +37,21 @@ public final class Transcoder {
     /// Opens `path` and prepares the encoder and muxer; `bitRate` in bits per second (nil: the format's
     /// default), `startAt` seconds into the item (Subsonic's `timeOffset`). Throws `DecodeError` when the
     /// file does not decode or FFmpeg lacks the encoder.
-    public init(path: String, format: TranscodeFormat, bitRate: Int? = nil, startAt: Double = 0) throws {
+    /// `path` is opened by its bytes (a name that is not UTF-8 opens too).
+    public init(path file: MediaPath, format: TranscodeFormat, bitRate: Int? = nil, startAt: Double = 0) throws {
+        let path = file.string
         try FFmpegLibrary.load(for: path)
         self.format = format
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw DecodeError(path: path, message: "this FFmpeg has no \(format.encoderName) encoder")
         }
         // The source's rate when the encoder takes it (no resampling), else the encoder's first (Opus: 48 kHz).
-        let probe = try AudioDecoder<Float>(path: path)
+        let probe = try AudioDecoder<Float>(path: file)
         let rates = Self.list(encoder.pointee.supported_samplerates, end: 0)
         let rate = rates.isEmpty || rates.contains(Int32(probe.sourceSampleRate)) ? probe.sourceSampleRate : Int(rates[0])
         let channelCount = min(probe.sourceChannels, 2)
         decoder = probe.sampleRate == rate && probe.channels == channelCount
-            ? probe : try AudioDecoder<Float>(path: path, sampleRate: rate, channels: channelCount)
+            ? probe : try AudioDecoder<Float>(path: file, sampleRate: rate, channels: channelCount)
         if startAt > 0 { try decoder.seek(to: startAt) }
         sampleRate = rate
         channels = channelCount

@@ -134,7 +134,19 @@ public struct ItemTemplate: Sendable {
             f.locale = Locale(identifier: "en_US_POSIX")
             f.dateFormat = "yyyy-MM-dd HH:mm"
             return f.string(from: Date(timeIntervalSince1970: t))
+        case .real: return value.real.map(real) ?? value.description
         default: return value.description
         }
+    }
+
+    /// A real as text: at most six decimals (a peak's precision as loudgain writes it), trailing zeros
+    /// dropped: -15.123456789012345 → "-15.123457", -6.5 → "-6.5", 2.0 → "2" (it printed every one of
+    /// the 17 digits a Double holds).
+    public static func real(_ d: Double) -> String {
+        guard d.isFinite else { return String(d) }
+        var text = String(format: "%.6f", d)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 }

@@ -21,6 +21,47 @@ public struct MediaPath: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
     }
 
+    /// The path as text that gives the bytes back (`init(reversibleText:)`), for a front whose names are
+    /// text (MPD's URIs): a UTF-8 name is itself; each byte that is not part of valid UTF-8 becomes the
+    /// private-use character U+EF80 + (byte − 0x80), the mapping MirBSD's OPTU-8 uses. So that the rule
+    /// reverses on every name, a name's own U+EF80…U+EFFF (three bytes each) is written as its three bytes
+    /// mapped the same way. Latin-1 `caf\xe9` reads "caf\u{EFE9}".
+    public var reversibleText: String { Self.reversibleText(bytes) }
+
+    public static func reversibleText<C: Collection<UInt8>>(_ bytes: C) -> String {
+        // Fast path: valid UTF-8 holding no 0xEE lead byte (every U+EF80…U+EFFF starts with one) is itself.
+        if !bytes.contains(0xEE), let text = String(validating: bytes, as: UTF8.self) { return text }
+        var out = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var at = bytes.startIndex
+        func escape<S: Sequence<UInt8>>(_ raw: S) { for b in raw { out.append(Unicode.Scalar(0xEF00 + UInt32(b))!) } }
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                if (0xEF80...0xEFFF).contains(scalar.value) { escape(encoded) } else { out.append(scalar) }
+                at = bytes.index(at, offsetBy: encoded.count)
+            case .error(let length):
+                let end = bytes.index(at, offsetBy: length)
+                escape(bytes[at..<end])
+                at = end
+            case .emptyInput:
+                return String(out)
+            }
+        }
+    }
+
+    /// The bytes `reversibleText` was made from: U+EF80…U+EFFF are single bytes 0x80…0xFF, the rest UTF-8.
+    public init(reversibleText text: String) {
+        guard text.utf8.contains(0xEE) else { self.init(text); return }
+        var bytes: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            if (0xEF80...0xEFFF).contains(scalar.value) { bytes.append(UInt8(scalar.value - 0xEF00)) } else { bytes += Array(String(scalar).utf8) }
+        }
+        self.init(bytes: bytes)
+    }
+
     public var lastComponent: MediaPath {
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return self }
         return MediaPath(bytes: Array(bytes[(slash + 1)...]))

@@ -55,6 +55,14 @@ public struct PredicateParser {
            tokens.count > 1, case .string = tokens[1].kind {
             return true
         }
+        // `artist LIKES "x"`: a field, then a capitalised word that is no operator, then a value is a format
+        // string with a mistyped operator (it was searched as three words and matched nothing, silently);
+        // the parser then says which operators there are, with a caret under the word.
+        if tokens.count >= 3, case .identifier(let field) = tokens[0].kind, MediaProperty(name: field) != nil,
+           case .identifier(let word) = tokens[1].kind, word.count > 1,
+           word.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }), !["AND", "OR", "NOT"].contains(word) {
+            return true
+        }
         return tokens.contains { t in
             switch t.kind {
             case .symbol(let s): return ["==", "=", "=~", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||"].contains(s)

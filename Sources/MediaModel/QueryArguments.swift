@@ -171,7 +171,10 @@ public enum QueryArguments {
             case .not: return .not(try unary())
             case .open:
                 let p = try orExpression()
-                guard index < tokens.count, tokens[index] == .close else { throw QueryError("missing ')'", query: text) }
+                guard index < tokens.count, tokens[index] == .close else {
+                    // The caret goes where the ')' is missing: the end of the query.
+                    throw QueryError("missing ')' at the end of the query", query: text, position: text.count)
+                }
                 index += 1
                 return p
             case .and, .or, .close: throw QueryError("unexpected \(describe(token)) where a term was expected", query: text)

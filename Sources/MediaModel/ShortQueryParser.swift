@@ -113,6 +113,10 @@ public enum ShortQueryParser {
         case .regex, .natural: break
         }
         if let (lo, hi) = range(value), [.integer, .real, .duration, .timestamp, .date].contains(type) {
+            // A range that runs backwards matches nothing: said, not answered with silence (`year:2000..1990`).
+            if let lo, let hi, let a = orderKey(lo, type), let b = orderKey(hi, type), a > b {
+                throw QueryError("the range \(value) runs backwards and matches nothing: write \(hi)..\(lo)")
+            }
             var parts: [Predicate] = []
             if let lo { parts.append(try bound(property, lo, lower: true)) }
             if let hi { parts.append(try bound(property, hi, lower: false)) }
@@ -140,6 +144,17 @@ public enum ShortQueryParser {
         let lo = String(value[..<r.lowerBound]), hi = String(value[r.upperBound...])
         if lo.isEmpty && hi.isEmpty { return nil }
         return (lo.isEmpty ? nil : lo, hi.isEmpty ? nil : hi)
+    }
+
+    /// Where a range's end lies, to compare the two ends: a number, a duration's seconds, a date's or a
+    /// timestamp's start (its period's, or a relative one's); nil when it is none of these (the bound
+    /// then reports it).
+    private static func orderKey(_ text: String, _ type: MediaProperty.ValueType) -> Double? {
+        switch type {
+        case .integer, .real: return Double(text)
+        case .duration: return QueryLiterals.duration(text)
+        default: return QueryLiterals.Period(text)?.timestamp ?? QueryLiterals.relativeTimestamp(text)
+        }
     }
 
     /// One end of a range. Dates are periods: the lower bound is the start of its period, the upper bound

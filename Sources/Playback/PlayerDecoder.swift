@@ -5,7 +5,7 @@ import MediaModel
 /// source's own format for a sink that can switch to it.
 extension AudioDecoder where Sample == Int32 {
     convenience init(path: MediaPath, output: AudioFormat) throws {
-        try self.init(path: path.string, sampleRate: output.sampleRate, channels: output.channels)
+        try self.init(path: path, sampleRate: output.sampleRate, channels: output.channels)
     }
 
     /// The rate and channels `read` delivers (the depth is the pipeline's, always 32-bit integers).

@@ -51,7 +51,7 @@ extension Call {
         do {
             session = try await server.transcoding.threads.runIfActive {
                 // FFmpeg opens the descriptor's own file (`/proc/self/fd/N`), never the path again.
-                TranscodeSession(try Transcoder(path: file.procPath.string, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
+                TranscodeSession(try Transcoder(path: file.procPath, format: format, bitRate: bitRate, startAt: startAt), slot: slot)
             }
         } catch {
             slot.release()   // now, not when the thread pool frees the closure: the client's next request may be on its way

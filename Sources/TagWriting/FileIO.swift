@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaModel
 
 /// Whole reads and writes over POSIX calls, retried on EINTR and short counts.
 enum FileIO {
@@ -44,8 +45,10 @@ enum FileIO {
     }
 
     /// fsync of a directory, so a rename or an unlink in it survives a power loss.
-    static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    static func syncDirectory(_ path: String) { syncDirectory(MediaPath(path)) }
+
+    static func syncDirectory(_ path: MediaPath) {
+        let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
@@ -94,14 +97,17 @@ enum FileIO {
         var values: [Int32?] { lock.withLock { codes } }
     }
 
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func name(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+    /// The names in a directory as bytes (a name that is not UTF-8 intact), without "." and ".."; nil
+    /// when it cannot be read.
+    static func names(in directory: MediaPath) -> [[UInt8]]? {
+        guard let dir = directory.withCString({ opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
+        }
+        return names
     }
 
     static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }

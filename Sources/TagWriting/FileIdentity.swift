@@ -1,4 +1,5 @@
 import Glibc
+import MediaModel
 
 /// What says a file is still the one that was read: device, inode, size and modification time (to the
 /// nanosecond), with the mode, owner and access time a rewrite keeps.
@@ -25,9 +26,9 @@ struct FileIdentity: Equatable {
         links = Int(st.st_nlink)
     }
 
-    static func of(path: String) throws -> FileIdentity {
+    static func of(path: MediaPath) throws -> FileIdentity {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw TagWriteError.system("stat", path, errno) }
+        guard path.withCString({ stat($0, &st) }) == 0 else { throw TagWriteError.system("stat", path.string, errno) }
         return FileIdentity(st)
     }
 

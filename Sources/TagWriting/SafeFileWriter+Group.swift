@@ -1,4 +1,5 @@
 import Glibc
+import MediaModel
 
 extension SafeFileWriter {
     /// Writes many files with the guarantees of `write(_:to:original:)`, paying the fsyncs once per group
@@ -18,12 +19,12 @@ extension SafeFileWriter {
     final class Group {
         let writer: SafeFileWriter
         private let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        private let directories: [String]
+        private let directories: [MediaPath]
         private var pending: TagJournal.Entry?
 
         private struct InPlace {
             var index: Int
-            var path: String
+            var path: MediaPath
             var fd: Int32
             var original: FileIdentity
             var patches: [(offset: Int64, bytes: [UInt8])]
@@ -31,8 +32,8 @@ extension SafeFileWriter {
         }
         private struct Copy {
             var index: Int
-            var path: String
-            var copy: String
+            var path: MediaPath
+            var copy: MediaPath
             var fd: Int32
             var original: FileIdentity
             var size: Int
@@ -43,23 +44,23 @@ extension SafeFileWriter {
         private var outcomes: [Int: Result<(Method, Int), TagWriteError>] = [:]
 
         /// `paths`: every file the group may write (their directories go in the pending entry).
-        init(writer: SafeFileWriter, paths: [String]) {
+        init(writer: SafeFileWriter, paths: [MediaPath]) {
             self.writer = writer
-            directories = Array(Set(paths.map(FileIO.directory(of:)))).sorted()
+            directories = Array(Set(paths.map(\.directory))).sorted()
         }
 
         deinit {
             for file in inPlace { close(file.fd) }
-            for copy in copies { close(copy.fd); unlink(copy.copy) }
+            for copy in copies { close(copy.fd); _ = copy.copy.withCString(unlink) }
             if let pending { writer.journal.finish(pending) }
         }
 
         /// Prepares `rendering` of `path` (read as `original`): checks and saves the old bytes of an
         /// in-place write; makes the copy of a rewrite. Nothing is overwritten before `commit`.
-        func add(_ index: Int, _ rendering: TagFile.Rendering, to path: String, original: FileIdentity) {
+        func add(_ index: Int, _ rendering: TagFile.Rendering, to path: MediaPath, original: FileIdentity) {
             signal(SIGXFSZ, SIG_IGN)           // a file-size limit fails the write instead of killing mlib halfway
             do {
-                guard original.isWritable else { throw TagWriteError.readOnly(path) }
+                guard original.isWritable else { throw TagWriteError.readOnly(path.string) }
                 switch rendering {
                 case .patches(let patches) where patches.isEmpty:
                     outcomes[index] = .success((.unchanged, 0))
@@ -69,7 +70,7 @@ extension SafeFileWriter {
                     for patch in patches {
                         guard let old = FileIO.read(fd, count: patch.bytes.count, at: patch.offset) else {
                             close(fd)
-                            throw TagWriteError.changedMeanwhile(path)
+                            throw TagWriteError.changedMeanwhile(path.string)
                         }
                         ranges.append((patch.offset, old))
                     }
@@ -80,22 +81,23 @@ extension SafeFileWriter {
             } catch let error as TagWriteError {
                 outcomes[index] = .failure(error)
             } catch {
-                outcomes[index] = .failure(.system("write", path, EIO))
+                outcomes[index] = .failure(.system("write", path.string, EIO))
             }
         }
 
-        private func makeCopy(_ index: Int, _ content: [UInt8], of path: String, original: FileIdentity) throws -> Copy {
+        private func makeCopy(_ index: Int, _ content: [UInt8], of file: MediaPath, original: FileIdentity) throws -> Copy {
+            let path = file.string      // for messages
             if original.links > 1 { throw TagWriteError.hardLinked(path) }
             if pending == nil { pending = try writer.journal.recordPending(token: token, directories: directories) }
-            let copy = TagJournal.copyPath(of: path, token: token)
-            let fd = open(copy, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            let copyFile = TagJournal.copyPath(of: file, token: token), copy = copyFile.string
+            let fd = copyFile.withCString { open($0, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600) }
             guard fd >= 0 else {
                 let code = errno
                 throw code == EACCES || code == EROFS ? TagWriteError.readOnly(path) : FileIO.isFull(code) ? .diskFull(path) : .system("create", copy, code)
             }
             func fail(_ error: TagWriteError) -> TagWriteError {
                 close(fd)
-                unlink(copy)
+                _ = copyFile.withCString(unlink)
                 return error
             }
             if let code = FileIO.writeAll(fd, content) { throw fail(FileIO.isFull(code) ? .diskFull(path) : .system("write", copy, code)) }
@@ -110,7 +112,7 @@ extension SafeFileWriter {
             // The access time stays; the modification time is now's (the content changed).
             var times = [original.atime, timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1)]   // UTIME_NOW (a macro Swift does not import)
             futimens(fd, &times)
-            return Copy(index: index, path: path, copy: copy, fd: fd, original: original, size: content.count)
+            return Copy(index: index, path: file, copy: copyFile, fd: fd, original: original, size: content.count)
         }
 
         /// Writes what was added, durably, in the order above; the outcome of every index added.
@@ -126,8 +128,8 @@ extension SafeFileWriter {
             // A file changed since `add` read its old bytes is left alone (its old bytes are not the file's).
             var files: [InPlace] = []
             for file in inPlace {
-                if (try? FileIdentity.of(fd: file.fd, path: file.path)) == file.original { files.append(file) } else {
-                    outcomes[file.index] = .failure(.changedMeanwhile(file.path))
+                if (try? FileIdentity.of(fd: file.fd, path: file.path.string)) == file.original { files.append(file) } else {
+                    outcomes[file.index] = .failure(.changedMeanwhile(file.path.string))
                 }
             }
             guard !files.isEmpty else { return }
@@ -151,7 +153,7 @@ extension SafeFileWriter {
                 if let code = failure {
                     // Undone now, from the same old bytes the entry holds (which stays if this fails too).
                     if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
-                    outcomes[file.index] = .failure(FileIO.isFull(code) ? .diskFull(file.path) : .system("write", file.path, code))
+                    outcomes[file.index] = .failure(FileIO.isFull(code) ? .diskFull(file.path.string) : .system("write", file.path.string, code))
                 } else {
                     written.append(file)
                     outcomes[file.index] = .success((.inPlace, bytes))
@@ -163,7 +165,7 @@ extension SafeFileWriter {
                 // the next command, from the entry, which then stays).
                 for file in written {
                     if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
-                    outcomes[file.index] = .failure(.system("fsync", file.path, code))
+                    outcomes[file.index] = .failure(.system("fsync", file.path.string, code))
                 }
             }
             if undoFailed { close(entry.fd) } else { writer.journal.finish(entry) }
@@ -177,25 +179,25 @@ extension SafeFileWriter {
             }
             guard !copies.isEmpty else { return }
             let synced = FileIO.syncAll(copies.map(\.fd), dataOnly: false)
-            var renamedIn: Set<String> = []
+            var renamedIn: Set<MediaPath> = []
             for (copy, code) in zip(copies, synced) {
                 if let code {
-                    unlink(copy.copy)
-                    outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path) : .system("fsync", copy.copy, code))
+                    _ = copy.copy.withCString(unlink)
+                    outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))
                 } else if (try? FileIdentity.of(path: copy.path)) != copy.original {
-                    unlink(copy.copy)
-                    outcomes[copy.index] = .failure(.changedMeanwhile(copy.path))
-                } else if rename(copy.copy, copy.path) != 0 {
+                    _ = copy.copy.withCString(unlink)
+                    outcomes[copy.index] = .failure(.changedMeanwhile(copy.path.string))
+                } else if copy.copy.withCString({ from in copy.path.withCString { rename(from, $0) } }) != 0 {
                     let code = errno
-                    unlink(copy.copy)
-                    outcomes[copy.index] = .failure(.system("rename", copy.path, code))
+                    _ = copy.copy.withCString(unlink)
+                    outcomes[copy.index] = .failure(.system("rename", copy.path.string, code))
                 } else {
-                    renamedIn.insert(FileIO.directory(of: copy.path))
+                    renamedIn.insert(copy.path.directory)
                     outcomes[copy.index] = .success((.rewritten, copy.size))
                 }
             }
             // The renames made durable before the entry that would remove unrenamed copies goes.
-            let directoryFDs = renamedIn.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.filter { $0 >= 0 }
+            let directoryFDs = renamedIn.map { $0.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }.filter { $0 >= 0 }
             _ = FileIO.syncAll(directoryFDs, dataOnly: false)
             for fd in directoryFDs { close(fd) }
         }
@@ -205,8 +207,9 @@ extension SafeFileWriter {
     static let groupSize = 128
 
     /// Opens `path` to write in place, refusing a read-only file and one that is no longer `original`.
-    static func openForWriting(_ path: String, original: FileIdentity) throws -> Int32 {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+    static func openForWriting(_ file: MediaPath, original: FileIdentity) throws -> Int32 {
+        let fd = file.withCString { open($0, O_RDWR | O_CLOEXEC) }
+        let path = file.string
         guard fd >= 0 else {
             let code = errno
             throw code == EACCES || code == EROFS || code == EPERM ? TagWriteError.readOnly(path) : TagWriteError.system("open", path, code)

@@ -1,4 +1,5 @@
 import Glibc
+import MediaModel
 
 /// Puts a rendered tag edit on disk so that the file is always wholly its old bytes or wholly its new ones.
 ///
@@ -17,7 +18,7 @@ struct SafeFileWriter {
 
     /// Writes `rendering` over `path`, which was read as `original`. Returns the method and the bytes written.
     /// (A group of one: see `Group` for the order of writes and fsyncs.)
-    func write(_ rendering: TagFile.Rendering, to path: String, original: FileIdentity) throws -> (Method, Int) {
+    func write(_ rendering: TagFile.Rendering, to path: MediaPath, original: FileIdentity) throws -> (Method, Int) {
         let group = Group(writer: self, paths: [path])
         group.add(0, rendering, to: path, original: original)
         switch group.commit()[0] {

@@ -19,9 +19,10 @@ final class TagFile {
     /// TagLib's class for the file ("mpeg", "flac", "ogg", "mp4"…), from its name.
     let format: String
 
-    /// Opens `fd` (read-only; the caller closes it after this object is gone) as the format its name says.
-    init(fd: Int32, size: Int64, path: String) throws {
-        guard let format = Self.format(forExtension: Self.fileExtension(path)) else {
+    /// Opens `fd` (read-only; the caller closes it after this object is gone) as the format its name says
+    /// (`fileExtension`, when given: the exact name's; `path` is for messages).
+    init(fd: Int32, size: Int64, path: String, fileExtension: String? = nil) throws {
+        guard let format = Self.format(forExtension: fileExtension ?? Self.fileExtension(path)) else {
             throw TagWriteError.unsupportedFormat(path)
         }
         guard let handle = mlib_tw_open(fd, size, path, format) else { throw TagWriteError.unreadable(path) }

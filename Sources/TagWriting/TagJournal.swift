@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaModel
 
 /// The undo journal that makes `mlib tag`'s writes all-or-nothing, in a directory of its own (by default
 /// `$XDG_DATA_HOME/mlib/tag-journal`, beside the default library; `MLIB_TAG_JOURNAL` names another).
@@ -14,7 +15,9 @@ import Glibc
 /// - `*.pending`, before rewritten copies are made beside files: the copies' directories and the token in
 ///   their names (`.NAME.mlib-tag-TOKEN`; version 1: one copy's path). Recovery removes the copies still
 ///   there (their renames did not happen; the originals are untouched).
-/// Every mlib command recovers what it finds before it does anything else.
+/// Recovery (`recover`) runs when a library is opened (`Library.open`), before every scan and refresh,
+/// and before every mlib command: a running `mlib serve` or `mlib watch` completes an interrupted write
+/// before it reads the file again.
 public struct TagJournal: Sendable {
     public let directory: String
 
@@ -41,13 +44,13 @@ public struct TagJournal: Sendable {
 
     /// The old bytes of one file's ranges about to be overwritten in place.
     struct UndoRecord {
-        var path: String
+        var path: MediaPath
         var file: FileIdentity
         var ranges: [(offset: Int64, old: [UInt8])]
     }
 
     /// Records the old bytes of `ranges` of the file at `path` (identity `file`) before they are overwritten.
-    func recordUndo(path: String, file: FileIdentity, ranges: [(offset: Int64, old: [UInt8])]) throws -> Entry {
+    func recordUndo(path: MediaPath, file: FileIdentity, ranges: [(offset: Int64, old: [UInt8])]) throws -> Entry {
         try recordUndo([UndoRecord(path: path, file: file, ranges: ranges)])
     }
 
@@ -60,24 +63,25 @@ public struct TagJournal: Sendable {
         }
         var bytes = Array(header.utf8)
         for record in records { for range in record.ranges { bytes += range.old } }
-        return try record(bytes, suffix: "undo", about: records.first?.path ?? directory)
+        return try record(bytes, suffix: "undo", about: records.first?.path.string ?? directory)
     }
 
     /// Records the temporary copy `temporary` before it is created.
-    func recordPending(temporary: String) throws -> Entry {
-        try record(Array((Self.pendingMagic + Self.hex(temporary) + "\n").utf8), suffix: "pending", about: temporary)
+    func recordPending(temporary: MediaPath) throws -> Entry {
+        try record(Array((Self.pendingMagic + Self.hex(temporary) + "\n").utf8), suffix: "pending", about: temporary.string)
     }
 
     /// Records, before any is created, that copies named `.NAME.mlib-tag-TOKEN` (`copyName`) may appear in
     /// `directories`: one entry, one fsync, for a group of rewrites.
-    func recordPending(token: String, directories: [String]) throws -> Entry {
+    func recordPending(token: String, directories: [MediaPath]) throws -> Entry {
         let text = Self.groupPendingMagic + token + "\n" + directories.map { Self.hex($0) + "\n" }.joined()
-        return try record(Array(text.utf8), suffix: "pending", about: directories.first ?? directory)
+        return try record(Array(text.utf8), suffix: "pending", about: directories.first?.string ?? directory)
     }
 
-    /// The hidden name of the rewritten copy of `path` made under the pending entry of `token`.
-    static func copyPath(of path: String, token: String) -> String {
-        FileIO.directory(of: path) + "/." + FileIO.name(of: path) + copySuffix(token)
+    /// The hidden name of the rewritten copy of `path` made under the pending entry of `token` (by bytes:
+    /// the copy of a file whose name is not UTF-8 sits beside it too).
+    static func copyPath(of path: MediaPath, token: String) -> MediaPath {
+        path.directory.appending(MediaPath(bytes: [UInt8(ascii: ".")] + path.lastComponent.bytes + Array(copySuffix(token).utf8)))
     }
 
     static func copySuffix(_ token: String) -> String { ".mlib-tag-" + token }
@@ -121,6 +125,23 @@ public struct TagJournal: Sendable {
         public var stale: [String] = []         // entries about a file since replaced or gone (dropped)
         public var failed: [String] = []        // entries that could not be applied (left for next time)
         public var isEmpty: Bool { restored.isEmpty && removedCopies.isEmpty && stale.isEmpty && failed.isEmpty }
+
+        /// Nothing recovered.
+        public init() {}
+
+        /// One line per file, for a front to show (the CLI on standard error).
+        public var messages: [String] {
+            restored.map { "\($0): an interrupted mlib tag was undone (the old tags are back)" }
+                + removedCopies.map { "\($0): removed (an interrupted mlib tag's unfinished copy)" }
+                + failed.map { "\($0): an interrupted mlib tag could not be undone yet (kept in the journal)" }
+        }
+    }
+
+    /// Completes what an interrupted tag write left in the journal at `defaultDirectory()` (`recover`):
+    /// what `Library.open` and every scan run first, so that no front reads a half-written file.
+    @discardableResult
+    public static func recoverInterruptedWrites() -> Recovery {
+        TagJournal(directory: defaultDirectory()).recover()
     }
 
     /// Restores or completes every entry no live mlib holds. Cheap when there is none (one opendir).
@@ -147,21 +168,22 @@ public struct TagJournal: Sendable {
                 var failed = false
                 for undo in undos {
                     switch Self.restore(undo) {
-                    case .restored: result.restored.append(undo.path)
-                    case .stale: result.stale.append(undo.path)
-                    case .failed: result.failed.append(undo.path); failed = true
+                    case .restored: result.restored.append(undo.path.string)
+                    case .stale: result.stale.append(undo.path.string)
+                    case .failed: result.failed.append(undo.path.string); failed = true
                     }
                 }
                 if failed { continue }                      // kept: the next command tries again
             } else if name.hasSuffix(".pending"), let copy = Self.parsePending(bytes) {
-                if unlink(copy) == 0 { result.removedCopies.append(copy); FileIO.syncDirectory(FileIO.directory(of: copy)) }
+                if copy.withCString(unlink) == 0 { result.removedCopies.append(copy.string); FileIO.syncDirectory(copy.directory) }
             } else if name.hasSuffix(".pending"), let group = Self.parseGroupPending(bytes) {
+                let suffix = Array(Self.copySuffix(group.token).utf8)
                 for directory in group.directories {
-                    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+                    guard let names = FileIO.names(in: directory) else { continue }
                     var removed = false
-                    for name in names where name.hasPrefix(".") && name.hasSuffix(Self.copySuffix(group.token)) {
-                        let copy = directory + "/" + name
-                        if unlink(copy) == 0 { result.removedCopies.append(copy); removed = true }
+                    for name in names where name.first == UInt8(ascii: ".") && name.reversed().starts(with: suffix.reversed()) {
+                        let copy = directory.appending(MediaPath(bytes: name))
+                        if copy.withCString(unlink) == 0 { result.removedCopies.append(copy.string); removed = true }
                     }
                     if removed { FileIO.syncDirectory(directory) }
                 }
@@ -181,7 +203,7 @@ public struct TagJournal: Sendable {
     }
 
     struct Undo {
-        var path: String
+        var path: MediaPath
         var device: UInt64, inode: UInt64, size: Int64
         var ranges: [(offset: Int64, old: [UInt8])]
     }
@@ -189,10 +211,10 @@ public struct TagJournal: Sendable {
     enum RestoreOutcome { case restored, stale, failed }
 
     static func restore(_ undo: Undo) -> RestoreOutcome {
-        let fd = open(undo.path, O_WRONLY | O_CLOEXEC)
+        let fd = undo.path.withCString { open($0, O_WRONLY | O_CLOEXEC) }
         guard fd >= 0 else { return errno == ENOENT ? .stale : .failed }
         defer { close(fd) }
-        guard let now = try? FileIdentity.of(fd: fd, path: undo.path) else { return .failed }
+        guard let now = try? FileIdentity.of(fd: fd, path: undo.path.string) else { return .failed }
         guard now.device == undo.device, now.inode == undo.inode, now.size == undo.size else { return .stale }
         for range in undo.ranges where FileIO.writeAll(fd, range.old, at: range.offset) != nil { return .failed }
         return fsync(fd) == 0 ? .restored : .failed
@@ -211,7 +233,7 @@ public struct TagJournal: Sendable {
         let magic = line().map { $0 + "\n" }
         let files: Int
         if magic == undoMagic { files = 1 } else if magic == groupUndoMagic, let n = line().flatMap({ Int($0) }) { files = n } else { return nil }
-        var headers: [(path: String, identity: [UInt64], spans: [(Int64, Int)])] = []
+        var headers: [(path: MediaPath, identity: [UInt64], spans: [(Int64, Int)])] = []
         for _ in 0..<files {
             guard let hexPath = line(), let path = unhex(hexPath),
                   let identity = line()?.split(separator: " ").compactMap({ UInt64($0) }), identity.count == 3,
@@ -237,7 +259,7 @@ public struct TagJournal: Sendable {
         return undos
     }
 
-    static func parseGroupPending(_ bytes: [UInt8]) -> (token: String, directories: [String])? {
+    static func parseGroupPending(_ bytes: [UInt8]) -> (token: String, directories: [MediaPath])? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(groupPendingMagic) else { return nil }
         let lines = text.dropFirst(groupPendingMagic.count).split(separator: "\n").map(String.init)
@@ -245,19 +267,20 @@ public struct TagJournal: Sendable {
         return (token, lines.dropFirst().compactMap(unhex))
     }
 
-    static func parsePending(_ bytes: [UInt8]) -> String? {
+    static func parsePending(_ bytes: [UInt8]) -> MediaPath? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(pendingMagic) else { return nil }
         let rest = text.dropFirst(pendingMagic.count).split(separator: "\n").first.map(String.init)
         return rest.flatMap(unhex)
     }
 
-    /// Paths as hex: any byte, newlines included, survives the line-based header.
-    static func hex(_ s: String) -> String {
-        s.utf8.map { String(format: "%02x", $0) }.joined()
+    /// Paths as hex of their bytes: any byte, newlines and names that are not UTF-8 included, survives
+    /// the line-based header.
+    static func hex(_ path: MediaPath) -> String {
+        path.bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    static func unhex(_ s: String) -> String? {
+    static func unhex(_ s: String) -> MediaPath? {
         var bytes: [UInt8] = []
         var chars = Array(s.utf8)[...]
         while chars.count >= 2 {
@@ -265,6 +288,6 @@ public struct TagJournal: Sendable {
             bytes.append(b)
             chars = chars.dropFirst(2)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return MediaPath(bytes: bytes)
     }
 }

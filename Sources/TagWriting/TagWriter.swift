@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import MediaModel
 
 /// What an edit of one file changes (or changed).
 public struct TagFileReport: Sendable {
@@ -9,9 +10,13 @@ public struct TagFileReport: Sendable {
         public var old: [String]
         public var new: [String]
     }
-    public enum Outcome: String, Sendable { case unchanged, planned, inPlace = "in place", rewritten, failed }
+    /// `notWritten`: the run was stopped (`shouldStop`) before this file's group; the file is unchanged.
+    public enum Outcome: String, Sendable { case unchanged, planned, inPlace = "in place", rewritten, failed, notWritten = "not written" }
 
+    /// The file's path for display (a name that is not UTF-8 shows U+FFFD); `file` is the exact one.
     public var path: String
+    /// The file as the kernel names it (what was opened and written).
+    public var file: MediaPath
     public var changes: [FieldChange] = []
     public var picturesBefore = 0
     public var picturesAfter = 0
@@ -22,6 +27,11 @@ public struct TagFileReport: Sendable {
     public var error: String?
 
     public var changesSomething: Bool { !changes.isEmpty || picturesBefore != picturesAfter }
+
+    public init(file: MediaPath) {
+        self.file = file
+        path = file.string
+    }
 }
 
 /// A tag edit: field changes, pictures and a rating.
@@ -60,14 +70,25 @@ public struct TagWriter: Sendable {
     }
 
     /// Whether mlib can write this file's tags (by its name).
-    public static func canWrite(_ path: String) -> Bool {
-        TagFile.format(forExtension: TagFile.fileExtension(path)) != nil
+    public static func canWrite(_ path: MediaPath) -> Bool {
+        TagFile.format(forExtension: path.fileExtension) != nil
     }
 
-    /// What `edit` changes in `path`; written only when `write` is true. Never throws: a failure is the
-    /// report's `error` (the file untouched).
+    /// What `edit` changes in `file`; written only when `write` is true. Never throws: a failure is the
+    /// report's `error` (the file untouched). Files are opened, written and renamed by their bytes (a name
+    /// that is not UTF-8 too).
+    public func edit(_ file: MediaPath, _ edit: TagEdit, write: Bool) -> TagFileReport {
+        write ? self.edit([(file, edit)])[0] : prepare(file, edit, render: false).report
+    }
+
+    /// `edit` of a UTF-8 path.
     public func edit(_ path: String, _ edit: TagEdit, write: Bool) -> TagFileReport {
-        write ? self.edit([(path, edit)])[0] : prepare(path, edit, render: false).report
+        self.edit(MediaPath(path), edit, write: write)
+    }
+
+    /// `edit(jobs)` of UTF-8 paths.
+    public func edit(_ jobs: [(path: String, edit: TagEdit)]) -> [TagFileReport] {
+        edit(jobs.map { (file: MediaPath($0.path), edit: $0.edit) })
     }
 
     /// Writes each job's edit to its file, in groups of `SafeFileWriter.groupSize` whose journal entries and
@@ -75,17 +96,29 @@ public struct TagWriter: Sendable {
     /// in the order of `jobs`. Never throws: a failure is its file's report's `error` (that file untouched).
     /// One group is committed (its fsyncs waited for) on a thread of its own while the next is read and
     /// rendered: on 1,000 padded files the waits were half the time when they took turns.
-    public func edit(_ jobs: [(path: String, edit: TagEdit)]) -> [TagFileReport] {
+    ///
+    /// `shouldStop` is asked before each group: once true, the groups not begun are not written (their
+    /// reports say `notWritten`); the groups begun are finished, each file wholly old or wholly new, so a
+    /// Ctrl-C leaves no half-written file and no hidden copy.
+    public func edit(_ jobs: [(file: MediaPath, edit: TagEdit)], shouldStop: () -> Bool = { false }) -> [TagFileReport] {
         let committed = CommittedGroups(count: jobs.count)
         let committer = DispatchQueue(label: "mlib.tag.commit")
         let oneCommitting = DispatchSemaphore(value: 1)
         for start in stride(from: 0, to: jobs.count, by: SafeFileWriter.groupSize) {
             let slice = jobs[start..<min(jobs.count, start + SafeFileWriter.groupSize)]
-            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.path))
+            if shouldStop() {
+                committed.store(slice.map { job in
+                    var report = TagFileReport(file: job.file)
+                    report.outcome = .notWritten
+                    return report
+                }, at: start)
+                continue
+            }
+            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.file))
             var reports: [TagFileReport] = []
             for (i, job) in slice.enumerated() {
-                let (report, rendering) = prepare(job.path, job.edit, render: true)
-                if let rendering { group.add(i, rendering.rendering, to: job.path, original: rendering.original) }
+                let (report, rendering) = prepare(job.file, job.edit, render: true)
+                if let rendering { group.add(i, rendering.rendering, to: job.file, original: rendering.original) }
                 reports.append(report)
             }
             oneCommitting.wait()
@@ -101,14 +134,15 @@ public struct TagWriter: Sendable {
 
     /// Reads `path` and applies `edit` in memory: the report of what changes (outcome `planned`), and with
     /// `render` the bytes to write and the identity the file had when read.
-    func prepare(_ path: String, _ edit: TagEdit, render: Bool) -> (report: TagFileReport, rendering: (rendering: TagFile.Rendering, original: FileIdentity)?) {
-        var report = TagFileReport(path: path)
+    func prepare(_ file: MediaPath, _ edit: TagEdit, render: Bool) -> (report: TagFileReport, rendering: (rendering: TagFile.Rendering, original: FileIdentity)?) {
+        var report = TagFileReport(file: file)
+        let path = file.string      // for messages
         do {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = file.withCString { open($0, O_RDONLY | O_CLOEXEC) }
             guard fd >= 0 else { throw TagWriteError.system("open", path, errno) }
             defer { close(fd) }
             let original = try FileIdentity.of(fd: fd, path: path)
-            let file = try TagFile(fd: fd, size: original.size, path: path)
+            let file = try TagFile(fd: fd, size: original.size, path: path, fileExtension: file.fileExtension)
             let before = file.properties
             report.picturesBefore = file.pictureCount
             let after = TagChange.joinSingleValued(TagChange.apply(edit.changes, to: before, totalsApart: file.keepsTotalsApart),

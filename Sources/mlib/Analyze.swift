@@ -66,7 +66,7 @@ struct Analyze: AsyncParsableCommand {
     @Flag(name: .long, help: "With --write: show the tag changes, write nothing to the files.")
     var dryRun = false
 
-    @Option(name: .shortAndLong, help: "Files decoded at once (default: the number of cores).")
+    @Option(name: [.customShort("j", allowingJoined: true), .long], help: "Files decoded at once (default: the number of cores; -j4 or -j 4).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")
@@ -113,7 +113,7 @@ struct Analyze: AsyncParsableCommand {
     /// the written files read again into the index. The reports, in path order.
     func writeTags(_ library: Library, filter: MediaModel.Predicate) async throws -> [TagFileReport] {
         let items = try library.store.items(MediaQuery(filter: filter)).sorted { $0.path.string < $1.path.string }
-        let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (path: item.path.string, edit: $0) } }
+        let jobs = items.compactMap { item in ReplayGainFields.edit(for: item).map { (file: item.path, edit: $0) } }
         if !quiet && !json {
             // An item analysed without a gain (silence, or audio too short to measure) has nothing to write: said,
             // so that a file left without REPLAYGAIN_* tags is not taken for a failure to write them.
@@ -122,9 +122,7 @@ struct Analyze: AsyncParsableCommand {
             }
         }
         let writer = TagWriter()
-        let reports = dryRun ? jobs.map { writer.edit($0.path, $0.edit, write: false) } : writer.edit(jobs)
-        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
-        if !written.isEmpty { try await library.refresh(files: written.map { MediaPath($0.path) }) }
+        let reports = dryRun ? jobs.map { writer.edit($0.file, $0.edit, write: false) } : try await library.writeTags(jobs, writer: writer)
         if json || quiet {
             for report in reports where report.outcome == .failed { printError(report.error ?? report.path) }
         } else if dryRun {

@@ -33,6 +33,11 @@ enum Completions {
     ///   typed that matches no word), bash's own filename completion runs, as for commands without a
     ///   completion script; without it, installing the script took path completion away.
     /// - `mlib help <TAB>` offers the subcommands (ArgumentParser's `help` completes nothing).
+    /// - A subcommand name still being typed is completed as one: ArgumentParser's script took the word
+    ///   under the cursor for the subcommand as soon as it named one, so `mlib pla<TAB>` (which bash
+    ///   completes to `play`, the common prefix) never offered `playlist`.
+    /// - The script ends with a newline (it ended on `_mlib mlib`, which `cat`ing it or appending to it
+    ///   joined with the next line).
     /// nil for the other shells and other command lines: ArgumentParser answers those itself.
     static func script(for arguments: [String]) -> String? {
         guard arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] else { return nil }
@@ -45,6 +50,11 @@ enum Completions {
         if let start = script.range(of: "\n_mlib_help() {\n"), let end = script.range(of: "\n}\n", range: start.upperBound..<script.endIndex) {
             script.insert(contentsOf: "\n    COMPREPLY+=($(compgen -W '\(names)' -- \"${cur}\"))", at: end.lowerBound)
         }
+        script = script.replacingOccurrences(of: "    local -r subcommand=\"${unparsed_words[0]}\"\n",
+                                              with: "    local subcommand=\"${unparsed_words[0]}\"\n"
+                                                  + "    # The word under the cursor is still being typed: offer the subcommands it may become.\n"
+                                                  + "    (( ${#unparsed_words[@]} > 1 )) || subcommand=\"\"\n")
+        if !script.hasSuffix("\n") { script += "\n" }
         return script
     }
 }

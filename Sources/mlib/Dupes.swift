@@ -52,7 +52,7 @@ struct Dupes: AsyncParsableCommand {
             for member in cluster.members {
                 let format = member.fileType ?? member.codec ?? "?"
                 let rate = member.bitRate.map { "\(($0 + 500) / 1000) kb/s" } ?? "? kb/s"
-                let size = member.fileSize.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "?"
+                let size = member.fileSize.map(Format.bytes) ?? "?"
                 print("\(format)\t\(rate)\t\(size)\t\(member.path)")
             }
         }

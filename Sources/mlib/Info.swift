@@ -76,14 +76,14 @@ struct Info: AsyncParsableCommand {
             out.flush()
             FileHandle.standardError.write(Data("mlib: \(error.description)\n".utf8))
         }
-        for argument in rawArgumentPaths() {
+        for argument in RawArguments.paths(files) {
             // "-": standard input, as ffprobe reads it; copied to a file first, because TagLib and FFmpeg's
             // demuxers (an MP4's index at its end) need to seek.
             let standardInput = argument.string == "-" ? try StandardInputFile() : nil
             defer { standardInput?.remove() }
             // A directory: the media files below it (its unreadable folders after them); anything else is
             // read as a file, so a missing path or a symlink loop gets its own error.
-            let listing = Self.isDirectory(argument) ? MediaFileListing(under: argument) : nil
+            let listing = argument.isDirectoryOnDisk ? MediaFileListing(under: argument) : nil
             let paths = standardInput.map { [$0.path] } ?? listing?.files ?? [argument]
             await MediaProbe.probeInOrder(paths, concurrency: jobs ?? MediaProbe.defaultConcurrency) { _, result in
                 switch result {
@@ -112,32 +112,9 @@ struct Info: AsyncParsableCommand {
         if failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
     }
 
-    private static func isDirectory(_ path: MediaPath) -> Bool {
-        var st = stat()
-        return path.withCString { stat($0, &st) } == 0 && st.st_mode & S_IFMT == S_IFDIR
-    }
-
     private func writeJSON(_ value: JSONValue, first: Bool, to out: inout StandardOutput) {
         if json { out.write(first ? "\n" : ",\n") }
         out.write(value.serialized(pretty: json))
         if jsonl { out.write("\n") }
-    }
-
-    /// The file arguments as the exact bytes the kernel passed: a non-UTF-8 name must reach open() intact,
-    /// and Swift's String arguments would have repaired it.
-    private func rawArgumentPaths() -> [MediaPath] {
-        let raw = RawArguments.all
-        // ArgumentParser has already validated; the positional files are the raw args that match, in order.
-        var result: [MediaPath] = []
-        var cursor = raw.startIndex
-        for file in files {
-            if let i = raw[cursor...].firstIndex(where: { MediaPath(bytes: $0).string == file }) {
-                result.append(MediaPath(bytes: raw[i]))
-                cursor = raw.index(after: i)
-            } else {
-                result.append(MediaPath(file))
-            }
-        }
-        return result
     }
 }

@@ -34,8 +34,20 @@ struct LibraryOptions: ParsableArguments {
     /// Opens the library (`Library.open`: SQLite or PostgreSQL). Commands that only read or edit what is
     /// there use `.existing` (a mistyped path is "no library at …", exit 3); only commands that fill one
     /// use `.create`.
+    /// A library created at a path given (--library, $MLIB_LIBRARY) needs its folder to exist: a mistyped
+    /// `--library /no/such/dir/lib.sqlite` made every folder on the way silently. Only the default
+    /// location's folders ($XDG_DATA_HOME/mlib) are made.
     func library(_ mode: LibraryOpenMode = .existing) throws -> Library {
-        try Library.open(locator, mode: mode)
+        let given = library ?? ProcessInfo.processInfo.environment["MLIB_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        if mode == .create, given != nil, case .sqlite(let path) = locator {
+            let folder = (path as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: path),
+               !(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                throw IndexError.cannotOpen(database: path, reason: "no folder \(folder) (mlib makes no folders for a library named by --library or MLIB_LIBRARY: create it first)")
+            }
+        }
+        return try Library.open(locator, mode: mode)
     }
 
     /// The store of `library(mode)`, for commands that only query or edit through the store protocols.

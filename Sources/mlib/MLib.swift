@@ -1,6 +1,7 @@
 import ArgumentParser
 import EarlySignals
 import Foundation
+import TagWriting
 
 /// The `mlib` command. Each subcommand lives in its own file and is a thin layer over the library modules.
 @main
@@ -27,8 +28,10 @@ struct MLib: AsyncParsableCommand {
     /// (ExitStatus.swift). No command, worker thread or library calls exit().
     static func main() async {
         let status: Int32
-        // An `mlib tag` killed mid-write left its journal: every file is made wholly old again first.
-        TagRecovery.run()
+        // An `mlib tag` killed mid-write left its journal: every file is made wholly old again first, and
+        // said (TagWriting's recovery, which Library.open and every scan also run, for serve, watch and
+        // Swift programs; here for the commands that open no library too, as tag --files and info).
+        for line in TagJournal.recoverInterruptedWrites().messages { printError(line) }
         do {
             if let script = Completions.script(for: Array(CommandLine.arguments.dropFirst())) {
                 print(script, terminator: "")

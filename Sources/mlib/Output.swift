@@ -22,11 +22,38 @@ struct StandardOutput {
     }
 }
 
+extension MediaPath {
+    /// Whether the path names a directory (symbolic links followed), asked by its bytes.
+    var isDirectoryOnDisk: Bool {
+        var st = stat()
+        return withCString { stat($0, &st) } == 0 && st.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Whether the path names anything (symbolic links followed), asked by its bytes.
+    var existsOnDisk: Bool {
+        var st = stat()
+        return withCString { stat($0, &st) } == 0
+    }
+}
+
 /// The process arguments as raw bytes (argv), for file names that are not valid UTF-8.
 enum RawArguments {
     static var all: [[UInt8]] {
         (1..<Int(CommandLine.argc)).compactMap { i in
             CommandLine.unsafeArgv[i].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) }
+        }
+    }
+
+    /// `arguments` (file or directory arguments as ArgumentParser parsed them) as the exact bytes the
+    /// kernel passed: a non-UTF-8 name must reach open() intact, and Swift's String arguments have
+    /// repaired it (U+FFFD). The raw arguments that read as each, in order; one not found as it is.
+    static func paths(_ arguments: [String]) -> [MediaPath] {
+        let raw = all
+        var cursor = raw.startIndex
+        return arguments.map { argument in
+            guard let i = raw[cursor...].firstIndex(where: { MediaPath(bytes: $0).string == argument }) else { return MediaPath(argument) }
+            cursor = raw.index(after: i)
+            return MediaPath(bytes: raw[i])
         }
     }
 }

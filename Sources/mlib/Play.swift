@@ -163,15 +163,19 @@ struct Play: AsyncParsableCommand {
     private func fileItems(_ index: (any LibraryStore)?) throws -> (items: [MediaItem], leftOut: Int) {
         var items: [MediaItem] = []
         var leftOut = 0
-        for argument in terms.flatMap({ Self.filesBelow($0, leftOut: &leftOut) }) {
-            let path = MediaPath(argument)
-            guard FileManager.default.fileExists(atPath: argument) else {
-                printError("\(argument): no such file")
+        // By their bytes: a name that is not UTF-8 reaches the file system intact.
+        for path in RawArguments.paths(terms).flatMap({ Self.filesBelow($0, leftOut: &leftOut) }) {
+            guard path.existsOnDisk else {
+                printError("\(path): no such file")
                 leftOut += 1
                 continue
             }
-            let absolute = MediaPath(URL(fileURLWithPath: argument).standardizedFileURL.path)
-            if let indexed = try index.flatMap({ try $0.item(path: absolute) }) { items.append(indexed); continue }
+            // As indexed: by its real path (roots are stored resolved), or as given below the current folder.
+            let given = path.bytes.first == UInt8(ascii: "/") ? path : MediaPath(FileManager.default.currentDirectoryPath).appending(path)
+            if let index, let indexed = try index.item(path: Scan.absolutePath(path)) ?? index.item(path: given) {
+                items.append(indexed)
+                continue
+            }
             // Not indexed: read its tags and duration now, so the status line has them.
             if let probed = try? MediaProbe.probe(path) { items.append(probed.item); continue }
             var item = MediaItem(path: path)
@@ -183,13 +187,12 @@ struct Play: AsyncParsableCommand {
 
     /// `argument`, or the media files below it when it is a directory (`MediaFileListing`, as mlib scan and
     /// mlib info find them); its unreadable folders are one line each.
-    private static func filesBelow(_ argument: String, leftOut: inout Int) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [argument] }
-        let listing = MediaFileListing(under: MediaPath(argument))
+    private static func filesBelow(_ argument: MediaPath, leftOut: inout Int) -> [MediaPath] {
+        guard argument.isDirectoryOnDisk else { return [argument] }
+        let listing = MediaFileListing(under: argument)
         listing.unreadableDirectories.forEach { printError($0.description) }
         leftOut += listing.unreadableDirectories.count
-        return listing.files.map(\.string)
+        return listing.files
     }
 
     /// The queue in play order, one line each; `start` (1-based, in play order) is marked `▶`, as the

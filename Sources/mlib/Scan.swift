@@ -90,8 +90,10 @@ struct Scan: AsyncParsableCommand {
         if failures { return try Failures.list(libraryOptions, json: json) }
         if dryRun { return try listWithoutScanning() }
 
-        // Only scanning a directory makes a new library; a rescan (or --forget) of a mistyped path creates
-        // nothing, not even the lock file.
+        // Only scanning a directory makes a new library, and only one that exists: a rescan (or --forget)
+        // or a scan of a mistyped path creates nothing, not even the lock file (`scan /nonexistent` made
+        // an empty library).
+        let targets = try RawArguments.paths(directories).map(Self.existingDirectory)
         let library = try libraryOptions.library(directories.isEmpty ? .existing : .create)
         var options = Library.ScanOptions()
         options.lockTimeout = noWait ? 0 : waitTimeout
@@ -116,7 +118,7 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         options.shouldStop = { stop.isSet }
         options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
-        let result = try await library.scan(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options)
+        let result = try await library.scan(targets, options: options)
         display?.clear()
         let playlists = ScanPlaylists.report(result.playlists)
 
@@ -160,7 +162,7 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         var entries: [DryRunEntry] = []
         var unchanged = 0
-        try library.dryRun(try Self.rawDirectories(directories).map(Self.existingDirectory), options: options) { entry in
+        try library.dryRun(try RawArguments.paths(directories).map(Self.existingDirectory), options: options) { entry in
             if json { return entries.append(entry) }
             switch (entry.excludedBy, entry.verdict) {
             case (let reason?, _): print("- \(entry.path)  excluded by \(reason)")
@@ -186,17 +188,6 @@ struct Scan: AsyncParsableCommand {
             throw CLIError.input("\(directory): not a directory")
         }
         return real
-    }
-
-    /// The directory arguments as raw bytes, so non-UTF-8 names reach the file system intact.
-    static func rawDirectories(_ directories: [String]) -> [MediaPath] {
-        let raw = RawArguments.all
-        var cursor = raw.startIndex
-        return directories.map { directory in
-            guard let i = raw[cursor...].firstIndex(where: { MediaPath(bytes: $0).string == directory }) else { return MediaPath(directory) }
-            cursor = raw.index(after: i)
-            return MediaPath(bytes: raw[i])
-        }
     }
 
     static func realPath(_ path: MediaPath) -> MediaPath? {

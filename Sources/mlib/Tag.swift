@@ -1,4 +1,5 @@
 import ArgumentParser
+import EarlySignals
 import Foundation
 import Library
 import MediaIndex
@@ -23,7 +24,9 @@ struct Tag: AsyncParsableCommand {
             terminal, then writes each file so that it is always wholly old or wholly new: in place behind an \
             undo journal when the new tag fits, else as a copy renamed over the file. A read-only file, a file \
             changed meanwhile and a full disk are refused with the file untouched. The written files' items \
-            are read again at once (ids, play counts, ratings and playlist entries kept).
+            are read again at once (ids, play counts, ratings and playlist entries kept). Ctrl-C stops between \
+            groups of files: the group being written is finished, the files not begun stay as they were, and \
+            mlib says how many of each.
 
             Examples:
               mlib tag artist:Bjork artist=Björk
@@ -31,7 +34,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
               mlib tag album:Homogenic --write-ratings
 
-            \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches"))
+            \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches", interruptible: true))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -99,11 +102,13 @@ struct Tag: AsyncParsableCommand {
             edit.picture = (Array(data), mime)
         }
         let library = files ? nil : try libraryOptions.library()
-        let items = try files ? rest.map { (path: Self.absolute($0), rating: Int64?.none) } : Self.items(library!, terms: all ? [] : rest)
+        // Files by their bytes, from the command line or the library: a name that is not UTF-8 is written too.
+        let items = try files ? RawArguments.paths(rest).map { (path: Self.absolute($0), rating: Int64?.none) }
+            : Self.items(library!, terms: all ? [] : rest)
         if items.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
         let paths = items.map(\.path)
         // Each file's edit: the same changes, and with --write-ratings its item's rating.
-        var edits: [String: TagEdit] = [:]
+        var edits: [MediaPath: TagEdit] = [:]
         for item in items {
             var own = edit
             if writeRatings, let rating = item.rating { own.rating = Int(rating) }
@@ -132,33 +137,48 @@ struct Tag: AsyncParsableCommand {
                     return
                 }
             }
-            reports = plan.filter { $0.outcome != .planned } + writer.edit(changing.map { ($0.path, edits[$0.path]!) })
+            reports = plan.filter { $0.outcome != .planned }
+                + (try await write(changing.map { (file: $0.file, edit: edits[$0.file]!) }, library, writer))
         } else {
             // Nobody to ask: each file read once, and what changed shown as it was written.
-            reports = writer.edit(paths.map { ($0, edits[$0]!) })
+            reports = try await write(paths.map { (file: $0, edit: edits[$0]!) }, library, writer)
             if !json { TagReportText.show(reports, json: false, failures: false) }
         }
-        reports.sort { $0.path < $1.path }
-        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
-        if let library, !written.isEmpty {
-            try await library.refresh(files: written.map { MediaPath($0.path) })
-        }
+        reports.sort { $0.file < $1.file }
         if json { TagReportText.printJSON(reports) } else { TagReportText.summary(reports) }
+        let notWritten = reports.filter { $0.outcome == .notWritten }.count
+        if mlib_stop_requested() != 0 {
+            let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }.count
+            printError("interrupted: \(written) file\(written == 1 ? "" : "s") written, \(notWritten) not begun and unchanged; "
+                       + "every file is wholly old or wholly new" + (library == nil ? "" : ", and the library has the written ones"))
+            throw ExitCode(ExitStatus.interrupted)
+        }
         if reports.contains(where: { $0.outcome == .failed }) { throw ExitCode(ExitStatus.partialFailure) }
+    }
+
+    /// Writes `jobs` (`Library.writeTags`: written, then read again into the library; or the files alone
+    /// with --files). From here on Ctrl-C (or SIGTERM) stops between groups of files instead of killing
+    /// mlib in the middle of one: it exited 130 without a word and left hidden `.NAME.mlib-tag-*` copies
+    /// for the next command to remove.
+    private func write(_ jobs: [(file: MediaPath, edit: TagEdit)], _ library: Library?, _ writer: TagWriter) async throws -> [TagFileReport] {
+        StopFlag().watch()
+        let stop = { mlib_stop_requested() != 0 }
+        if let library { return try await library.writeTags(jobs, writer: writer, shouldStop: stop) }
+        return writer.edit(jobs, shouldStop: stop)
     }
 
     /// The files of the items matching `terms` (every item when empty), in path order, with the rating given
     /// in mlib (not the one read from the file's tags).
-    static func items(_ library: Library, terms: [String]) throws -> [(path: String, rating: Int64?)] {
+    static func items(_ library: Library, terms: [String]) throws -> [(path: MediaPath, rating: Int64?)] {
         let filter = terms.isEmpty ? Predicate.all : try QueryInput.predicate(terms)
         let items = try library.store.items(MediaQuery(filter: filter))
         // Another host's item is its file, not the one at that path here.
         try library.requireThisHost(items, doing: "write tags")
-        return items.map { ($0.path.string, $0.userRating) }.sorted { $0.path < $1.path }
+        return items.map { ($0.path, $0.userRating) }.sorted { $0.path < $1.path }
     }
 
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        return FileManager.default.currentDirectoryPath + "/" + path
+    static func absolute(_ path: MediaPath) -> MediaPath {
+        if path.bytes.first == UInt8(ascii: "/") { return path }
+        return MediaPath(FileManager.default.currentDirectoryPath).appending(path)
     }
 }

@@ -85,7 +85,7 @@ struct Watch: AsyncParsableCommand {
         scanOptions.onWait = { printError("waiting for another scan of \(locator) to finish…") }
         scanOptions.onRereading = { printError(Scan.rereadingLine($0)) }
         // New roots are added under the scan lock, released before the watcher takes it for each scan.
-        let targets = try library.addRoots(for: try Scan.rawDirectories(directories).map(Scan.existingDirectory), options: scanOptions).directories
+        let targets = try library.addRoots(for: try RawArguments.paths(directories).map(Scan.existingDirectory), options: scanOptions).directories
         var options = WatchOptions()
         options.debounce = debounce
         options.maxWatches = maxWatches

@@ -63,9 +63,12 @@ import Testing
             #expect(r.stderr.hasPrefix("mlib: no library at "), "\(command): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: parent.path), "\(command) created \(parent.path)")
         }
-        // The commands that fill a library make one.
+        // The commands that fill a library make one (in a folder that exists: mlib makes no folders for a
+        // library named by --library, MistypedInputTests).
         for command in commands where command.creates {
-            let path = dir.appendingPathComponent("new-\(UUID().uuidString)/lib.sqlite").path
+            let folder = dir.appendingPathComponent("new-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("lib.sqlite").path
             let r = try run(command, library: path)
             #expect([0, 1].contains(r.status), "\(command): \(r.status) \(r.stderr)")
             #expect(FileManager.default.fileExists(atPath: path), "\(command)")
@@ -233,7 +236,9 @@ import Testing
 
     @Test func twoCommandsCreatingOneLibraryTogetherBothSucceed() throws {
         for round in 0..<6 {
-            let path = dir.appendingPathComponent("race-\(round)/lib.sqlite").path
+            let folder = dir.appendingPathComponent("race-\(round)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("lib.sqlite").path
             let processes = (0..<3).map { i -> Process in
                 let p = Process()
                 p.executableURL = CLI.binary

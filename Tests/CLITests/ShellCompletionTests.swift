@@ -47,6 +47,7 @@ struct ShellCompletionTests {
     static func script(_ shell: String, in dir: URL) throws -> URL {
         let generated = try CLI.run(["--generate-completion-script", shell])
         #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(generated.stdout.last == UInt8(ascii: "\n"), "the \(shell) script ends without a newline")
         let url = dir.appendingPathComponent("mlib.\(shell)")
         try generated.stdout.write(to: url)
         return url
@@ -68,6 +69,8 @@ struct ShellCompletionTests {
         // Subcommands, also after `help`; options; property names after --sort and in a -f template.
         #expect(try complete("mlib pla") == ["playlist", "play"])
         #expect(try complete("mlib help pla") == ["playlist", "play"])
+        // bash completes `pla` to `play`, the common prefix; the next Tab must still offer `playlist`.
+        #expect(try complete("mlib play").contains("playlist"))
         #expect(try complete("mlib ls --so").contains("--sort"))
         #expect(try complete("mlib ls --sort yea").contains("year"))
         #expect(try complete("mlib ls -f $albumA").contains("$albumArtist"))

@@ -16,6 +16,14 @@ import Testing
         #expect(try short("year:1999") == cmp(.year, .equal, 1999))
         #expect(try short("year:1990..1999") == .and([cmp(.year, .greaterOrEqual, 1990), cmp(.year, .lessOrEqual, 1999)]))
         #expect(try short("year:1990..") == cmp(.year, .greaterOrEqual, 1990))
+        // A range that runs backwards is an error that points at it, not a query that matches nothing.
+        #expect(throws: QueryError.self) { try short("year:2000..1990") }
+        do { _ = try short("year:2000..1990") } catch let e as QueryError {
+            #expect(e.position == 5 && e.description.contains("runs backwards"), "\(e)")
+        }
+        #expect(throws: QueryError.self) { try short("length:5:00..3:00") }
+        #expect(throws: QueryError.self) { try short("added:2024-05..2023") }
+        #expect(try short("year:1990..1990") == .and([cmp(.year, .greaterOrEqual, 1990), cmp(.year, .lessOrEqual, 1990)]))
         #expect(try short("year:..1999") == cmp(.year, .lessOrEqual, 1999))
         #expect(try short("length:3:00..5:00") == .and([cmp(.playbackDuration, .greaterOrEqual, 180.0),
                                                          cmp(.playbackDuration, .lessOrEqual, 300.0)]))
@@ -98,5 +106,8 @@ import Testing
         #expect(throws: QueryError.self) { try ItemTemplate("$artst") }
         #expect(throws: QueryError.self) { try ItemTemplate("${title") }
         #expect(throws: QueryError.self) { try ItemTemplate("${title:x}") }
+        // Reals with at most six decimals, trailing zeros dropped (it printed all 17 digits a Double holds).
+        let measured = makeItem(2, [.loudness: -15.123456789012345, .trackGain: -6.5, .trackPeak: 2.0, .albumPeak: 0.912345])
+        #expect(try ItemTemplate("$loudness $trackGain $trackPeak $albumPeak").render(measured) == "-15.123457 -6.5 2 0.912345")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaModel
 import Testing
 import TestSupport
 @testable import TagWriting
@@ -77,7 +78,7 @@ import TestSupport
         rename(other, path)
         let theirs = try bytes(path)
         #expect(throws: TagWriteError.changedMeanwhile(path)) {
-            try SafeFileWriter(journal: TagJournal(directory: journal)).write(rendering, to: path, original: original)
+            try SafeFileWriter(journal: TagJournal(directory: journal)).write(rendering, to: MediaPath(path), original: original)
         }
         #expect(try bytes(path) == theirs)
         #expect(try leftovers().isEmpty)
@@ -132,7 +133,7 @@ import TestSupport
         let journal = TagJournal(directory: journal)
         var ranges: [(offset: Int64, old: [UInt8])] = []
         for patch in patches { ranges.append((patch.offset, FileIO.read(fd, count: patch.bytes.count, at: patch.offset)!)) }
-        let entry = try journal.recordUndo(path: path, file: original, ranges: ranges)
+        let entry = try journal.recordUndo(path: MediaPath(path), file: original, ranges: ranges)
         for patch in Array(patches.prefix(max(1, patches.count / 2))) { _ = FileIO.writeAll(fd, patch.bytes, at: patch.offset) }
         close(entry.fd)                                   // the process dies: its lock goes, the entry stays
         #expect(try bytes(path) != before)
@@ -160,7 +161,7 @@ import TestSupport
         let path = try TagFixtures.make(Self.mp3, in: dir, name: "crash")
         let before = try bytes(path)
         let copy = dir.appendingPathComponent(".crash.mp3.mlib-tag-test").path
-        let entry = try TagJournal(directory: journal).recordPending(temporary: copy)
+        let entry = try TagJournal(directory: journal).recordPending(temporary: MediaPath(copy))
         try Data(before.prefix(1000)).write(to: URL(fileURLWithPath: copy))
         close(entry.fd)
         let next = try mlib(["fields"])
@@ -183,7 +184,7 @@ import TestSupport
             let file = try TagFile(fd: fd, size: original.size, path: path)
             _ = file.setProperties(TagChange.apply(Array(Self.edit.changes.prefix(3)), to: file.properties, totalsApart: true))
             guard case .patches(let patches) = try file.render() else { Issue.record("not in place"); return }
-            records.append(.init(path: path, file: original, ranges: patches.map { ($0.offset, FileIO.read(fd, count: $0.bytes.count, at: $0.offset)!) }))
+            records.append(.init(path: MediaPath(path), file: original, ranges: patches.map { ($0.offset, FileIO.read(fd, count: $0.bytes.count, at: $0.offset)!) }))
             writes.append((fd, patches))
         }
         let entry = try TagJournal(directory: journal).recordUndo(records)
@@ -201,8 +202,8 @@ import TestSupport
     /// group (named by the entry's token in the entry's directories) and nothing else.
     @Test func crashDuringAGroupOfRewritesRemovesTheCopies() throws {
         let paths = try (0..<3).map { try TagFixtures.make(Self.mp3, in: dir, name: "g\($0)") }
-        let entry = try TagJournal(directory: journal).recordPending(token: "tok", directories: [dir.path])
-        for path in paths.prefix(2) { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: TagJournal.copyPath(of: path, token: "tok"))) }
+        let entry = try TagJournal(directory: journal).recordPending(token: "tok", directories: [MediaPath(dir.path)])
+        for path in paths.prefix(2) { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: TagJournal.copyPath(of: MediaPath(path), token: "tok").string)) }
         let unrelated = dir.appendingPathComponent(".keep.mp3.mlib-tag-other").path
         try Data([1]).write(to: URL(fileURLWithPath: unrelated))
         close(entry.fd)
@@ -215,7 +216,7 @@ import TestSupport
     /// A live mlib's entry (locked) is left alone by another mlib's recovery.
     @Test func liveEntryIsLeftAlone() throws {
         let path = try TagFixtures.make(Self.mp3, in: dir, name: "live")
-        let entry = try TagJournal(directory: journal).recordUndo(path: path, file: try FileIdentity.of(path: path), ranges: [(0, [0, 0, 0])])
+        let entry = try TagJournal(directory: journal).recordUndo(path: MediaPath(path), file: try FileIdentity.of(path: MediaPath(path)), ranges: [(0, [0, 0, 0])])
         let before = try bytes(path)
         _ = try mlib(["fields"])
         #expect(try bytes(path) == before)
