@@ -28,7 +28,7 @@ struct UpdateQueueTests {
         let library = try TestLibrary(library: try postgres.makeDatabase("updatequeue"))
         defer { library.remove() }
         let root = MediaPath(library.music.resolvingSymlinksInPath().path)
-        var held: PostgresRootLock? = try PostgresRootLock(location: PostgresLocation(url: library.library), roots: [root], timeout: 0)
+        var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: library.library), roots: [root], timeout: 0)
         try queuesUpdates(library, release: { withExtendedLifetime(held) { held = nil } }, fillQueue: false)
     }
 
