@@ -120,7 +120,7 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
              "deletePlaylist": "999999", "getCoverArt": album}
 
-methods = re.findall(r'case "([A-Za-z0-9]+)"(?:, "([A-Za-z0-9]+)")?: return', open(methods_file).read())
+methods = re.findall(r'case "([A-Za-z0-9]+)"(?:, "([A-Za-z0-9]+)")?:', open(methods_file).read())
 names = sorted({name for pair in methods for name in pair if name})
 summary["methods"] = len(names)
 
