@@ -152,7 +152,7 @@ struct CLIRootTests {
             kill(child.processIdentifier, SIGTERM)
             kill(child.processIdentifier, SIGCONT)
             child.waitUntilExit()
-            #expect(child.terminationReason == .exit && child.terminationStatus == 130, "round \(round): \(child.terminationStatus) \(String(data: err.fileHandleForReading.availableData, encoding: .utf8) ?? "")")
+            #expect(child.terminationReason == .exit && child.terminationStatus == 130, "round \(round): \(child.terminationStatus) \(String(data: err.availableData, encoding: .utf8) ?? "")")
             caught += 1
         }
         #expect(try box.index().integrityCheck() == "ok")
