@@ -188,14 +188,9 @@ final class AnalyzeWriteTests {
         }
         // Each trial: the originals copied, scanned and analysed; then only the write is left to do.
         func fresh(_ name: String) throws -> (music: URL, library: String) {
-            let music = fixtures.directory.appendingPathComponent(name)
-            try? FileManager.default.removeItem(at: music)
-            try FileManager.default.copyItem(at: originals, to: music)
-            let library = fixtures.directory.appendingPathComponent("\(name).sqlite").path
-            for suffix in ["", "-wal", "-shm"] { unlink(library + suffix) }
-            #expect(try mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
-            #expect(try mlib(["analyze", "--quiet", "--library", library]).status == 0)
-            return (music, library)
+            let copy = try ScannedCopy.make(of: originals, as: name, in: fixtures.directory, environment: environment)
+            #expect(try mlib(["analyze", "--quiet", "--library", copy.library]).status == 0)
+            return copy
         }
         func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 

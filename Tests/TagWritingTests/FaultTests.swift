@@ -244,14 +244,7 @@ import TestSupport
         let edit = ["title=Newer Title — ü", "artist+=Guest", "album!", "lyrics=" + Self.long]
 
         func fresh(_ name: String) throws -> (music: URL, library: String) {
-            let music = dir.appendingPathComponent(name)
-            try? FileManager.default.removeItem(at: music)
-            try FileManager.default.copyItem(at: originals, to: music)
-            let library = dir.appendingPathComponent("\(name).sqlite").path
-            for suffix in ["", "-wal", "-shm"] { unlink(library + suffix) }
-            let scan = try mlib(["scan", "--library", library, music.path])
-            #expect(scan.status == 0, "\(scan.stderr)")
-            return (music, library)
+            try ScannedCopy.make(of: originals, as: name, in: dir, environment: environment)
         }
 
         let reference = try fresh("reference")
