@@ -133,7 +133,9 @@ struct IndexedAnalysisTests {
 
         let process = try SpawnedProcess(ChildProcess.mlib.path, ["analyze", "--quiet", "--jobs", "1", "--library", locator])
         let measured = try PredicateParser.parse("analysisVersion >= 1")
-        try await Poll.until(timeout: 30) {
+        // A deadline, not a guess: on a loaded machine (the suite in parallel) 30 s were not always enough
+        // for the debug build to finish two of these files.
+        try await Poll.until(timeout: 180) {
             try LibraryLocator(locator).open(.existing).count(MediaQuery(filter: measured)) >= 2 || !process.isRunning
         }
         kill(process.processIdentifier, SIGKILL)

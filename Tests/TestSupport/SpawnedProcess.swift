@@ -189,3 +189,16 @@ private func spawnActionsChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_
 
 @_silgen_name("pipe2")
 private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+extension SpawnedProcess {
+    /// Whether the child has installed a handler for `signal` (`SigCgt` in /proc/PID/status): a test that
+    /// signals a command "past its start-up" waits for this instead of sleeping a guess, which a loaded
+    /// machine outlasts (the signal then meets the default action and kills the child).
+    public func catches(_ signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+}
