@@ -138,12 +138,12 @@ let package = Package(
                           path: "Benchmarks/SyntheticLibrary"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel", "TestSupport"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
         .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "Library", "TestSupport"],
                 path: "Tests/PostgresTestServer"),
         .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "SQLiteStore", "PostgresStore", "Library", "MediaModel",
-                                                            "PostgresTestServer",
+                                                            "PostgresTestServer", "TestSupport",
                                                             .product(name: "GRDB", package: "GRDB.swift"),
                                                             .product(name: "PostgresNIO", package: "postgres-nio"),
                                                             .product(name: "NIOCore", package: "swift-nio"),
@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel", "TestSupport"]),
         .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel",
                                                               "PostgresTestServer", "Library", "mlib", "TestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel", "TestSupport"]),
         .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
         // What every test target shares: one child-process runner (posix_spawn, not Foundation's Process, so the
         // suites can run in parallel), waiting by polling to a deadline, the kill-at-a-random-moment harness.
