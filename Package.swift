@@ -84,7 +84,9 @@ let package = Package(
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).
-        .target(name: "SQLiteStore", dependencies: ["MediaIndex", "MediaModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SQLiteStore", dependencies: ["MediaIndex", "MediaModel", .product(name: "GRDB", package: "GRDB.swift"),
+                                                    // SQLite's C API (sqlite3_*) under GRDB, for the bulk writes' prepared statements.
+                                                    .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // PostgresIndex: one library for many hosts (postgres-nio; NIO SSL configures its TLS).
         .target(name: "PostgresStore", dependencies: ["MediaIndex", "MediaModel",
                                                       .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -92,17 +94,19 @@ let package = Package(
                                                       .product(name: "NIOCore", package: "swift-nio"),
                                                       .product(name: "NIOPosix", package: "swift-nio"),
                                                       .product(name: "NIOTLS", package: "swift-nio"),
+                                                      .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                       .product(name: "Logging", package: "swift-log")]),
-        .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel",
-                                                     .product(name: "Logging", package: "swift-log")]),
+        .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel"]),
         // `mlib watch`: inotify events turned into scans of the changed directories (`Library.scan`).
         .target(name: "MediaWatch", dependencies: ["Library", "MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CPulse", "PulseLoader", "MediaModel"]),
+        .target(name: "Playback", dependencies: ["MediaDecode", "CPulse", "PulseLoader", "MediaModel"]),
         // The one façade every front (CLI, mlib watch, mlib serve) and Swift program uses over a store:
-        // open, scan under the right lock with playlist mirroring, play statistics, playlist contents, the view.
-        // It reaches PostgreSQL only with the PostgreSQL trait.
-        .target(name: "Library", dependencies: ["MediaIndex", "MediaModel", "MediaScanner", "Playlists", "Playback", "SQLiteStore", "TagWriting",
+        // open, scan under the right lock with playlist mirroring, play statistics (`PlayStatisticsRule`: library
+        // policy), playlist contents, tag writes and their recovery, containment at open time and covers
+        // (`FileContainment`, `CoverLookup`), the view. It reaches PostgreSQL only with the PostgreSQL trait. It
+        // does not depend on Playback: the player reports `ItemEnd`s (MediaModel) and the library judges them.
+        .target(name: "Library", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playlists", "SQLiteStore", "TagWriting",
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",
@@ -113,11 +117,13 @@ let package = Package(
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
                                                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                                                       .product(name: "NIOCore", package: "swift-nio"),
+                                                       .product(name: "NIOPosix", package: "swift-nio"),
                                                        .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "SubsonicServer", "Library", "SQLiteStore", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "SubsonicServer", "Library", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
@@ -128,7 +134,7 @@ let package = Package(
         linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]),
 
         // README's "As a Swift library" example, as a program (LibraryTests runs it and checks the README shows it).
-        .executableTarget(name: "library-example", dependencies: ["Library", "MediaModel", "Playback"], path: "Examples/LibraryExample"),
+        .executableTarget(name: "library-example", dependencies: ["Library", "MediaIndex", "MediaModel", "Playback"], path: "Examples/LibraryExample"),
 
         // In-process query timings on a 100,000-item library (Benchmarks/query-bench runs it).
         .executableTarget(name: "query-bench", dependencies: ["MediaIndex", "SQLiteStore", "MediaModel", "BenchmarkSupport"],
@@ -139,29 +145,34 @@ let package = Package(
                           path: "Benchmarks/SyntheticLibrary"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel", "TestSupport"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
-        .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "PostgresStore", "Library"],
+        .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "Library", "TestSupport"],
                 path: "Tests/PostgresTestServer"),
         .testTarget(name: "MediaIndexTests", dependencies: ["MediaIndex", "SQLiteStore", "PostgresStore", "Library", "MediaModel",
-                                                            "PostgresTestServer"]),
+                                                            "PostgresTestServer", "TestSupport",
+                                                            .product(name: "GRDB", package: "GRDB.swift"),
+                                                            .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOPosix", package: "swift-nio")]),
         .testTarget(name: "MediaScannerTests", dependencies: ["MediaScanner", "MediaWatch", "MediaIndex", "SQLiteStore", "PostgresStore",
                                                               "Library", "MediaModel", "MediaProbe",
-                                                              "PostgresTestServer"]),
-        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel"]),
-        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel", "SQLiteStore",
-                                                              "PostgresStore", "PostgresTestServer", "Library", "mlib", "TestSupport"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel"]),
+                                                              "PostgresTestServer", "TestSupport"]),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel", "TestSupport"]),
+        .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel",
+                                                              "PostgresTestServer", "Library", "mlib", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel", "TestSupport"]),
         .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
-        // The child-process runner the end-to-end tests share.
+        // What every test target shares: one child-process runner (posix_spawn, not Foundation's Process, so the
+        // suites can run in parallel), waiting by polling to a deadline, the kill-at-a-random-moment harness.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
-        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "MediaIndex", "MediaModel",
+        .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "Library", "MediaIndex", "MediaModel",
                                                            "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel",
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
         .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
-                                                                "MediaModel", "PostgresTestServer", "SQLiteStore"],
+                                                                "PostgresTestServer"],
                     // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
                     exclude: ["Fixtures", "Scripts"]),
     ],

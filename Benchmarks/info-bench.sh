@@ -29,6 +29,7 @@ rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / t }'; }
 # One process: the list fits one command line (10,010 paths of ~40 bytes). CPU = user + sys.
 /usr/bin/time -f "%e %U %S" -o "$work/time" "$MLIB" info --jsonl $(cat "$work/list") > /dev/null || [[ $? -eq 1 ]]
 read -r mlib_s user sys < <(tail -1 "$work/time")
+mlib_cpu=$(awk -v u="$user" -v s="$sys" -v n="$n" 'BEGIN { printf "%.0f", (u + s) * 1e6 / n }')
 echo "mlib info:  $n files in ${mlib_s}s = $(rate "$n" "$mlib_s") files/s, $(awk -v u="$user" -v s="$sys" -v n="$n" 'BEGIN { printf "%.0f", (u + s) * 1e6 / n }') µs CPU/file (one process)"
 
 if [[ ${PEERS:-1} != 0 ]] && python3 -c 'import mutagen' 2>/dev/null; then
@@ -64,3 +65,12 @@ if [[ ${PEERS:-1} != 0 ]] && command -v mediainfo >/dev/null; then
   echo "mediainfo:  $ns files in ${mi_s}s = $(rate "$ns" "$mi_s") files/s (one process per file)"
   awk -v m="$mlib_s" -v n="$n" -v f="$mi_s" -v k="$ns" 'BEGIN { printf "ratio mlib/mediainfo: %.0fx\n", (n / m) / (k / f) }'
 fi
+
+# The figures README.md quotes, for scripts/update-readme-figures.sh (Benchmarks/results/info-bench.json).
+ratio() { awk -v m="$mlib_s" -v n="$n" -v f="$1" -v k="$2" 'BEGIN { printf "%.0f", (n / m) / (k / f) }'; }
+python3 Benchmarks/write-result.py info-bench "${0##*/} $COPIES" "$n copies of the media fixtures" \
+  files_per_s="$(rate "$n" "$mlib_s")" \
+  cpu_us_per_file="$mlib_cpu" \
+  ${mu_s:+mutagen_files_per_s="$(rate "$n" "$mu_s")"} ${ff_s:+ffprobe_files_per_s="$(rate "$ns" "$ff_s")"} \
+  ${mu_s:+peer:mutagen="$(awk -v m="$mlib_s" -v f="$mu_s" 'BEGIN { printf "%.1f", f / m }')"} \
+  ${ff_s:+peer:ffprobe_per_file="$(ratio "$ff_s" "$ns")"} ${mi_s:+peer:mediainfo_per_file="$(ratio "$mi_s" "$ns")"}

@@ -177,4 +177,12 @@ for n in "${sizes[@]}"; do
   echo "CPU per item vs TagLib alone:   $(ratio "$(per_item "$tl_cpu" "$tl_files")" "$(per_item "$full_cpu" "$items")")x   (mlib reads more: tags, hashes, the index)"
   [[ -n $beets_full ]] && echo "full scan vs beets import:      $(ratio "$beets_full" "$full")x   (target >= 20x)"
   echo "unchanged rescan vs MPD update: $(ratio "$mpd_same" "$same")x   (target >= 1x)"
+  # The figures README.md quotes, for scripts/update-readme-figures.sh (Benchmarks/results/scan-bench-N.json).
+  python3 Benchmarks/write-result.py "scan-bench-$n" "${0##*/} $n (RUNS=$runs)" "make-corpus, $items items" \
+    full_scan_s="$full" cpu_us_per_item="$(per_item "$full_cpu" "$items")" core_percent="$(percent "$full_cpu" "$full")" \
+    peak_rss_mb="$(awk -v k="$full_rss" 'BEGIN { printf "%.0f", k / 1024 }')" unchanged_rescan_s="$same" \
+    mpd_update_s="$mpd_full" mpd_unchanged_s="$mpd_same" taglib_only_us_per_file="$(per_item "$tl_cpu" "$tl_files")" \
+    ${beets_full:+beets_import_s="$beets_full"} \
+    peer:mpd_update_wall="$(ratio "$mpd_full" "$full")" peer:mpd_unchanged_wall="$(ratio "$mpd_same" "$same")" \
+    ${beets_full:+peer:beets_import_wall="$(ratio "$beets_full" "$full")"}
 done

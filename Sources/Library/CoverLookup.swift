@@ -1,6 +1,6 @@
 import Foundation
 import MediaModel
-import Playback
+import MediaDecode
 import Synchronization
 
 /// The one cover look-up of every front (Subsonic `getCoverArt`, MPD `albumart` and `readpicture`): which

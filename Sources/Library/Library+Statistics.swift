@@ -1,6 +1,6 @@
 import Foundation
 import MediaIndex
-import Playback
+import MediaModel
 
 extension Library {
     /// Writes what one play means for the item's statistics, by `PlayStatisticsRule` (the one rule: a play

@@ -28,13 +28,14 @@ public struct ItemAnalysis: Sendable, Hashable {
 
 /// Where `mlib analyze` keeps what it measured (both stores, in shared `SQLStore` code). The values are
 /// columns of `items`, so queries and sorts reach them like any property; they survive rescans, retags
-/// and moves, and a trigger of the schema clears them when a scan finds the audio itself changed.
+/// and moves, and a trigger of the schema clears them when a scan finds the audio itself changed. Every
+/// requirement keeps the store contract (`LibraryStore`).
 public protocol AnalysisStore: Sendable {
     /// Writes each item's track values and fingerprint, in one transaction (an item gone meanwhile is skipped).
     func storeAnalysis(_ analyses: [ItemAnalysis]) throws
     /// Sets the album gain and peak of the items `ids` (one album), or clears them with nil.
     func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws
-    /// The stored fingerprints of the items `ids` that have one.
+    /// The stored fingerprints of the items `ids` that have one, by id (the others are absent). One read.
     func fingerprints(ids: [Int64]) throws -> [Int64: [UInt32]]
 }
 

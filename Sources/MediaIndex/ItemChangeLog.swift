@@ -2,12 +2,13 @@
 /// folds, user data, removals, root relocations) is logged by triggers in the database, so no writer has to
 /// remember it and a change made by another process is seen too. A reader keeps the `token` of its last
 /// answer and asks again from it; what it gets may repeat items it has already seen (re-read them: the
-/// answer is idempotent), never leave one out.
+/// answer is idempotent), never leave one out. Every requirement keeps the store contract (`LibraryStore`);
+/// the servers' `LiveView` asks from a thread of its own, never from an event loop.
 public protocol ItemChangeLog: Sendable {
     /// The token a reader that has just read everything starts from (`ItemChanges.token` of an empty log).
     func changeToken() throws -> Int64
     /// The items written or removed since `token`, or nil when the log was trimmed past it (the reader
-    /// reads everything again).
+    /// reads everything again). One read: the ids, their tokens and the next token agree with each other.
     func itemChanges(since token: Int64) throws -> ItemChanges?
     /// Drops the records of removed items older than the newest `keepingRemoved`: a reader that is further
     /// behind reads everything again. Called after a scan; cheap when there is nothing to drop.

@@ -1,37 +1,77 @@
 import MediaModel
 
 /// What `MediaScanner` needs from a store: its primitives, and nothing of the policy that uses them (which
-/// files are moves, what may be removed: see MediaScanner's `Moves`). `SQLiteIndex` and `PostgresIndex` conform, and
-/// inherit the scanner's identity rules unchanged. Each call is its
-/// own transaction unless it says otherwise.
+/// files are moves, what may be removed: see MediaScanner's `Moves`). `SQLiteIndex` and `PostgresIndex`
+/// conform, and inherit the scanner's identity rules unchanged.
+///
+/// Every requirement keeps the store contract (`LibraryStore`: synchronous, never on an event loop, not
+/// reentrant, `IndexError` only). Each call is its own transaction unless it says otherwise; on a library
+/// shared by several hosts every requirement sees and writes this host's rows only. Callers: the scanner,
+/// under the library's scan lock (`Library.scan`), so two writers of one root never interleave.
 public protocol ScanStore: Sendable {
-    /// A store on another connection to the same library, to read directory state while this one writes.
+    /// A store on another connection to the same library, to read directory state while this one writes
+    /// (one per scan: it reads directories ahead, in byte order, and is not for other callers).
     func readingConnection() throws -> any ScanStore
 
     // Reading
+
+    /// This host's roots with their last complete walk's generation and their exclude lists, by path.
     func rootStates() throws -> [RootState]
+    /// The items under `root` (for a progress estimate).
     func itemCount(under root: MediaPath) throws -> Int
-    /// Items and failures under `root` that a reader older than `readerVersion` recorded.
+    /// Items and failures under `root` that a reader older than `readerVersion` recorded (a scan reads them
+    /// again).
     func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int
+    /// Whether this host has no item at all (a first scan has nothing to look up).
     func isEmpty() throws -> Bool
+    /// The items (hidden ones too, flagged) and failure records in `directory`, by path. On the scan's
+    /// `readingConnection`, the next directories in byte order come in the same statement, each statement
+    /// on the latest commit (no snapshot across directories: the writer commits between them).
     func directoryState(_ directory: MediaPath) throws -> DirectoryState
+    /// Every directory holding items or failures under `root` (root included), in byte order.
     func indexedDirectories(under root: MediaPath) throws -> [MediaPath]
+    /// The items whose recorded inode is one of `inodes`, by inode (a file found at an unknown path may be
+    /// one of them renamed); inodes with no item are absent.
     func items(withInodes inodes: [Int64]) throws -> [Int64: [InodeMatch]]
+    /// The mount points recorded under `root` (itself included), in no order.
     func mounts(under root: MediaPath) throws -> [MountPoint]
+    /// The items hidden by partial scans (`hideItems`), as vanished items whose window is the generation
+    /// that added them, in no order.
     func hiddenItems() throws -> [VanishedItem]
 
     // Generations
+
+    /// The newest generation handed out so far (0 for a new library).
     func currentGeneration() throws -> Int64
+    /// Hands out the next generation, in a write of its own: the rows a scan adds carry it. Two calls never
+    /// return the same value, from any process.
     func newGeneration() throws -> Int64
 
     // Writing: a batch of edits is one transaction; so is each call below.
+
+    /// Applies one batch of a scan's edits in one transaction, in order (moves and failures at once, new
+    /// and changed rows together after, so a path a move frees is free for them); new rows carry
+    /// `generation`, else a new one handed out at the first new row. User data is never written.
     func apply(_ changes: [ScanChange], generation: Int64?) throws
+    /// Rows added after each sought item's window that may be that item moved, by one kind of `evidence`
+    /// (`MoveEvidenceRules`). `vanished` is every item this scan did not find (none of them is a candidate);
+    /// `seeking` the ids among them to find rows for (all when nil). In no order; one read.
     func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>?, evidence: MoveCandidate.Evidence) throws -> [MoveCandidate]
+    /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
+    /// data and keeps its id; plays, skips, a rating and playlist entries given to the row meanwhile are
+    /// carried over; then the row goes.
     func fold(_ pairs: [(item: Int64, row: Int64)]) throws
+    /// Removes items (their playlist entries go with them) and their failure records, in one transaction.
+    /// Ids that are not items are skipped.
     func removeItems(_ ids: [Int64]) throws
+    /// Hides items a partial scan did not find: out of every query, kept with their ids and user data for
+    /// the scan that finds them again or a scan of every root that shows them gone.
     func hideItems(_ ids: [Int64]) throws
-    /// Hides `ids` and shows the rows `generation` added hidden, in one transaction.
+    /// Hides `ids` and shows the rows `generation` added hidden, in one transaction: a reader sees either a
+    /// moved file's item or its new row, never both.
     func hideItems(_ ids: [Int64], showingRowsOf generation: Int64?) throws
+    /// Records a complete walk of `root` (its generation, the mount points found under it); writes nothing
+    /// when both are as recorded, so an unchanged rescan writes nothing. Reads, then writes: two transactions.
     func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws
 }
 

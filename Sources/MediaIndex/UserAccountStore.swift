@@ -51,10 +51,14 @@ public struct SavedPlayQueue: Sendable, Hashable {
     }
 }
 
-/// Users, their stars and play queues, kept in the library (both stores: SQLStore+Users.swift).
+/// Users, their stars and play queues, kept in the library (both stores: SQLStore+Users.swift). Every
+/// requirement keeps the store contract (`LibraryStore`): the API server calls them off its event loop.
 public protocol UserAccountStore: Sendable {
+    /// Every account, by name.
     func users() throws -> [UserAccount]
+    /// The account named exactly `name`, or nil.
     func user(named name: String) throws -> UserAccount?
+    /// The account whose API key is `apiKey`, or nil.
     func user(apiKey: String) throws -> UserAccount?
     /// Throws `IndexError.invalidArgument` when the name is taken or empty.
     func addUser(_ user: UserAccount) throws
@@ -64,10 +68,15 @@ public protocol UserAccountStore: Sendable {
     @discardableResult func setPassword(of name: String, to password: String) throws -> Bool
     @discardableResult func setAPIKey(of name: String, to apiKey: String?) throws -> Bool
 
+    /// What `user` starred, newest first (then by key).
     func stars(of user: String) throws -> [UserStar]
+    /// Stars these for `user`, in one transaction (starring again keeps the first star and its date).
     func star(_ stars: [UserStar], for user: String) throws
+    /// Removes these stars of `user`, in one transaction; ones that are not there are skipped.
     func unstar(_ stars: [(kind: UserStar.Kind, key: String)], for user: String) throws
 
+    /// `user`'s saved play queue, or nil.
     func playQueue(of user: String) throws -> SavedPlayQueue?
+    /// Replaces `user`'s saved play queue, in one transaction.
     func savePlayQueue(_ queue: SavedPlayQueue, for user: String) throws
 }

@@ -2,8 +2,8 @@ import Foundation
 import MediaDecode
 import MediaModel
 
-/// Anything that can run a `MediaQuery` (the CLI passes its `SQLiteIndex`); keeps Playback free of
-/// MediaIndex.
+/// Anything that can run a `MediaQuery` (the CLI's `Library`, by a conformance in the CLI); keeps Playback free
+/// of MediaIndex and Library.
 public protocol MediaItemSource {
     func items(_ query: MediaQuery) throws -> [MediaItem]
 }

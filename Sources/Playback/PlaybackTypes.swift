@@ -18,45 +18,6 @@ public enum ShuffleMode: String, Sendable, Hashable, CaseIterable {
     case off, songs, albums
 }
 
-/// Why an item stopped being the now-playing item.
-public enum ItemEndReason: String, Sendable, Hashable {
-    /// Decoded to its end.
-    case finished
-    /// The user moved away: next, previous, or another item chosen.
-    case skipped
-    /// `stop()`, or playback ended by `skipToPreviousItem` at the first item.
-    case stopped
-    /// Removed from the queue, or the queue was replaced.
-    case removed
-    /// Could not be opened or decoded.
-    case failed
-}
-
-/// One play of one item, reported when it ends: enough for the caller to write play statistics.
-public struct ItemEnd: Sendable, Hashable {
-    public var item: MediaItem
-    public var itemID: Int64 { item.persistentID }
-    public var reason: ItemEndReason
-    /// Where playback was when the item ended (seconds into the item).
-    public var position: Double
-    /// The item's duration as known (decoded length, else the index's), or 0 if unknown.
-    public var duration: Double
-    /// Seconds of it actually played at normal speed (not paused, not jumped over by a seek); what play
-    /// statistics count. Defaults to `position` (a play from the start without seeks).
-    public var heard: Double
-
-    public init(item: MediaItem, reason: ItemEndReason, position: Double, duration: Double, heard: Double? = nil) {
-        self.item = item
-        self.reason = reason
-        self.position = position
-        self.duration = duration
-        self.heard = heard ?? position
-    }
-
-    /// What this play means for play statistics (see `PlayStatisticsRule`).
-    public var verdict: PlayStatisticsRule.Verdict { PlayStatisticsRule.verdict(for: self) }
-}
-
 /// Notifications, as MPMusicPlayerController's (plus the item-level events a library needs).
 public enum PlayerEvent: Sendable, Hashable {
     case playbackStateDidChange(PlaybackState)
@@ -64,7 +25,7 @@ public enum PlayerEvent: Sendable, Hashable {
     case nowPlayingItemDidChange(MediaItem?)
     case queueDidChange
     case volumeDidChange(Float)
-    /// The now-playing item ended for `reason`; use `ItemEnd.verdict` to update play statistics.
+    /// The now-playing item ended for `reason`; `Library.record(_:)` turns it into play statistics.
     case itemDidEnd(ItemEnd)
     /// The item could not be decoded; the player skips it and goes on.
     case itemDidFail(MediaItem, message: String)

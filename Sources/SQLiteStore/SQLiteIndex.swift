@@ -119,6 +119,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        EventLoopCheck.assertOffEventLoop()
         do { return try database.read(body) } catch let error as IndexError { throw error } catch {
             throw Self.readError(error, path)
         }
@@ -149,6 +150,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        EventLoopCheck.assertOffEventLoop()
         try writeGate.checkBeforeFirstWrite(database, path: path)
         Self.useTemporaryStorage(.memory, database)
         do { return try database.write(body) } catch let error as IndexError { throw error } catch {

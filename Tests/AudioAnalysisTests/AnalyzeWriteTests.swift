@@ -188,14 +188,9 @@ final class AnalyzeWriteTests {
         }
         // Each trial: the originals copied, scanned and analysed; then only the write is left to do.
         func fresh(_ name: String) throws -> (music: URL, library: String) {
-            let music = fixtures.directory.appendingPathComponent(name)
-            try? FileManager.default.removeItem(at: music)
-            try FileManager.default.copyItem(at: originals, to: music)
-            let library = fixtures.directory.appendingPathComponent("\(name).sqlite").path
-            for suffix in ["", "-wal", "-shm"] { unlink(library + suffix) }
-            #expect(try mlib(["scan", "--quiet", "--library", library, music.path]).status == 0)
-            #expect(try mlib(["analyze", "--quiet", "--library", library]).status == 0)
-            return (music, library)
+            let copy = try ScannedCopy.make(of: originals, as: name, in: fixtures.directory, environment: environment)
+            #expect(try mlib(["analyze", "--quiet", "--library", copy.library]).status == 0)
+            return copy
         }
         func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 
@@ -211,20 +206,10 @@ final class AnalyzeWriteTests {
             #expect(old[name] != new[name], "\(name) not written")
         }
 
-        var generator = SystemRandomNumberGenerator()
-        var sawOld = 0, sawNew = 0, sawMixed = 0
+        var kills = RandomKill(duration: duration)
         for moment in 0..<moments {
             let trial = try fresh("trial")
-            let process = Process()
-            process.executableURL = ChildProcess.mlib
-            process.arguments = ["analyze", "--write", "--library", trial.library]
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(Double.random(in: 0...(duration * 1.1), using: &generator) * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try kills.run(ChildProcess.mlib.path, ["analyze", "--write", "--library", trial.library], environment: environment)
 
             // The next mlib command recovers the journal first.
             #expect(try mlib(["ls", "--library", trial.library, "-f", "$path"]).status == 0)
@@ -234,10 +219,10 @@ final class AnalyzeWriteTests {
                 #expect(now == old[name] || now == new[name], "moment \(moment): \(name) is neither old nor new")
                 if now == new[name] { newCount += 1 }
             }
-            if newCount == 0 { sawOld += 1 } else if newCount == names.count { sawNew += 1 } else { sawMixed += 1 }
+            kills.record(new: newCount, of: names.count)
             let hidden = try FileManager.default.contentsOfDirectory(atPath: trial.music.path).filter { $0.hasPrefix(".") }
             #expect(hidden.isEmpty, "moment \(moment): left \(hidden)")
         }
-        print("kill -9 at \(moments) moments of analyze --write over \(names.count) files (\(String(format: "%.0f", duration * 1000)) ms): all old \(sawOld), all new \(sawNew), part \(sawMixed)")
+        print("kill -9 at \(moments) moments of analyze --write over \(names.count) files (\(String(format: "%.0f", duration * 1000)) ms): \(kills.summary)")
     }
 }

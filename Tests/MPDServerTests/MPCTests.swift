@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `mlib serve` driven by the real `mpc` (libmpdclient), as a user would: end to end, null sink.
 @Suite(.serialized, .enabled(if: toolExists("mpc") && toolExists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
@@ -28,11 +29,12 @@ struct MPCTests {
         #expect(next.contains("#2/3"))
 
         try server.mpc(["play"])
-        usleep(1_200_000)
-        let status = try server.mpc(["status"]).out
+        // Time moves while playing: 0:01 within a few seconds (it slept 1.2 s and asserted before).
+        let status = try Poll.value(timeout: 10, { try server.mpc(["status"]).out }) {
+            $0.contains("[playing] #2/3") && !$0.contains("0:00/0:30")
+        }
         #expect(status.contains("[playing] #2/3"))
-        // Time moves while playing: at least 0:01 after 1.2 s.
-        #expect(!status.contains("0:00/0:30"))
+        #expect(!status.contains("0:00/0:30"), "\(status)")
 
         try server.mpc(["stop"])
         #expect(!(try server.mpc(["status"]).out.contains("[playing]")))
@@ -79,8 +81,7 @@ struct MPCTests {
         usleep(400_000)
         #expect(woke == nil)   // still waiting
         try server.mpc(["add", "opus.opus"])
-        let deadline = Date().addingTimeInterval(5)
-        while !waiter.isFinished && Date() < deadline { usleep(20_000) }
+        Poll.until(timeout: 5, interval: 0.02) { waiter.isFinished }
         #expect(woke == "playlist\n")
     }
 
@@ -94,15 +95,14 @@ struct MPCTests {
         try server.mpc(["add", "opus.opus"])
         try server.mpc(["play"])
         // The 1 s item plays to its end; the statistics are written as it ends.
-        var count = ""
-        for _ in 0..<60 {
-            usleep(100_000)
-            count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
-            let stillPlaying = try server.mpc(["status"]).out.contains("[playing]")
-            if count == "1\n" || (!recordPlays && !stillPlaying) { break }
+        let playCount = { try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out }
+        try Poll.until(timeout: 10) {
+            try playCount() == "1\n" || (!recordPlays && !(try server.mpc(["status"]).out.contains("[playing]")))
         }
-        usleep(200_000)
-        count = try run(Paths.mlib.path, ["ls", "--library", library.library, "-f", "$playCount", "title:Opus"]).out
+        // Not recording: the item has ended; a write would follow its end at once. 0.2 s for it to show if it
+        // (wrongly) came.
+        if !recordPlays { usleep(200_000) }
+        let count = try playCount()
         #expect(count == (recordPlays ? "1\n" : "0\n"))
     }
 }
@@ -175,8 +175,9 @@ struct UpdateTests {
         try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("opus.opus"),
                                          to: new.appendingPathComponent("again.opus"))
         try #require(try run(Paths.mlib.path, ["scan", "--library", library.library, "-q"]).status == 0)
-        usleep(600_000)   // the server looks at the library's totals at most every 0.5 s
-        #expect(try server.mpc(["ls"]).out == "opus.opus\nAlbum1\nLong\nNew\nOther\n")
+        // The server looks at the library's totals at most every 0.5 s.
+        let listed = try Poll.value(timeout: 10, { try server.mpc(["ls"]).out }) { $0.contains("New") }
+        #expect(listed == "opus.opus\nAlbum1\nLong\nNew\nOther\n")
         #expect(try server.mpc(["stats"]).out.contains("Songs:        8"))
     }
 }
@@ -216,12 +217,7 @@ struct ConsumeAndSingleTests {
         try server.mpc(["add", "opus.opus"])          // 1 s
         try server.mpc(["add", "Long/tone1.flac"])    // 30 s
         try server.mpc(["play"])
-        var queue = ""
-        for _ in 0..<50 {
-            usleep(100_000)
-            queue = try server.mpc(["-f", "%file%", "playlist"]).out
-            if queue == "Long/tone1.flac\n" { break }
-        }
+        let queue = try Poll.value(timeout: 10, { try server.mpc(["-f", "%file%", "playlist"]).out }) { $0 == "Long/tone1.flac\n" }
         #expect(queue == "Long/tone1.flac\n")
         #expect(try server.mpc(["status"]).out.contains("[playing] #1/1"))
     }
@@ -238,12 +234,7 @@ struct ConsumeAndSingleTests {
         try server.mpc(["add", "opus.opus"])
         try server.mpc(["add", "Long/tone1.flac"])
         try server.mpc(["play"])
-        var status = ""
-        for _ in 0..<50 {
-            usleep(100_000)
-            status = try server.mpc(["status"]).out
-            if !status.contains("[playing]") { break }
-        }
+        let status = try Poll.value(timeout: 10, { try server.mpc(["status"]).out }) { !$0.contains("[playing]") }
         #expect(status.contains("[paused]"), "\(status)")
         #expect(status.contains("Tone 1") && status.contains(" 0:00/"), "\(status)")
     }

@@ -58,7 +58,7 @@ struct TestLibrary {
 /// `mlib serve` on a free loopback port with the null sink; `stop()` sends SIGTERM and waits.
 final class ServeProcess: @unchecked Sendable {
     private let child: ServeChild
-    var process: Process { child.process }
+    var process: SpawnedProcess { child.process }
     var port: Int { child.port }
 
     init(library: String, extra: [String] = []) throws {

@@ -3,6 +3,7 @@ import Foundation
 @testable import SQLiteStore
 import MediaModel
 import Testing
+import TestSupport
 
 struct SchemaTests {
     @Test func everyPropertyHasItsColumnAndSearchableOnesAFoldedTwin() throws {
@@ -49,13 +50,8 @@ struct SchemaTests {
             #expect(try index.textRows("PRAGMA page_size") == [["8192"]])
         }
         // The same library as a build before this one made it: 4 KiB pages, WAL.
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL;"]
-        sqlite.standardOutput = FileHandle.nullDevice
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
+        let sqlite = try ChildProcess.run("/usr/bin/sqlite3", [path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL;"])
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
         let older = try SQLiteIndex(path: path)
         try older.apply([.add(sampleItem("/music/a.flac", title: "A"), FileStamp(size: 1000, mtimeNanoseconds: 1, inode: 1), fingerprint: 1)])
         #expect(try older.textRows("PRAGMA page_size") == [["4096"]])

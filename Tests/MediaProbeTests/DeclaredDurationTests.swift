@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaProbe
 import MediaModel
 import Testing
+import TestSupport
 
 /// Issue 25's truncation rule, one for every format: a file cut short has as its duration the audio present,
 /// keeps the length its header declares as `declaredDuration`, and is flagged; a whole file has no declared
@@ -37,14 +38,10 @@ struct DeclaredDurationTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-declared-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let whole = dir.appendingPathComponent("whole-" + format.file), cut = dir.appendingPathComponent(format.file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.ffmpeg!)
         var inputs = ["-f", "lavfi", "-i", "anoisesrc=d=5:c=pink:r=44100:a=0.3"]
         if format.video { inputs = ["-f", "lavfi", "-i", "testsrc=d=5:s=320x240:r=25"] + inputs }
-        p.arguments = ["-nostdin", "-v", "error", "-y"] + inputs + format.options + [whole.path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "ffmpeg could not make \(format.file)")
+        let made = try ChildProcess.run(Self.ffmpeg!, ["-nostdin", "-v", "error", "-y"] + inputs + format.options + [whole.path])
+        try #require(made.status == 0, "ffmpeg could not make \(format.file): \(made.stderr)")
         let data = try Data(contentsOf: whole)
         try #require(data.count > 2 * MediaFile.window, "\(format.file) is inside the head and tail windows")
         try data.prefix(Int(Double(data.count) * fraction)).write(to: cut)

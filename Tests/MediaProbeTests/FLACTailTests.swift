@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaProbe
 import MediaModel
 import Testing
+import TestSupport
 
 /// FLAC truncation without FFmpeg, on a real 5-second FLAC made by ffmpeg (larger than the tail window).
 struct FLACTailTests {
@@ -13,13 +14,9 @@ struct FLACTailTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let whole = dir.appendingPathComponent("whole.flac")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.ffmpeg!)
-        p.arguments = ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=5:c=pink:r=44100:a=0.3",
-                       "-c:a", "flac", whole.path]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let made = try ChildProcess.run(Self.ffmpeg!, ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anoisesrc=d=5:c=pink:r=44100:a=0.3",
+                                                       "-c:a", "flac", whole.path])
+        #expect(made.status == 0, "\(made.stderr)")
         let data = try Data(contentsOf: whole)
         #expect(data.count > 65536 * 2)
 

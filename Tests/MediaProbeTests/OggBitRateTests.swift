@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaProbe
 import MediaModel
 import Testing
+import TestSupport
 
 /// An Ogg file's bit rate is its audio's: the header pages (OpusHead and OpusTags, the Speex header and its
 /// comments, a cover in the tags) are not audio. The whole file over the length inflated the rate of a
@@ -17,13 +18,10 @@ struct OggBitRateTests {
     /// A file of `seconds` of a tone encoded by `codec`, with a 20,000-byte comment.
     func make(_ name: String, seconds: Double, rate: Int, codec: [String]) throws -> MediaPath {
         let out = dir.appendingPathComponent(name).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FLACTailTests.ffmpeg!)
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds):sample_rate=\(rate)",
-                             "-ac", "1"] + codec + ["-metadata", "comment=" + String(repeating: "x", count: 20_000), out]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let made = try ChildProcess.run(FLACTailTests.ffmpeg!, ["-v", "error", "-y", "-f", "lavfi", "-i",
+                                                                "sine=frequency=440:duration=\(seconds):sample_rate=\(rate)", "-ac", "1"]
+                                            + codec + ["-metadata", "comment=" + String(repeating: "x", count: 20_000), out])
+        try #require(made.status == 0, "\(made.stderr)")
         return MediaPath(out)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import MediaModel
 @testable import MediaScanner
 import Testing
+import TestSupport
 
 /// Roots from the command line: subtree rescans, nested roots, relocation, mirrored playlists, signals.
 struct CLIRootTests {
@@ -141,7 +142,10 @@ struct CLIRootTests {
                 utimensat(AT_FDCWD, path, nil, 0)                     // now: a changed mtime
             }
             let (child, _, err) = try CLI.start(["scan", "--quiet", "--library", box.library])
-            usleep(useconds_t(30_000 + round * 10_000))           // past start-up, somewhere in or after the scan
+            // Past start-up (its SIGTERM handler installed: on a loaded machine 30 ms was not always enough,
+            // and the signal then killed it by the default action), then somewhere in or after the scan.
+            Poll.until(timeout: 20, interval: 0.001) { child.catches(SIGTERM) || !child.isRunning }
+            usleep(useconds_t(10_000 + round * 10_000))
             guard kill(child.processIdentifier, SIGSTOP) == 0 else { child.waitUntilExit(); continue }
             // Frozen while still running (not a zombie that already exited): a SIGTERM now must make it exit 130.
             guard Self.processState(child.processIdentifier) == "T" else {
@@ -152,7 +156,7 @@ struct CLIRootTests {
             kill(child.processIdentifier, SIGTERM)
             kill(child.processIdentifier, SIGCONT)
             child.waitUntilExit()
-            #expect(child.terminationReason == .exit && child.terminationStatus == 130, "round \(round): \(child.terminationStatus) \(String(data: err.fileHandleForReading.availableData, encoding: .utf8) ?? "")")
+            #expect(child.terminationReason == .exit && child.terminationStatus == 130, "round \(round): \(child.terminationStatus) \(String(data: err.availableData, encoding: .utf8) ?? "")")
             caught += 1
         }
         #expect(try box.index().integrityCheck() == "ok")

@@ -4,6 +4,7 @@ import Foundation
 import MediaModel
 @testable import MediaScanner
 import Testing
+import TestSupport
 
 /// `mlib scan` as a child process: signals, SIGKILL part-way, the lock, JSON and exit codes.
 struct CLIScanTests {
@@ -19,38 +20,21 @@ struct CLIScanTests {
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = try mlib()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
+    /// `mlib` started with its standard output and error piped (their reading ends returned).
+    static func start(_ arguments: [String]) throws -> (SpawnedProcess, FileHandle, FileHandle) {
+        let process = try SpawnedProcess(try mlib().path, arguments, stdout: .pipe, stderr: .pipe)
+        return (process, process.standardOutput!, process.standardError!)
     }
 
     static func run(_ arguments: [String]) throws -> Run {
-        let (process, out, err) = try start(arguments)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let r = try ChildProcess.run(try mlib().path, arguments)
+        return Run(status: r.status, stdout: r.out, stderr: r.stderr)
     }
 
     /// Items committed so far, read with the sqlite3 tool (read-only, so it cannot disturb the scan).
     static func committedItems(_ library: String) -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", library, "SELECT COUNT(*) FROM items"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return 0 }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        guard let r = try? ChildProcess.run("/usr/bin/sqlite3", ["-readonly", library, "SELECT COUNT(*) FROM items"]) else { return 0 }
+        return Int(r.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// A tree of `count` real media files (copies of the templates) in 10-file directories.
@@ -156,8 +140,8 @@ struct CLIScanTests {
     }
 
     /// Sends SIGTERM to a scan once it says it waits; expects exit 143 within a second.
-    static func endWaitingScan(_ waiting: Process, _ err: Pipe) throws {
-        let lines = err.fileHandleForReading
+    static func endWaitingScan(_ waiting: SpawnedProcess, _ err: FileHandle) throws {
+        let lines = err
         var said = ""
         while !said.contains("waiting for another scan") {
             let chunk = lines.availableData

@@ -3,6 +3,7 @@ import Foundation
 import MediaModel
 import MediaProbe
 import PostgresTestServer
+import TestSupport
 @testable import MediaScanner
 import Testing
 
@@ -339,21 +340,11 @@ import Testing
     }
 }
 
-/// Runs a program, its output discarded, and returns its exit status (-1 if it could not start). Through
-/// posix_spawn and waitpid, not Foundation's Process: a clean-clone run crashed once inside libdispatch's
-/// event loop (`_dispatch_event_loop_drain`) while Process.waitUntilExit waited for `umount` in WatchTests.
+/// Runs a program, its output discarded, and returns its exit status (-1 if it could not start or was
+/// killed). Through `SpawnedProcess` (posix_spawn): a clean-clone run crashed once inside libdispatch's
+/// event loop (`_dispatch_event_loop_drain`) while Foundation's Process.waitUntilExit waited for `umount`.
 @discardableResult
 func run(_ program: String, _ arguments: [String]) -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([program] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return -1 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    guard let child = try? SpawnedProcess(program, arguments) else { return -1 }
+    return child.terminationReason == .exit ? child.terminationStatus : -1
 }

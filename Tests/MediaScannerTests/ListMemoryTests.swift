@@ -3,6 +3,7 @@ import MediaIndex
 import SQLiteStore
 import MediaModel
 import Testing
+import TestSupport
 
 /// `mlib ls` of many items stays in bounded memory whatever the order: SQLite sorted every row in memory
 /// (`temp_store = MEMORY`, set for the scan's statement journals), ~35 MB more at 100,000 items, so a sorted
@@ -12,14 +13,8 @@ import Testing
     static func peakRSS(_ arguments: [String]) throws -> Int {
         let record = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-rss-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: record) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%M", "-o", record, try CLIScanTests.mlib().path] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try ChildProcess.run("/usr/bin/time", ["-f", "%M", "-o", record, try CLIScanTests.mlib().path] + arguments)
+        #expect(run.status == 0, "\(run.stderr)")
         return Int(try String(contentsOfFile: record, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 

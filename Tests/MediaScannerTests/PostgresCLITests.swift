@@ -5,20 +5,14 @@ import MediaModel
 @testable import MediaScanner
 import PostgresTestServer
 import Testing
+import TestSupport
 
 /// `mlib` on a PostgreSQL library, as child processes: a scan killed with SIGKILL, scans of two roots at
 /// once (advisory lock per root), a query during a scan, and roots named by host.
 @Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
 struct PostgresCLITests {
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = try CLIScanTests.mlib()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> SpawnedProcess {
+        try SpawnedProcess(try CLIScanTests.mlib().path, arguments, environment: environment)
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
@@ -135,21 +129,12 @@ struct PostgresCLITests {
 
     /// Runs mlib to the end; returns its status and standard error.
     static func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = try CLIScanTests.mlib()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let r = try ChildProcess.run(try CLIScanTests.mlib().path, arguments, environment: environment)
+        return (r.status, r.stderr)
     }
 
     /// Waits for `process` at most `seconds`; kills it (and returns nil) past that.
-    static func exitStatus(of process: Process, within seconds: Double) -> Int32? {
+    static func exitStatus(of process: SpawnedProcess, within seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         guard process.isRunning else { return process.terminationStatus }

@@ -6,6 +6,7 @@ import MediaModel
 @testable import MediaScanner
 import PostgresTestServer
 import Testing
+import TestSupport
 
 /// A temporary directory tree for one test, with helpers to put real media files in it.
 final class Sandbox {
@@ -87,12 +88,8 @@ enum Templates {
     }
 
     static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments) failed")
+        let made = try ChildProcess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments)
+        try #require(made.status == 0, "ffmpeg \(arguments) failed: \(made.stderr)")
     }
 }
 

@@ -96,8 +96,7 @@ struct DecodingTests {
         let ends = log.events.compactMap { e -> ItemEnd? in if case .itemDidEnd(let end) = e { end } else { nil } }
         #expect(ends.map(\.reason) == [.skipped, .finished])
         #expect(ends.first.map { abs($0.position - 1) < 0.15 } == true)
-        #expect(ends.first?.verdict == .skipped)
-        #expect(ends.last?.verdict == .played)
+        #expect(ends.first.map { $0.heard < 1 } == true, "\(ends)")   // under half of 2 s and under 20 s: a skip, by the library's rule
         #expect(ends.first?.itemID == items[0].persistentID)
     }
 

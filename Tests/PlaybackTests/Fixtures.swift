@@ -1,6 +1,7 @@
 import Foundation
 import MediaModel
 @testable import Playback
+import TestSupport
 
 /// Real audio files made with the ffmpeg command line in a fresh temporary directory, and the
 /// reference decoded length of each according to ffmpeg itself (an independent decoder pipeline).
@@ -75,19 +76,11 @@ final class AudioFixtures {
 
     @discardableResult
     private func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SinkError("ffmpeg \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+        let made = try ChildProcess.run("ffmpeg", arguments)
+        guard made.status == 0 else {
+            throw SinkError("ffmpeg \(arguments.joined(separator: " ")) failed (\(made.status)): \(made.stderr)")
         }
-        return data
+        return made.stdout
     }
 }
 

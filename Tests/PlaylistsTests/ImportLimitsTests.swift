@@ -73,14 +73,20 @@ import Testing
     }
 
     /// "Streaming parse at ≥ 50,000 entries/s" (issue 24): 200,000 extended-M3U entries well under 4 s
-    /// even in a debug build.
+    /// even in a debug build. Timed as this thread's CPU, not the wall: with the suite in parallel on 2
+    /// shared cores the wall was 6.8 s for the same work.
     @Test func twoHundredThousandEntriesParseFast() throws {
         var text = "#EXTM3U\n"
         for i in 0..<200_000 { text += "#EXTINF:123,Artist \(i) - Title \(i)\n/music/Artist \(i)/Album/\(i) Title.flac\n" }
-        let started = ContinuousClock.now
+        func threadCPU() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        }
+        let started = threadCPU()
         let doc = try PlaylistReader.read(Array(text.utf8), format: .m3u, base: MediaPath("/"))
-        let elapsed = ContinuousClock.now - started
+        let elapsed = threadCPU() - started
         #expect(doc.entries.count == 200_000)
-        #expect(elapsed < .seconds(4), "200,000 entries took \(elapsed)")
+        #expect(elapsed < 4, "200,000 entries took \(elapsed) s of CPU")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MediaModel
 @testable import Playlists
+import TestSupport
 
 /// A fresh directory under the system temp dir, removed by `remove()`.
 struct TempDirectory {
@@ -45,20 +46,8 @@ func awkwardNames() -> [MediaPath] {
 /// Runs a program, returning its exit status and standard output (standard error is collected too).
 @discardableResult
 func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-    p.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    let r = try ChildProcess.run(program, arguments)
+    return (r.status, r.out, r.stderr)
 }
 
-func toolExists(_ name: String) -> Bool {
-    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    return dirs.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-}
+func toolExists(_ name: String) -> Bool { ChildProcess.exists(name) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 
 /// A real PostgreSQL server for the tests, started once per test process: `initdb` and `pg_ctl` from
 /// Debian's postgresql package in a temporary directory, listening only on a Unix socket there, run as
@@ -201,34 +202,22 @@ public final class PostgresTestServer: Sendable {
         return versions.map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
     }
 
-    /// Runs a program of the server's (as nobody when root and `asServer`), failing with its output.
-    /// posix_spawn and waitpid rather than Foundation's Process: `pg_ctl start` leaves a daemon behind,
-    /// and Process did not see its parent exit (the test hung with the child a zombie).
+    /// Runs a program of the server's (as nobody when root and `asServer`), failing with its output. Its
+    /// output goes to a file, not a pipe: `pg_ctl start` leaves a daemon that keeps it open.
     public static func run(_ program: String, _ arguments: [String], asServer: Bool = true) throws {
         let argv = (geteuid() == 0 && asServer) ? ["/usr/sbin/runuser", "-u", "nobody", "--", program] + arguments : [program] + arguments
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-pg-\(getpid())-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of the test process goes to the child: `pg_ctl start` leaves postgres running, and a
-        // descriptor it inherited (another test's pipe, opened on another thread without close-on-exec)
-        // would keep that pipe open for the server's life — the other test's read never ends.
-        _ = spawnActionsCloseFrom(&actions, 3)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for p in cArguments { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let child: SpawnedProcess
+        do {
+            child = try SpawnedProcess(argv[0], Array(argv.dropFirst()), stdout: .file(outputPath), stderr: .standardOutput)
+        } catch {
+            throw Failure(description: "cannot run \(argv[0]): \(error)")
+        }
+        child.waitUntilExit()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = (status & 0x7f) == 0, code = (status >> 8) & 0xff
-        guard exited && code == 0 else {
-            throw Failure(description: "\((program as NSString).lastPathComponent) failed (status \(status)): \(text)")
+        guard child.terminationReason == .exit && child.terminationStatus == 0 else {
+            throw Failure(description: "\((program as NSString).lastPathComponent) failed (status \(child.terminationStatus)): \(text)")
         }
     }
 
@@ -256,8 +245,3 @@ public final class PostgresTestServer: Sendable {
         func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
     }
 }
-
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34; Debian 12 has 2.36), which Swift's Glibc
-/// module does not import (it is declared under `__USE_MISC`).
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32

@@ -19,6 +19,7 @@ public enum Store: String, CaseIterable, Sendable, CustomStringConvertible {
 
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String { "the PostgreSQL test server did not start (see the line printed above)" }
+        public init() {}
     }
 
     /// A locator for a new library: an SQLite file at `sqlitePath`, or a new database on the test server.

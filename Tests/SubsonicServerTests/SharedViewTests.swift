@@ -46,7 +46,7 @@ struct SharedViewTests {
         #expect(try await songs(server, "search3", "query=Quillwort").count == 1)
 
         #expect(server.stop() == 0, "both stop cleanly on SIGTERM")
-        let rest = String(decoding: (server.process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = String(decoding: server.process.standardError!.readDataToEndOfFile(), as: UTF8.self)
         #expect(!rest.contains("mlib: view built:"), "no other view built later: \(rest)")
     }
 

@@ -70,7 +70,7 @@ struct TestLibrary {
 /// `mlib serve --http 127.0.0.1:0 --no-mpd`; `stop()` sends SIGTERM and waits.
 final class HTTPServeProcess: @unchecked Sendable {
     private let child: ServeChild
-    var process: Process { child.process }
+    var process: SpawnedProcess { child.process }
     var port: Int { child.port }
 
     init(library: TestLibrary, extra: [String] = []) throws {
@@ -103,24 +103,18 @@ func http(_ url: String, method: String = "GET", headers: [String: String] = [:]
 /// start-up lines (standard error up to both "mlib: serving …" lines) are kept: with `MLIB_VIEW_LOG` in
 /// `environment`, they say how many in-memory views were built. `stop()` sends SIGTERM and waits.
 final class BothServeProcess: @unchecked Sendable {
-    let process = Process()
-    private let stderr = Pipe()
+    let process: SpawnedProcess
     let startLines: [String]
     let httpPort: Int
     let mpdPort: Int
 
     init(library: TestLibrary, environment: [String: String] = [:]) throws {
-        process.executableURL = Paths.mlib
-        process.arguments = ["serve", "--library", library.library, "--port", "0", "--sink", "null",
-                             "--http", "127.0.0.1:0", "--key-file", library.keyFile]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(Paths.mlib.path, ["serve", "--library", library.library, "--port", "0", "--sink", "null",
+                                                       "--http", "127.0.0.1:0", "--key-file", library.keyFile],
+                                     environment: environment, stderr: .pipe)
         var text = ""
         while text.components(separatedBy: "\n").filter({ $0.hasPrefix("mlib: serving") }).count < 2 {
-            let chunk = stderr.fileHandleForReading.availableData
+            let chunk = process.standardError!.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs child processes for the end-to-end tests (the `mlib` binary, mpc, ffmpeg, tmux scripts): one
-/// runner, shared by the CLI and MPD server tests.
+/// runner for every test target, over `SpawnedProcess`.
 public enum ChildProcess {
     public struct Output: Sendable {
         public var status: Int32
@@ -17,29 +17,13 @@ public enum ChildProcess {
     }
 
     /// Runs `program` (a path, or a name looked up on PATH) to its end with standard input from
-    /// /dev/null; `environment` entries are added to the test's own.
+    /// /dev/null; `environment` entries are added to the test's own. Through `SpawnedProcess`
+    /// (posix_spawn), not Foundation's `Process`.
     public static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:],
                            cwd: URL? = nil) throws -> Output {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-        p.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-        if !environment.isEmpty {
-            p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let cwd { p.currentDirectoryURL = cwd }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read both pipes at once so that a full stderr pipe cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Output(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        let child = try SpawnedProcess(program, arguments, environment: environment, cwd: cwd, stdout: .pipe, stderr: .pipe)
+        let (out, err) = child.readToEnd()
+        return Output(status: child.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// The repository's top directory.

@@ -9,19 +9,13 @@ public final class ServeChild: @unchecked Sendable {
         public var description: String
     }
 
-    public let process = Process()
+    public let process: SpawnedProcess
     public private(set) var port = 0
-    private let stderr = Pipe()
 
-    public init(mlib: URL, arguments: [String]) throws {
-        process.executableURL = mlib
-        process.arguments = arguments
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+    public init(mlib: URL, arguments: [String], environment: [String: String] = [:]) throws {
+        process = try SpawnedProcess(mlib.path, arguments, environment: environment, stderr: .pipe)
         var line = Data()
-        let handle = stderr.fileHandleForReading
+        let handle = process.standardError!
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = handle.availableData
             if chunk.isEmpty { break }

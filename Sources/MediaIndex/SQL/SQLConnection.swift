@@ -4,15 +4,19 @@ import MediaModel
 /// A connection to a library's database, as the shared store code (`SQLStore`) uses it. Each dialect
 /// module provides one (SQLite through GRDB, PostgreSQL through postgres-nio).
 ///
-/// Contract:
-/// - `read` runs `body` on a consistent snapshot on SQLite; on PostgreSQL each statement sees the latest
-///   commit (a transaction around every read would cost two more round trips): a read of several
-///   statements that must agree (`mlib stats`) uses `snapshotRead`.
-/// - `snapshotRead` runs `body` on one snapshot on both: what another process commits meanwhile is not seen.
+/// Contract (the store protocols' "store contract", `LibraryStore`, rests on it):
+/// - `read` runs `body` on a consistent snapshot on SQLite: what another process commits meanwhile is not
+///   seen. PostgreSQL runs a read without a transaction around it (READ COMMITTED; a transaction around every
+///   read would cost two more round trips): each statement sees its own snapshot, a streamed one (a cursor)
+///   included; a read of several statements may see a commit between them.
+/// - `snapshotRead` runs `body` on one snapshot on both: what another process commits meanwhile is not seen
+///   (`mlib stats` and every read of several statements that must agree).
 /// - `write` runs `body` in one transaction: committed when it returns, rolled back when it throws; the
 ///   error leaves unchanged when it is an `IndexError` or a `QueryError`, else as `IndexError.database`.
 /// - Calls never interleave on one connection: a second thread waits for the first.
 /// - Neither may be called on a NIO event-loop thread (PostgreSQL would block it): servers hop off first.
+///   `SQLStore.read`/`write`, through which every shared store call goes, stop a debug build that does
+///   (`EventLoopCheck`).
 package protocol SQLConnection: Sendable {
     var syntax: any SQLSyntax { get }
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T

@@ -67,8 +67,15 @@ open class SQLStore: @unchecked Sendable {
         return "(\(raw: column) = \(root) OR (\(raw: column) >= \(lower) AND \(raw: column) < \(upper)))"
     }
 
-    package func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try connection.read(body) }
-    package func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try connection.write(body) }
+    // The entry points of every shared store call; in debug builds they stop a call made on an event loop.
+    package func read<T>(_ body: (any SQLExecutor) throws -> T, call: StaticString = #function) throws -> T {
+        EventLoopCheck.assertOffEventLoop(call)
+        return try connection.read(body)
+    }
+    package func write<T>(_ body: (any SQLExecutor) throws -> T, call: StaticString = #function) throws -> T {
+        EventLoopCheck.assertOffEventLoop(call)
+        return try connection.write(body)
+    }
 
     /// An `IndexError.invalidArgument` naming this library.
     package func invalid(_ reason: String) -> IndexError { .invalidArgument(database: libraryName, reason: reason) }

@@ -1,5 +1,9 @@
+import MediaModel
+
 /// When a play counts, following the scrobblers (Last.fm: half the track or four minutes) and iTunes
-/// (a skip is leaving a track early): one documented rule the CLI and tests share.
+/// (a skip is leaving a track early): one documented rule every front that plays records by
+/// (`Library.record(_:)`). Library policy, not the player's: the player reports how an item ended
+/// (`ItemEnd`), the library decides what that means for its statistics.
 ///
 /// - played: the item decoded to its end, or half its duration or 240 s of it were heard before it ended
 ///   in any other way (skip, stop, removal). → playCount += 1, lastPlayedDate = now.
@@ -26,4 +30,9 @@ public enum PlayStatisticsRule {
             return .none
         }
     }
+}
+
+extension ItemEnd {
+    /// What this play means for play statistics (see `PlayStatisticsRule`).
+    public var verdict: PlayStatisticsRule.Verdict { PlayStatisticsRule.verdict(for: self) }
 }

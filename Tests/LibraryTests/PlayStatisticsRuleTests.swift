@@ -1,10 +1,12 @@
+import Library
+import MediaModel
 import Testing
-@testable import Playback
 
+/// The rule is the library's (what a play means for its statistics); the player only reports `ItemEnd`s.
 @Suite("Play statistics rule")
 struct PlayStatisticsRuleTests {
-    func end(_ reason: ItemEndReason, at position: Double, of duration: Double) -> PlayStatisticsRule.Verdict {
-        ItemEnd(item: testItem("a"), reason: reason, position: position, duration: duration).verdict
+    func end(_ reason: ItemEndReason, at position: Double, of duration: Double, heard: Double? = nil) -> PlayStatisticsRule.Verdict {
+        ItemEnd(item: MediaItem(path: MediaPath("/m/a.flac")), reason: reason, position: position, duration: duration, heard: heard).verdict
     }
 
     @Test func finishingIsAPlay() {
@@ -36,5 +38,15 @@ struct PlayStatisticsRuleTests {
     @Test func unknownDurationNeedsFourMinutes() {
         #expect(end(.stopped, at: 100, of: 0) == .none)
         #expect(end(.stopped, at: 240, of: 0) == .played)
+    }
+
+    /// Time heard decides, not the position (issue 13): PlaybackTests' HeardTimeTests check what the player
+    /// reports as heard; these, what the library makes of it.
+    @Test func timeHeardDecidesNotThePosition() {
+        #expect(end(.skipped, at: 430, of: 600, heard: 40) == .none)      // sought past half, heard 40 s
+        #expect(end(.stopped, at: 35, of: 100, heard: 55) == .played)     // paused and resumed: 55 s of 100
+        #expect(end(.stopped, at: 30, of: 100, heard: 60) == .played)     // sought back and heard the start again
+        #expect(end(.skipped, at: 1, of: 2, heard: 1) == .played)        // half of a 2 s item
+        #expect(end(.skipped, at: 1, of: 180, heard: 1) == .skipped)
     }
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""write-result.py NAME 'COMMAND' CORPUS key=value ... [peer:WHAT=RATIO ...]
+
+Writes Benchmarks/results/NAME.json: the latest figures of one benchmark, in the form
+scripts/update-readme-figures.sh copies into README.md and Benchmarks/README.md (so that no figure there is
+typed by hand). Adds the commit (`git describe --always --dirty`), the date and the load average (the
+machine is shared: a figure without its load cannot be compared). `key=value`: a figure (numbers stay
+numbers); `peer:WHAT=RATIO`: a ratio to a peer, > 1 meaning mlib is faster or cheaper.
+"""
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def value(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit(__doc__)
+    name, command, corpus = argv[1:4]
+    figures, peers = {}, {}
+    for arg in argv[4:]:
+        key, _, text = arg.partition("=")
+        if key.startswith("peer:"):
+            peers[key[5:]] = value(text)
+        else:
+            figures[key] = value(text)
+    commit = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty"], capture_output=True,
+                            text=True).stdout.strip()
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    result = {"benchmark": name, "command": command, "corpus": corpus, "commit": commit,
+              "date": datetime.date.today().isoformat(), "load": load, "figures": figures, "peers": peers}
+    os.makedirs(os.path.join(root, "Benchmarks/results"), exist_ok=True)
+    path = os.path.join(root, "Benchmarks/results", name + ".json")
+    with open(path, "w") as f:
+        json.dump(result, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    print(f"figures written to {os.path.relpath(path, root)} (scripts/update-readme-figures.sh copies them into the READMEs)")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# update-readme-figures.sh [--check]
+#
+# Copies the benchmarks' latest figures (Benchmarks/results/*.json, written by the benchmarks through
+# Benchmarks/write-result.py) into README.md's speed paragraph and Benchmarks/README.md's table of current
+# figures: no figure in either is typed by hand, so none can drift from what was measured. Each file's
+# generated part sits between "<!-- figures: begin … -->" and "<!-- figures: end -->".
+#
+# --check: change nothing; exit 1, showing the difference, when either file is not what the results make
+# (PackageManifestTests' documentation check runs this).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 - "$@" <<'PYTHON'
+import difflib
+import glob
+import json
+import os
+import re
+import sys
+
+check = "--check" in sys.argv[1:]
+results = {}
+for path in sorted(glob.glob("Benchmarks/results/*.json")):
+    with open(path, encoding="utf-8") as f:
+        results[os.path.basename(path)[:-5]] = json.load(f)
+
+
+def number(value):
+    """A figure as the READMEs print it: thousands grouped with commas, reals as recorded."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int) or value == int(value) and abs(value) >= 1000:
+        return f"{int(value):,}"
+    return repr(value)
+
+
+def lookup(name):
+    """{result.figures.key} or {result.peers.key} or {result.field}."""
+    parts = name.split(".")
+    value = results[parts[0]]
+    for part in parts[1:]:
+        value = value[part]
+    return number(value)
+
+
+def render(template):
+    return re.sub(r"\{([^{}]+)\}", lambda m: lookup(m.group(1)), template)
+
+
+# README.md's speed paragraph. Every figure comes from a results file; the sentence says which run.
+README_TEMPLATE = """\
+Speed, measured on 2 shared cores (`Benchmarks/`; these figures are copied from `Benchmarks/results/` by
+`scripts/update-readme-figures.sh`): a 10,000-file library is indexed in {scan-bench-10000.figures.full_scan_s} s \
+({scan-bench-10000.figures.cpu_us_per_item} µs of CPU per item),
+{scan-bench-10000.peers.mpd_update_wall}× faster than MPD's update of the same files in the same run; a rescan that finds nothing changed takes
+{scan-bench-10000.figures.unchanged_rescan_s} s ({scan-bench-10000.peers.mpd_unchanged_wall}× MPD's). On PostgreSQL a full scan of 20,008 files takes \
+{postgres-bench-20000.figures.postgres_over_sqlite_full_scan}× SQLite's time, and
+`mlib ls artist:X` is a {postgres-bench-20000.figures.sqlite_ls_artist_ms} ms process ({postgres-bench-20000.figures.postgres_ls_artist_ms} ms on PostgreSQL). \
+`mlib info` reads {info-bench.figures.files_per_s}–{info-bench.figures.files_per_s_best} files a second in one
+process (the peers in runs of their own, at a higher load: mutagen {info-bench.figures.mutagen_files_per_s}/s in one python process, ffprobe
+{info-bench.figures.ffprobe_files_per_s}/s run once per file).
+"""
+
+
+def benchmarks_table():
+    rows = ["| benchmark | command | corpus | commit, date | load | figures | against the peers (> 1: mlib faster) |",
+            "|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        figures = ", ".join(f"{k} {number(v)}" for k, v in r.get("figures", {}).items())
+        peers = ", ".join(f"{k} {number(v)}×" for k, v in r.get("peers", {}).items()) or "—"
+        note = f" ({r['note']})" if r.get("note") else ""
+        rows.append(f"| `{name}` | `{r['command']}` | {r['corpus']} | {r['commit']}, {r['date']}{note} | {r['load']} "
+                    f"| {figures} | {peers} |")
+    return "\n".join(rows) + "\n"
+
+
+def replace(path, body):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    pattern = re.compile(r"(<!-- figures: begin[^\n]*-->\n)(.*?)(<!-- figures: end -->)", re.S)
+    if not pattern.search(text):
+        sys.exit(f"{path}: no <!-- figures: begin … --> … <!-- figures: end --> block")
+    new = pattern.sub(lambda m: m.group(1) + body + m.group(3), text, count=1)
+    if new == text:
+        return True
+    if check:
+        sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, path + " (from the results)"))
+        return False
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+    print(f"{path}: figures updated")
+    return True
+
+
+ok = replace("README.md", render(README_TEMPLATE))
+ok = replace("Benchmarks/README.md", benchmarks_table()) and ok
+sys.exit(0 if ok else 1)
+PYTHON
