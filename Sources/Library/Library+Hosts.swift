@@ -34,6 +34,13 @@ extension Library {
         throw OtherHostItems(action: action, items: refused, thisHost: sql.thisHostName ?? "", total: items.count)
     }
 
+    /// `requireThisHost(_:doing:)` for the items `query` selects, read only where the store holds several
+    /// hosts' items: a library of one host (SQLite) is not read for it at all.
+    public func requireThisHost(matching query: MediaQuery, doing action: String) throws {
+        guard let sql = store as? SQLStore, sql.thisHostName != nil else { return }
+        try requireThisHost(try store.items(query), doing: action)
+    }
+
     /// Limits the store's reads to this host's items (`SQLStore.readsThisHostOnly`), for a server that can
     /// play only the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
     public func readThisHostOnly(_ on: Bool = true) {

@@ -89,7 +89,7 @@ struct Analyze: AsyncParsableCommand {
         let library = try libraryOptions.library()
         let display = !quiet && !json && isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
         // Another host's item is its file: measuring the file at that path here would store its values on it.
-        try library.requireThisHost(try library.store.items(MediaQuery(filter: filter)), doing: write ? "analyze --write" : "analyze")
+        try library.requireThisHost(matching: MediaQuery(filter: filter), doing: write ? "analyze --write" : "analyze")
         let run = AnalysisRun(truePeak: truePeak, jobs: jobs, force: force, loudnessOnly: loudnessOnly)
         let summary = try await run.run(library.store, query: MediaQuery(filter: filter)) { display?.show($0) }
         display?.clear()
