@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# postgres-latency-bench.sh [N]   (default: 300)
+# postgres-latency-bench.sh [N]   (default: 3000)
 #
 # Issue 38's "slow over a real network": mlib on a PostgreSQL library reached directly (TCP on loopback)
 # and through delay-relay.py adding DELAY ms each way (default 100: a 200 ms round trip), in one run:
 #   an unchanged rescan of a corpus of N files, and whole-process `mlib ls artist:X`;
 #   with MLIB_TRACE_POSTGRES, how many connections each opens and how many statements it sends (each a
-#   round trip at least), and how many times it asks for the roots.
-# Targets (issue 38): unchanged rescan of 3,000 files < 3 s at 200 ms RTT; `ls artist:X` < 4 RTT + the query.
+#   round trip at least), and how many times it asks for the roots;
+#   `mlib serve --http` on the library, one server reaching it directly and one through the relay: Subsonic
+#   `ping` (median of 20, over one keep-alive connection) and a client's full sync (getArtists, search3 in
+#   pages of 500 as Symfonium does, getAlbumList2 in pages of 500, getAlbum of the first 20 albums), each
+#   after the server has answered once.
+# Targets (issue 38): unchanged rescan of 3,000 files < 3 s at 200 ms RTT; `ls artist:X` < 4 RTT + the query;
+# the remote-database server's ping and full sync as fast as the direct one's (±20 %).
 # Env: BENCH_DIR (default bench-out), MLIB (default: the debug build's mlib; say which in the figures),
-# DELAY (ms each way, default 100), RUNS (default 3). Stops the server and the relay it started, only those.
+# DELAY (ms each way, default 100), RUNS (default 3), RESULT=1 writes the figures to
+# Benchmarks/results/postgres-latency-bench-N.json (write-result.py). Stops the servers and the relay it
+# started, only those. Child processes get a temporary XDG_CONFIG_HOME (the users' key file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 tools=${TOOLS:-$repo/../shared/tools}; [[ -d $tools ]] || tools=/work/shared/tools
 out=${BENCH_DIR:-$repo/bench-out}
-n=${1:-300}
+n=${1:-3000}
 delay=${DELAY:-100}
 runs=${RUNS:-3}
 mlib=${MLIB:-$(swift build --show-bin-path)/mlib}
@@ -33,12 +40,14 @@ pgport=$(free_port); relayport=$(free_port)
 as_server "$pgbin/initdb" -D "$pg/data" -U mlib --auth=trust -E UTF8 --locale=C >/dev/null
 as_server "$pgbin/pg_ctl" -D "$pg/data" -l "$pg/log" -w -o "-k $pg -c listen_addresses=127.0.0.1 -p $pgport" start >/dev/null
 python3 Benchmarks/delay-relay.py "$relayport" 127.0.0.1 "$pgport" "$delay" & relay=$!
-cleanup() { kill "$relay" 2>/dev/null || true; as_server "$pgbin/pg_ctl" -D "$pg/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pg"; }
+servers=()
+cleanup() { for p in "${servers[@]}"; do kill "$p" 2>/dev/null || true; done; kill "$relay" 2>/dev/null || true; as_server "$pgbin/pg_ctl" -D "$pg/data" -m fast stop >/dev/null 2>&1 || true; rm -rf "$pg"; }
 trap cleanup EXIT
 "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U mlib latency
 direct="postgres://mlib@127.0.0.1:$pgport/latency?sslmode=disable"
 delayed="postgres://mlib@127.0.0.1:$relayport/latency?sslmode=disable"
-export MLIB_HOST_ID=latency-bench MLIB_HOST=latency-bench
+export MLIB_HOST_ID=latency-bench MLIB_HOST=latency-bench XDG_CONFIG_HOME=$pg/config
+mkdir -p "$pg/config"
 
 "$mlib" scan --quiet --library "$direct" "$corpus" || [[ $? -eq 1 ]]
 artist=$("$mlib" ls --library "$direct" --jsonl | python3 -c '
@@ -65,6 +74,7 @@ trace() {
     "$(grep -c 'FROM roots WHERE' "$file")"
 }
 
+declare -A fig
 printf '%-28s %10s %10s %8s   %s\n' "command (N=$n, ${delay} ms each way)" direct delayed ratio "connections statements roots-queries (delayed)"
 for which in rescan ls; do
   if [[ $which == rescan ]]; then cmd=(scan --quiet); label="unchanged rescan"; else cmd=(ls "artist:\"$artist\""); label="ls artist:X"; fi
@@ -72,4 +82,81 @@ for which in rescan ls; do
   r=$(median "$mlib" "${cmd[@]}" --library "$delayed")
   counts=$(trace "$which" "$mlib" "${cmd[@]}" --library "$delayed")
   printf '%-28s %9ss %9ss %8s   %s\n' "$label" "$d" "$r" "$(awk -v a="$r" -v b="$d" 'BEGIN { printf "%.1fx", a / b }')" "$counts"
+  read -r c s _ <<<"$counts"
+  fig[${which}_direct_s]=$d; fig[${which}_delayed_s]=$r; fig[${which}_connections]=$c; fig[${which}_statements]=$s
 done
+
+# The servers: one reaching the library directly, one through the relay; the same user on both.
+"$mlib" user add bench --password bench --library "$direct" >/dev/null
+serve() {   # serve LOCATOR NAME PORT: starts `mlib serve --http` on PORT (in this shell: cleanup stops it)
+  "$mlib" serve --library "$1" --http "127.0.0.1:$3" --no-mpd 2>"$out/serve-$2.log" &
+  servers+=($!)
+  for _ in $(seq 3000); do grep -q "serving" "$out/serve-$2.log" 2>/dev/null && break; sleep 0.02; done
+}
+direct_port=$(free_port); serve "$direct" direct "$direct_port"
+delayed_port=$(free_port); serve "$delayed" delayed "$delayed_port"
+# ping: median ms of 20 over one keep-alive connection; sync: median seconds of RUNS full syncs.
+client() {
+  python3 - "$1" "$runs" <<'PYTHON'
+import hashlib, http.client, json, statistics, sys, time, urllib.parse
+port = int(sys.argv[1])
+auth = {"u": "bench", "t": hashlib.md5(b"benchbench").hexdigest(), "s": "bench", "v": "1.16.1", "c": "bench", "f": "json"}
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+def get(method, **params):
+    connection.request("GET", f"/rest/{method}?" + urllib.parse.urlencode({**auth, **params}))
+    answer = json.loads(connection.getresponse().read())["subsonic-response"]
+    if answer["status"] != "ok":
+        raise SystemExit(f"{method}: {answer}")
+    return answer
+get("ping")
+times = []
+for _ in range(20):
+    t0 = time.perf_counter(); get("ping"); times.append((time.perf_counter() - t0) * 1000)
+def sync():
+    requests = 1
+    get("getArtists")
+    for kind in ("song", "album", "artist"):
+        offset = 0
+        while True:
+            counts = {k + "Count": (500 if k == kind else 0) for k in ("song", "album", "artist")}
+            got = get("search3", query='""', **counts, **{kind + "Offset": offset})["searchResult3"].get(kind, [])
+            requests += 1; offset += len(got)
+            if len(got) < 500: break
+    albums, offset = [], 0
+    while True:
+        page = get("getAlbumList2", type="alphabeticalByName", size=500, offset=offset)["albumList2"].get("album", [])
+        requests += 1; albums += page; offset += len(page)
+        if len(page) < 500: break
+    for album in albums[:20]:
+        get("getAlbum", id=album["id"]); requests += 1
+    return requests
+syncs = []
+for _ in range(int(sys.argv[2])):
+    t0 = time.perf_counter(); requests = sync(); syncs.append(time.perf_counter() - t0)
+print(f"{statistics.median(times):.1f} {statistics.median(syncs):.3f} {requests}")
+PYTHON
+}
+read -r dping dsync requests <<<"$(client "$direct_port")"
+read -r rping rsync _ <<<"$(client "$delayed_port")"
+printf '%-28s %8sms %8sms %8s\n' "serve: Subsonic ping" "$dping" "$rping" "$(awk -v a="$rping" -v b="$dping" 'BEGIN { printf "%.1fx", a / b }')"
+printf '%-28s %9ss %9ss %8s   (%s requests)\n' "serve: full sync" "$dsync" "$rsync" "$(awk -v a="$rsync" -v b="$dsync" 'BEGIN { printf "%.1fx", a / b }')" "$requests"
+fig[ping_direct_ms]=$dping; fig[ping_delayed_ms]=$rping; fig[sync_direct_s]=$dsync; fig[sync_delayed_s]=$rsync; fig[sync_requests]=$requests
+
+if [[ -n ${RESULT:-} ]]; then
+  python3 Benchmarks/write-result.py "postgres-latency-bench-$n" "RUNS=$runs Benchmarks/postgres-latency-bench.sh $n" \
+    "$n files of make-corpus.sh; PostgreSQL $("$pgbin/postgres" --version | awk '{ print $3 }') on 127.0.0.1, direct and through delay-relay.py ($delay ms each way)" \
+    "unchanged_rescan_direct_s=${fig[rescan_direct_s]}" "unchanged_rescan_${delay}ms_each_way_s=${fig[rescan_delayed_s]}" \
+    "rescan_connections=${fig[rescan_connections]}" "rescan_statements=${fig[rescan_statements]}" \
+    "ls_artist_direct_s=${fig[ls_direct_s]}" "ls_artist_${delay}ms_each_way_s=${fig[ls_delayed_s]}" \
+    "ls_connections=${fig[ls_connections]}" "ls_statements=${fig[ls_statements]}" \
+    "serve_ping_direct_ms=$dping" "serve_ping_${delay}ms_each_way_ms=$rping" \
+    "serve_full_sync_direct_s=$dsync" "serve_full_sync_${delay}ms_each_way_s=$rsync" "serve_full_sync_requests=$requests" \
+    >/dev/null
+  # The note beside the commit, as the other results files have it.
+  python3 - "Benchmarks/results/postgres-latency-bench-$n.json" "${NOTE:-debug build (round trips, not CPU); median of $runs}" <<'PYTHON'
+import json, sys
+with open(sys.argv[1]) as f: result = json.load(f)
+result["note"] = sys.argv[2]
+with open(sys.argv[1], "w") as f: json.dump(result, f, indent=2, ensure_ascii=False); f.write("\n")
+PYTHON
+fi

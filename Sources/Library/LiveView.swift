@@ -17,10 +17,23 @@ import Synchronization
 /// then swaps it in.
 /// `snapshot` never waits for a build: a reader gets the current one (a pointer read under a lock held
 /// for nanoseconds) and keeps it for its whole request.
+///
+/// On a store that hears the library's writes (`WriteNotifying`: PostgreSQL), the view looks and builds on a
+/// connection of its own (issue 38: its looks kept a remote library's one connection busy, and every request
+/// waited behind them), looks when a write is heard, and every `notifiedInterval` only as a fallback (a
+/// writer that does not notify); while the library cannot be read it looks again every `retryInterval`.
 public final class LiveView: @unchecked Sendable {   // `state` is guarded by `lock`
     public let store: any LibraryStore
     public let schema: ViewSchema
     private let feed: any ViewChangeFeed
+    /// Where builds read: `store`, or the change feed's own connection.
+    private let buildStore: any LibraryStore
+    /// Whether the feed hears writes (then the timer is only a fallback).
+    public let hearsWrites: Bool
+    private let waker: Waker
+    /// The fallback look's interval when writes are heard, and the look's while the library cannot be read.
+    public static let notifiedInterval = Duration.seconds(5)
+    public static let retryInterval = Duration.milliseconds(500)
     private let current: Mutex<LibrarySnapshot>
     private let queue = DispatchQueue(label: "mlib.live-view")
     private let lock = NSLock()
@@ -39,6 +52,10 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         /// the token moved and no item changed keeps the snapshot).
         var applied: ViewVersion?
         var lastRefresh: RefreshReport?
+        /// A look asked for by a heard write is queued (writes heard meanwhile need no other).
+        var wakeQueued = false
+        /// A look after a failure is scheduled (`retryInterval`).
+        var retryQueued = false
     }
 
     /// What the last refresh that changed the snapshot did (for benchmarks and logs).
@@ -65,12 +82,28 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     public init(store: any LibraryStore, schema: ViewSchema, feed: (any ViewChangeFeed)? = nil) throws {
         self.store = store
         self.schema = schema
-        let feed = feed ?? StoreChangeFeed(store: store)
+        var buildStore = store
+        var hearsWrites = false
+        let waker = Waker()
+        self.waker = waker
+        if feed == nil, let notifying = store as? any WriteNotifying {
+            do {
+                buildStore = try notifying.changeFeedStore(heard: { waker.wake() })
+                hearsWrites = true
+            } catch {
+                // No second connection (the server's connection limit): the view looks on the store's, as before.
+                Self.log("looks for changes on the library's connection (\(Self.oneLine(error)))")
+            }
+        }
+        self.buildStore = buildStore
+        self.hearsWrites = hearsWrites
+        let feed = feed ?? StoreChangeFeed(store: buildStore)
         self.feed = feed
         let version = try feed.viewVersion(probingModifications: true)
         let started = ContinuousClock.now
-        let built = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+        let built = try LibrarySnapshot.build(from: buildStore, schema: schema, version: version)
         current = Mutex(built)
+        waker.set { [weak self] in self?.wake() }
         Self.returnFreedMemory()
         if Self.logsRefreshes {
             // One line per view made: a process serving MPD and the API from one view says it once.
@@ -113,17 +146,33 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             let watch = Watch(number: state.nextWatch)
             state.nextWatch += 1
             state.observers.append((watch, onChange))
-            if state.timer == nil || interval < state.interval! {
+            let every = hearsWrites ? max(interval, Self.notifiedInterval) : interval
+            if state.timer == nil || every < state.interval! {
                 state.timer?.cancel()
                 let timer = DispatchSource.makeTimerSource(queue: queue)
-                let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+                let nanoseconds = Int(every.components.seconds) * 1_000_000_000 + Int(every.components.attoseconds / 1_000_000_000)
                 timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
                 timer.setEventHandler { [weak self] in _ = self?.refreshOnQueue(force: false, probing: nil) }
                 state.timer = timer
-                state.interval = interval
+                state.interval = every
                 timer.resume()
             }
             return watch
+        }
+    }
+
+    /// A write was heard (or the listening started or stopped): one look, queued once however many come.
+    private func wake() {
+        let queue = lock.withLock { () -> Bool in
+            guard state.timer != nil, !state.wakeQueued else { return false }
+            state.wakeQueued = true
+            return true
+        }
+        guard queue else { return }
+        self.queue.async { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.state.wakeQueued = false }
+            _ = self.refreshOnQueue(force: false, probing: nil)
         }
     }
 
@@ -186,7 +235,27 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 return state.lastError != text
             }
             if isNew { Self.log("cannot read the library (retrying): \(text)") }
+            retrySoon()
             return false
+        }
+    }
+
+    /// After a failed look, when the timer is only a fallback: another look in `retryInterval` (and so on
+    /// until one succeeds), so that a library back is seen as soon as without notifications.
+    private func retrySoon() {
+        guard hearsWrites else { return }
+        let schedule = lock.withLock { () -> Bool in
+            guard state.timer != nil, !state.retryQueued else { return false }
+            state.retryQueued = true
+            return true
+        }
+        guard schedule else { return }
+        let (seconds, attoseconds) = Self.retryInterval.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.state.retryQueued = false }
+            _ = self.refreshOnQueue(force: false, probing: nil)
         }
     }
 
@@ -223,7 +292,7 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 new = old.applying(changes, version: version)
                 report = RefreshReport(incremental: true, items: changes.upserted.count + changes.removed.count, seconds: 0)
             } else {
-                new = try LibrarySnapshot.build(from: store, schema: schema, version: version)
+                new = try LibrarySnapshot.build(from: buildStore, schema: schema, version: version)
                 report = RefreshReport(incremental: false, items: new.count, seconds: 0)
             }
             current.withLock { $0 = new }
@@ -242,4 +311,11 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             return true
         }
     }
+}
+
+/// What a heard write calls: the view, once it is made (the change feed's store is made before it).
+private final class Waker: Sendable {
+    private let target = Mutex<(@Sendable () -> Void)?>(nil)
+    func set(_ body: @escaping @Sendable () -> Void) { target.withLock { $0 = body } }
+    func wake() { target.withLock { $0 }?() }
 }

@@ -10,6 +10,7 @@ extension PostgresIndex {
     /// each refused file is recorded as a failure (code `database`, the server's reason): one file must
     /// neither lose its batch nor stop every later scan of its tree.
     public func apply(_ changes: [ScanChange], generation: Int64? = nil) throws {
+        defer { scanFacts.forget() }
         do {
             try applyBatch(changes, generation: generation)
         } catch is PostgresSession.Rejected {
@@ -91,6 +92,7 @@ extension PostgresIndex {
                 }
             }
             try flush()
+            try s.execute(PostgresStoreConnection.notifyWrite)
         }
     }
 }

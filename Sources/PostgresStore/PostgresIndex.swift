@@ -43,20 +43,45 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         try PostgresIndex(location, identity: identity, readAhead: nil)
     }
 
-    private init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
-        self.location = location
+    private convenience init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
+        self.init(session: try PostgresSession(location), identity: identity, readAhead: readAhead, scanFacts: ScanFactsMemo())
+    }
+
+    private init(session: PostgresSession, identity: HostIdentity, readAhead: DirectoryStateReadAhead?, scanFacts: ScanFactsMemo,
+                 userCache: UserReadCache = UserReadCache()) {
+        self.location = session.location
         self.identity = identity
-        session = try PostgresSession(location)
+        self.session = session
         super.init(connection: PostgresStoreConnection(session: session), compiler: PostgresQueryCompiler(), host: identity.id,
-                   hostName: identity.name, libraryName: location.description, readAhead: readAhead)
+                   hostName: identity.name, libraryName: location.description, readAhead: readAhead, scanFacts: scanFacts,
+                   userCache: userCache)
     }
 }
 
 extension PostgresIndex: LibraryReader, UserDataStore, PlaylistStore, RootStore, ScanStore, ItemChangeLog, AnalysisStore {
-    /// The scan's reader: a connection of its own that reads directory states ahead (one per scan).
-    public func readingConnection() throws -> any ScanStore { try scanReader() }
+    /// The scan's reader: this store's connection (issue 38: a connection of its own cost a connect, a TLS
+    /// and SCRAM handshake, over a slow link), reading directory states ahead (one per scan), and sharing
+    /// what the scan remembers (`rememberRoots`). It waits for the writer's batches on the one connection:
+    /// it reads thousands of rows a statement, so it seldom has to.
+    public func readingConnection() throws -> any ScanStore { scanReader() }
 
-    func scanReader(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) throws -> PostgresIndex {
-        try PostgresIndex(location, identity: identity, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead))
+    func scanReader(rowsPerRead: Int = DirectoryStateReadAhead.defaultRowsPerRead) -> PostgresIndex {
+        PostgresIndex(session: session, identity: identity, readAhead: DirectoryStateReadAhead(rowsPerRead: rowsPerRead), scanFacts: scanFacts,
+                      userCache: userCache)
+    }
+}
+
+extension PostgresIndex: WriteNotifying {
+    /// A connection of its own that LISTENs for the writers' notifications (`PostgresStoreConnection.write`),
+    /// sharing this store's user cache: each write heard empties it, and it is used only while the
+    /// listening lasts.
+    public func changeFeedStore(heard: @escaping @Sendable () -> Void) throws -> any LibraryStore {
+        let feed = PostgresIndex(session: try PostgresSession(location), identity: identity, readAhead: nil, scanFacts: ScanFactsMemo(),
+                                 userCache: userCache)
+        feed.readsThisHostOnly = readsThisHostOnly
+        let cache = userCache
+        try feed.session.listen(PostgresStoreConnection.writesChannel, onNotification: { cache.invalidate(); heard() },
+                                onListening: { on in cache.setListening(on); heard() })
+        return feed
     }
 }

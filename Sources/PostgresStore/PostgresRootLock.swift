@@ -74,12 +74,14 @@ public final class PostgresRootLock: Sendable {
         return false
     }
 
-    /// Releases `keys` in one statement (the connection stays the store's). Over a connection lost meanwhile
-    /// the server has released them already.
+    /// Releases `keys` in one statement (the connection stays the store's), not waiting for its answer
+    /// (issue 38: a round trip at the end of every scan): a later statement of this process on the connection
+    /// runs after it, and a connection closed first releases them too. Over a connection lost meanwhile the
+    /// server has released them already.
     private static func release(_ keys: [Int64], on session: PostgresSession) {
         guard !keys.isEmpty else { return }
         heldHere.withLockedValue { $0.subtract(keys) }
-        _ = try? session.run { x in try x.execute("SELECT pg_advisory_unlock(k) FROM unnest(\(SQLValue.integers(keys))) AS k") }
+        session.sendWithoutWaiting("SELECT pg_advisory_unlock(k) FROM unnest(\(SQLValue.integers(keys))) AS k")
     }
 
     /// A 64-bit key for a root: FNV-1a over the host and the path's bytes (stable across processes and hosts).

@@ -23,6 +23,14 @@ final class PostgresSession: @unchecked Sendable {
     /// When a lost connection may next be made again, and the wait after a failed try (`run`). Guarded by `lock`.
     private var reconnection = Reconnection()
     private let lock = NIOLock()
+    /// Who listens for notifications on this session (`listen`), listening again on every new connection.
+    /// Guarded by `lock`.
+    private var listeners: [Listener] = []
+    struct Listener: Sendable {
+        let channel: String
+        let onNotification: @Sendable () -> Void
+        let onListening: @Sendable (Bool) -> Void
+    }
     /// Connections made again after one was lost (tests and logs read it).
     var reconnections: Int { lock.withLock { reconnection.made } }
     private let counts = NIOLockedValueBox(Counts())
@@ -70,6 +78,7 @@ final class PostgresSession: @unchecked Sendable {
             reconnection.wait = 0
             reconnection.made += 1
             Self.logReconnection("connected again to \(location.description)")
+            for listener in listeners { try startListening(listener, on: connection) }
             return connection
         } catch {
             reconnection.wait = min(max(reconnection.wait * 2, Reconnection.firstWait), Reconnection.longestWait)
@@ -281,6 +290,51 @@ final class PostgresSession: @unchecked Sendable {
             } catch {
                 throw IndexError.database(database: location.description, reason: Self.reason(error))
             }
+        }
+    }
+
+    /// Listens on `channel` (PostgreSQL's LISTEN) from now on, on this connection and on every one that
+    /// replaces it: `onNotification` is called for each notification, `onListening` with true when the
+    /// listening starts (again) and false when its connection is lost (notifications may then be missed:
+    /// the caller looks for itself). Both on the event loop: they must not block.
+    func listen(_ channel: String, onNotification: @escaping @Sendable () -> Void, onListening: @escaping @Sendable (Bool) -> Void) throws {
+        try lock.withLock {
+            let listener = Listener(channel: channel, onNotification: onNotification, onListening: onListening)
+            try startListening(listener, on: try liveConnection())
+            listeners.append(listener)
+        }
+    }
+
+    /// Under `lock`.
+    private func startListening(_ listener: Listener, on connection: PostgresConnection) throws {
+        connection.addListener(channel: listener.channel) { _, _ in listener.onNotification() }
+        let sql = "LISTEN \"\(listener.channel)\""
+        do {
+            _ = try Self.traced(sql) {
+                try Self.answer(connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger), within: location.connectTimeout + 5,
+                                onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
+            }
+        } catch {
+            throw IndexError.database(database: location.description, reason: Self.reason(error))
+        }
+        counts.withLockedValue { $0.statements += 1 }
+        connection.closeFuture.whenComplete { _ in listener.onListening(false) }
+        listener.onListening(true)
+    }
+
+    /// Sends `sql` and returns without waiting for its answer (errors are dropped): for a last statement whose
+    /// outcome nobody needs — the scan lock's release, whose round trip was the end of every scan over a slow
+    /// link (issue 38). The connection runs its statements in order, so a later call's statements run after
+    /// it; should the connection close first, the server drops what the statement would have released.
+    func sendWithoutWaiting(_ sql: SQLStatement) {
+        lock.withLock {
+            guard !connection.isClosed else { return }
+            let text = sql.rendered(PostgresSyntax.placeholder)
+            Self.traced(text + " (not waited for)") {
+                _ = connection.query(PostgresQuery(unsafeSQL: text, binds: PostgresStoreConnection.Executor.bindings(sql.values)),
+                                     logger: Self.logger)
+            }
+            counts.withLockedValue { $0.statements += 1 }
         }
     }
 

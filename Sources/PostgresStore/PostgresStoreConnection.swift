@@ -10,7 +10,20 @@ struct PostgresStoreConnection: SQLConnection {
 
     func read<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try session.run { try body($0) } }
     func readEach<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try read(body) }
-    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T { try session.transaction { try body($0) } }
+    /// Every write transaction ends with a notification to the library's listeners (`WriteNotifying`),
+    /// delivered by the server at the commit, to every listening connection (none at a rollback).
+    func write<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {
+        try session.transaction { x in
+            let result = try body(x)
+            try x.execute(Self.notifyWrite)
+            return result
+        }
+    }
+
+    /// The channel writes are announced on, and the statement that announces one (a round trip more per
+    /// write transaction; a trigger of the schema could spare it).
+    static let writesChannel = "mlib_library_writes"
+    static let notifyWrite: SQLStatement = "SELECT pg_notify('mlib_library_writes', '')"
     /// A read-only REPEATABLE READ transaction: every statement of `body` sees one snapshot (issue 38: `stats`
     /// during another host's scan mixed states in 3 of 13 answers).
     func snapshotRead<T>(_ body: (any SQLExecutor) throws -> T) throws -> T {

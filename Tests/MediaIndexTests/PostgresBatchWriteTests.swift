@@ -40,8 +40,8 @@ struct PostgresBatchWriteTests {
         items[6][.composer] = .text("Sjón")
         let before = index.session.statementsSent
         try index.apply(items.map { .add($0, stamp($0.fileSize), fingerprint: 7) })
-        // BEGIN, the generation, the INSERT, the failures' DELETE, COMMIT.
-        #expect(index.session.statementsSent - before == 5)
+        // BEGIN, the generation, the INSERT, the failures' DELETE, the notification to listeners, COMMIT.
+        #expect(index.session.statementsSent - before == 6)
         // Read back in id order, in one query (the test stays fast).
         let read = try index.session.run { s in try s.send(#"SELECT path_text, title, artist, composer, "fileSize" FROM items ORDER BY id"#).rows }
             .map { row in

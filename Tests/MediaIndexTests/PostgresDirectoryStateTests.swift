@@ -36,12 +36,15 @@ struct PostgresDirectoryStateTests {
     @Test func aScanReaderReadsManyDirectoriesPerRoundTripWithTheSameAnswers() throws {
         let (index, directories) = try Self.library()
         let alone = try index.secondConnection()
-        let reader = try index.scanReader()
+        let reader = index.scanReader()
         let before = reader.session.statementsSent
         for directory in directories {
             #expect(Self.describe(try reader.directoryState(directory)) == Self.describe(try alone.directoryState(directory)), "\(directory)")
         }
         #expect(reader.session.statementsSent - before == 1, "43 directories, \(reader.session.statementsSent - before) round trips")
+        // The directories under a root the read-ahead covered are known without asking (issue 38: a round trip).
+        #expect(try reader.indexedDirectories(under: MediaPath("/r")) == (try alone.indexedDirectories(under: MediaPath("/r"))))
+        #expect(reader.session.statementsSent - before == 1, "the indexed directories were asked again")
         #expect(try reader.directoryState(MediaPath("/r/d07")).failures.count == 1)
     }
 
@@ -49,7 +52,7 @@ struct PostgresDirectoryStateTests {
         let (index, directories) = try Self.library()
         let alone = try index.secondConnection()
         // 10 rows a read: most reads end inside a directory of 3 items, which the next read starts with.
-        let reader = try index.scanReader(rowsPerRead: 10)
+        let reader = index.scanReader(rowsPerRead: 10)
         let before = reader.session.statementsSent
         for directory in directories {
             #expect(Self.describe(try reader.directoryState(directory)) == Self.describe(try alone.directoryState(directory)), "\(directory)")
@@ -57,13 +60,13 @@ struct PostgresDirectoryStateTests {
         let sent = reader.session.statementsSent - before
         #expect(sent > 1 && sent < directories.count / 2, "\(sent) round trips for \(directories.count) directories")
         // One directory larger than a read: read alone.
-        let small = try index.scanReader(rowsPerRead: 2)
+        let small = index.scanReader(rowsPerRead: 2)
         #expect(Self.describe(try small.directoryState(MediaPath("/r/d03"))) == Self.describe(try alone.directoryState(MediaPath("/r/d03"))))
     }
 
     @Test func aDirectoryAskedForAgainIsReadAgain() throws {
         let (index, _) = try Self.library()
-        let reader = try index.scanReader()
+        let reader = index.scanReader()
         let first = try reader.directoryState(MediaPath("/r/d05"))
         #expect(first.items.count == 3)
         let id = try #require(first.items[MediaPath("/r/d05/f0.mp3")]?.id)

@@ -24,6 +24,8 @@ package final class DirectoryStateReadAhead: Sendable {
         /// States read and not yet handed out; a covered directory absent here has no rows.
         var states: [[UInt8]: DirectoryState] = [:]
         var handedOut: Set<[UInt8]> = []
+        /// Every directory a read found rows in (handed out or not): `directories(under:)`.
+        var seen: Set<[UInt8]> = []
     }
     private let contents = Mutex(Contents())
     package let rowsPerRead: Int
@@ -49,7 +51,28 @@ package final class DirectoryStateReadAhead: Sendable {
     func add(_ states: [[UInt8]: DirectoryState], from lower: [UInt8], upTo upper: [UInt8]?) {
         contents.withLock { c in
             c.covered.append((lower, upper))
+            c.seen.formUnion(states.keys)
             for (directory, state) in states where !c.handedOut.contains(directory) { c.states[directory] = state }
+        }
+    }
+
+    /// Every directory holding rows under `root` (root included), in byte order, when the reads so far
+    /// covered all of `root`'s range (a scan's read-ahead starts at the root it walks); else nil. As of the
+    /// reads: a directory the scan wrote its first rows into since was walked by it.
+    func directories(under root: MediaPath) -> [MediaPath]? {
+        let (_, upper) = root.rangeBelow
+        let end = Array(upper)
+        return contents.withLock { c -> [MediaPath]? in
+            // Sweep the covered ranges in order from the root: each must start where the covered part ends.
+            var reached = root.bytes
+            for range in c.covered.sorted(by: { $0.lower.lexicographicallyPrecedes($1.lower) }) {
+                guard !reached.lexicographicallyPrecedes(range.lower) else { break }
+                guard let upper = range.upper else { reached = end; break }
+                if reached.lexicographicallyPrecedes(upper) { reached = upper }
+                if !reached.lexicographicallyPrecedes(end) { break }
+            }
+            guard !reached.lexicographicallyPrecedes(end) else { return nil }
+            return c.seen.map { MediaPath(bytes: $0) }.filter { $0 == root || $0.hasPrefix(directory: root) }.sorted()
         }
     }
 

@@ -96,14 +96,21 @@ extension SQLStore {
 
     /// A static playlist's items in order (an item listed twice appears twice). Smart playlists have no
     /// entries: evaluate their rule with the query engine instead.
+    ///
+    /// One statement, so one snapshot on every store (issue 38: the playlist's id, then its entries, each saw
+    /// the latest commit, and a playlist replaced by another host between them read as empty): a row per
+    /// entry after the playlist's id, or one row of NULLs for an empty playlist, none when there is no such
+    /// playlist. (One statement rather than `snapshotRead`: that is two more round trips on PostgreSQL.)
     public func playlistItems(name: String) throws -> [MediaItem] {
-        try read { x in
-            let id = try existingPlaylistID(x, name)
-            return try x.rows("""
-                SELECT \(raw: ItemRow.selectColumns) FROM playlist_entries e JOIN items ON items.id = e.item_id
-                WHERE e.playlist_id = \(id) AND items.missing_gen IS NULL ORDER BY e.position
-                """).map(ItemRow.item)
+        let rows = try read { x in
+            try x.rows("""
+                SELECT p.id, e.item_id, \(raw: ItemRow.selectColumns) FROM playlists p
+                LEFT JOIN (playlist_entries e JOIN items ON items.id = e.item_id AND items.missing_gen IS NULL) ON e.playlist_id = p.id
+                WHERE p.name = \(name) ORDER BY e.position
+                """)
         }
+        guard !rows.isEmpty else { throw IndexError.playlistNotFound(database: libraryName, name: name) }
+        return rows.filter { !$0[1].isNull }.map { ItemRow.item(SQLRow(Array($0.values.dropFirst(2)))) }
     }
 
     /// Replaces a static playlist's entries (used by importers and reordering).
@@ -115,15 +122,23 @@ extension SQLStore {
     /// not found again: a deleted playlist file takes its mirror with it. Returns their names.
     @discardableResult
     public func removeMirrors(under directories: [MediaPath], except found: Set<MediaPath>) throws -> [String] {
-        try write { x in
-            let stale = try x.rows("SELECT name, source FROM playlists WHERE source IS NOT NULL AND \(mine("source_host"))")
-                .compactMap { row -> String? in
-                    guard let source = row.path(1), !found.contains(source),
-                          directories.contains(where: { source.hasPrefix(directory: $0) }) else { return nil }
-                    return row.text(0)
-                }
-            if !stale.isEmpty { try x.execute("DELETE FROM playlists WHERE \(syntax.isIn("name", .texts(stale)))") }
-            return stale
+        // One read, and a write only when a mirror is stale (issue 38: a transaction of three round trips
+        // after every rescan). The DELETE names the mirrors by name and source, so a playlist renamed or
+        // re-sourced meanwhile is not taken with them.
+        guard !directories.isEmpty else { return [] }
+        let mirrors = try read { x in
+            try x.rows("SELECT name, source FROM playlists WHERE source IS NOT NULL AND \(mine("source_host"))")
+        }
+        let stale = mirrors.compactMap { row -> (name: String, source: MediaPath)? in
+            guard let name = row.text(0), let source = row.path(1), !found.contains(source),
+                  directories.contains(where: { source.hasPrefix(directory: $0) }) else { return nil }
+            return (name, source)
+        }
+        guard !stale.isEmpty else { return [] }
+        return try write { x in
+            try stale.compactMap { mirror in
+                try x.execute("DELETE FROM playlists WHERE name = \(mirror.name) AND source = \(mirror.source)") > 0 ? mirror.name : nil
+            }
         }
     }
 

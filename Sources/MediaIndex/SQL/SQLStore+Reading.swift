@@ -221,12 +221,15 @@ extension SQLStore {
     /// Each playlist as a collection named after it, with what it holds now (a static playlist's entries in
     /// order, a smart playlist's rule evaluated, its limit included) narrowed by `query.filter`. Empty results
     /// are kept (a playlist exists even when nothing in it matches).
+    /// All of it on one snapshot (`inOneSnapshot`): the list and each playlist's items agree.
     private func playlistCollections(_ query: MediaQuery) throws -> [MediaCollection] {
         let evaluator = try PredicateEvaluator(query.filter)
-        let stored = try playlists().sorted { TextMatching.compare(TextFolding.folded($0.name), TextFolding.folded($1.name)) < 0 }
-        return try stored.dropFirst(max(0, query.offset)).prefix(query.limit ?? Int.max).map { playlist in
-            let items = try playlist.smart.map { try self.items(try $0.query()) } ?? playlistItems(name: playlist.name)
-            return MediaCollection(name: playlist.name, items: items.filter(evaluator.matches))
+        return try inOneSnapshot {
+            let stored = try playlists().sorted { TextMatching.compare(TextFolding.folded($0.name), TextFolding.folded($1.name)) < 0 }
+            return try stored.dropFirst(max(0, query.offset)).prefix(query.limit ?? Int.max).map { playlist in
+                let items = try playlist.smart.map { try self.items(try $0.query()) } ?? playlistItems(name: playlist.name)
+                return MediaCollection(name: playlist.name, items: items.filter(evaluator.matches))
+            }
         }
     }
 }

@@ -9,31 +9,64 @@ extension SQLStore {
     }
 
     public func rootStates() throws -> [RootState] {
-        if let remembered = rootMemo.withLock({ $0.depth > 0 ? $0.states : nil }) { return remembered }
-        let states = try read { x in
+        if let facts = try rememberedScanFacts() { return facts.roots }
+        return try read { x in
             try x.rows("SELECT path, complete_gen, excludes FROM roots WHERE \(mine()) ORDER BY path").map {
                 RootState(path: $0.path(0) ?? MediaPath(bytes: []), completeGeneration: $0.int64(1) ?? 0,
                           excludes: ($0.text(2) ?? "").split(separator: "\n").map(String.init))
             }
         }
-        rootMemo.withLock { if $0.depth > 0 { $0.states = states } }
-        return states
     }
 
-    /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), `rootStates()` asks the
-    /// database once and answers from memory after, until this store writes a root (issue 38: a rescan asked
-    /// for the roots 5 times, a round trip each over a slow link). `Library.scan` remembers them for a scan
-    /// (this host's roots change only by this host's scans and `mlib root`, which take the same locks).
+    /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), what a scan asks about
+    /// this host (`ScanFacts`: its roots, mounts, hidden items…) is read in one statement and answered from
+    /// memory after, until this store writes (issue 38: a rescan asked for the roots 5 times, the mounts twice,
+    /// a round trip each over a slow link). `Library.scan` remembers them for a scan (this host's roots change
+    /// only by this host's scans and `mlib root`, which take the same locks). The scan's reader shares them.
     public func rememberRoots(_ on: Bool) {
-        rootMemo.withLock { memo in
-            memo.depth = max(0, memo.depth + (on ? 1 : -1))
-            if memo.depth == 0 { memo.states = nil }
-        }
+        scanFacts.remember(on)
     }
 
     /// A root written: what is remembered is stale.
     private func forgetRememberedRoots() {
-        rootMemo.withLock { $0.states = nil }
+        scanFacts.forget()
+    }
+
+    /// The scan's facts while they are remembered (read now if not yet), else nil.
+    package func rememberedScanFacts() throws -> ScanFacts? {
+        try scanFacts.facts { try read { x in try readScanFacts(x) } }
+    }
+
+    /// `ScanFacts` in one statement: a row per root, mount point and hidden item, and one of counts, told
+    /// apart by the first column. (The first branch types the columns: PostgreSQL types a UNION pairwise.)
+    private func readScanFacts(_ x: any SQLExecutor) throws -> ScanFacts {
+        var facts = ScanFacts()
+        for row in try x.rows("""
+            SELECT 0, path, complete_gen, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), excludes FROM roots WHERE \(mine())
+            UNION ALL SELECT 1, path, device, NULL, NULL, NULL, NULL FROM mounts WHERE \(mine())
+            UNION ALL SELECT 2, path, id, "fileSize", fingerprint, added_gen, NULL FROM items WHERE \(mine()) AND missing_gen IS NOT NULL
+            UNION ALL SELECT 3, NULL, CASE WHEN EXISTS (SELECT 1 FROM items WHERE \(mine())) THEN 1 ELSE 0 END,
+                (SELECT min(COALESCE(reader_version, 0)) FROM items WHERE \(mine())),
+                (SELECT min(COALESCE(reader_version, 0)) FROM failures WHERE \(mine())), NULL, NULL
+            """) {
+            let path = row.path(1) ?? MediaPath(bytes: [])
+            switch row.int(0) ?? -1 {
+            case 0:
+                facts.roots.append(RootState(path: path, completeGeneration: row.int64(2) ?? 0,
+                                             excludes: (row.text(6) ?? "").split(separator: "\n").map(String.init)))
+            case 1:
+                facts.mounts.append(MountPoint(path: path, device: row.int64(2) ?? 0))
+            case 2:
+                facts.hidden.append(VanishedItem(id: row.int64(2) ?? 0, path: path, size: row.int64(3) ?? -1, fingerprint: row.int64(4),
+                                                 window: row.int64(5) ?? 0, missing: true))
+            default:
+                facts.hasItems = row.int64(2) == 1
+                facts.oldestReader = min(row.int(3) ?? Int.max, row.int(4) ?? Int.max)
+            }
+        }
+        facts.roots.sort { $0.path < $1.path }
+        facts.mounts.sort { $0.path < $1.path }
+        return facts
     }
 
     /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
@@ -129,8 +162,7 @@ extension SQLStore {
     /// so an unchanged rescan writes nothing).
     public func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws {
         let known = try self.mounts(under: root)
-        let remembered = rootMemo.withLock { $0.depth > 0 ? $0.states : nil }
-        let recorded = try remembered.map { $0.first { $0.path == root }?.completeGeneration }
+        let recorded = try rememberedScanFacts().map { $0.roots.first { $0.path == root }?.completeGeneration }
             ?? read { x in try x.value("SELECT complete_gen FROM roots WHERE \(mine()) AND path = \(root)").integer }
         guard recorded != generation || Set(known) != Set(mounts) else { return }
         let host = hostColumn()
@@ -148,7 +180,8 @@ extension SQLStore {
 
     /// The mount points recorded under `root` (itself included).
     public func mounts(under root: MediaPath) throws -> [MountPoint] {
-        try read { x in
+        if let facts = try rememberedScanFacts() { return facts.mounts.filter { $0.path == root || $0.path.hasPrefix(directory: root) } }
+        return try read { x in
             try x.rows("SELECT path, device FROM mounts WHERE \(mine()) AND \(under(root, column: "path")) ORDER BY path").map {
                 MountPoint(path: $0.path(0) ?? MediaPath(bytes: []), device: $0.int64(1) ?? 0)
             }

@@ -70,7 +70,9 @@ extension SQLStore {
 
     /// Every directory holding items or failures under `root` (root included), in byte order.
     public func indexedDirectories(under root: MediaPath) throws -> [MediaPath] {
-        try read { x in
+        // The scan's reader read them already when its read-ahead covered the whole root (issue 38: a round trip).
+        if let known = readAhead?.directories(under: root) { return known }
+        return try read { x in
             try x.rows("""
                 SELECT dir FROM items WHERE \(mine()) AND \(under(root))
                 UNION SELECT dir FROM failures WHERE \(mine()) AND \(under(root)) ORDER BY 1
@@ -85,7 +87,9 @@ extension SQLStore {
 
     /// Items and failures under `root` recorded by a reader older than `readerVersion` (a scan reads them again).
     public func itemCount(under root: MediaPath, readBefore readerVersion: Int) throws -> Int {
-        try read { x in
+        // Every file of this host read by this reader or a newer one (the usual case): none to count.
+        if let facts = try rememberedScanFacts(), facts.oldestReader >= readerVersion { return 0 }
+        return try read { x in
             try x.value("""
                 SELECT (SELECT count(*) FROM items WHERE \(mine()) AND \(under(root)) AND COALESCE(reader_version, 0) < \(readerVersion))
                     + (SELECT count(*) FROM failures WHERE \(mine()) AND \(under(root)) AND COALESCE(reader_version, 0) < \(readerVersion))
@@ -114,7 +118,8 @@ extension SQLStore {
 
     /// Whether this host has no item at all (a first scan has nothing to look up).
     public func isEmpty() throws -> Bool {
-        try read { x in try x.row("SELECT 1 FROM items WHERE \(mine()) LIMIT 1") == nil }
+        if let facts = try rememberedScanFacts() { return !facts.hasItems }
+        return try read { x in try x.row("SELECT 1 FROM items WHERE \(mine()) LIMIT 1") == nil }
     }
 
     // MARK: Generations (one counter for the library: concurrent scans each get their own)
@@ -269,7 +274,8 @@ extension SQLStore {
     /// that added them (the scanner raises it to their root's): a scan pairs them with what it adds, so a file
     /// moved out of a subtree and found by a later scan of another part gets its identity back at once.
     public func hiddenItems() throws -> [VanishedItem] {
-        try read { x in
+        if let facts = try rememberedScanFacts() { return facts.hidden }
+        return try read { x in
             try x.rows(#"SELECT id, path, "fileSize", fingerprint, added_gen FROM items WHERE \#(mine()) AND missing_gen IS NOT NULL"#).map {
                 VanishedItem(id: $0.int64(0) ?? 0, path: $0.path(1) ?? MediaPath(bytes: []), size: $0.int64(2) ?? -1,
                              fingerprint: $0.int64(3), window: $0.int64(4) ?? 0, missing: true)

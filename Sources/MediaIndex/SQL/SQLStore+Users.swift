@@ -2,16 +2,26 @@ import Foundation
 
 // The API server's users, stars and play queues (schema v13 / pg v8), one text for both stores.
 extension SQLStore: UserAccountStore {
+    // Users and stars come from memory while the library's writes are heard (`userCache`, a server on
+    // PostgreSQL): every request asks for its user.
     public func users() throws -> [UserAccount] {
-        try read { x in try x.rows(Self.userSelect + " ORDER BY name").map(Self.account) }
+        try cachedUsers() ?? readUsers()
     }
 
     public func user(named name: String) throws -> UserAccount? {
-        try read { x in try x.row(Self.userSelect + " WHERE name = \(name)").map(Self.account) }
+        if let users = try cachedUsers() { return users.first { $0.name == name } }
+        return try read { x in try x.row(Self.userSelect + " WHERE name = \(name)").map(Self.account) }
     }
 
     public func user(apiKey: String) throws -> UserAccount? {
-        try read { x in try x.row(Self.userSelect + " WHERE api_key = \(apiKey)").map(Self.account) }
+        if let users = try cachedUsers() { return users.first { $0.apiKey == apiKey } }
+        return try read { x in try x.row(Self.userSelect + " WHERE api_key = \(apiKey)").map(Self.account) }
+    }
+
+    private func cachedUsers() throws -> [UserAccount]? { try userCache.users { try readUsers() } }
+
+    private func readUsers() throws -> [UserAccount] {
+        try read { x in try x.rows(Self.userSelect + " ORDER BY name").map(Self.account) }
     }
 
     public func addUser(_ user: UserAccount) throws {
@@ -46,6 +56,10 @@ extension SQLStore: UserAccountStore {
     }
 
     public func stars(of user: String) throws -> [UserStar] {
+        try userCache.stars(of: user) { try readStars(of: user) } ?? readStars(of: user)
+    }
+
+    private func readStars(of user: String) throws -> [UserStar] {
         try read { x in
             try x.rows("SELECT kind, key, starred FROM user_stars WHERE user_name = \(user) ORDER BY starred DESC, key").compactMap { row in
                 guard let kind = row.text(0).flatMap(UserStar.Kind.init(rawValue:)), let key = row.text(1) else { return nil }

@@ -20,12 +20,11 @@ open class SQLStore: @unchecked Sendable {
     package let hostName: String?
     /// `readsThisHostOnly` (SQLStore+Hosts.swift).
     package let thisHostOnly = Mutex(false)
-    /// `rememberRoots` (SQLStore+Roots.swift).
-    package let rootMemo = Mutex(RootMemo())
-    package struct RootMemo: Sendable {
-        var depth = 0
-        var states: [RootState]?
-    }
+    /// `rememberRoots` (SQLStore+Roots.swift): shared with the scan's reader.
+    package let scanFacts: ScanFactsMemo
+    /// Users and stars in memory while the library's writes are heard (`UserReadCache`); shared with the
+    /// store of a live view's change feed (`WriteNotifying`).
+    package let userCache: UserReadCache
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
@@ -35,8 +34,11 @@ open class SQLStore: @unchecked Sendable {
     package let compiler: any QueryCompiling
 
     package init(connection: any SQLConnection, compiler: any QueryCompiling, host: String?, hostName: String? = nil,
-                 libraryName: String, readAhead: DirectoryStateReadAhead? = nil) {
+                 libraryName: String, readAhead: DirectoryStateReadAhead? = nil, scanFacts: ScanFactsMemo = ScanFactsMemo(),
+                 userCache: UserReadCache = UserReadCache()) {
         self.connection = connection
+        self.scanFacts = scanFacts
+        self.userCache = userCache
         self.compiler = compiler
         self.host = host
         self.hostName = hostName ?? host
@@ -70,13 +72,43 @@ open class SQLStore: @unchecked Sendable {
     // The entry points of every shared store call; in debug builds they stop a call made on an event loop.
     package func read<T>(_ body: (any SQLExecutor) throws -> T, call: StaticString = #function) throws -> T {
         EventLoopCheck.assertOffEventLoop(call)
+        if let pinned = pinnedSnapshot { return try body(pinned) }
         return try connection.read(body)
+    }
+
+    /// Runs `body` with every read of this store on this thread inside it (`read`, and the calls made of
+    /// reads) on one snapshot (`SQLConnection.snapshotRead`): for answers made of several reads that must
+    /// agree (issue 38: the `.playlist` grouping listed the playlists, then read each one, while another host
+    /// wrote). No write may be made inside.
+    package func inOneSnapshot<T>(_ body: () throws -> T, call: StaticString = #function) throws -> T {
+        EventLoopCheck.assertOffEventLoop(call)
+        if pinnedSnapshot != nil { return try body() }
+        return try connection.snapshotRead { x in
+            let key = snapshotKey
+            Thread.current.threadDictionary[key] = PinnedExecutor(executor: x)
+            defer { Thread.current.threadDictionary[key] = nil }
+            return try body()
+        }
+    }
+
+    private var snapshotKey: String { "mlib.snapshot.\(ObjectIdentifier(self).hashValue)" }
+
+    /// The executor of an `inOneSnapshot` under way on this thread, if any.
+    private var pinnedSnapshot: (any SQLExecutor)? {
+        (Thread.current.threadDictionary[snapshotKey] as? PinnedExecutor)?.executor
     }
     package func write<T>(_ body: (any SQLExecutor) throws -> T, call: StaticString = #function) throws -> T {
         EventLoopCheck.assertOffEventLoop(call)
+        defer { scanFacts.forget(); userCache.invalidate() }
         return try connection.write(body)
     }
 
     /// An `IndexError.invalidArgument` naming this library.
     package func invalid(_ reason: String) -> IndexError { .invalidArgument(database: libraryName, reason: reason) }
+}
+
+/// An executor held for the calls inside `SQLStore.inOneSnapshot` (in the thread's dictionary: a class).
+private final class PinnedExecutor {
+    let executor: any SQLExecutor
+    init(executor: any SQLExecutor) { self.executor = executor }
 }
