@@ -7,9 +7,9 @@
 #   with MLIB_TRACE_POSTGRES, how many connections each opens and how many statements it sends (each a
 #   round trip at least), and how many times it asks for the roots;
 #   `mlib serve --http` on the library, one server reaching it directly and one through the relay: Subsonic
-#   `ping` (median of 20, over one keep-alive connection) and a client's full sync (getArtists, search3 in
-#   pages of 500 as Symfonium does, getAlbumList2 in pages of 500, getAlbum of the first 20 albums), each
-#   after the server has answered once.
+#   `ping` (median of 20, over one keep-alive connection, after a first one) and a client's full sync
+#   (getArtists, search3 in pages of 500 as Symfonium does, getAlbumList2 in pages of 500, getAlbum of the
+#   first 20 albums; median of RUNS).
 # Targets (issue 38): unchanged rescan of 3,000 files < 3 s at 200 ms RTT; `ls artist:X` < 4 RTT + the query;
 # the remote-database server's ping and full sync as fast as the direct one's (±20 %).
 # Env: BENCH_DIR (default bench-out), MLIB (default: the debug build's mlib; say which in the figures),
@@ -71,30 +71,11 @@ trace() {
   local file=$out/trace-$1; shift
   MLIB_TRACE_POSTGRES=1 "$@" >/dev/null 2>"$file" || [[ $? -eq 1 ]]
   printf '%s %s %s' "$(grep -c ' connect$' "$file")" "$(grep -c 'mlib: postgres .* ms [A-Z(]' "$file")" \
-    "$(grep -c 'FROM roots WHERE' "$file")"
+    "$(grep -c 'FROM roots' "$file")"
 }
 
-declare -A fig
-printf '%-28s %10s %10s %8s   %s\n' "command (N=$n, ${delay} ms each way)" direct delayed ratio "connections statements roots-queries (delayed)"
-for which in rescan ls; do
-  if [[ $which == rescan ]]; then cmd=(scan --quiet); label="unchanged rescan"; else cmd=(ls "artist:\"$artist\""); label="ls artist:X"; fi
-  d=$(median "$mlib" "${cmd[@]}" --library "$direct")
-  r=$(median "$mlib" "${cmd[@]}" --library "$delayed")
-  counts=$(trace "$which" "$mlib" "${cmd[@]}" --library "$delayed")
-  printf '%-28s %9ss %9ss %8s   %s\n' "$label" "$d" "$r" "$(awk -v a="$r" -v b="$d" 'BEGIN { printf "%.1fx", a / b }')" "$counts"
-  read -r c s _ <<<"$counts"
-  fig[${which}_direct_s]=$d; fig[${which}_delayed_s]=$r; fig[${which}_connections]=$c; fig[${which}_statements]=$s
-done
-
-# The servers: one reaching the library directly, one through the relay; the same user on both.
+# The servers reach the library directly and through the relay; the same user on both.
 "$mlib" user add bench --password bench --library "$direct" >/dev/null
-serve() {   # serve LOCATOR NAME PORT: starts `mlib serve --http` on PORT (in this shell: cleanup stops it)
-  "$mlib" serve --library "$1" --http "127.0.0.1:$3" --no-mpd 2>"$out/serve-$2.log" &
-  servers+=($!)
-  for _ in $(seq 3000); do grep -q "serving" "$out/serve-$2.log" 2>/dev/null && break; sleep 0.02; done
-}
-direct_port=$(free_port); serve "$direct" direct "$direct_port"
-delayed_port=$(free_port); serve "$delayed" delayed "$delayed_port"
 # ping: median ms of 20 over one keep-alive connection; sync: median seconds of RUNS full syncs.
 client() {
   python3 - "$1" "$runs" <<'PYTHON'
@@ -136,21 +117,53 @@ for _ in range(int(sys.argv[2])):
 print(f"{statistics.median(times):.1f} {statistics.median(syncs):.3f} {requests}")
 PYTHON
 }
+declare -A fig
+# measure MLIB PREFIX: every figure of one binary, into fig[PREFIX…].
+measure() {
+printf '%-28s %10s %10s %8s   %s\n' "$2command (N=$n, ${delay} ms each way)" direct delayed ratio "connections statements roots-queries (delayed)"
+for which in rescan ls; do
+  if [[ $which == rescan ]]; then cmd=(scan --quiet); label="unchanged rescan"; else cmd=(ls "artist:\"$artist\""); label="ls artist:X"; fi
+  d=$(median "$1" "${cmd[@]}" --library "$direct")
+  r=$(median "$1" "${cmd[@]}" --library "$delayed")
+  counts=$(trace "$which" "$1" "${cmd[@]}" --library "$delayed")
+  printf '%-28s %9ss %9ss %8s   %s\n' "$label" "$d" "$r" "$(awk -v a="$r" -v b="$d" 'BEGIN { printf "%.1fx", a / b }')" "$counts"
+  read -r c s _ <<<"$counts"
+  fig[$2${which}_direct_s]=$d; fig[$2${which}_delayed_s]=$r; fig[$2${which}_connections]=$c; fig[$2${which}_statements]=$s
+done
+
+serve() {   # serve MLIB LOCATOR NAME PORT: starts `mlib serve --http` on PORT (in this shell: cleanup stops it)
+  "$1" serve --library "$2" --http "127.0.0.1:$4" --no-mpd 2>"$out/serve-$3.log" &
+  servers+=($!)
+  for _ in $(seq 3000); do grep -q "serving" "$out/serve-$3.log" 2>/dev/null && break; sleep 0.02; done
+}
+direct_port=$(free_port); serve "$1" "$direct" "$2direct" "$direct_port"
+delayed_port=$(free_port); serve "$1" "$delayed" "$2delayed" "$delayed_port"
 read -r dping dsync requests <<<"$(client "$direct_port")"
 read -r rping rsync _ <<<"$(client "$delayed_port")"
-printf '%-28s %8sms %8sms %8s\n' "serve: Subsonic ping" "$dping" "$rping" "$(awk -v a="$rping" -v b="$dping" 'BEGIN { printf "%.1fx", a / b }')"
-printf '%-28s %9ss %9ss %8s   (%s requests)\n' "serve: full sync" "$dsync" "$rsync" "$(awk -v a="$rsync" -v b="$dsync" 'BEGIN { printf "%.1fx", a / b }')" "$requests"
-fig[ping_direct_ms]=$dping; fig[ping_delayed_ms]=$rping; fig[sync_direct_s]=$dsync; fig[sync_delayed_s]=$rsync; fig[sync_requests]=$requests
+printf '%-28s %8sms %8sms %8s\n' "${2}serve: Subsonic ping" "$dping" "$rping" "$(awk -v a="$rping" -v b="$dping" 'BEGIN { printf "%.1fx", a / b }')"
+printf '%-28s %9ss %9ss %8s   (%s requests)\n' "${2}serve: full sync" "$dsync" "$rsync" "$(awk -v a="$rsync" -v b="$dsync" 'BEGIN { printf "%.1fx", a / b }')" "$requests"
+fig[$2ping_direct_ms]=$dping; fig[$2ping_delayed_ms]=$rping; fig[$2sync_direct_s]=$dsync; fig[$2sync_delayed_s]=$rsync; fig[sync_requests]=$requests
+for p in "${servers[@]}"; do kill "$p" 2>/dev/null || true; done; servers=()
 
+}
+# BASE_MLIB: the same figures of another build (the one before a change) first, in the same run, as before_….
+[[ -n ${BASE_MLIB:-} ]] && measure "$BASE_MLIB" before_
+measure "$mlib" ""
 if [[ -n ${RESULT:-} ]]; then
-  python3 Benchmarks/write-result.py "postgres-latency-bench-$n" "RUNS=$runs Benchmarks/postgres-latency-bench.sh $n" \
+  python3 Benchmarks/write-result.py "postgres-latency-bench-$n" "${BASE_MLIB:+BASE_MLIB=(the build before) }RUNS=$runs RESULT=1 Benchmarks/postgres-latency-bench.sh $n" \
     "$n files of make-corpus.sh; PostgreSQL $("$pgbin/postgres" --version | awk '{ print $3 }') on 127.0.0.1, direct and through delay-relay.py ($delay ms each way)" \
-    "unchanged_rescan_direct_s=${fig[rescan_direct_s]}" "unchanged_rescan_${delay}ms_each_way_s=${fig[rescan_delayed_s]}" \
+    "unchanged_rescan_direct_s=${fig[rescan_direct_s]}" "unchanged_rescan_$((2 * delay))ms_rtt_s=${fig[rescan_delayed_s]}" \
     "rescan_connections=${fig[rescan_connections]}" "rescan_statements=${fig[rescan_statements]}" \
-    "ls_artist_direct_s=${fig[ls_direct_s]}" "ls_artist_${delay}ms_each_way_s=${fig[ls_delayed_s]}" \
+    "ls_artist_direct_s=${fig[ls_direct_s]}" "ls_artist_$((2 * delay))ms_rtt_s=${fig[ls_delayed_s]}" \
     "ls_connections=${fig[ls_connections]}" "ls_statements=${fig[ls_statements]}" \
-    "serve_ping_direct_ms=$dping" "serve_ping_${delay}ms_each_way_ms=$rping" \
-    "serve_full_sync_direct_s=$dsync" "serve_full_sync_${delay}ms_each_way_s=$rsync" "serve_full_sync_requests=$requests" \
+    "serve_ping_direct_ms=${fig[ping_direct_ms]}" "serve_ping_$((2 * delay))ms_rtt_ms=${fig[ping_delayed_ms]}" \
+    "serve_full_sync_direct_s=${fig[sync_direct_s]}" "serve_full_sync_$((2 * delay))ms_rtt_s=${fig[sync_delayed_s]}" \
+    "serve_full_sync_requests=${fig[sync_requests]}" \
+    ${BASE_MLIB:+"before_unchanged_rescan_direct_s=${fig[before_rescan_direct_s]}" "before_unchanged_rescan_$((2 * delay))ms_rtt_s=${fig[before_rescan_delayed_s]}"} \
+    ${BASE_MLIB:+"before_rescan_connections=${fig[before_rescan_connections]}" "before_rescan_statements=${fig[before_rescan_statements]}"} \
+    ${BASE_MLIB:+"before_ls_artist_$((2 * delay))ms_rtt_s=${fig[before_ls_delayed_s]}"} \
+    ${BASE_MLIB:+"before_serve_ping_direct_ms=${fig[before_ping_direct_ms]}" "before_serve_ping_$((2 * delay))ms_rtt_ms=${fig[before_ping_delayed_ms]}"} \
+    ${BASE_MLIB:+"before_serve_full_sync_direct_s=${fig[before_sync_direct_s]}" "before_serve_full_sync_$((2 * delay))ms_rtt_s=${fig[before_sync_delayed_s]}"} \
     >/dev/null
   # The note beside the commit, as the other results files have it.
   python3 - "Benchmarks/results/postgres-latency-bench-$n.json" "${NOTE:-debug build (round trips, not CPU); median of $runs}" <<'PYTHON'

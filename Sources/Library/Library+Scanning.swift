@@ -48,6 +48,14 @@ extension Library {
         public var tagRecovery = TagJournal.Recovery()
     }
 
+    /// Between `rememberRoots(true)` and `(false)` (nested calls count) what a scan asks of this host's
+    /// roots is read once (`SQLStore.rememberRoots`): for a command that looks at the roots before it scans
+    /// (`mlib scan` checks there are some), so that both are one statement (issue 38: a round trip each over
+    /// a slow link). `scan` remembers them for itself.
+    public func rememberRoots(_ on: Bool) {
+        (store as? SQLStore)?.rememberRoots(on)
+    }
+
     /// What scanning `directories` means for this library (`ScanPlan`): roots, subtrees of roots, new roots.
     /// `directories` must be absolute and resolved (realpath), as roots are stored; empty means every root.
     /// (Not resolved here: `mlib watch` scans a directory through a symlink inside a root by its path there.)
@@ -74,9 +82,8 @@ extension Library {
     /// `mlib serve`.
     public func scan(_ directories: [MediaPath] = [], options: ScanOptions = ScanOptions()) async throws -> ScanResult {
         // The roots asked once for the whole scan (its plan, its lock, the scanner, the complete walks).
-        let rememberer = store as? SQLStore
-        rememberer?.rememberRoots(true)
-        defer { rememberer?.rememberRoots(false) }
+        rememberRoots(true)
+        defer { rememberRoots(false) }
         let plan = try plan(directories)
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of

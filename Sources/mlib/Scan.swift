@@ -108,6 +108,9 @@ struct Scan: AsyncParsableCommand {
             return
         }
 
+        // The check below and the scan ask for the roots once.
+        library.rememberRoots(true)
+        defer { library.rememberRoots(false) }
         if directories.isEmpty, try library.store.roots().isEmpty {
             throw ValidationError("the library has no roots yet: run `mlib scan DIR` first")
         }
