@@ -66,6 +66,13 @@ struct SecretsTests {
                                         body: Data("\(auth)&c=t&v=1.16.1&f=json".utf8))
             answers.append(String(decoding: posted.body, as: UTF8.self))
         }
+        // A store's refusal (a position outside the playlist) says what, not where the library lives.
+        let mine = try await http("\(base)/createPlaylist?name=Mine&\(auths[0])&c=t&v=1.16.1&f=json")
+        let id = try #require(String(decoding: mine.body, as: UTF8.self).firstMatch(of: /"id":"([0-9]+)"/)?.1)
+        let refused = String(decoding: try await http("\(base)/updatePlaylist?playlistId=\(id)&songIndexToRemove=5&\(auths[0])&c=t&v=1.16.1&f=json").body,
+                             as: UTF8.self)
+        let message = RightsTests.error(Data(refused.utf8))?.message ?? ""
+        #expect(message.hasPrefix("playlist \"Mine\" has no position 5") && !refused.contains(library.library), "\(refused)")
         serve.terminate()
         serve.waitUntilExit()
         let logged = try String(contentsOfFile: log, encoding: .utf8)
