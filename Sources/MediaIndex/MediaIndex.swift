@@ -135,6 +135,14 @@ public protocol PlaylistStore: Sendable {
     ///   empty or blank name.
     @discardableResult func createPlaylist(name: String, smart: SmartPlaylistRule?) throws -> StoredPlaylist
 
+    /// `createPlaylist(name:smart:)` for `owner`, an API user (nil: the library's own, as that makes), seen
+    /// by other users only when `isPublic` (`StoredPlaylist.isVisible(to:admin:)`). Names stay unique in the
+    /// library whoever owns them: the CLI and MPD name playlists. Throws as `createPlaylist(name:smart:)`.
+    @discardableResult func createPlaylist(name: String, smart: SmartPlaylistRule?, owner: String?, isPublic: Bool) throws -> StoredPlaylist
+
+    /// Makes a playlist public or private. Throws `IndexError.playlistNotFound`.
+    func setPlaylistPublic(name: String, _ isPublic: Bool) throws
+
     /// Every playlist (the user's and the mirrors), by name.
     func playlists() throws -> [StoredPlaylist]
 

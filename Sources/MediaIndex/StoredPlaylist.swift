@@ -26,9 +26,16 @@ public struct StoredPlaylist: Sendable, Hashable, Identifiable {
     /// The playlist file under a root that this playlist mirrors (nil for the user's own): its entries
     /// follow the file on every scan, so they are edited in the file, not here.
     public var source: MediaPath? = nil
+    /// The API user who made it (`mlib serve --http`'s `createPlaylist`); nil for the library's own: made
+    /// with `mlib playlist`, mirrored from a playlist file, kept from before owners (schema "v16"/"pg v12"),
+    /// or left by a user since removed.
+    public var owner: String? = nil
+    /// Whether users other than its owner see it (read-only). The library's playlists are public unless an
+    /// admin made one private; a user's are private until they make them public (`updatePlaylist public=true`).
+    public var isPublic: Bool = true
     public var isSmart: Bool { smart != nil }
     package init(id: Int64, name: String, smart: SmartPlaylistRule?, created: Date, modified: Date, entryCount: Int,
-                 source: MediaPath? = nil) {
+                 source: MediaPath? = nil, owner: String? = nil, isPublic: Bool = true) {
         self.id = id
         self.name = name
         self.smart = smart
@@ -36,7 +43,32 @@ public struct StoredPlaylist: Sendable, Hashable, Identifiable {
         self.modified = modified
         self.entryCount = entryCount
         self.source = source
+        self.owner = owner
+        self.isPublic = isPublic
     }
+}
+
+/// The rights of a front with users (the Subsonic API) over playlists, as Navidrome enforces them
+/// (`playlist_repository.go`'s `userFilter`, `playlists.go`'s write check): a user sees their own playlists
+/// and the public ones, changes and deletes only their own; an admin sees and changes every playlist. A
+/// playlist a user may not see does not exist for them (the API answers "not found", as for an id never
+/// made). Fronts without users (the CLI, MPD until issue 40) act as the library's owner and see everything.
+extension StoredPlaylist {
+    /// Whether `user` (an admin when `admin`) sees this playlist at all.
+    public func isVisible(to user: String, admin: Bool) -> Bool {
+        admin || owner == user || isPublic
+    }
+
+    /// Whether `user` may rename, delete, make public or private, or (a static playlist that mirrors no
+    /// file) edit the entries of this playlist: its owner, or an admin. The library's own playlists
+    /// (no owner) are therefore read-only for users who are not admins.
+    public func isChangeable(by user: String, admin: Bool) -> Bool {
+        admin || (owner != nil && owner == user)
+    }
+
+    /// Whether its entries can be edited at all: not a smart playlist (its rule decides), not a mirror of a
+    /// playlist file (each scan reads the file again).
+    public var hasEditableEntries: Bool { !isSmart && source == nil }
 }
 
 extension SmartPlaylistRule {

@@ -199,6 +199,14 @@ enum PostgresSchema {
             CREATE INDEX hosts_name ON hosts(name);
             CREATE INDEX roots_path ON roots(path);
             """),
+        // Issue 37, as SQLite's "v16": a playlist's owner (an API user; NULL: the library's, as every playlist
+        // from before) and whether others see it. Ids and entries untouched; a removed user's playlists
+        // become the library's, still private.
+        Step(name: "pg v12: playlist owners and visibility", sql: """
+            ALTER TABLE playlists ADD COLUMN owner text COLLATE "C" REFERENCES users(name) ON DELETE SET NULL ON UPDATE CASCADE,
+                ADD COLUMN is_public bigint NOT NULL DEFAULT 1;
+            CREATE INDEX playlists_owner ON playlists(owner);
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

@@ -263,6 +263,18 @@ enum Schema {
                 try db.execute(sql: #"ALTER TABLE items ADD COLUMN "declaredDuration" REAL"#)
             }
         }
+        migrator.registerMigration("v16: playlist owners and visibility") { db in
+            // Issue 37: a playlist made through the API belongs to its user and is private until made public
+            // (`StoredPlaylist.isVisible(to:admin:)`). Every playlist from before has no owner: the library's,
+            // public (read-only through the API for users who are not admins), its id and entries untouched
+            // (two ALTERs, no table rebuild). Names stay unique in the library. A user removed hands their
+            // playlists to the library (ON DELETE SET NULL), still private: admins see them.
+            try db.execute(sql: """
+                ALTER TABLE playlists ADD COLUMN owner TEXT REFERENCES users(name) ON DELETE SET NULL ON UPDATE CASCADE;
+                ALTER TABLE playlists ADD COLUMN is_public INTEGER NOT NULL DEFAULT 1;
+                CREATE INDEX playlists_owner ON playlists(owner);
+                """)
+        }
         return migrator
     }
 

@@ -105,6 +105,11 @@ extension Call {
     }
 
     // MARK: Playlists
+    //
+    // Rights as Navidrome's (`StoredPlaylist.isVisible(to:admin:)`, `isChangeable(by:admin:)`): a user sees
+    // their own playlists and the public ones, an admin every one; another user's private playlist answers
+    // error 70 as an id never made (its existence is not told); a visible playlist the user may not change
+    // answers error 50. The library's own playlists (no owner) are public and only admins change them.
 
     /// A stored playlist's node; its entries by `Library`'s one evaluator (a smart playlist is evaluated now).
     private func playlistNode(_ playlist: StoredPlaylist, _ catalog: Catalog, _ marks: Marks, entries: Bool) async throws -> Node {
@@ -114,29 +119,58 @@ extension Call {
         node.set("id", String(playlist.id))
         node.set("name", playlist.name)
         if let rule = playlist.smart { node.set("comment", "smart playlist: \(rule.predicate)") }
-        node.set("owner", user.name)
-        node.set("public", true)
+        // The library's own playlists have no owner to name.
+        if let owner = playlist.owner { node.set("owner", owner) }
+        node.set("public", playlist.isPublic)
         node.set("songCount", members.count)
         node.set("duration", Int(members.reduce(0) { $0 + catalog.view.durations[Int($1)] }.rounded()))
         node.set("created", Self.iso(playlist.created))
         node.set("changed", Self.iso(playlist.modified))
-        node.set("readonly", playlist.isSmart || playlist.source != nil)
+        node.set("readonly", !(playlist.hasEditableEntries && playlist.isChangeable(by: user.name, admin: user.isAdmin)))
         if entries { node.add(list: "entry", members.map { songNode($0, catalog, marks, name: "entry") }) }
         return node
     }
 
+    /// The playlists this user sees, by name.
+    private func visiblePlaylists() async throws -> [StoredPlaylist] {
+        let (name, admin) = (user.name, user.isAdmin)
+        return try await server.offLoop { [store = server.library.store] in
+            try store.playlists().filter { $0.isVisible(to: name, admin: admin) }
+        }
+    }
+
+    /// The playlist `id` if this user sees it; error 70 otherwise, the same as for an id never made.
     private func storedPlaylist(_ id: String) async throws -> StoredPlaylist {
-        let all = try await server.offLoop { [store = server.library.store] in try store.playlists() }
-        guard let playlist = all.first(where: { String($0.id) == id }) else { throw SubsonicError.notFound("Playlist \(id)") }
+        guard let playlist = try await visiblePlaylists().first(where: { String($0.id) == id }) else {
+            throw SubsonicError.notFound("Playlist \(id)")
+        }
         return playlist
+    }
+
+    /// The playlist `id` if this user may change it (its owner, or an admin): error 70 when they do not see
+    /// it, 50 when they see it read-only; with `entries`, 50 too for a smart playlist or a file's mirror.
+    private func changeablePlaylist(_ id: String, entries: Bool) async throws -> StoredPlaylist {
+        let playlist = try await storedPlaylist(id)
+        guard playlist.isChangeable(by: user.name, admin: user.isAdmin) else {
+            throw SubsonicError.notAuthorized("changing another user's playlist")
+        }
+        if entries && !playlist.hasEditableEntries { throw SubsonicError.notAuthorized("editing a read-only playlist") }
+        return playlist
+    }
+
+    /// Names are unique in the library (the CLI and MPD name playlists): a name in use, whoever's, is
+    /// refused with error 0, which says that the name is taken, not whose nor what it holds.
+    private func freeName<T: Sendable>(_ name: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        do { return try await server.offLoop(work) } catch IndexError.playlistExists(_, _) {
+            throw SubsonicError.generic("A playlist named \"\(name)\" exists already; choose another name")
+        }
     }
 
     func playlists() async throws -> Node {
         let catalog = server.catalog
         let marks = try await marks()
-        let all = try await server.offLoop { [store = server.library.store] in try store.playlists() }
         var nodes: [Node] = []
-        for playlist in all { nodes.append(try await playlistNode(playlist, catalog, marks, entries: false)) }
+        for playlist in try await visiblePlaylists() { nodes.append(try await playlistNode(playlist, catalog, marks, entries: false)) }
         var node = Node("playlists")
         node.add(list: "playlist", nodes)
         return node
@@ -154,21 +188,21 @@ extension Call {
         }
     }
 
-    /// `name` makes a playlist; `playlistId` replaces an existing one's entries. Either way with `songId`s.
+    /// `name` makes a playlist of this user's, private; `playlistId` replaces the entries of one they may
+    /// change. Either way with `songId`s.
     func createPlaylist() async throws -> [Node] {
         let catalog = server.catalog
         let ids = try songIDs("songId", catalog)
         let store = server.library.store
         let playlist: StoredPlaylist
         if let existing = parameters["playlistId"] {
-            let old = try await storedPlaylist(existing)
-            guard !old.isSmart && old.source == nil else { throw SubsonicError.notAuthorized("editing a read-only playlist") }
+            let old = try await changeablePlaylist(existing, entries: true)
             try await server.offLoop { try store.setPlaylistEntries(name: old.name, itemIDs: ids) }
             playlist = old
         } else {
-            let name = try parameters.required("name")
-            playlist = try await server.offLoop {
-                let made = try store.createPlaylist(name: name)
+            let name = try parameters.required("name"), owner = user.name
+            playlist = try await freeName(name) {
+                let made = try store.createPlaylist(name: name, smart: nil, owner: owner, isPublic: false)
                 if !ids.isEmpty { try store.appendToPlaylist(name: name, itemIDs: ids) }
                 return made
             }
@@ -177,23 +211,28 @@ extension Call {
         return [try await playlistNode(fresh, catalog, try await marks(), entries: true)]
     }
 
+    /// Renames (`name`), removes entries by position (`songIndexToRemove`), appends songs (`songIdToAdd`) and
+    /// makes it public or private (`public`), in one call; the parameters and rights are checked first.
     func updatePlaylist() async throws -> [Node] {
         let catalog = server.catalog
-        let old = try await storedPlaylist(try parameters.required("playlistId"))
-        guard !old.isSmart && old.source == nil else { throw SubsonicError.notAuthorized("editing a read-only playlist") }
         let add = try songIDs("songIdToAdd", catalog)
         let remove = try parameters.all("songIndexToRemove").map { try Parameters.int("songIndexToRemove", $0, in: 0...Int(Int32.max)) }
         let newName = parameters["name"]
-        try await server.offLoop { [store = server.library.store] in
-            if !remove.isEmpty { try store.removeFromPlaylist(name: old.name, positions: remove) }
-            if !add.isEmpty { try store.appendToPlaylist(name: old.name, itemIDs: add) }
-            if let newName, newName != old.name { try store.renamePlaylist(old.name, to: newName) }
+        let visibility = try parameters["public"].map { _ in try parameters.bool("public", false) }
+        let old = try await changeablePlaylist(try parameters.required("playlistId"), entries: !add.isEmpty || !remove.isEmpty)
+        // The rename first: a name in use refuses the call before anything else changed.
+        try await freeName(newName ?? old.name) { [store = server.library.store] in
+            var name = old.name
+            if let newName, newName != name { try store.renamePlaylist(name, to: newName); name = newName }
+            if !remove.isEmpty { try store.removeFromPlaylist(name: name, positions: remove) }
+            if !add.isEmpty { try store.appendToPlaylist(name: name, itemIDs: add) }
+            if let visibility, visibility != old.isPublic { try store.setPlaylistPublic(name: name, visibility) }
         }
         return []
     }
 
     func deletePlaylist() async throws -> [Node] {
-        let old = try await storedPlaylist(try parameters.required("id"))
+        let old = try await changeablePlaylist(try parameters.required("id"), entries: false)
         try await server.offLoop { [store = server.library.store] in try store.deletePlaylist(name: old.name) }
         return []
     }

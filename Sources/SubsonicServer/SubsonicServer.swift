@@ -208,6 +208,8 @@ struct Responder: HTTPResponder {
             }
         } catch let error as SubsonicError {
             return Self.envelope([], error: error, json: json)
+        } catch let error as IndexError {
+            return Self.envelope([], error: .library(error), json: json)
         } catch {
             return Self.envelope([], error: .generic("\(error)"), json: json)
         }

@@ -120,6 +120,9 @@ struct PlaylistList: PlaylistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List playlists with their item counts.",
         discussion: """
+            A playlist made through the API (mlib serve --http) shows its owner, and "private" when only its \
+            owner and admins see it there; the library's own playlists have no owner.
+
             A smart playlist whose stored query cannot be run (too deeply nested, or not readable by this \
             version) is listed with the error instead of its count ("error" in JSON), and its error is one \
             line on standard error; the others are listed as usual.
@@ -154,6 +157,7 @@ struct PlaylistList: PlaylistSubcommand {
                     ("sort", playlist.smart?.sort.map { .string($0) } ?? .null),
                     ("limit", playlist.smart?.limit.map { .int(Int64($0)) } ?? .null),
                     ("source", playlist.source.map { .string($0.string) } ?? .null),
+                    ("owner", playlist.owner.map(JSONValue.string) ?? .null), ("public", .bool(playlist.isPublic)),
                     ("created", .double(playlist.created.timeIntervalSince1970)),
                     ("modified", .double(playlist.modified.timeIntervalSince1970)),
                 ]))
@@ -161,7 +165,10 @@ struct PlaylistList: PlaylistSubcommand {
                 let rule = playlist.smart.map { "  [smart: \($0.predicate)\($0.sort.map { " sort \($0)" } ?? "")\($0.limit.map { " limit \($0)" } ?? "")]" } ?? ""
                 let mirror = playlist.source.map { "  [mirrors \($0.string): edit the file]" } ?? ""
                 let size = count.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "error: \(problem ?? "")"
-                print("\(playlist.name)\t\(size)\(rule)\(mirror)")
+                // An API user's playlist names its owner; a private one says so (the library's are public).
+                let rights = [playlist.owner.map { "owner \($0)" }, playlist.isPublic ? nil : "private"].compactMap { $0 }
+                let owner = rights.isEmpty ? "" : "  [\(rights.joined(separator: ", "))]"
+                print("\(playlist.name)\t\(size)\(rule)\(mirror)\(owner)")
             }
         }
         if json { print(JSONValue.array(rows).serialized(pretty: true)) }

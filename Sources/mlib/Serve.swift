@@ -92,6 +92,47 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connections served at once; one more gets an ACK line and is closed.", valueName: "n"))
     var maxConnections: Int = 100
 
+    // The API's limits (--http): defaults as `SubsonicServerConfiguration`'s; mlib(1) SECURITY says why each.
+    @Option(help: ArgumentHelp("API: a request's head must arrive within this many seconds of the connection opening, its body within as many of its head.", valueName: "seconds"))
+    var httpReadTimeout: Int = 5
+
+    @Option(help: ArgumentHelp("API: close a kept-alive connection idle for this many seconds.", valueName: "seconds"))
+    var httpIdleTimeout: Int = 30
+
+    @Option(help: ArgumentHelp("API: drop an answer the client has not read for this many seconds (its transcoding slot freed).", valueName: "seconds"))
+    var httpWriteTimeout: Int = 15
+
+    @Option(help: ArgumentHelp("API: connections at once in all; one more closes the oldest idle one, or is refused when none is idle.", valueName: "n"))
+    var httpMaxConnections: Int = 64
+
+    @Option(help: ArgumentHelp("API: connections at once from one client address, by the same rule.", valueName: "n"))
+    var httpMaxConnectionsPerAddress: Int = 16
+
+    @Option(help: ArgumentHelp("API: transcoded streams at once; one more is answered 503 (default: the number of cores, at least 2).", valueName: "n"))
+    var httpTranscodes: Int?
+
+    @Option(help: ArgumentHelp("API: transcoded streams of one user at once (default: one fewer than --http-transcodes, at least 1).", valueName: "n"))
+    var httpTranscodesPerUser: Int?
+
+    /// The API server's configuration from --http and the limits.
+    func apiConfiguration(_ address: (host: String, port: Int)) -> SubsonicServerConfiguration {
+        var configuration = SubsonicServerConfiguration()
+        configuration.host = address.host
+        configuration.port = address.port
+        configuration.keyFile = keyFile
+        configuration.requestReadTimeout = .seconds(Int64(httpReadTimeout))
+        configuration.idleTimeout = .seconds(Int64(httpIdleTimeout))
+        configuration.writeTimeout = .seconds(Int64(httpWriteTimeout))
+        configuration.maximumConnections = httpMaxConnections
+        configuration.maximumConnectionsPerAddress = httpMaxConnectionsPerAddress
+        if let httpTranscodes {
+            configuration.maximumTranscodes = httpTranscodes
+            configuration.maximumTranscodesPerUser = max(1, httpTranscodes - 1)
+        }
+        if let httpTranscodesPerUser { configuration.maximumTranscodesPerUser = httpTranscodesPerUser }
+        return configuration
+    }
+
     @Flag(help: "On a library shared by several hosts (PostgreSQL), list and serve every host's items, not only this host's (another host's songs then fail to play here).")
     var allHosts = false
 
@@ -105,6 +146,19 @@ struct Serve: AsyncParsableCommand {
         if maxOutputBuffer < 1 { throw ValidationError("--max-output-buffer must be at least 1 (KiB)") }
         if connectionTimeout < 1 { throw ValidationError("--connection-timeout must be at least 1 (seconds)") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        // Zero would close every request at once or refuse every client: each limit is at least 1.
+        for (name, value) in [("--http-read-timeout", httpReadTimeout), ("--http-idle-timeout", httpIdleTimeout),
+                              ("--http-write-timeout", httpWriteTimeout), ("--http-max-connections", httpMaxConnections),
+                              ("--http-max-connections-per-address", httpMaxConnectionsPerAddress),
+                              ("--http-transcodes", httpTranscodes ?? 1), ("--http-transcodes-per-user", httpTranscodesPerUser ?? 1)] where value < 1 {
+            throw ValidationError("\(name) must be at least 1 (it is \(value))")
+        }
+        if httpMaxConnectionsPerAddress > httpMaxConnections {
+            throw ValidationError("--http-max-connections-per-address (\(httpMaxConnectionsPerAddress)) cannot exceed --http-max-connections (\(httpMaxConnections))")
+        }
+        if let perUser = httpTranscodesPerUser, let all = httpTranscodes, perUser > all {
+            throw ValidationError("--http-transcodes-per-user (\(perUser)) cannot exceed --http-transcodes (\(all))")
+        }
     }
 
     func run() async throws {
@@ -119,10 +173,7 @@ struct Serve: AsyncParsableCommand {
             : nil
         var api: SubsonicServer?
         if let address = httpAddress {
-            var configuration = SubsonicServerConfiguration()
-            configuration.host = address.host
-            configuration.port = address.port
-            configuration.keyFile = keyFile
+            let configuration = apiConfiguration(address)
             let server: SubsonicServer
             do { server = try SubsonicServer(library: library, configuration: configuration, view: sharedView) }
             catch let error as SubsonicError { throw CLIError.input(error.message) }

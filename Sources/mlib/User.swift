@@ -18,7 +18,9 @@ struct User: ParsableCommand {
             `mlib user key NAME --reset`, which makes a new one); the library keeps only its SHA-256 hash \
             (a key stored in clear by an older mlib is hashed the first time the users are opened).
 
-            The password is read from --password, else from a line of standard input (without echo on a terminal).
+            The password is read from a line of standard input (without echo on a terminal), or from \
+            --password, which every user of the machine sees in ps while the command runs (a warning says \
+            so; the option stays for scripts that have no other way).
 
             Examples:
               mlib user add alice
@@ -33,7 +35,11 @@ struct User: ParsableCommand {
 
     /// The password from the option, a terminal prompt without echo, or a line of standard input.
     static func password(_ given: String?) throws -> String {
-        if let given { return given }
+        if let given {
+            // Kept for scripts, but every user of the machine sees a process's arguments (ps, /proc/PID/cmdline).
+            printError("warning: --password shows in ps to every user of this machine; give the password on standard input instead")
+            return given
+        }
         if isatty(STDIN_FILENO) != 0, let typed = getpass("password: ") { return String(cString: typed) }
         guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password given") }
         return line
@@ -87,7 +93,7 @@ struct UserAdd: ParsableCommand {
 }
 
 struct UserRemove: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a user (with their stars and play queue).",
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a user (with their stars and play queue; their playlists become the library's, still private).",
                                                     discussion: ExitStatus.help(one: "no such user"))
     @OptionGroup var libraryOptions: LibraryOptions
     @OptionGroup var key: KeyFileOption

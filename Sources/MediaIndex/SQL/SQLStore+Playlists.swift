@@ -7,16 +7,31 @@ import MediaModel
 extension SQLStore {
     @discardableResult
     public func createPlaylist(name: String, smart: SmartPlaylistRule? = nil) throws -> StoredPlaylist {
+        try createPlaylist(name: name, smart: smart, owner: nil, isPublic: true)
+    }
+
+    /// A playlist of `owner` (an API user; nil: the library's), seen by others only when `isPublic`.
+    @discardableResult
+    public func createPlaylist(name: String, smart: SmartPlaylistRule?, owner: String?, isPublic: Bool) throws -> StoredPlaylist {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid("a playlist name cannot be empty") }
         let now = Date()
         try write { x in
             if try playlistID(x, name) != nil { throw IndexError.playlistExists(database: libraryName, name: name) }
             try x.execute("""
-                INSERT INTO playlists (name, query, sort, "limit", created, modified)
-                VALUES (\(name), \(smart?.predicate), \(smart?.sort), \(smart?.limit), \(now), \(now))
+                INSERT INTO playlists (name, query, sort, "limit", created, modified, owner, is_public)
+                VALUES (\(name), \(smart?.predicate), \(smart?.sort), \(smart?.limit), \(now), \(now), \(owner), \(isPublic))
                 """)
         }
         return try playlist(named: name)!
+    }
+
+    /// Makes a playlist public (others see it, read-only) or private (its owner and admins only).
+    public func setPlaylistPublic(name: String, _ isPublic: Bool) throws {
+        try write { x in
+            let id = try existingPlaylistID(x, name)
+            try x.execute("UPDATE playlists SET is_public = \(isPublic) WHERE id = \(id)")
+            try touch(x, id)
+        }
     }
 
     /// The tuple form of `createPlaylist(name:smart:)`.
@@ -172,7 +187,7 @@ extension SQLStore {
 
     private static let playlistSelect: SQLStatement = """
         SELECT p.id, p.name, p.query, p.sort, p."limit", p.created, p.modified, p.source,
-               (SELECT count(*) FROM playlist_entries e WHERE e.playlist_id = p.id) AS entries
+               (SELECT count(*) FROM playlist_entries e WHERE e.playlist_id = p.id) AS entries, p.owner, p.is_public
         FROM playlists p
         """
 
@@ -180,7 +195,7 @@ extension SQLStore {
         StoredPlaylist(id: row.int64(0) ?? 0, name: row.text(1) ?? "",
                        smart: row.text(2).map { SmartPlaylistRule(predicate: $0, sort: row.text(3), limit: row.int(4)) },
                        created: row.date(5) ?? Date(timeIntervalSince1970: 0), modified: row.date(6) ?? Date(timeIntervalSince1970: 0),
-                       entryCount: row.int(8) ?? 0, source: row.path(7))
+                       entryCount: row.int(8) ?? 0, source: row.path(7), owner: row.text(9), isPublic: row.bool(10) ?? true)
     }
 
     private func playlistID(_ x: any SQLExecutor, _ name: String) throws -> Int64? {
