@@ -43,7 +43,7 @@ final class NetworkLab: @unchecked Sendable {
     /// The one path every host sees its own directory at.
     let music: URL
     let serverNamespace: String
-    let server: LabServer
+    private(set) var server: LabServer!
     private(set) var hosts: [LabHost] = []
     private var namespaces: [String] = []
     private let lock = NSLock()
@@ -61,7 +61,7 @@ final class NetworkLab: @unchecked Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-XXXXXX").path
         var buffer = Array(template.utf8CString)
         guard mkdtemp(&buffer) != nil else { throw TestFailure("mkdtemp: \(String(cString: strerror(errno)))") }
-        directory = URL(fileURLWithPath: String(cString: buffer))
+        directory = URL(fileURLWithPath: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         chmod(directory.path, 0o755)
         music = directory.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
