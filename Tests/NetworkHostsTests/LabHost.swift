@@ -17,8 +17,8 @@ final class LabHost: @unchecked Sendable {
     /// The host name its programs see; a test may change it (a renamed host, two hosts of one name).
     var name: String
     let home: URL
-    /// What this host sees at `lab.music`.
-    let music: URL
+    /// What this host sees at `lab.music`: its own directory, or a share (`NetworkLab.share`).
+    var music: URL
     private let hostsFile: URL
     private let machineIDFile: URL
 

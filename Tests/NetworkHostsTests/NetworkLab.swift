@@ -106,6 +106,17 @@ final class NetworkLab: @unchecked Sendable {
         namespaces.append(name)
     }
 
+    /// One directory, the "NAS share", seen by each of `hosts` at the lab's `music` path (each host's own
+    /// bind mount of it): for the shared-roots scenario (issue 38: a share mounted on two hosts must be one
+    /// set of items). Returns the share's directory.
+    @discardableResult
+    func share(on hosts: [LabHost]) throws -> URL {
+        let share = directory.appendingPathComponent("share")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        for host in hosts { host.music = share }
+        return share
+    }
+
     /// Cuts `host` off as a pulled cable or a dead switch port does: its port on the bridge goes down, so
     /// nothing it sends arrives and nothing reaches it, and neither end is told (no reset, no error).
     func cut(_ host: LabHost) throws {
