@@ -12,9 +12,11 @@ import TestSupport
 @Suite(.serialized, .needsNetworkLab)
 struct CutLinkTests {
     @Test func aHostCutOffMidScanLetsItsLockGoAndItsScanEnds() throws {
-        let lab = try NetworkLab(hosts: ["alpha"])
+        let lab = try NetworkLab(hosts: ["alpha", "beta"])
         defer { lab.close() }
-        let alpha = lab.hosts[0]
+        let (alpha, beta) = (lab.hosts[0], lab.hosts[1])
+        // Beta sees alpha's files (one share): it takes over alpha's scan below.
+        try lab.share(on: [alpha, beta])
         let database = try lab.server.makeDatabase()
         let locator = lab.server.locator(database: database)
         let total = 1_500
@@ -57,10 +59,20 @@ struct CutLinkTests {
             #expect(message.contains("the connection to the PostgreSQL server was lost"), "a clear error: \(message)")
         }
 
-        // Back on the network, the host's next scan is not refused (--no-wait: a stale lock would refuse it)
-        // and completes the library.
+        // While alpha is still cut off, another machine takes over as alpha (MLIB_HOST_ID, the documented way:
+        // a host replaced) and scans the same root: the lock is free (--no-wait: a stale lock would refuse
+        // it), and the scan completes the library.
+        let id = try #require(alpha.id)
+        let takeover = try beta.mlib(["scan", "--quiet", "--no-wait", "--library", locator, lab.music.path],
+                                     environment: ["MLIB_HOST_ID": id, "MLIB_HOST": "alpha"])
+        #expect(takeover.status == 0, "another machine's scan as alpha: \(takeover.stderr)")
+        #expect(try lab.server.sql("SELECT count(*) FROM items", database: database) == "\(total)")
+        // Back on the network, the old machine is told that its identity moved (not left to scan over the
+        // new one's files), and moved back on purpose it scans again without waiting for any lock.
         try lab.reconnect(alpha)
-        let again = try alpha.mlib(["scan", "--quiet", "--no-wait", "--library", locator, lab.music.path])
+        let back = try alpha.mlib(["scan", "--quiet", "--no-wait", "--library", locator, lab.music.path])
+        #expect(back.status == 3 && back.stderr.contains("is already host 'alpha' on another machine"), "\(back.stderr)")
+        let again = try alpha.mlib(["scan", "--quiet", "--no-wait", "--library", locator, lab.music.path], environment: ["MLIB_HOST_ID": id])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try lab.server.sql("SELECT count(*) FROM items", database: database) == "\(total)")
     }
