@@ -175,6 +175,10 @@ let package = Package(
                                                                 "PostgresTestServer"],
                     // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
                     exclude: ["Fixtures", "Scripts"]),
+        // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
+        // their own names, homes and views of one path in others, running the built mlib (root only; skipped
+        // visibly elsewhere).
+        .testTarget(name: "NetworkHostsTests", dependencies: ["mlib", "PostgresTestServer", "TestSupport"], exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -111,23 +111,28 @@ final class PostgresSession: @unchecked Sendable {
             // Set at startup, not by a statement (no round trip): the JIT took a minute compiling the generated
             // OR/IN queries that run in milliseconds without it, and no statement may run unbounded.
             // Issue 38: a host that vanishes (a cut link, a laptop closed mid-scan) must not keep its locks: the
-            // server probes an idle connection after 15 s, 3 times 5 s apart, and closes it (with its session's
-            // advisory locks) when nobody answers; a transaction left idle for a minute is ended by the server.
+            // server gives up on a dead connection within about 25 s (`PostgresLinkTimeouts`) and closes it,
+            // with its session's advisory locks; a transaction left idle for a minute is ended by the server.
             configuration.options.additionalStartupParameters = [
                 ("jit", "off"), ("statement_timeout", String(Int64(location.statementTimeout * 1000))),
                 ("idle_in_transaction_session_timeout", String(Self.idleInTransactionTimeout * 1000)),
-                ("tcp_keepalives_idle", "15"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"),
-            ]
+            ] + PostgresLinkTimeouts.serverParameters
             let id = ids.withLockedValue { $0 += 1; return $0 }
             do {
                 let loop = eventLoops.next()
-                if PostgresVerifiedChannel.applies(location), case .tcp(let host, let port) = location.endpoint {
-                    // verify-full to a host name: mlib's own handshake checks the name as libpq does.
-                    let channel = try PostgresVerifiedChannel.connect(host: host, port: port, context: try location.tls.nameCheckedContext(),
-                                                                      on: loop, within: location.connectTimeout)
-                    let options = configuration.options
-                    configuration = .init(establishedChannel: channel, tls: .disable, username: location.user, password: location.password,
-                                          database: location.database)
+                if case .tcp(let host, let port) = location.endpoint {
+                    // Every TCP connection is mlib's own socket, with keepalives and TCP_USER_TIMEOUT (issue 38: a
+                    // cut link hung a scan 332 s; postgres-nio's own bootstrap takes no socket options). verify-full
+                    // to a host name: mlib's own handshake checks the name as libpq does; else postgres-nio's TLS.
+                    let verified = PostgresVerifiedChannel.applies(location)
+                    let channel = verified
+                        ? try PostgresVerifiedChannel.connect(host: host, port: port, context: try location.tls.nameCheckedContext(),
+                                                              on: loop, within: location.connectTimeout)
+                        : try PostgresLinkTimeouts.connect(host: host, port: port, on: loop, within: location.connectTimeout)
+                    var options = configuration.options
+                    if !verified && !PostgresVerifiedChannel.isIPAddress(host) { options.tlsServerName = host }
+                    configuration = .init(establishedChannel: channel, tls: verified ? .disable : (tls ?? .disable), username: location.user,
+                                          password: location.password, database: location.database)
                     configuration.options = options
                 }
                 return try traced("connect") {
@@ -248,6 +253,9 @@ final class PostgresSession: @unchecked Sendable {
             if e.code == .serverClosedConnection || e.code == .uncleanShutdown || e.code == .clientClosedConnection {
                 return Self.connectionLost
             }
+            // The socket failed under a connection that was up (a cut link: "No route to host", "Connection
+            // timed out" from TCP_USER_TIMEOUT): said as the loss it is, the system's words after.
+            if let underlying = e.underlying as? IOError { return Self.connectionLost + " (" + Self.systemWords(underlying) + ")" }
             if let underlying = e.underlying { return Self.systemWords(underlying) }
             return "\(e.code)"
         }

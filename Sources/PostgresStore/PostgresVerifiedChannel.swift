@@ -34,17 +34,8 @@ enum PostgresVerifiedChannel {
     /// Connects to `host:port`, negotiates TLS with `context` (whose verification checks the chain, not the
     /// name) and checks the name; the channel is ready for postgres-nio's startup (`tls: .disable`).
     static func connect(host: String, port: Int, context: NIOSSLContext, on loop: any EventLoop, within seconds: Double) throws -> any Channel {
-        // A link that goes dead (a NAS rebooting, a laptop closed) ends a statement in seconds, not the
-        // kernel's quarter of an hour: unanswered data gives up after 15 s (TCP_USER_TIMEOUT), and an idle
-        // wait for an answer is probed after 5 s, 3 times 2 s apart (keepalives).
-        let tcp = SocketOptionLevel(IPPROTO_TCP)
-        let bootstrap = ClientBootstrap(group: loop).connectTimeout(.milliseconds(Int64(seconds * 1000)))
-            .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-            .channelOption(ChannelOptions.socket(tcp, SocketOptionName(TCP_KEEPIDLE)), value: 5)
-            .channelOption(ChannelOptions.socket(tcp, SocketOptionName(TCP_KEEPINTVL)), value: 2)
-            .channelOption(ChannelOptions.socket(tcp, SocketOptionName(TCP_KEEPCNT)), value: 3)
-            .channelOption(ChannelOptions.socket(tcp, SocketOptionName(TCP_USER_TIMEOUT)), value: 15_000)
-        let channel = try PostgresSession.answer(bootstrap.connect(host: host, port: port), within: seconds + 5, onTimeout: {})
+        // A link that goes dead (a NAS rebooting, a laptop closed) ends a statement in seconds (PostgresLinkTimeouts).
+        let channel = try PostgresLinkTimeouts.connect(host: host, port: port, on: loop, within: seconds)
         do {
             let answer = loop.makePromise(of: UInt8.self)
             try PostgresSession.answer(loop.submit { try channel.pipeline.syncOperations.addHandler(FirstByte(answer)) },

@@ -171,7 +171,7 @@ public final class PostgresTestServer: Sendable {
     /// A root certificate, a server certificate it signs (for localhost and 127.0.0.1) and another root
     /// that signs nothing, made by openssl; the server's key readable by the server's user only, as
     /// PostgreSQL demands.
-    static func makeCertificates(in dir: String, subjectAltName: String) throws {
+    public static func makeCertificates(in dir: String, subjectAltName: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let openssl = "/usr/bin/openssl"
         guard FileManager.default.isExecutableFile(atPath: openssl) else {
@@ -196,7 +196,7 @@ public final class PostgresTestServer: Sendable {
 
     // MARK: Running the server's programs
 
-    static func binDirectory() -> String? {
+    public static func binDirectory() -> String? {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
         return versions.map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
