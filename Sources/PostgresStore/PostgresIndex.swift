@@ -43,7 +43,7 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         try PostgresIndex(location, identity: identity, readAhead: nil)
     }
 
-    private init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
+    init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
         self.location = location
         self.identity = identity
         session = try PostgresSession(location)

@@ -4,20 +4,40 @@ import MediaModel
 // Library roots (this host's): adding, forgetting (nested roots keep what they cover), relocating, and what
 // the scanner records about each (the generation of its last complete walk, the mount points under it).
 extension SQLStore {
+    /// This host's roots: its own and the shares it joined (`SharedRoot`), in byte order.
     public func roots() throws -> [MediaPath] {
-        try rootStates().map(\.path)
+        let rows = try rootRows()
+        return (rows.states.map(\.path) + rows.shares.map(\.path)).sorted()
     }
 
+    /// This host's own roots (not the shares it joined: their state is the share's, `SharedRoot.hostID`).
     public func rootStates() throws -> [RootState] {
-        if let remembered = rootMemo.withLock({ $0.depth > 0 ? $0.states : nil }) { return remembered }
-        let states = try read { x in
-            try x.rows("SELECT path, complete_gen, excludes FROM roots WHERE \(mine()) ORDER BY path").map {
-                RootState(path: $0.path(0) ?? MediaPath(bytes: []), completeGeneration: $0.int64(1) ?? 0,
-                          excludes: ($0.text(2) ?? "").split(separator: "\n").map(String.init))
+        try rootRows().states
+    }
+
+    /// This host's roots and the shares it joined, in one read (remembered during a scan).
+    func rootRows() throws -> (states: [RootState], shares: [SharedRoot]) {
+        if let remembered = rootMemo.withLock({ memo in memo.depth > 0 ? memo.states.map { (states: $0, shares: memo.shares) } : nil }) {
+            return remembered
+        }
+        // The shares this host joined come in the same statement (PostgreSQL only: SQLite has no shares).
+        var joined: SQLStatement = ""
+        if let host { joined = " UNION ALL SELECT path, 0, '', name FROM shares WHERE host = \(host)" }
+        let rows = try read { x in
+            try x.rows("SELECT path, complete_gen, excludes, \(raw: host == nil ? "NULL" : "NULL::text") FROM roots WHERE \(mine())\(joined) ORDER BY 1")
+        }
+        var states: [RootState] = [], shares: [SharedRoot] = []
+        for row in rows {
+            let path = row.path(0) ?? MediaPath(bytes: [])
+            if let name = row.text(3) {
+                shares.append(SharedRoot(name: name, path: path))
+            } else {
+                states.append(RootState(path: path, completeGeneration: row.int64(1) ?? 0,
+                                        excludes: (row.text(2) ?? "").split(separator: "\n").map(String.init)))
             }
         }
-        rootMemo.withLock { if $0.depth > 0 { $0.states = states } }
-        return states
+        rootMemo.withLock { if $0.depth > 0 { $0.states = states; $0.shares = shares } }
+        return (states, shares)
     }
 
     /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), `rootStates()` asks the
@@ -32,7 +52,7 @@ extension SQLStore {
     }
 
     /// A root written: what is remembered is stale.
-    private func forgetRememberedRoots() {
+    func forgetRememberedRoots() {
         rootMemo.withLock { $0.states = nil }
     }
 

@@ -25,7 +25,12 @@ open class SQLStore: @unchecked Sendable {
     package struct RootMemo: Sendable {
         var depth = 0
         var states: [RootState]?
+        /// The shares this host joined, read with the roots (SQLStore+Shares.swift).
+        var shares: [SharedRoot] = []
     }
+    /// The shares whose items a server of this host lists beside its own (`readsThisHostOnly`): those
+    /// mounted here, by pseudo-host id (SQLStore+Shares.swift).
+    package let readableShares = Mutex<[String]>([])
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many
