@@ -13,7 +13,8 @@ struct List: AsyncParsableCommand {
             Each QUERY argument is either a format string with an operator \
             ('artist ==[cd] "bjork" AND year > 1995', 'title CONTAINS "love"', 'year BETWEEN {1990, 1999}') \
             or short-form terms like beets: artist:Björk year:1990..1999 genre:rock,pop ^comments:live \
-            "title:love song"; bare words search title, album, artist, album artist, composer and genre. \
+            "title:love song"; bare words search title, album, artist, album artist, composer and genre; \
+            host:NAME and host:this select the files of a host of a shared PostgreSQL library. \
             Arguments are ANDed. The whole language, with examples: mlib-query(7).
 
             Examples:

@@ -65,4 +65,62 @@ extension SQLStore {
         guard !shares.isEmpty else { return " AND " + mine("items.host") }
         return " AND (" + mine("items.host") + " OR " + syntax.isIn("items.host", .texts(shares)) + ")"
     }
+
+    /// `predicate` without its `host:` terms, and the SQL they make (`AND …`, "" when none): the store, not
+    /// the dialect's compiler, answers them, since it knows this host and its shares. A host term is ANDed
+    /// with the rest of the query (`^host:` negated); inside OR it is refused with a message. On SQLite (one
+    /// host) `this` and this machine's host name match every item, any other name none.
+    package func resolvingHosts(_ predicate: MediaModel.Predicate) throws -> (MediaModel.Predicate, SQLStatement) {
+        var terms: [(name: String, negated: Bool)] = []
+        func take(_ p: MediaModel.Predicate) -> MediaModel.Predicate? {
+            switch p {
+            case .host(let name): terms.append((name, false)); return nil
+            case .not(.host(let name)): terms.append((name, true)); return nil
+            default: return p
+            }
+        }
+        var rest: MediaModel.Predicate
+        if case .and(let parts) = predicate {
+            let kept = parts.compactMap(take)
+            rest = kept.count == parts.count ? predicate : (kept.isEmpty ? .all : .and(kept))
+        } else {
+            rest = take(predicate) ?? .all
+        }
+        if Self.containsHost(rest) {
+            throw QueryError("host: filters the whole query (ANDed with it, ^host: negated); it cannot stand inside OR or a negated group")
+        }
+        var condition: SQLStatement = ""
+        for term in terms {
+            let matches = try hostCondition(term.name)
+            condition += term.negated ? " AND NOT COALESCE((\(matches)), FALSE)" : " AND (\(matches))"
+        }
+        return (rest, condition)
+    }
+
+    /// SQL true for the items of the host(s) `name` names.
+    private func hostCondition(_ name: String) throws -> SQLStatement {
+        guard let host else {
+            var buffer = [CChar](repeating: 0, count: 256)
+            let here = gethostname(&buffer, 255) == 0 ? String(cString: buffer).lowercased() : ""
+            let wanted = name.lowercased()
+            return wanted == "this" || (!here.isEmpty && (wanted == here || here.hasPrefix(wanted + "."))) ? "TRUE" : "FALSE"
+        }
+        if name.lowercased() == "this" {
+            return "items.host = \(host) OR items.host IN (SELECT \(SharedRoot.prefix) || name FROM shares WHERE host = \(host))"
+        }
+        // By name (any case), by a prefix of the id long enough not to be a slip, or a share by its name.
+        let byPrefix: SQLStatement = name.count >= 4 ? " OR starts_with(id, \(name))" : ""
+        return """
+            items.host IN (SELECT id FROM hosts WHERE lower(name) = lower(\(name))\(byPrefix)) OR items.host = \(SharedRoot.hostID(name))
+            """
+    }
+
+    private static func containsHost(_ p: MediaModel.Predicate) -> Bool {
+        switch p {
+        case .host: true
+        case .not(let inner): containsHost(inner)
+        case .and(let ps), .or(let ps): ps.contains(where: containsHost)
+        case .all, .none, .comparison, .search: false
+        }
+    }
 }

@@ -59,6 +59,9 @@ extension SQLStore {
     /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
     /// the root hides what the list leaves out and brings back, with their ids, what it no longer does.
     public func setExcludes(_ patterns: [String], of root: MediaPath) throws {
+        if try rootRows().shares.contains(where: { $0.path == root }) {
+            throw invalid("a share's stored exclude list is not kept yet: put the patterns in a .mlibignore file at \(root.string), which every host reads")
+        }
         defer { forgetRememberedRoots() }
         try write { x in
             try x.execute("UPDATE roots SET excludes = \(patterns.joined(separator: "\n")) WHERE \(mine()) AND path = \(root)")
@@ -120,6 +123,12 @@ extension SQLStore {
     /// files where the index says they are. Each path is rewritten in Swift: its text form (`path_text`) is
     /// MediaPath's repaired string, which PostgreSQL cannot make from bytes that are not UTF-8.
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
+        if let share = try rootRows().shares.first(where: { $0.path == old }) {
+            throw invalid("""
+                \(old.string) is the share '\(share.name)', mounted at one path on every host: it cannot move on one host \
+                (leave it with `mlib root forget \(old.string)`)
+                """)
+        }
         if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) { throw invalid(reason) }
         func moved(_ bytes: [UInt8]) -> MediaPath { MediaPath(bytes: new.bytes + bytes.dropFirst(old.bytes.count)) }
         defer { forgetRememberedRoots() }
