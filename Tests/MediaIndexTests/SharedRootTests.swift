@@ -245,4 +245,41 @@ struct SharedRootTests {
         #expect(try alpha.playlistItems(name: "mix").map(\.persistentID) == [one, one])
         #expect(try await alphaLibrary.scan().summary.unchanged == 3)
     }
+
+    /// `mlib serve` on a host that joined the share lists its items (once each, and `add` takes them); on
+    /// a host where it is not mounted, none of them. Real servers, real mpc.
+    @Test(.enabled(if: ChildProcess.exists("mpc"), "mpc is not installed"))
+    func eachHostsServerListsTheShareOnlyWhereItIsMounted() async throws {
+        let locator = try Self.library()
+        let nas = try Self.share()
+        let (_, alphaLibrary) = try Self.open(locator, "alpha")
+        let (_, betaLibrary) = try Self.open(locator, "beta")
+        let (_, gammaLibrary) = try Self.open(locator, "gamma")
+        for library in [alphaLibrary, betaLibrary, gammaLibrary] { try library.joinShare("music-nas", at: nas) }
+        _ = try await alphaLibrary.scan()
+        let home = URL(fileURLWithPath: nas.string).deletingLastPathComponent().appendingPathComponent("home").path
+        func serve(_ host: String) throws -> ServeChild {
+            try ServeChild(mlib: ChildProcess.mlib, arguments: ["serve", "--library", locator, "--port", "0", "--sink", "null"],
+                           environment: ["MLIB_HOST": host, "MLIB_HOST_ID": host + "-id", "HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        }
+        let beta = try serve("beta")
+        let listed = try ChildProcess.run("mpc", ["-p", "\(beta.port)", "listall"])
+        let uris = listed.out.split(separator: "\n").map(String.init)
+        #expect(uris.count == 3 && uris.contains { $0.hasSuffix("a/one.mp3") }, "\(listed.out) \(listed.stderr)")
+        let added = try ChildProcess.run("mpc", ["-p", "\(beta.port)", "add", uris.first ?? ""])
+        #expect(added.status == 0, "\(added.stderr)")
+        beta.stop()
+        // Not mounted on gamma: the mount point empty while its server starts.
+        let aside = nas.string + ".aside"
+        try FileManager.default.moveItem(atPath: nas.string, toPath: aside)
+        try FileManager.default.createDirectory(atPath: nas.string, withIntermediateDirectories: false)
+        defer {
+            try? FileManager.default.removeItem(atPath: nas.string)
+            try? FileManager.default.moveItem(atPath: aside, toPath: nas.string)
+        }
+        let gamma = try serve("gamma")
+        let none = try ChildProcess.run("mpc", ["-p", "\(gamma.port)", "listall"])
+        #expect(none.status == 0 && none.out.isEmpty, "\(none.out) \(none.stderr)")
+        gamma.stop()
+    }
 }
