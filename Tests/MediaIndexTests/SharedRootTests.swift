@@ -282,4 +282,28 @@ struct SharedRootTests {
         #expect(none.status == 0 && none.out.isEmpty, "\(none.out) \(none.stderr)")
         gamma.stop()
     }
+
+    /// `mlib tag` and `mlib play` on another host that joined the share act on the share's item through
+    /// that host's mount point: the file is written, the play counted, on the one item every host sees.
+    @Test func tagAndPlayOnAnotherHostActOnTheSharesOneItem() async throws {
+        let locator = try Self.library()
+        let nas = try Self.share()
+        let (alpha, alphaLibrary) = try Self.open(locator, "alpha")
+        let (_, betaLibrary) = try Self.open(locator, "beta")
+        try alphaLibrary.joinShare("music-nas", at: nas)
+        try betaLibrary.joinShare("music-nas", at: nas)
+        _ = try await alphaLibrary.scan()
+        let two = try #require(try Self.ids(alpha)[nas.string + "/a/two.flac"])
+        let home = URL(fileURLWithPath: nas.string).deletingLastPathComponent().appendingPathComponent("home").path
+        let beta = ["MLIB_HOST": "beta", "MLIB_HOST_ID": "beta-id", "HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+        let tag = try ChildProcess.run(ChildProcess.mlib.path, ["tag", "--yes", "--library", locator, "title:Fixture", "title=Written on beta"],
+                                       environment: beta)
+        #expect(tag.status == 0, "\(tag.stderr)")
+        let play = try ChildProcess.run(ChildProcess.mlib.path, ["play", "--sink", "null:fast", "--record-plays", "--library", locator, "title:Written"],
+                                        environment: beta)
+        #expect(play.status == 0, "\(play.stderr)")
+        let item = try #require(try alpha.item(id: two))
+        #expect(item.title == "Written on beta" && item.playCount == 1 && item.path.string == nas.string + "/a/two.flac", "\(item.title ?? "") \(item.playCount) \(tag.out) \(tag.stderr) \(play.stderr)")
+        #expect(try alpha.count(MediaQuery()) == 3)
+    }
 }
