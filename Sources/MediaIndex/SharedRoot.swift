@@ -37,6 +37,28 @@ public struct SharedRoot: Sendable, Hashable {
         return !entries.isEmpty
     }
 
+    /// What is mounted at `path` when it is the mount point of a network file system (NFS, SMB/CIFS, SSHFS,
+    /// 9p, Ceph, GlusterFS), as `/proc/self/mountinfo` says: its type and export ("nfs4 nas:/export/music"),
+    /// else nil. Recorded when a host joins a share, so that a host adding the same export as a root of
+    /// its own is told which share it is (`SQLStore.share(mountedFrom:)`): a suggestion, not a rule (one
+    /// export may be mounted by address on one host and by name on another).
+    public static func networkSource(of path: MediaPath, mountinfo: String? = nil) -> String? {
+        let text = mountinfo ?? (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+        var found: String?
+        for line in text.split(separator: "\n") {
+            // id parent major:minor root mount-point options [optional fields] - type source super-options
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash > 4, fields.count > dash + 2 else { continue }
+            let point = fields[4].replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
+            let type = fields[dash + 1]
+            guard point == path.string, networkTypes.contains(where: { type == $0 || type.hasPrefix($0 + ".") }) else { continue }
+            found = type + " " + fields[dash + 2]     // the last mount over the point is the one seen
+        }
+        return found
+    }
+
+    static let networkTypes = ["nfs", "nfs4", "cifs", "smb3", "smbfs", "fuse.sshfs", "9p", "ceph", "glusterfs"]
+
     /// Why `name` cannot name a share, or nil: letters, digits, '.', '_' and '-', at most 64 of them.
     public static func refusal(name: String) -> String? {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")

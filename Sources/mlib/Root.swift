@@ -101,6 +101,13 @@ struct RootAdd: ParsableCommand {
         for directory in directories {
             let root = try Scan.existingDirectory(MediaPath(directory))
             print(try index.addRoot(root) ? "added \(root)" : "\(root) is a root already")
+            // Another host joined this export as a share: indexing it here too would make two items per file.
+            if let source = SharedRoot.networkSource(of: root), let share = try (index as? SQLStore)?.share(mountedFrom: source) {
+                printError("""
+                    note: \(root) is \(source), which other hosts joined as the share '\(share)'; to share its items \
+                    with them, run `mlib root forget \(root)` and `mlib root add \(root) --share \(share)`
+                    """)
+            }
         }
     }
 }

@@ -306,4 +306,25 @@ struct SharedRootTests {
         #expect(item.title == "Written on beta" && item.playCount == 1 && item.path.string == nas.string + "/a/two.flac", "\(item.title ?? "") \(item.playCount) \(tag.out) \(tag.stderr) \(play.stderr)")
         #expect(try alpha.count(MediaQuery()) == 3)
     }
+
+    /// A share's export is read from /proc/self/mountinfo when a host joins it; another host adding that
+    /// export as a root of its own is told which share it is.
+    @Test func aShareIsSuggestedByTheExportMountedThere() throws {
+        let info = #"""
+            36 25 0:45 / /mnt/nas rw,relatime shared:80 - nfs4 nas:/export/music rw,vers=4.2
+            37 25 8:1 / /home rw - ext4 /dev/sda1 rw
+            38 25 0:46 / /mnt/my\040share rw - cifs //nas/music rw
+            """#
+        #expect(SharedRoot.networkSource(of: MediaPath("/mnt/nas"), mountinfo: info) == "nfs4 nas:/export/music")
+        #expect(SharedRoot.networkSource(of: MediaPath("/mnt/my share"), mountinfo: info) == "cifs //nas/music")
+        #expect(SharedRoot.networkSource(of: MediaPath("/home"), mountinfo: info) == nil, "not a network file system")
+        #expect(SharedRoot.networkSource(of: MediaPath("/mnt"), mountinfo: info) == nil, "not a mount point")
+        let locator = try Self.library()
+        let nas = try Self.share()
+        let (_, alphaLibrary) = try Self.open(locator, "alpha")
+        let (beta, _) = try Self.open(locator, "beta")
+        try (alphaLibrary.store as? SQLStore)?.joinShare("music-nas", at: nas, source: "nfs4 nas:/export/music")
+        #expect(try beta.share(mountedFrom: "nfs4 nas:/export/music") == "music-nas")
+        #expect(try beta.share(mountedFrom: "nfs4 nas:/export/films") == nil)
+    }
 }

@@ -26,8 +26,9 @@ extension SQLStore {
     /// other than the share's (every host mounts it at one path); a path inside or around another root of
     /// this host; this host's own root at the path of a share that other hosts already made (two sets of
     /// items for one set of files: forget one first).
+    /// `source`: what is mounted at `path` (`SharedRoot.networkSource`, read here when nil).
     @discardableResult
-    public func joinShare(_ name: String, at path: MediaPath) throws -> ShareJoin {
+    public func joinShare(_ name: String, at path: MediaPath, source: String? = nil) throws -> ShareJoin {
         guard let host else { throw invalid(SharedRoot.singleHostRefusal) }
         if let reason = SharedRoot.refusal(name: name) { throw invalid(reason) }
         let share = SharedRoot.hostID(name)
@@ -69,7 +70,8 @@ extension SQLStore {
                 try x.execute("INSERT INTO roots (host, path, path_text, added) VALUES (\(share), \(path), \(path.string), \(Date()))")
             }
             try x.execute("""
-                INSERT INTO shares (name, host, path, path_text, added) VALUES (\(name), \(host), \(path), \(path.string), \(Date()))
+                INSERT INTO shares (name, host, path, path_text, source, added)
+                VALUES (\(name), \(host), \(path), \(path.string), \(source ?? SharedRoot.networkSource(of: path) ?? ""), \(Date()))
                 """)
             return converting ? .converted : .joined
         }
@@ -93,6 +95,13 @@ extension SQLStore {
             }
             return left
         }
+    }
+
+    /// The share that another host joined where `source` (`SharedRoot.networkSource`) was mounted, or nil:
+    /// a host adding that export as a root of its own is told to join the share instead.
+    public func share(mountedFrom source: String) throws -> String? {
+        guard host != nil, !source.isEmpty else { return nil }
+        return try read { x in try x.value("SELECT min(name) FROM shares WHERE source = \(source)").text }
     }
 
     /// The hosts in `share` (their names), for `mlib root list`.
