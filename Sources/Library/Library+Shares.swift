@@ -80,6 +80,8 @@ extension Library {
                                           onWait: options.onWait, shouldStop: options.shouldStop))
         }
         defer { withExtendedLifetime(lock) {} }
+        // As in `scan`: a tag write interrupted meanwhile is completed before the scan reads its file.
+        let tagRecovery = TagJournal.recoverInterruptedWrites()
         var scanner = MediaScanner(index: shareStore, width: options.width, batchSize: options.batchSize,
                                    shouldStop: options.shouldStop, progress: options.progress)
         scanner.excludes = options.excludes
@@ -89,7 +91,7 @@ extension Library {
         let playlists = interrupted ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: shareStore, completeRoots: summary.completeRoots)
         if summary.removed > 0 { try shareStore.trimItemChanges(keepingRemoved: Self.removalsLogged) }
-        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted)
+        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted, tagRecovery: tagRecovery)
         #else
         return nil
         #endif
