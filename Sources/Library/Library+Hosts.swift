@@ -41,9 +41,12 @@ extension Library {
         try requireThisHost(try store.items(query), doing: action)
     }
 
-    /// Limits the store's reads to this host's items (`SQLStore.readsThisHostOnly`), for a server that can
-    /// play only the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
+    /// Limits the store's reads to this host's items and those of the shares mounted here
+    /// (`SQLStore.readsThisHostOnly`, `SharedRoot.isMounted`, asked now), for a server that can play only
+    /// the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
     public func readThisHostOnly(_ on: Bool = true) {
-        (store as? SQLStore)?.readsThisHostOnly = on
+        guard let sql = store as? SQLStore else { return }
+        if on { sql.readShares(((try? sql.sharedRoots()) ?? []).filter(\.isMounted)) }
+        sql.readsThisHostOnly = on
     }
 }

@@ -84,7 +84,13 @@ extension Library {
         // The roots asked once for the whole scan (its plan, its lock, the scanner, the complete walks).
         rememberRoots(true)
         defer { rememberRoots(false) }
-        let plan = try plan(directories)
+        // The shares this host joined are scanned on their own store (`scanShare`), this host's roots after.
+        let (plan, shares) = try separatingShares(try self.plan(directories))
+        var shareResults: [ScanResult] = []
+        for part in shares {
+            if let result = try await scanShare(part.share, part.directories, options: options) { shareResults.append(result) }
+        }
+        if plan.directories.isEmpty && !shares.isEmpty { return Self.combining(shareResults)! }
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
         // the concurrency pool (the MPD server's `update` runs here while the server goes on).
@@ -107,7 +113,8 @@ extension Library {
         let playlists = interrupted ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: store, completeRoots: summary.completeRoots)
         if summary.removed > 0 { try store.trimItemChanges(keepingRemoved: Self.removalsLogged) }
-        return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted, tagRecovery: tagRecovery)
+        let result = ScanResult(summary: summary, playlists: playlists, interrupted: interrupted, tagRecovery: tagRecovery)
+        return Self.combining([result] + shareResults)!
     }
 
     /// How many removed items the change log remembers (`ItemChangeLog.trimItemChanges`), trimmed after a
@@ -125,7 +132,12 @@ extension Library {
     }
 
     /// Removes `root` and what is indexed under it (not what another root covers), under the scan lock.
+    /// A share this host joined: this host leaves it (`leaveShare`), its items stay for the other hosts.
     public func forgetRoot(_ root: MediaPath, options: ScanOptions = ScanOptions()) throws {
+        if let share = try sharedRoots().first(where: { $0.path == root }) {
+            try leaveShare(share, options: options)
+            return
+        }
         let lock = try scanLock(roots: [root], timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)
         defer { withExtendedLifetime(lock) {} }
         try store.removeRoot(root)

@@ -30,6 +30,8 @@ public struct ViewFilter {
             return { item in fs.contains { $0(item) } }
         case .search:
             throw QueryError("the library view has no full-text search")
+        case .host:
+            throw QueryError("the library view does not know hosts (host:)")
         case .comparison(let c):
             return try comparison(c, view)
         }

@@ -53,6 +53,10 @@ package struct QueryPlan {
             inexact = true
             if superset { return dialect.searchSuperset(text) ?? "TRUE" }
             return "FALSE"
+        case .host:
+            // Answered by the store before compiling (SQLStore.resolvingHosts): here only if it was not.
+            inexact = true
+            return superset ? "TRUE" : "FALSE"
         case .comparison(let c):
             if let sql = dialect.exact(c) { return sql }
             inexact = true

@@ -14,6 +14,11 @@ public indirect enum Predicate: Sendable, Hashable {
     /// Full-text search over the searchable properties (bare words on the command line). Every word must
     /// match the start of a word in title, album, artist, album artist, composer or genre (folded [cd]).
     case search(String)
+    /// The items that are the files of a host of a shared PostgreSQL library (`host:NAME` on the command
+    /// line, `HOST "NAME"` in a format string): NAME is a host's name, a prefix of its id (4 characters or
+    /// more), a share's name, or `this` (this host and the shares it joined). Stores answer it (`SQLStore`);
+    /// an SQLite library is one host's: `this` and its host name match every item there, any other none.
+    case host(String)
 }
 
 public struct Comparison: Sendable, Hashable {

@@ -27,6 +27,10 @@ public struct PredicateEvaluator: Sendable {
         case .or(let ps):
             let fs = ps.map(build)
             return { item in fs.contains { $0(item) } }
+        case .host:
+            // Items in memory carry no host: the stores answer `host:` (SQLStore). A set of items in memory
+            // is one host's view, which every host term matches.
+            return { _ in true }
         case .search(let text):
             let words = FullTextSearch.queryTokens(text)
             return { FullTextSearch.matches(words, $0) }

@@ -8,6 +8,7 @@ extension Predicate: CustomStringConvertible {
         case .all: return "TRUEPREDICATE"
         case .none: return "FALSEPREDICATE"
         case .search(let s): return "SEARCH " + Self.quote(s)
+        case .host(let s): return "HOST " + Self.quote(s)
         case .comparison(let c): return c.description
         case .not(let p): return "NOT " + p.render(topLevel: false)
         case .and(let ps):

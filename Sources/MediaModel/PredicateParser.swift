@@ -51,7 +51,7 @@ public struct PredicateParser {
                                   "TRUEPREDICATE", "FALSEPREDICATE"]
         // `SEARCH "words"` alone is the format form of bare words (it was searched as the words SEARCH and
         // "words", quotes included, and stored so in a smart playlist).
-        if let first = tokens.first, case .identifier(let s) = first.kind, s.uppercased() == "SEARCH",
+        if let first = tokens.first, case .identifier(let s) = first.kind, ["SEARCH", "HOST"].contains(s.uppercased()),
            tokens.count > 1, case .string = tokens[1].kind {
             return true
         }
@@ -109,7 +109,7 @@ public struct PredicateParser {
     }
 
     private static let reserved: Set<String> = ["AND", "OR", "NOT", "BETWEEN", "IN", "CONTAINS", "BEGINSWITH",
-        "ENDSWITH", "LIKE", "MATCHES", "TRUEPREDICATE", "FALSEPREDICATE", "SEARCH", "NIL", "NULL", "TRUE", "FALSE",
+        "ENDSWITH", "LIKE", "MATCHES", "TRUEPREDICATE", "FALSEPREDICATE", "SEARCH", "HOST", "NIL", "NULL", "TRUE", "FALSE",
         "YES", "NO", "ANY", "ALL", "SOME", "NONE"]
 
     // MARK: Grammar
@@ -144,6 +144,11 @@ public struct PredicateParser {
             guard case .string(let s) = current.kind else { throw error("expected a quoted string after SEARCH", at: current) }
             advance()
             return FullTextSearch.predicate(s)
+        }
+        if accept("HOST") {
+            guard case .string(let s) = current.kind else { throw error("expected a quoted host name after HOST", at: current) }
+            advance()
+            return .host(s)
         }
         return try parseComparison()
     }

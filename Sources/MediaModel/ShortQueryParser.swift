@@ -64,6 +64,11 @@ public enum ShortQueryParser {
             return negate ? .not(p) : p
         }
         let name = String(term[..<colon])
+        if name.lowercased() == "host" {
+            let host = String(term[term.index(after: colon)...])
+            if host.isEmpty { throw fail("host: needs a host's name, an id prefix, a share's name or 'this'", offset + name.count + 1) }
+            return negate ? .not(.host(host)) : .host(host)
+        }
         guard let property = MediaProperty(name: name) else {
             throw fail("unknown field '\(name)'" + PredicateParser.suggestion(for: name), offset)
         }

@@ -43,7 +43,8 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         try PostgresIndex(location, identity: identity, readAhead: nil)
     }
 
-    private convenience init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
+    /// A store on a connection of its own (`secondConnection`, a share's store: `shareStore`).
+    convenience init(_ location: PostgresLocation, identity: HostIdentity, readAhead: DirectoryStateReadAhead?) throws {
         self.init(session: try PostgresSession(location), identity: identity, readAhead: readAhead, scanFacts: ScanFactsMemo())
     }
 
@@ -79,6 +80,8 @@ extension PostgresIndex: WriteNotifying {
         let feed = PostgresIndex(session: try PostgresSession(location), identity: identity, readAhead: nil, scanFacts: ScanFactsMemo(),
                                  userCache: userCache)
         feed.readsThisHostOnly = readsThisHostOnly
+        let shares = readableShares.withLock { $0 }   // the shares mounted here, which a server lists too
+        feed.readableShares.withLock { $0 = shares }
         let cache = userCache
         try feed.session.listen(PostgresStoreConnection.writesChannel, onNotification: { cache.invalidate(); heard() },
                                 onListening: { on in cache.setListening(on); heard() })

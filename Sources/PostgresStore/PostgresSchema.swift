@@ -207,6 +207,23 @@ enum PostgresSchema {
                 ADD COLUMN is_public bigint NOT NULL DEFAULT 1;
             CREATE INDEX playlists_owner ON playlists(owner);
             """),
+        // Issue 38, shared roots: a share (one NAS share mounted on several hosts) is one set of items. Its
+        // root, items, failures and mounts are rows of the pseudo-host 'share:NAME' (`SharedRoot.hostID`),
+        // so whichever host scans it the same rows are seen, moved and kept; `shares` says which hosts
+        // joined it, where each mounts it and what is mounted there (`source`: the network file system's
+        // export, `SharedRoot.networkSource`, '' when none), so that another host adding that export as a
+        // root of its own is told of the share. Nothing existing changes (a new table only).
+        Step(name: "pg v13: shared roots", sql: """
+            CREATE TABLE shares (
+                name text COLLATE "C" NOT NULL,
+                host text COLLATE "C" NOT NULL,
+                path bytea NOT NULL,
+                path_text text COLLATE "C" NOT NULL,
+                source text NOT NULL DEFAULT '',
+                added double precision NOT NULL,
+                PRIMARY KEY (name, host));
+            CREATE INDEX shares_host ON shares(host);
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

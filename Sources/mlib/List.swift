@@ -13,7 +13,8 @@ struct List: AsyncParsableCommand {
             Each QUERY argument is either a format string with an operator \
             ('artist ==[cd] "bjork" AND year > 1995', 'title CONTAINS "love"', 'year BETWEEN {1990, 1999}') \
             or short-form terms like beets: artist:Björk year:1990..1999 genre:rock,pop ^comments:live \
-            "title:love song"; bare words search title, album, artist, album artist, composer and genre. \
+            "title:love song"; bare words search title, album, artist, album artist, composer and genre; \
+            host:NAME and host:this select the files of a host of a shared PostgreSQL library. \
             Arguments are ANDed. The whole language, with examples: mlib-query(7).
 
             Examples:
@@ -59,7 +60,7 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print only the number of matching items (or collections).")
     var count = false
 
-    @Flag(help: "Print file paths only, exactly as stored (bytes).")
+    @Flag(help: "Print file paths only, exactly as stored (bytes); items of several hosts (PostgreSQL) as HOST:PATH.")
     var paths = false
 
     @Flag(name: [.customShort("0"), .customLong("null")], help: "With --paths, end each path with NUL instead of a newline.")
@@ -99,13 +100,17 @@ struct List: AsyncParsableCommand {
 
     private func listItems(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
         var first = true
+        // Items of several hosts (a shared PostgreSQL library): --paths and JSON say whose file each is
+        // (`host:path`, a "host" member); a listing of one host's items prints as it always did.
+        let hosts = paths || json || jsonl ? try (index as? SQLStore)?.hostLabels(ifSeveral: query) : nil
         if json { out.write("[") }
         try index.forEachItem(query) { item in
             if paths {
-                out.write(bytes: item.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
+                let host = hosts?[item.persistentID].map { Array(($0 + ":").utf8) } ?? []
+                out.write(bytes: host + item.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
             } else if json || jsonl {
                 var bytes: [UInt8] = json ? Array((first ? "\n" : ",\n").utf8) : []
-                item.json().write(into: &bytes)
+                Self.json(item, host: hosts?[item.persistentID]).write(into: &bytes)
                 if jsonl { bytes.append(UInt8(ascii: "\n")) }
                 out.write(bytes: bytes)
             } else {
@@ -114,6 +119,13 @@ struct List: AsyncParsableCommand {
             first = false
         }
         if json { out.write(first ? "]\n" : "\n]\n") }
+    }
+
+    /// An item's JSON, with a "host" member after "path" when `host` is given.
+    static func json(_ item: MediaItem, host: String?) -> JSONValue {
+        guard let host, case .object(var members) = item.json() else { return item.json() }
+        members.insert(("host", .string(host)), at: min(1, members.count))
+        return .object(members)
     }
 
     /// "artist - album - title", leaving out what is not tagged; an untagged file shows its file name.

@@ -17,6 +17,14 @@ struct Root: ParsableCommand {
             every item keeps its id, play counts, rating and playlist entries. `mlib root exclude DIR GLOB` \
             stores an exclude list with the root (as if in a .mlibignore at it).
 
+            On a PostgreSQL library shared by several hosts, `mlib root add DIR --share NAME` on each host \
+            that mounts one NAS share at DIR makes the share one set of items (one id per file, its plays, \
+            ratings and playlist entries seen from every host), scanned by whichever host scans it. Every \
+            host mounts a share at the same path. `mlib root forget DIR` then leaves the share on this host \
+            only: its items stay for the others (the last host to leave forgets them). A host where the \
+            share is not mounted (its mount point missing or empty) removes nothing of it, and its servers \
+            do not list its items. An SQLite library is one host's: --share is refused there.
+
             \(ExitStatus.help(one: "a directory does not exist"))
             """,
         subcommands: [RootList.self, RootAdd.self, RootMove.self, RootForget.self, RootExclude.self],
@@ -45,9 +53,15 @@ struct RootList: ParsableCommand {
             FileHandle.standardOutput.write(try JSONEncoder().encode(roots.map(\.string)) + Data("\n".utf8))
         } else {
             let excludes = Dictionary(uniqueKeysWithValues: try index.rootStates().map { ($0.path, $0.excludes) })
+            let sql = index as? SQLStore
+            let shares = try sql?.sharedRoots() ?? []
             for root in roots {
                 let list = excludes[root] ?? []
-                print(root.string + (list.isEmpty ? "" : "  (excludes: \(list.joined(separator: " ")))"))
+                var line = root.string + (list.isEmpty ? "" : "  (excludes: \(list.joined(separator: " ")))")
+                if let share = shares.first(where: { $0.path == root }), let sql {
+                    line += "  (share \(share.name): \(try sql.hostsOfShare(share).joined(separator: ", "))\(share.isMounted ? "" : "; not mounted here"))"
+                }
+                print(line)
             }
         }
     }
@@ -59,12 +73,41 @@ struct RootAdd: ParsableCommand {
         discussion: ExitStatus.help(one: "a directory does not exist"))
     @OptionGroup var libraryOptions: LibraryOptions
     @Argument(help: ArgumentHelp("Directories to add.", valueName: "dir"), completion: .directory) var directories: [String]
+    @Option(name: .long, help: ArgumentHelp(
+        "Join the share NAME at this directory, this host's mount point of it: one set of items for every host that joins it (PostgreSQL).",
+        valueName: "name")) var share: String?
+
+    func validate() throws {
+        if share != nil && directories.count != 1 { throw ValidationError("--share takes one directory (the share's mount point).") }
+    }
 
     func run() throws {
+        if let share {
+            if case .sqlite = libraryOptions.locator { throw ValidationError(SharedRoot.singleHostRefusal) }
+            let library = try libraryOptions.library(.create)
+            let root = try Scan.existingDirectory(MediaPath(directories[0]))
+            let joined: SQLStore.ShareJoin
+            do { joined = try library.joinShare(share, at: root, options: .failingWhenBusy) } catch let error as IndexError {
+                throw ValidationError(error.description)
+            }
+            switch joined {
+            case .joined: print("joined the share \(share) at \(root)")
+            case .converted: print("\(root) is now the share \(share): its items keep their ids and user data")
+            case .already: print("\(root) is the share \(share) here already")
+            }
+            return
+        }
         let index = try libraryOptions.open(.create)
         for directory in directories {
             let root = try Scan.existingDirectory(MediaPath(directory))
             print(try index.addRoot(root) ? "added \(root)" : "\(root) is a root already")
+            // Another host joined this export as a share: indexing it here too would make two items per file.
+            if let source = SharedRoot.networkSource(of: root), let share = try (index as? SQLStore)?.share(mountedFrom: source) {
+                printError("""
+                    note: \(root) is \(source), which other hosts joined as the share '\(share)'; to share its items \
+                    with them, run `mlib root forget \(root)` and `mlib root add \(root) --share \(share)`
+                    """)
+            }
         }
     }
 }
@@ -98,6 +141,12 @@ struct RootForget: ParsableCommand {
     func run() throws {
         let library = try libraryOptions.library()
         let from = try Root.known(directory, in: library.store)
+        if let share = try library.sharedRoots().first(where: { $0.path == from }) {
+            let left = try library.leaveShare(share, options: .failingWhenBusy)
+            print(left == 0 ? "forgot the share \(share.name) at \(from) (no host is left in it)"
+                  : "left the share \(share.name) at \(from); its items stay for the \(left) other host\(left == 1 ? "" : "s")")
+            return
+        }
         try library.forgetRoot(from, options: .failingWhenBusy)
         print("forgot \(from)")
     }

@@ -13,9 +13,9 @@ extension SQLStore {
         if terms > Self.maximumQueryTerms {
             throw QueryError("the query is too large: it has \(terms) terms; mlib runs at most \(Self.maximumQueryTerms) in one query")
         }
-        let predicate = try query.filter.normalized()
+        let (predicate, hosts) = try resolvingHosts(try query.filter.normalized())
         let filter = try compiler.filter(predicate)
-        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL\(hostScope) AND (\(filter.condition))"
+        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL\(hostScope)\(hosts) AND (\(filter.condition))"
         return (matching, filter.residual, compiler.orderBy(query.effectiveSort))
     }
 
@@ -23,7 +23,7 @@ extension SQLStore {
     private static func terms(_ p: MediaModel.Predicate) -> Int {
         switch p {
         case .all, .none: 0
-        case .comparison, .search: 1
+        case .comparison, .search, .host: 1
         case .not(let inner): terms(inner)
         case .and(let ps), .or(let ps): ps.reduce(0) { $0 + terms($1) }
         }

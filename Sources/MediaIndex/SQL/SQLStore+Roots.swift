@@ -4,18 +4,38 @@ import MediaModel
 // Library roots (this host's): adding, forgetting (nested roots keep what they cover), relocating, and what
 // the scanner records about each (the generation of its last complete walk, the mount points under it).
 extension SQLStore {
+    /// This host's roots: its own and the shares it joined (`SharedRoot`), in byte order.
     public func roots() throws -> [MediaPath] {
-        try rootStates().map(\.path)
+        let rows = try rootRows()
+        return (rows.states.map(\.path) + rows.shares.map(\.path)).sorted()
     }
 
+    /// This host's own roots (not the shares it joined: their state is the share's, `SharedRoot.hostID`).
     public func rootStates() throws -> [RootState] {
-        if let facts = try rememberedScanFacts() { return facts.roots }
-        return try read { x in
-            try x.rows("SELECT path, complete_gen, excludes FROM roots WHERE \(mine()) ORDER BY path").map {
-                RootState(path: $0.path(0) ?? MediaPath(bytes: []), completeGeneration: $0.int64(1) ?? 0,
-                          excludes: ($0.text(2) ?? "").split(separator: "\n").map(String.init))
+        try rootRows().states
+    }
+
+    /// This host's roots and the shares it joined, in one read (remembered during a scan, with the rest of
+    /// the scan's facts).
+    func rootRows() throws -> (states: [RootState], shares: [SharedRoot]) {
+        if let facts = try rememberedScanFacts() { return (facts.roots, facts.shares) }
+        // The shares this host joined come in the same statement (PostgreSQL only: SQLite has no shares).
+        var joined: SQLStatement = ""
+        if let host { joined = " UNION ALL SELECT path, 0, '', name FROM shares WHERE host = \(host)" }
+        let rows = try read { x in
+            try x.rows("SELECT path, complete_gen, excludes, \(raw: host == nil ? "NULL" : "NULL::text") FROM roots WHERE \(mine())\(joined) ORDER BY 1")
+        }
+        var states: [RootState] = [], shares: [SharedRoot] = []
+        for row in rows {
+            let path = row.path(0) ?? MediaPath(bytes: [])
+            if let name = row.text(3) {
+                shares.append(SharedRoot(name: name, path: path))
+            } else {
+                states.append(RootState(path: path, completeGeneration: row.int64(1) ?? 0,
+                                        excludes: (row.text(2) ?? "").split(separator: "\n").map(String.init)))
             }
         }
+        return (states, shares)
     }
 
     /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), what a scan asks about
@@ -28,7 +48,7 @@ extension SQLStore {
     }
 
     /// A root written: what is remembered is stale.
-    private func forgetRememberedRoots() {
+    func forgetRememberedRoots() {
         scanFacts.forget()
     }
 
@@ -37,17 +57,20 @@ extension SQLStore {
         try scanFacts.facts { try read { x in try readScanFacts(x) } }
     }
 
-    /// `ScanFacts` in one statement: a row per root, mount point and hidden item, and one of counts, told
-    /// apart by the first column. (The first branch types the columns: PostgreSQL types a UNION pairwise.)
+    /// `ScanFacts` in one statement: a row per root, share joined (PostgreSQL), mount point and hidden item,
+    /// and one of counts, told apart by the first column. (The first branch types the columns: PostgreSQL
+    /// types a UNION pairwise.)
     private func readScanFacts(_ x: any SQLExecutor) throws -> ScanFacts {
         var facts = ScanFacts()
+        var joined: SQLStatement = ""
+        if let host { joined = "\nUNION ALL SELECT 4, path, NULL, NULL, NULL, NULL, name FROM shares WHERE host = \(host)" }
         for row in try x.rows("""
             SELECT 0, path, complete_gen, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), excludes FROM roots WHERE \(mine())
             UNION ALL SELECT 1, path, device, NULL, NULL, NULL, NULL FROM mounts WHERE \(mine())
             UNION ALL SELECT 2, path, id, "fileSize", fingerprint, added_gen, NULL FROM items WHERE \(mine()) AND missing_gen IS NOT NULL
             UNION ALL SELECT 3, NULL, CASE WHEN EXISTS (SELECT 1 FROM items WHERE \(mine())) THEN 1 ELSE 0 END,
                 (SELECT min(COALESCE(reader_version, 0)) FROM items WHERE \(mine())),
-                (SELECT min(COALESCE(reader_version, 0)) FROM failures WHERE \(mine())), NULL, NULL
+                (SELECT min(COALESCE(reader_version, 0)) FROM failures WHERE \(mine())), NULL, NULL\(joined)
             """) {
             let path = row.path(1) ?? MediaPath(bytes: [])
             switch row.int(0) ?? -1 {
@@ -59,12 +82,15 @@ extension SQLStore {
             case 2:
                 facts.hidden.append(VanishedItem(id: row.int64(2) ?? 0, path: path, size: row.int64(3) ?? -1, fingerprint: row.int64(4),
                                                  window: row.int64(5) ?? 0, missing: true))
+            case 4:
+                facts.shares.append(SharedRoot(name: row.text(6) ?? "", path: path))
             default:
                 facts.hasItems = row.int64(2) == 1
                 facts.oldestReader = min(row.int(3) ?? Int.max, row.int(4) ?? Int.max)
             }
         }
         facts.roots.sort { $0.path < $1.path }
+        facts.shares.sort { $0.path < $1.path }
         facts.mounts.sort { $0.path < $1.path }
         return facts
     }
@@ -72,6 +98,9 @@ extension SQLStore {
     /// Replaces a root's stored exclude list (patterns as in a .mlibignore at the root). The next scan of
     /// the root hides what the list leaves out and brings back, with their ids, what it no longer does.
     public func setExcludes(_ patterns: [String], of root: MediaPath) throws {
+        if try rootRows().shares.contains(where: { $0.path == root }) {
+            throw invalid("a share's stored exclude list is not kept yet: put the patterns in a .mlibignore file at \(root.string), which every host reads")
+        }
         defer { forgetRememberedRoots() }
         try write { x in
             try x.execute("UPDATE roots SET excludes = \(patterns.joined(separator: "\n")) WHERE \(mine()) AND path = \(root)")
@@ -133,6 +162,12 @@ extension SQLStore {
     /// files where the index says they are. Each path is rewritten in Swift: its text form (`path_text`) is
     /// MediaPath's repaired string, which PostgreSQL cannot make from bytes that are not UTF-8.
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
+        if let share = try rootRows().shares.first(where: { $0.path == old }) {
+            throw invalid("""
+                \(old.string) is the share '\(share.name)', mounted at one path on every host: it cannot move on one host \
+                (leave it with `mlib root forget \(old.string)`)
+                """)
+        }
         if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) { throw invalid(reason) }
         func moved(_ bytes: [UInt8]) -> MediaPath { MediaPath(bytes: new.bytes + bytes.dropFirst(old.bytes.count)) }
         defer { forgetRememberedRoots() }

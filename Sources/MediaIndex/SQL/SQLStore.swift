@@ -25,6 +25,9 @@ open class SQLStore: @unchecked Sendable {
     /// Users and stars in memory while the library's writes are heard (`UserReadCache`); shared with the
     /// store of a live view's change feed (`WriteNotifying`).
     package let userCache: UserReadCache
+    /// The shares whose items a server of this host lists beside its own (`readsThisHostOnly`): those
+    /// mounted here, by pseudo-host id (SQLStore+Shares.swift).
+    package let readableShares = Mutex<[String]>([])
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many

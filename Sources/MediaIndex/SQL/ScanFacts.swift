@@ -8,6 +8,8 @@ import Synchronization
 /// round trips, 1.4 s over a 200 ms link.
 package struct ScanFacts: Sendable {
     var roots: [RootState] = []
+    /// The shares this host joined (PostgreSQL; `SharedRoot`).
+    var shares: [SharedRoot] = []
     var mounts: [MountPoint] = []
     var hasItems = false
     var hidden: [VanishedItem] = []
