@@ -41,6 +41,16 @@ extension Library {
         try requireThisHost(try store.items(query), doing: action)
     }
 
+    /// Whether the file of the item with persistent id `id` is one this host reaches: its own or a share's
+    /// it joined. Always true where the store lists only such items (a library of one host; a server's
+    /// store under `readThisHostOnly`). A server listing every host's items (`mlib serve --all-hosts`) asks
+    /// before it opens a file: at another host's path this host has another file or none (issue 38: beta's
+    /// `stream` of alpha's song sent beta's own file at that path under alpha's title).
+    public func reachesFile(ofItem id: Int64) throws -> Bool {
+        guard let sql = store as? SQLStore, sql.thisHostName != nil, !sql.readsThisHostOnly else { return true }
+        return try sql.itemsOfOtherHosts(ids: [id]).isEmpty
+    }
+
     /// Limits the store's reads to this host's items and those of the shares mounted here
     /// (`SQLStore.readsThisHostOnly`, `SharedRoot.isMounted`, asked now), for a server that can play only
     /// the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).

@@ -17,6 +17,11 @@ extension Call {
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
         let path = catalog.view.paths[Int(item)]
+        // Under `serve --all-hosts` the song may be another host's: this host's file at its path is another one.
+        let persistentID = catalog.view.ids[Int(item)]
+        guard try await server.offLoop({ [library = server.library] in try library.reachesFile(ofItem: persistentID) }) else {
+            throw SubsonicError.notFound("File of song \(id) (it is on another host)")
+        }
         // Opened once, by the containment rule every front uses; what is sent (or transcoded) is read from
         // this descriptor, so a file swapped for a link after the check is never what is sent.
         let roots = catalog.view.roots

@@ -54,5 +54,16 @@ struct WrongFileTests {
         let own = try beta.client(["stream", "\(betaPorts[0])", "alice", "pw", betaSong, out.path])
         let streamed = try? Data(contentsOf: out)
         #expect(own.first == "ok \(betaBytes.count)" && streamed == betaBytes, "beta streams its own song: \(own)")
+
+        // `serve --all-hosts` lists alpha's song on beta too, but never sends beta's file under its title.
+        let (allServe, allPorts) = try beta.serve(["--library", locator, "--http", "0", "--no-mpd", "--all-hosts"], ports: 1)
+        defer { allServe.signal(SIGKILL) }
+        let allSongs = try beta.client(["songs", "\(allPorts[0])", "alice", "pw"])
+        #expect(allSongs.map { $0.split(separator: "\t").last.map(String.init) ?? "" }.sorted() == ["Alphasong", "Betasong"],
+                "--all-hosts lists both hosts' songs: \(allSongs)")
+        try? FileManager.default.removeItem(at: out)
+        let other = try beta.client(["stream", "\(allPorts[0])", "alice", "pw", alphaSong, out.path])
+        #expect(other.first?.hasPrefix("error 70") == true, "--all-hosts: beta's stream of alpha's song: \(other)")
+        #expect((try? Data(contentsOf: out)) != betaBytes, "--all-hosts: beta's file was not sent for alpha's song")
     }
 }
