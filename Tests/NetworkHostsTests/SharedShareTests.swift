@@ -3,12 +3,11 @@ import Testing
 import TestSupport
 
 /// Issue 38, "a NAS share mounted on two hosts is indexed twice, plays and ratings split between the
-/// copies": the place for the shared-roots scenario on the lab. Shared roots are s12-i38a's work (the way
-/// a share is recognised and declared); until they are merged this test is disabled, visibly. When they
-/// land: declare the share as that work documents, then scan from both hosts and expect one set of items.
+/// copies": each host declares the share (`mlib root add DIR --share NAME`, at the same mount point), then
+/// both scan it: one set of items, and a play on one host counts on the item the other lists.
 @Suite(.serialized, .needsNetworkLab)
 struct SharedShareTests {
-    @Test(.disabled("shared roots (issue 38, s12-i38a) are not merged yet: one share on two hosts is still two sets of items"))
+    @Test
     func aShareMountedOnTwoHostsIsOneSetOfItems() throws {
         let lab = try NetworkLab(hosts: ["alpha", "beta"])
         defer { lab.close() }
@@ -18,9 +17,18 @@ struct SharedShareTests {
         let locator = lab.server.locator(database: database)
         for i in 0..<3 { try alpha.song("Shared \(i)", at: "s\(i).mp3") }
         for host in [alpha, beta] {
+            let join = try host.mlib(["root", "add", lab.music.path, "--share", "nas", "--library", locator])
+            try #require(join.status == 0, "root add --share on \(host.name): \(join.stderr)")
+        }
+        for host in [alpha, beta] {
             let scan = try host.mlib(["scan", "--quiet", "--library", locator, lab.music.path])
             #expect(scan.status == 0, "scan on \(host.name): \(scan.stderr)")
         }
         #expect(try lab.server.sql("SELECT count(*) FROM items", database: database) == "3", "one item per file of the share")
+        let play = try beta.mlib(["play", "--sink", "null:fast", "--record-plays", "--library", locator, "title:Shared 1"])
+        #expect(play.status == 0, "play on beta: \(play.stderr)")
+        let listed = try alpha.mlib(["ls", "--library", locator, "-f", "${title} ${playCount}", "host:nas"])
+        #expect(listed.out.split(separator: "\n").sorted() == ["Shared 0 0", "Shared 1 1", "Shared 2 0"],
+                "alpha lists the share's items with beta's play: \(listed.out) \(listed.stderr)")
     }
 }
