@@ -6,6 +6,7 @@ scripts/update-readme-figures.sh copies into README.md and Benchmarks/README.md 
 typed by hand). Adds the commit (`git describe --always --dirty`), the date and the load average (the
 machine is shared: a figure without its load cannot be compared). `key=value`: a figure (numbers stay
 numbers); `peer:WHAT=RATIO`: a ratio to a peer, > 1 meaning mlib is faster or cheaper.
+Env BENCH_NOTE: a note on the run (the build, what else ran), shown beside the commit.
 """
 import datetime
 import json
@@ -42,6 +43,8 @@ def main(argv):
         load = f.read().split()[0]
     result = {"benchmark": name, "command": command, "corpus": corpus, "commit": commit,
               "date": datetime.date.today().isoformat(), "load": load, "figures": figures, "peers": peers}
+    if os.environ.get("BENCH_NOTE"):
+        result["note"] = os.environ["BENCH_NOTE"]
     os.makedirs(os.path.join(root, "Benchmarks/results"), exist_ok=True)
     path = os.path.join(root, "Benchmarks/results", name + ".json")
     with open(path, "w") as f:
