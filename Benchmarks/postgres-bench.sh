@@ -111,7 +111,7 @@ echo "postgres, two roots scanned at once: root a $(cut -d' ' -f1 "$out/two-a") 
 synthetic=${SYNTHETIC:-100000}
 declare -A big big_rss
 if [[ $synthetic != 0 ]]; then
-  filler=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/synthetic-library
+  filler=${MLIB:+$(dirname "$MLIB")/synthetic-library}; [[ -n $filler ]] || filler=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/synthetic-library
   big_sqlite=$out/pg-bench-synthetic-$synthetic.sqlite
   rm -f "$big_sqlite" "$big_sqlite"-wal "$big_sqlite"-shm
   big_postgres=$(newdb "bench_synthetic_$synthetic")
