@@ -7,7 +7,8 @@ typed by hand). Adds the commit (`git describe --always`, "-dirty" when Sources 
 it), the date and the load average (the
 machine is shared: a figure without its load cannot be compared). `key=value`: a figure (numbers stay
 numbers); `peer:WHAT=RATIO`: a ratio to a peer, > 1 meaning mlib is faster or cheaper.
-Env BENCH_NOTE: a note on the run (the build, what else ran), shown beside the commit.
+Env BENCH_NOTE: a note on the run (the build, what else ran), shown beside the commit; BENCH_COMMIT: the
+commit to name (a long run's binary and scripts, when commits come in the meantime).
 """
 import datetime
 import json
@@ -39,10 +40,13 @@ def main(argv):
         else:
             figures[key] = value(text)
     # The commit the binary was built from: "-dirty" only when the sources differ from it (an edit to the
-    # tests or the docs while a long run goes on changes no figure).
-    commit = subprocess.run(["git", "-C", root, "describe", "--always"], capture_output=True, text=True).stdout.strip()
-    if subprocess.run(["git", "-C", root, "diff", "--quiet", "HEAD", "--", "Sources", "Package.swift"]).returncode != 0:
-        commit += "-dirty"
+    # tests or the docs while a long run goes on changes no figure). BENCH_COMMIT names it instead when
+    # commits came during the run.
+    commit = os.environ.get("BENCH_COMMIT", "")
+    if not commit:
+        commit = subprocess.run(["git", "-C", root, "describe", "--always"], capture_output=True, text=True).stdout.strip()
+        if subprocess.run(["git", "-C", root, "diff", "--quiet", "HEAD", "--", "Sources", "Package.swift"]).returncode != 0:
+            commit += "-dirty"
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     result = {"benchmark": name, "command": command, "corpus": corpus, "commit": commit,
