@@ -17,7 +17,8 @@ command -v sqlite3 >/dev/null || { echo "export-bench: sqlite3 is needed (apt in
 work=$(mktemp -d "${TMPDIR:-/tmp}/export-bench.XXXXXX"); trap 'rm -rf "$work"' EXIT
 lib="$work/library.sqlite"
 
-"$MLIB" playlist list --library "$lib" >/dev/null   # creates and migrates the schema
+# Creates and migrates the schema (a command that only reads no longer makes a library: issue 39).
+"$MLIB" playlist create bench --library "$lib" >/dev/null
 sqlite3 "$lib" >/dev/null <<SQL
 PRAGMA journal_mode = WAL;
 BEGIN;
