@@ -141,7 +141,7 @@ if [[ $synthetic != 0 ]]; then
 fi
 files=$(find "$corpus" -type f | wc -l)
 python3 Benchmarks/write-result.py "postgres-bench-$n" "BUILD=${BUILD:-1} RUNS=$runs Benchmarks/postgres-bench.sh $n" \
-  "$files files of make-corpus.sh ($corpus); PostgreSQL $("$pgbin/postgres" --version | awk '{ print $NF }') on a local socket" \
+  "$files files of make-corpus.sh ($corpus); PostgreSQL $("$pgbin/postgres" --version | awk '{ print $3 }') on a local socket" \
   sqlite_full_scan_s="${full[sqlite]}" postgres_full_scan_s="${full[postgres]}" \
   sqlite_unchanged_rescan_s="${rescan[sqlite]}" postgres_unchanged_rescan_s="${rescan[postgres]}" \
   sqlite_ls_artist_ms="${query[sqlite]}" postgres_ls_artist_ms="${query[postgres]}" \
