@@ -26,7 +26,7 @@ if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
 fi
-mlib=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
+mlib=${MLIB:-$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib}   # MLIB: a built binary
 template=$out/template.mp3
 [[ -f $template ]] || ffmpeg -v error -nostdin -y -f lavfi -i sine=f=440:d=0.2 -metadata title=Alpha00000 \
   -metadata artist="Bench Artist" "$template"

@@ -21,4 +21,7 @@ for seed in $(seq "$first" $((first + seeds - 1))); do
   fi
 done
 echo "$((seeds - failed)) passed, $failed failed"
+python3 Benchmarks/write-result.py identity-model "Benchmarks/identity-model.sh $seeds $operations (FIRST_SEED=$first)" \
+  "random workflows on real files against a model (in process and under mlib watch), $operations operations per seed" \
+  seeds="$seeds" operations="$operations" passed="$((seeds - failed))" failed="$failed"
 [[ $failed == 0 ]]

@@ -72,5 +72,6 @@ python3 Benchmarks/write-result.py info-bench "${0##*/} $COPIES" "$n copies of t
   files_per_s="$(rate "$n" "$mlib_s")" \
   cpu_us_per_file="$mlib_cpu" \
   ${mu_s:+mutagen_files_per_s="$(rate "$n" "$mu_s")"} ${ff_s:+ffprobe_files_per_s="$(rate "$ns" "$ff_s")"} \
+  ${mi_s:+mediainfo_files_per_s="$(rate "$ns" "$mi_s")"} \
   ${mu_s:+peer:mutagen="$(awk -v m="$mlib_s" -v f="$mu_s" 'BEGIN { printf "%.1f", f / m }')"} \
   ${ff_s:+peer:ffprobe_per_file="$(ratio "$ff_s" "$ns")"} ${mi_s:+peer:mediainfo_per_file="$(ratio "$mi_s" "$ns")"}

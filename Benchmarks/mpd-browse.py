@@ -2,7 +2,10 @@
 """Per-command times of the browsing and search commands clients send (ncmpcpp's browser, mpc search),
 median of several runs, for two servers over the same folder: prints one line per command with both.
 
-Usage: mpd-browse.py MPD_PORT MLIB_PORT"""
+Usage: mpd-browse.py MPD_PORT MLIB_PORT
+Env FIGURES=FILE: also appends each command's figures there as KEY=VALUE lines (for write-result.py)."""
+import os
+import re
 import socket
 import statistics
 import sys
@@ -34,6 +37,20 @@ def timed(client, command, runs):
     return statistics.median(times) * 1000, len(lines), end
 
 
+def record(command, mpd_ms, mlib_ms, suffix=""):
+    """Appends `COMMAND_ms=MLIB` and `peer:COMMAND=MPD/MLIB` (> 1: mlib faster) to $FIGURES, if set; the key is
+    the command's words without its arguments' values (lsinfo DIR, find artist X)."""
+    path = os.environ.get("FIGURES")
+    if not path:
+        return
+    words = re.sub(r'"[^"]+"', "DIR" if command.startswith("lsinfo") else "X", command)
+    key = re.sub(r"[^A-Za-z0-9]+", "_", words.replace('""', "root")).strip("_") + suffix
+    with open(path, "a") as f:
+        f.write(f"{key}_ms={mlib_ms:.3g}\n")
+        if mlib_ms > 0:
+            f.write(f"peer:{key}={mpd_ms / mlib_ms:.2f}\n")
+
+
 def main():
     mpd, mlib = Client(int(sys.argv[1])), Client(int(sys.argv[2]))
     lines, _ = mpd.command('lsinfo ""')
@@ -49,6 +66,7 @@ def main():
         b, nb, end = timed(mlib, command, runs)
         note = "" if na == nb else f"  (line counts differ: mpd {na}, mlib {nb})"
         print(f"{command[:40]:40s} {a:10.2f} {b:10.2f} {b / a if a else float('nan'):7.1f}x  {nb}{note}")
+        record(command, a, b)
 
 
 if __name__ == "__main__":

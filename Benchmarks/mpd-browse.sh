@@ -8,4 +8,8 @@ cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --static-swift-stdlib --product mlib)" >&2; exit 2; }
 source Benchmarks/mpd-peers.sh
-python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port"
+FIGURES="$work/figures" python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port"
+items=$("$MLIB" stats --library "$work/library.sqlite" 2>/dev/null | awk '/^ *[Ii]tems/ { print $2; exit }' || true)
+mapfile -t figures < "$work/figures"
+python3 Benchmarks/write-result.py mpd-browse "${MUSIC:+MUSIC=$MUSIC }Benchmarks/mpd-browse.sh $MLIB" \
+  "${MUSIC:-songs from Fixtures} (${items:-?} items); median ms per command, one client" "${figures[@]}"

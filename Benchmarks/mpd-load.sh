@@ -15,14 +15,30 @@ for port in "$mpd_port" "$mlib_port"; do mpc -q -p "$port" add Album1 Other; don
 rss() { echo "resident memory: mpd $(($(ps -o rss= -p "$mpd_pid") / 1024)) MiB, mlib serve $(($(ps -o rss= -p "$mlib_pid") / 1024)) MiB"; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 rss
+# load KEY PORT [COMMANDS]: one run of mpd-load.py, its line printed; commands/s and p95 kept as figures.
+declare -A per_s p95
+load() {
+    local key=$1 line; shift
+    line=$(python3 Benchmarks/mpd-load.py "$1" "$CLIENTS" "$DURATION" ${2:+"$2"}) || { [[ $key == mpd* ]] || status=1; }
+    echo "$line"
+    per_s[$key]=$(sed -n 's/.* commands, \([0-9]*\)\/s,.*/\1/p' <<<"$line" | head -1)
+    p95[$key]=$(sed -n 's/.* p95 \([0-9.]*\) ms.*/\1/p' <<<"$line" | head -1)
+}
 echo "mix of reads, searches and queue edits:"
-printf '  mpd 0.23:    '; python3 Benchmarks/mpd-load.py "$mpd_port" "$CLIENTS" "$DURATION" || true   # errors are in its line
-printf '  mlib serve:  '; python3 Benchmarks/mpd-load.py "$mlib_port" "$CLIENTS" "$DURATION" || status=$?
+printf '  mpd 0.23:    '; load mpd_mix "$mpd_port"   # errors are in its line
+printf '  mlib serve:  '; load mix "$mlib_port"
 rss
 echo "status, currentsong, playlistinfo (what clients poll):"
 loop=status,currentsong,playlistinfo
-printf '  mpd 0.23:    '; python3 Benchmarks/mpd-load.py "$mpd_port" "$CLIENTS" "$DURATION" "$loop" || true
-printf '  mlib serve:  '; python3 Benchmarks/mpd-load.py "$mlib_port" "$CLIENTS" "$DURATION" "$loop" || status=$?
+printf '  mpd 0.23:    '; load mpd_polling "$mpd_port" "$loop"
+printf '  mlib serve:  '; load polling "$mlib_port" "$loop"
 rss
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+python3 Benchmarks/write-result.py mpd-load "${MUSIC:+MUSIC=$MUSIC }Benchmarks/mpd-load.sh $MLIB $CLIENTS $DURATION" \
+  "${MUSIC:-songs from Fixtures}; $CLIENTS clients x $DURATION s on loopback" \
+  mix_commands_per_s="${per_s[mix]}" mix_p95_ms="${p95[mix]}" polling_commands_per_s="${per_s[polling]}" polling_p95_ms="${p95[polling]}" \
+  mpd_mix_commands_per_s="${per_s[mpd_mix]}" mpd_polling_commands_per_s="${per_s[mpd_polling]}" \
+  rss_mb="$(($(ps -o rss= -p "$mlib_pid") / 1024))" mpd_rss_mb="$(($(ps -o rss= -p "$mpd_pid") / 1024))" \
+  peer:mix="$(ratio "${per_s[mix]}" "${per_s[mpd_mix]}")" peer:polling="$(ratio "${per_s[polling]}" "${per_s[mpd_polling]}")"
 exit "${status:-0}"

@@ -111,7 +111,7 @@ echo "postgres, two roots scanned at once: root a $(cut -d' ' -f1 "$out/two-a") 
 synthetic=${SYNTHETIC:-100000}
 declare -A big big_rss
 if [[ $synthetic != 0 ]]; then
-  filler=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/synthetic-library
+  filler=${MLIB:+$(dirname "$MLIB")/synthetic-library}; [[ -n $filler ]] || filler=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/synthetic-library
   big_sqlite=$out/pg-bench-synthetic-$synthetic.sqlite
   rm -f "$big_sqlite" "$big_sqlite"-wal "$big_sqlite"-shm
   big_postgres=$(newdb "bench_synthetic_$synthetic")
@@ -139,3 +139,12 @@ echo "ls of every item, peak RSS: sqlite ${all_rss[sqlite]} KB, postgres ${all_r
 if [[ $synthetic != 0 ]]; then
   echo "ls of $synthetic synthetic items, peak RSS: sqlite ${big_rss[sqlite]} KB, postgres ${big_rss[postgres]} KB (target < 60 MB)"
 fi
+files=$(find "$corpus" -type f | wc -l)
+python3 Benchmarks/write-result.py "postgres-bench-$n" "BUILD=${BUILD:-1} RUNS=$runs Benchmarks/postgres-bench.sh $n" \
+  "$files files of make-corpus.sh ($corpus); PostgreSQL $("$pgbin/postgres" --version | awk '{ print $3 }') on a local socket" \
+  sqlite_full_scan_s="${full[sqlite]}" postgres_full_scan_s="${full[postgres]}" \
+  sqlite_unchanged_rescan_s="${rescan[sqlite]}" postgres_unchanged_rescan_s="${rescan[postgres]}" \
+  sqlite_ls_artist_ms="${query[sqlite]}" postgres_ls_artist_ms="${query[postgres]}" \
+  sqlite_group_artists_ms="${artists[sqlite]}" postgres_group_artists_ms="${artists[postgres]}" \
+  ${mpd:+mpd_update_s="$mpd"} postgres_over_sqlite_full_scan="$(ratio "${full[postgres]}" "${full[sqlite]}")" \
+  ${mpd:+peer:mpd_update_vs_postgres_full_scan_wall="$(awk -v a="$mpd" -v b="${full[postgres]}" 'BEGIN { printf "%.1f", a / b }')"}

@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
 CPP
 g++ -O1 -o "$work/tl" "$work/tl.cpp" $(pkg-config --cflags --libs taglib)
 
-python3 - "$MLIB" "$work/tl" <<'PYTHON'
+python3 - "$MLIB" "$work/tl" <<'PYTHON' | tee "$work/out"
 import json, subprocess, sys
 mlib, tl = sys.argv[1], sys.argv[2]
 import mutagen
@@ -206,3 +206,15 @@ if corpus:
         for r, _ in readers: sums[r][0] += useful[r]; sums[r][1] += agree[r]
     print(f"{'all':8s} {total:5d} " + " ".join(f"{sums[r][0]:6d} / {sums[r][1]:4d}" for r, _ in readers))
 PYTHON
+# The "all" rows become Benchmarks/results/reader-survey.json: files read usefully per reader (odd and bad
+# fixtures; with CORPUS, also the corpus sample's useful reads and agreeing durations).
+read -r _ files mlib mutagen ffprobe taglib < <(grep '^all ' "$work/out" | head -1)
+corpus_figures=()
+if [[ -n ${CORPUS:-} ]]; then
+  read -r _ sample m1 _ m2 u1 _ u2 f1 _ f2 t1 _ t2 < <(grep '^all ' "$work/out" | sed -n 2p)
+  corpus_figures=(corpus_sample="$sample" corpus_mlib_useful="$m1" corpus_mlib_duration_agrees="$m2"
+    corpus_mutagen_useful="$u1" corpus_ffprobe_useful="$f1" corpus_taglib_useful="$t1")
+fi
+python3 Benchmarks/write-result.py reader-survey "${CORPUS:+CORPUS=$CORPUS }${SAMPLE:+SAMPLE=$SAMPLE }Benchmarks/reader-survey.sh" \
+  "Fixtures/odd and Fixtures/bad against expected.json${CORPUS:+; and a sample of each format class of $CORPUS}" \
+  files="$files" mlib_useful="$mlib" mutagen_useful="$mutagen" ffprobe_useful="$ffprobe" taglib_useful="$taglib" "${corpus_figures[@]}"

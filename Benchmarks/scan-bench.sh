@@ -32,7 +32,7 @@ if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
 fi
-mlib=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
+mlib=${MLIB:-$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib}   # MLIB: a built binary
 
 # timed NAME cmd... -> prints "NAME WALL_SECONDS PEAK_RSS_KB CPU_SECONDS" (CPU: user + sys of the process
 # and its children); mlib exits 1 on the corpus' planted bad files.

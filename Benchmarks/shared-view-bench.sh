@@ -13,16 +13,21 @@ rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 items=$("$MLIB" stats --library "$LIBRARY" | awk '/^ *[Ii]tems/ { print $2; exit }')
 echo "library: $LIBRARY ($items items); load average: $(cut -d' ' -f1-3 /proc/loadavg); $MLIB"
 
-measure() {   # name, serving lines to wait for, arguments
-    local name=$1 lines=$2; shift 2
+figures=()
+measure() {   # figure key, name, serving lines to wait for, arguments
+    local key=$1 name=$2 lines=$3; shift 3
     MLIB_VIEW_LOG=1 "$MLIB" serve --library "$LIBRARY" --key-file "$work/key" "$@" 2>"$work/err" &
     pid=$!
     for _ in $(seq 12000); do [[ $(grep -c "serving" "$work/err" 2>/dev/null) -ge $lines ]] && break; sleep 0.01; done
     sleep 2
-    printf '%-28s %7s MB   views built: %s\n' "$name" "$(rss $pid)" "$(grep -c 'view built' "$work/err" || true)"
+    local mb; mb=$(rss $pid)
+    printf '%-28s %7s MB   views built: %s\n' "$name" "$mb" "$(grep -c 'view built' "$work/err" || true)"
+    figures+=("$key=$mb")
     kill "$pid"; wait "$pid" 2>/dev/null || true
     pid=
 }
-measure "MPD alone" 1 --port 0 --sink null
-measure "API alone (--no-mpd)" 1 --http 127.0.0.1:0 --no-mpd
-measure "MPD + API (--http)" 2 --port 0 --sink null --http 127.0.0.1:0
+measure mpd_alone_rss_mb "MPD alone" 1 --port 0 --sink null
+measure api_alone_rss_mb "API alone (--no-mpd)" 1 --http 127.0.0.1:0 --no-mpd
+measure mpd_and_api_rss_mb "MPD + API (--http)" 2 --port 0 --sink null --http 127.0.0.1:0
+python3 "$(dirname "$0")/write-result.py" shared-view-bench "Benchmarks/shared-view-bench.sh MLIB $LIBRARY" \
+  "an existing library of $items items" "${figures[@]}"

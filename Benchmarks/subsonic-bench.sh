@@ -30,7 +30,16 @@ t0=$(date +%s.%N)
 pid=$!
 for _ in $(seq 6000); do grep -q "serving" "$work/err" 2>/dev/null && break; sleep 0.01; done
 port=$(grep -o '127.0.0.1:[0-9]*' "$work/err" | cut -d: -f2)
-echo "start-up to listening (view and catalog built): $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s"
+startup=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')")
+echo "start-up to listening (view and catalog built): $startup s"
 echo "resident memory after start: $(rss $pid) MB"
-python3 Benchmarks/subsonic-bench.py "$port" bench bench
-echo "resident memory after the sync: $(rss $pid) MB"
+python3 Benchmarks/subsonic-bench.py "$port" bench bench | tee "$work/out"
+after=$(rss $pid)
+echo "resident memory after the sync: $after MB"
+# The figures of Benchmarks/results/subsonic-bench.json, from subsonic-bench.py's lines.
+ms() { sed -n "s/^$1: \([0-9.]*\) ms.*/\1/p" "$work/out" | head -1; }
+python3 Benchmarks/write-result.py subsonic-bench "${MUSIC:+MUSIC=$MUSIC }Benchmarks/subsonic-bench.sh $MLIB" \
+  "${MUSIC:-Fixtures} ($items items) and a 5-minute FLAC" startup_s="$startup" \
+  full_sync_s="$(sed -n 's/^full sync[^:]*: \([0-9.]*\) s.*/\1/p' "$work/out")" getArtists_ms="$(ms getArtists)" \
+  getAlbumList2_500_ms="$(ms 'getAlbumList2 alphabeticalByName size=500')" getAlbum_ms="$(ms getAlbum)" \
+  search3_ms="$(ms 'search3 "love" (20 of each)')" rss_after_sync_mb="$after"

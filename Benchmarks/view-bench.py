@@ -80,6 +80,7 @@ def main():
         b, nb, _ = browse.timed(mlib, command, runs)
         note = "" if na == nb else f"  (line counts differ: mpd {na}, mlib {nb})"
         print(f"{command[:40]:40s} {a:10.2f} {b:10.2f} {b / a if a else float('nan'):7.2f}x  {nb}{note}", flush=True)
+        browse.record(command, a, b)
         if runs >= 200:
             # The same command N times in one write: what each server takes per command, the wake-ups aside.
             pids = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (None, None)
@@ -88,6 +89,7 @@ def main():
             (a, cpu_a), (b, cpu_b) = pipelined(mpd_port, command, PIPELINED, pids[0]), pipelined(mlib_port, command, PIPELINED, pids[1])
             label = f"  {PIPELINED} pipelined, per command"
             print(f"{label:40s} {a:10.3f} {b:10.3f} {b / a if a else float('nan'):7.2f}x", flush=True)
+            browse.record(command, a, b, "_pipelined")
             if cpu_a is not None:
                 label = "  server CPU per command"
                 print(f"{label:40s} {cpu_a:10.3f} {cpu_b:10.3f} {cpu_b / cpu_a if cpu_a else float('nan'):7.2f}x", flush=True)

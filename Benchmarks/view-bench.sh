@@ -37,6 +37,8 @@ start_serve() {   # LIBRARY -> prints "PID SECONDS"
 read -r empty_pid empty_s < <(start_serve "$work/empty.sqlite")
 read -r full_pid full_s < <(start_serve "$work/library.sqlite")
 sleep 1
+view_s=$(python3 -c "print(round($full_s - $empty_s, 3))")
+view_mb=$(python3 -c "print(f'{$(rss "$full_pid") - $(rss "$empty_pid"):.1f}')"); mpd_mb=$(rss "$mpd_pid")
 printf 'view build (start-up on the library minus on an empty one): %.3f s (%.3f - %.3f)\n' \
     "$(python3 -c "print($full_s - $empty_s)")" "$full_s" "$empty_s"
 printf 'resident memory: mlib serve %s MB (empty library %s MB: view %s MB); mpd %s MB\n' \
@@ -44,7 +46,7 @@ printf 'resident memory: mlib serve %s MB (empty library %s MB: view %s MB); mpd
 kill "$full_pid" "$empty_pid"; wait "$full_pid" "$empty_pid" 2>/dev/null || true
 
 # Per-command times.
-python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port" "$mpd_pid" "$mlib_pid"
+FIGURES="$work/figures" python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port" "$mpd_pid" "$mlib_pid"
 
 # A 1 % rescan: touch 1 % of the files, then `update` on each server (mlib's answers once its scan is done
 # and the new view is in); then the same files again for `mlib scan` alone, to tell the scan from the view.
@@ -60,3 +62,9 @@ printf 'after touching %d files: mlib update %.3f s (mlib scan alone %.3f s: the
     "$count" "$update_s" "$scan_s" "$(python3 -c "print($update_s - $scan_s)")" "$mpd_s"
 refresh=$(grep 'mlib: view ' "$work/serve.err" | tail -1 | sed 's/^mlib: view //')
 echo "view refresh after the update of $count touched files (of $items): ${refresh:-not logged}"
+mapfile -t figures < "$work/figures"
+python3 Benchmarks/write-result.py view-bench "${MUSIC:+MUSIC=$MUSIC }Benchmarks/view-bench.sh $MLIB" \
+  "${MUSIC:-songs from Fixtures} (${items:-?} items); median ms per command, one client" \
+  view_build_s="$view_s" view_rss_mb="$view_mb" mpd_rss_mb="$mpd_mb" \
+  update_1pct_s="$(printf '%.3f' "$update_s")" scan_1pct_s="$(printf '%.3f' "$scan_s")" mpd_update_1pct_s="$(printf '%.3f' "$mpd_s")" \
+  "${figures[@]}" peer:update_1pct="$(python3 -c "print(round($mpd_s / $update_s, 2))")"

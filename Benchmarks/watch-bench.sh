@@ -23,7 +23,7 @@ if [[ ${BUILD:-1} != 0 ]]; then
   echo "building release…" >&2
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product mlib >&2
 fi
-mlib=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib
+mlib=${MLIB:-$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/mlib}   # MLIB: a built binary
 template=$out/template.mp3
 [[ -f $template ]] || ffmpeg -v error -nostdin -y -f lavfi -i sine=f=440:d=0.2 -metadata title=Alpha00000 \
   -metadata artist="Bench Artist" "$template"
@@ -61,10 +61,17 @@ while not lines():
 import json
 first = json.loads(lines()[0])['summary']
 print('initial scan: %d files added in %.1f s' % (first['added'], first['elapsed']))
-print('watch setup: ' + [l for l in open(os.path.join(out, 'stderr')) if 'watching' in l][0].strip().replace('mlib: ', ''))
+setup = [l for l in open(os.path.join(out, 'stderr')) if 'watching' in l][0].strip().replace('mlib: ', '')
+print('watch setup: ' + setup)
+import re
+figures = {'initial_scan_s': round(first['elapsed'], 1)}
+seconds = re.search(r'([0-9.]+) ?s\b', setup)
+if seconds: figures['watch_setup_s'] = float(seconds.group(1))
 time.sleep(2)
+figures['rss_after_scan_mb'] = round(rss_mb(), 1)
 print('RSS after the initial scan: %.1f MB' % rss_mb())
 c0 = cpu_s(); time.sleep(10); c1 = cpu_s()
+figures['idle_cpu_s_per_10s'] = round(c1 - c0, 3)
 print('idle CPU over 10 s: %.3f s (%.2f%%)' % (c1 - c0, (c1 - c0) / 10 * 100))
 
 db = sqlite3.connect('file:%s?mode=ro' % library, uri=True)
@@ -103,5 +110,12 @@ latencies.sort()
 p95 = latencies[int(len(latencies) * 0.95) - 1]
 print('latency over %d changes (debounce %.1f s): median %.2f s, p95 %.2f s, max %.2f s' % (len(latencies), debounce, statistics.median(latencies), p95, latencies[-1]))
 print('RSS after the changes: %.1f MB' % rss_mb())
+figures.update(latency_median_s=round(statistics.median(latencies), 2), latency_p95_s=round(p95, 2),
+               latency_max_s=round(latencies[-1], 2), rss_after_changes_mb=round(rss_mb(), 1))
+with open(os.path.join(out, 'figures'), 'w') as f:
+    f.write(''.join('%s=%s\n' % kv for kv in figures.items()))
 PY
 kill -TERM $pid; wait $pid || true
+mapfile -t figures < "$out/figures"
+python3 Benchmarks/write-result.py watch-bench "BUILD=${BUILD:-1} Benchmarks/watch-bench.sh $files $changes" \
+  "$files tiny distinct MP3s in $((files / 10)) directories; $changes changes (add, rename, move, delete), debounce $debounce s" "${figures[@]}"

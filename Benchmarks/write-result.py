@@ -3,9 +3,12 @@
 
 Writes Benchmarks/results/NAME.json: the latest figures of one benchmark, in the form
 scripts/update-readme-figures.sh copies into README.md and Benchmarks/README.md (so that no figure there is
-typed by hand). Adds the commit (`git describe --always --dirty`), the date and the load average (the
+typed by hand). Adds the commit (`git describe --always`, "-dirty" when Sources or Package.swift differ from
+it), the date and the load average (the
 machine is shared: a figure without its load cannot be compared). `key=value`: a figure (numbers stay
 numbers); `peer:WHAT=RATIO`: a ratio to a peer, > 1 meaning mlib is faster or cheaper.
+Env BENCH_NOTE: a note on the run (the build, what else ran), shown beside the commit; BENCH_COMMIT: the
+commit to name (a long run's binary and scripts, when commits come in the meantime).
 """
 import datetime
 import json
@@ -36,12 +39,20 @@ def main(argv):
             peers[key[5:]] = value(text)
         else:
             figures[key] = value(text)
-    commit = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty"], capture_output=True,
-                            text=True).stdout.strip()
+    # The commit the binary was built from: "-dirty" only when the sources differ from it (an edit to the
+    # tests or the docs while a long run goes on changes no figure). BENCH_COMMIT names it instead when
+    # commits came during the run.
+    commit = os.environ.get("BENCH_COMMIT", "")
+    if not commit:
+        commit = subprocess.run(["git", "-C", root, "describe", "--always"], capture_output=True, text=True).stdout.strip()
+        if subprocess.run(["git", "-C", root, "diff", "--quiet", "HEAD", "--", "Sources", "Package.swift"]).returncode != 0:
+            commit += "-dirty"
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     result = {"benchmark": name, "command": command, "corpus": corpus, "commit": commit,
               "date": datetime.date.today().isoformat(), "load": load, "figures": figures, "peers": peers}
+    if os.environ.get("BENCH_NOTE"):
+        result["note"] = os.environ["BENCH_NOTE"]
     os.makedirs(os.path.join(root, "Benchmarks/results"), exist_ok=True)
     path = os.path.join(root, "Benchmarks/results", name + ".json")
     with open(path, "w") as f:

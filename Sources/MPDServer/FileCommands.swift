@@ -38,8 +38,7 @@ enum FileCommands {
             for name in tops { out.field("directory", name) }
             return
         }
-        guard let path = c.core.uris.path(of: uri) else { throw MPDError.badURI }
-        let directory = path.string
+        guard let directory = c.core.uris.path(of: uri) else { throw MPDError.badURI }
         c.offLoop {
             let entries = try Self.entries(of: directory)
             return { _, out in
@@ -57,25 +56,28 @@ enum FileCommands {
     }
 
     struct Entry: Sendable {
+        /// The name as URIs write it: a name that is not UTF-8 by `MediaPath.reversibleText`, as `lsinfo`
+        /// names it (so that the name sent back finds the file).
         var name: String
         /// nil for a directory.
         var size: Int?
         var modified: Double
     }
 
-    static func entries(of directory: String) throws -> [Entry] {
-        guard let handle = opendir(directory) else {
-            throw MPDError(.system, "Failed to open \(directory): \(String(cString: strerror(errno)))")
+    /// The directory is opened, and each entry looked at, by the path's bytes: its text spelling has U+FFFD
+    /// where a name is not UTF-8, and names no file.
+    static func entries(of directory: MediaPath) throws -> [Entry] {
+        guard let handle = directory.withCString({ opendir($0) }) else {
+            throw MPDError(.system, "Failed to open \(directory.string): \(String(cString: strerror(errno)))")
         }
         defer { closedir(handle) }
         var entries: [Entry] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            guard name != ".", name != "..", !name.contains("\n") else { continue }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            guard bytes != Array(".".utf8), bytes != Array("..".utf8), !bytes.contains(UInt8(ascii: "\n")) else { continue }
+            let name = MediaPath.reversibleText(bytes)
             var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0 else { continue }
+            guard directory.appending(MediaPath(bytes: bytes)).withCString({ lstat($0, &info) }) == 0 else { continue }
             let modified = Double(info.st_mtim.tv_sec)
             switch info.st_mode & S_IFMT {
             case S_IFREG: entries.append(Entry(name: name, size: Int(info.st_size), modified: modified))

@@ -88,10 +88,32 @@ public enum QueryArguments {
             closing += 1
             body = body.dropLast()
         }
+        // A ')' left at the end with no '(' open, in the word or before it, closes nothing: `artist:x)` is
+        // a mistake (it searched for "x)" and found nothing, silently), not a value. A value's own pairs
+        // (`title:(live)`) and an escaped `\)` stay the term's.
+        if body.hasSuffix(")"), !body.dropLast().hasSuffix("\\"), Self.closesMoreThanItOpens(body) {
+            let at = word.count - closing - 1
+            throw QueryError("unbalanced ')': no '(' is open (write \\) for a ')' in a value)", query: word, position: at)
+        }
         let term = String(body)
         warnings += warningsFor(term)
         result.append(.predicate(try ShortQueryParser.parse(term: term)))
         return result + Array(repeating: .close, count: closing)
+    }
+
+    /// Whether `text` has an unescaped ')' before any '(' that it would close.
+    static func closesMoreThanItOpens(_ text: Substring) -> Bool {
+        var open = 0, escaped = false
+        for ch in text {
+            if escaped { escaped = false; continue }
+            switch ch {
+            case "\\": escaped = true
+            case "(": open += 1
+            case ")": if open == 0 { return true }; open -= 1
+            default: break
+            }
+        }
+        return false
     }
 
     /// A term that is searched as words although its writer probably meant an operator.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every `mlib …` example in README.md, mlib(1), mlib-query(7) and the commands' --help runs, in document
 /// order, in a sandbox (HOME with ~/Music holding the fixtures as an Artist/Album tree, tagged so that
@@ -147,22 +148,11 @@ import Testing
                 try fm.copyItem(atPath: scanned, toPath: library)
                 environment["MLIB_LIBRARY"] = library
             }
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-            shell.arguments = ["-c", "set -o pipefail; " + Self.adapted(command, sandbox: sandbox)]
-            shell.currentDirectoryURL = work
-            shell.environment = environment
-            // Standard error goes to a file: two pipes read one after the other could fill and block.
-            let errors = sandbox.appendingPathComponent("stderr.txt")
-            _ = fm.createFile(atPath: errors.path, contents: nil)
-            let out = Pipe()
-            shell.standardOutput = out
-            shell.standardError = try FileHandle(forWritingTo: errors)
-            shell.standardInput = FileHandle.nullDevice
-            try shell.run()
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
-            let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            // The examples' own environment only (nothing of the runner's), as a new user's shell.
+            let shell = try SpawnedProcess("/bin/bash", ["-c", "set -o pipefail; " + Self.adapted(command, sandbox: sandbox)],
+                                           environment: environment, inheritEnvironment: false, cwd: work, stdout: .pipe, stderr: .pipe)
+            let (output, errorOutput) = shell.readToEnd()
+            let stdout = String(decoding: output, as: UTF8.self), stderr = String(decoding: errorOutput, as: UTF8.self)
             let status = shell.terminationStatus
             #expect(shell.terminationReason == .exit && status == 0, "\(source): \(command) → \(status)\n\(stderr.prefix(400))")
             if status == 0, let why = Self.matchedNothing(command, stdout: stdout) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// mlib(1)'s EXIT STATUS, held for every command: a missing library, a corrupt one, a usage error and a
 /// scan lock held by another process each end with the documented status and one "mlib: " line, and a
@@ -99,11 +100,7 @@ import Testing
                        "blank.db": "PRAGMA user_version = 7;"]
         for (name, sql) in schemas.sorted(by: { $0.key < $1.key }) {
             let path = dir.appendingPathComponent(name).path
-            let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            sqlite.arguments = [path, sql]
-            try sqlite.run()
-            sqlite.waitUntilExit()
+            _ = try ChildProcess.run("/usr/bin/sqlite3", [path, sql])
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             for command in commands {
                 let r = try run(command, library: path)
@@ -122,15 +119,7 @@ import Testing
     /// ends with 3 and "library damaged", saying what to do; the file stays as it was.
     @Test func aDamagedLibraryIsNotWrittenTo() throws {
         func sqlite(_ sql: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [library, sql]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            try ChildProcess.run("/usr/bin/sqlite3", [library, sql]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let root = try #require(Int(try sqlite("SELECT rootpage FROM sqlite_master WHERE name = 'items'")))
         let pageSize = try #require(Int(try sqlite("PRAGMA page_size")))
@@ -156,19 +145,9 @@ import Testing
         for free in [100, 300, 450, 550, 650, 800] {
             let disk = dir.appendingPathComponent("disk\(free)").path
             try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-            let mount = Process()
-            mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-            mount.arguments = ["-t", "tmpfs", "-o", "size=1024k", "tmpfs", disk]
-            try mount.run()
-            mount.waitUntilExit()
-            try #require(mount.terminationStatus == 0)
-            defer {
-                let umount = Process()
-                umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-                umount.arguments = [disk]
-                try? umount.run()
-                umount.waitUntilExit()
-            }
+            let mount = try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1024k", "tmpfs", disk])
+            try #require(mount.status == 0, "\(mount.stderr)")
+            defer { _ = try? ChildProcess.run("/bin/umount", [disk]) }
             #expect(FileManager.default.createFile(atPath: disk + "/fill", contents: Data(count: (1024 - free) * 1024)))
             let lib = disk + "/lib.sqlite"
             let create = try CLI.run(["playlist", "create", "X", "--library", lib])
@@ -222,11 +201,7 @@ import Testing
     }
 
     @Test func aLibraryFromANewerMlibIsRefused() throws {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [library, "INSERT INTO grdb_migrations VALUES ('v99: from the future')"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        _ = try ChildProcess.run("/usr/bin/sqlite3", [library, "INSERT INTO grdb_migrations VALUES ('v99: from the future')"])
         let r = try CLI.run(["ls", "--library", library])
         #expect(r.status == 3)
         #expect(r.stderr.contains("newer version of mlib"), "\(r.stderr)")
@@ -239,14 +214,10 @@ import Testing
             let folder = dir.appendingPathComponent("race-\(round)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = folder.appendingPathComponent("lib.sqlite").path
-            let processes = (0..<3).map { i -> Process in
-                let p = Process()
-                p.executableURL = CLI.binary
-                p.arguments = ["playlist", "create", "P\(i)", "--library", path]
-                p.standardError = FileHandle.nullDevice
-                return p
+            // All three started before any is waited for: they race to create the library.
+            let processes = try (0..<3).map { i in
+                try SpawnedProcess(CLI.binary.path, ["playlist", "create", "P\(i)", "--library", path])
             }
-            for p in processes { try p.run() }
             for p in processes { p.waitUntilExit() }
             #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "round \(round): \(processes.map(\.terminationStatus))")
             let listed = try CLI.run(["playlist", "list", "--library", path])
@@ -271,38 +242,23 @@ import Testing
         chmod(library + ".lock", 0o666)
         var args = [CLI.binary.path, "scan", "--quiet", "--library", library]
         if getuid() == 0 { args = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + args }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: args[0])
-        p.arguments = Array(args.dropFirst())
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 3, "\(problems)")
+        let p = try ChildProcess.run(args[0], Array(args.dropFirst()))
+        let problems = p.stderr
+        #expect(p.status == 3, "\(problems)")
         #expect(problems.contains("readonly database"), "\(problems)")
     }
 
     @Test func aLibraryPathThatIsNotUTF8IsRefused() throws {
-        // Through the shell: Foundation's Process cannot pass bytes that are not UTF-8.
+        // Through the shell: a Swift String argument cannot carry bytes that are not UTF-8.
         let badPath = dir.path + "/lib\\377.sqlite"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "exec \"$0\" ls --library \"$(printf '\(badPath)')\" 2>/dev/null", CLI.binary.path]
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 2)
+        let p = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" ls --library \"$(printf '\(badPath)')\" 2>/dev/null", CLI.binary.path])
+        #expect(p.status == 2)
         // Issue 24, case 11: the same path in MLIB_LIBRARY was opened as "lib\u{FFFD}.sqlite" (created by
         // `scan DIR`); the refusal says why in full.
-        let env = Process()
-        env.executableURL = URL(fileURLWithPath: "/bin/sh")
-        env.arguments = ["-c", "MLIB_LIBRARY=\"$(printf '\(badPath)')\" exec \"$0\" scan --quiet \"$1\" 2>&1", CLI.binary.path, music.path]
-        let out = Pipe()
-        env.standardOutput = out
-        try env.run()
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        env.waitUntilExit()
-        #expect(env.terminationStatus == 2, "\(said)")
+        let env = try ChildProcess.run("/bin/sh", ["-c", "MLIB_LIBRARY=\"$(printf '\(badPath)')\" exec \"$0\" scan --quiet \"$1\" 2>&1",
+                                                   CLI.binary.path, music.path])
+        let said = env.out
+        #expect(env.status == 2, "\(said)")
         #expect(said.contains("MLIB_LIBRARY") && said.contains("valid UTF-8") && !said.contains("\u{FFFD}"), "\(said)")
         let created = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("lib") && $0 != "library.sqlite" && !$0.hasPrefix("library.sqlite") }
         #expect(created.isEmpty, "\(created)")
@@ -321,17 +277,9 @@ import Testing
         defer { chmod(shelf.path, 0o755) }
         var args = [CLI.binary.path, "ls", "--library", copy]
         if getuid() == 0 { args = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + args }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: args[0])
-        p.arguments = Array(args.dropFirst())
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(problems)")
+        let p = try ChildProcess.run(args[0], Array(args.dropFirst()))
+        let listed = p.out, problems = p.stderr
+        #expect(p.status == 0, "\(problems)")
         #expect(listed.split(separator: "\n").count == 2, "\(listed)")
     }
 }

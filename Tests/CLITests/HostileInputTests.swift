@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Input meant to hurt (or typed by accident): each run under a timeout, and each must end with a clean
 /// exit status, never a signal (SIGSEGV from a stack overflow, SIGILL from an overflow trap) or a hang.
@@ -20,23 +21,9 @@ import Testing
 
     /// Runs mlib with a deadline; the status, or a failed expectation if it was killed by a signal.
     func run(_ args: [String], timeout: Double = 20) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = args + ["--library", library]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let readers = [Thread { outData = out.fileHandleForReading.readDataToEndOfFile() },
-                       Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }]
-        for r in readers { r.start() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        #expect(Date() < deadline, "\(args.prefix(3)) ran past \(timeout) s")
-        p.waitUntilExit()
-        while readers.contains(where: { !$0.isFinished }) { usleep(1000) }
+        let p = try SpawnedProcess(CLI.binary.path, args + ["--library", library], stdout: .pipe, stderr: .pipe)
+        let (outData, errData, timedOut) = p.readToEnd(killingAfter: timeout)
+        #expect(!timedOut, "\(args.prefix(3)) ran past \(timeout) s")
         let shown = args.map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }
         #expect(p.terminationReason == .exit, "\(shown) ended by signal \(p.terminationStatus)")
         return CLI.Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
@@ -71,11 +58,8 @@ import Testing
     @Test func aStoredSmartPlaylistThatDeepIsAnErrorNotACrash() throws {
         #expect(try run(["playlist", "smart", "Fine", "year:1999"]).status == 0)
         let deep = String(repeating: "(", count: 40_000) + "year == 1" + String(repeating: ")", count: 40_000)
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [library, "INSERT INTO playlists (name, query, created, modified) VALUES ('Deep', '\(deep)', 0, 0)"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        let insert = try ChildProcess.run("/usr/bin/sqlite3", [library, "INSERT INTO playlists (name, query, created, modified) VALUES ('Deep', '\(deep)', 0, 0)"])
+        try #require(insert.status == 0, "\(insert.stderr)")
         // The bad one is marked and the others listed (it was exit 2 and no listing at all); status 1.
         let r = try run(["playlist", "list"])
         #expect(r.status == 1, "\(r.stderr.prefix(300))")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The main job end to end through the real binary: scan the fixtures into a fresh library, query it,
 /// export and re-import a playlist, keep a static playlist across a rescan.
@@ -187,13 +188,8 @@ import Testing
         #expect(listed == ["a.mp3", "b.mp3", "c.mp3"])
         let relative = try CLI.run(["ls"], environment: ["XDG_DATA_HOME": "relative", "MLIB_LIBRARY": "", "HOME": dir.path], cwd: dir)
         #expect(relative.stderr.contains(dir.path + "/.local/share/mlib/library.sqlite"), "\(relative.stderr)")
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        script.arguments = ["-qec", "\(CLI.binary.path) play --sink pcm --library \(library)", "/dev/null"]
-        script.standardOutput = FileHandle.nullDevice
-        try script.run()
-        script.waitUntilExit()
-        #expect(script.terminationStatus == 2, "raw audio refused on a terminal")
+        let script = try ChildProcess.run("/usr/bin/script", ["-qec", "\(CLI.binary.path) play --sink pcm --library \(library)", "/dev/null"])
+        #expect(script.status == 2, "raw audio refused on a terminal")
     }
 
     /// The first scan of a library shows an ETA too: the index has no estimate, so the files are counted
@@ -210,15 +206,9 @@ import Testing
             }
         }
         let fresh = dir.appendingPathComponent("fresh.sqlite").path
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        script.arguments = ["-qec", "\(CLI.binary.path) scan -j1 --library \(fresh) \(music.path)", "/dev/null"]
-        let out = Pipe()
-        script.standardOutput = out
-        try script.run()
-        let terminal = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        script.waitUntilExit()
-        #expect(script.terminationStatus == 0)
+        let script = try ChildProcess.run("/usr/bin/script", ["-qec", "\(CLI.binary.path) scan -j1 --library \(fresh) \(music.path)", "/dev/null"])
+        let terminal = script.out
+        #expect(script.status == 0)
         #expect(terminal.contains("ETA"), "\(terminal.replacingOccurrences(of: "\r", with: "\n").suffix(500))")
     }
 

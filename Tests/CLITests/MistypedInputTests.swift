@@ -45,7 +45,7 @@ struct MistypedInputTests {
         try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("opus.opus"), to: dir.appendingPathComponent("music/opus.opus"))
         let library = dir.appendingPathComponent("library.sqlite").path
         try #require(try CLI.run(["scan", "--quiet", "--library", library, dir.appendingPathComponent("music").path]).status == 0)
-        for query in ["artist LIKES \"x\"", "(artist:kino", "year:2000..1990"] {
+        for query in ["artist LIKES \"x\"", "(artist:kino", "artist:x)", "year:2000..1990"] {
             let r = try CLI.run(["ls", "--library", library, query])
             #expect(r.status == 2, "\(query): status \(r.status), \(r.stderr)")
             #expect(r.stderr.contains("^"), "\(query): no caret: \(r.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The smaller promises of issue 14, each through the real binary: `info` field selection and directories,
 /// one number format and one set of units in every command, a folder that cannot be entered, signals for
@@ -171,19 +172,14 @@ import Testing
     @Test(arguments: [SIGTERM, SIGINT]) func aLongListingStopsOnTheFirstSignal(signal: Int32) throws {
         let wide = String(repeating: "${title:1000}", count: 40)
         for args in [["ls", "-f", wide, "--library", library], ["info", "-f", wide, CLI.fixtures.path]] {
-            let p = Process()
-            p.executableURL = CLI.binary
-            p.arguments = args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try SpawnedProcess(CLI.binary.path, args, stdout: .pipe)
+            let out = try #require(p.standardOutput)
             // Until it has filled the pipe (64 KiB) and blocks: then it is surely in the middle of its work.
             let deadline = Date().addingTimeInterval(20)
             var available = 0
             while available < 65536 && p.isRunning && Date() < deadline {
                 usleep(50_000)
-                ioctl(out.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &available)
+                ioctl(out.fileDescriptor, UInt(FIONREAD), &available)
             }
             #expect(p.isRunning, "mlib \(args[0]) ended before it was signalled")
             kill(p.processIdentifier, signal)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What still tripped a new user after the first round of issue 30 (points 5, 6, 8, 11 and 13): the play
 /// queue's start, a directory given to `play --files`, messages that pointed the wrong way, the order of
@@ -140,12 +141,7 @@ import Testing
         #expect(try folder.scan().status == 0)
         let log = folder.dir.appendingPathComponent("watch.err")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let watch = Process()
-        watch.executableURL = CLI.binary
-        watch.arguments = ["watch", "--library", folder.library, "--json"]
-        watch.standardOutput = FileHandle.nullDevice
-        watch.standardError = try FileHandle(forWritingTo: log)
-        try watch.run()
+        let watch = try SpawnedProcess(CLI.binary.path, ["watch", "--library", folder.library, "--json"], stderr: .file(log.path))
         defer { watch.terminate(); watch.waitUntilExit() }
         var text = ""
         for _ in 0..<200 where !text.contains("watching") {
@@ -158,17 +154,11 @@ import Testing
     /// `play --sink pcm | head -c 1000` ends as every command does when its reader goes: status 141, no message.
     @Test func aClosedPipeEndsPlayQuietly() throws {
         let file = CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac").path
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", "'\(CLI.binary.path)' play --files --sink pcm '\(file)' 2>\"$0\" | head -c 1000 >/dev/null; echo ${PIPESTATUS[0]}",
-                           FileManager.default.temporaryDirectory.appendingPathComponent("edges-pipe-\(UUID().uuidString)").path]
-        let out = Pipe()
-        shell.standardOutput = out
-        try shell.run()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("edges-pipe-\(UUID().uuidString)").path
+        let shell = try ChildProcess.run("/bin/bash", ["-c", "'\(CLI.binary.path)' play --files --sink pcm '\(file)' 2>\"$0\" | head -c 1000 >/dev/null; echo ${PIPESTATUS[0]}",
+                                                       stderrFile])
+        let status = shell.out
         #expect(status == "141\n")
-        let stderrFile = shell.arguments![2]
         // Standard error has the play line ("▶ 1/1 …", standard output being the audio), and no error.
         let stderr = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
         #expect(!stderr.contains("mlib:") && !stderr.contains("Broken pipe"), "\(stderr)")
@@ -178,17 +168,9 @@ import Testing
     /// `mlib info -` reads standard input, as ffprobe does (it said "no such file").
     @Test func infoReadsStandardInput() throws {
         let file = CLI.fixtures.appendingPathComponent("flac-vorbis-cover.flac")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: CLI.binary.path)
-        shell.arguments = ["info", "-f", "$title|$format", "-"]
-        shell.standardInput = try FileHandle(forReadingFrom: file)
-        let out = Pipe(), err = Pipe()
-        shell.standardOutput = out
-        shell.standardError = err
-        try shell.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let shell = try SpawnedProcess(CLI.binary.path, ["info", "-f", "$title|$format", "-"], stdin: .file(file.path), stdout: .pipe, stderr: .pipe)
+        let (output, errorOutput) = shell.readToEnd()
+        let text = String(decoding: output, as: UTF8.self), error = String(decoding: errorOutput, as: UTF8.self)
         let direct = try CLI.run(["info", "-f", "$title|$format", file.path])
         #expect(shell.terminationStatus == 0, "\(error)")
         #expect(text == direct.out && !text.isEmpty, "\(text) vs \(direct.out)")
@@ -199,16 +181,8 @@ import Testing
     /// mlib(1) as `man` renders it: `mlib serve` on its own line, the stats paragraph with its spaces, the
     /// lock file's real name, and every key `scan --json` prints named in its paragraph.
     @Test func theManualRendersAndNamesWhatIsReal() throws {
-        let man = Process()
-        man.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
         // -P-bou: plain text, without grotty's overstruck bold and underline.
-        man.arguments = ["-man", "-Tutf8", "-P-bou", "-rLL=100n", CLI.repo.appendingPathComponent("man/mlib.1").path]
-        let out = Pipe()
-        man.standardOutput = out
-        man.standardError = FileHandle.nullDevice
-        try man.run()
-        let rendered = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        man.waitUntilExit()
+        let rendered = try ChildProcess.run("/usr/bin/groff", ["-man", "-Tutf8", "-P-bou", "-rLL=100n", CLI.repo.appendingPathComponent("man/mlib.1").path]).out
         let lines = rendered.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains { $0.hasPrefix("mlib serve [options]") }, "mlib serve shares a line in the synopsis")
         #expect(!lines.contains { $0.hasPrefix("mlib fields") && $0.contains("mlib serve") })

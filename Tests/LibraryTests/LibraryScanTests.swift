@@ -43,6 +43,8 @@ struct LibraryScanTests {
         let scan = Task { try await library.scan([music], options: options) }
         for _ in 0..<100 where !waited.isSet { try await Task.sleep(for: .milliseconds(100)) }
         #expect(waited.isSet)
+        // What must not happen: a scan while the lock is held. The waiting scan tries the lock every 0.1 s
+        // (ScanLock); 0.3 s is three tries, any of which would have let a wrong scan through.
         try await Task.sleep(for: .milliseconds(300))
         #expect(try library.store.roots().isEmpty, "scanned while the lock was held")
         withExtendedLifetime(held) { held = nil }

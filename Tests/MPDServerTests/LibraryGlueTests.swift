@@ -32,7 +32,9 @@ struct LibraryGlueTests {
         #expect(try serve.mpc(["update"]).status == 0)
         let count = { try run(Paths.mlib.path, ["ls", "--count", "--library", locator]).out }
         #expect(try Poll.until(timeout: 10) { try serve.mpc(["status"]).out.contains("Updating DB") }, "the update is not waiting")
-        usleep(1_000_000)   // what must not happen: a scan while the lock is held
+        // What must not happen: a scan while the lock is held. The waiting update tries the lock every 0.1 s
+        // (PostgresRootLock); 0.3 s is three tries, any of which would have let a wrong scan through.
+        usleep(300_000)
         #expect(try count() == "1\n", "the update scanned while another scan held the root's lock")
 
         withExtendedLifetime(held) { held = nil }

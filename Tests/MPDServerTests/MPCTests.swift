@@ -78,6 +78,8 @@ struct MPCTests {
         nonisolated(unsafe) var woke: String?
         let waiter = Thread { woke = try? server.mpc(["idle", "playlist"]).out }
         waiter.start()
+        // What must not happen: idle answering before anything changed. 0.4 s gives mpc time to connect and
+        // send `idle` (there is no sign from the server that it is waiting to watch for).
         usleep(400_000)
         #expect(woke == nil)   // still waiting
         try server.mpc(["add", "opus.opus"])

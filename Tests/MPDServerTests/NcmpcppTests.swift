@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// ncmpcpp, a full-screen MPD client nobody here wrote, under tmux against `mlib serve`: browse the
 /// library, add an album (a directory), play it, skip to the next song; the screen is read with
@@ -13,16 +14,9 @@ struct NcmpcppTests {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("ncmpcpp-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Paths.repo.appendingPathComponent("Tests/tmux/ncmpcpp-tmux.sh").path, Paths.mlib.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess("/bin/sh", [Paths.repo.appendingPathComponent("Tests/tmux/ncmpcpp-tmux.sh").path, Paths.mlib.path],
+                                         stdout: .file(log.path), stderr: .standardOutput)
         process.waitUntilExit()
-        try output.close()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("all checks passed"))

@@ -75,6 +75,25 @@ import Testing
 }
 
 @Suite struct QueryArgumentsTests {
+    /// `mlib ls 'artist:x)'` searched for artists containing "x)", printed nothing and exited 0: a word
+    /// ending in ')' while no '(' is open is an unbalanced ')', an error at that ')' (as an unclosed '(' is).
+    @Test func aClosingParenthesisWithNoneOpenIsAnErrorAtIt() throws {
+        for (argument, at) in [("artist:x)", 8), ("(artist:x))", 9), ("x)", 1)] {
+            do {
+                let p = try QueryArguments.predicate([argument])
+                Issue.record("\(argument) parsed as \(p)")
+            } catch let e as QueryError {
+                #expect(e.message.contains("unbalanced ')'"), "\(argument): \(e)")
+                #expect(e.query == argument && e.position == at, "\(argument): \(e), position \(String(describing: e.position))")
+                #expect(e.caretDiagram != nil)
+            }
+        }
+        // Still terms: a value's own balanced parentheses, an escaped ')', a group.
+        #expect(try QueryArguments.predicate(["title:(live)"]) == cmp(.title, .contains, "(live)", .cd))
+        #expect(try QueryArguments.predicate(["artist:x\\)"]) == cmp(.artist, .contains, "x)", .cd))
+        #expect(try QueryArguments.predicate(["(artist:x)"]) == cmp(.artist, .contains, "x", .cd))
+    }
+
     /// Issue 24, case 11: 60,000 unbalanced `(` in one argument took 28.8 s (each peeled parenthesis
     /// recounted the rest of the word); refused as too deep in well under a second.
     @Test func sixtyThousandOpeningParenthesesAreRefusedQuickly() throws {

@@ -2,6 +2,7 @@ import Foundation
 @testable import MediaProbe
 import MediaModel
 import Testing
+import TestSupport
 
 /// A FLAC whose Vorbis comment is its last metadata block and declares a length shorter than its contents
 /// (mutagen's `52-too-short-block-size.flac` is one: an old tagger wrote it). TagLib 1.13 takes the file
@@ -18,14 +19,10 @@ struct FLACShortBlockTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-shortblock-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let made = dir.appendingPathComponent("made.flac")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.ffmpeg!)
-        p.arguments = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "anoisesrc=d=5:c=pink:r=44100:a=0.3",
-                       "-c:a", "flac", "-metadata", "title=Mother's Daughter", "-metadata", "artist=Tunng",
-                       "-metadata", "album=Mother's Daughter and Other Songs", made.path]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "ffmpeg could not make a FLAC")
+        let p = try ChildProcess.run(Self.ffmpeg!, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "anoisesrc=d=5:c=pink:r=44100:a=0.3",
+                                                     "-c:a", "flac", "-metadata", "title=Mother's Daughter", "-metadata", "artist=Tunng",
+                                                     "-metadata", "album=Mother's Daughter and Other Songs", made.path])
+        try #require(p.status == 0, "ffmpeg could not make a FLAC: \(p.stderr)")
         let data = [UInt8](try Data(contentsOf: made))
         try #require(data.starts(with: Array("fLaC".utf8)))
         var at = 4, streamInfo: [UInt8] = [], comment: [UInt8] = []

@@ -119,6 +119,7 @@ struct CLIScanTests {
 
         // A waiting scan proceeds once the lock is released.
         let (waiting, _, _) = try Self.start(["scan", "--quiet", "--library", box.library, box.music.path])
+        // Still waiting, not done: it tries the lock every 0.1 s (ScanLock), three tries in 0.3 s.
         usleep(300_000)
         #expect(waiting.isRunning)
         held = nil
@@ -149,6 +150,7 @@ struct CLIScanTests {
             said += String(decoding: chunk, as: UTF8.self)
         }
         #expect(said.contains("waiting for another scan"), "\(said)")
+        // Past its first tries of the lock (every 0.1 s), it is still waiting, not ended.
         usleep(200_000)
         #expect(waiting.isRunning)
         let sent = Date()

@@ -6,6 +6,7 @@ import MediaProbe
 import PostgresTestServer
 @testable import MediaScanner
 import Testing
+import TestSupport
 
 /// Evidence never weaker than what it claims (issue 24): the numbered cases in which a file took over
 /// another file's ratings and play counts, or a rated item was lost. Each failed before its change.
@@ -363,16 +364,8 @@ import Testing
     }
     /// One value read with the sqlite3 tool (read-only: it cannot disturb a running scan).
     static func sqlite(_ library: String, _ sql: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", library, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let r = try? ChildProcess.run("/usr/bin/sqlite3", ["-readonly", library, sql]) else { return "" }
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     // 5. Readers never see a moved file twice, also when the scan is killed during its walk, before any

@@ -119,6 +119,8 @@ struct PostgresCLITests {
         // While another process holds the root's lock, the watcher's scan waits for it.
         var held: PostgresRootLock? = try PostgresRootLock(index: PostgresIndex(url: box.locator), roots: [box.root()], timeout: 0)
         let c = try box.put("c.ogg", at: "Artist/03 C.ogg")
+        // What must not happen: the file scanned while the lock is held. The watcher's scan starts a debounce
+        // after the change and then tries the lock every 0.1 s; a second past the debounce is ten tries.
         usleep(UInt32((WatchTests.debounce + 1) * 1_000_000))
         #expect(try index.item(path: c) == nil, "scanned while the root was locked")
         held = nil
@@ -235,17 +237,8 @@ struct PostgresCLITests {
 @Suite(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
 struct OtherHostItemsCLITests {
     static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = try CLIScanTests.mlib()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let r = try ChildProcess.run(try CLIScanTests.mlib().path, arguments, environment: environment)
+        return (r.status, r.stderr)
     }
 
     @Test func tagPlayAndAnalyzeRefuseAnotherHostsItems() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs Tests/tmux/play-tmux.sh: `mlib play` on a tmux terminal, keys sent, screen read back.
 /// The mlib binary is the one `swift test` built next to the test bundle.
@@ -16,15 +17,8 @@ struct TmuxPlayTests {
     @Test(.enabled(if: hasTmux, "tmux is not installed: skipping the terminal test of mlib play"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: mlib), "no mlib binary next to the tests"))
     func statusLineUpdatesAndKeysAct() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.script, Self.mlib]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let process = try SpawnedProcess("/bin/sh", [Self.script, Self.mlib], stdout: .pipe, stderr: .standardOutput)
+        let text = String(decoding: process.readToEnd().stdout, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
     }
 }

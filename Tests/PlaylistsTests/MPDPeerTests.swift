@@ -1,6 +1,7 @@
 import Foundation
 import MediaModel
 import Testing
+import TestSupport
 @testable import Playlists
 #if canImport(Glibc)
 import Glibc
@@ -56,7 +57,7 @@ struct MPDPeerTests {
 /// An MPD of our own: loopback, a free port, null output, no auto-update, no zeroconf. `stop()` ends it.
 struct PrivateMPD {
     let port: Int
-    let process: Process
+    let process: SpawnedProcess
 
     init(directory: String, music: String, playlists: String) throws {
         port = try Self.freePort()
@@ -75,12 +76,7 @@ struct PrivateMPD {
             }
             """
         try config.write(toFile: directory + "/mpd.conf", atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["mpd", "--no-daemon", directory + "/mpd.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess("mpd", ["--no-daemon", directory + "/mpd.conf"])
         for _ in 0..<100 {
             if try mpc(["status"]).status == 0 { return }
             guard process.isRunning else { break }

@@ -12,19 +12,16 @@ struct FairLimitsTests {
 
     /// A hostile_clients.py run in the background, once it says it holds its connections.
     final class Clients {
-        let process = Process()
-        private let output = Pipe()
+        let process: SpawnedProcess
+        private let output: FileHandle
         var lines: [String] = []
 
         init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", FairLimitsTests.script.path] + arguments
-            process.standardOutput = output
-            process.standardError = FileHandle.standardError
-            try process.run()
+            process = try SpawnedProcess("python3", [FairLimitsTests.script.path] + arguments, stdout: .pipe, stderr: .inherit)
+            output = process.standardOutput!
             var text = ""
             while !text.contains("ready\n") {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
@@ -34,7 +31,7 @@ struct FairLimitsTests {
 
         /// Waits for the end of its bounded run; the lines it printed after "ready".
         func finish() -> [String] {
-            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let rest = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return rest.split(separator: "\n").map(String.init)
         }

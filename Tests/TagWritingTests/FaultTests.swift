@@ -7,25 +7,14 @@ import TestSupport
 /// What must never damage a file: a read-only file, a file another program changed meanwhile, a full
 /// disk, kill -9 at any moment of a many-file edit. After each, every file is wholly old or wholly new
 /// (byte for byte) once the next mlib command ran, and the library agrees with the files.
-@Suite(.serialized) final class FaultTests {
+@Suite(.serialized) final class FaultTests: TagWritingSandbox {
     deinit { try? FileManager.default.removeItem(at: dir) }
 
     let dir: URL
-    let journal: String
 
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        journal = dir.appendingPathComponent("journal").path
-    }
+    init() throws { dir = try TagFixtures.temporaryDirectory() }
 
     var writer: TagWriter { TagWriter(journal: TagJournal(directory: journal)) }
-    var environment: [String: String] {
-        ["MLIB_TAG_JOURNAL": journal, "XDG_DATA_HOME": dir.appendingPathComponent("data").path, "HOME": dir.path]
-    }
-
-    func mlib(_ args: [String]) throws -> ChildProcess.Output {
-        try ChildProcess.run(ChildProcess.mlib.path, args, environment: environment)
-    }
 
     static let flac = TagFixtures.formats.first { $0.name == "flac" }!
     static let mp3 = TagFixtures.formats.first { $0.name == "mp3-id3v2.4" }!
@@ -39,7 +28,6 @@ import TestSupport
     /// A value no padding of ffmpeg's holds: the file must be rewritten.
     static let long = String(repeating: "long lyrics ", count: 150)
 
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     func leftovers() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }

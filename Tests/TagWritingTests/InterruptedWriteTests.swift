@@ -10,26 +10,12 @@ import Glibc
 /// Issue 39: an interrupted tag write was completed only when the next mlib command started, so a running
 /// `mlib serve` (or `mlib watch`, or a Swift program) could read a half-written file; and `mlib tag`
 /// stopped by Ctrl-C exited 130 without a word, leaving hidden copies for the next command.
-@Suite(.serialized) final class InterruptedWriteTests {
+@Suite(.serialized) final class InterruptedWriteTests: TagWritingSandbox {
     deinit { try? FileManager.default.removeItem(at: dir) }
 
     let dir: URL
-    let journal: String
 
-    init() throws {
-        dir = try TagFixtures.temporaryDirectory()
-        journal = dir.appendingPathComponent("journal").path
-    }
-
-    var environment: [String: String] {
-        ["MLIB_TAG_JOURNAL": journal, "XDG_DATA_HOME": dir.appendingPathComponent("data").path, "HOME": dir.path]
-    }
-
-    func mlib(_ args: [String]) throws -> ChildProcess.Output {
-        try ChildProcess.run(ChildProcess.mlib.path, args, environment: environment)
-    }
-
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+    init() throws { dir = try TagFixtures.temporaryDirectory() }
 
     static let flac = TagFixtures.formats.first { $0.name == "flac" }!
     static let mp3 = TagFixtures.formats.first { $0.name == "mp3-id3v2.4" }!
@@ -87,20 +73,13 @@ import Glibc
             paths.append(path)
         }
         let old = try bytes(paths[0])
-        let process = Process()
-        process.executableURL = ChildProcess.mlib
-        process.arguments = ["tag", "--yes", "title=New", "lyrics=" + String(repeating: "long lyrics ", count: 150), "--files"] + paths
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(ChildProcess.mlib.path, ["tag", "--yes", "title=New", "lyrics=" + String(repeating: "long lyrics ", count: 150),
+                                                                  "--files"] + paths, environment: environment, stderr: .pipe)
         // Ctrl-C once the first file is written (a group is committed), long before the last.
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, Date() < deadline, (try? bytes(paths[0])) == old { usleep(2_000) }
         kill(process.processIdentifier, SIGINT)
-        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let said = String(decoding: process.readToEnd().stderr, as: UTF8.self)
         let new = try bytes(paths[0])
         try #require(new != old, "the first file was never written")
 

@@ -22,8 +22,8 @@ public final class SpawnedProcess: @unchecked Sendable {
         case pipe
         /// The test process's own stream.
         case inherit
-        /// A file, made or emptied (standard output and error only): for a child that leaves a daemon holding
-        /// its output (`pg_ctl start`), where a pipe would never end.
+        /// A file: standard input reads it; standard output and error make or empty it (for a child that leaves
+        /// a daemon holding its output, `pg_ctl start`, where a pipe would never end).
         case file(String)
         /// The same as the child's standard output (standard error only: `2>&1`).
         case standardOutput
@@ -46,10 +46,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var waitStatus: Int32?
 
     /// Starts `program` (a path, or a name looked up on PATH) with `arguments`; `environment` entries are
-    /// added to the test's own. Signals the test ignores or blocks (SIGPIPE) are reset to their defaults in
-    /// the child, as a shell would.
-    public init(_ program: String, _ arguments: [String], environment: [String: String] = [:], cwd: URL? = nil,
-                stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null) throws {
+    /// added to the test's own (`inheritEnvironment: false`: the child's whole environment). Signals the test
+    /// ignores or blocks (SIGPIPE) are reset to their defaults in the child, as a shell would.
+    public init(_ program: String, _ arguments: [String], environment: [String: String] = [:], inheritEnvironment: Bool = true,
+                cwd: URL? = nil, stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -60,7 +60,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             switch stream {
             case .inherit: break
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                posix_spawn_file_actions_addopen(&actions, fd, path, fd == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             case .standardOutput:
                 posix_spawn_file_actions_adddup2(&actions, 1, fd)
             case .null:
@@ -95,7 +95,8 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let inherited = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
+        let variables = inherited.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -160,11 +161,32 @@ extension SpawnedProcess {
     /// Reads the child's standard output and error (both `.pipe`) to their ends at once, so that neither
     /// full pipe can block the child, then waits for it.
     public func readToEnd() -> (stdout: Data, stderr: Data) {
+        let (out, err, _) = readToEnd(deadline: nil)
+        return (out, err)
+    }
+
+    /// As `readToEnd()`, with a deadline for a command that must not hang: a child still running `seconds`
+    /// after the call is killed (SIGKILL), and `timedOut` says so.
+    public func readToEnd(killingAfter seconds: Double) -> (stdout: Data, stderr: Data, timedOut: Bool) {
+        readToEnd(deadline: Date().addingTimeInterval(seconds))
+    }
+
+    private func readToEnd(deadline: Date?) -> (stdout: Data, stderr: Data, timedOut: Bool) {
         var out = Data(), err = Data()
+        var timedOut = false
+        func killIfLate() {
+            guard let deadline, !timedOut, deadline.timeIntervalSinceNow <= 0 else { return }
+            timedOut = true
+            self.signal(SIGKILL)
+        }
         var fds = [standardOutput, standardError].map { pollfd(fd: $0?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while fds.contains(where: { $0.fd >= 0 }) {
-            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
+            // Past the deadline (the child killed) the pipes end soon: wait for that without a limit.
+            let wait = deadline.map { timedOut ? -1 : Int32(max(0, min($0.timeIntervalSinceNow, 86_400)) * 1000) } ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            guard ready >= 0 || errno == EINTR else { break }
+            if ready == 0 { killIfLate(); continue }
             for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
                 let n = read(fds[i].fd, &buffer, buffer.count)
                 if n > 0 {
@@ -174,8 +196,15 @@ extension SpawnedProcess {
                 }
             }
         }
+        // A child may close its output and go on: the deadline holds for its end too.
+        if deadline != nil {
+            while isRunning && !timedOut {
+                killIfLate()
+                if !timedOut { usleep(10_000) }
+            }
+        }
         waitUntilExit()
-        return (out, err)
+        return (out, err, timedOut)
     }
 }
 
