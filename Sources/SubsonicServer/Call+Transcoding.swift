@@ -41,7 +41,7 @@ extension Call {
             headers[.contentType] = format.contentType
             return Response(status: .ok, headers: headers)
         }
-        guard let slot = server.transcoding.acquire(user: user.name) else {
+        guard let slot = await server.transcoding.acquire(user: user.name, waitingUpTo: .seconds(2)) else {
             var headers = HTTPFields()
             headers[.retryAfter] = "5"
             return Response(status: .serviceUnavailable, headers: headers)

@@ -29,6 +29,17 @@ final class TranscodeSlots: Sendable {
         return taken ? Slot(owner: self, user: user) : nil
     }
 
+    /// `acquire(user:)`, waiting up to `patience` for a slot given back. A player skipping songs closes the
+    /// stream and asks for the next at once, before the server has seen the close (its encoder is between
+    /// two chunks): without the wait, a user with one slot got 503 for the next song.
+    func acquire(user: String = "", waitingUpTo patience: Duration) async -> Slot? {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            if let slot = acquire(user: user) { return slot }
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(20))) != nil else { return nil }
+        }
+    }
+
     var inUse: Int { busy.withLock { $0.total } }
 
     fileprivate func release(_ user: String) {

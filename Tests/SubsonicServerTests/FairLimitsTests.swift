@@ -72,6 +72,25 @@ struct FairLimitsTests {
         #expect(server.stop() == 0)
     }
 
+    /// A player skipping songs closes each transcoded stream and asks for the next at once, before the
+    /// server has seen the close: with one slot per user (two in all), the next stream got 503 (found by
+    /// Benchmarks/subsonic-bench.py's dropped streams).
+    @Test func aPlayerSkippingSongsGetsEachNextStream() throws {
+        let library = try TestLibrary()
+        defer { library.remove() }
+        let song = library.music.appendingPathComponent("minute.flac").path
+        let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=60", "-ac", "2", song])
+        try #require(made.status == 0, "\(made.stderr)")
+        try #require(try mlib(["scan", "--library", library.library, "-q", library.music.path]).status == 0)
+        let id = try #require(try HostileRequestTests.ids(library)["minute.flac"])
+        let server = try HTTPServeProcess(library: library, extra: ["--http-transcodes", "2"])
+        defer { server.stop() }
+        let skipping = try Clients(["skip", String(server.port), "6", "/rest/stream?id=\(id)&format=opus&\(BothServeProcess.auth)"])
+        let statuses = skipping.finish()
+        #expect(statuses == Array(repeating: "status HTTP/1.1 200 OK", count: 6), "each next song's stream: \(statuses)")
+        #expect(server.stop() == 0)
+    }
+
     @Test func stalledTranscodesOfOneUserLeaveAnotherUserASlot() throws {
         let library = try TestLibrary()
         defer { library.remove() }

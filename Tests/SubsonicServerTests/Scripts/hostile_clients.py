@@ -6,6 +6,8 @@ connections, prints "ready" on a line of its own, holds them for SECONDS (a boun
   idle PORT N SECONDS        N connections that send nothing
   stall PORT SECONDS PATH... one connection per PATH (a GET), which reads the answer's first bytes, then
                              stops reading (its receive buffer kept small)
+  skip PORT N PATH          N times in a row, as a player skipping songs: a GET of PATH, its first 4 KB read,
+                             the connection closed, the next asked at once; prints each answer's status
 Each line of output after "ready" says how many of the connections the server has closed so far.
 """
 import socket
@@ -66,6 +68,22 @@ def main():
         print("ready", flush=True)
         time.sleep(seconds)
         print("closed", sum(closed(s) for s in sockets), flush=True)
+    elif mode == "skip":
+        count, path = int(sys.argv[3]), sys.argv[4]
+        print("ready", flush=True)
+        for _ in range(count):
+            s = connect(port)
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            answer = b""
+            while len(answer) < 4096:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+                if b"\r\n\r\n" in answer and b" 200 " not in answer.split(b"\r\n", 1)[0]:
+                    break   # a refusal's short answer, on a connection kept open
+            print("status", answer.split(b"\r\n", 1)[0].decode("latin-1"), flush=True)
+            s.close()
 
 
 if __name__ == "__main__":
