@@ -8,17 +8,9 @@ import TestSupport
 @Suite(.serialized, .needsNetworkLab)
 struct ServerRestartTests {
     @Test func serveAnswersAgainWithinFiveSecondsOfARestart() throws {
-        let lab = try NetworkLab(hosts: ["alpha"])
-        defer { lab.close() }
-        let alpha = lab.hosts[0]
-        let database = try lab.server.makeDatabase()
-        let locator = lab.server.locator(database: database)
-        for i in 0..<3 { try alpha.song("Song \(i)", at: "s\(i).mp3") }
-        try #require(try alpha.mlib(["scan", "--quiet", "--library", locator, lab.music.path]).status == 0)
-        try #require(try alpha.mlib(["user", "add", "alice", "--password", "pw", "--library", locator]).status == 0)
-        let (serve, ports) = try alpha.serve(["--library", locator, "--http", "0", "--port", "0", "--sink", "null"], ports: 2)
-        defer { serve.signal(SIGKILL) }
-        let (http, mpd) = (String(ports[0]), String(ports[1]))
+        let serving = try ServingAlpha()
+        defer { serving.close() }
+        let (lab, alpha, http, mpd) = (serving.lab, serving.alpha, serving.http, serving.mpd)
         #expect(try alpha.client(["ping", http, "alice", "pw"]) == ["ok"])
         #expect(try alpha.client(["mpd", mpd, "stats"]).contains("songs: 3"))
 
@@ -34,12 +26,7 @@ struct ServerRestartTests {
 
         try lab.server.start()
         let restarted = ContinuousClock.now
-        var healed: Double?
-        while healed == nil && seconds(since: restarted) < 10 {
-            let pinged = (try? alpha.client(["ping", http, "alice", "pw"])) == ["ok"]
-            let clean = ((try? alpha.client(["mpd", mpd, "status"])) ?? ["error: no answer"]).allSatisfy { !$0.hasPrefix("error: ") }
-            if pinged && clean { healed = seconds(since: restarted) } else { usleep(100_000) }
-        }
+        let healed = serving.secondsUntilAnswersAreClean(since: restarted, within: 10, every: 0.1)
         print("◇ serve after a restart of the lab's PostgreSQL: ping and MPD status clean \(healed.map { "\($0) s" } ?? "not within 10 s") after the restart")
         #expect(healed != nil && healed! <= 5, "answers resumed \(healed.map { "\($0) s" } ?? "not within 10 s") after the restart")
         #expect(try alpha.client(["mpd", mpd, "stats"]).contains("songs: 3"))
@@ -48,17 +35,9 @@ struct ServerRestartTests {
     /// The host's link to the server cut for 30 s under `mlib serve` (a switch rebooting): meanwhile MPD
     /// `status` says the library cannot be read; within 5 s of the link's return both fronts answer cleanly.
     @Test func serveAnswersAgainWithinFiveSecondsOfACutLinksReturn() throws {
-        let lab = try NetworkLab(hosts: ["alpha"])
-        defer { lab.close() }
-        let alpha = lab.hosts[0]
-        let database = try lab.server.makeDatabase()
-        let locator = lab.server.locator(database: database)
-        for i in 0..<3 { try alpha.song("Song \(i)", at: "s\(i).mp3") }
-        try #require(try alpha.mlib(["scan", "--quiet", "--library", locator, lab.music.path]).status == 0)
-        try #require(try alpha.mlib(["user", "add", "alice", "--password", "pw", "--library", locator]).status == 0)
-        let (serve, ports) = try alpha.serve(["--library", locator, "--http", "0", "--port", "0", "--sink", "null"], ports: 2)
-        defer { serve.signal(SIGKILL) }
-        let (http, mpd) = (String(ports[0]), String(ports[1]))
+        let serving = try ServingAlpha()
+        defer { serving.close() }
+        let (lab, alpha, http, mpd) = (serving.lab, serving.alpha, serving.http, serving.mpd)
         #expect(try alpha.client(["ping", http, "alice", "pw"]) == ["ok"])
 
         try lab.cut(alpha)
@@ -70,14 +49,53 @@ struct ServerRestartTests {
         while seconds(since: cut) < 30 { usleep(200_000) }
         try lab.reconnect(alpha)
         let back = ContinuousClock.now
-        var healed: Double?
-        while healed == nil && seconds(since: back) < 30 {
-            let pinged = (try? alpha.client(["ping", http, "alice", "pw"])) == ["ok"]
-            let clean = ((try? alpha.client(["mpd", mpd, "status"])) ?? ["error: no answer"]).allSatisfy { !$0.hasPrefix("error: ") }
-            if pinged && clean { healed = seconds(since: back) } else { usleep(200_000) }
-        }
+        let healed = serving.secondsUntilAnswersAreClean(since: back, within: 30, every: 0.2)
         print("◇ serve under a 30 s cut: status said so \(noticed) s after the cut; answers clean \(healed.map { "\($0) s" } ?? "not within 30 s") after the link's return")
         #expect(healed != nil && healed! <= 5, "answers resumed \(healed.map { "\($0) s" } ?? "not within 30 s") after the link came back")
         #expect(try alpha.client(["mpd", mpd, "stats"]).contains("songs: 3"))
+    }
+}
+
+/// Both tests' start: alpha serving (MPD and the API) a PostgreSQL library of 3 songs on the lab, with alice
+/// able to log in.
+private struct ServingAlpha {
+    let lab: NetworkLab
+    let alpha: LabHost
+    let serve: SpawnedProcess
+    let http: String, mpd: String
+
+    init() throws {
+        lab = try NetworkLab(hosts: ["alpha"])
+        do {
+            alpha = lab.hosts[0]
+            let database = try lab.server.makeDatabase()
+            let locator = lab.server.locator(database: database)
+            for i in 0..<3 { try alpha.song("Song \(i)", at: "s\(i).mp3") }
+            try #require(try alpha.mlib(["scan", "--quiet", "--library", locator, lab.music.path]).status == 0)
+            try #require(try alpha.mlib(["user", "add", "alice", "--password", "pw", "--library", locator]).status == 0)
+            let ports: [Int]
+            (serve, ports) = try alpha.serve(["--library", locator, "--http", "0", "--port", "0", "--sink", "null"], ports: 2)
+            (http, mpd) = (String(ports[0]), String(ports[1]))
+        } catch {
+            lab.close()
+            throw error
+        }
+    }
+
+    func close() {
+        serve.signal(SIGKILL)
+        lab.close()
+    }
+
+    /// Seconds from `start` until the API's ping and MPD's status both answer without an error, asked every
+    /// `interval` s; nil when not within `limit` s.
+    func secondsUntilAnswersAreClean(since start: ContinuousClock.Instant, within limit: Double, every interval: Double) -> Double? {
+        while seconds(since: start) < limit {
+            let pinged = (try? alpha.client(["ping", http, "alice", "pw"])) == ["ok"]
+            let clean = ((try? alpha.client(["mpd", mpd, "status"])) ?? ["error: no answer"]).allSatisfy { !$0.hasPrefix("error: ") }
+            if pinged && clean { return seconds(since: start) }
+            usleep(useconds_t(interval * 1_000_000))
+        }
+        return nil
     }
 }
