@@ -35,24 +35,36 @@ measure() {
 }
 # One line: × real time by the wall clock, and per core (seconds of audio per CPU second): on a machine
 # other work shares, the per-core figure is the one that compares programs.
+declare -A per_core   # report's per-core figures, by key, for the results file
 report() {
+  [[ -n ${key:-} ]] && per_core[$key]=$(printf %.0f "$(echo "$audio / $cpu_s" | bc -l)")
   printf '%-29s %6.0f× real time   %6.0f× per core   (%s s wall, %s s CPU%s)\n' "$1" \
     "$(echo "$audio / $wall_s" | bc -l)" "$(echo "$audio / $cpu_s" | bc -l)" "$wall_s" "$cpu_s" "${2:-}"
 }
 
 echo "album: $tracks tracks × $seconds s ($audio s of audio), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 measure "$mlib" analyze --force --quiet --jobs 1 --library "$library"; one=$wall_s
-report "mlib analyze, 1 job"
+key=analyze report "mlib analyze, 1 job"
 measure "$mlib" analyze --force --quiet --jobs 2 --library "$library"
-report "mlib analyze, 2 jobs" "; speed-up $(printf %.2f "$(echo "$one / $wall_s" | bc -l)")"
+key=analyze_2_jobs report "mlib analyze, 2 jobs" "; speed-up $(printf %.2f "$(echo "$one / $wall_s" | bc -l)")"
 measure "$mlib" analyze --force --quiet --jobs 1 --loudness-only --library "$library"
-report "mlib analyze --loudness-only"
+key=loudness_only report "mlib analyze --loudness-only"
 measure loudgain -q -a "$work"/album/*.flac
-report "loudgain -a (1 process)"
+key=loudgain report "loudgain -a (1 process)"
 measure sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -af ebur128 -f null - 2>/dev/null; done"
-report "ffmpeg ebur128"
+key=ffmpeg_ebur128 report "ffmpeg ebur128"
 measure sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -f null - 2>/dev/null; done"
-report "ffmpeg decode alone"
+key=ffmpeg_decode report "ffmpeg decode alone"
 measure sh -c "for f in '$work'/album/*.flac; do fpcalc -raw \"\$f\"; done"
-report "fpcalc (first 120 s)" "; 120 s per file fingerprinted"
+key=fpcalc report "fpcalc (first 120 s)" "; 120 s per file fingerprinted"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The figures file README's table is made from (Benchmarks/write-result.py): seconds of audio per CPU second.
+ratio() { python3 -c "print(round($1 / max($2, 1), 2))"; }
+python3 "$(dirname "$0")/write-result.py" analysis-bench "Benchmarks/analysis-bench.sh $mlib $tracks $seconds" \
+  "$tracks generated FLAC tracks × $seconds s ($audio s of audio)" \
+  analyze_per_core="${per_core[analyze]}" analyze_2_jobs_per_core="${per_core[analyze_2_jobs]}" \
+  loudness_only_per_core="${per_core[loudness_only]}" loudgain_per_core="${per_core[loudgain]}" \
+  ffmpeg_ebur128_per_core="${per_core[ffmpeg_ebur128]}" fpcalc_per_core="${per_core[fpcalc]}" \
+  peer:loudgain="$(ratio "${per_core[analyze]}" "${per_core[loudgain]}")" \
+  peer:ffmpeg_ebur128="$(ratio "${per_core[analyze]}" "${per_core[ffmpeg_ebur128]}")"

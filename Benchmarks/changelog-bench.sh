@@ -62,3 +62,8 @@ for store in sqlite postgres; do
 done
 echo "postgres/sqlite full scan with the change log: $(python3 -c "print(f'{$(median ${times[postgres-1]}) / $(median ${times[sqlite-1]}):.2f}')")x (target <= 1.3)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+cd "$(dirname "$0")/.."
+python3 Benchmarks/write-result.py changelog-bench "Benchmarks/changelog-bench.sh MLIB CORPUS $runs" \
+  "a $(find "$corpus" -type f | wc -l)-file make-corpus" \
+  sqlite_full_scan_s="$(median ${times[sqlite-1]})" sqlite_without_log_s="$(median ${times[sqlite-0]})" \
+  postgres_full_scan_s="$(median ${times[postgres-1]})" postgres_without_log_s="$(median ${times[postgres-0]})"

@@ -42,7 +42,7 @@ db.commit()
 PY
   /usr/bin/time -o "$work/time" -f '%e %M' "$mlib" dupes --json --library "$library" > "$work/clusters.json"
   read -r seconds rss < "$work/time"
-  python3 - "$work/clusters.json" "$work/truth" "$n" "$seconds" "$rss" <<'PY'
+  python3 - "$work/clusters.json" "$work/truth" "$n" "$seconds" "$rss" "$work/figures" <<'PY'
 import json, sys
 clusters = json.load(open(sys.argv[1]))
 copy_of = dict(tuple(map(int, line.split())) for line in open(sys.argv[2]))
@@ -53,7 +53,12 @@ false = sum(len(c["members"]) - max([sum(1 for m in c["members"] if origin(m["id
 n, seconds, rss = sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
 print(f"{int(n):>9,} items: {seconds:6.2f} s, peak RSS {rss / 1024:7.1f} MB, {len(clusters):,} clusters, "
       f"{found:,} of {len(copy_of):,} copies found, {false} false members")
+print(f"s_{n}={seconds:.2f} rss_mb_{n}={rss / 1024:.1f} copies_found_{n}={found}/{len(copy_of)} false_members_{n}={false}",
+      file=open(sys.argv[6], "a"))
 PY
   rm -f "$library"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The figures file README's table is made from (Benchmarks/write-result.py).
+python3 "$(dirname "$0")/write-result.py" dupes-bench "Benchmarks/dupes-bench.sh $mlib $synthetic ${sizes[*]}" \
+  "synthetic fingerprints, 10 % trimmed bit-flipped copies" $(cat "$work/figures")

@@ -85,6 +85,7 @@ refused = sum(1 for o in info if not o["ok"])
 disagree_partial = sum(1 for o in info if o["ok"] and o["path"] in stored and bool(stored[o["path"]].get("isPartial")) != o["partial"])
 disagree_presence = sum(1 for o in info if o["ok"] != (o["path"] in stored))
 print(f"info: {whole} whole, {partial} partial, {refused} refused")
+open(sys.argv[1] + ".figures", "w").write(f"whole={whole} partial={partial} refused={refused} disagreements={disagree_presence + disagree_partial}")
 print(f"scan vs info: {disagree_presence} stored/refused differently, {disagree_partial} partial flag differs")
 # The first disagreements by name, with what each side said, to tell what to fix.
 shown = 0
@@ -96,4 +97,8 @@ for o in info:
               "| scan:", s and s.get("partialReason"))
 PYTHON
 echo "crashes: $crashes, hangs: $hangs"
+# The figures file README's table is made from (Benchmarks/write-result.py).
+python3 Benchmarks/write-result.py fuzz-probe "MLIB=<release> Benchmarks/fuzz-probe.sh $MUTATIONS $SEED" \
+  "$(find "$work/m" -type f | wc -l) mutants of the readable fixtures ($MUTATIONS mutations each, seed $SEED); not speed" \
+  $(cat "$work/info.jsonl.figures") crashes=$crashes hangs=$hangs
 (( crashes == 0 && hangs == 0 ))

@@ -37,10 +37,18 @@ timed() {   # timed NAME cmd... -> "NAME WALL RSS"
     || { echo "$name failed ($?): $(tail -3 "$out/stderr")" >&2; exit 1; }
   read -r wall rss < <(tail -1 "$out/time")
   printf '%-34s %8s s %9s KB\n' "$name" "$wall" "$rss"
+  local key=${name//[^a-z0-9]/_}; key=${key//__/_}
+  figures+=("${key}_s=$wall" "${key}_rss_mb=$((rss / 1024))")
+}
+# The figures file README's table is made from (Benchmarks/write-result.py), one per N.
+result() {
+  python3 "$repo/Benchmarks/write-result.py" "identity-bench-$1" "${FULL_ONLY:+FULL_ONLY=$FULL_ONLY }Benchmarks/identity-bench.sh $1" \
+    "$1 tiny distinct files" "${figures[@]}"
 }
 ids() { sqlite3 -readonly "$1" "SELECT id || ' ' || hex(fingerprint) FROM items WHERE missing_gen IS NULL ORDER BY fingerprint, id"; }
 
 for n in "${sizes[@]}"; do
+  figures=()
   tree=$out/tree-$n; library=$out/library-$n.sqlite
   rm -rf "$tree" "$library" "$library"-wal "$library"-shm "$library".lock
   echo "making $n files…" >&2
@@ -58,7 +66,7 @@ PY
   timed "full scan" "$mlib" scan --quiet --library "$library" "$tree/r1" "$tree/r2"
   before=$(ids "$library" | md5sum)
   timed "unchanged rescan" "$mlib" scan --quiet --library "$library"
-  [[ ${FULL_ONLY:-0} != 0 ]] && continue
+  [[ ${FULL_ONLY:-0} != 0 ]] && { result "$n"; continue; }
 
   for d in "$tree"/r1/artist* "$tree"/r2/artist*; do mv "$d" "${d/artist/moved}"; done
   timed "rescan, every file renamed" "$mlib" scan --quiet --library "$library"
@@ -78,6 +86,7 @@ PY
   timed "then a scan of every root" "$mlib" scan --quiet --library "$library"
   [[ $(ids "$library" | md5sum) == "$before" ]] || { echo "FAIL: ids changed after a move between roots" >&2; exit 1; }
   echo "every item kept its id ($(sqlite3 -readonly "$library" 'SELECT COUNT(*) FROM items') items)"
+  result "$n"
 
   if [[ ${PEERS:-0} != 0 ]]; then
     "$repo/../shared/tools/peers.sh" mpd "$tree" | sed 's/^/peer: /'

@@ -30,26 +30,44 @@ timed_load() {   # NAME PID PORT COMMANDS: one mpd-load.py run, with the server'
     out=$(python3 Benchmarks/mpd-load.py "$3" "$CLIENTS" "$DURATION" "$4") || status=$?
     local used=$(( $(ticks "$2") - before )) count
     count=$(sed -n 's/.*: \([0-9]*\) commands,.*/\1/p' <<<"$out" | head -1)
-    printf '  %-12s %s; server CPU %s ms/command\n' "$1:" "$out" \
-        "$(python3 -c "print(f'{$used * 1000 / $hz / max(1, ${count:-0}):.3f}')")"
+    local cpu
+    cpu=$(python3 -c "print(f'{$used * 1000 / $hz / max(1, ${count:-0}):.3f}')")
+    printf '  %-12s %s; server CPU %s ms/command\n' "$1:" "$out" "$cpu"
+    per_s[$5]=$(sed -n 's/.* commands, \([0-9]*\)\/s,.*/\1/p' <<<"$out" | head -1)
+    p95[$5]=$(sed -n 's/.* p95 \([0-9.]*\) ms.*/\1/p' <<<"$out" | head -1)
+    cpu_ms[$5]=$cpu
     return "$status"
 }
+declare -A per_s p95 cpu_ms   # by key (mpd_library, library, mpd_polling, polling), for the results file
 songs() { mpc -p "$1" stats | awk '/^Songs:/ { print $2 }'; }
 echo "corpus: $music; songs: mpd $(songs "$mpd_port"), mlib $(songs "$mlib_port"); $(nproc) cores"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 memory
+rss_idle=$(rss "$mlib_pid")
 echo "one client, per command (median):"
 python3 Benchmarks/view-bench.py times "$mpd_port" "$mlib_port" "$mpd_pid" "$mlib_pid"
 python3 Benchmarks/mpd-browse.py "$mpd_port" "$mlib_port" | tail -n +2
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "library load ($CLIENTS clients: listallinfo, search any, find, list album group albumartist, lsinfo DIR):"
-timed_load "mpd 0.23" "$mpd_pid" "$mpd_port" library || true
-timed_load "mlib serve" "$mlib_pid" "$mlib_port" library || status=$?
+timed_load "mpd 0.23" "$mpd_pid" "$mpd_port" library mpd_library || true
+timed_load "mlib serve" "$mlib_pid" "$mlib_port" library library || status=$?
 memory
+rss_after_load=$(rss "$mlib_pid")
 echo "polling ($CLIENTS clients: status, currentsong, idle/noidle):"
 poll=$'status,currentsong,idle\nnoidle'
-timed_load "mpd 0.23" "$mpd_pid" "$mpd_port" "$poll" || true
-timed_load "mlib serve" "$mlib_pid" "$mlib_port" "$poll" || status=$?
+timed_load "mpd 0.23" "$mpd_pid" "$mpd_port" "$poll" mpd_polling || true
+timed_load "mlib serve" "$mlib_pid" "$mlib_port" "$poll" polling || status=$?
 memory
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The figures file README's table is made from (Benchmarks/write-result.py), one per corpus.
+ratio() { python3 -c "print(round(${1:-0} / max(${2:-0}, 1e-9), 2))"; }
+python3 Benchmarks/write-result.py "mpd-server-bench${MUSIC:+-$(basename "$MUSIC")}" \
+  "${MUSIC:+MUSIC=$MUSIC }Benchmarks/mpd-server-bench.sh $MLIB $CLIENTS $DURATION" "$music ($(songs "$mlib_port") songs)" \
+  library_load_commands_per_s="${per_s[library]}" library_load_p95_ms="${p95[library]}" cpu_ms_per_command="${cpu_ms[library]}" \
+  polling_per_s="${per_s[polling]}" rss_idle_mb="$rss_idle" rss_after_mb="$rss_after_load" \
+  mpd_library_load_commands_per_s="${per_s[mpd_library]}" mpd_p95_ms="${p95[mpd_library]}" mpd_cpu_ms_per_command="${cpu_ms[mpd_library]}" \
+  mpd_polling_per_s="${per_s[mpd_polling]}" \
+  peer:library_load="$(ratio "${per_s[library]}" "${per_s[mpd_library]}")" \
+  peer:p95_latency="$(ratio "${p95[mpd_library]}" "${p95[library]}")" \
+  peer:polling="$(ratio "${per_s[polling]}" "${per_s[mpd_polling]}")"
 exit "${status:-0}"

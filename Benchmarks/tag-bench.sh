@@ -80,9 +80,23 @@ for case in padded unpadded; do
   results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
 done
 
-echo "N=$N, $SECS s each; $(beet version | head -1); $("$MLIB" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "N=$N, $SECS s each; $(BEETSDIR=$OUT/beets-padded-config beet version 2>/dev/null | grep -m1 "^beets version"); $("$MLIB" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-16s %8s %10s %14s\n' tool-case seconds edits/s bytes-written
 for r in "${results[@]}"; do
   IFS=$'\t' read -r label wall bytes <<<"$r"
   printf '%-16s %8s %10.0f %14s\n' "$label" "$wall" "$(python3 -c "print($N / max($wall, 0.001))")" "$bytes"
 done
+
+# The figures file README's table is made from (Benchmarks/write-result.py).
+declare -A rate
+for r in "${results[@]}"; do
+  IFS=$'\t' read -r label wall bytes <<<"$r"
+  rate[${label// /_}]=$(python3 -c "print(round($N / max($wall, 0.001)))")
+done
+ratio() { python3 -c "print(round($1 / max($2, 1), 2))"; }
+python3 Benchmarks/write-result.py tag-bench "MLIB=$MLIB SECONDS_EACH=$SECS Benchmarks/tag-bench.sh $N" \
+  "$N files ($((N / 2)) FLAC, $((N - N / 2)) MP3), $SECS s each" \
+  padded_edits_per_s="${rate[mlib_padded]}" unpadded_edits_per_s="${rate[mlib_unpadded]}" \
+  beets_padded_edits_per_s="${rate[beets_padded]}" beets_unpadded_edits_per_s="${rate[beets_unpadded]}" \
+  peer:beets_padded="$(ratio "${rate[mlib_padded]}" "${rate[beets_padded]}")" \
+  peer:beets_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[beets_unpadded]}")"
