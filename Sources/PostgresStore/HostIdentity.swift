@@ -31,7 +31,7 @@ public struct HostIdentity: Sendable, Hashable {
     }
 
     /// This host's identity from the environment, the id file made when there is none.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func current(environment: [String: String] = ConfigurationDirectory.environment,
                                database: String) throws -> HostIdentity {
         func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let name = env("MLIB_HOST") ?? PostgresLocation.hostName()
@@ -53,9 +53,7 @@ public struct HostIdentity: Sendable, Hashable {
 
     /// `$XDG_CONFIG_HOME/mlib/host-id`, ~/.config by default.
     public static func idFile(environment: [String: String]) -> String {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
-        return config + "/mlib/host-id"
+        ConfigurationDirectory.path(environment: environment) + "/host-id"
     }
 
     /// The id in `file`, or a new one written there. Two processes making it at once agree: each writes a

@@ -63,7 +63,7 @@ enum PostgresHosts {
             throw Refusal(reason: """
                 this host's identity \(me.id) is already host '\(recorded.text(2) ?? "")' on another machine (its id file was \
                 copied here?); two machines with one identity would scan over each other's files. Delete \
-                \(HostIdentity.idFile(environment: ProcessInfo.processInfo.environment)) on this machine to give it an identity of its \
+                \(HostIdentity.idFile(environment: ConfigurationDirectory.environment)) on this machine to give it an identity of its \
                 own, or, if this machine now is that host (reinstalled, moved), set MLIB_HOST_ID=\(me.id) once to move it here
                 """)
         }

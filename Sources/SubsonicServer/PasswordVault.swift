@@ -16,14 +16,12 @@ public struct PasswordVault: Sendable {
     /// `$XDG_CONFIG_HOME/mlib/<database>.users-key` (~/.config by default) — copy it to every host that
     /// serves the same library.
     public static func defaultKeyFile(for locator: LibraryLocator,
-                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+                                      environment: [String: String] = ConfigurationDirectory.environment) -> String {
         switch locator {
         case .sqlite(let path): return path + ".users-key"
         case .postgres(let url):
-            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
             let database = url.split(separator: "?").first.flatMap { $0.split(separator: "/").last }.map(String.init) ?? "library"
-            return config + "/mlib/" + database.filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } + ".users-key"
+            return ConfigurationDirectory.path(environment: environment) + "/" + database.filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } + ".users-key"
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import TestSupport
+import MediaIndex
 
 /// A real PostgreSQL server for the tests, started once per test process: `initdb` and `pg_ctl` from
 /// Debian's postgresql package in a temporary directory, listening only on a Unix socket there, run as
@@ -71,6 +72,9 @@ public final class PostgresTestServer: Sendable {
         var buffer = Array(template.utf8CString)
         guard mkdtemp(&buffer) != nil else { throw Failure(description: "mkdtemp: \(String(cString: strerror(errno)))") }
         directory = String(cString: buffer)
+        // The libraries the tests open in this process keep their host id and key file where the tests'
+        // children keep theirs (`TestConfiguration`), not in the runner's own ~/.config.
+        ConfigurationDirectory.environmentOverrides["XDG_CONFIG_HOME"] = TestConfiguration.directory
         if geteuid() == 0 {
             // initdb refuses to run as root: the server runs as nobody, in a directory nobody owns.
             guard let nobody = getpwnam("nobody") else { throw Failure(description: "no user nobody") }

@@ -95,8 +95,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let inherited = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
-        let variables = inherited.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let variables = (inheritEnvironment
+            ? TestConfiguration.childEnvironment(ProcessInfo.processInfo.environment, adding: environment)
+            : environment).map { "\($0.key)=\($0.value)" }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
