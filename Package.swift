@@ -144,7 +144,7 @@ let package = Package(
         .executableTarget(name: "synthetic-library", dependencies: ["BenchmarkSupport", "Library", "MediaIndex", "MediaModel"],
                           path: "Benchmarks/SyntheticLibrary"),
 
-        .testTarget(name: "MediaModelTests", dependencies: ["MediaModel"]),
+        .testTarget(name: "MediaModelTests", dependencies: ["MediaModel", "TestSupport"]),
         .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel", "TestSupport"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
         .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "Library", "TestSupport"],

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import MediaModel
 import Testing
+import TestSupport
 @testable import Playlists
 
 /// Issue 24, case 10: `playlist import` (and the scan's playlist mirroring) read only what is a playlist:
@@ -14,9 +15,9 @@ import Testing
         defer { dir.remove() }
         let link = dir.path + "/zero.m3u"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
-        let started = ContinuousClock.now
+        let started = threadCPUSeconds()
         #expect(throws: PlaylistError.self) { try PlaylistReader.read(contentsOf: MediaPath(link)) }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(threadCPUSeconds() - started < 1)
         do { _ = try PlaylistReader.read(contentsOf: MediaPath(link)) } catch let error as PlaylistError {
             #expect(error.message.contains("not a regular file"))
         }
@@ -78,14 +79,9 @@ import Testing
     @Test func twoHundredThousandEntriesParseFast() throws {
         var text = "#EXTM3U\n"
         for i in 0..<200_000 { text += "#EXTINF:123,Artist \(i) - Title \(i)\n/music/Artist \(i)/Album/\(i) Title.flac\n" }
-        func threadCPU() -> Double {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-        }
-        let started = threadCPU()
+        let started = threadCPUSeconds()
         let doc = try PlaylistReader.read(Array(text.utf8), format: .m3u, base: MediaPath("/"))
-        let elapsed = threadCPU() - started
+        let elapsed = threadCPUSeconds() - started
         #expect(doc.entries.count == 200_000)
         #expect(elapsed < 4, "200,000 entries took \(elapsed) s of CPU")
     }
