@@ -79,6 +79,22 @@ struct HistoryCommandTests {
         #expect(try box.run(["history"]).out.hasSuffix("(removed item \(id))\n"))
     }
 
+    /// `plays(…)`/`skips(…)` in `mlib ls` and in a smart playlist, read from the history on each store.
+    @Test(arguments: Store.available) func historyTermsWorkInQueriesAndSmartPlaylists(_ store: Store) throws {
+        let box = try Box(store)
+        defer { box.folder.remove() }
+        try box.run(["play", "--sink", "null:fast", "--record-plays", "title:Opus"])
+        #expect(try box.run(["ls", "--count", "plays(1) >= 1"]).out == "1\n")
+        #expect(try box.run(["ls", "-f", "$title", "plays(1) >= 1"]).out == "Opus Song\n")
+        #expect(try box.run(["ls", "--count", "plays() == 0"]).out == "1\n", "the untagged file, never played")
+        #expect(try box.run(["ls", "--count", #"skips("1w") > 0"#]).out == "0\n")
+        try box.run(["playlist", "smart", "On repeat", "plays(30) >= 1"])
+        let shown = try box.json(["playlist", "show", "On repeat", "--json"])
+        #expect(shown.count == 1 && shown.first?["title"] as? String == "Opus Song", "\(shown)")
+        let bad = try ChildProcess.run(ChildProcess.mlib.path, ["ls", "plays(30) CONTAINS 1", "--library", box.locator])
+        #expect(bad.status == 2, "\(bad.stderr)")
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         for arguments in [["--since", "yesterday"], ["--limit", "-1"], ["--kind", "pause"], ["--json", "--export"]] {
             let r = try ChildProcess.run(ChildProcess.mlib.path, ["history"] + arguments + ["--library", "/nonexistent/library.sqlite"])

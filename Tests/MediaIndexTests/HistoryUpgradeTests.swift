@@ -56,25 +56,12 @@ struct HistoryUpgradeTests {
 
     @Test(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
     func postgresLibraryOfPgV13KeepsEveryItemValue() throws {
-        let server = try #require(PostgresTestServer.shared)
-        let locator = try server.makeDatabase()
-        let location = try PostgresLocation(url: locator)
-        let earlier = PostgresSchema.steps.prefix { $0.name != "pg v14: listening history" }
-        #expect(earlier.count < PostgresSchema.steps.count)
-        try PostgresSession(location).run { x in
-            try x.execute("CREATE TABLE mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
-            for step in earlier {
-                try x.script(step.sql)
-                try x.execute("INSERT INTO mlib_migrations VALUES (\(step.name), \(Date()))")
-            }
-            try x.script("""
-                INSERT INTO items (id, host, path, path_text, dir, "title", "playCount", "skipCount", "lastPlayedDate", "rating") VALUES
-                    (4, 'den-id', '\\x2f6d757369632f312e6d7033', '/music/1.mp3', '\\x2f6d75736963', 'One', 7, 2, 1700000000.5, 4),
-                    (9, 'den-id', '\\x2f6d757369632f322e6d7033', '/music/2.mp3', '\\x2f6d75736963', 'Two', 0, 0, NULL, NULL);
-                SELECT setval(pg_get_serial_sequence('items', 'id'), 9);
-                """)
-        }
-        let index = try PostgresIndex(location, mode: .existing, identity: HostIdentity(id: "den-id", name: "den"))
+        let index = try postgresLibrary(before: "pg v14: listening history", then: """
+            INSERT INTO items (id, host, path, path_text, dir, "title", "playCount", "skipCount", "lastPlayedDate", "rating") VALUES
+                (4, 'den-id', '\\x2f6d757369632f312e6d7033', '/music/1.mp3', '\\x2f6d75736963', 'One', 7, 2, 1700000000.5, 4),
+                (9, 'den-id', '\\x2f6d757369632f322e6d7033', '/music/2.mp3', '\\x2f6d75736963', 'Two', 0, 0, NULL, NULL);
+            SELECT setval(pg_get_serial_sequence('items', 'id'), 9);
+            """)
         try Self.check(index)
     }
 }
