@@ -32,6 +32,8 @@ public struct ViewFilter {
             throw QueryError("the library view has no full-text search")
         case .host:
             throw QueryError("the library view does not know hosts (host:)")
+        case .history:
+            throw QueryError("the library view has no listening history (plays(…), skips(…))")
         case .comparison(let c):
             return try comparison(c, view)
         }

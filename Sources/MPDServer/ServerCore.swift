@@ -278,7 +278,7 @@ final class ServerCore: @unchecked Sendable {
         guard configuration.recordPlays, end.itemID != 0 else { return }
         let library = self.library, date = Date()
         // Off the loop, as every store call of the server; a failure is what `status` shows.
-        offLoop { _ = try library.record(end, at: date) }.whenFailure { [weak self] error in
+        offLoop { _ = try library.record(end, at: date, front: .mpd) }.whenFailure { [weak self] error in
             guard let self else { return }
             self.lastError = "cannot record play statistics: \(error)"
             self.emit([.player])

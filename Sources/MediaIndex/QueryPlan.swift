@@ -53,6 +53,8 @@ package struct QueryPlan {
             inexact = true
             if superset { return dialect.searchSuperset(text) ?? "TRUE" }
             return "FALSE"
+        case .history(let term):
+            return HistoryCondition.sql(term)
         case .host:
             // Answered by the store before compiling (SQLStore.resolvingHosts): here only if it was not.
             inexact = true

@@ -19,6 +19,9 @@ public indirect enum Predicate: Sendable, Hashable {
     /// more), a share's name, or `this` (this host and the shares it joined). Stores answer it (`SQLStore`);
     /// an SQLite library is one host's: `this` and its host name match every item there, any other none.
     case host(String)
+    /// A count of the item's listens in the listening history compared with a number (`plays(30) >= 3`,
+    /// `HistoryTerm`). Stores answer it; the in-memory evaluator and the library view refuse it.
+    case history(HistoryTerm)
 }
 
 public struct Comparison: Sendable, Hashable {

@@ -9,6 +9,9 @@ public struct PredicateEvaluator: Sendable {
 
     /// Normalizes `predicate` once (throws its `QueryError`) and builds the test.
     public init(_ predicate: Predicate) throws {
+        if predicate.readsHistory {
+            throw QueryError("plays(…) and skips(…) are answered by the library's store from its listening history, not in memory (with a term PostgreSQL leaves to Swift, run them as two queries)")
+        }
         test = Self.build(try predicate.normalized())
     }
 
@@ -31,6 +34,8 @@ public struct PredicateEvaluator: Sendable {
             // Items in memory carry no host: the stores answer `host:` (SQLStore). A set of items in memory
             // is one host's view, which every host term matches.
             return { _ in true }
+        case .history:
+            return { _ in false }    // refused by init: items in memory carry no history
         case .search(let text):
             let words = FullTextSearch.queryTokens(text)
             return { FullTextSearch.matches(words, $0) }

@@ -9,6 +9,7 @@ extension Predicate: CustomStringConvertible {
         case .none: return "FALSEPREDICATE"
         case .search(let s): return "SEARCH " + Self.quote(s)
         case .host(let s): return "HOST " + Self.quote(s)
+        case .history(let t): return t.description
         case .comparison(let c): return c.description
         case .not(let p): return "NOT " + p.render(topLevel: false)
         case .and(let ps):

@@ -159,28 +159,16 @@ public struct PredicateParser {
             if case .end = lhs.kind { throw error("expected a comparison after this point", at: lhs) }
             throw error("expected a property name (title, artist, year, …)", at: lhs)
         }
+        if let kind = HistoryTerm.Kind(rawValue: name.lowercased()), index + 1 < tokens.count, case .symbol("(") = tokens[index + 1].kind {
+            return try parseHistoryTerm(kind)
+        }
         guard let property = MediaProperty(name: name) else {
             throw error("unknown property '\(name)'" + Self.suggestion(for: name), at: lhs)
         }
         advance()
         let opToken = current
-        let op: Comparison.Operator
-        var options: Comparison.Options = []
-        switch current.kind {
-        case .symbol("=="), .symbol("="): op = .equal
-        case .symbol("=~"): op = .equal; options = .cd   // as the short form's field:=~value
-        case .symbol("!="), .symbol("<>"): op = .notEqual
-        case .symbol("<"): op = .less
-        case .symbol("<="), .symbol("=<"): op = .lessOrEqual
-        case .symbol(">"): op = .greater
-        case .symbol(">="), .symbol("=>"): op = .greaterOrEqual
-        default:
-            guard let k = keyword(current), let o = Comparison.Operator(rawValue: k) else {
-                throw error("expected an operator (==, !=, <, >, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES, IN, BETWEEN) after '\(name)'", at: current)
-            }
-            op = o
-        }
-        advance()
+        let (op, impliedOptions) = try parseOperator(after: name)
+        var options = impliedOptions
         if accept("[") {
             guard case .identifier(let mods) = current.kind,
                   mods.lowercased().allSatisfy({ $0 == "c" || $0 == "d" }) else {
@@ -221,6 +209,55 @@ public struct PredicateParser {
             let at = e.message.hasPrefix("only ==") || e.message.contains(" needs a text property") || e.message.hasPrefix("mediaType supports")
                 ? opToken : operandToken
             throw e.located(in: text, at: at.position)
+        }
+    }
+
+    /// The comparison operator at the current token (and its implied options), consumed.
+    private mutating func parseOperator(after name: String) throws -> (Comparison.Operator, Comparison.Options) {
+        let op: Comparison.Operator
+        var options: Comparison.Options = []
+        switch current.kind {
+        case .symbol("=="), .symbol("="): op = .equal
+        case .symbol("=~"): op = .equal; options = .cd   // as the short form's field:=~value
+        case .symbol("!="), .symbol("<>"): op = .notEqual
+        case .symbol("<"): op = .less
+        case .symbol("<="), .symbol("=<"): op = .lessOrEqual
+        case .symbol(">"): op = .greater
+        case .symbol(">="), .symbol("=>"): op = .greaterOrEqual
+        default:
+            guard let k = keyword(current), let o = Comparison.Operator(rawValue: k) else {
+                throw error("expected an operator (==, !=, <, >, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, MATCHES, IN, BETWEEN) after '\(name)'", at: current)
+            }
+            op = o
+        }
+        advance()
+        return (op, options)
+    }
+
+    /// `plays(WINDOW) OP N` / `skips(WINDOW) OP N` (`HistoryTerm`): WINDOW a number of days, a quoted span
+    /// ("12h", "7d", "2w", "3m", "1y") or nothing (the whole history); N a whole number.
+    private mutating func parseHistoryTerm(_ kind: HistoryTerm.Kind) throws -> Predicate {
+        let start = current
+        advance()                       // the name
+        advance()                       // "("
+        var window: String?
+        switch current.kind {
+        case .number(let v): window = v.description; advance()
+        case .string(let s): window = s; advance()
+        default: break
+        }
+        guard accept(")") else { throw error("expected ')' after \(kind.rawValue)(\(window ?? "")", at: current) }
+        let opToken = current
+        let (op, _) = try parseOperator(after: kind.rawValue + "(…)")
+        let countToken = current
+        guard case .number(.integer(let count)) = current.kind, count >= 0 else {
+            throw error("expected a whole number after \(kind.rawValue)(…) \(op.rawValue)", at: countToken)
+        }
+        advance()
+        do {
+            return .history(try HistoryTerm(kind, window: window, op, count))
+        } catch let e as QueryError {
+            throw e.located(in: text, at: (e.message.contains("compares with") ? opToken : start).position)
         }
     }
 

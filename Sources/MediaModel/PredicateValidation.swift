@@ -54,7 +54,7 @@ extension Predicate {
     /// The same tree with every comparison normalized; throws the first `QueryError`.
     public func normalized() throws -> Predicate {
         switch self {
-        case .all, .none, .search, .host: return self
+        case .all, .none, .search, .host, .history: return self
         case .comparison(let c): return .comparison(try c.normalized())
         case .and(let ps): return .and(try ps.map { try $0.normalized() })
         case .or(let ps): return .or(try ps.map { try $0.normalized() })

@@ -275,6 +275,26 @@ enum Schema {
                 CREATE INDEX playlists_owner ON playlists(owner);
                 """)
         }
+        migrator.registerMigration("v17: listening history") { db in
+            // Issue 40: one row per play and per skip (`Listen`): the item, whose (NULL: the library's owner),
+            // when, seconds heard (NULL when the front cannot know), by which front, written with the item's
+            // counters in one transaction (`SQLStore.recordListen`). No foreign key to items: a removed item's
+            // history stays, orphaned (ids are never reused: AUTOINCREMENT); none to users either: a removed
+            // user's listens stay under their name. The counters of every existing item are kept as they are
+            // (no history is invented for them). Indexes: the newest first (`mlib history`), an item's listens.
+            try db.execute(sql: """
+                CREATE TABLE history (
+                    id INTEGER PRIMARY KEY,
+                    item_id INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    played_at REAL NOT NULL,
+                    heard REAL,
+                    front TEXT NOT NULL,
+                    user_name TEXT);
+                CREATE INDEX history_played_at ON history(played_at, id);
+                CREATE INDEX history_item ON history(item_id, played_at);
+                """)
+        }
         return migrator
     }
 

@@ -5,7 +5,8 @@ import MediaModel
 
 // What users change: plays, stars, ratings, playlists, their play queue; scans; the user itself.
 extension Call {
-    /// Each `id` played (`submission` true, the default) is one play by `Library`'s one statistics rule;
+    /// Each `id` played (`submission` true, the default) is one play of the user's in the listening history
+    /// (front `subsonic`, time heard unknown) and the item's play count, through `Library`;
     /// `submission=false` (now playing) changes nothing.
     func scrobble() async throws -> [Node] {
         let catalog = server.catalog
@@ -17,10 +18,11 @@ extension Call {
         }
         let times = try parameters.dates(milliseconds: "time")
         guard try parameters.bool("submission", true) else { return [] }
+        let name = user.name
         for (n, item) in items.enumerated() {
             let id = catalog.view.ids[Int(item)]
             let date = times.indices.contains(n) ? times[n] : Date()
-            try await server.offLoop { [library = server.library] in try library.recordPlay(id: id, at: date) }
+            try await server.offLoop { [library = server.library] in try library.recordPlay(id: id, at: date, front: .subsonic, user: name) }
             server.state.withLock { state in
                 var data = state.userData[id] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0,
                                                        rating: catalog.int(item, Catalog.Slot.rating),

@@ -137,7 +137,7 @@ final class PlaySession: @unchecked Sendable {
     private func record(_ end: ItemEnd) {
         guard recordsStatistics, let library else { return }
         do {
-            try library.record(end)
+            try library.record(end, front: .play)
         } catch {
             if !statisticsFailed { printError("cannot record play statistics: \(error)") }
             statisticsFailed = true

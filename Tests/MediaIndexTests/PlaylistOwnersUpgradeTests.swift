@@ -60,26 +60,13 @@ struct PlaylistOwnersUpgradeTests {
 
     @Test(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))
     func postgresLibraryOfPgV11KeepsEveryPlaylistEntryAndID() throws {
-        let server = try #require(PostgresTestServer.shared)
-        let locator = try server.makeDatabase()
-        let location = try PostgresLocation(url: locator)
-        let earlier = PostgresSchema.steps.prefix { $0.name != "pg v12: playlist owners and visibility" }
-        #expect(earlier.count < PostgresSchema.steps.count)
-        try PostgresSession(location).run { x in
-            try x.execute("CREATE TABLE mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
-            for step in earlier {
-                try x.script(step.sql)
-                try x.execute("INSERT INTO mlib_migrations VALUES (\(step.name), \(Date()))")
-            }
-            try x.script("""
-                INSERT INTO items (id, host, path, path_text, dir) VALUES
-                    (1, 'den-id', '\\x2f6d757369632f312e6d7033', '/music/1.mp3', '\\x2f6d75736963'),
-                    (2, 'den-id', '\\x2f6d757369632f322e6d7033', '/music/2.mp3', '\\x2f6d75736963'),
-                    (3, 'den-id', '\\x2f6d757369632f332e6d7033', '/music/3.mp3', '\\x2f6d75736963');
-                SELECT setval(pg_get_serial_sequence('playlists', 'id'), 9);
-                """ + "\n" + Self.before)
-        }
-        let index = try PostgresIndex(location, mode: .existing, identity: HostIdentity(id: "den-id", name: "den"))
+        let index = try postgresLibrary(before: "pg v12: playlist owners and visibility", then: """
+            INSERT INTO items (id, host, path, path_text, dir) VALUES
+                (1, 'den-id', '\\x2f6d757369632f312e6d7033', '/music/1.mp3', '\\x2f6d75736963'),
+                (2, 'den-id', '\\x2f6d757369632f322e6d7033', '/music/2.mp3', '\\x2f6d75736963'),
+                (3, 'den-id', '\\x2f6d757369632f332e6d7033', '/music/3.mp3', '\\x2f6d75736963');
+            SELECT setval(pg_get_serial_sequence('playlists', 'id'), 9);
+            """ + "\n" + Self.before)
         try Self.check(index)
     }
 }

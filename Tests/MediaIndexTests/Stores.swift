@@ -23,3 +23,22 @@ func add(_ items: [MediaItem], to index: any LibraryStore, fingerprint: Int64 = 
     try index.apply(items.map { .add($0, stamp($0.fileSize), fingerprint: fingerprint) }, generation: nil)
     return try items.map { try #require(try index.item(path: $0.path)).persistentID }
 }
+
+/// A new database on the test server migrated up to (not including) the PostgreSQL step `step`, as a
+/// library made by the mlib that released the step before it, then `script` run on it (the rows that
+/// mlib wrote); opened as host "den" (id "den-id"). For the tests of a step's upgrade.
+func postgresLibrary(before step: String, then script: String) throws -> PostgresIndex {
+    let server = try #require(PostgresTestServer.shared)
+    let location = try PostgresLocation(url: try server.makeDatabase())
+    let earlier = PostgresSchema.steps.prefix { $0.name != step }
+    #expect(earlier.count < PostgresSchema.steps.count, "no step \(step)")
+    try PostgresSession(location).run { x in
+        try x.execute("CREATE TABLE mlib_migrations (name text PRIMARY KEY, applied double precision NOT NULL)")
+        for step in earlier {
+            try x.script(step.sql)
+            try x.execute("INSERT INTO mlib_migrations VALUES (\(step.name), \(Date()))")
+        }
+        try x.script(script)
+    }
+    return try PostgresIndex(location, mode: .existing, identity: HostIdentity(id: "den-id", name: "den"))
+}

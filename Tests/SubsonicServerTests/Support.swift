@@ -108,9 +108,9 @@ final class BothServeProcess: @unchecked Sendable {
     let httpPort: Int
     let mpdPort: Int
 
-    init(library: TestLibrary, environment: [String: String] = [:]) throws {
+    init(library: TestLibrary, environment: [String: String] = [:], extra: [String] = []) throws {
         process = try SpawnedProcess(Paths.mlib.path, ["serve", "--library", library.library, "--port", "0", "--sink", "null",
-                                                       "--http", "127.0.0.1:0", "--key-file", library.keyFile],
+                                                       "--http", "127.0.0.1:0", "--key-file", library.keyFile] + extra,
                                      environment: environment, stderr: .pipe)
         var text = ""
         while text.components(separatedBy: "\n").filter({ $0.hasPrefix("mlib: serving") }).count < 2 {

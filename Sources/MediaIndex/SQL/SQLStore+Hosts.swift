@@ -120,7 +120,7 @@ extension SQLStore {
         case .host: true
         case .not(let inner): containsHost(inner)
         case .and(let ps), .or(let ps): ps.contains(where: containsHost)
-        case .all, .none, .comparison, .search: false
+        case .all, .none, .comparison, .search, .history: false
         }
     }
 }

@@ -23,7 +23,7 @@ extension SQLStore {
     private static func terms(_ p: MediaModel.Predicate) -> Int {
         switch p {
         case .all, .none: 0
-        case .comparison, .search, .host: 1
+        case .comparison, .search, .host, .history: 1
         case .not(let inner): terms(inner)
         case .and(let ps), .or(let ps): ps.reduce(0) { $0 + terms($1) }
         }

@@ -5,11 +5,11 @@ import MediaModel
 extension SQLStore {
     public func recordPlay(id: Int64, at date: Date = Date()) throws {
         guard StoredBounds.contains(date) else { throw invalid("a play's date must lie within the years 1–9999") }
-        try updateItem(id, #"UPDATE items SET "playCount" = COALESCE("playCount", 0) + 1, "lastPlayedDate" = \#(date) WHERE id = \#(id)"#)
+        try updateItem(id, Self.counterUpdate(.play, id: id, date: date))
     }
 
     public func recordSkip(id: Int64) throws {
-        try updateItem(id, #"UPDATE items SET "skipCount" = COALESCE("skipCount", 0) + 1 WHERE id = \#(id)"#)
+        try updateItem(id, Self.counterUpdate(.skip, id: id, date: Date()))
     }
 
     /// Rating 0–5 (as MPMediaItem's), or nil to clear it.

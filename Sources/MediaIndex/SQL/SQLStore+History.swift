@@ -1,0 +1,65 @@
+import Foundation
+import MediaModel
+
+// The listening history (schema "v17" / "pg v14"), one text for both stores.
+extension SQLStore: ListeningHistoryStore {
+    public func recordListen(_ listen: Listen) throws {
+        guard StoredBounds.contains(listen.date) else { throw invalid("a play's date must lie within the years 1–9999") }
+        if let heard = listen.heard, !(heard.isFinite && heard >= 0) { throw invalid("the time heard must be 0 s or more, got \(heard)") }
+        try write { x in
+            // The counters first: an id that is no item changes nothing and writes no row.
+            if try x.execute(Self.counterUpdate(listen.kind, id: listen.itemID, date: listen.date)) == 0 {
+                throw IndexError.itemNotFound(database: libraryName, id: listen.itemID)
+            }
+            try x.execute("""
+                INSERT INTO history (item_id, kind, played_at, heard, front, user_name)
+                VALUES (\(listen.itemID), \(listen.kind.rawValue), \(listen.date), \(listen.heard), \(listen.front.rawValue), \(listen.user))
+                """)
+        }
+    }
+
+    public func history(_ query: HistoryQuery) throws -> [HistoryEntry] {
+        var entries: [HistoryEntry] = []
+        try forEachHistoryEntry(query) { entries.append($0) }
+        return entries
+    }
+
+    public func forEachHistoryEntry(_ query: HistoryQuery, _ body: (HistoryEntry) throws -> Void) throws {
+        var conditions: [SQLStatement] = []
+        if let since = query.since { conditions.append("h.played_at >= \(since)") }
+        switch query.user {
+        case .everyone: break
+        case .owner: conditions.append("h.user_name IS NULL")
+        case .named(let name): conditions.append("h.user_name = \(name)")
+        }
+        if let kind = query.kind { conditions.append("h.kind = \(kind.rawValue)") }
+        var sql: SQLStatement = """
+            SELECT h.id, h.item_id, h.kind, h.played_at, h.heard, h.front, h.user_name, i."title", i."artist", i."albumTitle", i.path
+            FROM history h LEFT JOIN items i ON i.id = h.item_id
+            """
+        if !conditions.isEmpty { sql += " WHERE " + SQLStatement.joined(conditions, separator: " AND ") }
+        sql += " ORDER BY h.played_at DESC, h.id DESC"
+        if let limit = query.limit { sql += " LIMIT \(Int64(max(0, limit)))" }
+        try read { x in
+            try x.forEachRow(sql) { row in
+                let listen = Listen(itemID: row.int64(1) ?? 0, kind: Listen.Kind(rawValue: row.text(2) ?? "") ?? .play,
+                                    date: row.date(3) ?? Date(timeIntervalSince1970: 0), heard: row.double(4),
+                                    front: Listen.Front(rawValue: row.text(5) ?? ""), user: row.text(6))
+                try body(HistoryEntry(id: row.int64(0) ?? 0, listen: listen, title: row.text(7), artist: row.text(8),
+                                      albumTitle: row.text(9), path: row.path(10)))
+            }
+        }
+    }
+
+    public func historyCount() throws -> Int {
+        try read { x in try x.value("SELECT COUNT(*) FROM history").integer.map(Int.init) ?? 0 }
+    }
+
+    /// What one play or skip does to the item's counters (`recordPlay`, `recordSkip` and `recordListen`).
+    static func counterUpdate(_ kind: Listen.Kind, id: Int64, date: Date) -> SQLStatement {
+        switch kind {
+        case .play: #"UPDATE items SET "playCount" = COALESCE("playCount", 0) + 1, "lastPlayedDate" = \#(date) WHERE id = \#(id)"#
+        case .skip: #"UPDATE items SET "skipCount" = COALESCE("skipCount", 0) + 1 WHERE id = \#(id)"#
+        }
+    }
+}
