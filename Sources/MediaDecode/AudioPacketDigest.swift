@@ -13,6 +13,9 @@ public struct AudioPacketDigest: Sendable, Hashable, CustomStringConvertible {
     public var packets: Int
     public var bytes: Int
     public var hash: UInt64
+    /// The hash before the last packet: an APE file's last frame runs on to the end of the file as FFmpeg
+    /// reads it, through the APEv2 tag there, so a tag edit changes that packet's length and bytes alone.
+    public var hashBeforeLast: UInt64 = 0
 
     public var description: String { "\(packets) packets, \(bytes) bytes" }
 
@@ -45,6 +48,7 @@ public struct AudioPacketDigest: Sendable, Hashable, CustomStringConvertible {
     mutating func add(_ data: UnsafeBufferPointer<UInt8>, stream: Int) {
         packets += 1
         bytes += data.count
+        hashBeforeLast = hash
         var h = hash
         func mix(_ word: UInt64) {
             h = (h ^ word) &* 0x9E37_79B9_7F4A_7C15

@@ -109,7 +109,8 @@ struct WriteCheck: Sendable {
     func differences(_ before: Snapshot, _ after: Snapshot) -> [String] {
         var out: [String] = []
         if before.payload != after.payload { out.append("the audio payload (its first \(AudioPayload.window / 1024) KiB)") }
-        if let old = before.packets, old != after.packets {
+        if let old = before.packets, old != after.packets,
+           !(Self.lastPacketHoldsTheTag(before) && old.packets == after.packets?.packets && old.hashBeforeLast == after.packets?.hashBeforeLast) {
             out.append("the audio packets (\(old) → \(after.packets.map { "\($0)" } ?? "none read"))")
         }
         guard let old = before.result else { return out }
@@ -118,8 +119,9 @@ struct WriteCheck: Sendable {
             return out
         }
         for key in Set(old.item.tags.keys).union(new.item.tags.keys).sorted() where !tagKeys.contains(key) {
+            if picturesMayChange, Self.isPictureKey(key) { continue }
             let a = old.item.tags[key], b = new.item.tags[key]
-            if a != b { out.append("\(key): \(Self.shown(a)) → \(Self.shown(b))") }
+            if a != b, !spellsAnAskedKey(key, old.item.tags, new.item.tags) { out.append("\(key): \(Self.shown(a)) → \(Self.shown(b))") }
         }
         // A field the file held under another key only, now also under the key written: two values of one
         // field (a FLAC's comment in DESCRIPTION, a new COMMENT beside it), the old one still read by others.
@@ -138,7 +140,9 @@ struct WriteCheck: Sendable {
             let a = old.item[property]?.real, b = new.item[property]?.real
             if !Self.sameLength(a, b) { out.append("\(property.rawValue): \(Self.shown(a.map { "\($0)" })) → \(Self.shown(b.map { "\($0)" }))") }
         }
-        let streams = { (r: ProbeResult) in r.streams.filter { !$0.isAttachedPicture }.map(Self.streamFacts) }
+        // Pictures are compared below: an attached picture's stream, and WavPack's or APE's cover that FFmpeg
+        // shows as an attachment, are not audio.
+        let streams = { (r: ProbeResult) in r.streams.filter { !$0.isAttachedPicture && $0.kind != .attachment }.map(Self.streamFacts) }
         if streams(old) != streams(new) {
             out.append("streams: \(streams(old).joined(separator: ", ")) → \(streams(new).joined(separator: ", "))")
         }
@@ -152,6 +156,23 @@ struct WriteCheck: Sendable {
             out.append("tag types: \(Self.shown(old.tagFormat)) → \(Self.shown(new.tagFormat))")
         }
         return out
+    }
+
+    /// Keys a reader may show a picture under (APE's binary items, Vorbis' picture blocks and legacy cover):
+    /// compared as pictures, not as text, when the edit replaces or removes the pictures.
+    static func isPictureKey(_ key: String) -> Bool {
+        key.hasPrefix("COVER ART") || ["METADATA_BLOCK_PICTURE", "COVERART", "COVERARTMIME", "WM/PICTURE", "PICTURE", "APIC"].contains(key)
+    }
+
+    /// Monkey's Audio: FFmpeg's last packet runs to the end of the file, its APEv2 tag included.
+    static func lastPacketHoldsTheTag(_ snapshot: Snapshot) -> Bool {
+        snapshot.result?.streams.contains { $0.codec == "ape" } == true
+    }
+
+    /// A key outside those asked that holds, before and after, what an asked key holds: the same field in
+    /// another reader's spelling (FFmpeg's TMOO or WM/MOOD beside TagLib's MOOD).
+    func spellsAnAskedKey(_ key: String, _ old: [String: String], _ new: [String: String]) -> Bool {
+        tagKeys.contains { asked in old[asked] == old[key] && new[asked] == new[key] && new[key] != nil }
     }
 
     static func tagTypes(_ format: String?) -> String { format ?? "" }
