@@ -69,6 +69,32 @@ import TestSupport
         if report.outcome == .failed { #expect(report.error?.contains("ARTIST") == true, "\(report.error ?? "")") }
     }
 
+    /// Written, not only refused: the ID3v1 fields not asked stay (values held only there, a Shift-JIS
+    /// ID3v1 byte for byte), and an ID3v2.4 tag's TIPL roles, private frame and TXXX stay (the frames of
+    /// the fields asked are replaced through TagLib's ID3v2 API; its property map dropped TIPL).
+    @Test func id3FramesAndID3v1FieldsNotAskedStay() throws {
+        let v1 = try Self.mp3WithID3v1Only(in: dir)
+        #expect([.inPlace, .rewritten].contains(try expectOnlyAsked(v1).outcome))
+        let sjis = try TagFixtures.make(TagFixtures.formats.first { $0.name == "mp3-id3v2.3" }!, in: dir, name: "sjis")
+        try TagFixtures.python("""
+            from mutagen.id3 import ID3
+            t = ID3(p); t.delall("TPE1"); t.delall("TALB"); t.save(p, v2_version=3, v1=0)
+            def f(b, n): return b[:n].ljust(n, b"\\0")
+            open(p, "ab").write(b"TAG" + f(b"Old", 30) + f("歌手".encode("cp932"), 30) + f("アルバム".encode("cp932"), 30) + b"2003"
+                                + f("コメント".encode("cp932"), 30) + bytes([12]))
+            """, sjis)
+        let sjisTail = try Data(contentsOf: URL(fileURLWithPath: sjis)).suffix(128).dropFirst(33).prefix(64)  // artist, album
+        #expect([.inPlace, .rewritten].contains(try expectOnlyAsked(sjis).outcome))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sjis)).suffix(128).dropFirst(33).prefix(64) == sjisTail)
+        let tipl = try TagFixtures.make(TagFixtures.formats.first { $0.name == "mp3-id3v2.4" }!, in: dir, name: "tipl")
+        try TagFixtures.python("""
+            from mutagen.id3 import ID3, TIPL, PRIV, TXXX
+            t = ID3(p); t.add(TIPL(encoding=3, people=[["producer", "P. Roducer"], ["arranger", "A. Rranger"], ["mix", "M. Ixer"]]))
+            t.add(PRIV(owner="tag-safety", data=b"\\x01\\x02")); t.add(TXXX(encoding=3, desc="CUSTOM", text=["kept"])); t.save(p)
+            """, tipl)
+        #expect([.inPlace, .rewritten].contains(try expectOnlyAsked(tipl).outcome))
+    }
+
     /// FLAC, Ogg Vorbis and Opus files whose comment is in DESCRIPTION (as ffmpeg and many rippers write it):
     /// a second field COMMENT was added beside it, which ffprobe does not show.
     @Test(arguments: ["flac", "ogg-vorbis", "opus"])
