@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // `mlib tag`: tags written through TagLib, each file wholly old or wholly new (undo journal or rename).
-        .target(name: "TagWriting", dependencies: ["CTagLib", "MediaModel"]),
+        .target(name: "TagWriting", dependencies: ["CTagLib", "MediaDecode", "MediaModel", "MediaProbe"]),
         // The store protocols and what both dialects share (the query plan, the column list, the scan vocabulary).
         .target(name: "MediaIndex", dependencies: ["MediaModel"]),
         // SQLiteIndex: the embedded default (GRDB).

@@ -29,7 +29,11 @@
 #include <taglib/oggflacfile.h>
 #include <taglib/opusfile.h>
 #include <taglib/popularimeterframe.h>
+#include <taglib/commentsframe.h>
+#include <taglib/textidentificationframe.h>
 #include <taglib/tiostream.h>
+#include <taglib/unsynchronizedlyricsframe.h>
+#include <taglib/urllinkframe.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
 #include <taglib/wavfile.h>
@@ -429,6 +433,100 @@ Ogg::XiphComment *ratingXiphOf(File *f) {
     return xiphOf(f);
 }
 
+// The ID3v1 tag behind a file's main tag (MP3, APE, WavPack, FLAC), or null.
+ID3v1::Tag *id3v1Of(File *f) {
+    if (auto *m = dynamic_cast<MPEG::File *>(f)) return m->hasID3v1Tag() ? m->ID3v1Tag() : nullptr;
+    if (auto *a = dynamic_cast<APE::File *>(f)) return a->hasID3v1Tag() ? a->ID3v1Tag() : nullptr;
+    if (auto *w = dynamic_cast<WavPack::File *>(f)) return w->hasID3v1Tag() ? w->ID3v1Tag() : nullptr;
+    if (auto *fl = dynamic_cast<FLAC::File *>(f)) return fl->hasID3v1Tag() ? fl->ID3v1Tag() : nullptr;
+    return nullptr;
+}
+
+// An ID3v1 tag's fields as they were, to put back those an edit did not ask for (issue 46). TagLib's
+// setProperties of MPEG/APE/WavPack/FLAC files gives the ID3v1 tag the whole map mlib passes, which is the
+// main tag's: values held only in ID3v1 (which mlib's reader, mutagen and players show) were blanked, and
+// fields ID3v1 had empty were filled from the main tag. Its strings are Latin-1 to TagLib, byte for byte,
+// so a Shift-JIS ID3v1 put back is its own bytes.
+struct ID3v1Fields {
+    String title, artist, album, comment;
+    unsigned int genre = 255, year = 0, track = 0;
+
+    explicit ID3v1Fields(ID3v1::Tag *t)
+        : title(t->title()), artist(t->artist()), album(t->album()), comment(t->comment()),
+          genre(t->genreNumber()), year(t->year()), track(t->track()) {}
+
+    // Puts back every field whose keys the edit left as they were (`before` is the map the edit started
+    // from, `after` the one it asked for).
+    void restoreUnasked(ID3v1::Tag *t, const PropertyMap &before, const PropertyMap &after) const {
+        auto asked = [&](const char *key) {
+            String k(key);
+            bool had = before.contains(k), has = after.contains(k);
+            return had != has || (had && before[k] != after[k]);
+        };
+        if (!asked("TITLE")) t->setTitle(title);
+        if (!asked("ARTIST")) t->setArtist(artist);
+        if (!asked("ALBUM")) t->setAlbum(album);
+        if (!asked("COMMENT")) t->setComment(comment);
+        if (!asked("GENRE")) t->setGenreNumber(genre);
+        if (!asked("DATE")) t->setYear(year);
+        if (!asked("TRACKNUMBER")) t->setTrack(track);
+    }
+};
+
+// Writes only the keys an edit changes to an MP3's or AIFF's ID3v2 tag (issue 46): the frames holding
+// them are removed and new ones made (`Frame::createTextualFrame`, TagLib's own key → frame table); every
+// other frame stays as it was read (TIPL's roles, unknown frames, private frames, TXXX, the text encoding
+// of each). TagLib's setProperties instead rebuilds every frame its property map covers from the map, which
+// lost TIPL roles and rewrote values it could not round-trip. False (nothing done) when the edit started
+// from another map than the ID3v2 tag's (an APE or ID3v1 tag's values, which must not be copied into it)
+// or a frame holds a changed key beside unchanged ones: then setProperties does the whole map.
+// The property map keys one ID3v2 frame holds, as the frame classes TagLib maps give them (`Frame::
+// asProperties` is protected; the classes' own are public); other frames hold none.
+PropertyMap framePropertiesOf(ID3v2::Frame *frame) {
+    if (auto *f = dynamic_cast<ID3v2::UserTextIdentificationFrame *>(frame)) return f->asProperties();
+    if (auto *f = dynamic_cast<ID3v2::TextIdentificationFrame *>(frame)) return f->asProperties();
+    if (auto *f = dynamic_cast<ID3v2::CommentsFrame *>(frame)) return f->asProperties();
+    if (auto *f = dynamic_cast<ID3v2::UnsynchronizedLyricsFrame *>(frame)) return f->asProperties();
+    if (auto *f = dynamic_cast<ID3v2::UserUrlLinkFrame *>(frame)) return f->asProperties();
+    if (auto *f = dynamic_cast<ID3v2::UrlLinkFrame *>(frame)) return f->asProperties();
+    return PropertyMap();
+}
+
+bool applyChangedID3v2Frames(mlib_tw_file *h, const PropertyMap &mapBefore, PropertyMap &refused) {
+    ID3v2::Tag *tag = nullptr;
+    if (auto *m = dynamic_cast<MPEG::File *>(h->file.get())) { if (m->hasID3v2Tag()) tag = m->ID3v2Tag(); }
+    else if (auto *a = dynamic_cast<RIFF::AIFF::File *>(h->file.get())) { if (a->hasID3v2Tag()) tag = a->tag(); }
+    if (!tag) return false;
+    PropertyMap own = tag->properties();
+    if (own != mapBefore) return false;
+    std::vector<String> changed;
+    for (const auto &entry : h->pending) {
+        if (!own.contains(entry.first) || own[entry.first] != entry.second) changed.push_back(entry.first);
+    }
+    for (const auto &entry : own) {
+        if (!h->pending.contains(entry.first)) changed.push_back(entry.first);
+    }
+    auto isChanged = [&](const String &key) { return std::find(changed.begin(), changed.end(), key) != changed.end(); };
+    std::vector<ID3v2::Frame *> remove;
+    for (auto *frame : tag->frameList()) {
+        PropertyMap held = framePropertiesOf(frame);
+        bool hit = false, other = false;
+        for (const auto &entry : held) (isChanged(entry.first) ? hit : other) = true;
+        if (hit && other) return false;
+        if (hit) remove.push_back(frame);
+    }
+    for (auto *frame : remove) tag->removeFrame(frame, true);
+    for (const auto &key : changed) {
+        if (!h->pending.contains(key)) continue;
+        ID3v2::Frame *frame = ID3v2::Frame::createTextualFrame(key, h->pending[key]);
+        if (frame) tag->addFrame(frame); else refused.insert(key, h->pending[key]);
+    }
+    // The ID3v1 tag as TagLib's setProperties would have set it (`ID3v1Fields` then puts back what the
+    // edit did not ask for).
+    if (auto *m = dynamic_cast<MPEG::File *>(h->file.get())) { if (m->hasID3v1Tag()) m->ID3v1Tag()->setProperties(h->pending); }
+    return true;
+}
+
 const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
 
 }  // namespace
@@ -483,7 +581,13 @@ void mlib_tw_add(mlib_tw_file *file, const char *key, const char *value) {
 int mlib_tw_apply(mlib_tw_file *file) {
     file->unsupported.clear();
     try {
-        PropertyMap refused = file->file->setProperties(file->pending);
+        ID3v1::Tag *v1 = id3v1Of(file->file.get());
+        std::unique_ptr<ID3v1Fields> v1Before;
+        PropertyMap mapBefore = file->file->properties();
+        if (v1) v1Before = std::make_unique<ID3v1Fields>(v1);
+        PropertyMap refused;
+        if (!applyChangedID3v2Frames(file, mapBefore, refused)) refused = file->file->setProperties(file->pending);
+        if (v1) v1Before->restoreUnasked(v1, mapBefore, file->pending);
         applyFreeform(file, refused);
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.

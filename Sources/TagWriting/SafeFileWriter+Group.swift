@@ -29,6 +29,12 @@ extension SafeFileWriter {
             var original: FileIdentity
             var patches: [(offset: Int64, bytes: [UInt8])]
             var ranges: [(offset: Int64, old: [UInt8])]
+            var check: Checked?
+        }
+        /// A write to check (`WriteCheck`) and the file as read before it.
+        struct Checked {
+            var check: WriteCheck
+            var before: WriteCheck.Snapshot
         }
         private struct Copy {
             var index: Int
@@ -37,11 +43,15 @@ extension SafeFileWriter {
             var fd: Int32
             var original: FileIdentity
             var size: Int
+            var check: Checked?
         }
         private var inPlace: [InPlace] = []
         private var copies: [Copy] = []
         /// Per index added, what became of it once known (failures are known at `add`).
         private var outcomes: [Int: Result<(Method, Int), TagWriteError>] = [:]
+        /// Called with each in-place file once its journal entry is durable, before its last check and its
+        /// write: what tests use to change a file in that window (another program's edit).
+        var beforeInPlaceWrite: (@Sendable (MediaPath) -> Void)?
 
         /// `paths`: every file the group may write (their directories go in the pending entry).
         init(writer: SafeFileWriter, paths: [MediaPath]) {
@@ -56,8 +66,9 @@ extension SafeFileWriter {
         }
 
         /// Prepares `rendering` of `path` (read as `original`): checks and saves the old bytes of an
-        /// in-place write; makes the copy of a rewrite. Nothing is overwritten before `commit`.
-        func add(_ index: Int, _ rendering: TagFile.Rendering, to path: MediaPath, original: FileIdentity) {
+        /// in-place write; makes the copy of a rewrite. Nothing is overwritten before `commit`. With `check`,
+        /// the file is read now (`WriteCheck.Snapshot`) and the written bytes are compared with it in `commit`.
+        func add(_ index: Int, _ rendering: TagFile.Rendering, to path: MediaPath, original: FileIdentity, check: WriteCheck? = nil) {
             signal(SIGXFSZ, SIG_IGN)           // a file-size limit fails the write instead of killing mlib halfway
             do {
                 guard original.isWritable else { throw TagWriteError.readOnly(path.string) }
@@ -65,6 +76,7 @@ extension SafeFileWriter {
                 case .patches(let patches) where patches.isEmpty:
                     outcomes[index] = .success((.unchanged, 0))
                 case .patches(let patches):
+                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path)) }
                     let fd = try SafeFileWriter.openForWriting(path, original: original)
                     var ranges: [(offset: Int64, old: [UInt8])] = []
                     for patch in patches {
@@ -74,9 +86,12 @@ extension SafeFileWriter {
                         }
                         ranges.append((patch.offset, old))
                     }
-                    inPlace.append(InPlace(index: index, path: path, fd: fd, original: original, patches: patches, ranges: ranges))
+                    inPlace.append(InPlace(index: index, path: path, fd: fd, original: original, patches: patches, ranges: ranges, check: checked))
                 case .content(let content):
-                    copies.append(try makeCopy(index, content, of: path, original: original))
+                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path)) }
+                    var copy = try makeCopy(index, content, of: path, original: original)
+                    copy.check = checked
+                    copies.append(copy)
                 }
             } catch let error as TagWriteError {
                 outcomes[index] = .failure(error)
@@ -144,6 +159,15 @@ extension SafeFileWriter {
             var written: [InPlace] = []
             var undoFailed = false
             for file in files {
+                beforeInPlaceWrite?(file.path)
+                // The last check, right before the write: the journal's write and fsyncs took milliseconds,
+                // in which another program may have rewritten the file; the patches were computed from the
+                // bytes read at `add`, and are written only over those same bytes.
+                guard (try? FileIdentity.of(fd: file.fd, path: file.path.string)) == file.original,
+                      file.ranges.allSatisfy({ FileIO.read(file.fd, count: $0.old.count, at: $0.offset) == $0.old }) else {
+                    outcomes[file.index] = .failure(.changedMeanwhile(file.path.string))
+                    continue
+                }
                 var bytes = 0
                 var failure: Int32?
                 for patch in file.patches {
@@ -167,6 +191,16 @@ extension SafeFileWriter {
                     if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
                     outcomes[file.index] = .failure(.system("fsync", file.path.string, code))
                 }
+            } else {
+                // The check, while the entry still holds the old bytes: a file that changed more than asked
+                // goes back to them now (or, failing that, at the next command, from the entry).
+                for file in written {
+                    guard let checked = file.check else { continue }
+                    let differences = checked.check.differences(checked.before, WriteCheck.Snapshot(file.path))
+                    guard !differences.isEmpty else { continue }
+                    if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
+                    outcomes[file.index] = .failure(.wouldDamage(file.path.string, differences))
+                }
             }
             if undoFailed { close(entry.fd) } else { writer.journal.finish(entry) }
         }
@@ -184,6 +218,12 @@ extension SafeFileWriter {
                 if let code {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))
+                } else if let checked = copy.check,
+                          case let differences = checked.check.differences(checked.before, WriteCheck.Snapshot(copy.copy)),
+                          !differences.isEmpty {
+                    // The check: the copy changed more than asked; the file stays as it is.
+                    _ = copy.copy.withCString(unlink)
+                    outcomes[copy.index] = .failure(.wouldDamage(copy.path.string, differences))
                 } else if (try? FileIdentity.of(path: copy.path)) != copy.original {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(.changedMeanwhile(copy.path.string))

@@ -64,9 +64,17 @@ public struct TagEdit: Sendable {
 /// Edits files' tags through TagLib, safely (`SafeFileWriter`): the library's one tag writer.
 public struct TagWriter: Sendable {
     public let journal: TagJournal
+    /// Whether a write stands without the check (`WriteCheck`) that it changed only the fields asked, the
+    /// pictures and rating asked, and not the audio. Off by default; `mlib tag --force` turns it on, for a
+    /// difference the user has read and accepts (a damaged file whose length the rewrite corrects).
+    public let force: Bool
+    /// Tests only: called with each file written in place once its journal entry is durable, right
+    /// before the writer's last check of the file and its write (`SafeFileWriter.Group`).
+    var beforeInPlaceWrite: (@Sendable (MediaPath) -> Void)?
 
-    public init(journal: TagJournal = TagJournal(directory: TagJournal.defaultDirectory())) {
+    public init(journal: TagJournal = TagJournal(directory: TagJournal.defaultDirectory()), force: Bool = false) {
         self.journal = journal
+        self.force = force
     }
 
     /// Whether mlib can write this file's tags (by its name).
@@ -115,10 +123,13 @@ public struct TagWriter: Sendable {
                 continue
             }
             let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.file))
+            group.beforeInPlaceWrite = beforeInPlaceWrite
             var reports: [TagFileReport] = []
             for (i, job) in slice.enumerated() {
                 let (report, rendering) = prepare(job.file, job.edit, render: true)
-                if let rendering { group.add(i, rendering.rendering, to: job.file, original: rendering.original) }
+                if let rendering {
+                    group.add(i, rendering.rendering, to: job.file, original: rendering.original, check: force ? nil : WriteCheck(job.edit))
+                }
                 reports.append(report)
             }
             oneCommitting.wait()
@@ -145,7 +156,8 @@ public struct TagWriter: Sendable {
             let file = try TagFile(fd: fd, size: original.size, path: path, fileExtension: file.fileExtension)
             let before = file.properties
             report.picturesBefore = file.pictureCount
-            let after = TagChange.joinSingleValued(TagChange.apply(edit.changes, to: before, totalsApart: file.keepsTotalsApart),
+            let changes = Self.toTheFieldThatHoldsIt(edit.changes, before, format: file.format)
+            let after = TagChange.joinSingleValued(TagChange.apply(changes, to: before, totalsApart: file.keepsTotalsApart),
                                                    file.isSingleValued)
             if !Self.sameMap(before, after) { report.unsupported = file.setProperties(after) }
             if edit.removePictures || edit.picture != nil { file.removePictures() }
@@ -175,12 +187,25 @@ public struct TagWriter: Sendable {
             report.outcome = .planned
             guard render else { return (report, nil) }
             if !original.isWritable { throw TagWriteError.readOnly(path) }
-            return (report, (try file.render(), original))
+            let rendering = try file.render()
+            // Changes planned and nothing to write: TagLib dropped the edit. Not "already as asked".
+            if case .patches(let patches) = rendering, patches.isEmpty { throw TagWriteError.nothingWritten(path) }
+            return (report, (rendering, original))
         } catch {
             report.outcome = .failed
             report.error = "\(error)"
             return (report, nil)
         }
+    }
+
+    /// The changes with a comment aimed at the key the file holds its comment in: a Vorbis comment
+    /// (FLAC, Ogg) with DESCRIPTION and no COMMENT (as ffmpeg and many rippers write it, and mlib's reader
+    /// reads it as the comment) gets its DESCRIPTION changed, not a second comment beside it that ffprobe
+    /// and FFmpeg-based players never show.
+    static func toTheFieldThatHoldsIt(_ changes: [TagChange], _ map: [(key: String, value: String)], format: String) -> [TagChange] {
+        guard format == "flac" || format.hasPrefix("ogg"), !map.contains(where: { $0.key == "COMMENT" }),
+              map.contains(where: { $0.key == "DESCRIPTION" }) else { return changes }
+        return changes.map { $0.key == "COMMENT" ? TagChange(field: $0.field, key: "DESCRIPTION", operation: $0.operation) : $0 }
     }
 
     static func sameMap(_ a: [(key: String, value: String)], _ b: [(key: String, value: String)]) -> Bool {

@@ -23,7 +23,10 @@ struct Tag: AsyncParsableCommand {
             mlib shows old → new per file (a summary for many), asks before writing more than 5 files on a \
             terminal, then writes each file so that it is always wholly old or wholly new: in place behind an \
             undo journal when the new tag fits, else as a copy renamed over the file. A read-only file, a file \
-            changed meanwhile and a full disk are refused with the file untouched. The written files' items \
+            changed meanwhile and a full disk are refused with the file untouched. After each write mlib reads \
+            the file again and compares every other field, the pictures and the audio packets with what it \
+            read before; a write that changed more than asked is undone (or its copy dropped) and reported, \
+            the file as it was (--force writes it anyway). The written files' items \
             are read again at once (ids, play counts, ratings and playlist entries kept). Ctrl-C stops between \
             groups of files: the group being written is finished, the files not begun stay as they were, and \
             mlib says how many of each.
@@ -34,7 +37,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
               mlib tag album:Homogenic --write-ratings
 
-            \(ExitStatus.help(one: "a file could not be written (the others were), or nothing matches", interruptible: true))
+            \(ExitStatus.help(one: "a file could not be written or its write was undone by the check (the others were written), or nothing matches", interruptible: true))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -62,6 +65,9 @@ struct Tag: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print a JSON report: per file the changes, the outcome and the bytes written.")
     var json = false
+
+    @Flag(name: .long, help: "Write even where the check after each write finds that more changed than asked (other fields, pictures, the audio packets): only for a difference you have read in mlib's refusal and accept, such as a damaged file's length that the rewrite corrects (see mlib(1), TAGS, The check).")
+    var force = false
 
     @Argument(help: ArgumentHelp("Changes (FIELD=VALUE, FIELD+=VALUE, FIELD!) and the query (or, with --files, the files).",
                                  valueName: "change-or-query"), completion: Completions.queryTerms)
@@ -115,7 +121,7 @@ struct Tag: AsyncParsableCommand {
             edits[item.path] = own
         }
 
-        let writer = TagWriter()
+        let writer = TagWriter(force: force)
         let mayAsk = !yes && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         var reports: [TagFileReport]
         if dryRun || mayAsk {

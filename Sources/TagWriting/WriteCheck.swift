@@ -1,0 +1,195 @@
+import MediaDecode
+import MediaModel
+import MediaProbe
+
+/// The check that a tag write changed what was asked and nothing else (issue 46): the file is read as
+/// `mlib info` reads it (`MediaProbe`) before the write and the new bytes after (the copy before its rename,
+/// or the file right after an in-place write, while its old bytes are still at hand), and every difference
+/// outside the fields asked is a reason to keep the old file:
+/// - every key of the reader's tag map (`MediaItem.tags`: the union of the file's tags, ID3v1 values behind
+///   an ID3v2 tag included), except the keys the edit names and the keys the reader takes the same field
+///   from (a comment in DESCRIPTION, a track total in TRACKTOTAL…);
+/// - the tag-read properties the map does not show (media kind, artwork, tag rating), the same way;
+/// - what the container says: the streams (kind, codec, rate, channels, depth, size), the length (within
+///   0.1 s or 0.5 %: a length estimated from the file size moves with the tag's size), partial or not,
+///   chapters, the tag types present (an ID3v2.2 tag written as 2.4 aside: TagLib cannot write 2.2);
+/// - the pictures (type, MIME type, size), unless the edit replaces or removes them;
+/// - the first 16 KiB of the audio payload (`AudioPayload`, the scanner's evidence of the same audio), and
+///   every packet the demuxer hands a decoder (`AudioPacketDigest`): the same packets decode to the same
+///   audio, and a file whose container no longer reaches its audio (a FORM size cut short, chunk offsets
+///   that miss) hands over others or none.
+/// A file that read before and does not read after is a difference; one that did not read before is
+/// compared by the payload alone.
+struct WriteCheck: Sendable {
+    /// Keys of the reader's tag map the edit may change.
+    let tagKeys: Set<String>
+    /// Properties the edit may change.
+    let properties: Set<MediaProperty>
+    let picturesMayChange: Bool
+    /// Keys set or added to, each with the other keys the reader reads that same field from.
+    let sameField: [(key: String, others: [String])]
+
+    /// Keys the reader reads one field from (`TagMapping`): a field held in one of the others is the
+    /// field a write of the key must change, not add beside it.
+    static let sameFieldKeys: [String: [String]] = [
+        "COMMENT": ["DESCRIPTION"], "ALBUMARTIST": ["ALBUM ARTIST"], "GROUPING": ["CONTENTGROUP"], "LYRICS": ["UNSYNCEDLYRICS"],
+    ]
+
+    /// The reader's keys of one field: the key written and the keys `TagMapping` reads the same field from.
+    static let readerKeys: [String: [String]] = [
+        "COMMENT": ["COMMENT", "DESCRIPTION"],
+        "ALBUMARTIST": ["ALBUMARTIST", "ALBUM ARTIST"],
+        "GROUPING": ["GROUPING", "CONTENTGROUP"],
+        "LYRICS": ["LYRICS", "UNSYNCEDLYRICS"],
+        "TRACKNUMBER": ["TRACKNUMBER", "TRACKTOTAL", "TOTALTRACKS"],
+        "TRACKTOTAL": ["TRACKNUMBER", "TRACKTOTAL", "TOTALTRACKS"],
+        "DISCNUMBER": ["DISCNUMBER", "DISCTOTAL", "TOTALDISCS"],
+        "DISCTOTAL": ["DISCNUMBER", "DISCTOTAL", "TOTALDISCS"],
+        "DATE": ["DATE", "YEAR"],
+        "COMPILATION": ["COMPILATION", "TCMP", "ITUNESCOMPILATION"],
+    ]
+
+    /// The rating keys the reader takes a tag rating from (`TagRating.keys`).
+    static let ratingKeys = ["POPM", "FMPS_RATING", "RATE", "WM/SHAREDUSERRATING", "RATING"]
+
+    init(_ edit: TagEdit) {
+        var keys: Set<String> = []
+        var properties: Set<MediaProperty> = []
+        for change in edit.changes {
+            let written = Self.readerKeys[change.key] ?? [change.key]
+            keys.formUnion(written)
+            for (property, key) in TagFieldMapping.keys where written.contains(key) { properties.insert(property) }
+            // The media kind is read from the genre ("Podcast") and from MEDIA_TYPE.
+            if change.key == "GENRE" || change.key == "MEDIA_TYPE" { properties.insert(.mediaType) }
+        }
+        if let rating = edit.rating, rating > 0 {
+            keys.formUnion(Self.ratingKeys)
+            properties.insert(.tagRating)
+        }
+        sameField = edit.changes.compactMap { change in
+            if case .remove = change.operation { return nil }
+            return Self.sameFieldKeys[change.key].map { (change.key, $0) }
+        }
+        picturesMayChange = edit.picture != nil || edit.removePictures
+        if picturesMayChange { properties.insert(.hasArtwork) }
+        tagKeys = keys
+        self.properties = properties
+    }
+
+    /// What the check compares of one file.
+    struct Snapshot: Sendable {
+        var result: ProbeResult?
+        /// Why the file did not read, when it did not.
+        var failure: String?
+        var payload: [UInt8]?
+        var packets: AudioPacketDigest?
+
+        /// Reads `path` as `mlib info` does (`.streams`: FFmpeg's view of the streams too).
+        init(_ path: MediaPath) {
+            do {
+                let file = try MediaFile(path)
+                payload = AudioPayload.leadingBytes(of: file)
+                packets = AudioPacketDigest.of(path)
+                result = try MediaProbe.probe(file, detail: .streams)
+            } catch {
+                failure = error.reason
+            }
+        }
+    }
+
+    /// The properties compared outside the tag map: tag-read ones the map does not show, and the stream's.
+    /// Not compared: the file's size and time, the bit rate (a file average moves with the tag's size) and
+    /// the partial read's reason (it may name offsets).
+    static let comparedProperties: [MediaProperty] = [
+        .mediaType, .hasArtwork, .tagRating, .container, .audioCodec, .videoCodec, .sampleRate, .channels,
+        .bitDepth, .width, .height, .frameRate, .fileType, .isPartial, .chapterCount,
+    ]
+
+    /// Each difference outside what the edit may change, as "what: old → new"; [] when there is none.
+    func differences(_ before: Snapshot, _ after: Snapshot) -> [String] {
+        var out: [String] = []
+        if before.payload != after.payload { out.append("the audio payload (its first \(AudioPayload.window / 1024) KiB)") }
+        if let old = before.packets, old != after.packets,
+           !(Self.lastPacketHoldsTheTag(before) && old.packets == after.packets?.packets && old.hashBeforeLast == after.packets?.hashBeforeLast) {
+            out.append("the audio packets (\(old) → \(after.packets.map { "\($0)" } ?? "none read"))")
+        }
+        guard let old = before.result else { return out }
+        guard let new = after.result else {
+            out.append("the file no longer reads (\(after.failure ?? "unknown"))")
+            return out
+        }
+        for key in Set(old.item.tags.keys).union(new.item.tags.keys).sorted() where !tagKeys.contains(key) {
+            if picturesMayChange, Self.isPictureKey(key) { continue }
+            let a = old.item.tags[key], b = new.item.tags[key]
+            if a != b, !spellsAnAskedKey(key, old.item.tags, new.item.tags) { out.append("\(key): \(Self.shown(a)) → \(Self.shown(b))") }
+        }
+        // A field the file held under another key only, now also under the key written: two values of one
+        // field (a FLAC's comment in DESCRIPTION, a new COMMENT beside it), the old one still read by others.
+        for (key, others) in sameField where old.item.tags[key] == nil {
+            for other in others {
+                if let stale = old.item.tags[other], new.item.tags[other] == stale, let written = new.item.tags[key], written != stale {
+                    out.append("\(other): \(Self.shown(stale)) kept beside the new \(key) (the file holds this field in \(other))")
+                }
+            }
+        }
+        for property in Self.comparedProperties where !properties.contains(property) {
+            let a = old.item[property], b = new.item[property]
+            if a != b { out.append("\(property.rawValue): \(Self.shown(a?.description)) → \(Self.shown(b?.description))") }
+        }
+        for property in [MediaProperty.playbackDuration, .declaredDuration] {
+            let a = old.item[property]?.real, b = new.item[property]?.real
+            if !Self.sameLength(a, b) { out.append("\(property.rawValue): \(Self.shown(a.map { "\($0)" })) → \(Self.shown(b.map { "\($0)" }))") }
+        }
+        // Pictures are compared below: an attached picture's stream, and WavPack's or APE's cover that FFmpeg
+        // shows as an attachment, are not audio.
+        let streams = { (r: ProbeResult) in r.streams.filter { !$0.isAttachedPicture && $0.kind != .attachment }.map(Self.streamFacts) }
+        if streams(old) != streams(new) {
+            out.append("streams: \(streams(old).joined(separator: ", ")) → \(streams(new).joined(separator: ", "))")
+        }
+        if !picturesMayChange, old.pictures != new.pictures {
+            let shown = { (p: [PictureInfo]) in p.isEmpty ? "none" : p.map { "\($0.type) \($0.mimeType) \($0.size) B" }.joined(separator: ", ") }
+            out.append("pictures: \(shown(old.pictures)) → \(shown(new.pictures))")
+        }
+        if old.chapters != new.chapters { out.append("chapters: \(old.chapters.count) → \(new.chapters.count)") }
+        let oldFormat = Self.tagTypes(old.tagFormat), newFormat = Self.tagTypes(new.tagFormat)
+        if oldFormat != newFormat, !(oldFormat.contains("ID3v2.2") && oldFormat.replacingOccurrences(of: "ID3v2.2", with: "ID3v2.4") == newFormat) {
+            out.append("tag types: \(Self.shown(old.tagFormat)) → \(Self.shown(new.tagFormat))")
+        }
+        return out
+    }
+
+    /// Keys a reader may show a picture under (APE's binary items, Vorbis' picture blocks and legacy cover):
+    /// compared as pictures, not as text, when the edit replaces or removes the pictures.
+    static func isPictureKey(_ key: String) -> Bool {
+        key.hasPrefix("COVER ART") || ["METADATA_BLOCK_PICTURE", "COVERART", "COVERARTMIME", "WM/PICTURE", "PICTURE", "APIC"].contains(key)
+    }
+
+    /// Monkey's Audio: FFmpeg's last packet runs to the end of the file, its APEv2 tag included.
+    static func lastPacketHoldsTheTag(_ snapshot: Snapshot) -> Bool {
+        snapshot.result?.streams.contains { $0.codec == "ape" } == true
+    }
+
+    /// A key outside those asked that holds, before and after, what an asked key holds: the same field in
+    /// another reader's spelling (FFmpeg's TMOO or WM/MOOD beside TagLib's MOOD).
+    func spellsAnAskedKey(_ key: String, _ old: [String: String], _ new: [String: String]) -> Bool {
+        tagKeys.contains { asked in old[asked] == old[key] && new[asked] == new[key] && new[key] != nil }
+    }
+
+    static func tagTypes(_ format: String?) -> String { format ?? "" }
+
+    static func streamFacts(_ s: StreamInfo) -> String {
+        "#\(s.index) \(s.kind.rawValue) \(s.codec) \(s.sampleRate.map(String.init) ?? "-") Hz \(s.channels.map(String.init) ?? "-") ch"
+            + (s.bitDepth.map { " \($0) bit" } ?? "") + (s.width.map { " \($0)x\(s.height ?? 0)" } ?? "")
+    }
+
+    /// Lengths within 0.1 s or 0.5 % of each other (both unknown counts as the same).
+    static func sameLength(_ a: Double?, _ b: Double?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return abs(a - b) <= max(0.1, 0.005 * max(a, b))
+    }
+
+    static func shown(_ value: String?) -> String {
+        guard let value else { return "(none)" }
+        return value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
+    }
+}
