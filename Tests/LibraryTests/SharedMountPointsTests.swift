@@ -76,6 +76,13 @@ struct SharedMountPointsTests {
         #expect(try beta.mlib(["ls", "--paths", "path:\(nasA)/"]).isEmpty, "alpha's mount point is not beta's")
         try beta.mlib(["rate", "path:\(nasB)/b/three.ogg", "2"])
         #expect(try alpha.items()[nasA + "/b/three.ogg"]?.rating == 2)
+        // beta plays and tags the share's item through its own mount point (alpha's path does not exist on beta).
+        try beta.mlib(["play", "--sink", "null:fast", "--record-plays", "path:\(nasB)/b/three.ogg"])
+        #expect(try alpha.mlib(["ls", "-f", "$playCount", "path:\(nasA)/b/three.ogg"]) == "1\n")
+        try beta.mlib(["tag", "--yes", "path:\(nasB)/a/two.flac", "title=Written on beta"])
+        let written = try ChildProcess.run(ChildProcess.mlib.path, ["info", "--show", "title", nasB + "/a/two.flac"])
+        #expect(written.out.contains("title=Written on beta"), "\(written.out)")
+        #expect(try beta.mlib(["ls", "-f", "$title", "path:\(nasB)/a/two.flac"]) == "Written on beta\n")
 
         // A move inside the share (on the export: both views of it) found by beta's scan keeps the id.
         for nas in [nasA, nasB] { try FileManager.default.moveItem(atPath: nas + "/a/one.mp3", toPath: nas + "/b/one.mp3") }
