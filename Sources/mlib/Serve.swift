@@ -172,8 +172,11 @@ struct Serve: AsyncParsableCommand {
         // host lacks, a song it cannot play. --all-hosts widens the Subsonic side only (its ids name items;
         // `stream` and `getCoverArt` refuse another host's, Library.reachesFile). MPD then reads through a
         // library of its own, limited to this host, with its own view (a second connection and view).
-        let mpdLibrary = allHosts && !noMpd ? try libraryOptions.library(.existing) : library
-        mpdLibrary.readThisHostOnly(true)
+        var mpdLibrary = library
+        if allHosts && !noMpd {
+            mpdLibrary = try libraryOptions.library(.existing)
+            mpdLibrary.readThisHostOnly(true)
+        }
         // Both fronts: one in-memory view of the library, with the slots each prints (the MPD server's
         // first), one change feed — a scan either runs is seen by both, and the library is held once.
         let sharedView = http != nil && !noMpd && !allHosts
