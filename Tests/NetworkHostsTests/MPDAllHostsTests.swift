@@ -35,6 +35,12 @@ struct MPDAllHostsTests {
                 try beta.run("mpc", ["-h", "127.0.0.1", "-p", port] + arguments)
             }
             let case_ = extra.isEmpty ? "MPD alone" : "MPD beside --http"
+            if !extra.isEmpty {
+                // The Subsonic side beside it still lists every host's songs.
+                let songs = try beta.client(["songs", "\(ports[0])", "alice", "pw"])
+                #expect(songs.map { $0.split(separator: "\t").last.map(String.init) ?? "" }.sorted() == ["Alphasong", "Betasong"],
+                        "--all-hosts: the Subsonic API lists both hosts' songs: \(songs)")
+            }
             let listed = try mpc(["listall"])
             #expect(listed.status == 0 && listed.out.split(separator: "\n").filter { $0.hasSuffix("song.mp3") }.count == 1,
                     "\(case_): one song under song.mp3: \(listed.out) \(listed.stderr)")
