@@ -52,11 +52,12 @@ extension Library {
     }
 
     /// Limits the store's reads to this host's items and those of the shares mounted here
-    /// (`SQLStore.readsThisHostOnly`, `SharedRoot.isMounted`, asked now), for a server that can play only
+    /// (`SQLStore.readsThisHostOnly`, `SharedRoot.isMounted`, asked now and at each refresh of a view,
+    /// `SQLStore.recheckMountedShares`), for a server that can play only
     /// the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
     public func readThisHostOnly(_ on: Bool = true) {
         guard let sql = store as? SQLStore else { return }
-        if on { sql.readShares(((try? sql.sharedRoots()) ?? []).filter(\.isMounted)) }
+        if on { sql.readMountedShares(of: (try? sql.sharedRoots()) ?? []) }
         sql.readsThisHostOnly = on
     }
 }

@@ -37,7 +37,7 @@ extension Library {
         #if PostgreSQL
         if let index = store as? PostgresIndex {
             let shareStore = try index.shareStore(share)
-            let lock = try PostgresRootLock(index: shareStore, roots: [share.path], timeout: options.lockTimeout,
+            let lock = try PostgresRootLock(index: shareStore, roots: [share.storedPath], timeout: options.lockTimeout,
                                             onWait: options.onWait, shouldStop: options.shouldStop)
             defer { withExtendedLifetime(lock) {} }
             let left = try sql.leaveShare(share)
@@ -76,19 +76,24 @@ extension Library {
         shareStore.rememberRoots(true)
         defer { shareStore.rememberRoots(false) }
         let lock = try await Self.onOwnThread {
-            HeldLock(try PostgresRootLock(index: shareStore, roots: [share.path], timeout: options.lockTimeout,
+            // Keyed by the share's stored path: one lock for every host, wherever each mounts it.
+            HeldLock(try PostgresRootLock(index: shareStore, roots: [share.storedPath], timeout: options.lockTimeout,
                                           onWait: options.onWait, shouldStop: options.shouldStop))
         }
         defer { withExtendedLifetime(lock) {} }
         // As in `scan`: a tag write interrupted meanwhile is completed before the scan reads its file.
         let tagRecovery = TagJournal.recoverInterruptedWrites()
-        var scanner = MediaScanner(index: shareStore, width: options.width, batchSize: options.batchSize,
+        // A host mounting the share elsewhere than where its rows are stored scans through the translation.
+        let scanned: any ScanStore = share.isRelocated ? MountedShareStore(shareStore, share: share) : shareStore
+        var scanner = MediaScanner(index: scanned, width: options.width, batchSize: options.batchSize,
                                    shouldStop: options.shouldStop, progress: options.progress)
         scanner.excludes = options.excludes
         scanner.weakEvidenceAcrossScans = options.weakEvidenceAcrossScans
         let summary = try await scanner.scan(directories)
         let interrupted = summary.interrupted || options.shouldStop()
-        let playlists = interrupted ? PlaylistMirror.Report()
+        // Playlist files in a share are mirrored by the hosts that mount it where its rows are stored: the
+        // mirror's sources and entries are paths, which `MountedShareStore` does not translate.
+        let playlists = interrupted || share.isRelocated ? PlaylistMirror.Report()
             : PlaylistMirror.sync(summary.playlistFiles, into: shareStore, completeRoots: summary.completeRoots)
         if summary.removed > 0 { try shareStore.trimItemChanges(keepingRemoved: Self.removalsLogged) }
         return ScanResult(summary: summary, playlists: playlists, interrupted: interrupted, tagRecovery: tagRecovery)

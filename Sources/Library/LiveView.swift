@@ -270,12 +270,15 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 state.ticks += 1
                 return state.ticks % Self.modificationProbeEvery == 0
             }
+            // A server's shares mounted or unmounted since the last look (issue 38): the items it may list
+            // changed without a write, so the view is read again.
+            let rescoped = (store as? SQLStore)?.recheckMountedShares(alsoFor: buildStore as? SQLStore) ?? false
             var version = try feed.viewVersion(probingModifications: probe)
             let old = snapshot
-            let applied = lock.withLock { state.applied } ?? old.version
+            let applied = rescoped ? nil : lock.withLock { state.applied } ?? old.version
             if !probe { version.newestModification = applied?.newestModification }
             // With a change log the log is asked every time: PostgreSQL's token may stay put while items change.
-            guard force || version != applied || version.changeToken != nil else { return false }
+            guard force || rescoped || version != applied || version.changeToken != nil else { return false }
             let started = ContinuousClock.now
             let new: LibrarySnapshot
             let report: RefreshReport

@@ -2,25 +2,48 @@ import Foundation
 import MediaModel
 
 /// A root several hosts of a PostgreSQL library share (issue 38: one NAS share mounted on several hosts),
-/// as this host joined it: its name and where this host mounts it.
+/// as this host joined it: its name, where this host mounts it, and where its items are stored.
 ///
 /// A share is recognised by its name, which the user gives on each host (`mlib root add DIR --share NAME`):
 /// mlib cannot tell two hosts' mounts of one export apart from two different exports reliably (an NFS
 /// mount's device number differs per host; a filesystem UUID is not seen through NFS or SMB). Its root,
 /// items, failures and mount records are rows of the pseudo-host `hostID` ("share:NAME"), so every host
 /// that scans it reads and writes the same rows: one id per file, plays, ratings and playlist entries on
-/// it, a move found by any host's scan keeping the id. Every host mounts a share at the same path (the
-/// share's items are stored by path); joining it at another path is refused with the path to use.
+/// it, a move found by any host's scan keeping the id.
+///
+/// Each host mounts the share where it likes (`/mnt/nas` on one, `/media/music` on another). The share's
+/// rows are stored under its `storedPath`, the mount point of the host that made it (the share's row in
+/// `roots`); each host's own mount point is its row in `shares`. The translation between the two is here
+/// and only here (`local(_:)`, `stored(_:)`), applied at the store's boundary: a scan of the share runs on
+/// `MountedShareStore` (the scanner sees this host's paths, the rows keep the stored ones), and a host's
+/// reads of items (`SQLStore.itemColumns`, path predicates, `item(path:)`) give and take this host's paths.
 ///
 /// An SQLite library is one host's: it has no shares (`SharedRoot.singleHostRefusal`).
 public struct SharedRoot: Sendable, Hashable {
     public var name: String
-    /// Where this host mounts the share (the share's root).
+    /// Where this host mounts the share (the share's root, as this host's commands and servers name it).
     public var path: MediaPath
+    /// Where the share's rows are stored: the mount point of the host that made the share.
+    public var storedPath: MediaPath
 
-    public init(name: String, path: MediaPath) {
+    public init(name: String, path: MediaPath, storedPath: MediaPath? = nil) {
         self.name = name
         self.path = path
+        self.storedPath = storedPath ?? path
+    }
+
+    /// Whether this host mounts the share elsewhere than where its rows are stored (its paths are translated).
+    public var isRelocated: Bool { storedPath != path }
+
+    /// A stored path of the share as this host reaches it (a path outside the share unchanged).
+    public func local(_ stored: MediaPath) -> MediaPath { Self.replacing(storedPath, with: path, in: stored) }
+
+    /// This host's path of a file in the share as the share's rows store it (a path outside it unchanged).
+    public func stored(_ local: MediaPath) -> MediaPath { Self.replacing(path, with: storedPath, in: local) }
+
+    private static func replacing(_ prefix: MediaPath, with other: MediaPath, in path: MediaPath) -> MediaPath {
+        guard prefix != other, path == prefix || path.hasPrefix(directory: prefix) else { return path }
+        return MediaPath(bytes: other.bytes + path.bytes.dropFirst(prefix.bytes.count))
     }
 
     /// The pseudo-host whose rows the share's are.

@@ -42,7 +42,9 @@ public struct PlaylistWriter: Sendable {
         return writer.finish()
     }
 
-    public mutating func append(_ item: MediaItem) {
+    /// `host`: whose file the item is, written in the JSON format only (a "host" member after "path", as
+    /// `mlib ls --json` writes it) when a shared library's listing holds several hosts' items.
+    public mutating func append(_ item: MediaItem, host: String? = nil) {
         count += 1
         switch format {
         case .m3u, .m3u8: M3U.append(item, utf8Only: format == .m3u8, locations: locations, to: &out)
@@ -51,7 +53,12 @@ public struct PlaylistWriter: Sendable {
         case .jspf: JSPF.append(item, number: count, locations: locations, to: &out)
         case .json:
             out.append(count == 1 ? "\n" : ",\n")
-            out.append(json: item.json(path: locations.pathAsWritten(item.path)))
+            var json = item.json(path: locations.pathAsWritten(item.path))
+            if let host, case .object(var members) = json {
+                members.insert(("host", .string(host)), at: min(1, members.count))
+                json = .object(members)
+            }
+            out.append(json: json)
         }
     }
 

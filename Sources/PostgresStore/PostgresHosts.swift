@@ -1,5 +1,6 @@
 import Foundation
 import MediaIndex
+import MediaModel
 
 /// The hosts of a shared PostgreSQL library (`hosts`, "pg v11"): each opening host is recorded by its id,
 /// renamed when its name changed, refused when its identity is in doubt, and given the rows an earlier mlib
@@ -18,24 +19,30 @@ enum PostgresHosts {
     /// - a name given by `MLIB_HOST` that another host (another id) goes by: `MLIB_HOST` labels this host,
     ///   it cannot make this host act on another's roots (that takes `MLIB_HOST_ID`).
     /// What `register` needs to know, in five text columns: the hosts of `me`'s id or name, and a 'legacy' row
-    /// when rows under `me`'s name are there to adopt. Sent with the schema's own question at opening
+    /// when rows under `me`'s name are there to adopt; and a 'share' row (name, this host's mount point and
+    /// the share's stored path, in hex) per share `me` mounts elsewhere than where its rows are stored, which
+    /// every item read of this host translates (`relocatedShares`). Sent with the schema's own question at opening
     /// (`PostgresSchema.migrate(asking:)`): an up-to-date host opens the library in one round trip.
     static func probe(_ me: HostIdentity) -> SQLStatement {
         """
         SELECT 'host', id, name, machine, NULL FROM hosts WHERE id = \(me.id) OR name = \(me.name)
         UNION ALL SELECT 'legacy', NULL, NULL, NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM hosts WHERE id = \(me.name))
             AND (EXISTS (SELECT 1 FROM roots WHERE host = \(me.name)) OR EXISTS (SELECT 1 FROM items WHERE host = \(me.name)))
+        UNION ALL SELECT 'share', s.name, encode(s.path, 'hex'), encode(r.path, 'hex'), NULL
+            FROM shares s JOIN roots r ON r.host = \(SharedRoot.prefix) || s.name WHERE s.host = \(me.id) AND s.path <> r.path
         """
     }
 
     /// `known`: `probe`'s rows, when the opening asked (nil: ask now).
-    static func register(_ session: PostgresSession, _ me: HostIdentity, known: [SQLRow]? = nil) throws {
+    /// Returns `probe`'s rows.
+    @discardableResult
+    static func register(_ session: PostgresSession, _ me: HostIdentity, known: [SQLRow]? = nil) throws -> [SQLRow] {
         let machine = machineDigest(me.machine)
         let rows = try known ?? session.run { x in try x.rows(probe(me)) }
         let state = (hosts: rows.filter { $0.text(0) == "host" }, legacy: rows.contains { $0.text(0) == "legacy" })
         try check(state.hosts, me, machine)
         let recorded = state.hosts.first { $0.text(1) == me.id }
-        if let recorded, recorded.text(2) == me.name, recorded.text(3) == machine, !state.legacy { return }
+        if let recorded, recorded.text(2) == me.name, recorded.text(3) == machine, !state.legacy { return rows }
         try session.transaction { x in
             try x.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
             // Read again under the lock: another host may have registered or adopted meanwhile.
@@ -53,6 +60,27 @@ enum PostgresHosts {
                         AND NOT EXISTS (SELECT 1 FROM hosts WHERE id = \(me.name))
                     """)
             }
+        }
+        return rows
+    }
+
+    /// The shares `me` mounts elsewhere than where their rows are stored, from `probe`'s 'share' rows.
+    static func relocatedShares(_ rows: [SQLRow]) -> [SharedRoot] {
+        func path(_ hex: String?) -> MediaPath? {
+            guard let hex, hex.count % 2 == 0 else { return nil }
+            var bytes: [UInt8] = []
+            var i = hex.startIndex
+            while i < hex.endIndex {
+                let next = hex.index(i, offsetBy: 2)
+                guard let byte = UInt8(hex[i..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                i = next
+            }
+            return MediaPath(bytes: bytes)
+        }
+        return rows.filter { $0.text(0) == "share" }.compactMap { row in
+            guard let name = row.text(1), let mount = path(row.text(2)), let stored = path(row.text(3)) else { return nil }
+            return SharedRoot(name: name, path: mount, storedPath: stored)
         }
     }
 

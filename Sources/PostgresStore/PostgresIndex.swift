@@ -28,7 +28,7 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
         try self.init(location, identity: identity, readAhead: nil)
         let known = try PostgresSchema.migrate(session, creating: mode == .create, asking: PostgresHosts.probe(identity))
         do {
-            try PostgresHosts.register(session, identity, known: known)
+            noteRelocatedShares(PostgresHosts.relocatedShares(try PostgresHosts.register(session, identity, known: known)))
         } catch let refusal as PostgresHosts.Refusal {
             throw IndexError.cannotOpen(database: location.description, reason: refusal.reason)
         }
@@ -40,7 +40,9 @@ public final class PostgresIndex: SQLStore, @unchecked Sendable {
 
     /// Another connection to the same library (the scanner reads directory state on it while it writes).
     public func secondConnection() throws -> PostgresIndex {
-        try PostgresIndex(location, identity: identity, readAhead: nil)
+        let second = try PostgresIndex(location, identity: identity, readAhead: nil)
+        second.noteRelocatedShares(relocatedShares.withLock { $0 })
+        return second
     }
 
     /// A store on a connection of its own (`secondConnection`, a share's store: `shareStore`).
@@ -82,6 +84,8 @@ extension PostgresIndex: WriteNotifying {
         feed.readsThisHostOnly = readsThisHostOnly
         let shares = readableShares.withLock { $0 }   // the shares mounted here, which a server lists too
         feed.readableShares.withLock { $0 = shares }
+        let relocated = relocatedShares.withLock { $0 }   // the view's items at this host's mount points
+        feed.relocatedShares.withLock { $0 = relocated }
         let cache = userCache
         try feed.session.listen(PostgresStoreConnection.writesChannel, onNotification: { cache.invalidate(); heard() },
                                 onListening: { on in cache.setListening(on); heard() })

@@ -107,6 +107,14 @@ extension Call {
         } else {
             throw SubsonicError.notFound("Cover art \(id)")
         }
+        // Under `serve --all-hosts` the song may be another host's: the cover file and the picture of this
+        // host's file at its path are another file's (the rule `stream` follows).
+        if let item {
+            let persistentID = view.ids[Int(item)]
+            guard try await server.offLoop({ [library = server.library] in try library.reachesFile(ofItem: persistentID) }) else {
+                throw SubsonicError.notFound("Cover art \(id) (its song is on another host)")
+            }
+        }
         let songPath = item.map { view.paths[Int($0)] }
         let folder = directory ?? songPath?.directory
         let roots = view.roots

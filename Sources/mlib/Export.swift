@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaIndex
 import MediaModel
 import Playlists
 
@@ -46,7 +47,10 @@ struct Export: AsyncParsableCommand {
         let query = try PlaylistQuery.query(query, sort: sortOptions, limit: limit)
         let index = try libraryOptions.open()
         var writer = outputOptions.writer(title: title)
-        try index.forEachItem(query) { writer.append($0) }
+        // Items of several hosts (a shared PostgreSQL library): the JSON format says whose file each is, as
+        // `ls --json` does; one host's items are written as they always were.
+        let hosts = writer.format == .json ? try (index as? SQLStore)?.hostLabels(ifSeveral: query) : nil
+        try index.forEachItem(query) { writer.append($0, host: hosts?[$0.persistentID]) }
         // An empty result never replaces a playlist (a typo in a cron job would have emptied a good one).
         if writer.count == 0 { throw CLIError.nothingMatches("no items match; nothing written") }
         try outputOptions.emit(writer.finish())

@@ -19,8 +19,9 @@ struct Root: ParsableCommand {
 
             On a PostgreSQL library shared by several hosts, `mlib root add DIR --share NAME` on each host \
             that mounts one NAS share at DIR makes the share one set of items (one id per file, its plays, \
-            ratings and playlist entries seen from every host), scanned by whichever host scans it. Every \
-            host mounts a share at the same path. `mlib root forget DIR` then leaves the share on this host \
+            ratings and playlist entries seen from every host), scanned by whichever host scans it. Each \
+            host mounts the share where it likes and sees its items at its own mount point (`mlib root move` \
+            moves this host's mount point only). `mlib root forget DIR` then leaves the share on this host \
             only: its items stay for the others (the last host to leave forgets them). A host where the \
             share is not mounted (its mount point missing or empty) removes nothing of it, and its servers \
             do not list its items. An SQLite library is one host's: --share is refused there.

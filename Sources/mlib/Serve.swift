@@ -133,7 +133,7 @@ struct Serve: AsyncParsableCommand {
         return configuration
     }
 
-    @Flag(help: "On a library shared by several hosts (PostgreSQL), list and serve every host's items, not only this host's (another host's songs then fail to play here).")
+    @Flag(help: "On a library shared by several hosts (PostgreSQL), list every host's items on the Subsonic API, not only this host's (another host's songs then fail to play here). MPD always serves this host's items and the shares mounted here: its URIs are paths on this host.")
     var allHosts = false
 
     func validate() throws {
@@ -166,9 +166,20 @@ struct Serve: AsyncParsableCommand {
         let library = try libraryOptions.library(.existing)
         // Only the files this host reaches: another host's song would be another file here, or none.
         library.readThisHostOnly(!allHosts)
+        // MPD always serves only this host's items and the shares mounted here, --all-hosts or not: its URIs
+        // are paths under this host's roots, so another host's song at a path this host also has would be a
+        // second song under one URI, played (and its cover read) from this host's file; and at a path this
+        // host lacks, a song it cannot play. --all-hosts widens the Subsonic side only (its ids name items;
+        // `stream` and `getCoverArt` refuse another host's, Library.reachesFile). MPD then reads through a
+        // library of its own, limited to this host, with its own view (a second connection and view).
+        var mpdLibrary = library
+        if allHosts && !noMpd {
+            mpdLibrary = try libraryOptions.library(.existing)
+            mpdLibrary.readThisHostOnly(true)
+        }
         // Both fronts: one in-memory view of the library, with the slots each prints (the MPD server's
         // first), one change feed — a scan either runs is seen by both, and the library is held once.
-        let sharedView = http != nil && !noMpd
+        let sharedView = http != nil && !noMpd && !allHosts
             ? try LiveView(store: library.store, schema: MPDServer.viewSchema.merged(with: SubsonicServer.viewSchema))
             : nil
         var api: SubsonicServer?
@@ -208,7 +219,7 @@ struct Serve: AsyncParsableCommand {
         // A play counts when someone heard it: a device in real time, not a null or file rendering.
         configuration.recordPlays = recordPlays || spec.isListenedTo
 
-        let server = try MPDServer(player: player, library: library, configuration: configuration, view: sharedView)
+        let server = try MPDServer(player: player, library: mpdLibrary, configuration: configuration, view: sharedView)
         do { try await server.start() } catch {
             try? await server.stop()
             try? player.close()

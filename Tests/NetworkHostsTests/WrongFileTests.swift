@@ -65,5 +65,18 @@ struct WrongFileTests {
         let other = try beta.client(["stream", "\(allPorts[0])", "alice", "pw", alphaSong, out.path])
         #expect(other.first?.hasPrefix("error 70") == true, "--all-hosts: beta's stream of alpha's song: \(other)")
         #expect((try? Data(contentsOf: out)) != betaBytes, "--all-hosts: beta's file was not sent for alpha's song")
+
+        // Nor beta's cover: a cover file in beta's folder at that path is beta's folder's, not alpha's.
+        let cover = betaFile.deletingLastPathComponent().appendingPathComponent("cover.png")
+        let made = try ChildProcess.run("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:s=8x8", "-frames:v", "1", cover.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let coverBytes = try Data(contentsOf: cover)
+        try? FileManager.default.removeItem(at: out)
+        let ownCover = try beta.client(["cover", "\(allPorts[0])", "alice", "pw", betaSong, out.path])
+        #expect(ownCover.first == "ok \(coverBytes.count)", "--all-hosts: beta's own song's cover: \(ownCover)")
+        try? FileManager.default.removeItem(at: out)
+        let otherCover = try beta.client(["cover", "\(allPorts[0])", "alice", "pw", alphaSong, out.path])
+        #expect(otherCover.first?.hasPrefix("error 70") == true, "--all-hosts: beta's cover of alpha's song: \(otherCover)")
+        #expect((try? Data(contentsOf: out)) != coverBytes, "--all-hosts: beta's cover was not sent for alpha's song")
     }
 }

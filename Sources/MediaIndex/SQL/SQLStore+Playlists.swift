@@ -119,7 +119,7 @@ extension SQLStore {
     public func playlistItems(name: String) throws -> [MediaItem] {
         let rows = try read { x in
             try x.rows("""
-                SELECT p.id, e.item_id, \(raw: ItemRow.selectColumns) FROM playlists p
+                SELECT p.id, e.item_id, \(raw: itemColumns) FROM playlists p
                 LEFT JOIN (playlist_entries e JOIN items ON items.id = e.item_id AND items.missing_gen IS NULL) ON e.playlist_id = p.id
                 WHERE p.name = \(name) ORDER BY e.position
                 """)

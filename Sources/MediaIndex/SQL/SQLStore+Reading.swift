@@ -15,8 +15,8 @@ extension SQLStore {
         }
         let (predicate, hosts) = try resolvingHosts(try query.filter.normalized())
         let filter = try compiler.filter(predicate)
-        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL\(hostScope)\(hosts) AND (\(filter.condition))"
-        return (matching, filter.residual, compiler.orderBy(query.effectiveSort))
+        let matching: SQLStatement = "FROM items WHERE items.missing_gen IS NULL\(hostScope)\(hosts) AND (\(withLocalPaths(filter.condition)))"
+        return (matching, filter.residual, compiler.orderBy(query.effectiveSort).map(withLocalPaths))
     }
 
     /// The comparisons and searches in a predicate (what makes its SQL large).
@@ -40,11 +40,11 @@ extension SQLStore {
     public func forEachItem(_ query: MediaQuery, _ body: (MediaItem) throws -> Void) throws {
         let (matching, residual, order) = try compile(query)
         if residual == nil, let order {
-            let select = compiler.orderedSelect(ItemRow.selectColumns, matching, order: order, limit: query.limit, offset: query.offset)
+            let select = compiler.orderedSelect(itemColumns, matching, order: order, limit: query.limit, offset: query.offset)
             try streamRows(select) { try body(ItemRow.item($0)) }
             return
         }
-        let superset = try read { x in try x.rows("SELECT \(raw: ItemRow.selectColumns) \(matching)").map(ItemRow.item) }
+        let superset = try read { x in try x.rows("SELECT \(raw: itemColumns) \(matching)").map(ItemRow.item) }
         for item in try query.apply(to: superset) { try body(item) }
     }
 
@@ -82,15 +82,16 @@ extension SQLStore {
 
     public func item(id: Int64) throws -> MediaItem? {
         try read { x in
-            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE id = \(id) AND missing_gen IS NULL\(hostScope)").map(ItemRow.item)
+            try x.row("SELECT \(raw: itemColumns) FROM items WHERE id = \(id) AND missing_gen IS NULL\(hostScope)").map(ItemRow.item)
         }
     }
 
     /// The item at `path` (on a shared library, this host's file before another host's at the same path).
     public func item(path: MediaPath) throws -> MediaItem? {
         let preferMine: SQLStatement = host == nil ? "" : " ORDER BY CASE WHEN \(mine()) THEN 0 ELSE 1 END"
+        // A share this host mounts elsewhere stores the file under the share's path (`SharedRoot.stored`).
         return try read { x in
-            try x.row("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE path = \(path) AND missing_gen IS NULL\(hostScope)\(preferMine) LIMIT 1")
+            try x.row("SELECT \(raw: itemColumns) FROM items WHERE (\(atLocalPath(path))) AND missing_gen IS NULL\(hostScope)\(preferMine) LIMIT 1")
                 .map(ItemRow.item)
         }
     }
@@ -99,7 +100,7 @@ extension SQLStore {
     public func items(ids: [Int64]) throws -> [MediaItem] {
         guard !ids.isEmpty else { return [] }
         let rows = try read { x in
-            try x.rows("SELECT \(raw: ItemRow.selectColumns) FROM items WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL\(hostScope)")
+            try x.rows("SELECT \(raw: itemColumns) FROM items WHERE \(syntax.isIn("id", .integers(ids))) AND missing_gen IS NULL\(hostScope)")
         }
         let byID = Dictionary(rows.map(ItemRow.item).map { ($0.persistentID, $0) }, uniquingKeysWith: { a, _ in a })
         return ids.compactMap { byID[$0] }
@@ -122,7 +123,7 @@ extension SQLStore {
         let (from, keyColumns) = groupedRows(query.grouping, keys)
         let keyOrder = keyColumns.flatMap { ["(\($0)) IS NULL", $0] }.joined(separator: ", ")
         let sql: SQLStatement = """
-            SELECT \(raw: ItemRow.selectColumns), \(raw: keyColumns.joined(separator: ", ")) \(from) \(matching.droppingFrom)
+            SELECT \(raw: itemColumns), \(raw: keyColumns.joined(separator: ", ")) \(from) \(matching.droppingFrom)
             ORDER BY \(raw: keyOrder), \(raw: order)
             """
         let skip = max(0, query.offset), end = query.limit.map { skip + max(0, $0) } ?? Int.max
@@ -199,7 +200,7 @@ extension SQLStore {
         }
         // The representative is a whole item (`ls --group albums -f '$size $track'` prints its fields).
         let sql: SQLStatement = """
-            SELECT \(raw: ItemRow.selectColumns), g.n, g.d, g.g0 FROM (\(groups)) AS g JOIN items ON items.id = g.rid
+            SELECT \(raw: itemColumns), g.n, g.d, g.g0 FROM (\(groups)) AS g JOIN items ON items.id = g.rid
             ORDER BY \(raw: keyOrder)
             """ + compiler.page(limit: query.limit, offset: query.offset)
         try streamRows(sql) { row in

@@ -21,21 +21,34 @@ extension SQLStore {
         if let facts = try rememberedScanFacts() { return (facts.roots, facts.shares) }
         // The shares this host joined come in the same statement (PostgreSQL only: SQLite has no shares).
         var joined: SQLStatement = ""
-        if let host { joined = " UNION ALL SELECT path, 0, '', name FROM shares WHERE host = \(host)" }
+        if let host { joined = " UNION ALL \(joinedShares(host))" }
         let rows = try read { x in
-            try x.rows("SELECT path, complete_gen, excludes, \(raw: host == nil ? "NULL" : "NULL::text") FROM roots WHERE \(mine())\(joined) ORDER BY 1")
+            try x.rows("""
+                SELECT path, complete_gen, excludes, \(raw: host == nil ? "NULL, NULL" : "NULL::text, NULL::bytea") FROM roots WHERE \(mine())\(joined)
+                ORDER BY 1
+                """)
         }
         var states: [RootState] = [], shares: [SharedRoot] = []
         for row in rows {
             let path = row.path(0) ?? MediaPath(bytes: [])
             if let name = row.text(3) {
-                shares.append(SharedRoot(name: name, path: path))
+                shares.append(SharedRoot(name: name, path: path, storedPath: row.path(4)))
             } else {
                 states.append(RootState(path: path, completeGeneration: row.int64(1) ?? 0,
                                         excludes: (row.text(2) ?? "").split(separator: "\n").map(String.init)))
             }
         }
+        noteRelocatedShares(shares)
         return (states, shares)
+    }
+
+    /// The shares `host` joined: its mount point, 0, '', the share's name and where the share's rows are stored
+    /// (the share's root row), the columns of `rootRows`.
+    private func joinedShares(_ host: String) -> SQLStatement {
+        """
+        SELECT s.path, 0, '', s.name, r.path FROM shares s LEFT JOIN roots r ON r.host = \(SharedRoot.prefix) || s.name
+        WHERE s.host = \(host)
+        """
     }
 
     /// Between `rememberRoots(true)` and `rememberRoots(false)` (nested calls count), what a scan asks about
@@ -62,8 +75,16 @@ extension SQLStore {
     /// types a UNION pairwise.)
     private func readScanFacts(_ x: any SQLExecutor) throws -> ScanFacts {
         var facts = ScanFacts()
+        var storedPaths: [String: MediaPath] = [:]
         var joined: SQLStatement = ""
-        if let host { joined = "\nUNION ALL SELECT 4, path, NULL, NULL, NULL, NULL, name FROM shares WHERE host = \(host)" }
+        if let host {
+            joined = """
+
+                UNION ALL SELECT 4, path, NULL, NULL, NULL, NULL, name FROM shares WHERE host = \(host)
+                UNION ALL SELECT 5, r.path, NULL, NULL, NULL, NULL, s.name FROM shares s JOIN roots r ON r.host = \(SharedRoot.prefix) || s.name
+                    WHERE s.host = \(host)
+                """
+        }
         for row in try x.rows("""
             SELECT 0, path, complete_gen, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), excludes FROM roots WHERE \(mine())
             UNION ALL SELECT 1, path, device, NULL, NULL, NULL, NULL FROM mounts WHERE \(mine())
@@ -84,12 +105,15 @@ extension SQLStore {
                                                  window: row.int64(5) ?? 0, missing: true))
             case 4:
                 facts.shares.append(SharedRoot(name: row.text(6) ?? "", path: path))
+            case 5:
+                storedPaths[row.text(6) ?? ""] = path
             default:
                 facts.hasItems = row.int64(2) == 1
                 facts.oldestReader = min(row.int(3) ?? Int.max, row.int(4) ?? Int.max)
             }
         }
         facts.roots.sort { $0.path < $1.path }
+        for i in facts.shares.indices { facts.shares[i].storedPath = storedPaths[facts.shares[i].name] ?? facts.shares[i].path }
         facts.shares.sort { $0.path < $1.path }
         facts.mounts.sort { $0.path < $1.path }
         return facts
@@ -162,13 +186,19 @@ extension SQLStore {
     /// files where the index says they are. Each path is rewritten in Swift: its text form (`path_text`) is
     /// MediaPath's repaired string, which PostgreSQL cannot make from bytes that are not UTF-8.
     public func relocateRoot(_ old: MediaPath, to new: MediaPath) throws {
-        if let share = try rootRows().shares.first(where: { $0.path == old }) {
-            throw invalid("""
-                \(old.string) is the share '\(share.name)', mounted at one path on every host: it cannot move on one host \
-                (leave it with `mlib root forget \(old.string)`)
-                """)
-        }
         if let reason = RootRelocation.refusal(roots: try roots(), old: old, new: new) { throw invalid(reason) }
+        if let share = try rootRows().shares.first(where: { $0.path == old }), let host {
+            // A share mounted elsewhere on this host: only this host's mount point moves (its rows keep the
+            // share's stored paths, `SharedRoot`).
+            defer {
+                forgetRememberedRoots()
+                _ = try? rootRows()
+            }
+            try write { x in
+                try x.execute("UPDATE shares SET path = \(new), path_text = \(new.string) WHERE name = \(share.name) AND host = \(host)")
+            }
+            return
+        }
         func moved(_ bytes: [UInt8]) -> MediaPath { MediaPath(bytes: new.bytes + bytes.dropFirst(old.bytes.count)) }
         defer { forgetRememberedRoots() }
         try write { x in

@@ -22,10 +22,10 @@ extension SQLStore {
 
     /// Joins the share `name` at `path`, this host's mount point of it. The first host to join makes it: an
     /// own root of this host at `path` becomes the share (its items, failures, mount records and mirrored
-    /// playlists pass to the share with their ids and user data). Refused: on SQLite (one host); at a path
-    /// other than the share's (every host mounts it at one path); a path inside or around another root of
+    /// playlists pass to the share with their ids and user data). Refused: on SQLite (one host); a path inside or around another root of
     /// this host; this host's own root at the path of a share that other hosts already made (two sets of
-    /// items for one set of files: forget one first).
+    /// items for one set of files: forget one first). Joined at a path other than the share's stored one
+    /// (`SharedRoot.storedPath`), this host's reads and scans of it translate its paths.
     /// `source`: what is mounted at `path` (`SharedRoot.networkSource`, read here when nil).
     @discardableResult
     public func joinShare(_ name: String, at path: MediaPath, source: String? = nil) throws -> ShareJoin {
@@ -33,7 +33,7 @@ extension SQLStore {
         if let reason = SharedRoot.refusal(name: name) { throw invalid(reason) }
         let share = SharedRoot.hostID(name)
         let (own, joined) = try rootRows()
-        if joined.contains(SharedRoot(name: name, path: path)) { return .already }
+        if joined.contains(where: { $0.name == name && $0.path == path }) { return .already }
         if let other = joined.first(where: { $0.path == path || $0.name == name }) {
             throw invalid("this host joined the share '\(other.name)' at \(other.path.string) already; `mlib root forget \(other.path.string)` first")
         }
@@ -42,17 +42,16 @@ extension SQLStore {
             throw invalid("\(path.string) lies inside or around the root \(nested.string) of this host; a share cannot nest with another root")
         }
         let converting = own.contains { $0.path == path }
-        defer { forgetRememberedRoots() }
+        defer {
+            forgetRememberedRoots()
+            _ = try? rootRows()     // which shares this host mounts elsewhere (`noteRelocatedShares`)
+        }
         return try write { x in
             // Two hosts joining one new share at once take turns: one makes it, the other joins it.
             try x.execute("SELECT pg_advisory_xact_lock(hashtext(\("mlib share " + name)))")
+            // The share's rows stay under its stored path (the first joiner's mount point); this host's mount
+            // point is its row in `shares`, and its reads and scans translate (`SharedRoot.local`/`stored`).
             let existing = try x.row("SELECT path FROM roots WHERE host = \(share)").flatMap { $0.path(0) }
-            if let existing, existing != path {
-                throw invalid("""
-                    the share '\(name)' is at \(existing.string) on the hosts that joined it; every host mounts a share \
-                    at one path: mount it at \(existing.string) here too and join it there
-                    """)
-            }
             if converting {
                 if existing != nil {
                     throw invalid("""
@@ -83,7 +82,10 @@ extension SQLStore {
     @discardableResult
     public func leaveShare(_ share: SharedRoot) throws -> Int {
         guard let host else { throw invalid(SharedRoot.singleHostRefusal) }
-        defer { forgetRememberedRoots() }
+        defer {
+            forgetRememberedRoots()
+            _ = try? rootRows()
+        }
         return try write { x in
             try x.execute("SELECT pg_advisory_xact_lock(hashtext(\("mlib share " + share.name)))")
             try x.execute("DELETE FROM shares WHERE name = \(share.name) AND host = \(host)")
@@ -118,5 +120,96 @@ extension SQLStore {
     /// shares mounted here.
     public func readShares(_ shares: [SharedRoot]) {
         readableShares.withLock { $0 = shares.map(\.hostID) }
+    }
+
+    /// Makes a server's reads list the items of those of `joined` (the shares this host joined) that are
+    /// mounted here, and remembers them for `recheckMountedShares`.
+    public func readMountedShares(of joined: [SharedRoot]) {
+        servedShares.withLock { $0 = joined }
+        readShares(joined.filter(\.isMounted))
+    }
+
+    /// Looks again which of the shares a server lists are mounted here (`SharedRoot.isMounted`: a look at
+    /// each mount point, no statement), and makes this store's reads and `other`'s (a view's change-feed
+    /// store) list those. Returns whether that changed: a share mounted since appears, one unmounted
+    /// disappears, nothing of it is deleted (issue 38: `serve` looked only when it started).
+    package func recheckMountedShares(alsoFor other: SQLStore? = nil) -> Bool {
+        let joined = servedShares.withLock { $0 }
+        guard !joined.isEmpty, readsThisHostOnly else { return false }
+        let mounted = joined.filter(\.isMounted).map(\.hostID)
+        let changed = readableShares.withLock { shares in
+            defer { shares = mounted }
+            return shares != mounted
+        }
+        if let other, other !== self { other.readableShares.withLock { $0 = mounted } }
+        return changed
+    }
+
+    // MARK: A share mounted at another path here
+
+    /// Records which of `shares` (this host's, just read) this host mounts elsewhere than where their rows
+    /// are stored: item reads give their paths as this host's.
+    package func noteRelocatedShares(_ shares: [SharedRoot]) {
+        let relocated = shares.filter(\.isRelocated)
+        relocatedShares.withLock { $0 = relocated }
+    }
+
+    /// `ItemRow.selectColumns` with each item's path as this host reaches it: a share's item, stored under
+    /// the share's stored path, at this host's mount point (`SharedRoot.local`, in SQL). Every item read that
+    /// reaches a front (listings, look-ups, playlists, the view) selects these.
+    package var itemColumns: String {
+        let shares = relocatedShares.withLock { $0 }
+        guard !shares.isEmpty else { return ItemRow.selectColumns }
+        return ItemRow.selectColumns.replacingOccurrences(of: #"items."path""#, with: Self.localPath(shares, text: false))
+    }
+
+    /// `sql` (a compiled filter or order) reading each item's path as this host reaches it: a user's
+    /// `path:` on this host names this host's paths.
+    package func withLocalPaths(_ sql: SQLStatement) -> SQLStatement {
+        let shares = relocatedShares.withLock { $0 }
+        guard !shares.isEmpty else { return sql }
+        return SQLStatement(markedText: withLocalPaths(sql.text, shares), values: sql.values)
+    }
+
+    package func withLocalPaths(_ order: String) -> String {
+        let shares = relocatedShares.withLock { $0 }
+        guard !shares.isEmpty else { return order }
+        return withLocalPaths(order, shares)
+    }
+
+    private func withLocalPaths(_ text: String, _ shares: [SharedRoot]) -> String {
+        text.replacingOccurrences(of: #"items."path_text""#, with: Self.localPath(shares, text: true))
+            .replacingOccurrences(of: "items.path ", with: Self.localPath(shares, text: false) + " ")
+    }
+
+    /// The SQL of an item's path (bytes, or its text form when `text`) at this host's mount point of the
+    /// relocated `shares` (PostgreSQL: only it has shares). Literals, not parameters: the select list is
+    /// text; a share's name is letters, digits, '.', '_' and '-' (`SharedRoot.refusal`), paths go in hex.
+    private static func localPath(_ shares: [SharedRoot], text: Bool) -> String {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        var sql = "(CASE items.host"
+        for share in shares {
+            if text {
+                sql += " WHEN '\(share.hostID)' THEN convert_from(decode('\(hex(Array(share.path.string.utf8)))', 'hex'), 'UTF8')"
+                    + " || substring(items.\"path_text\" FROM \(share.storedPath.string.unicodeScalars.count + 1))"
+            } else {
+                sql += " WHEN '\(share.hostID)' THEN decode('\(hex(share.path.bytes))', 'hex') || substring(items.\"path\" FROM \(share.storedPath.bytes.count + 1))"
+            }
+        }
+        return sql + (text ? " ELSE items.\"path_text\" END)" : " ELSE items.\"path\" END)")
+    }
+
+    /// Where the item at this host's `path` may be stored: the path itself, and in each relocated share
+    /// that holds it, the stored path (with the share's pseudo-host).
+    /// The condition on `items` that selects this host's `path`: the path itself in no share this host
+    /// mounts elsewhere (their rows' paths are not this host's), or a relocated share's stored path of it.
+    package func atLocalPath(_ path: MediaPath) -> SQLStatement {
+        let shares = relocatedShares.withLock { $0 }
+        guard !shares.isEmpty else { return "path = \(path)" }
+        var at: SQLStatement = "(path = \(path) AND NOT \(syntax.isIn("host", .texts(shares.map(\.hostID)))))"
+        for share in shares where path.hasPrefix(directory: share.path) {
+            at += " OR (host = \(share.hostID) AND path = \(share.stored(path)))"
+        }
+        return at
     }
 }

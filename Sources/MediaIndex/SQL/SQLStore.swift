@@ -28,6 +28,12 @@ open class SQLStore: @unchecked Sendable {
     /// The shares whose items a server of this host lists beside its own (`readsThisHostOnly`): those
     /// mounted here, by pseudo-host id (SQLStore+Shares.swift).
     package let readableShares = Mutex<[String]>([])
+    /// The shares this host mounts elsewhere than where their rows are stored (`SharedRoot.isRelocated`):
+    /// item reads translate their paths (SQLStore+Shares.swift).
+    package let relocatedShares = Mutex<[SharedRoot]>([])
+    /// The shares this host joined, for a server that lists those mounted here (`readShares`) and looks
+    /// again at each view refresh whether each is mounted (`recheckMountedShares`).
+    package let servedShares = Mutex<[SharedRoot]>([])
     /// What the library is called in messages: its file, or its server locator without a password.
     public let libraryName: String
     /// On a scan's reading connection only (`ScanStore.readingConnection`): directory states read many

@@ -5,6 +5,7 @@ a raw socket for MPD. One line of output per call, for the Swift test to read.
 usage: lab_client.py ping PORT USER PASSWORD        -> "ok" | "error CODE MESSAGE" | "unreachable WHY"
        lab_client.py songs PORT USER PASSWORD       -> one "ID<TAB>TITLE" line per song (search3 of everything)
        lab_client.py stream PORT USER PASSWORD ID OUT -> "ok BYTES" (written to OUT) | "error CODE MESSAGE"
+       lab_client.py cover PORT USER PASSWORD ID OUT -> "ok BYTES" (getCoverArt, written to OUT) | "error CODE MESSAGE"
        lab_client.py mpd PORT COMMAND               -> the answer's lines, then OK or ACK
 """
 import socket, sys
@@ -49,8 +50,8 @@ def main(argv):
             found = conn.search3("", artistCount=0, albumCount=0, songCount=500)
             for song in found.get("searchResult3", {}).get("song", []):
                 print(f"{song['id']}\t{song.get('title', '')}")
-        elif what == "stream":
-            answer = conn.stream(argv[4])
+        elif what in ("stream", "cover"):
+            answer = conn.stream(argv[4]) if what == "stream" else conn.getCoverArt(argv[4])
             if isinstance(answer, dict):
                 conn._checkStatus(answer)
             data = answer.read()
