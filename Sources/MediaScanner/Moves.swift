@@ -137,8 +137,12 @@ final class Moves {
         var chosen: [MoveCandidate] = []
         for candidate in ordered where vanished[candidate.vanishedID] != nil {
             // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
-            // a copy of that one (another release of the recording) as this item moved.
-            if candidate.evidence > .content && candidate.matchesAPresentItem {
+            // a copy of that one (another release of the recording) as this item moved. The same inode does
+            // not settle it (a deleted file's inode number goes to the next new file), unless the row is in
+            // the item's folder: a retag in place and a rename there, not a copy of the other release made
+            // elsewhere.
+            if candidate.matchesAPresentItem && (candidate.evidence > .content || (candidate.evidence == .sameFile
+                && vanished[candidate.vanishedID].map { $0.path.directory != candidate.rowPath.directory } ?? true)) {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
                 continue
             }

@@ -10,8 +10,8 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-short-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("music"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fixture = try #require(try CLI.fixtureFiles().first { $0.hasSuffix(".mp3") })
-        try FileManager.default.copyItem(atPath: fixture, toPath: dir.appendingPathComponent("music/a.mp3").path)
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-id3v24.mp3"),
+                                         to: dir.appendingPathComponent("music/a.mp3"))
         // A temporary HOME: nothing of the runner's own configuration is read or written.
         let home = ["HOME": dir.path, "XDG_CONFIG_HOME": dir.appendingPathComponent(".config").path]
 
@@ -19,9 +19,9 @@ import Testing
             let scan = try CLI.run(["scan", "music"] + arguments, environment: environment, cwd: dir)
             #expect(scan.status == 0, "scan \(arguments) \(environment): \(scan.status) \(scan.stderr)")
             let ls = try CLI.run(["ls", "--count"] + arguments, environment: environment, cwd: dir)
-            #expect(ls.status == 0 && ls.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
-                    "ls \(arguments): \(ls.status) \(ls.stdout) \(ls.stderr)")
-            let rate = try CLI.run(["rate", "path:music", "4"] + arguments, environment: environment, cwd: dir)
+            #expect(ls.status == 0 && ls.out.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+                    "ls \(arguments): \(ls.status) \(ls.out) \(ls.stderr)")
+            let rate = try CLI.run(["rate", "artist:Кино", "4"] + arguments, environment: environment, cwd: dir)
             #expect(rate.status == 0, "rate \(arguments): \(rate.status) \(rate.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("L").path))

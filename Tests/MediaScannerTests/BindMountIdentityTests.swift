@@ -20,7 +20,7 @@ import TestSupport
         // Root in a container without CAP_SYS_ADMIN cannot mount: said, not passed silently.
         guard run("/bin/mount", ["--bind", disk.path, t.r2.path]) == 0 else { try Test.cancel("mount --bind failed here (no CAP_SYS_ADMIN?)") }
         defer { _ = run("/bin/umount", ["-l", t.r2.path]) }
-        try t.put("c.ogg", at: "r1/keep.ogg")
+        _ = try t.put("c.ogg", at: "r1/keep.ogg")
         try await t.scanAll()
         let index = try t.box.store()
         let onDisk = MediaPath(t.r2.path + "/Album/a.mp3")

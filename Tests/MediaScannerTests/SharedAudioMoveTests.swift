@@ -130,7 +130,7 @@ import TestSupport
         let copy = box.music.path + "/Copies/a.mp3"
         try FileManager.default.createDirectory(atPath: box.music.path + "/Copies", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: a.string, toPath: copy)
-        try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Copies")])
+        _ = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/Copies")])
         let kept = box.music.path + "/Album/a (Live).mp3"
         try Self.retaggedCopy(a.string, to: kept, title: "Alpha (Live)")
         try FileManager.default.removeItem(atPath: a.string)

@@ -31,6 +31,11 @@ package enum MoveEvidenceRules {
         /// (issue 47: a retagged copy of B took the deleted A's rating and plays). Uniqueness is judged among
         /// every indexed item, not only among the vanished ones and the new rows.
         package var yieldsToPresentItems: Bool = false
+        /// How a row is matched with an item still there (`o`) for `yieldsToPresentItems`: the rule's own
+        /// `match` when nil. The same file's is the same audio: an inode is the item's alone, but file
+        /// systems hand a deleted file's inode number to the next new file (a retagged copy of the other
+        /// release, in the issue's reproduction on ext4).
+        package var presentItemMatch: String? = nil
     }
 
     /// The order in which `Moves` asks for the kinds of evidence: strongest first, each asked only for the
@@ -71,7 +76,8 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true,
                  match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
                  requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
-                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true)
+                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true,
+                 yieldsToPresentItems: true, presentItemMatch: "\(informativeEndMatches) AND \(sameAudioStream)")
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,

@@ -223,7 +223,7 @@ extension SQLStore {
         let present: SQLStatement = rule.yieldsToPresentItems ? """
             , CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.id <> i.id AND o.id NOT IN (SELECT id FROM v) AND o.missing_gen IS NULL
                 AND (v.fingerprint IS NULL OR o."fileSize" <> v.size OR o.fingerprint IS DISTINCT FROM v.fingerprint)
-                AND \(mine("o.host")) AND \(raw: rule.match)) THEN 1 ELSE 0 END
+                AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match)) THEN 1 ELSE 0 END
             """ : ", 0"
         return try read { x in
             try x.rows("""
