@@ -174,20 +174,30 @@ final class WriteGate: @unchecked Sendable {
     /// unlinked file open, and its WAL beside the new one; writing would go to the one and damage the other
     /// (issue 47: `mv backup.sqlite library.sqlite` under `mlib serve`, then a rating, left it malformed).
     /// A `stat` per write: about a microsecond.
-    private func checkNotReplaced(path: String) throws {
+    private func checkNotReplaced(_ database: any DatabaseWriter, path: String) throws {
         guard let file else { return }
         var st = stat()
         let exists = stat(path, &st) == 0
         guard !exists || UInt64(st.st_dev) != file.device || UInt64(st.st_ino) != file.inode else { return }
+        // This connection is closed, and its WAL, written before the new file took the name, is set aside:
+        // left beside the new file, its frames would be read into it by the next process to open it (the
+        // restored library malformed). SQLite does not delete the WAL of a file unlinked while open.
+        try? database.close()
+        var wal = stat()
+        let walPath = path + "-wal", aside = path + "-wal.replaced-\(getpid())"
+        let setAside = exists && stat(walPath, &wal) == 0
+            && (wal.st_mtim.tv_sec, wal.st_mtim.tv_nsec) <= (st.st_ctim.tv_sec, st.st_ctim.tv_nsec)
+            && rename(walPath, aside) == 0
         throw IndexError.cannotOpen(database: path, reason: !exists
             ? "the library file was removed since this process opened it; nothing was written (restart to open it again)"
-            : "the library file was replaced since this process opened it (a backup restored?); nothing was written: restart to use the file now there")
+            : "the library file was replaced since this process opened it (a backup restored?); nothing was written"
+                + (setAside ? " and the old file's write-ahead log was moved to \(aside)" : "") + ": restart to use the file now there")
     }
 
     func checkBeforeFirstWrite(_ database: any DatabaseWriter, path: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        try checkNotReplaced(path: path)
+        try checkNotReplaced(database, path: path)
         guard !checked, path != ":memory:" else { return }
         let problems: [String]
         do {
@@ -229,12 +239,16 @@ final class WriteGate: @unchecked Sendable {
             guard !checks.isEmpty else { continue }
             var columns: [String] = []
             for check in checks where !columns.contains(check.column) { columns.append(check.column) }
-            guard let rows = try Row.fetchOne(db, sql: "SELECT \(columns.map { "count(\(quoted($0)))" }.joined(separator: ", ")) FROM \(quoted(table)) NOT INDEXED")
-            else { continue }
-            for check in checks {
-                let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted(table)) INDEXED BY \(quoted(check.index)) WHERE \(quoted(check.column)) IS NOT NULL") ?? 0
-                let expected: Int = rows[columns.firstIndex(of: check.column)!]
-                if entries != expected { problems.append("index \(check.index) has \(entries) entries for \(expected) rows of \(table)") }
+            // One statement, so one snapshot: another process writing between two counts (a scan beside
+            // `mlib playlist add`) made them differ on a sound library.
+            let entries = checks.map {
+                "(SELECT count(*) FROM \(quoted(table)) INDEXED BY \(quoted($0.index)) WHERE \(quoted($0.column)) IS NOT NULL)"
+            }
+            let sql = "SELECT \((columns.map { "count(\(quoted($0)))" } + entries).joined(separator: ", ")) FROM \(quoted(table)) NOT INDEXED"
+            guard let counts = try Row.fetchOne(db, sql: sql) else { continue }
+            for (n, check) in checks.enumerated() {
+                let inIndex: Int = counts[columns.count + n], expected: Int = counts[columns.firstIndex(of: check.column)!]
+                if inIndex != expected { problems.append("index \(check.index) has \(inIndex) entries for \(expected) rows of \(table)") }
             }
         }
         return problems
