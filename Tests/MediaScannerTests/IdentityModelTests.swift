@@ -158,6 +158,10 @@ final class LibraryWorld {
     /// the same audio bytes (the same lineage, for the scanner) but is another song for the user (issue 47:
     /// a retagged copy of one release took the deleted other's rating). Retags and copies keep it.
     private var release: [Int: Int] = [:]
+    /// Releases written but not yet seen by a full check beside their source: until then they count as their
+    /// source's release. A release written and its source deleted before any scan saw both is, to the
+    /// scanner, the source retagged as a new file (the same audio, one file gone, one new): it cannot know.
+    private var pendingReleases: Set<Int> = []
 
     /// The template with its title bytes replaced by a code of its own (distinct tags and head), its lineage
     /// written into the audio frames (another recording is other audio: since issue 24 case 6 the scanner
@@ -353,7 +357,7 @@ final class LibraryWorld {
             guard let i = pick else { return }
             nextContent += 1
             lineage[nextContent] = lineageOf(files[i].content)
-            release[nextContent] = nextContent
+            pendingReleases.insert(nextContent)
             let path = newPath()
             try write(bytes(for: nextContent), to: path)
             files.append(File(path: path, content: nextContent, id: nil))
@@ -579,7 +583,9 @@ final class LibraryWorld {
         // rows (checked above), and a file moved onto it is hidden, not removed: counts are checked once
         // it is back.
         let items = try index.items(MediaQuery())
-        if !isHiddenAnywhere && items.count != files.count {
+        // A root with no media file left keeps its items (mlib(1): it may be a disk that is not mounted).
+        let aRootIsEmpty = [r1, r2, r3].contains { root in !files.contains { $0.path.hasPrefix(root + "/") } }
+        if !isHiddenAnywhere && !aRootIsEmpty && items.count != files.count {
             let paths = Set(files.map(\.path))
             let extra = items.map(\.path.string).filter { !paths.contains($0) }
             failure = "\(items.count) items for \(files.count) files; extra: \(extra.prefix(5)); missing: "
@@ -623,6 +629,15 @@ final class LibraryWorld {
         // What a scan found while the disk was away is not final (a copy may still be paired with an item
         // recorded on the disk): expectations are taken from full checks with everything visible.
         guard !isHiddenAnywhere else { return }
+        // A release indexed beside its source (both files there, both items) is a song of its own from now on.
+        for content in pendingReleases {
+            guard let file = files.first(where: { $0.content == content }), let item = byPath[file.path],
+                  files.contains(where: { $0.content != content && releaseOf($0.content) == releaseOf(content) && byPath[$0.path] != nil })
+            else { continue }
+            release[content] = content
+            idRelease[item.persistentID] = content
+            pendingReleases.remove(content)
+        }
         for i in files.indices where !isHidden(files[i].path) {
             guard let item = byPath[files[i].path] else { continue }
             // A misattribution: an id that belonged to a file of another release (other audio, or the same
