@@ -4,8 +4,11 @@
 # Runs the identity model test (Tests/MediaScannerTests/IdentityModelTests.swift: random workflows on real
 # files — adds, copies, retags, renames, moves within and across roots, copies then deletes, deletes,
 # restores, another recording written on a deleted file's inode, retags written as new files, symlinks across roots, a disk unmounted and remounted inside a root, partial and interrupted
-# scans, forgetting a root, playlist edits during scans — checked against a model of what the library must
-# hold: no loss, no misattribution) for many seeds, and prints each failing seed with its last operations. Needs root for the mount.
+# scans, forgetting a root, playlist edits during scans; since issue 47 also another release of a recording
+# (the same audio bytes, another song), a copy made just before a retag written as a new file, and a third
+# root bind-mounted from the same file system, unmounted and mounted again — checked against a model of what
+# the library must hold: no loss, no misattribution, on SQLite and on PostgreSQL when its server is there)
+# for many seeds, and prints each failing seed with its last operations. Needs root for the mounts.
 # Both model tests run per seed: scans in process, and `mlib watch` following the same kind of workflow.
 # `swift test` runs one fixed seed; this is the long run.
 set -euo pipefail

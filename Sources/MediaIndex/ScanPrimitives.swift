@@ -116,12 +116,18 @@ public struct MoveCandidate: Sendable, Hashable {
     /// The generation that added the row (a row of this scan's own generation was counted as added).
     public var rowGeneration: Int64
     public var evidence: Evidence
-    package init(vanishedID: Int64, rowID: Int64, rowPath: MediaPath, rowGeneration: Int64, evidence: Evidence) {
+    /// The row matches, by the same weak evidence, an item that is still there (not vanished, not hidden,
+    /// not an exact copy of the vanished item): another release of the same recording. The evidence then
+    /// says nothing about which of the two the row is, so it pairs nothing (issue 47; `Moves.pairs`).
+    public var matchesAPresentItem: Bool
+    package init(vanishedID: Int64, rowID: Int64, rowPath: MediaPath, rowGeneration: Int64, evidence: Evidence,
+                 matchesAPresentItem: Bool = false) {
         self.vanishedID = vanishedID
         self.rowID = rowID
         self.rowPath = rowPath
         self.rowGeneration = rowGeneration
         self.evidence = evidence
+        self.matchesAPresentItem = matchesAPresentItem
     }
 }
 

@@ -27,9 +27,13 @@ import MediaModel
 ///    retag that rewrote both ends (ID3v2 and ID3v1, an AIFF, a remuxed Matroska file) and a rename.
 /// 6. **What the tags say**: the same MusicBrainz recording ID, or the same title, artist, album, container
 ///    and duration: a file rewritten by a tagger (new inode, new fingerprint) and renamed.
-/// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules as data): no end of zeros
-/// counts; 4 to 6 never pair a row whose exact bytes an older item has (a copy of that one, wherever it
-/// lies), and only when unique (`pairs`). Each kind is asked for the items still vanished after the
+/// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules and their order as data): no
+/// end of zeros counts; 4 to 6 never pair a row whose exact bytes an older item has (a copy of that one,
+/// wherever it lies), nor a row they would pair as well with an item that is still there (another release of
+/// the same recording: `MoveCandidate.matchesAPresentItem`), and only when unique (`pairs`); such an item is
+/// named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
+/// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
+/// retagged file wins (`preferringRetaggedOriginals`). Each kind is asked for the items still vanished after the
 /// stronger ones were folded, so a row folded into one item may then be folded into another (a chain of
 /// moves across partial scans).
 /// A row paired by 2–6 is folded into the item: the item keeps its id and takes the row's path and file
@@ -132,6 +136,16 @@ final class Moves {
         var itemsTaken: Set<Int64> = [], rowsTaken: Set<Int64> = []
         var chosen: [MoveCandidate] = []
         for candidate in ordered where vanished[candidate.vanishedID] != nil {
+            // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
+            // a copy of that one (another release of the recording) as this item moved. The same inode does
+            // not settle it (a deleted file's inode number goes to the next new file), unless the row is in
+            // the item's folder: a retag in place and a rename there, not a copy of the other release made
+            // elsewhere.
+            if candidate.matchesAPresentItem && (candidate.evidence > .content || (candidate.evidence == .sameFile
+                && vanished[candidate.vanishedID].map { $0.path.directory != candidate.rowPath.directory } ?? true)) {
+                if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                continue
+            }
             if candidate.evidence > .content && (rowsPerItem[candidate.vanishedID] ?? 0) + (itemsPerRow[candidate.rowID] ?? 0) > 2 {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
                 continue
@@ -142,6 +156,35 @@ final class Moves {
             chosen.append(candidate)
         }
         return chosen
+    }
+
+    /// The content candidates, with those of an item whose file was copied and then retagged by a tagger
+    /// writing a new file replaced by the retagged file (`MoveEvidenceRules.outrankSameScanCopies`). Only
+    /// where nothing else is in question: the item's copies (rows with its exact bytes, new in this scan or
+    /// older) are sought by no other item, and exactly one row new in this scan has its audio, sought by no
+    /// other item, shared with no item still there, and no copy of any vanished item.
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64) -> [MoveCandidate] {
+        let contentRows = Set(content.map(\.rowID))
+        var itemsPerContentRow: [Int64: Set<Int64>] = [:]
+        for c in content { itemsPerContentRow[c.rowID, default: []].insert(c.vanishedID) }
+        // The same row may be found by the audio and by the payload: one claim.
+        var itemsPerWeakRow: [Int64: Set<Int64>] = [:], weakRowsPerItem: [Int64: [Int64: MoveCandidate]] = [:]
+        for w in weaker where !contentRows.contains(w.rowID) {
+            itemsPerWeakRow[w.rowID, default: []].insert(w.vanishedID)
+            if weakRowsPerItem[w.vanishedID]?[w.rowID] == nil { weakRowsPerItem[w.vanishedID, default: [:]][w.rowID] = w }
+        }
+        var replaced: [Int64: MoveCandidate] = [:]
+        for (item, rows) in weakRowsPerItem {
+            guard rows.count == 1, let retagged = rows.values.first, retagged.rowGeneration == generation,
+                  !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 else { continue }
+            // The copies may be older rows (`mlib watch` indexed the copy while the original was still there):
+            // a copy found before the item vanished is all the more a copy.
+            let copies = content.filter { $0.vanishedID == item }
+            guard !copies.isEmpty, copies.allSatisfy({ itemsPerContentRow[$0.rowID]?.count == 1 }) else { continue }
+            replaced[item] = retagged
+        }
+        guard !replaced.isEmpty else { return content }
+        return content.filter { replaced[$0.vanishedID] == nil } + replaced.values.sorted { $0.vanishedID < $1.vanishedID }
     }
 
     /// Ends the scan's identity work: folds the moved rows into their items, then removes what is left, in
@@ -164,7 +207,7 @@ final class Moves {
         // found, and is then a candidate for another (a move across roots seen by a partial scan adds a row,
         // retagged and renamed later: that row finds its new path by the same file, then the rated item
         // finds that row by the same audio; issue 24 lost the item when vanished rows were never candidates).
-        for evidence in MoveCandidate.Evidence.allCases {
+        for evidence in MoveEvidenceRules.order {
             let seeking = Set(vanished.keys)
             guard !seeking.isEmpty else { break }
             var candidates = try index.moveCandidates(for: Array(vanished.values), seeking: seeking, evidence: evidence)
@@ -172,6 +215,14 @@ final class Moves {
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
             if evidence > .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
+            if evidence == .content, let generation, !candidates.isEmpty {
+                let sought = Set(candidates.map(\.vanishedID))
+                var weaker: [MoveCandidate] = []
+                for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
+                    weaker += try index.moveCandidates(for: Array(vanished.values), seeking: sought, evidence: kind)
+                }
+                candidates = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation)
+            }
             let chosen = pairs(among: candidates)
             for start in stride(from: 0, to: chosen.count, by: batchSize) {
                 if shouldStop() { return (moved, addedNow, removed, true) }

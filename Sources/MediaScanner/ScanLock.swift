@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import MediaModel
 
 /// An exclusive `flock` on `<library>.lock`, held for the whole scan, so two scans of one library never
 /// interleave. Readers need no lock (SQLite WAL). The kernel drops the lock when the process dies, even by
@@ -26,8 +27,10 @@ public final class ScanLock {
     /// `shouldStop` is asked every 0.1 s: true gives up with a `CancellationError` (a SIGTERM ends a waiting scan).
     public init(libraryPath: String, timeout: Double?, onWait: () -> Void = {}, shouldStop: () -> Bool = { false }) throws {
         lockFile = libraryPath + ".lock"
-        let directory = (libraryPath as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        // By the path's bytes: Foundation's `deletingLastPathComponent` traps on a one-character relative
+        // path (`--library L`, issue 47). A bare name's folder is the working directory: nothing to make.
+        let directory = MediaPath(libraryPath).directory.string
+        if directory != "." { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         fd = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure.cannotCreate(lockFile: lockFile, reason: String(cString: strerror(errno))) }
         let deadline = timeout.map { Date().addingTimeInterval($0) }

@@ -140,8 +140,8 @@ final class ScanRun {
             }
             inDoubt = true
         }
-        // No media file where items are indexed: an unmounted disk's mount point (a bind mount has its
-        // parent's device, so it is not always a recorded mount), or a directory emptied by a change (its
+        // No media file where items are indexed: an unmounted disk's mount point that was never recorded as
+        // one (mounted after the last complete walk), or a directory emptied by a change (its
         // last file retagged and moved to the next album, as `mlib watch` reports both directories). Its
         // items may still pair with the rows that are them moved, but none is removed or hidden; those
         // left unpaired are reported after the pairing (`unpairedInDoubt`), nothing else is removed meanwhile.

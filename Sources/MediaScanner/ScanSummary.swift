@@ -33,8 +33,9 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var missingRoots: [Problem] = []
     /// Directories that could not be read: nothing under them was removed.
     public var unreadableDirectories: [Problem] = []
-    /// Items that vanished and that several new files (or a new file that several of them) could be by
-    /// weaker evidence than the content (the same audio, or tags): no guess was made (`Moves`), so they
+    /// Items that vanished and that several new files (or a new file that several of them, or a new file that
+    /// also has an item's audio that is still there) could be by weaker evidence than the content (the same
+    /// audio, or tags): possible moves. No guess was made (`Moves`), so they
     /// went as deleted items go: removed by a scan of every root, with their user data (hidden by a
     /// partial scan), the new files new items. Named so that the user can give that data again.
     public var ambiguousMoves: [MediaPath] = []

@@ -59,10 +59,14 @@ final class TreeWalker {
         self.rootExcludes = rootExcludes
     }
     private let rootExcludes: [MediaPath: [String]]
+    /// The kernel's mount points, read at each `start`: a directory listed there is a mount point even
+    /// with its parent's device (a bind mount).
+    private var mountPoints: Set<MediaPath> = []
 
     /// Starts the walk of a root or of a directory inside one. For a directory inside a root, the exclude
     /// files between the root and it apply too, so a subtree scan leaves out what a full scan does.
     func start(_ directory: MediaPath) {
+        mountPoints = KernelMountTable.mountPoints()
         var parent = stat()
         let root = RootContainment.root(holding: directory, among: libraryRoots) ?? directory
         var list = ExcludeList()
@@ -202,7 +206,7 @@ final class TreeWalker {
         files.sort { $0.path < $1.path }
         pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device, excludes) })   // popLast visits them in ascending order
         return DirectoryListing(path: directory, files: files, playlists: playlists.sorted(), device: device,
-                                isMountPoint: parentDevice.map { $0 != device } ?? false,
+                                isMountPoint: (parentDevice.map { $0 != device } ?? false) || mountPoints.contains(directory),
                                 excluded: excluded.sorted { $0.path < $1.path })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaModel
 import MediaIndex
 
 /// Who this machine is in a shared PostgreSQL library: an id made once and kept on the host, and a name
@@ -63,7 +64,8 @@ public struct HostIdentity: Sendable, Hashable {
             let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !id.isEmpty { return id }
         }
-        let directory = (file as NSString).deletingLastPathComponent
+        // By the path's bytes: `deletingLastPathComponent` traps on a one-character path (issue 47).
+        let directory = MediaPath(file).directory.string
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let id = UUID().uuidString.lowercased()
         let temporary = directory + "/.host-id.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MediaModel
 import MediaIndex
 
 /// Encrypts the API users' passwords with a key kept in a file of mode 0600 beside the library (as
@@ -33,8 +34,9 @@ public struct PasswordVault: Sendable {
         if !fm.fileExists(atPath: keyFile) {
             guard create else { throw SubsonicError.generic("no key file \(keyFile): add a user first (mlib user add)") }
             // A library named by a relative path has its key file in the current directory: no folder to make.
-            let folder = (keyFile as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            // By the path's bytes: `deletingLastPathComponent` traps on a one-character path (issue 47).
+            let folder = MediaPath(keyFile).directory.string
+            if folder != "." { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             let key = SymmetricKey(size: .bits256)
             let text = key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
             // Created 0600 from the start (open with O_EXCL), never readable by others even for a moment.

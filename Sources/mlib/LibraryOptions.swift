@@ -40,9 +40,10 @@ struct LibraryOptions: ParsableArguments {
     func library(_ mode: LibraryOpenMode = .existing) throws -> Library {
         let given = library ?? ProcessInfo.processInfo.environment["MLIB_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
         if mode == .create, given != nil, case .sqlite(let path) = locator {
-            let folder = (path as NSString).deletingLastPathComponent
+            // By the path's bytes: `deletingLastPathComponent` traps on a one-character path (issue 47).
+            let folder = MediaPath(path).directory.string
             var isDirectory: ObjCBool = false
-            if !folder.isEmpty, !FileManager.default.fileExists(atPath: path),
+            if folder != ".", !FileManager.default.fileExists(atPath: path),
                !(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue) {
                 throw IndexError.cannotOpen(database: path, reason: "no folder \(folder) (mlib makes no folders for a library named by --library or MLIB_LIBRARY: create it first)")
             }

@@ -148,7 +148,7 @@ struct Scan: AsyncParsableCommand {
         for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
         for path in summary.ambiguousMoves {
-            printError("\(path): gone; more than one new file has its audio or tags, so none took its ratings and plays (no guess)")
+            printError("\(path): gone; a possible move: its audio or tags are on more than one file, so none took its ratings and plays (no guess)")
         }
     }
 

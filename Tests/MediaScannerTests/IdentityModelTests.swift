@@ -82,8 +82,15 @@ final class LibraryWorld {
 
     let box: Sandbox
     let r1: String, r2: String, disk: String, store: String
+    /// A third root, bind-mounted from a folder on the same file system (the same device: issue 47's
+    /// bind-mounted root, unmounted and mounted again), and that folder.
+    let r3: String, r3Store: String
     let canMount: Bool
     var diskMounted = false
+    var r3Mounted = false
+    /// Copies made just before their original was retagged by a tagger writing a new file: at the next
+    /// full check the copy must not hold the original's id while both files are there (issue 47).
+    var copiesBeforeRetag: [(id: Int64, copy: String, copyContent: Int, kept: String, keptContent: Int)] = []
     var rng: SeededGenerator
     var files: [File] = []
     var deleted: [(path: String, content: Int)] = []
@@ -93,8 +100,8 @@ final class LibraryWorld {
     var playlist: [Int64] = []
     /// Ids of files deleted since the last full check, by lineage: a file of the same audio may take one.
     var deletedIDs: [Int: Set<Int64>] = [:]
-    /// The lineage each id was first seen on: an id never moves to another lineage (ids are never reused).
-    var idLineage: [Int64: Int] = [:]
+    /// The release each id was first seen on: an id never moves to another release (ids are never reused).
+    var idRelease: [Int64: Int] = [:]
     /// Ids of items a scan named as ambiguous (several vanished items of one audio, or one item with
     /// several new files of it). No guess was made, so by the documented rule (mlib(1), "What keeps an
     /// item's identity") they go as deleted items go: a scan of every root removes them with their rating,
@@ -117,21 +124,26 @@ final class LibraryWorld {
         r2 = box.music.path + "/r2"
         disk = r1 + "/disk"
         store = box.path + "/store"
-        for dir in [r1, r2, disk, store] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        r3 = box.music.path + "/r3"
+        r3Store = box.path + "/r3store"
+        for dir in [r1, r2, disk, store, r3, r3Store] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         template = try Data(contentsOf: try Templates.url("a.mp3"))
         // A disk inside r1: a tmpfs outside the roots, bind-mounted there (its files survive an unmount).
         canMount = run("/bin/mount", ["-t", "tmpfs", "-o", "size=32m", "tmpfs", store]) == 0
             && run("/bin/mount", ["--bind", store, disk]) == 0
         diskMounted = canMount
+        r3Mounted = canMount && run("/bin/mount", ["--bind", r3Store, r3]) == 0
         let index = try box.store()
         try index.addRoot(MediaPath(r1))
         try index.addRoot(MediaPath(r2))
+        try index.addRoot(MediaPath(r3))
         try index.createPlaylist(name: "P")
         for _ in 0..<12 { try add() }
     }
 
     func tearDown() {
         if canMount {
+            run("/bin/umount", ["-l", r3])
             run("/bin/umount", ["-l", disk])
             run("/bin/umount", ["-l", store])
         }
@@ -142,6 +154,14 @@ final class LibraryWorld {
     /// The lineage (the last bytes: the audio, as far as the scanner can tell) each content belongs to: a
     /// retag in place makes a new content of the same lineage.
     private var lineage: [Int: Int] = [:]
+    /// The release each content belongs to, where it is not its lineage: another release of a recording has
+    /// the same audio bytes (the same lineage, for the scanner) but is another song for the user (issue 47:
+    /// a retagged copy of one release took the deleted other's rating). Retags and copies keep it.
+    private var release: [Int: Int] = [:]
+    /// Releases written but not yet seen by a full check beside their source: until then they count as their
+    /// source's release. A release written and its source deleted before any scan saw both is, to the
+    /// scanner, the source retagged as a new file (the same audio, one file gone, one new): it cannot know.
+    private var pendingReleases: Set<Int> = []
 
     /// The template with its title bytes replaced by a code of its own (distinct tags and head), its lineage
     /// written into the audio frames (another recording is other audio: since issue 24 case 6 the scanner
@@ -165,15 +185,25 @@ final class LibraryWorld {
         return data
     }
 
-    private func isHidden(_ path: String) -> Bool { !diskMounted && path.hasPrefix(disk + "/") }
-    private var isHiddenAnywhere: Bool { canMount && !diskMounted }
+    private func isHidden(_ path: String) -> Bool {
+        (!diskMounted && path.hasPrefix(disk + "/")) || (canMount && !r3Mounted && path.hasPrefix(r3 + "/"))
+    }
+    private var isHiddenAnywhere: Bool { canMount && (!diskMounted || !r3Mounted) }
     private var visible: [Int] { files.indices.filter { !isHidden(files[$0].path) } }
 
     private func directories(onDisk: Bool?) -> [String] {
         var candidates: [String] = []
         if onDisk != true { candidates += [r1 + "/a", r1 + "/b/c", r2, r2 + "/x", r2 + "/y/z"] }
         if onDisk != false && diskMounted { candidates += [disk, disk + "/d"] }
+        if onDisk == nil && (r3Mounted || !canMount) { candidates += [r3, r3 + "/m"] }
         return candidates
+    }
+
+    /// A new path on the same mount as `path` (a rename cannot cross one).
+    private func newPath(beside path: String) -> String {
+        guard path.hasPrefix(r3 + "/") else { return newPath(onDisk: path.hasPrefix(disk + "/")) }
+        nextName += 1
+        return [r3, r3 + "/m"][Int.random(in: 0..<2, using: &rng)] + "/f\(nextName).mp3"
     }
 
     private func newPath(onDisk: Bool? = nil) -> String {
@@ -198,7 +228,7 @@ final class LibraryWorld {
     // MARK: Operations
 
     func randomOperation() async throws {
-        let roll = Int.random(in: 0..<106, using: &rng)
+        let roll = Int.random(in: 0..<118, using: &rng)
         let pick = visible.isEmpty ? nil : visible[Int.random(in: 0..<visible.count, using: &rng)]
         switch roll {
         case 0..<10: try add()
@@ -238,13 +268,13 @@ final class LibraryWorld {
             deleted.append((files[i].path, files[i].content))
             // The id the file had, or, when no full check has named it yet (the disk was away at each), the
             // one the library holds for its path: another copy of the same bytes may take it.
-            if let id = files[i].id ?? indexedID(files[i].path) { deletedIDs[lineageOf(files[i].content), default: []].insert(id) }
+            if let id = files[i].id ?? indexedID(files[i].path) { deletedIDs[releaseOf(files[i].content), default: []].insert(id) }
             // Byte-identical copies may have traded ids since the model last learned them (it learns only
             // from full checks with the disk mounted): if the library gave this copy the id the model
             // expects on another copy, that copy holds an id the model never learned. Unknown until the
             // next full check, then.
             if files[i].id == nil, let held = indexedID(files[i].path) {
-                for j in files.indices where j != i && files[j].id == held && lineageOf(files[j].content) == lineageOf(files[i].content) {
+                for j in files.indices where j != i && files[j].id == held && releaseOf(files[j].content) == releaseOf(files[i].content) {
                     files[j].id = nil
                     log.append("  (model: #\(held) was this copy's in the library; \(files[j].path)'s id unknown until a full check)")
                 }
@@ -298,14 +328,14 @@ final class LibraryWorld {
             // reuses inode numbers): a new lineage, which must take nothing from the one it replaced.
             guard let i = pick else { return }
             let old = files[i]
-            if let id = old.id ?? indexedID(old.path) { deletedIDs[lineageOf(old.content), default: []].insert(id) }
+            if let id = old.id ?? indexedID(old.path) { deletedIDs[releaseOf(old.content), default: []].insert(id) }
             deleted.append((old.path, old.content))
             nextContent += 1
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: old.path))
             try handle.truncate(atOffset: 0)
             try handle.write(contentsOf: bytes(for: nextContent))
             try handle.close()
-            let path = newPath(onDisk: old.path.hasPrefix(disk + "/"))
+            let path = newPath(beside: old.path)
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             guard Glibc.rename(old.path, path) == 0 else { return }
             files[i] = File(path: path, content: nextContent, id: nil)
@@ -315,12 +345,50 @@ final class LibraryWorld {
             guard let i = pick else { return }
             nextContent += 1
             lineage[nextContent] = lineageOf(files[i].content)
+            release[nextContent] = releaseOf(files[i].content)
             let path = newPath(onDisk: files[i].path.hasPrefix(disk + "/"))
             try write(bytes(for: nextContent), to: path)
             try FileManager.default.removeItem(atPath: files[i].path)
             log.append("retag as a new file \(files[i].path) -> \(path)")
             files[i].path = path
             files[i].content = nextContent
+        case 106..<110:
+            // Another release of the same recording: the same audio bytes under other tags, another song.
+            guard let i = pick else { return }
+            nextContent += 1
+            lineage[nextContent] = lineageOf(files[i].content)
+            pendingReleases.insert(nextContent)
+            let path = newPath()
+            try write(bytes(for: nextContent), to: path)
+            files.append(File(path: path, content: nextContent, id: nil))
+            log.append("another release of \(files[i].path)'s audio -> \(path)")
+        case 110..<114:
+            // A copy, then the original retagged by a tagger writing a new file (and renamed): the user kept
+            // the retagged file; the copy is a copy.
+            guard let i = pick else { return }
+            let copy = newPath(), original = files[i]
+            try write(bytes(for: original.content), to: copy)
+            files.append(File(path: copy, content: original.content, id: nil))
+            nextContent += 1
+            lineage[nextContent] = lineageOf(original.content)
+            release[nextContent] = releaseOf(original.content)
+            let kept = newPath(onDisk: original.path.hasPrefix(disk + "/"))
+            try write(bytes(for: nextContent), to: kept)
+            try FileManager.default.removeItem(atPath: original.path)
+            files[i].path = kept
+            files[i].content = nextContent
+            if let id = original.id { copiesBeforeRetag.append((id, copy, original.content, kept, nextContent)) }
+            log.append("copy \(original.path) -> \(copy), then retag as a new file -> \(kept)")
+        case 114..<118:
+            // The bind-mounted root r3 unmounted or mounted again.
+            guard canMount else { return }
+            if r3Mounted {
+                guard run("/bin/umount", [r3]) == 0 else { return }
+            } else {
+                guard run("/bin/mount", ["--bind", r3Store, r3]) == 0 else { return }
+            }
+            r3Mounted.toggle()
+            log.append(r3Mounted ? "mount r3" : "unmount r3")
         default:
             guard watcher == nil else { return }    // `mlib root forget` takes the scan lock; this shortcut does not
             // Forget r2 and add it back: what was indexed under it goes, by request.
@@ -342,6 +410,7 @@ final class LibraryWorld {
         // In place (the inode stays), as most taggers write: a new title of the same length.
         nextContent += 1
         lineage[nextContent] = lineage[files[i].content] ?? files[i].content
+        release[nextContent] = releaseOf(files[i].content)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: files[i].path))
         try handle.write(contentsOf: bytes(for: nextContent))
         try handle.close()
@@ -406,7 +475,7 @@ final class LibraryWorld {
         case .full, .withPlaylistEdits, .killed: break
         case .root: directories = [directories[Int.random(in: 0..<directories.count, using: &rng)]]
         case .subtree:
-            let candidates = [r1 + "/a", r1 + "/b", r2 + "/x", r2 + "/y", disk].filter { FileManager.default.fileExists(atPath: $0) }
+            let candidates = [r1 + "/a", r1 + "/b", r2 + "/x", r2 + "/y", disk, r3 + "/m"].filter { FileManager.default.fileExists(atPath: $0) }
             guard let dir = candidates.randomElement(using: &rng) else { return }
             directories = [MediaPath(dir)]
         case .interrupted:
@@ -469,7 +538,7 @@ final class LibraryWorld {
     /// Excuses the items `errors` (a scan's standard error) names as left unpaired because the evidence
     /// was not unique ("no guess"), by the ids their paths had.
     private func excuseNoGuess(named errors: String, idsBefore: [String: Int64]) {
-        let suffix = ": gone; more than one new file has its audio or tags, so none took its ratings and plays (no guess)"
+        let suffix = ": gone; a possible move: its audio or tags are on more than one file, so none took its ratings and plays (no guess)"
         for line in errors.split(separator: "\n") where line.hasSuffix(suffix) {
             var path = String(line.dropLast(suffix.count))
             if path.hasPrefix("mlib: ") { path.removeFirst("mlib: ".count) }
@@ -502,7 +571,7 @@ final class LibraryWorld {
         // as there are files that had one must remain.
         for group in linkedGroups(files) {
             let expected = Set(group.compactMap(\.id)).subtracting(excused)
-            let allowed = expected.union(deletedIDs[lineageOf(group[0].content)] ?? [])
+            let allowed = expected.union(deletedIDs[releaseOf(group[0].content)] ?? [])
             if stored.intersection(allowed).count < expected.count {
                 failure = "ids \(expected.subtracting(stored).sorted()) of \(group.map(\.path)) are gone"
                 return
@@ -514,7 +583,9 @@ final class LibraryWorld {
         // rows (checked above), and a file moved onto it is hidden, not removed: counts are checked once
         // it is back.
         let items = try index.items(MediaQuery())
-        if !isHiddenAnywhere && items.count != files.count {
+        // A root with no media file left keeps its items (mlib(1): it may be a disk that is not mounted).
+        let aRootIsEmpty = [r1, r2, r3].contains { root in !files.contains { $0.path.hasPrefix(root + "/") } }
+        if !isHiddenAnywhere && !aRootIsEmpty && items.count != files.count {
             let paths = Set(files.map(\.path))
             let extra = items.map(\.path.string).filter { !paths.contains($0) }
             failure = "\(items.count) items for \(files.count) files; extra: \(extra.prefix(5)); missing: "
@@ -532,7 +603,7 @@ final class LibraryWorld {
             let expected = Set(group.compactMap(\.id)).subtracting(excused)
             if expected.contains(where: { storedPaths[$0].map(isHidden) == true }) { continue }
             let actual = Set(group.compactMap { byPath[$0.path]?.persistentID ?? $0.id })
-            let allowed = expected.union(deletedIDs[lineageOf(group[0].content)] ?? [])
+            let allowed = expected.union(deletedIDs[releaseOf(group[0].content)] ?? [])
             // While the disk is away, a copy moved onto it may have vanished beside an identical copy that
             // vanished elsewhere, and the one new file of those bytes went to the copy on the disk (the same
             // folder name): the other item is kept hidden, with its user data, until the disk is back and a
@@ -558,18 +629,39 @@ final class LibraryWorld {
         // What a scan found while the disk was away is not final (a copy may still be paired with an item
         // recorded on the disk): expectations are taken from full checks with everything visible.
         guard !isHiddenAnywhere else { return }
+        // A release indexed beside its source (both files there, both items) is a song of its own from now on.
+        for content in pendingReleases {
+            guard let file = files.first(where: { $0.content == content }), let item = byPath[file.path],
+                  files.contains(where: { $0.content != content && releaseOf($0.content) == releaseOf(content) && byPath[$0.path] != nil })
+            else { continue }
+            release[content] = content
+            idRelease[item.persistentID] = content
+            pendingReleases.remove(content)
+        }
         for i in files.indices where !isHidden(files[i].path) {
             guard let item = byPath[files[i].path] else { continue }
-            // A misattribution: an id that belonged to a file of another lineage (other audio) now on this one.
-            let fileLineage = lineageOf(files[i].content)
-            if let owner = idLineage[item.persistentID], owner != fileLineage {
-                failure = "misattribution: \(files[i].path) (lineage \(fileLineage)) holds #\(item.persistentID) of lineage \(owner)"
+            // A misattribution: an id that belonged to a file of another release (other audio, or the same
+            // audio as another song) now on this one.
+            let fileRelease = releaseOf(files[i].content)
+            if let owner = idRelease[item.persistentID], owner != fileRelease {
+                failure = "misattribution: \(files[i].path) (release \(fileRelease)) holds #\(item.persistentID) of release \(owner)"
                 return
             }
-            idLineage[item.persistentID] = fileLineage
+            idRelease[item.persistentID] = fileRelease
             files[i].id = item.persistentID
             files[i].indexedPath = files[i].path
         }
+        // A copy made before its original was retagged by a tagger writing a new file does not take the
+        // original's id, when the two are the only files of their release (else it could be either).
+        for record in copiesBeforeRetag {
+            let group = files.filter { releaseOf($0.content) == releaseOf(record.keptContent) }
+            guard group.count == 2, group.contains(where: { $0.path == record.copy && $0.content == record.copyContent }),
+                  group.contains(where: { $0.path == record.kept && $0.content == record.keptContent }),
+                  byPath[record.copy]?.persistentID == record.id else { continue }
+            failure = "misattribution: the copy \(record.copy), made before a retag, holds #\(record.id) of the retagged \(record.kept)"
+            return
+        }
+        copiesBeforeRetag = []
         // Ids that left the library (their file deleted) take their data and entries with them.
         let live = Set(byID.keys).union(files.compactMap(\.id))
         ratings = ratings.filter { live.contains($0.key) }
@@ -581,10 +673,13 @@ final class LibraryWorld {
     /// The lineage of a content: the file it was first written as (copies and retags keep it).
     private func lineageOf(_ content: Int) -> Int { lineage[content] ?? content }
 
-    /// Files of one lineage, grouped: the same audio as far as any reader can tell, so ids may move among
-    /// them (byte-identical copies, copies of a version before a retag).
+    /// The release of a content: its lineage, unless it was written as another release of that audio.
+    private func releaseOf(_ content: Int) -> Int { release[content] ?? lineageOf(content) }
+
+    /// Files of one release, grouped: the same song with the same audio, so ids may move among them
+    /// (byte-identical copies, copies of a version before a retag); never to another release of the audio.
     private func linkedGroups(_ files: [File]) -> [[File]] {
-        Array(Dictionary(grouping: files) { lineageOf($0.content) }.values)
+        Array(Dictionary(grouping: files) { releaseOf($0.content) }.values)
     }
 }
 

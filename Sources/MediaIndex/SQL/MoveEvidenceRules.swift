@@ -24,7 +24,32 @@ package enum MoveEvidenceRules {
         /// inode says (issue 24: `cp -r Old New; rm -rf Old` wrote one copy on another file's reused inode,
         /// and the two recordings of one audio swapped their ratings). The exact content comes first.
         package var yieldsToExactContent: Bool = false
+        /// A row that `match` also pairs with an item still there (not vanished, not hidden, not an exact copy
+        /// of the vanished item) is flagged (`MoveCandidate.matchesAPresentItem`) and pairs nothing: two
+        /// releases of one recording share their audio bytes (and their MusicBrainz recording), so a new file
+        /// with that audio may as well be a copy of the release that is still there as the deleted one moved
+        /// (issue 47: a retagged copy of B took the deleted A's rating and plays). Uniqueness is judged among
+        /// every indexed item, not only among the vanished ones and the new rows.
+        package var yieldsToPresentItems: Bool = false
+        /// How a row is matched with an item still there (`o`) for `yieldsToPresentItems`: the rule's own
+        /// `match` when nil. The same file's is the same audio: an inode is the item's alone, but file
+        /// systems hand a deleted file's inode number to the next new file (a retagged copy of the other
+        /// release, in the issue's reproduction on ext4).
+        package var presentItemMatch: String? = nil
     }
+
+    /// The order in which `Moves` asks for the kinds of evidence: strongest first, each asked only for the
+    /// items the stronger ones left unpaired.
+    package static let order: [MoveCandidate.Evidence] = MoveCandidate.Evidence.allCases
+
+    /// The kinds of evidence that outrank the content when the row they find appeared in the scan that found
+    /// the item gone, and the content's rows then or earlier: a file with a vanished item's exact bytes and
+    /// a new one with its audio under new tags are a copy made before the retag and the file the user kept,
+    /// retagged by a tagger that writes a new file (and renamed). The copy is the weaker claim (issue 47: 12
+    /// events in which the copy took the rating and plays). Only when it is unambiguous: one such row, sought
+    /// by that item alone, and the copies sought by that item alone (`Moves.preferringRetaggedOriginals`);
+    /// otherwise the content wins as before.
+    package static let outrankSameScanCopies: [MoveCandidate.Evidence] = [.audio, .payload]
 
     /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
     /// silence, which every track that fades out ends with, and preallocated space. Equal ends of zeros say
@@ -51,7 +76,8 @@ package enum MoveEvidenceRules {
             Rule(readsOldRow: true,
                  match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
                  requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
-                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true)
+                 recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true,
+                 yieldsToPresentItems: true, presentItemMatch: "\(informativeEndMatches) AND \(sameAudioStream)")
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,
@@ -60,7 +86,7 @@ package enum MoveEvidenceRules {
             // One unchanged end that is not zeros, the same audio stream and duration: the same audio, retagged.
             Rule(readsOldRow: true, match: "\(informativeEndMatches) AND \(sameAudioStream)",
                  requires: #"o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
-                 refusesRowsWithAnExactTwin: true)
+                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true)
         case .payload:
             // The same first 16 KiB of the audio payload, the same audio stream and duration, in the same
             // folder: a retag that rewrote both ends, and a rename (issue 24 case 6: ID3v2 + ID3v1, AIFF,
@@ -70,16 +96,17 @@ package enum MoveEvidenceRules {
             // silence); weaker than the content, unique only, never a row with an exact twin.
             Rule(readsOldRow: true, match: "i.payload_hash = o.payload_hash AND i.dir = o.dir AND \(sameAudioStream)",
                  requires: #"o.payload_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
-                 refusesRowsWithAnExactTwin: true)
+                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true)
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
-                 requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true)
+                 requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true,
+                 yieldsToPresentItems: true)
         case .tags:
             // Title, artist, album, container and duration (within a second): a retag and a rename.
             Rule(readsOldRow: true,
                  match: #"i.title = o.title AND i.artist IS NOT DISTINCT FROM o.artist AND i."albumTitle" IS NOT DISTINCT FROM o."albumTitle" AND i.container IS NOT DISTINCT FROM o.container AND abs(i."playbackDuration" - o."playbackDuration") < 1.0"#,
                  requires: #"o.title IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
-                 refusesRowsWithAnExactTwin: true)
+                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true)
         }
     }
 }

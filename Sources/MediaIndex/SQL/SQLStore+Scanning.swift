@@ -219,15 +219,21 @@ extension SQLStore {
         let notACopy: SQLStatement = rule.yieldsToExactContent
             ? #" AND NOT EXISTS (SELECT 1 FROM v w WHERE w.size = i."fileSize" AND w.fingerprint = i.fingerprint AND w.id <> v.id)"#
             : ""
+        // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
+        let present: SQLStatement = rule.yieldsToPresentItems ? """
+            , CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.id <> i.id AND o.id NOT IN (SELECT id FROM v) AND o.missing_gen IS NULL
+                AND (v.fingerprint IS NULL OR o."fileSize" <> v.size OR o.fingerprint IS DISTINCT FROM v.fingerprint)
+                AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match)) THEN 1 ELSE 0 END
+            """ : ", 0"
         return try read { x in
             try x.rows("""
                 WITH v AS MATERIALIZED (\(syntax.integerRows(rows, columns: ["id", "size", "fingerprint", "win", "seeking"])))
-                SELECT v.id, i.id, i.path, i.added_gen FROM v\(oldRow)
+                SELECT v.id, i.id, i.path, i.added_gen\(present) FROM v\(oldRow)
                 JOIN items i ON \(recent)i.added_gen > v.win AND \(raw: rule.match)
                 WHERE v.seeking = 1 AND \(raw: rule.requires) AND \(mine("i.host")) AND i.id NOT IN (SELECT id FROM v)\(noTwin)\(notACopy)
                 """).map { row in
                 MoveCandidate(vanishedID: row.int64(0) ?? 0, rowID: row.int64(1) ?? 0, rowPath: row.path(2) ?? MediaPath(bytes: []),
-                              rowGeneration: row.int64(3) ?? 0, evidence: evidence)
+                              rowGeneration: row.int64(3) ?? 0, evidence: evidence, matchesAPresentItem: (row.int64(4) ?? 0) != 0)
             }
         }
     }
