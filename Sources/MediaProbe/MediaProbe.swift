@@ -121,6 +121,10 @@ public enum MediaProbe {
         } else if container.formatName == "ogg", let (last, offset) = OggPage.last(in: file.tail),
                   offset + last.length < file.tail.count {
             damage.append("the file ends inside an Ogg page (truncated)")
+        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file), let header = duration {
+            damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
+            declared = header
+            duration = header * Double(whole) / Double(packets)
         }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
