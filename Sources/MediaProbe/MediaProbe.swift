@@ -137,7 +137,8 @@ public enum MediaProbe {
         let streamsRate = playable.allSatisfy({ $0.bitRate != nil }) ? playable.compactMap(\.bitRate).reduce(0, +) : nil
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
-                        tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
+                        tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags,
+                               container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.read(file) : []],
                         damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
                         declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }

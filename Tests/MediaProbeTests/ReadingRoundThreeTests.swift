@@ -155,4 +155,23 @@ struct ReadingRoundThreeTests {
             #expect(abs((r.item[.declaredDuration]?.real ?? 0) - 5) < 0.1, "\(detail): \(r.item[.declaredDuration].debugDescription)")
         }
     }
+
+    /// A .3gp whose tags are 3GPP asset boxes (`titl`, `perf`, `auth`, `gnre`, `albm`; ffmpeg's 3gp muxer
+    /// writes them, as phones do): read (mediainfo reads them). Before: no tags (FFmpeg and TagLib read none).
+    @Test(.enabled(if: ffmpeg != nil, "ffmpeg is not installed"))
+    func threeGPPAssetBoxesAreRead() throws {
+        let dir = try ReadingRoundThreeFiles.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = try ReadingRoundThreeFiles.ffmpeg(dir, "assets.3gp", seconds: 1, ["-c:a", "aac", "-ar", "8000", "-ac", "1",
+            "-metadata", "title=Asset Title", "-metadata", "artist=Asset Performer", "-metadata", "author=Asset Author",
+            "-metadata", "genre=Asset Genre", "-metadata", "album=Asset Album", "-f", "3gp"])
+        for detail in Self.details {
+            let r = try MediaProbe.probe(MediaPath(url.path), detail: detail)
+            #expect(r.item.title == "Asset Title", "\(detail): \(r.item.title ?? "none")")
+            #expect(r.item.artist == "Asset Performer", "\(detail)")
+            #expect(r.item.genre == "Asset Genre", "\(detail)")
+            #expect(r.item.albumTitle == "Asset Album", "\(detail)")
+            #expect(r.item.tags["AUTHOR"] == "Asset Author", "\(detail): \(r.item.tags)")
+        }
+    }
 }
