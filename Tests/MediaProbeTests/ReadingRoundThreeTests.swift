@@ -174,4 +174,12 @@ struct ReadingRoundThreeTests {
             #expect(r.item.tags["AUTHOR"] == "Asset Author", "\(detail): \(r.item.tags)")
         }
     }
+
+    /// Dates written as RFC 2822 strings (mail and RSS style, as some podcast taggers write them): the day is
+    /// the date's, not the time's hour. Before: "2002-03" (the hour 10 made the day ambiguous).
+    @Test func anRFC2822DateKeepsItsDay() {
+        #expect(TagMapping.releaseDate("Tue, 05 Mar 2002 10:00:00 +0000") == "2002-03-05")
+        #expect(TagMapping.releaseDate("5 Mar 2002 23:59 GMT") == "2002-03-05")
+        #expect(TagMapping.releaseDate("Oct 3, 1995") == "1995-10-03")           // unchanged
+    }
 }
