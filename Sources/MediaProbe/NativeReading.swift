@@ -282,6 +282,10 @@ struct NativeReading {
             damage.append("the Ogg page at byte \(at) runs past the end of the file (damaged)")
         }
         if !last.crcMatches { damage.append("the last Ogg page fails its checksum") }
+        if let comment = OggPage.secondPacket(head) {        // Latin-1 fields TagLib drops (see readVorbisComment)
+            if comment.starts(with: Array("\u{03}vorbis".utf8)) { readVorbisComment(Array(comment.dropFirst(7))) }
+            if comment.starts(with: Array("OpusTags".utf8)) { readVorbisComment(Array(comment.dropFirst(8))) }
+        }
         let packet = 27 + Int(head[26])
         if codec == "opus", let preSkip = OggPage.opusPreSkip(head), last.granule > 0 {
             duration = Double(max(0, last.granule - Int64(preSkip))) / 48000
