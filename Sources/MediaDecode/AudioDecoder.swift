@@ -81,6 +81,15 @@ public final class AudioDecoder<Sample: PCMSample> {
             var codec: UnsafePointer<AVCodec>?
             let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
             guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
+                // An audio stream whose codec this FFmpeg has no decoder for (AC-4, MPEG-H 3D audio): say so,
+                // by FFmpeg's codec name or the container's fourcc (issue 49), not "no audio".
+                let any = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+                if any >= 0, let par = context.pointee.streams[Int(any)]?.pointee.codecpar?.pointee {
+                    let tag = (0..<4).map { UInt8(par.codec_tag >> (8 * $0) & 0xFF) }
+                    let name = par.codec_id != AV_CODEC_ID_NONE ? String(cString: avcodec_get_name(par.codec_id))
+                        : tag.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) && par.codec_tag != 0 ? String(decoding: tag, as: UTF8.self) : "an unknown codec"
+                    throw DecodeError(path: path, message: "this FFmpeg cannot decode \(name) (audio stream #\(any))")
+                }
                 throw DecodeError(path: path, message: "no decodable audio stream")
             }
             streamIndex = index

@@ -143,7 +143,15 @@ struct FFmpegReader {
         case AVMEDIA_TYPE_DATA: .data
         default: .unknown
         }
-        var info = StreamInfo(index: index, kind: kind, codec: String(cString: avcodec_get_name(par.codec_id)))
+        // A codec FFmpeg has no id for (AC-4 in FFmpeg 5.1) is named by the container's fourcc, as ffprobe
+        // shows it ("none (ac-4 / 0x342D6361)"): the stream is there, with its facts, and named.
+        let tag = fourcc(par.codec_tag)
+        let name = par.codec_id == AV_CODEC_ID_NONE ? tag ?? "none" : String(cString: avcodec_get_name(par.codec_id))
+        var info = StreamInfo(index: index, kind: kind, codec: name)
+        if kind == .audio || kind == .video, !(s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0) {
+            info.undecodable = undecodable(par, name: name)
+            if info.undecodable != nil { info.codecTag = tag }
+        }
         if let desc = avcodec_descriptor_get(par.codec_id), let long = desc.pointee.long_name {
             info.codecLongName = String(cString: long)
         }
@@ -179,6 +187,25 @@ struct FFmpegReader {
         default: break
         }
         return info
+    }
+
+    /// Why this FFmpeg cannot decode a stream (nil: it can). A container FFmpeg reads can hold a codec it
+    /// has no decoder for (MPEG-H 3D audio, AC-4, IAMF…): the file is a media file all the same.
+    private static func undecodable(_ par: AVCodecParameters, name: String) -> String? {
+        if avcodec_find_decoder(par.codec_id) == nil { return "this FFmpeg has no decoder for \(name)" }
+        return par.codec_id == AV_CODEC_ID_FLAC ? flacUndecodable(bits: Int(par.bits_per_raw_sample)) : nil
+    }
+
+    /// FFmpeg before 6.1 (libavcodec 60) reads 32-bit FLAC's headers but decodes none of its frames.
+    static func flacUndecodable(bits: Int) -> String? {
+        bits > 24 && LIBAVCODEC_VERSION_MAJOR < 60 ? "this FFmpeg's FLAC decoder cannot decode \(bits)-bit samples" : nil
+    }
+
+    /// A codec tag as its four characters, when they are printable ("mhm1", "ac-4"); nil otherwise.
+    static func fourcc(_ tag: UInt32) -> String? {
+        let bytes = (0..<4).map { UInt8(tag >> (8 * $0) & 0xFF) }
+        guard tag != 0, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Bit depth means something for PCM and lossless codecs only (ffprobe reports 0 for lossy ones too).

@@ -49,7 +49,9 @@ enum FLACTail {
         guard p + 2 <= b.count else { return nil }
         let blockCode = Int(b[p] >> 4), rateCode = Int(b[p] & 0x0F)
         let channelCode = Int(b[p + 1] >> 4), sizeCode = Int(b[p + 1] >> 1 & 7)
-        guard blockCode != 0, rateCode != 15, channelCode <= 10, sizeCode != 3, sizeCode != 7, b[p + 1] & 1 == 0 else { return nil }
+        // Size code 7 is 32 bits per sample (RFC 9639; libFLAC 1.4 writes it, FFmpeg 5.1 cannot decode it): a
+        // valid frame, so a 32-bit file is not "truncated" for want of frames this reader would take.
+        guard blockCode != 0, rateCode != 15, channelCode <= 10, sizeCode != 3, b[p + 1] & 1 == 0 else { return nil }
         p += 2
         // The frame (fixed block size) or sample (variable) number, UTF-8 style.
         guard p < b.count else { return nil }

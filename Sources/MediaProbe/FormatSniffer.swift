@@ -99,7 +99,9 @@ enum FormatSniffer {
         return 4 - Int(h[i + 1] >> 1 & 3)
     }
 
-    /// Where the audio starts: after the ID3v2 tags at the start of the file (some taggers stack several).
+    /// Where the audio starts: after the ID3v2 tags at the start of the file (some taggers stack several),
+    /// and in a file named as MPEG audio whose start is neither a frame nor a known format, after the junk
+    /// before its first run of frames (`mpegRun`).
     static func audioStart(_ file: MediaFile) -> Int64 {
         var at: Int64 = 0
         for _ in 0..<8 {
@@ -107,7 +109,38 @@ enum FormatSniffer {
             guard h.count == 10, h.starts(with: Array("ID3".utf8)) else { break }
             at += 10 + Int64(h[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) }) + (h[5] & 0x10 != 0 ? 10 : 0)
         }
+        if mpegExtensions.contains(file.path.fileExtension), byMagic(Array(file.head.prefix(64))) == nil,
+           mpegAudioLayer(file.bytes(at: at, count: 4)) == nil, let run = mpegRun(file, from: at) {
+            return run
+        }
         return at
+    }
+
+    static let mpegExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
+    /// How far past the tags a run of frames is looked for, and how many frames make one.
+    static let junkLimit = 1 << 20
+    static let runFrames = 4
+
+    /// The first offset from `start` (within `junkLimit`) where `runFrames` consecutive frame headers of one
+    /// stream follow each other, each at the end of the one before: mutagen's rule for an MP3 with garbage
+    /// before its audio (FFmpeg's probing takes 100 kB of such garbage for AMR, or counts it as MP3 audio).
+    /// A lone header inside junk passes the 11 sync bits often; four chained ones practically never.
+    static func mpegRun(_ file: MediaFile, from start: Int64) -> Int64? {
+        let b = file.bytes(at: start, count: junkLimit + 8 * 1024)
+        return b.withUnsafeBytes { raw -> Int64? in
+            var i = 0
+            while i < min(raw.count, junkLimit) {
+                defer { i += 1 }
+                guard raw[i] == 0xFF, let first = MPEGFrameWalk.frame(raw, at: i) else { continue }
+                var next = i + first.length, chained = 1
+                while chained < runFrames, let f = MPEGFrameWalk.frame(raw, at: next), f.stream == first.stream {
+                    chained += 1
+                    next += f.length
+                }
+                if chained == runFrames { return start + Int64(i) }
+            }
+            return nil
+        }
     }
 
     /// Whether TagLib may be given `file` as class `hint`. Its MPEG and FLAC readers search the whole file,
@@ -127,7 +160,7 @@ enum FormatSniffer {
         }
     }
 
-    /// The first 64 bytes of a file and, when they start an ID3v2 tag, the 4 bytes after the tag(s).
+    /// The first 64 bytes of a file and, when the audio starts later (ID3v2 tags, junk), the 4 bytes there.
     private struct Head {
         var bytes: [UInt8]
         var afterID3: [UInt8]?
@@ -135,8 +168,10 @@ enum FormatSniffer {
         init?(_ file: MediaFile) {
             bytes = Array(file.head.prefix(64))
             guard bytes.count >= 12 else { return nil }
-            if bytes.starts(with: Array("ID3".utf8)) {
-                let after = file.bytes(at: FormatSniffer.audioStart(file), count: 4)
+            // After ID3v2 tags, or after the junk before an MP3's frames (audioStart decides both).
+            let start = bytes.starts(with: Array("ID3".utf8)) || FormatSniffer.mpegAudioLayer(bytes) == nil ? FormatSniffer.audioStart(file) : 0
+            if start > 0 {
+                let after = file.bytes(at: start, count: 4)
                 guard after.count == 4 else { return nil }
                 afterID3 = after
             }

@@ -60,9 +60,12 @@ public enum MediaProbe {
         if let known, let tagLib, var result = tagLibOnly(file, known, tagLib: tagLib, ffmpegTags: ffTags) {
             // The item is decided; FFmpeg's streams are the details `info` shows, with the decided length and
             // audio bit rate on the audio stream (FFmpeg's header open leaves MP3's unset).
+            let decided = result.streams.first
             result.streams = container.streams
             if let i = result.streams.firstIndex(where: { $0.kind == .audio }) {
                 result.streams[i].duration = result.item.playbackDuration
+                // FFmpeg's header open leaves FLAC's sample size unset: the decided stream knows it.
+                result.streams[i].undecodable = result.streams[i].undecodable ?? decided?.undecodable
                 result.streams[i].bitRate = result.item[.bitRate]?.integer ?? result.streams[i].bitRate
                 result.streams[i].sampleRate = result.streams[i].sampleRate ?? tagLib.sampleRate
                 result.streams[i].channels = result.streams[i].channels ?? tagLib.channels
@@ -118,6 +121,10 @@ public enum MediaProbe {
         } else if container.formatName == "ogg", let (last, offset) = OggPage.last(in: file.tail),
                   offset + last.length < file.tail.count {
             damage.append("the file ends inside an Ogg page (truncated)")
+        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file), let header = duration {
+            damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
+            declared = header
+            duration = header * Double(whole) / Double(packets)
         }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
@@ -130,7 +137,8 @@ public enum MediaProbe {
         let streamsRate = playable.allSatisfy({ $0.bitRate != nil }) ? playable.compactMap(\.bitRate).reduce(0, +) : nil
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
-                        tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags],
+                        tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags,
+                               container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.read(file) : []],
                         damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
                         declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }
@@ -156,6 +164,7 @@ public enum MediaProbe {
         audio.channels = channels
         audio.duration = duration
         audio.bitRate = native.audioBitRate
+        if known.codec == "flac" { audio.undecodable = FFmpegReader.flacUndecodable(bits: tagLib.bitsPerSample ?? 0) }
         var damage = native.damage + extra
         if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
         if tagLib.readByStructure, damage.isEmpty { damage.append("TagLib refused the metadata blocks; read by their structure (damaged)") }
@@ -164,7 +173,7 @@ public enum MediaProbe {
                       duration: duration, bitRate: native.audioBitRate, streams: [audio], tagLib: tagLib,
                       tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties), unreadTag ? ffmpegTags ?? [] : []],
                       damage: damage, sizeCheck: native.audioBitRate == nil, chapters: tagLib.chapters,
-                      declaredDuration: native.declaredDuration)
+                      declaredDuration: native.declaredDuration, notes: native.notes)
     }
 
     /// When FFmpeg refused the file: what TagLib and the native readers make of it, marked partial with
@@ -205,7 +214,7 @@ public enum MediaProbe {
                         fileType: FileType.of(container: container, codec: streams.first?.codec, path: file.path),
                         duration: streams.first?.duration, bitRate: native.audioBitRate, streams: streams, tagLib: tagLib,
                         tags: [native.tags, TagMapping.canonicalTagLib(tagLib.properties)], damage: damage, sizeCheck: false,
-                        chapters: tagLib.chapters, declaredDuration: streams.isEmpty ? nil : native.declaredDuration)
+                        chapters: tagLib.chapters, declaredDuration: streams.isEmpty ? nil : native.declaredDuration, notes: native.notes)
     }
 
     /// Builds the result from what the readers found; the merge rules above live here.
@@ -213,7 +222,8 @@ public enum MediaProbe {
                                  duration: Double?, bitRate: Int64?, streams: [StreamInfo], tagLib: TagLibReader.Result?,
                                  tags sources: [[(String, String)]], damage: [String], sizeCheck: Bool,
                                  chapters: [ChapterInfo], averageBitRate: Bool = true,
-                                 declaredDuration declared: Double? = nil, payloadBitRate: Int64? = nil) -> ProbeResult {
+                                 declaredDuration declared: Double? = nil, payloadBitRate: Int64? = nil,
+                                 notes: [String] = []) -> ProbeResult {
         var damage = damage
         var duration = duration
         var streams = streams
@@ -275,7 +285,7 @@ public enum MediaProbe {
         item[.chapterCount] = chapters.isEmpty ? nil : .integer(Int64(chapters.count))
         item[.isPartial] = .bool(!damage.isEmpty)
         item[.partialReason] = damage.first.map(MediaValue.text)
-        warnings += damage
+        warnings += damage + notes                   // notes: shown, but the file is whole
         return ProbeResult(item: item, streams: streams, pictures: pictures, chapters: chapters, isPartial: !damage.isEmpty, warnings: warnings,
                            tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (sources.allSatisfy(\.isEmpty) ? "none" : "ffmpeg"),
                            tagFormat: tagLib.flatMap { $0.tagFormat.isEmpty ? nil : $0.tagFormat })

@@ -92,6 +92,27 @@ struct OggPage {
         return t
     }()
 
+    /// The second packet of the first stream in `head` (the comment header of Vorbis and Opus), when it
+    /// ends inside `head`: its bytes gathered from the pages' segments. nil otherwise.
+    static func secondPacket(_ head: [UInt8]) -> [UInt8]? {
+        var at = 0, packet = 0, bytes: [UInt8] = []
+        while let page = page(in: head, at: at), packet < 2 {
+            let segments = Int(head[at + 26])
+            var body = at + 27 + segments
+            for k in 0..<segments {
+                let lacing = Int(head[at + 27 + k])
+                if packet == 1 { bytes += head[body..<body + lacing] }
+                body += lacing
+                if lacing < 255 {
+                    if packet == 1 { return bytes }
+                    packet += 1
+                }
+            }
+            at += page.length
+        }
+        return nil
+    }
+
     /// The pre-skip of an Ogg Opus stream (samples at 48 kHz the decoder drops), from the OpusHead packet
     /// in the first page of `head`.
     static func opusPreSkip(_ head: [UInt8]) -> Int? {

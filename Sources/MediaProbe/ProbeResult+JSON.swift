@@ -9,6 +9,7 @@ extension ProbeResult {
             ("path", item.path.json), ("ok", .bool(true)), ("partial", .bool(isPartial)),
             ("tagSource", .string(tagSource)), ("tagFormat", tagFormat.map(JSONValue.string) ?? .null),
             ("warnings", .array(warnings.map(JSONValue.string))),
+            ("decodable", .bool(isDecodable)), ("undecodableReason", undecodableReason.map(JSONValue.string) ?? .null),
             ("item", item.json()),
             ("streams", .array(streams.map(\.json))),
             ("pictures", .array(pictures.map { .object([("mimeType", .string($0.mimeType)), ("type", .string($0.type)), ("size", .int(Int64($0.size)))]) })),
@@ -44,6 +45,8 @@ extension StreamInfo {
         add("pixelFormat", pixelFormat.map(JSONValue.string))
         add("language", language.map(JSONValue.string))
         m.append(("attachedPicture", .bool(isAttachedPicture)))
+        if let undecodable { m += [("decodable", .bool(false)), ("undecodableReason", .string(undecodable))] }
+        add("codecTag", codecTag.map(JSONValue.string))
         return .object(m)
     }
 }

@@ -19,6 +19,15 @@ public struct ProbeResult: Sendable, Hashable {
     /// Tag format(s) as TagLib names them ("ID3v2.4", "Xiph", "MP4", "RIFF INFO"…), when known.
     public var tagFormat: String?
 
+    /// Why the file cannot be played by this FFmpeg: its first audio stream (or, with none, its first video
+    /// stream) has a codec FFmpeg cannot decode. nil when it can. The file is still a media file: its
+    /// container's facts and tags are read.
+    public var undecodableReason: String? {
+        let playable = streams.first { $0.kind == .audio } ?? streams.first { $0.kind == .video && !$0.isAttachedPicture }
+        return playable?.undecodable
+    }
+    public var isDecodable: Bool { undecodableReason == nil }
+
     public init(item: MediaItem, streams: [StreamInfo] = [], pictures: [PictureInfo] = [], chapters: [ChapterInfo] = [],
                 isPartial: Bool = false, warnings: [String] = [], tagSource: String = "none", tagFormat: String? = nil) {
         self.item = item
@@ -53,6 +62,11 @@ public struct StreamInfo: Sendable, Hashable, Codable {
     public var language: String?
     /// An embedded cover picture carried as a video stream (AV_DISPOSITION_ATTACHED_PIC).
     public var isAttachedPicture: Bool
+    /// Why this FFmpeg cannot decode the stream (nil: it can, or it was not asked: the formats read without
+    /// FFmpeg, which it decodes).
+    public var undecodable: String?
+    /// The container's fourcc for the codec, kept for a stream FFmpeg cannot decode.
+    public var codecTag: String?
 
     public init(index: Int, kind: Kind, codec: String) {
         self.index = index

@@ -166,11 +166,18 @@ extension TagMapping {
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
                              "october", "november", "december"]
 
-    /// A date written in words ("Oct 3, 1995", "3 October 1995", "May 2003", "Released in 1995"): the one
+    /// A date written in words ("Oct 3, 1995", "3 October 1995", "May 2003", "Released in 1995", RFC 2822's
+    /// "Tue, 05 Mar 2002 10:00:00 +0000"): the one
     /// four-digit year (1000–2999) in it, with the month named in full or shortened ("Oct", "Sept") and the day
     /// (1–31) beside it when they are there. nil without exactly one such year.
     static func wordDate(_ s: String) -> String? {
-        let words = s.split { !$0.isLetter && !$0.isNumber }
+        // A time after the date (RFC 2822's "Tue, 05 Mar 2002 10:00:00 +0000"): its hour is not a day.
+        var text = Substring(s)
+        if let colon = s.firstIndex(of: ":") {
+            text = s[..<colon]
+            while let last = text.last, last.isNumber { text.removeLast() }
+        }
+        let words = text.split { !$0.isLetter && !$0.isNumber }
         let years = words.filter { $0.count == 4 && $0.allSatisfy(\.isASCIIDigit) && ("1000"..."2999").contains($0) }
         guard years.count == 1, let year = years.first else { return nil }
         guard let month = words.lazy.compactMap({ w in

@@ -20,6 +20,7 @@ enum InfoText {
         row("Media type", item.mediaType.name)
         if probe.isPartial { row("Partial", "read only in part: " + (item[.partialReason]?.text ?? "damaged or truncated file")) }
         for warning in probe.warnings where warning != item[.partialReason]?.text { row("Warning", warning) }
+        if let reason = probe.undecodableReason { row("Decodable", "no: " + reason) }
 
         let tagProperties = MediaProperty.allCases.filter { $0.spec.origin == .tag && $0 != .mediaType && $0 != .hasArtwork }
         let present = tagProperties.filter { item[$0] != nil }
@@ -56,6 +57,7 @@ enum InfoText {
         if let br = s.bitRate { parts.append("\(br / 1000) kb/s") }
         if let lang = s.language, lang != "und" { parts.append(lang) }
         if s.isAttachedPicture { parts.append("attached picture") }
+        if s.undecodable != nil { parts.append("not decodable" + (s.codecTag.flatMap { $0 == s.codec ? nil : " (\($0))" } ?? "")) }
         return parts.joined(separator: ", ")
     }
 }
