@@ -38,20 +38,28 @@ struct SharedMountPointsTests {
         }
     }
 
-    @Test func aShareMountedAtTwoPathsIsOneSetOfItemsEachHostAtItsOwnPaths() async throws {
-        let locator = try #require(PostgresTestServer.shared).makeDatabase("mounts")
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-mounts-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: base) }
+    /// The export under `base`: `files` (fixture, place) at alpha's mount point, copied with `cp -a` to
+    /// beta's; and the two hosts.
+    static func export(at base: String, locator: String, _ files: [(fixture: String, place: String)]) throws
+        -> (nasA: String, nasB: String, alpha: Host, beta: Host) {
         let nasA = base + "/alpha/mnt/nas", nasB = base + "/beta/media/music"
-        for (fixture, place) in [("mp3-id3v24.mp3", "a/one.mp3"), ("flac-vorbis-cover.flac", "a/two.flac"), ("ogg-vorbis.ogg", "b/three.ogg")] {
+        for (fixture, place) in files {
             try FileManager.default.createDirectory(atPath: nasA + "/" + place.split(separator: "/")[0], withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: ChildProcess.repo.appendingPathComponent("Fixtures/\(fixture)").path, toPath: nasA + "/" + place)
         }
         try FileManager.default.createDirectory(atPath: base + "/beta/media", withIntermediateDirectories: true)
         let copied = try ChildProcess.run("cp", ["-a", nasA, nasB])
         try #require(copied.status == 0, "\(copied.stderr)")
-        let alpha = Host(name: "alpha", home: base + "/alpha/home", locator: locator)
-        let beta = Host(name: "beta", home: base + "/beta/home", locator: locator)
+        return (nasA, nasB, Host(name: "alpha", home: base + "/alpha/home", locator: locator),
+                Host(name: "beta", home: base + "/beta/home", locator: locator))
+    }
+
+    @Test func aShareMountedAtTwoPathsIsOneSetOfItemsEachHostAtItsOwnPaths() async throws {
+        let locator = try #require(PostgresTestServer.shared).makeDatabase("mounts")
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-mounts-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let (nasA, nasB, alpha, beta) = try Self.export(at: base, locator: locator,
+                                                        [("mp3-id3v24.mp3", "a/one.mp3"), ("flac-vorbis-cover.flac", "a/two.flac"), ("ogg-vorbis.ogg", "b/three.ogg")])
 
         try alpha.mlib(["root", "add", nasA, "--share", "nas"])
         try alpha.mlib(["scan", "--quiet"])
@@ -107,16 +115,8 @@ struct SharedMountPointsTests {
         let locator = try #require(PostgresTestServer.shared).makeDatabase("mounts")
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-mounts-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: base) }
-        let nasA = base + "/alpha/mnt/nas", nasB = base + "/beta/media/music"
-        for (fixture, place) in [("mp3-id3v24.mp3", "a/one.mp3"), ("ogg-vorbis.ogg", "b/three.ogg")] {
-            try FileManager.default.createDirectory(atPath: nasA + "/" + place.split(separator: "/")[0], withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: ChildProcess.repo.appendingPathComponent("Fixtures/\(fixture)").path, toPath: nasA + "/" + place)
-        }
-        try FileManager.default.createDirectory(atPath: base + "/beta/media", withIntermediateDirectories: true)
-        let copied = try ChildProcess.run("cp", ["-a", nasA, nasB])
-        try #require(copied.status == 0, "\(copied.stderr)")
-        let alpha = Host(name: "alpha", home: base + "/alpha/home", locator: locator)
-        let beta = Host(name: "beta", home: base + "/beta/home", locator: locator)
+        let (nasA, nasB, alpha, beta) = try Self.export(at: base, locator: locator,
+                                                        [("mp3-id3v24.mp3", "a/one.mp3"), ("ogg-vorbis.ogg", "b/three.ogg")])
         try alpha.mlib(["root", "add", nasA, "--share", "nas"])
         try alpha.mlib(["scan", "--quiet"])
         try beta.mlib(["root", "add", nasB, "--share", "nas"])
