@@ -43,8 +43,8 @@ extension Library {
 
     /// Whether the file of the item with persistent id `id` is one this host reaches: its own or a share's
     /// it joined. Always true where the store lists only such items (a library of one host; a server's
-    /// store under `readThisHostOnly`). A server listing every host's items (`mlib serve --all-hosts`) asks
-    /// before it opens a file: at another host's path this host has another file or none (issue 38: beta's
+    /// store under `readThisHostOnly`). The Subsonic server under `mlib serve --all-hosts`, which lists every
+    /// host's items (the MPD side never does), asks before it opens a file: at another host's path this host has another file or none (issue 38: beta's
     /// `stream` of alpha's song sent beta's own file at that path under alpha's title).
     public func reachesFile(ofItem id: Int64) throws -> Bool {
         guard let sql = store as? SQLStore, sql.thisHostName != nil, !sql.readsThisHostOnly else { return true }
@@ -54,7 +54,8 @@ extension Library {
     /// Limits the store's reads to this host's items and those of the shares mounted here
     /// (`SQLStore.readsThisHostOnly`, `SharedRoot.isMounted`, asked now and at each refresh of a view,
     /// `SQLStore.recheckMountedShares`), for a server that can play only
-    /// the files it reaches; `false` lists every host's (`mlib serve --all-hosts`).
+    /// the files it reaches; `false` lists every host's (the Subsonic side of `mlib serve --all-hosts`; the MPD
+    /// side keeps its own view of this host's items).
     public func readThisHostOnly(_ on: Bool = true) {
         guard let sql = store as? SQLStore else { return }
         if on { sql.readMountedShares(of: (try? sql.sharedRoots()) ?? []) }

@@ -94,7 +94,8 @@ final class ConnectionRefusal: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let line = "ACK [5@0] {} \(reason)\n"
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line))).whenComplete { _ in
+        // On the channel's own loop, where the context may be used.
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }

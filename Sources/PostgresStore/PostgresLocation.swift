@@ -99,11 +99,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// libpq's default socket directory on Debian, where its server listens.
     static let defaultSocketDirectory = "/var/run/postgresql"
 
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func hostName() -> String { HostName.current ?? "localhost" }
 
     static func loginName() -> String {
         if let pw = getpwuid(geteuid()), let name = pw.pointee.pw_name { return String(cString: name) }

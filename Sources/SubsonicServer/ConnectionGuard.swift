@@ -146,7 +146,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             writeDeadline?.cancel()
             writeDeadline = nil
         } else if writeDeadline == nil {
-            writeDeadline = context.eventLoop.scheduleTask(in: writeTimeout) { [weak self] in
+            writeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: writeTimeout) { [weak self] in
                 self?.writeDeadline = nil
                 context.close(promise: nil)
             }
@@ -163,7 +163,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func closeUnlessRead(within timeout: TimeAmount, _ context: ChannelHandlerContext) {
         readDeadline?.cancel()
-        readDeadline = context.eventLoop.scheduleTask(in: timeout) { [weak self] in
+        readDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
             self?.readDeadline = nil
             context.close(promise: nil)
         }

@@ -71,7 +71,7 @@ public final class PostgresTestServer: Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-pg-XXXXXX").path
         var buffer = Array(template.utf8CString)
         guard mkdtemp(&buffer) != nil else { throw Failure(description: "mkdtemp: \(String(cString: strerror(errno)))") }
-        directory = String(cString: buffer)
+        directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // The libraries the tests open in this process keep their host id and key file where the tests'
         // children keep theirs (`TestConfiguration`), not in the runner's own ~/.config.
         ConfigurationDirectory.environmentOverrides["XDG_CONFIG_HOME"] = TestConfiguration.directory

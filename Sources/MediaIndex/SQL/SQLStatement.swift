@@ -40,6 +40,12 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomS
             values.append(value.sqlValue)
             text.append(SQLStatement.marker)
         }
+        /// An optional binds NULL when absent. Spelled out so that the compiler does not take `\(rating)` of
+        /// an `Int?` for the optional-in-a-string mistake it warns about.
+        package mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) {
+            values.append(value.sqlValue)
+            text.append(SQLStatement.marker)
+        }
         package mutating func appendInterpolation(raw: String) { text += raw }
         package mutating func appendInterpolation(_ sql: SQLStatement) {
             text += sql.text

@@ -30,7 +30,7 @@ extension SQLStore {
     public func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws {
         guard !ids.isEmpty else { return }
         try write { x in
-            try x.execute(#"UPDATE items SET "albumGain" = \#(gain), "albumPeak" = \#(peak) WHERE \#(syntax.isIn("id", .integers(ids)))"#)
+            _ = try x.execute(#"UPDATE items SET "albumGain" = \#(gain), "albumPeak" = \#(peak) WHERE \#(syntax.isIn("id", .integers(ids)))"#)
         }
     }
 

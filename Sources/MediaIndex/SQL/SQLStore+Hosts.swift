@@ -100,8 +100,7 @@ extension SQLStore {
     /// SQL true for the items of the host(s) `name` names.
     private func hostCondition(_ name: String) throws -> SQLStatement {
         guard let host else {
-            var buffer = [CChar](repeating: 0, count: 256)
-            let here = gethostname(&buffer, 255) == 0 ? String(cString: buffer).lowercased() : ""
+            let here = HostName.current?.lowercased() ?? ""
             let wanted = name.lowercased()
             return wanted == "this" || (!here.isEmpty && (wanted == here || here.hasPrefix(wanted + "."))) ? "TRUE" : "FALSE"
         }
