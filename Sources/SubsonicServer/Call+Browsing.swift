@@ -11,15 +11,28 @@ extension Call {
         return node
     }
 
+    /// The OpenSubsonic extensions this server implements, each as its spec page describes it: form POSTs,
+    /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding.
+    static let implementedExtensions: [(name: String, versions: [Int])] = [
+        ("formPost", [1]), ("apiKeyAuthentication", [1]), ("transcodeOffset", [1]),
+    ]
+
     func extensions() -> [Node] {
         var list = Node("")   // no name: its list goes directly into the envelope
-        list.add(list: "openSubsonicExtensions", [("formPost", [1]), ("apiKeyAuthentication", [1])].map { name, versions in
+        list.add(list: "openSubsonicExtensions", Self.implementedExtensions.map { name, versions in
             var node = Node("openSubsonicExtensions")
             node.set("name", name)
             node.set(ints: versions, key: "versions")
             return node
         })
         return [list]
+    }
+
+    /// The user the request's credentials name (`apiKeyAuthentication`'s `tokenInfo`).
+    func tokenInfo() -> Node {
+        var node = Node("tokenInfo")
+        node.set("username", user.name)
+        return node
     }
 
     func musicFolders() -> Node {
@@ -35,7 +48,7 @@ extension Call {
     }
 
     /// The roots' top directories by first letter, as DSub and other folder browsers start.
-    func indexes() throws -> Node {
+    func indexes() async throws -> Node {
         let catalog = server.catalog
         let view = catalog.view
         var roots = view.rootDirectories
@@ -45,7 +58,7 @@ extension Call {
         }
         var byLetter: [String: [Node]] = [:]
         var children: [Node] = []
-        let marks = Marks(userData: server.state.withLock { $0.userData }, stars: [:])
+        let marks = try await marks()
         for root in roots {
             for child in view.directories[Int(root)].children {
                 let directory = view.directories[Int(child)]
@@ -58,7 +71,7 @@ extension Call {
         }
         var node = Node("indexes")
         node.set("ignoredArticles", "")
-        node.set("lastModified", Int64((view.version?.newestModification ?? 0) * 1000))
+        node.set("lastModified", catalog.lastModified)
         node.add(list: "index", byLetter.keys.sorted().map { letter in
             var index = Node("index")
             index.set("name", letter)
@@ -70,17 +83,20 @@ extension Call {
     }
 
     static func indexLetter(_ name: String) -> String {
-        guard let first = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).first, first.isLetter else { return "#" }
+        guard let first = TextFolding.folded(name).first, first.isLetter else { return "#" }
         return String(first).uppercased()
     }
 
-    func musicDirectory() throws -> Node {
+    func musicDirectory() async throws -> Node {
         let catalog = server.catalog
         let view = catalog.view
         let id = try parameters.required("id")
+        let marks = try await marks()
+        // The albums and artists of `getAlbumList`, `search2` and `getStarred` open as folders too.
+        if let number = catalog.albumByID[id] { return albumDirectory(number, catalog, marks) }
+        if let number = catalog.artistByID[id] { return artistDirectory(number, catalog, marks) }
         guard let directory = catalog.directoryByID[id] else { throw SubsonicError.notFound("Directory \(id)") }
         let d = view.directories[Int(directory)]
-        let marks = Marks(userData: server.state.withLock { $0.userData }, stars: [:])
         var node = Node("directory")
         node.set("id", id)
         if !view.rootDirectories.contains(directory), let parent = view.directory(path: d.path.directory) {
@@ -147,6 +163,13 @@ extension Call {
     func albumList2() async throws -> Node {
         let catalog = server.catalog
         let marks = try await marks()
+        var node = Node("albumList2")
+        node.add(list: "album", try albumListPage(catalog, marks).map { albumNode($0, catalog, marks) })
+        return node
+    }
+
+    /// The album numbers of `getAlbumList`/`getAlbumList2`'s page: `type`'s order and filter, `size` and `offset`.
+    func albumListPage(_ catalog: Catalog, _ marks: Marks) throws -> ArraySlice<Int> {
         let type = try parameters.choice("type", Self.albumListTypes)
         let size = try pageSize("size", 10), offset = try offset("offset")
         var numbers = Array(catalog.albums.indices)
@@ -197,9 +220,7 @@ extension Call {
         default:
             throw SubsonicError.generic("unknown album list type \(type)")
         }
-        var node = Node("albumList2")
-        node.add(list: "album", numbers.dropFirst(offset).prefix(size).map { albumNode($0, catalog, marks) })
-        return node
+        return numbers.dropFirst(offset).prefix(size)
     }
 
     func randomSongs() async throws -> Node {
@@ -249,22 +270,26 @@ extension Call {
     /// must match. An empty query (or `""`, as Symfonium sends it) matches everything, in a stable order,
     /// so that clients page through the whole library.
     func search3() async throws -> Node {
-        let catalog = server.catalog
-        let marks = try await marks()
+        let catalog = server.catalog, marks = try await marks()
+        return try searchResult("searchResult3", catalog, marks, artist: { artistNode($0, catalog, marks) },
+                                album: { albumNode($0, catalog, marks) })
+    }
+
+    /// `search3`'s answer, or `search2`'s with its own artist and album elements.
+    func searchResult(_ name: String, _ catalog: Catalog, _ marks: Marks, artist: (Int) -> Node, album: (Int) -> Node) throws -> Node {
         var query = parameters["query"] ?? ""
         if query == "\"\"" { query = "" }
-        let words = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            .split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        let words = Catalog.sortKey(query).split(whereSeparator: { $0.isWhitespace }).map(String.init)
         func matches(_ text: String) -> Bool { words.allSatisfy { text.contains($0) } }
-        var node = Node("searchResult3")
+        var node = Node(name)
         let artistCount = try pageSize("artistCount", 20), albumCount = try pageSize("albumCount", 20), songCount = try pageSize("songCount", 20)
         if artistCount > 0 {
             let found = catalog.artists.indices.lazy.filter { matches(catalog.artistSearchText[$0]) }
-            node.add(list: "artist", found.dropFirst(try offset("artistOffset")).prefix(artistCount).map { artistNode($0, catalog, marks) })
+            node.add(list: "artist", found.dropFirst(try offset("artistOffset")).prefix(artistCount).map(artist))
         }
         if albumCount > 0 {
             let found = catalog.albums.indices.lazy.filter { matches(catalog.albumSearchText[$0]) }
-            node.add(list: "album", found.dropFirst(try offset("albumOffset")).prefix(albumCount).map { albumNode($0, catalog, marks) })
+            node.add(list: "album", found.dropFirst(try offset("albumOffset")).prefix(albumCount).map(album))
         }
         if songCount > 0 {
             let found = catalog.songSearchText.indices.lazy.filter { matches(catalog.songSearchText[$0]) }

@@ -94,10 +94,7 @@ extension Call {
         node.set("coverArt", album.id)
         node.set("songCount", album.items.count)
         node.set("duration", Int(album.duration.rounded()))
-        let plays = album.items.reduce(0) { total, item in
-            total + (marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0)
-        }
-        node.set("playCount", plays)
+        node.set("playCount", albumPlays(album, catalog, marks))
         node.set("created", Self.iso(seconds: album.created == Int64.max ? 0 : album.created))
         node.set("starred", marks.starred(.album, album.id))
         node.set("year", album.year)
@@ -107,6 +104,13 @@ extension Call {
         node.add(list: "genres", Self.genreList(album.genre))
         if songs { node.add(list: "song", album.items.map { songNode($0, catalog, marks) }) }
         return node
+    }
+
+    /// The plays of an album's songs, together.
+    func albumPlays(_ album: Catalog.Album, _ catalog: Catalog, _ marks: Marks) -> Int {
+        album.items.reduce(0) { total, item in
+            total + (marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0)
+        }
     }
 
     func artistNode(_ number: Int, _ catalog: Catalog, _ marks: Marks, albums: Bool = false) -> Node {

@@ -78,13 +78,10 @@ extension Call {
     func starred2() async throws -> Node {
         let catalog = server.catalog
         let marks = try await marks()
-        func byDate(_ kind: UserStar.Kind) -> [String] {
-            (marks.stars[kind] ?? [:]).sorted { ($0.value, $0.key) > ($1.value, $1.key) }.map(\.key)
-        }
         var node = Node("starred2")
-        node.add(list: "artist", byDate(.artist).compactMap { catalog.artistByID[$0] }.map { artistNode($0, catalog, marks) })
-        node.add(list: "album", byDate(.album).compactMap { catalog.albumByID[$0] }.map { albumNode($0, catalog, marks) })
-        node.add(list: "song", byDate(.song).compactMap { catalog.item(id: $0) }.map { songNode($0, catalog, marks) })
+        node.add(list: "artist", starredKeys(.artist, marks).compactMap { catalog.artistByID[$0] }.map { artistNode($0, catalog, marks) })
+        node.add(list: "album", starredKeys(.album, marks).compactMap { catalog.albumByID[$0] }.map { albumNode($0, catalog, marks) })
+        node.add(list: "song", starredKeys(.song, marks).compactMap { catalog.item(id: $0) }.map { songNode($0, catalog, marks) })
         return node
     }
 

@@ -82,14 +82,22 @@ final class Catalog: Sendable {
     let genres: [Genre]
     let itemByID: [Int64: Int32]
     let directoryByID: [String: Int32]
+    /// `getIndexes`' `lastModified` (ms since 1970): when what the API lists last changed. The first
+    /// catalog of a run says the newest file modification time among its items, so that a restart alone
+    /// does not send every client to read the library again; one built for a view that changed while
+    /// serving (a rescan, a removal, a play) says the moment it was built, if later.
+    let lastModified: Int64
     /// Per item its title, artist and album, per album its name and artist, per artist its name: folded
     /// (`sortKey`) once per snapshot, so that a search folds only its own words.
     let songSearchText: [String]
     let albumSearchText: [String]
     let artistSearchText: [String]
 
-    init(_ view: LibrarySnapshot) {
+    init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
         self.view = view
+        let newest = view.modified.lazy.filter { $0.isFinite }.max() ?? 0
+        let changed = previous == nil ? newest : max(newest, Date().timeIntervalSince1970)
+        lastModified = Int64((changed * 1000).rounded(.down))
         // SubsonicServer.init refuses a view without these slots.
         let base = view.schema.slotOffset(of: .subsonic) ?? 0
         slotBase = base
@@ -177,10 +185,9 @@ final class Catalog: Sendable {
                                    uniquingKeysWith: { a, _ in a })
     }
 
-    /// A name as lists order it: case and accents aside.
-    static func sortKey(_ name: String) -> String {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
+    /// A name as lists order and searches match it: case and accents aside, folded as the CLI's and the
+    /// MPD server's `[cd]` comparisons fold (`TextFolding`: "gudnadottir" is "Guðnadóttir").
+    static func sortKey(_ name: String) -> String { TextFolding.folded(name) }
 
     // MARK: Ids
 

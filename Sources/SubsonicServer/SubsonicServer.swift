@@ -116,8 +116,9 @@ public final class SubsonicServer: Sendable {
         // Each new snapshot's catalog is derived on the view's queue, before a request needs it.
         state.withLock { $0.catalog = Catalog(view.snapshot) }
         let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in
-            let catalog = Catalog(snapshot)
-            self?.state.withLock { $0.catalog = catalog }
+            guard let self else { return }
+            let catalog = Catalog(snapshot, following: state.withLock { $0.catalog })
+            state.withLock { $0.catalog = catalog }
         }
         watching.withLock { $0 = watch }
         let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
@@ -169,8 +170,9 @@ public final class SubsonicServer: Sendable {
     /// The catalog of the current view snapshot, derived once per snapshot.
     var catalog: Catalog {
         let snapshot = view.snapshot
-        if let cached = state.withLock({ $0.catalog }), cached.view === snapshot { return cached }
-        let catalog = Catalog(snapshot)
+        let cached = state.withLock { $0.catalog }
+        if let cached, cached.view === snapshot { return cached }
+        let catalog = Catalog(snapshot, following: cached)
         state.withLock { $0.catalog = catalog }
         return catalog
     }
@@ -265,23 +267,28 @@ struct Call {
         case "ping": try libraryReachable(); return .nodes([])
         case "getLicense": return .nodes([license()])
         case "getOpenSubsonicExtensions": return .nodes(extensions())
+        case "tokenInfo": return .nodes([tokenInfo()])
         case "getMusicFolders": return .nodes([musicFolders()])
-        case "getIndexes": return .nodes([try indexes()])
-        case "getMusicDirectory": return .nodes([try musicDirectory()])
+        case "getIndexes": return .nodes([try await indexes()])
+        case "getMusicDirectory": return .nodes([try await musicDirectory()])
         case "getArtists": return .nodes([try await artists()])
         case "getArtist": return .nodes([try await artist()])
         case "getAlbum": return .nodes([try await album()])
         case "getSong": return .nodes([try await song()])
+        case "getAlbumList": return .nodes([try await albumList()])
         case "getAlbumList2": return .nodes([try await albumList2()])
         case "getRandomSongs": return .nodes([try await randomSongs()])
         case "getGenres": return .nodes([genres()])
         case "getSongsByGenre": return .nodes([try await songsByGenre()])
+        case "search": return .nodes([try await search()])
+        case "search2": return .nodes([try await search2()])
         case "search3": return .nodes([try await search3()])
         case "stream", "download": return .response(try await stream(method))
         case "getCoverArt": return .response(try await coverArt())
         case "scrobble": return .nodes(try await scrobble())
         case "star": return .nodes(try await star(true))
         case "unstar": return .nodes(try await star(false))
+        case "getStarred": return .nodes([try await starred()])
         case "getStarred2": return .nodes([try await starred2()])
         case "setRating": return .nodes(try await setRating())
         case "getPlaylists": return .nodes([try await playlists()])

@@ -23,13 +23,16 @@ mode = sys.argv[5] if len(sys.argv) > 5 else "quick"
 PARAMETERS = {
     "getIndexes": ["musicFolderId", "ifModifiedSince"], "getMusicDirectory": ["id"], "getArtists": ["musicFolderId"],
     "getArtist": ["id"], "getAlbum": ["id"], "getSong": ["id"],
+    "getAlbumList": ["type", "size", "offset", "fromYear", "toYear", "genre", "musicFolderId"],
     "getAlbumList2": ["type", "size", "offset", "fromYear", "toYear", "genre", "musicFolderId"],
     "getRandomSongs": ["size", "genre", "fromYear", "toYear", "musicFolderId"],
     "getSongsByGenre": ["genre", "count", "offset", "musicFolderId"],
+    "search": ["artist", "album", "title", "any", "count", "offset", "newerThan"],
+    "search2": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
     "search3": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
     "stream": ["id", "maxBitRate", "format", "timeOffset", "estimateContentLength"], "download": ["id"],
     "getCoverArt": ["id", "size"], "scrobble": ["id", "time", "submission"],
-    "star": ["id", "albumId", "artistId"], "unstar": ["id", "albumId", "artistId"], "getStarred2": ["musicFolderId"],
+    "star": ["id", "albumId", "artistId"], "unstar": ["id", "albumId", "artistId"], "getStarred": ["musicFolderId"], "getStarred2": ["musicFolderId"],
     "setRating": ["id", "rating"], "getPlaylists": ["username"], "getPlaylist": ["id"],
     "createPlaylist": ["playlistId", "name", "songId"],
     "updatePlaylist": ["playlistId", "name", "comment", "public", "songIdToAdd", "songIndexToRemove"],
@@ -116,7 +119,8 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "songOffset": "0", "maxBitRate": "64", "format": "mp3", "timeOffset": "0", "estimateContentLength": "false",
          "time": "1700000000000", "submission": "true", "rating": "3", "username": user, "playlistId": playlist,
          "name": "fuzz", "songId": song, "comment": "c", "public": "false", "songIdToAdd": song, "songIndexToRemove": "0",
-         "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz"}
+         "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
+         "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0"}
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
              "deletePlaylist": "999999", "getCoverArt": album}
 
