@@ -7,7 +7,7 @@ import MediaModel
 extension Call {
     /// Each `id` played (`submission` true, the default) is one play of the user's in the listening history
     /// (front `subsonic`, time heard unknown) and the item's play count, through `Library`;
-    /// `submission=false` (now playing) changes nothing.
+    /// `submission=false` says what the client is playing now (`getNowPlaying`) and counts nothing.
     func scrobble() async throws -> [Node] {
         let catalog = server.catalog
         let ids = parameters.all("id")
@@ -17,7 +17,13 @@ extension Call {
             return item
         }
         let times = try parameters.dates(milliseconds: "time")
-        guard try parameters.bool("submission", true) else { return [] }
+        guard try parameters.bool("submission", true) else {
+            for item in items {
+                server.nowPlaying.start(.init(user: user.name, client: parameters["c"] ?? "", item: catalog.view.ids[Int(item)],
+                                              started: Date(), duration: catalog.view.durations[Int(item)]))
+            }
+            return []
+        }
         let name = user.name
         for (n, item) in items.enumerated() {
             let id = catalog.view.ids[Int(item)]

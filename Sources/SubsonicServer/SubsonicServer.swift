@@ -61,6 +61,7 @@ public final class SubsonicServer: Sendable {
     let transcoding: TranscodeSlots
     let connections: ConnectionRegistry
     let covers: CoverCache
+    let nowPlaying = NowPlayingBoard()
     let state = Mutex(State())
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
     /// This server's watching of the view (a shared view goes on for the other front when this one stops).
@@ -280,6 +281,13 @@ struct Call {
         case "getRandomSongs": return .nodes([try await randomSongs()])
         case "getGenres": return .nodes([genres()])
         case "getSongsByGenre": return .nodes([try await songsByGenre()])
+        case "getArtistInfo": return .nodes([try await artistInfo(id3: false)])
+        case "getArtistInfo2": return .nodes([try await artistInfo(id3: true)])
+        case "getAlbumInfo", "getAlbumInfo2": return .nodes([try await albumInfo()])
+        case "getTopSongs": return .nodes([try await topSongs()])
+        case "getSimilarSongs": return .nodes([try await similarSongs(id3: false)])
+        case "getSimilarSongs2": return .nodes([try await similarSongs(id3: true)])
+        case "getNowPlaying": return .nodes([try await nowPlaying()])
         case "search": return .nodes([try await search()])
         case "search2": return .nodes([try await search2()])
         case "search3": return .nodes([try await search3()])

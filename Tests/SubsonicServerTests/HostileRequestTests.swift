@@ -73,7 +73,8 @@ struct HostileRequestTests {
         #expect(get.status == 200 && Self.errorCode(get.body) == nil, "getSong: \(String(decoding: get.body, as: UTF8.self))")
         let text = String(decoding: get.body, as: UTF8.self)
         #expect(text.contains("\"played\":\"9999-12-31T23:59:59"), "lastPlayedDate read as the last second of 9999: \(text)")
-        for method in ["getAlbumList2?type=recent", "getAlbumList2?type=frequent", "getAlbumList2?type=highest", "search3?query=", "getRandomSongs?size=50"] {
+        for method in ["getAlbumList2?type=recent", "getAlbumList2?type=frequent", "getAlbumList2?type=highest", "search3?query=", "getRandomSongs?size=50",
+                       "getAlbumList?type=frequent", "getTopSongs?artist=%D0%9A%D0%B8%D0%BD%D0%BE", "getSimilarSongs2?id=\(song)"] {
             let answer = try await http("\(both.base)/\(method)&f=json&\(Self.auth)")
             #expect(answer.status == 200 && Self.errorCode(answer.body) == nil, "\(method)")
         }

@@ -27,6 +27,9 @@ PARAMETERS = {
     "getAlbumList2": ["type", "size", "offset", "fromYear", "toYear", "genre", "musicFolderId"],
     "getRandomSongs": ["size", "genre", "fromYear", "toYear", "musicFolderId"],
     "getSongsByGenre": ["genre", "count", "offset", "musicFolderId"],
+    "getArtistInfo": ["id", "count", "includeNotPresent"], "getArtistInfo2": ["id", "count", "includeNotPresent"],
+    "getAlbumInfo": ["id"], "getAlbumInfo2": ["id"], "getTopSongs": ["artist", "count"],
+    "getSimilarSongs": ["id", "count"], "getSimilarSongs2": ["id", "count"],
     "search": ["artist", "album", "title", "any", "count", "offset", "newerThan"],
     "search2": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
     "search3": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
@@ -120,9 +123,10 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "time": "1700000000000", "submission": "true", "rating": "3", "username": user, "playlistId": playlist,
          "name": "fuzz", "songId": song, "comment": "c", "public": "false", "songIdToAdd": song, "songIndexToRemove": "0",
          "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
-         "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0"}
+         "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false"}
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
-             "deletePlaylist": "999999", "getCoverArt": album}
+             "deletePlaylist": "999999", "getCoverArt": album, "getArtistInfo": artist, "getArtistInfo2": artist,
+             "getAlbumInfo": album, "getAlbumInfo2": album}
 
 methods = re.findall(r'case "([A-Za-z0-9]+)"(?:, "([A-Za-z0-9]+)")?:', open(methods_file).read())
 names = sorted({name for pair in methods for name in pair if name})

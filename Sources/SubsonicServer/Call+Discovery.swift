@@ -1,0 +1,111 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+
+// What clients show beside a song, an album or an artist — info, top songs, similar songs, what others
+// play — answered from the library itself (tags, plays, ratings, genres), with no internet: where
+// Navidrome and gonic ask Last.fm, and answer nothing offline.
+extension Call {
+    /// `getArtistInfo`/`getArtistInfo2`: the artist's MusicBrainz id (from their songs' tags) and
+    /// `count` similar artists of the library (`Catalog.similarArtists`). No biography or images: the
+    /// library has none.
+    func artistInfo(id3: Bool) async throws -> Node {
+        let catalog = server.catalog, marks = try await marks()
+        let id = try parameters.required("id")
+        let number = try artistNumber(of: id, catalog)
+        let count = try pageSize("count", 20)
+        var node = Node(id3 ? "artistInfo2" : "artistInfo")
+        let album = catalog.artists[number].albums.first.map { catalog.albums[$0] }
+        node.set("musicBrainzId", try await tag(.musicBrainzAlbumArtistID, ofItem: album?.items.first, catalog))
+        let similar = catalog.similarArtists(to: number).prefix(count)
+        node.add(list: "similarArtist", similar.map { other in
+            var artist = id3 ? artistNode(other, catalog, marks) : artistFolder(other, catalog, marks)
+            artist.name = "similarArtist"
+            return artist
+        })
+        return node
+    }
+
+    /// `getAlbumInfo`/`getAlbumInfo2`: the album's MusicBrainz release id, from its songs' tags.
+    func albumInfo() async throws -> Node {
+        let catalog = server.catalog
+        let id = try parameters.required("id")
+        let number: Int
+        if let album = catalog.albumByID[id] { number = album }
+        else if let item = catalog.item(id: id) { number = Int(catalog.albumOfItem[Int(item)]) }
+        else { throw SubsonicError.notFound("Album \(id)") }
+        var node = Node("albumInfo")
+        node.set("musicBrainzId", try await tag(.musicBrainzAlbumID, ofItem: catalog.albums[number].items.first, catalog))
+        return node
+    }
+
+    /// `getTopSongs`: the songs of the artist named `artist` (as song artist or album artist, case and
+    /// accents aside), most played first, then the highest rated, then the most recently played.
+    func topSongs() async throws -> Node {
+        let catalog = server.catalog, marks = try await marks()
+        let name = Catalog.sortKey(try parameters.required("artist"))
+        let count = try pageSize("count", 50)
+        typealias S = Catalog.Slot
+        let songs = (0..<Int32(catalog.view.count)).filter { item in
+            Catalog.sortKey(catalog.value(item, S.artist) ?? "") == name || Catalog.sortKey(catalog.value(item, S.albumArtist) ?? "") == name
+        }
+        func rank(_ item: Int32) -> (Int, Int, Int) {
+            let overlay = marks.userData[catalog.view.ids[Int(item)]]
+            return (overlay?.playCount ?? catalog.int(item, S.playCount) ?? 0, (overlay.map { $0.rating } ?? catalog.int(item, S.rating)) ?? 0,
+                    Int(overlay?.lastPlayed ?? catalog.int(item, S.lastPlayed).map(Int64.init) ?? 0))
+        }
+        let ranked = songs.map { ($0, rank($0)) }.sorted { ($0.1.0, $0.1.1, $0.1.2, $1.0) > ($1.1.0, $1.1.1, $1.1.2, $0.0) }
+        var node = Node("topSongs")
+        node.add(list: "song", ranked.prefix(count).map { songNode($0.0, catalog, marks) })
+        return node
+    }
+
+    /// `getSimilarSongs`/`getSimilarSongs2`: for a song, album or artist id, `count` songs in random order
+    /// from its artist and the artists most like them (`Catalog.similarArtists`, up to ten), the seed
+    /// song itself left out: a radio of the library.
+    func similarSongs(id3: Bool) async throws -> Node {
+        let catalog = server.catalog, marks = try await marks()
+        let id = try parameters.required("id")
+        let count = try pageSize("count", 50)
+        let seedSong = catalog.item(id: id)
+        let artist = try artistNumber(of: id, catalog)
+        let neighbours = [artist] + catalog.similarArtists(to: artist).prefix(10)
+        let songs = neighbours.flatMap { catalog.artists[$0].albums.flatMap { catalog.albums[$0].items } }.filter { $0 != seedSong }
+        var node = Node(id3 ? "similarSongs2" : "similarSongs")
+        node.add(list: "song", songs.shuffled().prefix(count).map { songNode($0, catalog, marks) })
+        return node
+    }
+
+    /// `getNowPlaying`: what every user's clients said they play (`scrobble` with `submission=false`).
+    func nowPlaying() async throws -> Node {
+        let catalog = server.catalog, marks = try await marks()
+        let now = Date()
+        var node = Node("nowPlaying")
+        node.add(list: "entry", server.nowPlaying.playing(at: now).compactMap { entry in
+            guard let item = catalog.itemByID[entry.item] else { return nil }
+            var song = songNode(item, catalog, marks, name: "entry")
+            song.set("username", entry.user)
+            song.set("minutesAgo", Int(now.timeIntervalSince(entry.started) / 60))
+            song.set("playerId", Int(Catalog.hash(entry.user + "\u{1F}" + entry.client).prefix(7), radix: 16) ?? 0)
+            song.set("playerName", entry.client)
+            return song
+        })
+        return node
+    }
+
+    /// The artist an artist, album or song id stands for (a song's: its album's artist).
+    private func artistNumber(of id: String, _ catalog: Catalog) throws -> Int {
+        if let artist = catalog.artistByID[id] { return artist }
+        if let album = catalog.albumByID[id] { return catalog.artistOfAlbum(album) }
+        if let item = catalog.item(id: id) { return catalog.artistOfAlbum(Int(catalog.albumOfItem[Int(item)])) }
+        throw SubsonicError.notFound("Artist \(id)")
+    }
+
+    /// A tag of one item, read from the store (the view keeps only what lists need).
+    private func tag(_ property: MediaProperty, ofItem item: Int32?, _ catalog: Catalog) async throws -> String? {
+        guard let item else { return nil }
+        let id = catalog.view.ids[Int(item)]
+        return try await server.offLoop { [store = server.library.store] in try store.item(id: id)?[property]?.text }
+    }
+}
