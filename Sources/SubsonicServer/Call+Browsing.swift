@@ -12,9 +12,9 @@ extension Call {
     }
 
     /// The OpenSubsonic extensions this server implements, each as its spec page describes it: form POSTs,
-    /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding.
+    /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding, `reportPlayback`.
     static let implementedExtensions: [(name: String, versions: [Int])] = [
-        ("formPost", [1]), ("apiKeyAuthentication", [1]), ("transcodeOffset", [1]),
+        ("formPost", [1]), ("apiKeyAuthentication", [1]), ("transcodeOffset", [1]), ("playbackReport", [1]),
     ]
 
     func extensions() -> [Node] {

@@ -3,8 +3,7 @@ import Library
 import MediaIndex
 import MediaModel
 
-// What clients show beside a song, an album or an artist — info, top songs, similar songs, what others
-// play — answered from the library itself (tags, plays, ratings, genres), with no internet: where
+// What clients show beside a song, an album or an artist — info, top songs, similar songs — answered from the library itself (tags, plays, ratings, genres), with no internet: where
 // Navidrome and gonic ask Last.fm, and answer nothing offline.
 extension Call {
     /// `getArtistInfo`/`getArtistInfo2`: the artist's MusicBrainz id (from their songs' tags) and
@@ -74,23 +73,6 @@ extension Call {
         let songs = neighbours.flatMap { catalog.artists[$0].albums.flatMap { catalog.albums[$0].items } }.filter { $0 != seedSong }
         var node = Node(id3 ? "similarSongs2" : "similarSongs")
         node.add(list: "song", songs.shuffled().prefix(count).map { songNode($0, catalog, marks) })
-        return node
-    }
-
-    /// `getNowPlaying`: what every user's clients said they play (`scrobble` with `submission=false`).
-    func nowPlaying() async throws -> Node {
-        let catalog = server.catalog, marks = try await marks()
-        let now = Date()
-        var node = Node("nowPlaying")
-        node.add(list: "entry", server.nowPlaying.playing(at: now).compactMap { entry in
-            guard let item = catalog.itemByID[entry.item] else { return nil }
-            var song = songNode(item, catalog, marks, name: "entry")
-            song.set("username", entry.user)
-            song.set("minutesAgo", Int(now.timeIntervalSince(entry.started) / 60))
-            song.set("playerId", Int(Catalog.hash(entry.user + "\u{1F}" + entry.client).prefix(7), radix: 16) ?? 0)
-            song.set("playerName", entry.client)
-            return song
-        })
         return node
     }
 

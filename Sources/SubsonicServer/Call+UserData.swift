@@ -19,8 +19,8 @@ extension Call {
         let times = try parameters.dates(milliseconds: "time")
         guard try parameters.bool("submission", true) else {
             for item in items {
-                server.nowPlaying.start(.init(user: user.name, client: parameters["c"] ?? "", item: catalog.view.ids[Int(item)],
-                                              started: Date(), duration: catalog.view.durations[Int(item)]))
+                server.nowPlaying.start(user: user.name, client: parameters["c"] ?? "", item: catalog.view.ids[Int(item)],
+                                        duration: catalog.view.durations[Int(item)])
             }
             return []
         }

@@ -288,6 +288,7 @@ struct Call {
         case "getSimilarSongs": return .nodes([try await similarSongs(id3: false)])
         case "getSimilarSongs2": return .nodes([try await similarSongs(id3: true)])
         case "getNowPlaying": return .nodes([try await nowPlaying()])
+        case "reportPlayback": return .nodes(try await reportPlayback())
         case "search": return .nodes([try await search()])
         case "search2": return .nodes([try await search2()])
         case "search3": return .nodes([try await search3()])

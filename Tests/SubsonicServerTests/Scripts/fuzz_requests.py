@@ -30,6 +30,7 @@ PARAMETERS = {
     "getArtistInfo": ["id", "count", "includeNotPresent"], "getArtistInfo2": ["id", "count", "includeNotPresent"],
     "getAlbumInfo": ["id"], "getAlbumInfo2": ["id"], "getTopSongs": ["artist", "count"],
     "getSimilarSongs": ["id", "count"], "getSimilarSongs2": ["id", "count"],
+    "reportPlayback": ["mediaId", "mediaType", "positionMs", "state", "playbackRate", "ignoreScrobble"],
     "search": ["artist", "album", "title", "any", "count", "offset", "newerThan"],
     "search2": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
     "search3": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
@@ -123,7 +124,8 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "time": "1700000000000", "submission": "true", "rating": "3", "username": user, "playlistId": playlist,
          "name": "fuzz", "songId": song, "comment": "c", "public": "false", "songIdToAdd": song, "songIndexToRemove": "0",
          "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
-         "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false"}
+         "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false",
+         "mediaId": song, "mediaType": "song", "positionMs": "1000", "state": "playing", "playbackRate": "1", "ignoreScrobble": "true"}
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
              "deletePlaylist": "999999", "getCoverArt": album, "getArtistInfo": artist, "getArtistInfo2": artist,
              "getAlbumInfo": album, "getAlbumInfo2": album}
