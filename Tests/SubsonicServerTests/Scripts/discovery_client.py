@@ -7,29 +7,12 @@ usage: discovery_client.py PORT USER PASSWORD OPENAPI_DIR
 Prints one JSON object of names (what the Swift test compares with the planted library); exits 1 at the
 first failed check.
 """
-import hashlib, json, sys, urllib.parse, urllib.request
+import json, sys
 
-from openapi_check import Validator
+from openapi_check import Caller
 
 port, user, password, openapi = sys.argv[1:5]
-validator = Validator(openapi)
-
-
-def call(method, client="Feishin", **params):
-    salt = "d15c"
-    query = {"u": user, "t": hashlib.md5((password + salt).encode()).hexdigest(), "s": salt, "v": "1.16.1", "c": client, "f": "json"}
-    query.update(params)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/rest/{method}?" + urllib.parse.urlencode(query), timeout=20) as response:
-        document = json.loads(response.read())
-    problem = validator.problem(method, document)
-    if problem:
-        print(f"FAILED: {problem}", file=sys.stderr)
-        sys.exit(1)
-    inside = document["subsonic-response"]
-    if inside["status"] != "ok":
-        print(f"FAILED: {method} {params}: {inside.get('error')}", file=sys.stderr)
-        sys.exit(1)
-    return inside
+call = Caller(port, user, password, openapi, client="Feishin").call
 
 
 artists = {a["name"]: a["id"] for index in call("getArtists")["artists"]["index"] for a in index["artist"]}

@@ -7,43 +7,13 @@ getStarred), plus the legacy `search`, `tokenInfo` and the extensions list.
 usage: folder_mode_client.py PORT USER PASSWORD OPENAPI_DIR API_KEY
 Prints one JSON object (what the Swift test compares with the mlib CLI); exits 1 at the first failed check.
 """
-import hashlib, json, sys, urllib.parse, urllib.request, urllib.error
+import json, sys
 
-from openapi_check import Validator
+from openapi_check import Caller
 
 port, user, password, openapi, api_key = sys.argv[1:6]
-base = f"http://127.0.0.1:{port}/rest"
-validator = Validator(openapi)
-
-
-def fail(message):
-    print(f"FAILED: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
-
-
-def call(method, auth=None, **params):
-    """A JSON call (token auth unless `auth` is given), validated; returns the inside of subsonic-response."""
-    salt = "5a17"
-    query = auth or {"u": user, "t": hashlib.md5((password + salt).encode()).hexdigest(), "s": salt}
-    query = dict(query, v="1.13.0", c="DSub", f="json", **{k: v for k, v in params.items() if v is not None})
-    url = f"{base}/{method}.view?" + urllib.parse.urlencode(query, doseq=True)
-    try:
-        with urllib.request.urlopen(url, timeout=20) as response:
-            status, body = response.status, response.read()
-    except urllib.error.HTTPError as error:
-        status, body = error.code, error.read()
-    expect(status == 200, f"{method} {params}: HTTP {status} {body[:300]}")
-    document = json.loads(body)
-    problem = validator.problem(method, document)
-    expect(problem is None, problem)
-    inside = document["subsonic-response"]
-    expect(inside["status"] == "ok", f"{method} {params}: {inside.get('error')}")
-    return inside
+caller = Caller(port, user, password, openapi, client="DSub", version="1.13.0")
+call, expect = caller.call, caller.expect
 
 
 summary = {}

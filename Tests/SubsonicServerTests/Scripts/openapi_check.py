@@ -1,6 +1,6 @@
 """Validation of Subsonic JSON answers against the OpenSubsonic OpenAPI description (Fixtures/openapi),
 shared by the test clients in this folder."""
-import json, pathlib, urllib.parse
+import hashlib, json, pathlib, sys, urllib.error, urllib.parse, urllib.request
 
 from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
@@ -37,3 +37,41 @@ class Validator:
         error = best_match(errors)
         return (f"{method}: answer does not match the OpenSubsonic schema: {error.message} at {list(error.absolute_path)}\n"
                 f"{json.dumps(document)[:2000]}")
+
+
+class Caller:
+    """JSON calls with token authentication, each answer validated and required to be "ok"; a failed check
+    ends the script with exit status 1 and the reason on standard error."""
+
+    def __init__(self, port, user, password, openapi_dir, client="test", version="1.16.1"):
+        self.base = f"http://127.0.0.1:{port}/rest"
+        self.user, self.password, self.client, self.version = user, password, client, version
+        self.validator = Validator(openapi_dir)
+
+    @staticmethod
+    def fail(message):
+        print(f"FAILED: {message}", file=sys.stderr)
+        sys.exit(1)
+
+    def expect(self, condition, message):
+        if not condition:
+            self.fail(message)
+
+    def call(self, method, auth=None, client=None, **params):
+        """`auth` replaces the token (e.g. {"apiKey": …}); returns the inside of subsonic-response."""
+        salt = "5a17"
+        query = auth or {"u": self.user, "t": hashlib.md5((self.password + salt).encode()).hexdigest(), "s": salt}
+        query = dict(query, v=self.version, c=client or self.client, f="json", **{k: v for k, v in params.items() if v is not None})
+        url = f"{self.base}/{method}.view?" + urllib.parse.urlencode(query, doseq=True)
+        try:
+            with urllib.request.urlopen(url, timeout=20) as response:
+                status, body = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read()
+        self.expect(status == 200, f"{method} {params}: HTTP {status} {body[:300]}")
+        document = json.loads(body)
+        problem = self.validator.problem(method, document)
+        self.expect(problem is None, problem)
+        inside = document["subsonic-response"]
+        self.expect(inside["status"] == "ok", f"{method} {params}: {inside.get('error')}")
+        return inside

@@ -8,29 +8,12 @@ Plays SONG_ID (4 s long) three times: heard to 2.6 s then stopped (a play), seek
 then stopped (not a play: not heard), and heard with ignoreScrobble (not counted). Prints what getNowPlaying
 said in between, as JSON.
 """
-import hashlib, json, sys, time, urllib.parse, urllib.request
+import json, sys, time
 
-from openapi_check import Validator
+from openapi_check import Caller
 
 port, user, password, openapi, song = sys.argv[1:6]
-validator = Validator(openapi)
-
-
-def call(method, **params):
-    salt = "9a7e"
-    query = {"u": user, "t": hashlib.md5((password + salt).encode()).hexdigest(), "s": salt, "v": "1.16.1", "c": "Naviamp", "f": "json"}
-    query.update(params)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/rest/{method}?" + urllib.parse.urlencode(query), timeout=20) as response:
-        document = json.loads(response.read())
-    problem = validator.problem(method, document)
-    if problem:
-        print(f"FAILED: {problem}", file=sys.stderr)
-        sys.exit(1)
-    inside = document["subsonic-response"]
-    if inside["status"] != "ok":
-        print(f"FAILED: {method} {params}: {inside.get('error')}", file=sys.stderr)
-        sys.exit(1)
-    return inside
+call = Caller(port, user, password, openapi, client="Naviamp").call
 
 
 def report(state, ms, **extra):
