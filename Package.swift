@@ -107,6 +107,7 @@ let package = Package(
         // (`FileContainment`, `CoverLookup`), the view. It reaches PostgreSQL only with the PostgreSQL trait. It
         // does not depend on Playback: the player reports `ItemEnd`s (MediaModel) and the library judges them.
         .target(name: "Library", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playlists", "SQLiteStore", "TagWriting",
+                                                .product(name: "Crypto", package: "swift-crypto"),
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",

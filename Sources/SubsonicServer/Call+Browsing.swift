@@ -35,7 +35,7 @@ extension Call {
     }
 
     /// The roots' top directories by first letter, as DSub and other folder browsers start.
-    func indexes() throws -> Node {
+    func indexes() async throws -> Node {
         let catalog = server.catalog
         let view = catalog.view
         var roots = view.rootDirectories
@@ -45,7 +45,7 @@ extension Call {
         }
         var byLetter: [String: [Node]] = [:]
         var children: [Node] = []
-        let marks = Marks(userData: server.state.withLock { $0.userData }, stars: [:])
+        let marks = try await marks(stars: false)
         for root in roots {
             for child in view.directories[Int(root)].children {
                 let directory = view.directories[Int(child)]
@@ -74,13 +74,13 @@ extension Call {
         return String(first).uppercased()
     }
 
-    func musicDirectory() throws -> Node {
+    func musicDirectory() async throws -> Node {
         let catalog = server.catalog
         let view = catalog.view
         let id = try parameters.required("id")
         guard let directory = catalog.directoryByID[id] else { throw SubsonicError.notFound("Directory \(id)") }
         let d = view.directories[Int(directory)]
-        let marks = Marks(userData: server.state.withLock { $0.userData }, stars: [:])
+        let marks = try await marks(stars: false)
         var node = Node("directory")
         node.set("id", id)
         if !view.rootDirectories.contains(directory), let parent = view.directory(path: d.path.directory) {
@@ -151,15 +151,9 @@ extension Call {
         let size = try pageSize("size", 10), offset = try offset("offset")
         var numbers = Array(catalog.albums.indices)
         func total(_ number: Int, _ value: (Int32) -> Int) -> Int { catalog.albums[number].items.reduce(0) { $0 + value($1) } }
-        func plays(_ item: Int32) -> Int {
-            marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0
-        }
-        func rating(_ item: Int32) -> Int {
-            (marks.userData[catalog.view.ids[Int(item)]].map { $0.rating } ?? catalog.int(item, Catalog.Slot.rating)) ?? 0
-        }
-        func lastPlayed(_ item: Int32) -> Int {
-            Int(marks.userData[catalog.view.ids[Int(item)]]?.lastPlayed ?? catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init) ?? 0)
-        }
+        func plays(_ item: Int32) -> Int { marks.values(item, catalog).playCount }
+        func rating(_ item: Int32) -> Int { marks.values(item, catalog).rating ?? 0 }
+        func lastPlayed(_ item: Int32) -> Int { Int(marks.values(item, catalog).lastPlayed ?? 0) }
         switch type {
         case "alphabeticalByName": break
         case "alphabeticalByArtist":

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Library
 import MediaIndex
-import SubsonicServer
 
 /// `mlib user`: the accounts of the API server (`mlib serve --http`).
 struct User: ParsableCommand {
@@ -45,15 +44,15 @@ struct User: ParsableCommand {
         return line
     }
 
-    static func directory(_ options: LibraryOptions, keyFile: String?, createKey: Bool) throws -> UserDirectory {
-        do { return try UserDirectory(library: try options.library(), keyFile: keyFile, createKey: createKey) }
-        catch let error as SubsonicError { throw CLIError.input(error.message) }
+    static func directory(_ options: LibraryOptions, keyFile: String?, createKey: Bool) throws -> Users {
+        do { return try Users(library: try options.library(), keyFile: keyFile, createKey: createKey) }
+        catch let error as UsersError { throw CLIError.input(error.message) }
     }
 
     /// Library errors as the CLI reports every error; the API's own as one line, status 1.
     @discardableResult
     static func reporting<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SubsonicError { throw CLIError.input(error.message) }
+        do { return try body() } catch let error as UsersError { throw CLIError.input(error.message) }
     }
 }
 
