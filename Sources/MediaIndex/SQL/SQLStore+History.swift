@@ -36,6 +36,7 @@ extension SQLStore: ListeningHistoryStore {
         switch query.user {
         case .everyone: break
         case .owner: conditions.append("h.user_name IS NULL")
+        case .ownerAccount(let name): conditions.append("(h.user_name IS NULL OR h.user_name = \(name))")
         case .named(let name): conditions.append("h.user_name = \(name)")
         }
         if let kind = query.kind { conditions.append("h.kind = \(kind.rawValue)") }
