@@ -210,6 +210,7 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.socketPath = socket
         configuration.password = password
+        configuration.keyFile = keyFile
         configuration.randomMode = random
         configuration.maximumOutputBuffer = maxOutputBuffer * 1024
         configuration.connectionTimeout = .seconds(connectionTimeout)
