@@ -3,13 +3,16 @@ import Foundation
 import Library
 import MediaIndex
 
-/// `mlib user`: the accounts of the API server (`mlib serve --http`).
+/// `mlib user`: the library's accounts (`Library.users`: the API server's, MPD's `password user:secret`, `--user`).
 struct User: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, remove or list the users of the Subsonic API server (mlib serve --http).",
+        abstract: "Add, remove or list the users of the library (the API server's and MPD's logins, --user).",
         discussion: """
-            Users live in the library (both stores). Their passwords are stored encrypted with a key kept in \
+            Users live in the library (both stores). Each keeps their own ratings, plays, skips and last \
+            played; the owner's are the items' own. The first user added to a library that has no owner \
+            account becomes the owner (see "Users and per-user values" in mlib(1)). Commands act as a user \
+            with --user NAME or MLIB_USER; the MPD server's clients with password NAME:SECRET. Their passwords are stored encrypted with a key kept in \
             a file of mode 0600 beside the library (LIBRARY.users-key; for PostgreSQL \
             ~/.config/mlib/DATABASE.users-key): Subsonic's token authentication needs the clear password on \
             the server, so it cannot be a one-way hash. `mlib user add` makes the key file when there is none. \
