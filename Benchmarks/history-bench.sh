@@ -34,6 +34,8 @@ SELECT 1 + abs(random()) % $items, CASE WHEN i % 7 = 0 THEN 'skip' ELSE 'play' E
        strftime('%s', 'now') - 5 * 365 * 86400.0 * (($rows - i) / CAST($rows AS REAL)), 30 + i % 300,
        CASE i % 4 WHEN 0 THEN 'play' WHEN 1 THEN 'mpd' WHEN 2 THEN 'subsonic' ELSE 'jukebox' END,
        CASE i % 3 WHEN 0 THEN NULL WHEN 1 THEN 'alice' ELSE 'bob' END FROM n;
+-- The history's users are the library's accounts (--user names one): alice the owner, bob another.
+INSERT INTO users (name, password, admin, created, is_owner) VALUES ('alice', '', 1, 0, 1), ('bob', '', 0, 0, 0);
 COMMIT;
 ANALYZE;
 SQL

@@ -38,3 +38,48 @@ extension Library {
         try store.history(query)
     }
 }
+
+// Per-user values (issue 40): the owner's are the items' own, every other user's kept apart by the store
+// (`UserItemDataStore`). A user is named by account name; nil is the owner.
+extension Library {
+    /// The library's users: accounts with sealed passwords (`Users`). `keyFile` nil: beside the library.
+    public func users(keyFile: String? = nil, createKey: Bool = false) throws -> Users {
+        try Users(library: self, keyFile: keyFile, createKey: createKey)
+    }
+
+    /// Whose values `user` reads and writes: nil for the owner (nil, or the owner account's name), else the
+    /// account's name. Throws `UsersError.unknownUser` for a name that is no account.
+    public func dataUser(_ user: String?) throws -> String? {
+        guard let user else { return nil }
+        guard let account = try store.user(named: user) else { throw UsersError.unknownUser(user) }
+        return account.isOwner ? nil : account.name
+    }
+
+    /// Sets item `id`'s rating (1–5; nil or 0 clears it) for `user` (nil: the owner).
+    public func setRating(id: Int64, _ rating: Int?, user: String? = nil) throws {
+        try setUserData(.rating, to: rating.map(Int64.init), ids: [id], user: user)
+    }
+
+    /// Sets one of `UserDataEdits.editable` of the items `ids` for `user` (nil: the owner) in one
+    /// transaction; returns how many items there were.
+    @discardableResult
+    public func setUserData(_ property: MediaProperty, to value: Int64?, ids: [Int64], user: String? = nil) throws -> Int {
+        guard let own = try dataUser(user) else { return try store.setUserData(property, to: value, ids: ids) }
+        return try store.setUserData(property, to: value, ids: ids, user: own)
+    }
+
+    /// `user`'s values of the items `ids` (nil: the owner, whose values are the items' own), by item id:
+    /// every id that is an item is there (an item without values of the user's has the defaults).
+    public func userValues(of user: String?, ids: [Int64]) throws -> [Int64: UserItemValues] {
+        if let own = try dataUser(user) {
+            let stored = try store.userValues(of: own, ids: ids)
+            let present = try store.items(ids: ids)
+            return Dictionary(present.map { ($0.id, stored[$0.id] ?? UserItemValues()) }, uniquingKeysWith: { a, _ in a })
+        }
+        return Dictionary(try store.items(ids: ids).map { item in
+            (item.id, UserItemValues(rating: item[.rating]?.integer.map(Int.init), playCount: item.playCount,
+                                     skipCount: Int(item[.skipCount]?.integer ?? 0),
+                                     lastPlayed: item[.lastPlayedDate]?.real.map(Date.init(timeIntervalSince1970:))))
+        }, uniquingKeysWith: { a, _ in a })
+    }
+}

@@ -9,6 +9,9 @@ final class ClientSession: @unchecked Sendable {
     let core: ServerCore
     private let channel: any Channel
     var permissions: Permission
+    /// The library user this connection logged in as (`password user:secret`): their ratings and plays
+    /// (nil: the library's owner's, the items' own).
+    var user: String?
     /// Tags this client asked for with `tagtypes` (all by default).
     var enabledTags: Set<String> = Set(MPDTag.all.map(\.name))
     /// Largest binary chunk for `albumart`/`readpicture` (`binarylimit`; MPD's default is 8 KiB).

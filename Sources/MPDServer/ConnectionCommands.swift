@@ -1,10 +1,27 @@
 /// `password`, `commands`, `notcommands`, `tagtypes`, `urlhandlers`, `decoders`, `binarylimit`, `config`.
 enum ConnectionCommands {
+    /// The server's password (`--password`), or `user:secret`: a user of the library and their password,
+    /// as mpd's per-password permissions; the connection then acts as that user (stickers, the player's
+    /// plays when it starts playback). The user is checked off the loop (a store read and a decryption).
     static func password(_ c: CommandContext, _ out: inout Response) throws {
-        guard let expected = c.core.configuration.password, c.arguments[0] == expected else {
-            throw MPDError(.password, "incorrect password")
+        let given = c.arguments[0]
+        if let expected = c.core.configuration.password, given == expected {
+            c.session.permissions = .all
+            return
         }
-        c.session.permissions = .all
+        guard let colon = given.firstIndex(of: ":") else { throw MPDError(.password, "incorrect password") }
+        let name = String(given[..<colon]), secret = String(given[given.index(after: colon)...])
+        let library = c.core.library, keyFile = c.core.configuration.keyFile
+        c.offLoop {
+            // A library whose users cannot be opened (no key file) has no user passwords to match.
+            guard let account = try? library.users(keyFile: keyFile).account(named: name, password: secret) else {
+                throw MPDError(.password, "incorrect password")
+            }
+            return { c, _ in
+                c.session.user = account.isOwner ? nil : account.name
+                c.session.permissions = .all
+            }
+        }
     }
 
     // `noidle` is not listed by mpd: it is answered only inside `idle`.

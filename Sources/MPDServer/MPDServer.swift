@@ -14,6 +14,9 @@ public struct MPDServerConfiguration: Sendable {
     public var socketPath: String?
     /// When set, clients have no permission until they send `password`.
     public var password: String?
+    /// The library users' key file (nil: beside the library, `PasswordVault.defaultKeyFile`): `password
+    /// user:secret` logs a connection in as that user of the library (`Users`).
+    public var keyFile: String?
     /// Whether plays and skips are written to the library (real-time device playback; see `mlib serve`).
     public var recordPlays = false
     /// What `random 1` turns on: `songs`, or `albums` to shuffle whole albums.

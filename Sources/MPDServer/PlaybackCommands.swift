@@ -5,6 +5,7 @@ import Playback
 enum PlaybackCommands {
     static func play(_ c: CommandContext, _ out: inout Response) throws {
         let player = c.core.player
+        c.core.playerUser = c.session.user
         if let argument = c.arguments.first, let position = Int(argument), position >= 0 {
             guard position < c.core.queueIDs.count else { throw MPDError.badSongIndex }
             start(c.core, at: position)
@@ -19,6 +20,7 @@ enum PlaybackCommands {
     }
 
     static func playid(_ c: CommandContext, _ out: inout Response) throws {
+        c.core.playerUser = c.session.user
         guard let argument = c.arguments.first, let id = Int(argument), id >= 0 else {
             if let argument = c.arguments.first, Int(argument) == nil { throw MPDError.badArgument("Integer expected: \(argument)") }
             if c.core.player.playbackState == .stopped, let position = c.core.currentPosition {

@@ -40,6 +40,9 @@ final class ServerCore: @unchecked Sendable {
     var crossfade = 0
     var outputEnabled = true
     var lastError: String?
+    /// Whose plays the player records: the user of the connection that last started playback (`play`,
+    /// `playid`), nil for the library's owner.
+    var playerUser: String?
     /// `prio` values by song id, as shown; the player has them too (by queue index), to order random mode.
     var priorities: [Int: Int] = [:]
 
@@ -276,9 +279,9 @@ final class ServerCore: @unchecked Sendable {
     /// error `status` shows, as MPD shows a failed output or decoder.
     private func recordStatistics(_ end: ItemEnd) {
         guard configuration.recordPlays, end.itemID != 0 else { return }
-        let library = self.library, date = Date()
+        let library = self.library, date = Date(), user = playerUser
         // Off the loop, as every store call of the server; a failure is what `status` shows.
-        offLoop { _ = try library.record(end, at: date, front: .mpd) }.whenFailure { [weak self] error in
+        offLoop { _ = try library.record(end, at: date, front: .mpd, user: user) }.whenFailure { [weak self] error in
             guard let self else { return }
             self.lastError = "cannot record play statistics: \(error)"
             self.emit([.player])

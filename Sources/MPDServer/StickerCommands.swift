@@ -1,9 +1,12 @@
+import Library
+import MediaIndex
 import MediaModel
 
 /// `sticker` on songs, mapped to mlib's user data: `rating` (0–5, the rating `mlib ls rating:5` reads:
 /// the user's, else the file's tag rating; `set` sets the user's, `delete` clears it and the tag's shows
 /// again), and `playCount`, `skipCount`, `lastPlayed` (read-only, kept by the player).
-/// Other sticker names are refused: mlib has no free-form sticker store.
+/// Other sticker names are refused: mlib has no free-form sticker store. A connection logged in as a
+/// user of the library (`password user:secret`) reads and writes that user's values.
 enum StickerCommands {
     static let names = ["rating", "playCount", "skipCount", "lastPlayed"]
 
@@ -13,14 +16,14 @@ enum StickerCommands {
         guard a.count >= 3 else { throw MPDError.badArgument("bad request") }
         guard a[1] == "song" else { throw MPDError.badArgument("unknown sticker domain") }
         let browser = c.core.browser()
-        let store = c.core.store
+        let store = c.core.store, library = c.core.library, user = c.session.user
         func song() throws -> Int64 {
             guard let song = browser.song(a[2]) else { throw MPDError(.noExist, "No such song") }
             return browser.view.ids[Int(song)]
         }
         @Sendable func read(_ id: Int64) throws -> MediaItem {
             guard let item = try store.item(id: id) else { throw MPDError(.noExist, "No such song") }
-            return item
+            return try own([item], user, library)[0]
         }
         switch (a[0], a.count) {
         case ("get", 4):
@@ -40,14 +43,14 @@ enum StickerCommands {
             guard a[3] == "rating" else { throw MPDError.badArgument("mlib stores only the rating sticker (0-5)") }
             guard let rating = Int(a[4]), (0...5).contains(rating) else { throw MPDError.badArgument("rating must be 0-5") }
             c.offLoop {
-                try store.setRating(id: id, rating)
+                try library.setRating(id: id, rating, user: user)
                 return { c, _ in c.core.emit([.sticker]) }
             }
         case ("delete", 3), ("delete", 4):
             let id = try song()
             guard a.count == 3 || a[3] == "rating" else { throw MPDError.badArgument("only the rating sticker can be deleted") }
             c.offLoop {
-                try store.setRating(id: id, nil)
+                try library.setRating(id: id, nil, user: user)
                 return { c, _ in c.core.emit([.sticker]) }
             }
         case ("find", 4), ("find", 6):
@@ -56,7 +59,7 @@ enum StickerCommands {
             let ids = try browser.songs(at: a[2]).map { browser.view.ids[Int($0)] }
             let uris = c.core.uris
             c.offLoop {
-                let items = try store.items(ids: ids)
+                let items = try own(try store.items(ids: ids), user, library)
                 return { _, out in
                     for item in items {
                         guard let v = value(a[3], of: item), a.count == 4 || (a[4] == "=" && v == a[5]) else { continue }
@@ -67,6 +70,18 @@ enum StickerCommands {
             }
         default:
             throw MPDError.badArgument("bad request")
+        }
+    }
+
+    /// `items` with `user`'s values in place of the items' own (the owner's: unchanged).
+    @Sendable private static func own(_ items: [MediaItem], _ user: String?, _ library: Library) throws -> [MediaItem] {
+        guard let user else { return items }
+        let values = try library.userValues(of: user, ids: items.map(\.id))
+        return items.map { item in
+            var item = item
+            let mine = values[item.id] ?? UserItemValues()
+            for property in UserDataEdits.editable { item[property] = mine[property] }
+            return item
         }
     }
 

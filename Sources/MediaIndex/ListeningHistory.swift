@@ -74,8 +74,9 @@ public struct HistoryQuery: Sendable, Hashable {
     public var kind: Listen.Kind?
     public var limit: Int?
 
-    /// Whose listens: everyone's, the owner's (rows without a user), or one named user's.
-    public enum UserFilter: Sendable, Hashable { case everyone, owner, named(String) }
+    /// Whose listens: everyone's, the owner's (rows without a user), the owner's when the owner has an
+    /// account (rows without a user and rows of that account), or one named user's.
+    public enum UserFilter: Sendable, Hashable { case everyone, owner, ownerAccount(String), named(String) }
 
     public init(since: Date? = nil, user: UserFilter = .everyone, kind: Listen.Kind? = nil, limit: Int? = nil) {
         self.since = since

@@ -1,20 +1,25 @@
 import Foundation
 
-/// An account of the library's API server (`mlib user`, `mlib serve --http`). `password` is as stored:
-/// encrypted by the server's key file (the store never sees a clear password).
+/// An account of the library (`mlib user`; the API server's and the MPD server's logins). `password` is as
+/// stored: encrypted by the library's key file (the store never sees a clear password).
 public struct UserAccount: Sendable, Hashable {
     public var name: String
     public var password: String
     public var apiKey: String?
     public var isAdmin: Bool
     public var created: Date
+    /// Whether this account is the library's owner, whose ratings, plays, skips and last played are the
+    /// items' own values (every other user's are kept apart: `UserItemDataStore`). At most one account is;
+    /// the first account added to a library that has no owner account becomes it (schema "v18").
+    public var isOwner: Bool
 
-    public init(name: String, password: String, apiKey: String?, isAdmin: Bool, created: Date) {
+    public init(name: String, password: String, apiKey: String?, isAdmin: Bool, created: Date, isOwner: Bool = false) {
         self.name = name
         self.password = password
         self.apiKey = apiKey
         self.isAdmin = isAdmin
         self.created = created
+        self.isOwner = isOwner
     }
 }
 
@@ -60,9 +65,11 @@ public protocol UserAccountStore: Sendable {
     func user(named name: String) throws -> UserAccount?
     /// The account whose API key is `apiKey`, or nil.
     func user(apiKey: String) throws -> UserAccount?
-    /// Throws `IndexError.invalidArgument` when the name is taken or empty.
+    /// Throws `IndexError.invalidArgument` when the name is taken or empty. The account becomes the owner
+    /// (`UserAccount.isOwner`, whatever `user.isOwner` says) when no account is.
     func addUser(_ user: UserAccount) throws
-    /// Returns whether there was such a user (their stars and play queue go with them).
+    /// Returns whether there was such a user (their stars, play queue and own item values go with them; the
+    /// owner's values are the items' and stay).
     @discardableResult func removeUser(named name: String) throws -> Bool
     /// Returns whether there was such a user.
     @discardableResult func setPassword(of name: String, to password: String) throws -> Bool

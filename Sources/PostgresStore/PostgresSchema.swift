@@ -239,6 +239,23 @@ enum PostgresSchema {
             CREATE INDEX history_played_at ON history(played_at, id);
             CREATE INDEX history_item ON history(item_id, played_at);
             """),
+        // Issue 40, as SQLite's "v18": the owner's values stay the items' columns; every other user's are rows
+        // of `user_item_data` (by item id, gone with the item or the user). The owner account: the first
+        // admin made, else the first account made; none in a library without accounts.
+        Step(name: "pg v15: users and per-user data", sql: """
+            ALTER TABLE users ADD COLUMN is_owner bigint NOT NULL DEFAULT 0;
+            UPDATE users SET is_owner = 1 WHERE name = (SELECT name FROM users ORDER BY admin DESC, created, name LIMIT 1);
+            CREATE UNIQUE INDEX users_owner ON users(is_owner) WHERE is_owner = 1;
+            CREATE TABLE user_item_data (
+                user_name text COLLATE "C" NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+                item_id bigint NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                rating bigint,
+                play_count bigint NOT NULL DEFAULT 0,
+                skip_count bigint NOT NULL DEFAULT 0,
+                last_played double precision,
+                PRIMARY KEY (user_name, item_id));
+            CREATE INDEX user_item_data_item ON user_item_data(item_id);
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

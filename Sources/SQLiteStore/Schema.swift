@@ -295,6 +295,29 @@ enum Schema {
                 CREATE INDEX history_item ON history(item_id, played_at);
                 """)
         }
+        migrator.registerMigration("v18: users and per-user data") { db in
+            // Issue 40: every library has one owner, whose ratings, plays, skips and last played are the
+            // items' own columns (so this step keeps every value as the owner's, and the scan's hot path does
+            // not change); every other user's are rows of `user_item_data`, which follow the item id (a move
+            // keeps the id; a removed item takes them along, as it takes its own columns). The owner may be
+            // an account (`is_owner`, at most one): in a library that has accounts, the first admin made
+            // (else the first account made), so a household's server keeps showing its values to the one who
+            // set it up; a library without accounts has an owner with no account (the CLI's user).
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN is_owner INTEGER NOT NULL DEFAULT 0;
+                UPDATE users SET is_owner = 1 WHERE name = (SELECT name FROM users ORDER BY admin DESC, created, name LIMIT 1);
+                CREATE UNIQUE INDEX users_owner ON users(is_owner) WHERE is_owner = 1;
+                CREATE TABLE user_item_data (
+                    user_name TEXT NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    rating INTEGER,
+                    play_count INTEGER NOT NULL DEFAULT 0,
+                    skip_count INTEGER NOT NULL DEFAULT 0,
+                    last_played REAL,
+                    PRIMARY KEY (user_name, item_id));
+                CREATE INDEX user_item_data_item ON user_item_data(item_id);
+                """)
+        }
         return migrator
     }
 

@@ -174,15 +174,9 @@ extension Call {
         let size = try pageSize("size", 10), offset = try offset("offset")
         var numbers = Array(catalog.albums.indices)
         func total(_ number: Int, _ value: (Int32) -> Int) -> Int { catalog.albums[number].items.reduce(0) { $0 + value($1) } }
-        func plays(_ item: Int32) -> Int {
-            marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0
-        }
-        func rating(_ item: Int32) -> Int {
-            (marks.userData[catalog.view.ids[Int(item)]].map { $0.rating } ?? catalog.int(item, Catalog.Slot.rating)) ?? 0
-        }
-        func lastPlayed(_ item: Int32) -> Int {
-            Int(marks.userData[catalog.view.ids[Int(item)]]?.lastPlayed ?? catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init) ?? 0)
-        }
+        func plays(_ item: Int32) -> Int { marks.values(item, catalog).playCount }
+        func rating(_ item: Int32) -> Int { marks.values(item, catalog).rating ?? 0 }
+        func lastPlayed(_ item: Int32) -> Int { Int(marks.values(item, catalog).lastPlayed ?? 0) }
         switch type {
         case "alphabeticalByName": break
         case "alphabeticalByArtist":

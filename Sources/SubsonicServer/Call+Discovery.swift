@@ -50,9 +50,8 @@ extension Call {
             Catalog.sortKey(catalog.value(item, S.artist) ?? "") == name || Catalog.sortKey(catalog.value(item, S.albumArtist) ?? "") == name
         }
         func rank(_ item: Int32) -> (Int, Int, Int) {
-            let overlay = marks.userData[catalog.view.ids[Int(item)]]
-            return (overlay?.playCount ?? catalog.int(item, S.playCount) ?? 0, (overlay.map { $0.rating } ?? catalog.int(item, S.rating)) ?? 0,
-                    Int(overlay?.lastPlayed ?? catalog.int(item, S.lastPlayed).map(Int64.init) ?? 0))
+            let values = marks.values(item, catalog)
+            return (values.playCount, values.rating ?? 0, Int(values.lastPlayed ?? 0))
         }
         let ranked = songs.map { ($0, rank($0)) }.sorted { ($0.1.0, $0.1.1, $0.1.2, $1.0) > ($1.1.0, $1.1.1, $1.1.2, $0.0) }
         var node = Node("topSongs")

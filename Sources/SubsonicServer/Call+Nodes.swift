@@ -5,25 +5,65 @@ import MediaModel
 
 /// The elements every method shares: songs (`Child`), albums (`AlbumID3`), artists (`ArtistID3`).
 extension Call {
-    /// What the nodes need beyond the catalog: the server's user-data overlay and the user's stars.
+    /// What the nodes need beyond the catalog: the user's values (the owner's: the server's overlay on the
+    /// view; another user's: their own, `own`) and the user's stars.
     struct Marks {
         var userData: [Int64: SubsonicServer.UserData]
         var stars: [UserStar.Kind: [String: Date]]
+        /// A user who is not the owner: their values by item id (an item without any has none: 0 plays).
+        var own: [Int64: SubsonicServer.UserData]? = nil
 
         func starred(_ kind: UserStar.Kind, _ key: String) -> String? { stars[kind]?[key].map(Call.iso) }
+
+        /// The user's play count, rating and last played (seconds) of `item`.
+        func values(_ item: Int32, _ catalog: Catalog) -> SubsonicServer.UserData {
+            let id = catalog.view.ids[Int(item)]
+            if let own { return own[id] ?? .init(playCount: 0, rating: nil, lastPlayed: nil) }
+            if let overlay = userData[id] { return overlay }
+            return .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0, rating: catalog.int(item, Catalog.Slot.rating),
+                         lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
+        }
     }
 
-    /// The overlay and this user's stars (read from the store the first time).
-    func marks() async throws -> Marks {
+    /// The user's values and stars (read from the store the first time); `stars` false: without the stars.
+    func marks(stars withStars: Bool = true) async throws -> Marks {
         let name = user.name
+        let own = try await ownValues()
         let cached = server.state.withLock { ($0.userData, $0.stars[name]) }
-        if let stars = cached.1 { return Marks(userData: cached.0, stars: stars) }
+        guard withStars else { return Marks(userData: cached.0, stars: [:], own: own) }
+        if let stars = cached.1 { return Marks(userData: cached.0, stars: stars, own: own) }
         let read = try await server.offLoop { [store = server.users.store] in try store.stars(of: name) }
         var stars: [UserStar.Kind: [String: Date]] = [:]
         for star in read { stars[star.kind, default: [:]][star.key] = star.starred }
         let copy = stars
         server.state.withLock { $0.stars[name] = copy }
-        return Marks(userData: cached.0, stars: stars)
+        return Marks(userData: cached.0, stars: stars, own: own)
+    }
+
+    /// A user who is not the owner: their own values (read from the store the first time); nil for the owner.
+    func ownValues() async throws -> [Int64: SubsonicServer.UserData]? {
+        guard !user.isOwner else { return nil }
+        let name = user.name
+        if let cached = server.state.withLock({ $0.ownValues[name] }) { return cached }
+        let read = try await server.offLoop { [store = server.library.store] in try store.userValues(of: name, ids: nil) }
+        let values = read.mapValues { SubsonicServer.UserData(playCount: $0.playCount, rating: $0.rating,
+                                                              lastPlayed: $0.lastPlayed.map { Int64($0.timeIntervalSince1970) }) }
+        return server.state.withLock { state in
+            if let cached = state.ownValues[name] { return cached }   // another request read them meanwhile
+            state.ownValues[name] = values
+            return values
+        }
+    }
+
+    /// Changes this user's values of item `id` as the server wrote them (`start`: the values before).
+    func changeValues(_ id: Int64, item: Int32, _ catalog: Catalog, _ change: (inout SubsonicServer.UserData) -> Void) async throws {
+        let marks = try await marks(stars: false)
+        let name = user.name, owner = user.isOwner
+        server.state.withLock { state in
+            var data = (owner ? state.userData[id] : state.ownValues[name]?[id]) ?? marks.values(item, catalog)
+            change(&data)
+            if owner { state.userData[id] = data } else { state.ownValues[name, default: [:]][id] = data }
+        }
     }
 
     static func iso(_ date: Date) -> String {
@@ -60,11 +100,10 @@ extension Call {
         node.set("samplingRate", catalog.int(item, S.sampleRate))
         node.set("channelCount", catalog.int(item, S.channels))
         node.set("path", Self.relative(path, roots: view.roots))
-        let overlay = marks.userData[id]
-        let plays = overlay?.playCount ?? catalog.int(item, S.playCount) ?? 0
-        node.set("playCount", plays)
-        if let rating = overlay.map({ $0.rating }) ?? catalog.int(item, S.rating), rating > 0 { node.set("userRating", rating) }
-        if let played = overlay?.lastPlayed ?? catalog.int(item, S.lastPlayed).map(Int64.init) { node.set("played", Self.iso(seconds: played)) }
+        let values = marks.values(item, catalog)
+        node.set("playCount", values.playCount)
+        if let rating = values.rating, rating > 0 { node.set("userRating", rating) }
+        if let played = values.lastPlayed { node.set("played", Self.iso(seconds: played)) }
         node.set("discNumber", catalog.int(item, S.disc))
         node.set("created", Self.iso(seconds: catalog.int(item, S.added).map(Int64.init) ?? 0))
         node.set("starred", marks.starred(.song, String(id)))
@@ -108,9 +147,7 @@ extension Call {
 
     /// The plays of an album's songs, together.
     func albumPlays(_ album: Catalog.Album, _ catalog: Catalog, _ marks: Marks) -> Int {
-        album.items.reduce(0) { total, item in
-            total + (marks.userData[catalog.view.ids[Int(item)]]?.playCount ?? catalog.int(item, Catalog.Slot.playCount) ?? 0)
-        }
+        album.items.reduce(0) { total, item in total + marks.values(item, catalog).playCount }
     }
 
     func artistNode(_ number: Int, _ catalog: Catalog, _ marks: Marks, albums: Bool = false) -> Node {

@@ -6,7 +6,7 @@ import MediaModel
 // What users change: plays, stars, ratings, playlists, their play queue; scans; the user itself.
 extension Call {
     /// Each `id` played (`submission` true, the default) is one play of the user's in the listening history
-    /// (front `subsonic`, time heard unknown) and the item's play count, through `Library`;
+    /// (front `subsonic`, time heard unknown) and the user's play count (the owner's: the item's), through `Library`;
     /// `submission=false` says what the client is playing now (`getNowPlaying`) and counts nothing.
     func scrobble() async throws -> [Node] {
         let catalog = server.catalog
@@ -29,13 +29,9 @@ extension Call {
             let id = catalog.view.ids[Int(item)]
             let date = times.indices.contains(n) ? times[n] : Date()
             try await server.offLoop { [library = server.library] in try library.recordPlay(id: id, at: date, front: .subsonic, user: name) }
-            server.state.withLock { state in
-                var data = state.userData[id] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0,
-                                                       rating: catalog.int(item, Catalog.Slot.rating),
-                                                       lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
+            try await changeValues(id, item: item, catalog) { data in
                 data.playCount += 1
                 data.lastPlayed = Int64(date.timeIntervalSince1970)
-                state.userData[id] = data
             }
         }
         return []
@@ -91,7 +87,7 @@ extension Call {
         return node
     }
 
-    /// A song's rating, 1–5; 0 clears it (the library's one rating, as `mlib set rating` writes).
+    /// A song's rating, 1–5; 0 clears it: the user's own (the owner's is the item's, as `mlib set rating` writes).
     func setRating() async throws -> [Node] {
         let catalog = server.catalog
         let id = try parameters.required("id")
@@ -99,13 +95,9 @@ extension Call {
         let rating = try parameters.int("rating", 0, in: 0...5)
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
         let itemID = catalog.view.ids[Int(item)]
-        try await server.offLoop { [store = server.library.store] in try store.setRating(id: itemID, rating == 0 ? nil : rating) }
-        server.state.withLock { state in
-            var data = state.userData[itemID] ?? .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0, rating: nil,
-                                                       lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
-            data.rating = rating == 0 ? nil : rating
-            state.userData[itemID] = data
-        }
+        let name = user.name
+        try await server.offLoop { [library = server.library] in try library.setRating(id: itemID, rating == 0 ? nil : rating, user: name) }
+        try await changeValues(itemID, item: item, catalog) { $0.rating = rating == 0 ? nil : rating }
         return []
     }
 

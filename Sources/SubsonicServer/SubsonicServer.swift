@@ -45,8 +45,8 @@ public struct SubsonicServerConfiguration: Sendable {
 /// view of it: phones and web players (Symfonium, DSub, Ultrasonic, Tempo, Feishin…) browse, search,
 /// stream, star, rate and keep playlists.
 ///
-/// Layout: `Node` (the answer, in XML or JSON), `Parameters`, `UserDirectory` and `PasswordVault` (users
-/// and auth), `Catalog` (albums, artists, genres and ids derived from a view snapshot), the `Endpoints+*`
+/// Layout: `Node` (the answer, in XML or JSON), `Parameters`, `Users+Subsonic` (Subsonic's authentication
+/// over `Library`'s `Users`), `Catalog` (albums, artists, genres and ids derived from a view snapshot), the `Endpoints+*`
 /// files (one group of methods each). Lists and browsing answer from the view; store calls (user data,
 /// users, playlists) run on the server's store thread, never on an event loop.
 public final class SubsonicServer: Sendable {
@@ -56,7 +56,7 @@ public final class SubsonicServer: Sendable {
     public let configuration: SubsonicServerConfiguration
     let library: Library
     let view: LiveView
-    let users: UserDirectory
+    let users: Users
     let storeThread = NIOThreadPool(numberOfThreads: 1)
     let transcoding: TranscodeSlots
     let connections: ConnectionRegistry
@@ -74,6 +74,9 @@ public final class SubsonicServer: Sendable {
         /// a moment later). Never cleared: a later edit of the same item by another program or by the MPD
         /// server (a play, a rating) does not show here while this server runs.
         var userData: [Int64: UserData] = [:]
+        /// The values of each user who is not the library's owner (their own: `UserItemDataStore`), read
+        /// once, then kept as this server changes them. The owner's are the items' (the view and `userData`).
+        var ownValues: [String: [Int64: UserData]] = [:]
         /// Each user's stars, read once, then kept as this server changes them.
         var stars: [String: [UserStar.Kind: [String: Date]]] = [:]
         var scanning = false
@@ -104,7 +107,8 @@ public final class SubsonicServer: Sendable {
         if let view, view.schema.slotOffset(of: .subsonic) == nil { throw ViewMismatch() }
         self.library = library
         self.configuration = configuration
-        users = try UserDirectory(library: library, keyFile: configuration.keyFile, createKey: false)
+        do { users = try Users(library: library, keyFile: configuration.keyFile, createKey: false) }
+        catch let error as UsersError { throw SubsonicError.users(error) }
         self.view = try view ?? LiveView(store: library.store, schema: .subsonic)
         transcoding = TranscodeSlots(limit: configuration.maximumTranscodes, perUser: configuration.maximumTranscodesPerUser)
         connections = ConnectionRegistry(perAddress: configuration.maximumConnectionsPerAddress, total: configuration.maximumConnections)

@@ -74,6 +74,16 @@ extension IndexError: StatusError {
     }
 }
 
+extension UsersError: StatusError {
+    /// An unknown --user or MLIB_USER is a bad value (2); a refusal about the accounts themselves is 1.
+    var exitStatus: Int32 {
+        switch self {
+        case .unknownUser: ExitStatus.usage
+        case .generic, .notFound: ExitStatus.partialFailure
+        }
+    }
+}
+
 extension QueryError: StatusError {
     var exitStatus: Int32 { ExitStatus.usage }
     var reportLine: String {

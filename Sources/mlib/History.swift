@@ -12,7 +12,8 @@ struct History: AsyncParsableCommand {
         discussion: """
             One line per play or skip: when (local time), play or skip, the front that recorded it (play: \
             mlib play; mpd: the MPD server's player; subsonic: a Subsonic client's scrobble), the user (- for \
-            the library's owner, who is every play of the CLI and of the MPD server), and the item. Plays and \
+            the library's owner when no account was named), and the item. Every user's listens, unless \
+            --user or MLIB_USER names one (the owner's: theirs and those without a name). Plays and \
             skips are recorded by the one rule of PLAY in mlib(1), with the item's playCount, \
             skipCount and lastPlayedDate in the same transaction. An item removed from the library keeps its \
             history, shown as "(removed item ID)".
@@ -42,9 +43,6 @@ struct History: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("At most this many listens (the newest).", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Only this user's listens (an API user's name).", valueName: "name"))
-    var user: String?
-
     @Option(name: .long, help: ArgumentHelp("Only plays or only skips.", valueName: "play|skip"))
     var kind: String?
 
@@ -65,7 +63,15 @@ struct History: AsyncParsableCommand {
 
     func run() async throws {
         let library = try libraryOptions.library()
-        let query = HistoryQuery(since: since.flatMap { HistoryPeriod.start($0) }, user: user.map { .named($0) } ?? .everyone,
+        // --user (or MLIB_USER) names whose listens; without either, everyone's. The owner's are the rows
+        // without a name (the CLI's and the MPD server's) and those named by the owner's account.
+        let user: HistoryQuery.UserFilter
+        if let name = libraryOptions.userName {
+            user = try libraryOptions.dataUser(library) == nil ? .ownerAccount(name) : .named(name)
+        } else {
+            user = .everyone
+        }
+        let query = HistoryQuery(since: since.flatMap { HistoryPeriod.start($0) }, user: user,
                                  kind: export ? .play : kind.flatMap(Listen.Kind.init(rawValue:)), limit: limit)
         var out = StandardOutput()
         if json {

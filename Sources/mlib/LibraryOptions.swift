@@ -11,6 +11,21 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library: a database file, sqlite:PATH or postgres://….", valueName: "locator"), completion: .file())
     var library: String?
 
+    @Option(name: .long, help: ArgumentHelp("Act as this user of the library: their ratings, plays and history (default: $MLIB_USER, else the library's owner).",
+                                            valueName: "name"))
+    var user: String?
+
+    /// The user named by --user, else $MLIB_USER (empty: none), else nil: the library's owner.
+    var userName: String? {
+        user ?? ProcessInfo.processInfo.environment["MLIB_USER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whose values this command reads and writes in `library` (`Library.dataUser`): nil for the owner.
+    /// An unknown name is `UsersError.unknownUser` (exit status 2).
+    func dataUser(_ library: Library) throws -> String? {
+        try library.dataUser(userName)
+    }
+
     /// A path that is not UTF-8 reaches Swift repaired (U+FFFD in place of the bad bytes), so it would name
     /// another file: refused rather than opened (or created) there.
     /// $MLIB_LIBRARY likewise (Foundation's environment repairs it the same way): read as bytes.

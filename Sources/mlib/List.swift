@@ -75,7 +75,9 @@ struct List: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let filter = try QueryInput.predicate(query)
+        let library = try libraryOptions.library()
+        // A user's query reads their own ratings and plays (--user, MLIB_USER; the owner's are the items').
+        let filter = try library.predicate(try QueryInput.predicate(query), for: libraryOptions.userName)
         let mediaQuery: MediaQuery
         if let group {
             mediaQuery = MediaQuery(filter: filter, grouping: group, limit: limit, offset: offset)
@@ -84,7 +86,6 @@ struct List: AsyncParsableCommand {
                                     limit: limit, offset: offset)
         }
         let template = try format.map { try ItemTemplate($0, extraNames: group == nil ? [] : ["name", "count"]) }
-        let library = try libraryOptions.library()
         let index = library.store
         var out = StandardOutput()
         // What was printed before an error reaches standard output before the error's line.
@@ -94,17 +95,25 @@ struct List: AsyncParsableCommand {
         } else if count {
             out.write("\(try index.count(mediaQuery))\n")
         } else {
-            try listItems(index, mediaQuery, template, &out)
+            let user = try libraryOptions.dataUser(library)
+            try listItems(index, mediaQuery, template, own: try user.map { try index.userValues(of: $0, ids: nil) }, &out)
         }
     }
 
-    private func listItems(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?, _ out: inout StandardOutput) throws {
+    /// `own`: a user's values (not the owner's), printed in place of the items' own.
+    private func listItems(_ index: any LibraryStore, _ query: MediaQuery, _ template: ItemTemplate?, own: [Int64: UserItemValues]?,
+                           _ out: inout StandardOutput) throws {
         var first = true
         // Items of several hosts (a shared PostgreSQL library): --paths and JSON say whose file each is
         // (`host:path`, a "host" member); a listing of one host's items prints as it always did.
         let hosts = paths || json || jsonl ? try (index as? SQLStore)?.hostLabels(ifSeveral: query) : nil
         if json { out.write("[") }
         try index.forEachItem(query) { item in
+            var item = item
+            if let own {
+                let values = own[item.persistentID] ?? UserItemValues()
+                for property in UserDataEdits.editable { item[property] = values[property] }
+            }
             if paths {
                 let host = hosts?[item.persistentID].map { Array(($0 + ":").utf8) } ?? []
                 out.write(bytes: host + item.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])

@@ -104,6 +104,8 @@ struct Play: AsyncParsableCommand {
     func run() async throws {
         let spec = sink
         let library = try openLibrary()
+        // Plays are recorded as the user's (--user, MLIB_USER; else the owner's); an unknown one is refused first.
+        let user = try library.map { try libraryOptions.dataUser($0) } ?? nil
         let (items, leftOut) = try queueItems(library)
         // Another host's item is its file: playing the file at that path here would count a play on it.
         try library?.requireThisHost(items, doing: "play")
@@ -127,7 +129,7 @@ struct Play: AsyncParsableCommand {
             if leftOut > 0 { throw ExitCode(ExitStatus.partialFailure) }
             return
         }
-        let session = PlaySession(player: player, library: library, recordsStatistics: recordPlays || spec.isListenedTo,
+        let session = PlaySession(player: player, library: library, user: user, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
         let failures = await session.run()
         if session.readerWentAway {
@@ -153,7 +155,9 @@ struct Play: AsyncParsableCommand {
         if files { return try fileItems(library?.store) }
         guard let library else { return ([], 0) }
         if let playlist { return (try library.items(of: try library.store.requirePlaylist(playlist)), 0) }
-        return (try library.items(try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)), 0)
+        var query = try PlaylistQuery.query(terms, sort: sortOptions, limit: limit)
+        query.filter = try library.predicate(query.filter, for: libraryOptions.userName)
+        return (try library.items(query), 0)
     }
 
     /// Files from the command line: the library's item when the path is indexed (so statistics are kept),

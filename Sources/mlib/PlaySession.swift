@@ -26,9 +26,13 @@ final class PlaySession: @unchecked Sendable {
     /// The play-order number (1-based) of the item of the last item line.
     private var lastPlayOrderNumber: Int?
 
-    init(player: MusicPlayer, library: Library?, recordsStatistics: Bool, linesToStandardError: Bool) {
+    /// Whose plays they are (an account's name; nil: the library's owner).
+    let user: String?
+
+    init(player: MusicPlayer, library: Library?, user: String? = nil, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
         self.library = library
+        self.user = user
         self.recordsStatistics = recordsStatistics
         self.linesToStandardError = linesToStandardError
     }
@@ -137,7 +141,7 @@ final class PlaySession: @unchecked Sendable {
     private func record(_ end: ItemEnd) {
         guard recordsStatistics, let library else { return }
         do {
-            try library.record(end, front: .play)
+            try library.record(end, front: .play, user: user)
         } catch {
             if !statisticsFailed { printError("cannot record play statistics: \(error)") }
             statisticsFailed = true

@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Listen on the Unix socket only (with --socket).")
     var noTcp = false
 
-    @Option(help: ArgumentHelp("Clients must send this password before any other command.", valueName: "password"))
+    @Option(help: ArgumentHelp("Clients must send this password, or a library user's as user:secret, before any other command.", valueName: "password"))
     var password: String?
 
     @Option(help: ArgumentHelp("Where the audio goes: auto, null, null:fast, wav:FILE, pcm.", valueName: "sink"))
@@ -71,7 +71,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Serve only the Subsonic API (with --http): no MPD port, no player.")
     var noMpd = false
 
-    @Option(help: ArgumentHelp("The API users' key file (default: beside the library; see mlib user).", valueName: "path"))
+    @Option(help: ArgumentHelp("The users' key file, for the API and MPD's password user:secret (default: beside the library; see mlib user).", valueName: "path"))
     var keyFile: String?
 
     /// `--http`'s address and port.
@@ -210,6 +210,7 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.socketPath = socket
         configuration.password = password
+        configuration.keyFile = keyFile
         configuration.randomMode = random
         configuration.maximumOutputBuffer = maxOutputBuffer * 1024
         configuration.connectionTimeout = .seconds(connectionTimeout)

@@ -2,15 +2,17 @@ import ArgumentParser
 import Foundation
 import Library
 import MediaIndex
-import SubsonicServer
 
-/// `mlib user`: the accounts of the API server (`mlib serve --http`).
+/// `mlib user`: the library's accounts (`Library.users`: the API server's, MPD's `password user:secret`, `--user`).
 struct User: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, remove or list the users of the Subsonic API server (mlib serve --http).",
+        abstract: "Add, remove or list the users of the library (the API server's and MPD's logins, --user).",
         discussion: """
-            Users live in the library (both stores). Their passwords are stored encrypted with a key kept in \
+            Users live in the library (both stores). Each keeps their own ratings, plays, skips and last \
+            played; the owner's are the items' own. The first user added to a library that has no owner \
+            account becomes the owner (see "Users and per-user values" in mlib(1)). Commands act as a user \
+            with --user NAME or MLIB_USER; the MPD server's clients with password NAME:SECRET. Their passwords are stored encrypted with a key kept in \
             a file of mode 0600 beside the library (LIBRARY.users-key; for PostgreSQL \
             ~/.config/mlib/DATABASE.users-key): Subsonic's token authentication needs the clear password on \
             the server, so it cannot be a one-way hash. `mlib user add` makes the key file when there is none. \
@@ -45,15 +47,15 @@ struct User: ParsableCommand {
         return line
     }
 
-    static func directory(_ options: LibraryOptions, keyFile: String?, createKey: Bool) throws -> UserDirectory {
-        do { return try UserDirectory(library: try options.library(), keyFile: keyFile, createKey: createKey) }
-        catch let error as SubsonicError { throw CLIError.input(error.message) }
+    static func directory(_ options: LibraryOptions, keyFile: String?, createKey: Bool) throws -> Users {
+        do { return try Users(library: try options.library(), keyFile: keyFile, createKey: createKey) }
+        catch let error as UsersError { throw CLIError.input(error.message) }
     }
 
     /// Library errors as the CLI reports every error; the API's own as one line, status 1.
     @discardableResult
     static func reporting<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SubsonicError { throw CLIError.input(error.message) }
+        do { return try body() } catch let error as UsersError { throw CLIError.input(error.message) }
     }
 }
 

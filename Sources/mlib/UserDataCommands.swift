@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Library
 import MediaIndex
 import MediaModel
 import TagWriting
@@ -42,8 +43,8 @@ struct Rate: AsyncParsableCommand {
     func run() async throws {
         let terms = clear ? arguments : Array(arguments.dropLast())
         let rating = clear ? nil : Int64(arguments.last!)
-        let changed = try UserDataEdit.apply(libraryOptions, terms: terms) { index, ids in
-            try index.setUserData(.rating, to: rating, ids: ids)
+        let changed = try UserDataEdit.apply(libraryOptions, terms: terms) { library, ids in
+            try library.setUserData(.rating, to: rating, ids: ids, user: libraryOptions.userName)
         }
         let items = "\(changed) item\(changed == 1 ? "" : "s")"
         print(rating.map { "rated \(items): \($0) star\($0 == 1 ? "" : "s")" } ?? "cleared the rating of \(items)")
@@ -122,8 +123,8 @@ struct SetUserData: AsyncParsableCommand {
     func run() async throws {
         let (changes, query) = try changes()
         var changed = 0
-        _ = try UserDataEdit.apply(libraryOptions, terms: query) { index, ids in
-            for (property, value) in changes { changed = try index.setUserData(property, to: value, ids: ids) }
+        _ = try UserDataEdit.apply(libraryOptions, terms: query) { library, ids in
+            for (property, value) in changes { changed = try library.setUserData(property, to: value, ids: ids, user: libraryOptions.userName) }
             return changed
         }
         let what = changes.map { "\($0.0.rawValue)=\($0.1.map(String.init) ?? "")" }.joined(separator: " ")
@@ -133,11 +134,13 @@ struct SetUserData: AsyncParsableCommand {
 
 /// The items a user-data edit applies to, and the edit.
 enum UserDataEdit {
-    static func apply(_ options: LibraryOptions, terms: [String], _ body: (any LibraryStore, [Int64]) throws -> Int) throws -> Int {
+    /// The edit is `options`' user's (--user, MLIB_USER; else the owner's): an unknown user is refused
+    /// before the query runs.
+    static func apply(_ options: LibraryOptions, terms: [String], _ body: (Library, [Int64]) throws -> Int) throws -> Int {
         let filter = try QueryInput.predicate(terms)
-        let index = try options.open()
-        let ids = try index.itemIDs(MediaQuery(filter: filter))
+        let library = try options.library()
+        let ids = try library.store.itemIDs(MediaQuery(filter: try library.predicate(filter, for: options.userName)))
         if ids.isEmpty { throw CLIError.nothingMatches("no items match; nothing changed") }
-        return try body(index, ids)
+        return try body(library, ids)
     }
 }

@@ -101,15 +101,17 @@ struct HelpAndManualTests {
     /// `play --ignore-articles` and `watch --jobs` because other commands name those options).
     @Test func everyOptionIsInItsCommandsSection() throws {
         let (raw, manual) = try Self.manualText()
-        // --library is the one option most commands share: LIBRARY LOCATION describes it for all of them.
+        // --library and --user are the options every command shares: LIBRARY LOCATION and "Users and
+        // per-user values" describe them for all of them.
         #expect(manual.contains("LIBRARY LOCATION The library database is, in order of precedence: the --library option"))
+        #expect(manual.contains("--user name (any command, after the subcommand), or MLIB_USER , makes a command act as that user"))
         for command in try Self.commands() where !command.path.isEmpty {
             let name = "mlib " + command.path.joined(separator: " ")
             guard let section = Self.section(of: command, in: raw) else {
                 Issue.record("mlib(1) has no section for \(name)")
                 continue
             }
-            for option in command.longOptions where !["--help", "--version", "--library"].contains(option) {
+            for option in command.longOptions where !["--help", "--version", "--library", "--user"].contains(option) {
                 #expect(section.contains(option), "\(name) \(option) is not in its section of mlib(1)")
             }
         }

@@ -13,6 +13,8 @@ struct ListeningHistoryTests {
         let index = try store.emptyLibrary()
         let ids = try add([sampleItem("/m/a.mp3", title: "A"), sampleItem("/m/b.mp3", title: "B", artist: "Kino")], to: index)
         let (a, b) = (ids[0], ids[1])
+        // A listen names an account (schema "v18"): alice, the first, is the owner, whose counters are the item's.
+        try index.addUser(UserAccount(name: "alice", password: "", apiKey: nil, isAdmin: false, created: Self.at(0)))
         try index.recordListen(Listen(itemID: a, kind: .play, date: Self.at(100), heard: 181.5, front: .play))
         try index.recordListen(Listen(itemID: b, kind: .skip, date: Self.at(200), heard: 3, front: .mpd))
         try index.recordListen(Listen(itemID: a, kind: .play, date: Self.at(300), front: .subsonic, user: "alice"))

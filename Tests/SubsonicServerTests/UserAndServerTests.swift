@@ -24,7 +24,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("users-key").path
         let library = Library(store: try store.emptyLibrary())
-        let users = try UserDirectory(library: library, keyFile: keyFile, createKey: true)
+        let users = try Users(library: library, keyFile: keyFile, createKey: true)
 
         var info = stat()
         #expect(stat(keyFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "the key file is made with mode 0600")
@@ -35,9 +35,9 @@ import Testing
         #expect(try users.vault.open(stored.password) == "sesame")
         #expect(alice.apiKey?.count == 64)
         // The API key is stored as its SHA-256 hash (shown once, when made), and found by it.
-        #expect(stored.apiKey == UserDirectory.storedAPIKey(alice.apiKey!) && stored.apiKey?.hasPrefix("sha256:") == true)
+        #expect(stored.apiKey == Users.storedAPIKey(alice.apiKey!) && stored.apiKey?.hasPrefix("sha256:") == true)
         #expect(try users.store.user(apiKey: alice.apiKey!) == nil, "the clear key is not in the library")
-        let byKey = try users.store.user(apiKey: UserDirectory.storedAPIKey(alice.apiKey!))
+        let byKey = try users.store.user(apiKey: Users.storedAPIKey(alice.apiKey!))
         #expect(byKey?.name == "alice")
 
         // Token auth, as every client does it: t = md5(password + salt).
@@ -50,8 +50,8 @@ import Testing
         // A key stored in clear (by an older mlib) is hashed when the users are next opened, and still works.
         let clearKey = String(repeating: "ab", count: 32)
         _ = try users.store.setAPIKey(of: "alice", to: clearKey)
-        let reopened = try UserDirectory(library: library, keyFile: keyFile, createKey: false)
-        #expect(try reopened.store.user(named: "alice")?.apiKey == UserDirectory.storedAPIKey(clearKey))
+        let reopened = try Users(library: library, keyFile: keyFile, createKey: false)
+        #expect(try reopened.store.user(named: "alice")?.apiKey == Users.storedAPIKey(clearKey))
         #expect((try? reopened.authenticate(Parameters(query: "apiKey=\(clearKey)")))?.name == "alice")
         try users.setPassword(name: "alice", to: "new one")
         #expect(!authenticates("u=alice&p=sesame") && authenticates("u=alice&p=new%20one"))
@@ -66,11 +66,11 @@ import Testing
         #expect(try users.store.stars(of: "alice").isEmpty)
         let queue = try users.store.playQueue(of: "alice")
         #expect(queue == nil)
-        #expect(throws: SubsonicError.self) { try users.remove(name: "alice") }
+        #expect(throws: UsersError.self) { try users.remove(name: "alice") }
 
         // A key file others can read is refused; another key cannot open the passwords.
         chmod(keyFile, 0o644)
-        #expect(throws: SubsonicError.self) { try PasswordVault(keyFile: keyFile, create: false) }
+        #expect(throws: UsersError.self) { try PasswordVault(keyFile: keyFile, create: false) }
         let other = try PasswordVault(keyFile: directory.appendingPathComponent("other-key").path, create: true)
         #expect(throws: (any Error).self) { try other.open(stored.password) }
     }

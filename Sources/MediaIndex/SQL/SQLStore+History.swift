@@ -7,8 +7,14 @@ extension SQLStore: ListeningHistoryStore {
         guard StoredBounds.contains(listen.date) else { throw invalid("a play's date must lie within the years 1–9999") }
         if let heard = listen.heard, !(heard.isFinite && heard >= 0) { throw invalid("the time heard must be 0 s or more, got \(heard)") }
         try write { x in
-            // The counters first: an id that is no item changes nothing and writes no row.
-            if try x.execute(Self.counterUpdate(listen.kind, id: listen.itemID, date: listen.date)) == 0 {
+            // The counters first: an id that is no item changes nothing and writes no row. The owner's are the
+            // item's own; another user's are their row of `user_item_data` (schema "v18").
+            if let own = try Self.dataUser(listen.user, x, libraryName) {
+                guard try x.row("SELECT 1 FROM items WHERE id = \(listen.itemID)") != nil else {
+                    throw IndexError.itemNotFound(database: libraryName, id: listen.itemID)
+                }
+                try x.execute(Self.userCounterUpdate(listen.kind, user: own, id: listen.itemID, date: listen.date))
+            } else if try x.execute(Self.counterUpdate(listen.kind, id: listen.itemID, date: listen.date)) == 0 {
                 throw IndexError.itemNotFound(database: libraryName, id: listen.itemID)
             }
             try x.execute("""
@@ -30,6 +36,7 @@ extension SQLStore: ListeningHistoryStore {
         switch query.user {
         case .everyone: break
         case .owner: conditions.append("h.user_name IS NULL")
+        case .ownerAccount(let name): conditions.append("(h.user_name IS NULL OR h.user_name = \(name))")
         case .named(let name): conditions.append("h.user_name = \(name)")
         }
         if let kind = query.kind { conditions.append("h.kind = \(kind.rawValue)") }

@@ -251,6 +251,7 @@ extension SQLStore {
                 guard let values = try x.row("SELECT \(select) FROM items WHERE id = \(row)")?.values else { continue }
                 let user = Array(values.suffix(4))
                 try x.execute("UPDATE playlist_entries SET item_id = \(item) WHERE item_id = \(row)")
+                try Self.foldUserValues(from: row, into: item, x)
                 try x.execute("DELETE FROM items WHERE id = \(row)")
                 let assignments = SQLStatement.joined(zip(columns, values).map { "\(raw: ItemRow.quoted($0)) = \($1)" }, separator: ", ")
                 try x.execute("""

@@ -29,8 +29,9 @@ extension SQLStore: UserAccountStore {
         try write { x in
             if try x.row("SELECT 1 FROM users WHERE name = \(user.name)") != nil { throw invalid("user \"\(user.name)\" exists") }
             try x.execute("""
-                INSERT INTO users (name, password, api_key, admin, created)
-                VALUES (\(user.name), \(user.password), \(user.apiKey), \(user.isAdmin), \(user.created))
+                INSERT INTO users (name, password, api_key, admin, created, is_owner)
+                SELECT \(user.name), \(user.password), \(user.apiKey), \(user.isAdmin), \(user.created),
+                    CASE WHEN EXISTS (SELECT 1 FROM users WHERE is_owner = 1) THEN 0 ELSE 1 END
                 """)
         }
     }
@@ -41,6 +42,7 @@ extension SQLStore: UserAccountStore {
         try write { x in
             try x.execute("DELETE FROM user_stars WHERE user_name = \(name)")
             try x.execute("DELETE FROM play_queues WHERE user_name = \(name)")
+            try x.execute("DELETE FROM user_item_data WHERE user_name = \(name)")
             return try x.execute("DELETE FROM users WHERE name = \(name)") > 0
         }
     }
@@ -110,10 +112,10 @@ extension SQLStore: UserAccountStore {
         }
     }
 
-    private static let userSelect: SQLStatement = "SELECT name, password, api_key, admin, created FROM users"
+    private static let userSelect: SQLStatement = "SELECT name, password, api_key, admin, created, is_owner FROM users"
 
     private static func account(_ row: SQLRow) -> UserAccount {
         UserAccount(name: row.text(0) ?? "", password: row.text(1) ?? "", apiKey: row.text(2), isAdmin: row.bool(3) ?? false,
-                    created: row.date(4) ?? Date(timeIntervalSince1970: 0))
+                    created: row.date(4) ?? Date(timeIntervalSince1970: 0), isOwner: row.bool(5) ?? false)
     }
 }

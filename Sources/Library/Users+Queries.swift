@@ -1,0 +1,56 @@
+import Foundation
+import MediaIndex
+import MediaModel
+
+extension Library {
+    /// `predicate` as `user` means it (nil: the owner, whose values are the items' own: unchanged). Each
+    /// comparison of a user value (`rating`, `playCount`, `skipCount`, `lastPlayedDate`) is answered from
+    /// the user's own values (`UserItemDataStore`) by the one in-memory evaluator and becomes a test of item
+    /// ids: the items where the user has values that match, or — when an item without any of the user's
+    /// values matches (`playCount == 0`, `rating == nil`) — every item but those where the user's values do
+    /// not. So both stores' SQL and the in-memory views answer it alike, and the work is the user's rows,
+    /// not the library's. A user's rating is their own only (the file's tag rating is the owner's fallback).
+    ///
+    /// - Throws: `UsersError.unknownUser` for a name that is no account.
+    public func predicate(_ predicate: MediaModel.Predicate, for user: String?) throws -> MediaModel.Predicate {
+        guard let own = try dataUser(user), predicate.readsUserValues else { return predicate }
+        let values = try store.userValues(of: own, ids: nil)
+        return predicate.replacingUserComparisons { comparison in
+            let test = MediaModel.Predicate.comparison(comparison)
+            func matches(_ values: UserItemValues) -> Bool {
+                var item = MediaItem(path: MediaPath("/"))
+                for property in UserDataEdits.editable { item[property] = values[property] }
+                return test.evaluate(item)
+            }
+            if matches(UserItemValues()) {
+                let not = values.filter { !matches($0.value) }.keys.sorted()
+                return not.isEmpty ? .all : .not(.comparison(Comparison(.persistentID, .in, .list(not.map { .integer($0) }))))
+            }
+            let yes = values.filter { matches($0.value) }.keys.sorted()
+            return yes.isEmpty ? .none : .comparison(Comparison(.persistentID, .in, .list(yes.map { .integer($0) })))
+        }
+    }
+}
+
+extension MediaModel.Predicate {
+    /// Whether a comparison reads a user value (`UserDataEdits.editable`).
+    var readsUserValues: Bool {
+        switch self {
+        case .comparison(let c): UserDataEdits.editable.contains(c.property)
+        case .and(let ps), .or(let ps): ps.contains { $0.readsUserValues }
+        case .not(let p): p.readsUserValues
+        default: false
+        }
+    }
+
+    /// This predicate with each comparison of a user value replaced by `replace`'s answer.
+    func replacingUserComparisons(_ replace: (Comparison) -> MediaModel.Predicate) -> MediaModel.Predicate {
+        switch self {
+        case .comparison(let c) where UserDataEdits.editable.contains(c.property): replace(c)
+        case .and(let ps): .and(ps.map { $0.replacingUserComparisons(replace) })
+        case .or(let ps): .or(ps.map { $0.replacingUserComparisons(replace) })
+        case .not(let p): .not(p.replacingUserComparisons(replace))
+        default: self
+        }
+    }
+}
