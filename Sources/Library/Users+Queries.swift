@@ -54,3 +54,14 @@ extension MediaModel.Predicate {
         }
     }
 }
+
+extension Library {
+    /// The items of `playlist` now, as `user` sees them (nil: the owner): a smart playlist's rule reads the
+    /// user's values (`predicate(_:for:)`); a static one's entries are everyone's.
+    public func items(of playlist: StoredPlaylist, for user: String?) throws -> [MediaItem] {
+        guard let rule = playlist.smart, try dataUser(user) != nil else { return try items(of: playlist) }
+        var query = try PlaylistContents.query(rule)
+        query.filter = try predicate(query.filter, for: user)
+        return try items(query)
+    }
+}

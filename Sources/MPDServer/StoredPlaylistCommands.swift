@@ -33,25 +33,26 @@ enum StoredPlaylistCommands {
         }
     }
 
-    private static func items(_ store: any LibraryStore, _ name: String) throws -> [MediaItem] {
-        guard let playlist = try store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
-        do { return try PlaylistContents.items(of: playlist, in: store) } catch let error as QueryError {
+    /// A smart playlist is evaluated on the connection's user's values (`password user:secret`; nil: the owner's).
+    private static func items(_ library: Library, _ name: String, user: String?) throws -> [MediaItem] {
+        guard let playlist = try library.store.playlist(named: name) else { throw MPDError.noSuchPlaylist }
+        do { return try library.items(of: playlist, for: user) } catch let error as QueryError {
             throw MPDError(.system, "smart playlist \(name): \(error)")
         }
     }
 
     static func listplaylist(_ c: CommandContext, _ out: inout Response) throws {
-        let store = c.core.store, arguments = c.arguments
+        let library = c.core.library, arguments = c.arguments, user = c.session.user
         c.offLoop {
-            let all = try items(store, arguments[0])
+            let all = try items(library, arguments[0], user: user)
             return { c, out in for item in try window(arguments, all) { out.field("file", c.core.uris.uri(of: item.path) ?? item.path.string) } }
         }
     }
 
     static func listplaylistinfo(_ c: CommandContext, _ out: inout Response) throws {
-        let store = c.core.store, arguments = c.arguments
+        let library = c.core.library, arguments = c.arguments, user = c.session.user
         c.offLoop {
-            let all = try items(store, arguments[0])
+            let all = try items(library, arguments[0], user: user)
             return { c, out in for item in try window(arguments, all) { c.songs.write(item, to: &out) } }
         }
     }
@@ -64,9 +65,9 @@ enum StoredPlaylistCommands {
 
     /// `load NAME [START:END] [POSITION]`
     static func load(_ c: CommandContext, _ out: inout Response) throws {
-        let store = c.core.store, arguments = c.arguments
+        let library = c.core.library, arguments = c.arguments, user = c.session.user
         c.offLoop {
-            let all = try items(store, arguments[0])
+            let all = try items(library, arguments[0], user: user)
             return { c, _ in
                 var selected = all[...]
                 if arguments.count > 1 {

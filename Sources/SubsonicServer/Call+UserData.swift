@@ -108,9 +108,12 @@ extension Call {
     // error 70 as an id never made (its existence is not told); a visible playlist the user may not change
     // answers error 50. The library's own playlists (no owner) are public and only admins change them.
 
-    /// A stored playlist's node; its entries by `Library`'s one evaluator (a smart playlist is evaluated now).
+    /// A stored playlist's node; its entries by `Library`'s one evaluator (a smart playlist is evaluated now,
+    /// on this user's values).
     private func playlistNode(_ playlist: StoredPlaylist, _ catalog: Catalog, _ marks: Marks, entries: Bool) async throws -> Node {
-        let items = try await server.offLoop { [library = server.library] in try library.items(of: playlist).map(\.id) }
+        // A smart playlist's rule reads this user's ratings and plays.
+        let name = user.name
+        let items = try await server.offLoop { [library = server.library] in try library.items(of: playlist, for: name).map(\.id) }
         let members = items.compactMap { catalog.itemByID[$0] }
         var node = Node("playlist")
         node.set("id", String(playlist.id))

@@ -31,6 +31,11 @@ struct UserPasswordTests {
         #expect(try server.mpc(["-P", "bob:wrong", "sticker", song, "get", "rating"]).status != 0, "a wrong password is refused")
         #expect(try server.mpc(["-P", "carol:b", "status"]).status != 0, "so is an unknown user")
         #expect(try mlib(["ls", "-f", "$rating", "title:Opus", "--user", "bob"]) == "2\n")
+        // A smart playlist is evaluated on the connection's user's ratings.
+        _ = try mlib(["playlist", "smart", "Loved", "rating >= 4"])
+        let owners = try server.mpc(["-f", "%file%", "playlist", "Loved"]), bobs = try server.mpc(["-P", "bob:b", "-f", "%file%", "playlist", "Loved"])
+        #expect(owners.status == 0 && owners.out.split(separator: "\n").contains("opus.opus"), "\(owners)")
+        #expect(bobs.status == 0 && bobs.out.isEmpty, "Bob rated it 2, and nothing else: \(bobs)")
 
         // Bob starts playback: the 1 s song plays to its end, a play of Bob's.
         #expect(try server.mpc(["-P", "bob:b", "add", song]).status == 0)

@@ -41,29 +41,31 @@ struct HistoryUpgradeTests {
         """
 
     @Test func sqliteLibraryOfV16KeepsEveryItemValue() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-v17-\(UUID().uuidString)")
+        try Self.upgradeSQLite(from: "v16: playlist owners and visibility", script: Self.items, check: Self.check)
+    }
+
+    /// An SQLite library migrated up to `step` and filled by `script`, opened by this code: every column
+    /// each item had is compared byte for byte (columns a newer mlib adds are not), then `check` runs on it.
+    static func upgradeSQLite(from step: String, script: String, check: (SQLiteIndex) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-upgrade-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("library.sqlite").path
         let before: [Row]
         do {
             let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
-            try Schema.migrator.migrate(queue, upTo: "v16: playlist owners and visibility")
-            try queue.write { db in try db.execute(sql: Self.items) }
+            try Schema.migrator.migrate(queue, upTo: step)
+            try queue.write { db in try db.execute(sql: script) }
             before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
         }
-        do {
-            // Every column the item had, byte for byte (columns a newer mlib adds are not compared).
-            let index = try SQLiteIndex(path: path, mode: .existing)
-            _ = try index.item(id: 4)
-        }
+        do { _ = try SQLiteIndex(path: path, mode: .existing).item(id: 4) }
         let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
         let after = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
         #expect(after.count == before.count)
         for (old, new) in zip(before, after) {
             for column in old.columnNames { #expect(old[column] as DatabaseValue == new[column] as DatabaseValue, "\(column)") }
         }
-        try Self.check(try SQLiteIndex(path: path, mode: .existing))
+        try check(try SQLiteIndex(path: path, mode: .existing))
     }
 
     @Test(.enabled(if: PostgresTestServer.isInstalled, "PostgreSQL is not installed"))

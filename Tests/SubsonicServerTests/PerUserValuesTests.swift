@@ -46,6 +46,15 @@ import Testing
             server = try HTTPServeProcess(library: library)
         }
         defer { server.stop() }
+        // The smart playlist "Rated" (rating >= 3) is evaluated on each user's ratings.
+        func rated(_ user: (String, String)) async throws -> [String] {
+            let lists = try #require(try await Self.call(server, "getPlaylists", "", as: user)["playlists"] as? [String: Any])
+            let id = try #require((lists["playlist"] as? [[String: Any]])?.first { $0["name"] as? String == TestLibrary.smartPlaylist }?["id"] as? String)
+            let list = try #require(try await Self.call(server, "getPlaylist", "id=\(id)", as: user)["playlist"] as? [String: Any])
+            return (list["entry"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(try await rated(alice).contains(id))
+        #expect(try await rated(bob).isEmpty, "Bob rated nothing 3 or more")
         // The owner's values are the items': what the CLI reads.
         #expect(try mlib(["ls", "-f", "$rating $playCount", "title:Opus", "--library", library.library]).out == "5 1\n")
         let history = try mlib(["history", "--json", "--library", library.library])
