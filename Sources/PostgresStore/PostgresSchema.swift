@@ -239,6 +239,15 @@ enum PostgresSchema {
             CREATE INDEX history_played_at ON history(played_at, id);
             CREATE INDEX history_item ON history(item_id, played_at);
             """),
+        // Issue 49, as SQLite's "v19": whether this FFmpeg can decode the item, and why not. Every existing row
+        // was read by an mlib that refused such files: decodable (DEFAULT 1, no row rewritten). Files refused
+        // before come in at the next scan (the reader version changed with it).
+        Step(name: "pg v16: decodable", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "isDecodable" bigint DEFAULT 1,
+                ADD COLUMN IF NOT EXISTS "undecodableReason" text COLLATE "C";
+            UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL;
+            CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

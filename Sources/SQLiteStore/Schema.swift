@@ -295,6 +295,24 @@ enum Schema {
                 CREATE INDEX history_item ON history(item_id, played_at);
                 """)
         }
+        migrator.registerMigration("v19: decodable") { db in
+            // Issue 49: whether this FFmpeg can decode the item, and why not ("this FFmpeg cannot decode ac-4").
+            // Every existing row was read by an mlib that refused such files, so it is decodable: DEFAULT 1
+            // (no row rewritten, no value changed). Files refused before are retried by the next scan (the
+            // reader version changed with it) and come in as items with 0. Indexed where 0: `decodable == NO`.
+            // A library opened by a build that added the columns itself (`addMissingPropertyColumns`) has
+            // them already; its rows are then given the default here.
+            let columns = Set(try db.columns(in: "items").map(\.name))
+            if columns.contains("isDecodable") {
+                try db.execute(sql: #"UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL"#)
+            } else {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "isDecodable" INTEGER DEFAULT 1"#)
+            }
+            if !columns.contains("undecodableReason") {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "undecodableReason" TEXT"#)
+            }
+            try db.execute(sql: #"CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0"#)
+        }
         return migrator
     }
 
