@@ -179,7 +179,12 @@ struct FFmpegReader {
         case .video:
             info.width = par.width > 0 ? Int(par.width) : nil
             info.height = par.height > 0 ? Int(par.height) : nil
-            let rate = s.avg_frame_rate.den > 0 && s.avg_frame_rate.num > 0 ? s.avg_frame_rate : s.r_frame_rate
+            var rate = s.avg_frame_rate.den > 0 && s.avg_frame_rate.num > 0 ? s.avg_frame_rate : s.r_frame_rate
+            // Theora in Ogg: the header-only open sets neither rate (ffprobe's comes from decoding); the
+            // demuxer's time base is the identification header's frame duration (FRD/FRN), one tick a frame.
+            if rate.num <= 0 || rate.den <= 0, par.codec_id == AV_CODEC_ID_THEORA, s.time_base.num > 0, s.time_base.den > 0 {
+                rate = AVRational(num: s.time_base.den, den: s.time_base.num)
+            }
             if rate.den > 0, rate.num > 0, !info.isAttachedPicture { info.frameRate = av_q2d(rate) }
             if par.format >= 0, let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
                 info.pixelFormat = String(cString: name)

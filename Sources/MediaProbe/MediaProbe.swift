@@ -54,7 +54,8 @@ public enum MediaProbe {
         do {
             container = try FFmpegReader.read(file) { header in
                 tagLibHint = known?.tagLibClass
-                    ?? TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec)
+                    ?? TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec,
+                                        firstStream: header.streams.first?.kind)
                 if tagLibHint != nil { tagLib = TagLibReader.read(file, hint: tagLibHint) }
                 return needsStreamInfo(header, tagLib)
             }
