@@ -25,6 +25,7 @@ extension MediaProbe {
     /// - 5: a file whose codec this FFmpeg cannot decode (AC-4, MPEG-H 3D audio, 32-bit FLAC in FFmpeg 5.1)
     ///   is an item with `isDecodable` false and the reason (refused before as "not a media file"); with it
     ///   issue 49's second round of reads (junk before MP3 frames, cp1252 RIFF INFO, ID3v2.3 extended headers,
-    ///   3GPP asset boxes, cut MP3 and WMA lengths).
+    ///   3GPP asset boxes, cut MP3 and WMA lengths), Theora's frame rate (and a Theora+Vorbis Ogg no longer
+    ///   partial), dates in other scripts' digits ("٢٠٠٤").
     public static let readerVersion = 5
 }
