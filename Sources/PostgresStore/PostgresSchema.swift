@@ -239,9 +239,9 @@ enum PostgresSchema {
             CREATE INDEX history_played_at ON history(played_at, id);
             CREATE INDEX history_item ON history(item_id, played_at);
             """),
-        // Issue 49, as SQLite's "v19": whether this FFmpeg can decode the item, and why not. Every existing row
-        // was read by an mlib that refused such files: decodable (DEFAULT 1, no row rewritten). Files refused
-        // before come in at the next scan (the reader version changed with it).
+        // Issue 49, as SQLite's "v19": whether this FFmpeg can decode the item, and why not. Existing rows read
+        // as decodable (DEFAULT 1, no row rewritten); the next scan reads every file again (readerVersion 5),
+        // which corrects the few an older mlib indexed without knowing and brings in the ones it refused.
         Step(name: "pg v16: decodable", sql: """
             ALTER TABLE items ADD COLUMN IF NOT EXISTS "isDecodable" bigint DEFAULT 1,
                 ADD COLUMN IF NOT EXISTS "undecodableReason" text COLLATE "C";

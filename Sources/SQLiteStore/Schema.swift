@@ -297,9 +297,10 @@ enum Schema {
         }
         migrator.registerMigration("v19: decodable") { db in
             // Issue 49: whether this FFmpeg can decode the item, and why not ("this FFmpeg cannot decode ac-4").
-            // Every existing row was read by an mlib that refused such files, so it is decodable: DEFAULT 1
-            // (no row rewritten, no value changed). Files refused before are retried by the next scan (the
-            // reader version changed with it) and come in as items with 0. Indexed where 0: `decodable == NO`.
+            // Existing rows read as decodable, DEFAULT 1 (no row rewritten, no value changed): nearly all are,
+            // and the few an older mlib indexed without knowing (AC-4 and MPEG-H since issue 49's first round)
+            // are read again by the next scan (readerVersion 5), as are the files it refused: then 0 and the
+            // reason, ids and user data kept. Indexed where 0: `decodable == NO`.
             // A library opened by a build that added the columns itself (`addMissingPropertyColumns`) has
             // them already; its rows are then given the default here.
             let columns = Set(try db.columns(in: "items").map(\.name))

@@ -1,5 +1,7 @@
 import Foundation
-import MediaIndex
+@testable import MediaIndex
+@testable import SQLiteStore
+@testable import PostgresStore
 import MediaModel
 import PostgresTestServer
 @testable import MediaScanner
@@ -48,5 +50,24 @@ struct DecodableScanTests {
         // A rescan keeps them, unchanged.
         let again = try await box.scan()
         #expect(again.added == 0 && again.updated == 0 && again.removed == 0, "\(again)")
+
+        // As a library upgraded from v17 / pg v14 holds them: main's mlib indexed such files too, and the step's
+        // default calls every row decodable. The next scan reads them again (readerVersion 5): the truth, the
+        // same ids, the user data kept.
+        let ids = try expected.map { try item($0).persistentID }
+        _ = try index.setUserData(.playCount, to: 7, ids: [ids[0]])
+        let statement = #"UPDATE items SET "isDecodable" = 1, "undecodableReason" = NULL, reader_version = 4"#
+        if let sqlite = index as? SQLiteIndex {
+            try sqlite.write { db in try db.execute(sql: statement) }
+        } else {
+            let postgres = try #require(index as? PostgresIndex)
+            try postgres.session.run { s in try s.execute(SQLStatement(raw: statement)) }
+        }
+        #expect(try index.items(MediaQuery(filter: try PredicateParser.parse("decodable == NO"))).isEmpty)
+        let upgraded = try await box.scan()
+        #expect(upgraded.reread == 4 && upgraded.added == 0 && upgraded.removed == 0, "\(upgraded)")
+        let reread = try index.items(MediaQuery(filter: try PredicateParser.parse("decodable == NO")))
+        #expect(reread.map(\.persistentID).sorted() == ids.sorted())
+        #expect(try item(ac4)[.undecodableReason] == .text("this FFmpeg cannot decode ac-4") && item(ac4).playCount == 7)
     }
 }
