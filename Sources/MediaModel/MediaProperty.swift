@@ -28,6 +28,11 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     // The length a truncated file's header declares, kept beside `playbackDuration` (the audio present):
     // set only when the file holds less than its header promises, so `declaredDuration > 0` finds them.
     case declaredDuration
+    // Whether this FFmpeg can decode the item (its first audio stream, else its video) and, when not, why
+    // ("this FFmpeg cannot decode ac-4"): a file whose container reads but whose codec has no decoder here
+    // (AC-4, MPEG-H 3D audio, 32-bit FLAC in FFmpeg 5.1) is an item all the same; `decodable == NO` finds
+    // them, and playing, analysing or transcoding one says why it cannot.
+    case isDecodable, undecodableReason
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
     // What `mlib analyze` measured in the audio (EBU R128 and the ReplayGain 2.0 values from it, -18 LUFS
@@ -150,6 +155,8 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .partialReason:         Spec(.text, .stream, "Partial Read")
         case .chapterCount:          Spec(.integer, .stream, "Chapters")
         case .declaredDuration:      Spec(.duration, .stream, "Declared Duration")
+        case .isDecodable:           Spec(.bool, .stream, "Decodable")
+        case .undecodableReason:     Spec(.text, .stream, "Not Decodable")
         case .playCount:             Spec(.integer, .library, "Plays")
         case .skipCount:             Spec(.integer, .library, "Skips")
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")
@@ -194,7 +201,7 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         "track": .albumTrackNumber, "tracknumber": .albumTrackNumber, "tracktotal": .albumTrackCount,
         "trackcount": .albumTrackCount, "disc": .discNumber, "discnumber": .discNumber, "disctotal": .discCount,
         "compilation": .isCompilation, "comp": .isCompilation, "date": .releaseDate, "bpm": .beatsPerMinute,
-        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount, "declared": .declaredDuration,
+        "comment": .comments, "duration": .playbackDuration, "length": .playbackDuration, "format": .fileType, "filetype": .fileType, "partial": .isPartial, "damaged": .isPartial, "chapters": .chapterCount, "declared": .declaredDuration, "decodable": .isDecodable,
         "codec": .audioCodec, "bitrate": .bitRate, "samplerate": .sampleRate, "size": .fileSize,
         "mtime": .modificationDate, "plays": .playCount, "skips": .skipCount, "lastplayed": .lastPlayedDate,
         "added": .dateAdded, "artwork": .hasArtwork, "type": .mediaType, "kind": .mediaType,

@@ -179,7 +179,12 @@ struct FFmpegReader {
         case .video:
             info.width = par.width > 0 ? Int(par.width) : nil
             info.height = par.height > 0 ? Int(par.height) : nil
-            let rate = s.avg_frame_rate.den > 0 && s.avg_frame_rate.num > 0 ? s.avg_frame_rate : s.r_frame_rate
+            var rate = s.avg_frame_rate.den > 0 && s.avg_frame_rate.num > 0 ? s.avg_frame_rate : s.r_frame_rate
+            // Theora in Ogg: the header-only open sets neither rate (ffprobe's comes from decoding); the
+            // demuxer's time base is the identification header's frame duration (FRD/FRN), one tick a frame.
+            if rate.num <= 0 || rate.den <= 0, par.codec_id == AV_CODEC_ID_THEORA, s.time_base.num > 0, s.time_base.den > 0 {
+                rate = AVRational(num: s.time_base.den, den: s.time_base.num)
+            }
             if rate.den > 0, rate.num > 0, !info.isAttachedPicture { info.frameRate = av_q2d(rate) }
             if par.format >= 0, let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
                 info.pixelFormat = String(cString: name)
@@ -192,13 +197,13 @@ struct FFmpegReader {
     /// Why this FFmpeg cannot decode a stream (nil: it can). A container FFmpeg reads can hold a codec it
     /// has no decoder for (MPEG-H 3D audio, AC-4, IAMF…): the file is a media file all the same.
     private static func undecodable(_ par: AVCodecParameters, name: String) -> String? {
-        if avcodec_find_decoder(par.codec_id) == nil { return "this FFmpeg has no decoder for \(name)" }
+        if avcodec_find_decoder(par.codec_id) == nil { return "this FFmpeg cannot decode \(name)" }
         return par.codec_id == AV_CODEC_ID_FLAC ? flacUndecodable(bits: Int(par.bits_per_raw_sample)) : nil
     }
 
     /// FFmpeg before 6.1 (libavcodec 60) reads 32-bit FLAC's headers but decodes none of its frames.
     static func flacUndecodable(bits: Int) -> String? {
-        bits > 24 && LIBAVCODEC_VERSION_MAJOR < 60 ? "this FFmpeg's FLAC decoder cannot decode \(bits)-bit samples" : nil
+        bits > 24 && LIBAVCODEC_VERSION_MAJOR < 60 ? "this FFmpeg cannot decode \(bits)-bit FLAC" : nil
     }
 
     /// A codec tag as its four characters, when they are printable ("mhm1", "ac-4"); nil otherwise.

@@ -34,6 +34,14 @@ public enum MediaProbe {
 
     /// Reads an opened file (the scanner keeps it open to fingerprint it too).
     public static func probe(_ file: MediaFile, detail: Detail = .streams) throws(ProbeError) -> ProbeResult {
+        var result = try read(file, detail: detail)
+        // Decided last, from the streams as every path left them (the FLAC path fills them in after `assemble`).
+        result.item[.isDecodable] = .bool(result.isDecodable)
+        result.item[.undecodableReason] = result.undecodableReason.map(MediaValue.text)
+        return result
+    }
+
+    static func read(_ file: MediaFile, detail: Detail) throws(ProbeError) -> ProbeResult {
         let path = file.path, facts = file.facts
         guard facts.size > 0 else { throw .empty(path) }
         let known = FormatSniffer.tagLibComplete(file)
@@ -46,7 +54,8 @@ public enum MediaProbe {
         do {
             container = try FFmpegReader.read(file) { header in
                 tagLibHint = known?.tagLibClass
-                    ?? TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec)
+                    ?? TagLibReader.hint(formatName: header.formatName, firstAudioCodec: primaryAudio(header.streams)?.codec,
+                                        firstStream: header.streams.first?.kind)
                 if tagLibHint != nil { tagLib = TagLibReader.read(file, hint: tagLibHint) }
                 return needsStreamInfo(header, tagLib)
             }

@@ -22,5 +22,10 @@ extension MediaProbe {
     ///   MP4/ASF/video at their streams' bit rate), the header's length kept as `declaredDuration`, the file
     ///   flagged (a cut WAV and a cut Ogg file read through FFmpeg too). Also ASF's WM/SharedUserRating as
     ///   `tagRating` (read since `mlib tag --write-ratings`, which writes it, without a version of its own).
-    public static let readerVersion = 4
+    /// - 5: a file whose codec this FFmpeg cannot decode (AC-4, MPEG-H 3D audio, 32-bit FLAC in FFmpeg 5.1)
+    ///   is an item with `isDecodable` false and the reason (refused before as "not a media file"); with it
+    ///   issue 49's second round of reads (junk before MP3 frames, cp1252 RIFF INFO, ID3v2.3 extended headers,
+    ///   3GPP asset boxes, cut MP3 and WMA lengths), Theora's frame rate (and a Theora+Vorbis Ogg no longer
+    ///   partial), dates in other scripts' digits ("٢٠٠٤").
+    public static let readerVersion = 5
 }

@@ -74,11 +74,15 @@ struct TagLibReader {
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file
     /// named .mp3 must be read as Ogg). nil = a format TagLib 1.13 does not know (Matroska, WebM…).
-    static func hint(formatName: String, firstAudioCodec: String?) -> String? {
+    /// `firstStream`: the kind of the container's first stream, when known. TagLib's Ogg classes read the
+    /// first logical stream only: an Ogg whose first stream is video (Theora, then Vorbis: an `.ogv`) is not
+    /// theirs, and their refusal of it says nothing of damage (issue 49: such a file was flagged partial).
+    static func hint(formatName: String, firstAudioCodec: String?, firstStream: StreamInfo.Kind? = nil) -> String? {
         let names = DemuxerNames(formatName)
         if names.contains("mp3") { return "mpeg" }
         if names.contains("flac") { return "flac" }
         if names.contains("ogg") {
+            if let firstStream, firstStream != .audio { return nil }
             switch firstAudioCodec {
             case "vorbis": return "ogg-vorbis"
             case "opus": return "ogg-opus"

@@ -143,7 +143,7 @@ enum TagMapping {
     /// Normalises the date forms tags carry ("2003", "2003-05-17", "2003-05-17T12:00:00Z", "2003/05/17",
     /// "20030517") to ISO "YYYY", "YYYY-MM" or "YYYY-MM-DD". nil when there is no plausible year.
     static func releaseDate(_ s: String?) -> String? {
-        guard let s = s?.trimmed else { return nil }
+        guard let s = s.map(asciiDigits)?.trimmed else { return nil }
         let digits = s.prefix(10).map { $0 == "/" || $0 == "." ? "-" : $0 }
         let text = String(digits)
         let year = text.prefix(4)
@@ -163,6 +163,21 @@ enum TagMapping {
 }
 
 extension TagMapping {
+    /// Decimal digits of other scripts (Arabic-Indic "٢٠٠٤-٠٣-٠٥", Devanagari, full-width "２００４") as ASCII
+    /// digits, as mutagen reads such a date (Python's `\d` and `int()` take every decimal digit; issue 49).
+    static func asciiDigits(_ s: String) -> String {
+        guard !s.utf8.allSatisfy({ $0 < 0x80 }) else { return s }
+        var scalars = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if !u.isASCII, u.properties.numericType == .decimal, let v = u.properties.numericValue, let d = Unicode.Scalar(48 + Int(v)) {
+                scalars.append(d)
+            } else {
+                scalars.append(u)
+            }
+        }
+        return String(scalars)
+    }
+
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
                              "october", "november", "december"]
 

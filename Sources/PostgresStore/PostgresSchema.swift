@@ -256,6 +256,15 @@ enum PostgresSchema {
                 PRIMARY KEY (user_name, item_id));
             CREATE INDEX user_item_data_item ON user_item_data(item_id);
             """),
+        // Issue 49, as SQLite's "v19": whether this FFmpeg can decode the item, and why not. Existing rows read
+        // as decodable (DEFAULT 1, no row rewritten); the next scan reads every file again (readerVersion 5),
+        // which corrects the few an older mlib indexed without knowing and brings in the ones it refused.
+        Step(name: "pg v16: decodable", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "isDecodable" bigint DEFAULT 1,
+                ADD COLUMN IF NOT EXISTS "undecodableReason" text COLLATE "C";
+            UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL;
+            CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

@@ -318,6 +318,25 @@ enum Schema {
                 CREATE INDEX user_item_data_item ON user_item_data(item_id);
                 """)
         }
+        migrator.registerMigration("v19: decodable") { db in
+            // Issue 49: whether this FFmpeg can decode the item, and why not ("this FFmpeg cannot decode ac-4").
+            // Existing rows read as decodable, DEFAULT 1 (no row rewritten, no value changed): nearly all are,
+            // and the few an older mlib indexed without knowing (AC-4 and MPEG-H since issue 49's first round)
+            // are read again by the next scan (readerVersion 5), as are the files it refused: then 0 and the
+            // reason, ids and user data kept. Indexed where 0: `decodable == NO`.
+            // A library opened by a build that added the columns itself (`addMissingPropertyColumns`) has
+            // them already; its rows are then given the default here.
+            let columns = Set(try db.columns(in: "items").map(\.name))
+            if columns.contains("isDecodable") {
+                try db.execute(sql: #"UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL"#)
+            } else {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "isDecodable" INTEGER DEFAULT 1"#)
+            }
+            if !columns.contains("undecodableReason") {
+                try db.execute(sql: #"ALTER TABLE items ADD COLUMN "undecodableReason" TEXT"#)
+            }
+            try db.execute(sql: #"CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0"#)
+        }
         return migrator
     }
 

@@ -55,6 +55,9 @@ extension Call {
             }
         } catch {
             slot.release()   // now, not when the thread pool frees the closure: the client's next request may be on its way
+            // A file this FFmpeg cannot decode ("this FFmpeg cannot decode ac-4"): the reason, without the
+            // descriptor's path (/proc/self/fd/N), which means nothing to the client.
+            if let error = error as? DecodeError { throw SubsonicError.generic(error.message) }
             throw error
         }
         var headers = HTTPFields()

@@ -46,7 +46,7 @@ struct Analyze: AsyncParsableCommand {
               mlib analyze --loudness-only
               mlib analyze album:Homogenic --write --dry-run
 
-            \(ExitStatus.help(one: "some files could not be decoded or their tags written (each is named on standard error)"))
+            \(ExitStatus.help(one: "some files could not be decoded (\"this FFmpeg cannot decode ac-4\": mlib ls 'decodable == NO' lists them) or their tags written (each is named on standard error)"))
             """)
 
     @OptionGroup var libraryOptions: LibraryOptions

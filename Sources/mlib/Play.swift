@@ -37,6 +37,10 @@ struct Play: AsyncParsableCommand {
             gain, so an album keeps its dynamics), auto (album, or track when shuffled by songs); the peak \
             tag keeps the result from clipping. Items without tags play unchanged.
 
+            An item whose codec this FFmpeg cannot decode (mlib ls 'decodable == NO': AC-4, MPEG-H 3D \
+            audio, 32-bit FLAC before FFmpeg 6.1) is skipped with one line saying so ("this FFmpeg cannot \
+            decode ac-4"); the others play.
+
             Examples:
               mlib play artist:Björk --shuffle albums
               mlib play 'genre == "Jazz"' --sort year --repeat all

@@ -50,21 +50,7 @@ struct HistoryUpgradeTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-upgrade-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("library.sqlite").path
-        let before: [Row]
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
-            try Schema.migrator.migrate(queue, upTo: step)
-            try queue.write { db in try db.execute(sql: script) }
-            before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
-        }
-        do { _ = try SQLiteIndex(path: path, mode: .existing).item(id: 4) }
-        let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
-        let after = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
-        #expect(after.count == before.count)
-        for (old, new) in zip(before, after) {
-            for column in old.columnNames { #expect(old[column] as DatabaseValue == new[column] as DatabaseValue, "\(column)") }
-        }
+        let path = try sqliteLibraryUpgraded(in: directory, from: step, then: script)
         try check(try SQLiteIndex(path: path, mode: .existing))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import MediaIndex
 @testable import SQLiteStore
 @testable import PostgresStore
@@ -41,4 +42,30 @@ func postgresLibrary(before step: String, then script: String) throws -> Postgre
         try x.script(script)
     }
     return try PostgresIndex(location, mode: .existing, identity: HostIdentity(id: "den-id", name: "den"))
+}
+
+/// A SQLite library in `directory` migrated up to (including) the step `step`, `script` run on it (the rows
+/// that mlib wrote), then opened by this mlib (which applies the later steps): every column each item had
+/// before is checked to hold the same value after, byte for byte (columns a later step adds are not
+/// compared). Returns the library's path. For the tests of a step's upgrade.
+func sqliteLibraryUpgraded(in directory: URL, from step: String, then script: String) throws -> String {
+    let path = directory.appendingPathComponent("library.sqlite").path
+    let before: [Row]
+    do {
+        let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
+        try Schema.migrator.migrate(queue, upTo: step)
+        try queue.write { db in try db.execute(sql: script) }
+        before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
+    }
+    do {
+        let index = try SQLiteIndex(path: path, mode: .existing)
+        _ = try index.item(id: 1)
+    }
+    let queue = try DatabaseQueue(path: path, configuration: SQLiteIndex.configuration(readOnly: false))
+    let after = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM items ORDER BY id") }
+    #expect(after.count == before.count)
+    for (old, new) in zip(before, after) {
+        for column in old.columnNames { #expect(old[column] as DatabaseValue == new[column] as DatabaseValue, "\(column)") }
+    }
+    return path
 }

@@ -14,23 +14,7 @@ struct UndecodableCodecTests {
     static let ffmpeg = DeclaredDurationTests.ffmpeg
 
     static func make(_ dir: URL, fourcc: String, config: String) throws -> URL {
-        let source = dir.appendingPathComponent("aac.mp4")
-        if !FileManager.default.fileExists(atPath: source.path) {
-            let p = try ChildProcess.run(Self.ffmpeg!, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=0.76:r=48000",
-                                                        "-c:a", "aac", "-metadata", "title=Four Sees", "-metadata", "artist=Dolby", source.path])
-            try #require(p.status == 0, "ffmpeg could not make an MP4: \(p.stderr)")
-        }
-        var bytes = [UInt8](try Data(contentsOf: source))
-        func replace(_ old: String, _ new: String) throws {
-            let o = Array(old.utf8)
-            let at = try #require((0...(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(o) }, "no \(old) box")
-            bytes.replaceSubrange(at..<at + 4, with: Array(new.utf8))
-        }
-        try replace("mp4a", fourcc)
-        try replace("esds", config)
-        let url = dir.appendingPathComponent("\(fourcc).mp4")
-        try Data(bytes).write(to: url)
-        return url
+        try UndecodableMedia.mp4(in: dir, fourcc: fourcc, config: config)
     }
 
     @Test(.enabled(if: ffmpeg != nil, "ffmpeg is not installed"), arguments: [("ac-4", "dac4", "ac-4"), ("mhm1", "mhaC", "mpegh_3d_audio")])

@@ -1,0 +1,45 @@
+import Foundation
+@testable import MediaProbe
+import MediaModel
+import Testing
+import TestSupport
+
+/// Issue 49: a date written in another script's decimal digits (an ID3v2.4 TDRC "٢٠٠٤-٠٣-٠٥", Arabic-Indic, as
+/// some Arabic-locale taggers write it) is the date mutagen reads (2004-03-05); mlib read no date and no year.
+struct ScriptDigitDateTests {
+    /// An ID3v2.4 tag of TIT2 and TDRC (UTF-8 text frames), written byte by byte (mutagen would normalise the
+    /// date to ASCII digits on saving), before an MP3 made by ffmpeg.
+    static func mp3(_ dir: URL, date: String) throws -> URL {
+        let audio = try ReadingRoundThreeFiles.ffmpeg(dir, "plain.mp3", seconds: 1, ["-c:a", "libmp3lame", "-id3v2_version", "0"])
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
+        func frame(_ id: String, _ text: String) -> [UInt8] {
+            let body = [UInt8(3)] + Array(text.utf8)
+            return Array(id.utf8) + syncsafe(body.count) + [0, 0] + body
+        }
+        let frames = frame("TIT2", "Arabic") + frame("TDRC", date)
+        let tag = Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames
+        let url = dir.appendingPathComponent("dated.mp3")
+        try Data(tag + [UInt8](try Data(contentsOf: audio))).write(to: url)
+        return url
+    }
+
+    @Test(.enabled(if: UndecodableMedia.ffmpeg != nil, "ffmpeg is not installed"))
+    func anArabicIndicDateIsRead() throws {
+        let dir = try ReadingRoundThreeFiles.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = try Self.mp3(dir, date: "٢٠٠٤-٠٣-٠٥")
+        for detail in [MediaProbe.Detail.library, .streams] {
+            let r = try MediaProbe.probe(MediaPath(url.path), detail: detail)
+            #expect(r.item[.releaseDate] == .text("2004-03-05"), "\(detail): \(r.item[.releaseDate].debugDescription)")
+            #expect(r.item[.year] == .integer(2004), "\(detail)")
+            #expect(r.item.title == "Arabic")
+        }
+    }
+
+    @Test func otherScriptsDigitsAreDigits() {
+        #expect(TagMapping.releaseDate("٢٠٠٤") == "2004")
+        #expect(TagMapping.releaseDate("２００４-０３") == "2004-03")                // full-width
+        #expect(TagMapping.releaseDate("२००४-०३-०५") == "2004-03-05")     // Devanagari
+        #expect(TagMapping.releaseDate("2004-03-05") == "2004-03-05")
+    }
+}
