@@ -17,6 +17,8 @@ struct TagLibReader {
         /// TagLib refused the file (a FLAC whose metadata blocks it could not walk); they were read by their
         /// structure. The file is damaged.
         var readByStructure = false
+        /// ID3v2 USLT/SYLT frames (issue 41; `LyricsReader` reads them).
+        var lyricsFrames: [LyricsFrame] = []
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
@@ -69,7 +71,7 @@ struct TagLibReader {
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
                       bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters,
-                      readByStructure: mlib_tl_read_by_structure(handle) != 0)
+                      readByStructure: mlib_tl_read_by_structure(handle) != 0, lyricsFrames: LyricsFrame.all(handle))
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file
