@@ -6,14 +6,15 @@ import TestSupport
 /// lines of Python for the sidecars) round-trips through `mlib lyrics --json`: every set equals what was
 /// written, line for line and time for time (±1 ms), and the embedded ones equal what mutagen reads back.
 /// The corpus: an MP3 with USLT frames in three languages and a SYLT (ms); an M4A whose ©lyr holds LRC text
-/// (a line with two time tags); a FLAC with a plain LYRICS comment; an Opus with three sidecars: .lrc in
+/// (a line with two time tags); a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
+/// a WMA with WM/Lyrics; an Opus with three sidecars: .lrc in
 /// UTF-16 with a BOM ([offset:+250], headers, lines out of order, one clamped to 0, one past the end),
 /// .elrc (enhanced, word times, [offset:-500]) and .txt in Windows-1252.
 @Suite(.serialized, .enabled(if: LyricsCorpus.available, "ffmpeg or python3-mutagen missing (scripts/install-deps.sh)"))
 struct LyricsCommandTests {
     @Test func everySourceRoundTripsThroughLyricsJSON() throws {
         let corpus = try LyricsCorpus()
-        let files = ["multi.mp3", "song.m4a", "plain.flac", "side.opus"]
+        let files = ["multi.mp3", "song.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
         let r = try CLI.run(["lyrics", "--json"] + files.map { corpus.path($0) })
         #expect(r.status == 0, "\(r.stderr)")
         let printed = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
@@ -64,6 +65,22 @@ struct LyricsCommandTests {
         let a = try #require((try JSONSerialization.jsonObject(with: first.stdout) as? [[String: Any]])?.first?["lyrics"] as? [[String: Any]])
         let b = try #require((try JSONSerialization.jsonObject(with: again.stdout) as? [[String: Any]])?.first?["lyrics"] as? [[String: Any]])
         LyricsCorpus.expectLines(b.first?["lines"] as? [[String: Any]], a.first?["lines"] as? [[String: Any]], "again.lrc")
+    }
+
+    /// `mlib info` says what lyrics a file holds: one line per set, and a "lyrics" array in --json.
+    @Test func infoListsTheSets() throws {
+        let corpus = try LyricsCorpus()
+        let text = try CLI.run(["info", corpus.path("multi.mp3")])
+        #expect(text.status == 0)
+        #expect(text.out.contains("  Lyrics (4)\n    USLT, deu, \"words-deu\", plain\n"), "\(text.out)")
+        #expect(text.out.contains("    SYLT, eng, \"timed\", synced, 3 lines\n"), "\(text.out)")
+        let json = try CLI.run(["info", "--json", corpus.path("side.opus")])
+        let object = try #require((try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])?.first)
+        let sets = try #require(object["lyrics"] as? [[String: Any]])
+        #expect(sets.map { $0["source"] as? String } == ["elrc", "lrc", "txt"])
+        #expect(sets.map { $0["synced"] as? Bool } == [true, true, false])
+        #expect(sets.map { $0["lineCount"] as? Int } == [2, 5, 0])
+        #expect(sets.first?["language"] as? String == "spa")
     }
 }
 
@@ -162,6 +179,21 @@ f = FLAC(p("plain.flac"))
 f["LYRICS"] = ["Plain one\nPlain two"]
 f.save()
 expected["plain.flac"] = [{"source": "tag", "language": None, "description": None, "synced": False, "text": FLAC(p("plain.flac"))["LYRICS"][0]}]
+
+# WavPack with an APEv2 "Lyrics" item and WMA with ASF "WM/Lyrics", written by mutagen.
+from mutagen.wavpack import WavPack
+from mutagen.asf import ASF
+ff("ape.wv", ["-c:a", "wavpack"], seconds=2)
+ff("asf.wma", ["-c:a", "wmav2", "-b:a", "32k"], seconds=2)
+w = WavPack(p("ape.wv"))
+if w.tags is None: w.add_tags()
+w["Lyrics"] = "APE line one\nAPE line two"
+w.save()
+a = ASF(p("asf.wma"))
+a["WM/Lyrics"] = ["ASF words"]
+a.save()
+expected["ape.wv"] = [{"source": "tag", "language": None, "description": None, "synced": False, "text": str(WavPack(p("ape.wv"))["Lyrics"])}]
+expected["asf.wma"] = [{"source": "tag", "language": None, "description": None, "synced": False, "text": str(ASF(p("asf.wma"))["WM/Lyrics"][0])}]
 
 # Sidecars of side.opus (20 s of audio):
 # .lrc in UTF-16 LE with a BOM: headers, [offset:+250] (lines 250 ms sooner), lines out of order, one line
