@@ -29,7 +29,7 @@ struct Info: AsyncParsableCommand {
               mlib info -f '$duration $bitrate $title' ~/Music
               mlib info --show duration,samplerate,streams song.flac
               mlib info --json --show title,artist song.flac
-              mlib info --chapters book.m4b
+              mlib info --chapters book.m4b song.flac
 
             \(ExitStatus.help(one: "a file could not be read", library: false))
             """)

@@ -24,8 +24,8 @@ struct LyricsCommand: AsyncParsableCommand {
 
             Examples:
               mlib lyrics song.flac
-              mlib lyrics --lrc --language eng song.mp3
-              mlib lyrics --json song.m4a
+              mlib lyrics --lrc --language eng song.flac
+              mlib lyrics --json song.flac
 
             \(ExitStatus.help(one: "a file has no lyrics (in that language), or none synced for --lrc", library: false))
             """)
