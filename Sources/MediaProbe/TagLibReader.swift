@@ -61,12 +61,14 @@ struct TagLibReader {
                                         type: pictureTypeName(mlib_tl_picture_type(handle, i)),
                                         size: mlib_tl_picture_size(handle, i)))
         }
-        let chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
+        var chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
             ChapterInfo(start: Double(mlib_tl_chapter_start_ms(handle, i)) / 1000, end: Double(mlib_tl_chapter_end_ms(handle, i)) / 1000,
                         title: String(cString: mlib_tl_chapter_title(handle, i)))
         }
         let audio = mlib_tl_has_audio_properties(handle) != 0
         func positive(_ v: Int32) -> Int? { audio && v > 0 ? Int(v) : nil }
+        // No ID3v2 CHAP frames: Vorbis comments' CHAPTERxxx (issue 41).
+        if chapters.isEmpty { chapters = ChapterComments.read(properties, lengthMs: positive(mlib_tl_length_ms(handle))) }
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
