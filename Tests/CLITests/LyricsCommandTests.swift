@@ -5,7 +5,8 @@ import TestSupport
 /// Issue 41's first "Done when": a lyrics corpus made here (ffmpeg for the audio, mutagen for the tags, a few
 /// lines of Python for the sidecars) round-trips through `mlib lyrics --json`: every set equals what was
 /// written, line for line and time for time (±1 ms), and the embedded ones equal what mutagen reads back.
-/// The corpus: an MP3 with USLT frames in three languages and a SYLT (ms); an M4A whose ©lyr holds LRC text
+/// The corpus: an MP3 with USLT frames in three languages and a SYLT (ms); an MP3 with a SYLT timed in MPEG
+/// frames (ID3v2.3, UTF-16); an M4A whose ©lyr holds LRC text
 /// (a line with two time tags); a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
 /// a WMA with WM/Lyrics; an Opus with three sidecars: .lrc in
 /// UTF-16 with a BOM ([offset:+250], headers, lines out of order, one clamped to 0, one past the end),
@@ -14,7 +15,7 @@ import TestSupport
 struct LyricsCommandTests {
     @Test func everySourceRoundTripsThroughLyricsJSON() throws {
         let corpus = try LyricsCorpus()
-        let files = ["multi.mp3", "song.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
+        let files = ["multi.mp3", "frames.mp3", "song.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
         let r = try CLI.run(["lyrics", "--json"] + files.map { corpus.path($0) })
         #expect(r.status == 0, "\(r.stderr)")
         let printed = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
@@ -163,6 +164,16 @@ sets = [{"source": "uslt", "language": f.lang, "description": f.desc, "synced": 
 sets += [{"source": "sylt", "language": f.lang, "description": f.desc, "synced": True, "text": "\n".join(t for t, _ in f.text),
           "lines": [{"start": ms, "text": t} for t, ms in f.text]} for f in back.getall("SYLT")]
 expected["multi.mp3"] = sets
+
+# A SYLT timed in MPEG frames (format 1): 1152 samples each, at 44.1 kHz.
+ff("frames.mp3", ["-c:a", "libmp3lame", "-b:a", "32k", "-ar", "44100"])
+tag = ID3()
+tag.add(SYLT(encoding=1, lang="eng", format=1, type=1, desc="", text=[("At frame 38", 38), ("At frame 500", 500)]))
+tag.save(p("frames.mp3"), v2_version=3)
+f = ID3(p("frames.mp3")).getall("SYLT")[0]
+assert f.format == 1
+expected["frames.mp3"] = [{"source": "sylt", "language": "eng", "description": None, "synced": True, "text": "\n".join(t for t, _ in f.text),
+                           "lines": [{"start": round(n * 1152 * 1000 / 44100), "text": t} for t, n in f.text]}]
 
 # MP4 ©lyr holding LRC text (two time tags on one line), written by mutagen.
 m = MP4(p("song.m4a"))
