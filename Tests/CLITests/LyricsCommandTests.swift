@@ -7,7 +7,7 @@ import TestSupport
 /// written, line for line and time for time (±1 ms), and the embedded ones equal what mutagen reads back.
 /// The corpus: an MP3 with USLT frames in three languages and a SYLT (ms); an MP3 with a SYLT timed in MPEG
 /// frames (ID3v2.3, UTF-16); an M4A whose ©lyr holds LRC text
-/// (a line with two time tags); a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
+/// (a line with two time tags) and one whose ©lyr ffmpeg wrote; a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
 /// a WMA with WM/Lyrics; an Opus with three sidecars: .lrc in
 /// UTF-16 with a BOM ([offset:+250], headers, lines out of order, one clamped to 0, one past the end),
 /// .elrc (enhanced, word times, [offset:-500]) and .txt in Windows-1252.
@@ -15,7 +15,7 @@ import TestSupport
 struct LyricsCommandTests {
     @Test func everySourceRoundTripsThroughLyricsJSON() throws {
         let corpus = try LyricsCorpus()
-        let files = ["multi.mp3", "frames.mp3", "song.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
+        let files = ["multi.mp3", "frames.mp3", "song.m4a", "ffmpeg.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
         let r = try CLI.run(["lyrics", "--json"] + files.map { corpus.path($0) })
         #expect(r.status == 0, "\(r.stderr)")
         let printed = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
@@ -184,6 +184,12 @@ assert "[00:06.25]" in lyr
 expected["song.m4a"] = [{"source": "tag", "language": None, "description": None, "synced": True, "text": "One\nChorus line\nThree\nChorus line",
                          "lines": [{"start": 1000, "text": "One"}, {"start": 2500, "text": "Chorus line"},
                                    {"start": 4125, "text": "Three"}, {"start": 6250, "text": "Chorus line"}]}]
+
+# MP4 ©lyr written by ffmpeg (-metadata lyrics=…), as mutagen reads it back.
+ff("ffmpeg.m4a", ["-c:a", "aac", "-b:a", "32k", "-metadata", "lyrics=FFmpeg line one\nFFmpeg line two"], seconds=2)
+expected["ffmpeg.m4a"] = [{"source": "tag", "language": None, "description": None, "synced": False,
+                           "text": MP4(p("ffmpeg.m4a"))["\xa9lyr"][0]}]
+assert expected["ffmpeg.m4a"][0]["text"] == "FFmpeg line one\nFFmpeg line two"
 
 # FLAC: a plain Vorbis LYRICS comment.
 f = FLAC(p("plain.flac"))
