@@ -15,7 +15,8 @@ public struct LyricsReport: Sendable, Hashable {
 
 /// Reads lyrics from every source a file has: its tags (ID3v2 USLT and SYLT frames with their language
 /// and description; the lyrics tag of every other format: Vorbis LYRICS/UNSYNCEDLYRICS, MP4 ©lyr, APE
-/// Lyrics, ASF WM/Lyrics, with LRC text in any of them read as synced) and sidecar files beside it with
+/// Lyrics, ASF WM/Lyrics, and for Matroska/WebM, which TagLib cannot open, FFmpeg's LYRICS tag; LRC text
+/// in any of them read as synced) and sidecar files beside it with
 /// the same stem (`.elrc`, `.lrc`, `.txt`, any case of the extension).
 ///
 /// Bad input is read as far as it is sound and the rest said in `warnings`; nothing here hangs or reads
@@ -51,7 +52,7 @@ public enum LyricsReader {
     static func embedded(_ file: MediaFile) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
         let hint = FormatSniffer.tagLibComplete(file)?.tagLibClass
         guard let tags = TagLibReader.read(file, hint: hint) ?? TagLibReader.read(file, hint: hint, audioProperties: false) else {
-            return ([], [], nil)
+            return fromFFmpeg(file)
         }
         var lyrics: [Lyrics] = []
         var warnings: [String] = []
@@ -90,6 +91,17 @@ public enum LyricsReader {
         for (key, value) in tags.properties where isLyricsKey(key) && !frameTexts.contains(value) && !value.isEmpty {
             lyrics.append(fromText(value, source: .tag, origin: key, language: nil, description: nil,
                                    durationMs: durationMs, warnings: &warnings))
+        }
+        return (lyrics, warnings, durationMs)
+    }
+
+    /// A format TagLib 1.13 cannot open (Matroska, WebM): the lyrics tag FFmpeg reads, through the probe.
+    static func fromFFmpeg(_ file: MediaFile) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
+        guard let probe = try? MediaProbe.probe(file) else { return ([], [], nil) }
+        var warnings: [String] = []
+        let durationMs = probe.item[.playbackDuration]?.real.map { Int(($0 * 1000).rounded()) }
+        let lyrics = probe.item.tags.sorted { $0.key < $1.key }.filter { isLyricsKey($0.key.uppercased()) && !$0.value.isEmpty }.map {
+            fromText($0.value, source: .tag, origin: $0.key.uppercased(), language: nil, description: nil, durationMs: durationMs, warnings: &warnings)
         }
         return (lyrics, warnings, durationMs)
     }

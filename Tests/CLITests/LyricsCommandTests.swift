@@ -7,7 +7,7 @@ import TestSupport
 /// written, line for line and time for time (±1 ms), and the embedded ones equal what mutagen reads back.
 /// The corpus: an MP3 with USLT frames in three languages and a SYLT (ms); an MP3 with a SYLT timed in MPEG
 /// frames (ID3v2.3, UTF-16); an M4A whose ©lyr holds LRC text
-/// (a line with two time tags) and one whose ©lyr ffmpeg wrote; a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
+/// (a line with two time tags) and one whose ©lyr ffmpeg wrote; a Matroska file with an LRC LYRICS tag; a FLAC with a plain LYRICS comment; a WavPack with an APE Lyrics item and
 /// a WMA with WM/Lyrics; an Opus with three sidecars: .lrc in
 /// UTF-16 with a BOM ([offset:+250], headers, lines out of order, one clamped to 0, one past the end),
 /// .elrc (enhanced, word times, [offset:-500]) and .txt in Windows-1252.
@@ -15,7 +15,7 @@ import TestSupport
 struct LyricsCommandTests {
     @Test func everySourceRoundTripsThroughLyricsJSON() throws {
         let corpus = try LyricsCorpus()
-        let files = ["multi.mp3", "frames.mp3", "song.m4a", "ffmpeg.m4a", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
+        let files = ["multi.mp3", "frames.mp3", "song.m4a", "ffmpeg.m4a", "song.mka", "plain.flac", "ape.wv", "asf.wma", "side.opus"]
         let r = try CLI.run(["lyrics", "--json"] + files.map { corpus.path($0) })
         #expect(r.status == 0, "\(r.stderr)")
         let printed = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]])
@@ -190,6 +190,11 @@ ff("ffmpeg.m4a", ["-c:a", "aac", "-b:a", "32k", "-metadata", "lyrics=FFmpeg line
 expected["ffmpeg.m4a"] = [{"source": "tag", "language": None, "description": None, "synced": False,
                            "text": MP4(p("ffmpeg.m4a"))["\xa9lyr"][0]}]
 assert expected["ffmpeg.m4a"][0]["text"] == "FFmpeg line one\nFFmpeg line two"
+
+# Matroska (which TagLib cannot open) with an LRC LYRICS tag written by ffmpeg.
+ff("song.mka", ["-c:a", "libopus", "-metadata", "lyrics=[00:00.50]Matroska line"], seconds=2)
+expected["song.mka"] = [{"source": "tag", "language": None, "description": None, "synced": True, "text": "Matroska line",
+                         "lines": [{"start": 500, "text": "Matroska line"}]}]
 
 # FLAC: a plain Vorbis LYRICS comment.
 f = FLAC(p("plain.flac"))
