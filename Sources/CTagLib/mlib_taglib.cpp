@@ -33,7 +33,9 @@
 #include <taglib/opusfile.h>
 #include <taglib/popularimeterframe.h>
 #include <taglib/speexfile.h>
+#include <taglib/synchronizedlyricsframe.h>
 #include <taglib/trueaudiofile.h>
+#include <taglib/unsynchronizedlyricsframe.h>
 #include <taglib/tiostream.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/vorbisfile.h>
@@ -54,6 +56,15 @@ struct Chapter {
     std::string title;
 };
 
+// An ID3v2 USLT (unsynced: `text`) or SYLT (synced: `times`/`lines`) frame, as the frame says it.
+struct LyricsFrame {
+    bool synced = false;
+    std::string language, description, text;
+    int timeFormat = 0;   // SYLT: 1 = MPEG frames, 2 = milliseconds
+    std::vector<unsigned> times;
+    std::vector<std::string> lines;
+};
+
 struct mlib_tl_file {
     std::string tagFormat;
     std::vector<std::pair<std::string, std::string>> properties;
@@ -62,6 +73,7 @@ struct mlib_tl_file {
     int lengthMs = 0, bitrate = 0, sampleRate = 0, channels = 0, bitsPerSample = 0;
     std::vector<Picture> pictures;
     std::vector<Chapter> chapters;
+    std::vector<LyricsFrame> lyrics;
 };
 
 namespace {
@@ -362,6 +374,47 @@ void addID3v2Chapters(mlib_tl_file *out, ID3v2::Tag *tag) {
                      [](const Chapter &a, const Chapter &b) { return a.startMs < b.startMs; });
 }
 
+// ID3v2 USLT and SYLT frames with their language and description (TagLib 1.13's PropertyMap keeps only
+// the text of USLT frames, without the language, and drops SYLT). A SYLT frame whose declared length cuts
+// it short keeps the entries that fit (TagLib stops at the first one that does not).
+std::string language(const ByteVector &code) {
+    std::string out;
+    for (char c : code) if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
+    return out;
+}
+
+void addID3v2Lyrics(mlib_tl_file *out, ID3v2::Tag *tag) {
+    if (!tag) return;
+    const auto &map = tag->frameListMap();
+    if (map.contains("USLT")) {
+        for (auto *frame : map["USLT"]) {
+            auto *uslt = dynamic_cast<ID3v2::UnsynchronizedLyricsFrame *>(frame);
+            if (!uslt) continue;
+            LyricsFrame l;
+            l.language = language(uslt->language());
+            l.description = uslt->description().to8Bit(true);
+            l.text = uslt->text().to8Bit(true);
+            out->lyrics.push_back(std::move(l));
+        }
+    }
+    if (map.contains("SYLT")) {
+        for (auto *frame : map["SYLT"]) {
+            auto *sylt = dynamic_cast<ID3v2::SynchronizedLyricsFrame *>(frame);
+            if (!sylt) continue;
+            LyricsFrame l;
+            l.synced = true;
+            l.language = language(sylt->language());
+            l.description = sylt->description().to8Bit(true);
+            l.timeFormat = static_cast<int>(sylt->timestampFormat());
+            for (const auto &entry : sylt->synchedText()) {
+                l.times.push_back(entry.time);
+                l.lines.push_back(entry.text.to8Bit(true));
+            }
+            out->lyrics.push_back(std::move(l));
+        }
+    }
+}
+
 // ID3v2 POPM (popularimeter: a player's 0–255 rating) is not in TagLib 1.13's PropertyMap: each rated
 // frame becomes a "POPM" property holding its rating byte (TagRating.swift scales it).
 void addPopularimeters(mlib_tl_file *out, ID3v2::Tag *tag) {
@@ -417,6 +470,7 @@ void readExtras(mlib_tl_file *out, File *file) {
         if (f->hasID3v2Tag()) {
             addID3v2Pictures(out, f->ID3v2Tag());
             addID3v2Chapters(out, f->ID3v2Tag());
+            addID3v2Lyrics(out, f->ID3v2Tag());
             addPopularimeters(out, f->ID3v2Tag());
         }
     } else if (auto *f = dynamic_cast<FLAC::File *>(file)) {
@@ -446,11 +500,12 @@ void readExtras(mlib_tl_file *out, File *file) {
     } else if (auto *f = dynamic_cast<RIFF::WAV::File *>(file)) {
         if (f->hasID3v2Tag()) join(fmt, id3v2Format(f->ID3v2Tag()));
         if (f->hasInfoTag()) join(fmt, "RIFF INFO");
-        if (f->hasID3v2Tag()) { addID3v2Pictures(out, f->ID3v2Tag()); addPopularimeters(out, f->ID3v2Tag()); }
+        if (f->hasID3v2Tag()) { addID3v2Pictures(out, f->ID3v2Tag()); addID3v2Lyrics(out, f->ID3v2Tag()); addPopularimeters(out, f->ID3v2Tag()); }
     } else if (auto *f = dynamic_cast<RIFF::AIFF::File *>(file)) {
         if (f->hasID3v2Tag()) {
             join(fmt, id3v2Format(f->tag()));
             addID3v2Pictures(out, f->tag());
+            addID3v2Lyrics(out, f->tag());
             addPopularimeters(out, f->tag());
         }
     } else if (auto *f = dynamic_cast<WavPack::File *>(file)) {
@@ -730,6 +785,7 @@ mlib_tl_file *mlib_tl_open_id3v2(int fd, long long size, const char *name, long 
         out->tagFormat = id3v2Format(&tag);
         addID3v2Pictures(out, &tag);
         addID3v2Chapters(out, &tag);
+        addID3v2Lyrics(out, &tag);
         addPopularimeters(out, &tag);
         return out;
     } catch (...) {
@@ -762,5 +818,15 @@ int mlib_tl_chapter_count(const mlib_tl_file *f) { return static_cast<int>(f->ch
 unsigned mlib_tl_chapter_start_ms(const mlib_tl_file *f, int i) { return f->chapters.at(i).startMs; }
 unsigned mlib_tl_chapter_end_ms(const mlib_tl_file *f, int i) { return f->chapters.at(i).endMs; }
 const char *mlib_tl_chapter_title(const mlib_tl_file *f, int i) { return f->chapters.at(i).title.c_str(); }
+
+int mlib_tl_lyrics_count(const mlib_tl_file *f) { return static_cast<int>(f->lyrics.size()); }
+int mlib_tl_lyrics_synced(const mlib_tl_file *f, int i) { return f->lyrics.at(i).synced ? 1 : 0; }
+const char *mlib_tl_lyrics_language(const mlib_tl_file *f, int i) { return f->lyrics.at(i).language.c_str(); }
+const char *mlib_tl_lyrics_description(const mlib_tl_file *f, int i) { return f->lyrics.at(i).description.c_str(); }
+const char *mlib_tl_lyrics_text(const mlib_tl_file *f, int i) { return f->lyrics.at(i).text.c_str(); }
+int mlib_tl_lyrics_time_format(const mlib_tl_file *f, int i) { return f->lyrics.at(i).timeFormat; }
+int mlib_tl_lyrics_line_count(const mlib_tl_file *f, int i) { return static_cast<int>(f->lyrics.at(i).lines.size()); }
+unsigned mlib_tl_lyrics_line_time(const mlib_tl_file *f, int i, int line) { return f->lyrics.at(i).times.at(line); }
+const char *mlib_tl_lyrics_line_text(const mlib_tl_file *f, int i, int line) { return f->lyrics.at(i).lines.at(line).c_str(); }
 
 } // extern "C"

@@ -124,12 +124,13 @@ struct FFmpegReader {
             bitRate: f.bit_rate > 0 ? f.bit_rate : nil,
             streams: streams, metadata: metadata, probedStreams: probed,
             brand: metadata.first { $0.0 == "major_brand" }?.1, emptySampleTable: emptySampleTable,
-            chapters: (0..<Int(f.nb_chapters)).compactMap { i in
+            chapters: ChapterEnds.filled((0..<Int(f.nb_chapters)).compactMap { i in
                 guard let c = f.chapters[i]?.pointee, c.time_base.den > 0 else { return nil }
                 let base = av_q2d(c.time_base)
-                return ChapterInfo(start: Double(c.start) * base, end: Double(c.end) * base,
+                // AV_NOPTS_VALUE: an end the container does not give (Nero chpl).
+                return ChapterInfo(start: Double(c.start) * base, end: c.end == nopts ? .nan : Double(c.end) * base,
                                    title: dictionary(c.metadata).first { $0.0 == "title" }?.1 ?? "")
-            }.sorted { $0.start < $1.start })
+            }, duration: duration))
     }
 
     private static func stream(_ st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {

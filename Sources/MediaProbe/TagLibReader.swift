@@ -17,6 +17,8 @@ struct TagLibReader {
         /// TagLib refused the file (a FLAC whose metadata blocks it could not walk); they were read by their
         /// structure. The file is damaged.
         var readByStructure = false
+        /// ID3v2 USLT/SYLT frames (issue 41; `LyricsReader` reads them).
+        var lyricsFrames: [LyricsFrame] = []
     }
 
     /// nil when TagLib cannot read the file as `hint`. TagLib reads `file`'s descriptor and its shared
@@ -59,17 +61,19 @@ struct TagLibReader {
                                         type: pictureTypeName(mlib_tl_picture_type(handle, i)),
                                         size: mlib_tl_picture_size(handle, i)))
         }
-        let chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
+        var chapters = (0..<mlib_tl_chapter_count(handle)).map { i in
             ChapterInfo(start: Double(mlib_tl_chapter_start_ms(handle, i)) / 1000, end: Double(mlib_tl_chapter_end_ms(handle, i)) / 1000,
                         title: String(cString: mlib_tl_chapter_title(handle, i)))
         }
         let audio = mlib_tl_has_audio_properties(handle) != 0
         func positive(_ v: Int32) -> Int? { audio && v > 0 ? Int(v) : nil }
+        // No ID3v2 CHAP frames: Vorbis comments' CHAPTERxxx (issue 41).
+        if chapters.isEmpty { chapters = ChapterComments.read(properties, lengthMs: positive(mlib_tl_length_ms(handle))) }
         return Result(tagFormat: String(cString: mlib_tl_tag_format(handle)), properties: properties,
                       lengthMs: positive(mlib_tl_length_ms(handle)), bitRateKbps: positive(mlib_tl_bitrate(handle)),
                       sampleRate: positive(mlib_tl_sample_rate(handle)), channels: positive(mlib_tl_channels(handle)),
                       bitsPerSample: positive(mlib_tl_bits_per_sample(handle)), pictures: pictures, chapters: chapters,
-                      readByStructure: mlib_tl_read_by_structure(handle) != 0)
+                      readByStructure: mlib_tl_read_by_structure(handle) != 0, lyricsFrames: LyricsFrame.all(handle))
     }
 
     /// The TagLib class for what FFmpeg's content sniffing found (never the file extension: an Ogg file

@@ -17,13 +17,19 @@ struct Info: AsyncParsableCommand {
 
             -f prints one line per file from a template, as mlib ls -f; --show prints the chosen keys as \
             key=value lines (with --json or --jsonl: only those keys in "item"). Keys are the property names \
-            and aliases of mlib fields, and streams, pictures, chapters, tags.
+            and aliases of mlib fields, and streams, pictures, chapters, tags. --chapters prints only the \
+            chapters (M4B/MP4 chapter lists and chapter tracks, ID3v2 CHAP frames, Vorbis CHAPTERxxx comments, \
+            Matroska chapters): index, start, end, title.
+
+            The report and --json also list the lyrics a file holds, one set per source and language (its \
+            tags and its .elrc/.lrc/.txt sidecars; see mlib lyrics).
 
             Examples:
               mlib info song.flac
               mlib info -f '$duration $bitrate $title' ~/Music
               mlib info --show duration,samplerate,streams song.flac
               mlib info --json --show title,artist song.flac
+              mlib info --chapters book.m4b song.flac
 
             \(ExitStatus.help(one: "a file could not be read", library: false))
             """)
@@ -36,6 +42,9 @@ struct Info: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Also list every raw tag (text output).")
     var tags = false
+
+    @Flag(name: .long, help: "Only the chapters: index, start, end and title (with --json: an object per file).")
+    var chapters = false
 
     @Option(name: [.short, .long], help: ArgumentHelp(
         "One line per file from a template, as mlib ls -f: $field or ${field:WIDTH} (see mlib fields).",
@@ -59,6 +68,7 @@ struct Info: AsyncParsableCommand {
         if format != nil && (json || jsonl || show != nil || tags) {
             throw ValidationError("-f prints its template only: drop --json, --jsonl, --show and --tags.")
         }
+        if chapters && (format != nil || show != nil || tags) { throw ValidationError("--chapters prints the chapters only: drop -f, --show and --tags.") }
         if show != nil && tags { throw ValidationError("--tags goes with the full report; with --show, ask for the key tags.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
@@ -95,10 +105,14 @@ struct Info: AsyncParsableCommand {
                         if json || jsonl { writeJSON(show.json(probe), first: written == 0, to: &out) } else {
                             out.write((written > 0 ? "\n" : "") + show.text(probe))
                         }
+                    } else if chapters {
+                        if json || jsonl { writeJSON(InfoChapters.json(probe), first: written == 0, to: &out) } else {
+                            out.write((written > 0 ? "\n" : "") + InfoChapters.text(probe))
+                        }
                     } else if json || jsonl {
-                        writeJSON(probe.json, first: written == 0, to: &out)
+                        writeJSON(InfoLyrics.adding(InfoLyrics.read(probe), to: probe.json), first: written == 0, to: &out)
                     } else {
-                        out.write((written > 0 ? "\n" : "") + InfoText.render(probe, showTags: tags))
+                        out.write((written > 0 ? "\n" : "") + InfoText.render(probe, showTags: tags, lyrics: InfoLyrics.read(probe)))
                     }
                     written += 1
                 case .failure(let error):

@@ -4,7 +4,7 @@ import MediaProbe
 
 /// The human-readable `mlib info` report, in the spirit of mediainfo: general facts, tags, then streams.
 enum InfoText {
-    static func render(_ probe: ProbeResult, showTags: Bool) -> String {
+    static func render(_ probe: ProbeResult, showTags: Bool, lyrics: LyricsReport = LyricsReport()) -> String {
         let item = probe.item
         var lines: [String] = [item.path.string]
         func row(_ label: String, _ value: String?) {
@@ -36,6 +36,7 @@ enum InfoText {
         for p in probe.pictures { lines.append("  Picture: " + pictureLine(p)) }
         if !probe.chapters.isEmpty { lines.append("  Chapters (\(probe.chapters.count))") }
         for (n, c) in probe.chapters.enumerated() { lines.append("    " + chapterLine(c, number: n + 1)) }
+        lines += InfoLyrics.text(lyrics)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -124,7 +124,10 @@ import TestSupport
                                   environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
             #expect(tag.status == 0, "\(tag.stderr)")
         }
-        for (name, fixture) in [("song.flac", "flac-vorbis-cover.flac"), ("a.flac", "flac-vorbis-cover.flac"), ("b.mp3", "mp3-id3v24.mp3")] {
+        // book.m4b and song.lrc: for mlib info --chapters and mlib lyrics (issue 41).
+        try Data("[la:eng]\n[00:00.10]First line\n[00:00.50]Second line\n".utf8).write(to: work.appendingPathComponent("song.lrc"))
+        for (name, fixture) in [("song.flac", "flac-vorbis-cover.flac"), ("a.flac", "flac-vorbis-cover.flac"), ("b.mp3", "mp3-id3v24.mp3"),
+                                ("book.m4b", "odd/m4b-chapters.m4b")] {
             try fm.copyItem(at: CLI.fixtures.appendingPathComponent(fixture), to: work.appendingPathComponent(name))
         }
         try Data("#EXTM3U\n\(home.path)/Music/Björk/Vespertine/opus.opus\n".utf8).write(to: work.appendingPathComponent("old/party.m3u"))

@@ -65,6 +65,19 @@ unsigned mlib_tl_chapter_start_ms(const mlib_tl_file *file, int index);
 unsigned mlib_tl_chapter_end_ms(const mlib_tl_file *file, int index);
 const char *mlib_tl_chapter_title(const mlib_tl_file *file, int index);
 
+// ID3v2 lyrics frames, in tag order: USLT (synced 0: the text) and SYLT (synced 1: lines with times in the
+// frame's time format, 1 = MPEG frames, 2 = milliseconds). Language is the frame's three-letter code as
+// written ("" if none); description "" if none.
+int mlib_tl_lyrics_count(const mlib_tl_file *file);
+int mlib_tl_lyrics_synced(const mlib_tl_file *file, int index);
+const char *mlib_tl_lyrics_language(const mlib_tl_file *file, int index);
+const char *mlib_tl_lyrics_description(const mlib_tl_file *file, int index);
+const char *mlib_tl_lyrics_text(const mlib_tl_file *file, int index);
+int mlib_tl_lyrics_time_format(const mlib_tl_file *file, int index);
+int mlib_tl_lyrics_line_count(const mlib_tl_file *file, int index);
+unsigned mlib_tl_lyrics_line_time(const mlib_tl_file *file, int index, int line);
+const char *mlib_tl_lyrics_line_text(const mlib_tl_file *file, int index, int line);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import MediaModel
+import MediaProbe
+
+/// `mlib lyrics FILE…`: the lyrics a file holds, from its tags and its sidecar files (`LyricsReader`).
+struct LyricsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lyrics",
+        abstract: "Print the lyrics of media files: plain text, synced as LRC, or every set as JSON.",
+        discussion: """
+            Reads the lyrics in the file's tags (ID3v2 USLT and SYLT frames with their language and \
+            description; Vorbis LYRICS and UNSYNCEDLYRICS, MP4 ©lyr, APE Lyrics, ASF WM/Lyrics, where LRC \
+            text is read as synced) and in sidecar files beside it with the same stem (.elrc, .lrc, .txt; \
+            UTF-8, UTF-16 or UTF-32 with a byte order mark, else Windows-1252). A sidecar's [offset:] is \
+            applied (a positive offset shows the lines sooner).
+
+            Without --json one set is printed: of those in --language, the first synced one by source \
+            (sidecar .elrc, .lrc, .txt, then SYLT, USLT, other tags), else the first plain one (USLT, \
+            other tags, .txt). --lrc prints it as LRC with millisecond times (enhanced LRC's word times \
+            kept); --json prints every set, with line start times in ms. What could not be read (a sidecar \
+            over the 1 MiB cap, a FIFO, a symbolic link out of the folder, lines out of order) is one \
+            line each on standard error.
+
+            Examples:
+              mlib lyrics song.flac
+              mlib lyrics --lrc --language eng song.flac
+              mlib lyrics --json song.flac
+
+            \(ExitStatus.help(one: "a file has no lyrics (in that language), or none synced for --lrc", library: false))
+            """)
+
+    @Flag(name: .long, help: "Print the synced lyrics as LRC ([mm:ss.xxx] per line).")
+    var lrc = false
+
+    @Flag(name: .long, help: "Print every set of lyrics as JSON: an array with one object per file.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Only lyrics in this language (ISO 639-2, as the tag says: eng, deu).", valueName: "code"))
+    var language: String?
+
+    @Argument(help: ArgumentHelp("Media files.", valueName: "file"), completion: .file())
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if lrc && json { throw ValidationError("--lrc and --json cannot be combined.") }
+    }
+
+    func run() async throws {
+        var out = StandardOutput()
+        var failed = 0
+        var objects: [JSONValue] = []
+        let paths = RawArguments.paths(files)
+        for (n, path) in paths.enumerated() {
+            let report = LyricsReader.read(path)
+            for warning in report.warnings { printError(warning.hasPrefix(path.string) ? warning : "\(path.string): \(warning)") }
+            let sets = language.map { l in report.lyrics.filter { $0.language == l.lowercased() } } ?? report.lyrics
+            if json {
+                objects.append(.object([("path", path.json), ("lyrics", .array(sets.map(\.json))),
+                                        ("warnings", .array(report.warnings.map(JSONValue.string)))]))
+                if sets.isEmpty { failed += 1 }
+                continue
+            }
+            let chosen = LyricsReader.preferred(report.lyrics, language: language)
+            guard let chosen, !lrc || chosen.isSynced else {
+                failed += 1
+                printError("\(path.string): no \(lrc ? "synced " : "")lyrics" + (language.map { " in '\($0)'" } ?? ""))
+                continue
+            }
+            if paths.count > 1 { out.write((n > 0 ? "\n" : "") + "==> \(path.string) <==\n") }
+            let body = lrc ? chosen.lrc : chosen.text
+            out.write(body.hasSuffix("\n") || body.isEmpty ? body : body + "\n")
+        }
+        if json { out.write(JSONValue.array(objects).serialized(pretty: true) + "\n") }
+        out.flush()
+        if failed > 0 { throw ExitCode(ExitStatus.partialFailure) }
+    }
+}
