@@ -2,7 +2,7 @@
 # tag-safety-corpus.sh OUTDIR — makes the files of issue 46's damage cases (ffmpeg, mutagen and a few bytes
 # of Python; nothing downloaded) for Benchmarks/tag-safety.sh: ordinary files of every writable format
 # beside the shapes mlib's writes damaged (ID3v1-only values, TIPL, an APEv2 tag behind ID3v2 and ID3v1,
-# a Shift-JIS ID3v1, junk before the first MP3 frame, a comment in DESCRIPTION, a legacy Ogg COVERART,
+# a Shift-JIS ID3v1, ID3v2.2, an extended header, unsynchronisation, junk before the first MP3 frame, a comment in DESCRIPTION, a legacy Ogg COVERART,
 # a large Vorbis cover, MP4 freeform items and media kind, moov after mdat, a fragmented MP4, WAV INFO,
 # a truncated AIFF, a WMA with a flipped header bit, WavPack/APE with APEv2).
 set -euo pipefail
@@ -44,6 +44,51 @@ import struct
 s = d[6:10]; tag = 10 + ((s[0] << 21) | (s[1] << 14) | (s[2] << 7) | s[3])
 junk = bytes((i * 7 + 3) % 251 for i in range(100000)).replace(b"\xff", b"\x00")
 open(p, "wb").write(d[:tag] + junk + d[tag:])'
+
+# ID3v2 shapes mutagen does not write (made byte by byte): an ID3v2.2 tag; an ID3v2.3 tag with an extended
+# header, behind which an ID3v1 tag holds other values; an ID3v2.3 tag unsynchronised as a whole (a
+# picture with 0xFF bytes in it); an ID3v2.4 tag whose frames are unsynchronised each.
+for shape in v22 exthdr unsync unsync24; do
+  tone "id3-$shape.mp3" 3 505 -c:a libmp3lame -id3v2_version 0 -write_xing 1
+done
+py id3-v22.mp3 '
+def frame(i, body): return i.encode() + len(body).to_bytes(3, "big") + body
+def text(s): return b"\0" + s.encode("latin-1") + b"\0"
+frames = frame("TT2", text("Old")) + frame("TP1", text("Someone")) + frame("TAL", text("Album")) + frame("TYE", text("2001")) \
+    + frame("TRK", text("1")) + frame("COM", b"\0eng\0" + b"Old comment") + frame("TCO", text("Rock")) \
+    + frame("PIC", b"\0PNG\x03\0" + bytes.fromhex("89504e470d0a1a0a") + bytes(range(256)))
+body = frames + bytes(512)
+size = len(body); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f])
+d = open(p, "rb").read(); open(p, "wb").write(b"ID3\x02\x00\x00" + ss + body + d)'
+py id3-exthdr.mp3 '
+def frame(i, body): return i.encode() + len(body).to_bytes(4, "big") + b"\0\0" + body
+def text(s): return b"\0" + s.encode("latin-1")
+frames = frame("TIT2", text("Old")) + frame("TPE1", text("Interpret v2")) + frame("TALB", text("Album v2")) + frame("TYER", text("2002")) \
+    + frame("TRCK", text("2")) + frame("TPOS", text("1/2"))
+ext = (6).to_bytes(4, "big") + b"\0\0" + (512).to_bytes(4, "big")
+body = ext + frames + bytes(512)
+size = len(body); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f])
+def f(s, n): return s.encode("latin-1")[:n].ljust(n, b"\0")
+d = open(p, "rb").read()
+open(p, "wb").write(b"ID3\x03\x00\x40" + ss + body + d + b"TAG" + f("Old", 30) + f("Interpret v1", 30) + f("Album v1", 30) + b"1999" + f("", 28) + b"\0\x07" + bytes([17]))'
+py id3-unsync.mp3 '
+def frame(i, body): return i.encode() + len(body).to_bytes(4, "big") + b"\0\0" + body
+def text(s): return b"\0" + s.encode("latin-1")
+pic = b"\0image/jpeg\0\x03\0" + b"\xff\xd8\xff\xe0" + bytes((i * 37) % 256 for i in range(3000))
+frames = frame("TIT2", text("Old")) + frame("TPE1", text("Someone")) + frame("TALB", text("Album")) + frame("APIC", pic)
+unsync = frames.replace(b"\xff", b"\xff\x00") + bytes(512)
+size = len(unsync); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f])
+d = open(p, "rb").read(); open(p, "wb").write(b"ID3\x03\x00\x80" + ss + unsync + d)'
+py id3-unsync24.mp3 '
+def syncsafe(n): return bytes([(n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f])
+def frame(i, body, unsync=False):
+    if unsync: body = body.replace(b"\xff", b"\xff\x00")
+    return i.encode() + syncsafe(len(body)) + (b"\0\x02" if unsync else b"\0\0") + body
+def text(s): return b"\3" + s.encode()
+pic = b"\0image/jpeg\0\x03\0" + b"\xff\xd8\xff\xe0" + bytes((i * 37) % 256 for i in range(3000))
+frames = frame("TIT2", text("Old")) + frame("TPE1", text("Someone")) + frame("TALB", text("Album")) + frame("APIC", pic, True)
+body = frames + bytes(512)
+d = open(p, "rb").read(); open(p, "wb").write(b"ID3\x04\x00\x00" + syncsafe(len(body)) + body + d)'
 
 tone desc.flac 3 510 -c:a flac "${tags[@]}"
 py desc.flac 'import mutagen

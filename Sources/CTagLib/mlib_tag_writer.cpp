@@ -242,6 +242,8 @@ struct mlib_tw_file {
     // PropertyMap does not translate (it knows a fixed list): upper-cased NAME → the item's own key, so
     // that they are properties like the others.
     std::map<std::string, std::string> freeform;
+    // The pictures TagLib made of legacy Vorbis `COVERART` fields when it read the file (`keepLegacyCoverArt`).
+    std::vector<FLAC::Picture *> legacyCovers;
 };
 
 namespace {
@@ -358,33 +360,70 @@ void loadProperties(mlib_tw_file *h) {
     }
 }
 
-// The freeform items (MP4) or attributes (ASF) of `pending` TagLib refused: each written under the name it
-// had, else `----:com.apple.iTunes:KEY` (MP4) or KEY (ASF), and those `pending` no longer holds removed.
-// `refused` keeps what is still refused.
-void applyFreeform(mlib_tw_file *h, PropertyMap &refused) {
+// The freeform items (MP4) or attributes (ASF) mlib shows as KEY (`loadProperties`): those `pending` changes
+// written under the name they had, those it no longer holds removed, the others not touched (issue 46: they
+// are kept out of TagLib's setProperties, whose table gave an ASF `date` attribute a second one, WM/Year, and
+// re-rendered the rest). Then the keys TagLib refused, written as `----:com.apple.iTunes:KEY` (MP4) or KEY
+// (ASF); `refused` keeps what is still refused. `before`: each freeform key's values as the file had them.
+void applyFreeform(mlib_tw_file *h, const std::map<std::string, StringList> &before, PropertyMap &refused) {
     auto *m = dynamic_cast<MP4::File *>(h->file.get());
     auto *a = dynamic_cast<ASF::File *>(h->file.get());
     if (!(m && m->tag()) && !(a && a->tag())) return;
+    auto set = [&](const String &name, const StringList &values) {
+        if (m) {
+            m->tag()->setItem(name, MP4::Item(values));
+        } else {
+            ASF::AttributeList list;
+            for (const auto &value : values) list.append(ASF::Attribute(value));
+            a->tag()->setAttribute(name, list);
+        }
+    };
     for (const auto &entry : h->freeform) {
-        if (h->pending.contains(String(entry.first, String::UTF8))) continue;
-        if (m) m->tag()->removeItem(String(entry.second, String::UTF8)); else a->tag()->removeItem(String(entry.second, String::UTF8));
+        String key(entry.first, String::UTF8), name(entry.second, String::UTF8);
+        if (!h->pending.contains(key) || h->pending[key].isEmpty()) {
+            if (m) m->tag()->removeItem(name); else a->tag()->removeItem(name);
+            continue;
+        }
+        auto old = before.find(entry.first);
+        if (old == before.end() || old->second != h->pending[key]) set(name, h->pending[key]);
     }
     PropertyMap still;
     for (const auto &entry : refused) {
         std::string key = entry.first.to8Bit(true);
         if (!plainKey(key)) { still.insert(entry.first, entry.second); continue; }
-        auto known = h->freeform.find(key);
-        std::string fresh = m ? std::string(kMP4FreeformPrefix) + key : key;
-        String name(known != h->freeform.end() ? known->second : fresh, String::UTF8);
-        if (m) {
-            m->tag()->setItem(name, MP4::Item(entry.second));
-        } else {
-            ASF::AttributeList list;
-            for (const auto &value : entry.second) list.append(ASF::Attribute(value));
-            a->tag()->setAttribute(name, list);
-        }
+        if (h->freeform.count(key)) continue;
+        set(String(m ? std::string(kMP4FreeformPrefix) + key : key, String::UTF8), entry.second);
     }
     refused = still;
+}
+
+// An ASF file's extended attributes that spell a content-description field (`title` beside Title, as
+// FFmpeg writes both; `Author` beside Author): FFmpeg and the players built on it show the attribute, so a
+// field the edit changes is changed in both (issue 46: the title stayed the old one there). Text
+// attributes only; `before` is the map the edit started from.
+void applyASFTwins(mlib_tw_file *h, const PropertyMap &before) {
+    auto *a = dynamic_cast<ASF::File *>(h->file.get());
+    if (!a || !a->tag()) return;
+    static const char *const kFields[][2] = {{"TITLE", "TITLE"}, {"ARTIST", "AUTHOR"}, {"COMMENT", "DESCRIPTION"}, {"COPYRIGHT", "COPYRIGHT"}};
+    std::vector<std::pair<String, String>> twins;           // attribute name, property key
+    for (const auto &entry : a->tag()->attributeListMap()) {
+        String upper = entry.first.upper();
+        for (const auto &field : kFields) {
+            if (upper != field[0] && upper != field[1]) continue;
+            bool text = !entry.second.isEmpty();
+            for (const auto &attribute : entry.second) text = text && attribute.type() == ASF::Attribute::UnicodeType;
+            if (text) twins.emplace_back(entry.first, field[0]);
+        }
+    }
+    for (const auto &twin : twins) {
+        const String &key = twin.second;
+        bool had = before.contains(key), has = h->pending.contains(key);
+        if (had == has && (!had || before[key] == h->pending[key])) continue;
+        if (!has || h->pending[key].isEmpty()) { a->tag()->removeItem(twin.first); continue; }
+        ASF::AttributeList list;
+        for (const auto &value : h->pending[key]) list.append(ASF::Attribute(value));
+        a->tag()->setAttribute(twin.first, list);
+    }
 }
 
 ID3v2::Tag *id3v2Of(File *f) {
@@ -527,6 +566,95 @@ bool applyChangedID3v2Frames(mlib_tw_file *h, const PropertyMap &mapBefore, Prop
     return true;
 }
 
+// Writes only the keys an edit changes to an APE or WavPack file's APEv2 tag (issue 46), each under the item
+// key the file already holds it in; every other item stays as it was read. TagLib's setProperties instead
+// renames the items of its key table: an item `Date` (as mutagen and foobar2000 write it) became `YEAR`, the
+// `Date` that mutagen and ffprobe read removed. False (nothing done) when the edit started from another map
+// than the APE tag's: then setProperties does the whole map.
+bool applyChangedAPEItems(mlib_tw_file *h, const PropertyMap &mapBefore, PropertyMap &refused) {
+    APE::Tag *tag = nullptr;
+    if (auto *a = dynamic_cast<APE::File *>(h->file.get())) { if (a->hasAPETag()) tag = a->APETag(); }
+    else if (auto *w = dynamic_cast<WavPack::File *>(h->file.get())) { if (w->hasAPETag()) tag = w->APETag(); }
+    if (!tag) return false;
+    PropertyMap own = tag->properties();
+    if (own != mapBefore) return false;
+    // The property an item is read as, by TagLib's own table (a tag holding that item alone).
+    auto propertyOf = [](const APE::Item &item) {
+        APE::Tag one;
+        one.setItem(item.key(), item);
+        PropertyMap map = one.properties();
+        return map.isEmpty() ? String() : map.begin()->first;
+    };
+    std::vector<String> changed;
+    for (const auto &entry : h->pending) {
+        if (!own.contains(entry.first) || own[entry.first] != entry.second) changed.push_back(entry.first);
+    }
+    for (const auto &entry : own) {
+        if (!h->pending.contains(entry.first)) changed.push_back(entry.first);
+    }
+    for (const auto &key : changed) {
+        String itemKey;
+        StringList holding;
+        for (const auto &entry : tag->itemListMap()) {
+            if (entry.second.type() != APE::Item::Text || propertyOf(entry.second) != key) continue;
+            if (itemKey.isEmpty()) itemKey = entry.second.key();
+            holding.append(entry.second.key());
+        }
+        for (const auto &gone : holding) tag->removeItem(gone);
+        if (!h->pending.contains(key) || h->pending[key].isEmpty()) continue;
+        if (itemKey.isEmpty()) {
+            // A field the tag did not hold: under TagLib's name for it.
+            APE::Tag fresh;
+            PropertyMap one;
+            one.insert(key, h->pending[key]);
+            PropertyMap invalid = fresh.setProperties(one);
+            if (!invalid.isEmpty()) { refused.insert(key, h->pending[key]); continue; }
+            for (const auto &entry : fresh.itemListMap()) tag->setItem(entry.second.key(), entry.second);
+        } else {
+            tag->setItem(itemKey, APE::Item(itemKey, h->pending[key]));
+        }
+    }
+    // The ID3v1 tag as TagLib's setProperties would have set it (`ID3v1Fields` then puts back what the
+    // edit did not ask for).
+    if (auto *v1 = id3v1Of(h->file.get())) v1->setProperties(h->pending);
+    return true;
+}
+
+// The comment a legacy `COVERART` picture lives in: an Ogg file's, a FLAC file's own (never one made here).
+Ogg::XiphComment *coverArtXiphOf(File *f) {
+    if (auto *fl = dynamic_cast<FLAC::File *>(f)) return fl->hasXiphComment() ? fl->xiphComment() : nullptr;
+    return xiphOf(f);
+}
+
+// TagLib 1.13 reads a legacy Vorbis `COVERART` field (a base64 image with no MIME type) as a picture of type
+// Other with MIME type "image/", and saves every picture as METADATA_BLOCK_PICTURE: an edit of any other
+// field turned the field into a picture block that FFmpeg rejects (issue 46). The pictures made so are noted
+// when the file is opened, and those the edit kept are put back as the `COVERART` fields they were (the
+// same bytes in base64; `COVERARTMIME` was never touched).
+void noteLegacyCovers(mlib_tw_file *h) {
+    h->legacyCovers.clear();
+    auto *x = coverArtXiphOf(h->file.get());
+    if (!x) return;
+    for (auto *picture : x->pictureList()) {
+        if (picture->mimeType() == "image/" && picture->type() == FLAC::Picture::Other && picture->description().isEmpty()
+            && picture->width() == 0 && picture->height() == 0 && picture->colorDepth() == 0 && picture->numColors() == 0) {
+            h->legacyCovers.push_back(picture);
+        }
+    }
+}
+
+void keepLegacyCoverArt(mlib_tw_file *h) {
+    auto *x = coverArtXiphOf(h->file.get());
+    if (!x || h->legacyCovers.empty()) return;
+    for (auto *picture : x->pictureList()) {
+        if (std::find(h->legacyCovers.begin(), h->legacyCovers.end(), picture) == h->legacyCovers.end()) continue;
+        String text(picture->data().toBase64(), String::Latin1);
+        x->removePicture(picture, true);
+        x->addField("COVERART", text, false);
+    }
+    h->legacyCovers.clear();
+}
+
 const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
 
 }  // namespace
@@ -549,6 +677,7 @@ mlib_tw_file *mlib_tw_open(int fd, long long size, const char *name, const char 
             // No MPEG frame, no write.
             if (candidate == "mpeg" && static_cast<MPEG::File *>(h->file.get())->firstFrameOffset() < 0) continue;
             noteTags(h.get());
+            noteLegacyCovers(h.get());
             loadProperties(h.get());
             return h.release();
         }
@@ -586,9 +715,19 @@ int mlib_tw_apply(mlib_tw_file *file) {
         PropertyMap mapBefore = file->file->properties();
         if (v1) v1Before = std::make_unique<ID3v1Fields>(v1);
         PropertyMap refused;
-        if (!applyChangedID3v2Frames(file, mapBefore, refused)) refused = file->file->setProperties(file->pending);
+        // The freeform keys' values as the file has them; TagLib's setProperties is not given those keys.
+        std::map<std::string, StringList> freeformBefore;
+        for (const auto &entry : file->properties) {
+            if (file->freeform.count(entry.first)) freeformBefore[entry.first].append(String(entry.second, String::UTF8));
+        }
+        if (!applyChangedID3v2Frames(file, mapBefore, refused) && !applyChangedAPEItems(file, mapBefore, refused)) {
+            PropertyMap forTagLib = file->pending;
+            for (const auto &entry : file->freeform) forTagLib.erase(String(entry.first, String::UTF8));
+            refused = file->file->setProperties(forTagLib);
+        }
         if (v1) v1Before->restoreUnasked(v1, mapBefore, file->pending);
-        applyFreeform(file, refused);
+        applyFreeform(file, freeformBefore, refused);
+        applyASFTwins(file, mapBefore);
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.
         if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
@@ -627,6 +766,11 @@ int mlib_tw_picture_count(mlib_tw_file *file) {
 
 void mlib_tw_remove_pictures(mlib_tw_file *file) {
     File *f = file->file.get();
+    // The legacy covers go with the others (and their MIME field with them); their addresses may be reused.
+    if (!file->legacyCovers.empty()) {
+        if (auto *x = coverArtXiphOf(f)) x->removeFields("COVERARTMIME");
+        file->legacyCovers.clear();
+    }
     if (auto *id3 = id3v2Of(f)) id3->removeFrames("APIC");
     else if (auto *fl = dynamic_cast<FLAC::File *>(f)) fl->removePictures();
     else if (auto *x = xiphOf(f)) x->removeAllPictures();
@@ -765,6 +909,7 @@ int mlib_tw_save(mlib_tw_file *file) {
     File *f = file->file.get();
     bool ok = false;
     try {
+        keepLegacyCoverArt(file);
         if (auto *m = dynamic_cast<MPEG::File *>(f)) {
             // FileRef's save() writes ID3v1 and ID3v2.4 whatever the file had: only the tag types it had,
             // ID3v2 in its version, the others left as they are.

@@ -76,7 +76,8 @@ extension SafeFileWriter {
                 case .patches(let patches) where patches.isEmpty:
                     outcomes[index] = .success((.unchanged, 0))
                 case .patches(let patches):
-                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path)) }
+                    let written = patches.map { $0.offset..<($0.offset + Int64($0.bytes.count)) }
+                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path, writing: written)) }
                     let fd = try SafeFileWriter.openForWriting(path, original: original)
                     var ranges: [(offset: Int64, old: [UInt8])] = []
                     for patch in patches {
@@ -88,7 +89,7 @@ extension SafeFileWriter {
                     }
                     inPlace.append(InPlace(index: index, path: path, fd: fd, original: original, patches: patches, ranges: ranges, check: checked))
                 case .content(let content):
-                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path)) }
+                    let checked = check.map { Checked(check: $0, before: WriteCheck.Snapshot(path, writing: nil)) }
                     var copy = try makeCopy(index, content, of: path, original: original)
                     copy.check = checked
                     copies.append(copy)
@@ -196,7 +197,7 @@ extension SafeFileWriter {
                 // goes back to them now (or, failing that, at the next command, from the entry).
                 for file in written {
                     guard let checked = file.check else { continue }
-                    let differences = checked.check.differences(checked.before, WriteCheck.Snapshot(file.path))
+                    let differences = checked.check.differences(checked.before, .after(file.path, checked.before))
                     guard !differences.isEmpty else { continue }
                     if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
                     outcomes[file.index] = .failure(.wouldDamage(file.path.string, differences))
@@ -219,7 +220,7 @@ extension SafeFileWriter {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))
                 } else if let checked = copy.check,
-                          case let differences = checked.check.differences(checked.before, WriteCheck.Snapshot(copy.copy)),
+                          case let differences = checked.check.differences(checked.before, .after(copy.copy, checked.before)),
                           !differences.isEmpty {
                     // The check: the copy changed more than asked; the file stays as it is.
                     _ = copy.copy.withCString(unlink)

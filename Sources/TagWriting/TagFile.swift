@@ -118,21 +118,26 @@ final class TagFile {
     /// fits in the old one's padding stays in place even where TagLib shrank the padding (PaddingRefit).
     func render() throws -> Rendering {
         guard mlib_tw_save(handle) == 1 else { throw TagWriteError.tagLibRefused }
+        let original: MP4FlagAtoms.Reader = { [fd] in FileIO.read(fd, count: $1, at: $0) }
+        let kept = format == "mp4" ? MP4FlagAtoms.toKeep(size: size, read: original) : []
         if mlib_tw_changes_length(handle) == 1 {
             let count = Int(mlib_tw_content_size(handle))
             let data = mlib_tw_content_data(handle)
             var content = count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count))
             if format == "ogg" { OggFLACCommentFlag.restore(&content) { FileIO.read(fd, count: $1, at: $0) } }
+            if !kept.isEmpty { MP4FlagAtoms.restore(&content, kept) }
+            if format == "asf" { ASFEmptyFields.restore(&content, original: original, originalSize: size) }
             if let fitted = PaddingRefit.refit(content, originalSize: size, format: format),
                let patches = PaddingRefit.patches(fitted, against: fd) {
                 return .patches(patches)
             }
             return .content(content)
         }
-        let patches = (0..<mlib_tw_patch_count(handle)).map { i in
+        var patches = (0..<mlib_tw_patch_count(handle)).map { i in
             let length = mlib_tw_patch_length(handle, i)
             return (offset: mlib_tw_patch_offset(handle, i), bytes: Array(UnsafeBufferPointer(start: mlib_tw_patch_data(handle, i), count: length)))
         }
+        if !kept.isEmpty { MP4FlagAtoms.restore(&patches, size: size, read: original, kept) }
         if format == "ogg", !patches.isEmpty, OggFLACCommentFlag.applies(original: { FileIO.read(self.fd, count: $1, at: $0) }),
            var content = FileIO.read(fd, count: Int(size), at: 0) {
             // An Ogg FLAC comment of the same length: the flag TagLib drops (OggFLACCommentFlag) is checked

@@ -126,7 +126,8 @@ struct Tag: AsyncParsableCommand {
         var reports: [TagFileReport]
         if dryRun || mayAsk {
             // Shown before anything is written: each file read once for the plan, again to write it.
-            let plan = paths.map { writer.edit($0, edits[$0]!, write: false) }
+            // The dry run also renders each edit and runs the check on a temporary copy (`TagWriter.plan`).
+            let plan = paths.map { dryRun ? writer.plan($0, edits[$0]!) : writer.edit($0, edits[$0]!, write: false) }
             let changing = plan.filter { $0.outcome == .planned }
             let ends = dryRun || changing.isEmpty
             if !json || dryRun { TagReportText.show(plan, json: json, failures: ends) }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TagWriting
+
+/// Issue 46, the fields the check (`WriteCheck`) could only refuse to change: each file is made here in the
+/// shape a real tagger leaves, and `title=… comment=…` must now be written (not refused) with every other
+/// field mutagen and ffprobe read kept as it was.
+@Suite final class KeptFieldsTests: TagWorkspace {
+    func expectWritten(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try expectOnlyAsked(path, sourceLocation: sourceLocation)
+        #expect([.inPlace, .rewritten].contains(report.outcome), "\(report.outcome): \(report.error ?? "")", sourceLocation: sourceLocation)
+    }
+
+    /// An Ogg Vorbis file with a legacy `COVERART` field (base64, MIME in `COVERARTMIME`), as old taggers
+    /// and mutagen write it: TagLib turned it into a METADATA_BLOCK_PICTURE with MIME type "image/", which
+    /// FFmpeg rejects; mlib's own reader sees the same picture either way, so the check did not notice.
+    @Test func aLegacyOggCoverArtStaysAsItWas() throws {
+        let path = try TagFixtures.make(TagFixtures.formats.first { $0.name == "ogg-vorbis" }!, in: dir, name: "coverart")
+        try TagFixtures.python("""
+            import mutagen, base64
+            png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000" "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082")
+            f = mutagen.File(p); f["COVERART"] = [base64.b64encode(png).decode()]; f["COVERARTMIME"] = ["image/png"]; f.save()
+            """, path)
+        try expectWritten(path)
+        let tags = try TagFixtures.mutagen(path)
+        #expect(tags["metadata_block_picture"] == nil, "\(tags.keys.sorted())")
+    }
+
+    /// A WavPack file whose APEv2 tag holds the date as `Date` (mutagen, foobar2000): TagLib's property map
+    /// wrote it back as `YEAR`, removing the `Date` that mutagen and ffprobe read.
+    @Test func aWavPackAPEDateIsNotRenamed() throws {
+        let path = try TagFixtures.make(TagFixtures.formats.first { $0.name == "wavpack" }!, in: dir, name: "date")
+        try TagFixtures.python("""
+            from mutagen.apev2 import APEv2
+            a = APEv2(p); a["Date"] = "2001-02-21"; a["Catalog"] = "CAT-2"; a.save(p)
+            """, path)
+        try expectWritten(path)
+    }
+
+    /// An M4A with a media kind (`stik`) and an HD flag of 1080p (`hdvd` = 2), as iTunes and mutagen write
+    /// them: TagLib saved the flag as a boolean, 1 (720p).
+    @Test func mp4MediaKindAndHDFlagStay() throws {
+        let path = try TagFixtures.make(TagFixtures.formats.first { $0.name == "m4a" }!, in: dir, name: "kind")
+        try TagFixtures.python("""
+            from mutagen.mp4 import MP4
+            f = MP4(p); f["stik"] = [1]; f["hdvd"] = [2]; f["\\xa9too"] = ["Encoder X"]; f.save()
+            """, path)
+        try expectWritten(path)
+    }
+
+    /// A WMA written by FFmpeg: its title is both ASF's Title and an extended `title` attribute, and its
+    /// date an extended `date` attribute. The edit changed Title alone (ffprobe and every FFmpeg-based
+    /// player kept showing the old title) and gave the date a second attribute, WM/Year.
+    @Test func anFFmpegWMAGetsItsTitleEverywhere() throws {
+        let path = dir.appendingPathComponent("ffmpeg.wma").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "wmav2",
+                                                "-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "date=2001", path])
+        #expect(r.status == 0)
+        try expectWritten(path)
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "default=nw=1:nk=1", path])
+        #expect(probe.out.trimmingCharacters(in: .whitespacesAndNewlines) == "New Title", "\(probe.out)")
+    }
+}
