@@ -1,0 +1,59 @@
+import Foundation
+@testable import MediaIndex
+import Library
+import MediaModel
+import PostgresTestServer
+@testable import MediaScanner
+import Testing
+
+/// The identity model's failures (IdentityModelTests with issue 47's release kinds), each cut down to the
+/// few operations that cause it, on both stores. Each failed before the change that made it pass (the
+/// commit that added it names the seed and step it came from).
+@Suite(.serialized) struct IdentityModelCasesTests {
+    /// Two releases of one recording (the same audio under other tags), One and Two, indexed; Two rated.
+    struct Releases {
+        let box: Sandbox
+        let index: any LibraryStore
+        let one: String, two: String
+        let oneID: Int64, twoID: Int64
+
+        init(_ store: Store) async throws {
+            box = try Sandbox(store: store)
+            let src = box.path + "/src.mp3"
+            try SharedAudioMoveTests.source(src, format: "mp3")
+            one = box.music.path + "/A/one.mp3"
+            two = box.music.path + "/B/two.mp3"
+            try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+            try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+            try await box.scan()
+            index = try box.store()
+            oneID = try #require(try index.item(path: MediaPath(one))).persistentID
+            twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+            try index.setRating(id: twoID, 4)
+            try index.recordPlay(id: twoID, at: Date())
+        }
+    }
+
+    // Seed 20261122, step 77: a copy of Two made beside it, then Two retagged by a tagger writing a new file
+    // in another folder. The copy has Two's exact bytes; the retagged file has Two's audio, which One (still
+    // there) has as well. That is also what a plain move by copy of Two looks like when a retagged copy of
+    // One appears in the same scan, so mlib cannot know which file the user kept: neither takes Two's item,
+    // and the scan names it as a possible move (was: the copy took it, by its content).
+    @Test(arguments: Store.available)
+    func aCopyBeforeARetagOfAudioAnotherReleaseSharesGoesToNeither(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        let copied = try #require(try world.index.item(path: MediaPath(copy)))
+        #expect(copied.persistentID != world.twoID && copied[.rating]?.integer == nil, "the copy took Two's item: \(summary)")
+        let retagged = try #require(try world.index.item(path: MediaPath(kept)))
+        #expect(retagged.persistentID != world.twoID, "\(summary)")
+        #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
+}
