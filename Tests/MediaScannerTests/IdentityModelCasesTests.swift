@@ -56,4 +56,27 @@ import Testing
         #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
         #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
     }
+
+    // Seed 8, steps 90 and 231: Two deleted, and a retagged copy of One written in Two's folder. The same audio
+    // is One's, still there, so "the same audio" (one end) pairs nothing; but "the same audio payload in the
+    // same folder" asked whether an item still there had the payload in the new file's folder only, found
+    // none (One is elsewhere), and gave Two's item to One's copy. The other release's audio anywhere makes the
+    // payload as doubtful as the end: neither takes it; a possible move.
+    @Test(arguments: Store.available)
+    func aRetaggedCopyOfAnotherReleaseInTheDeletedSongsFolderDoesNotTakeIt(_ store: Store) async throws {
+        let world = try await Releases(store)
+        // The copy is written before Two goes, so that it cannot land on Two's inode (that is "the same file"
+        // in Two's own folder, which mlib takes as Two retagged in place and renamed: it cannot tell an inode
+        // number reused by the file system without the file's birth time, which the library does not keep).
+        let three = world.box.music.path + "/B/three.mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.one, to: three, title: "Three")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        let copy = try #require(try world.index.item(path: MediaPath(three)))
+        #expect(copy.persistentID != world.twoID && copy[.rating]?.integer == nil && copy.playCount == 0,
+                "One's copy took Two's item: \(summary)")
+        #expect(summary.moved == 0 && summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
 }

@@ -95,10 +95,14 @@ package enum MoveEvidenceRules {
             // Matroska). The same folder, because the same audio under other tags elsewhere is as often
             // another release of the recording (an album's track on a compilation) as the file retagged.
             // The hash is never one of zeros (`AudioPayload` skips leading zeros and gives none for
-            // silence); weaker than the content, unique only, never a row with an exact twin.
+            // silence); weaker than the content, unique only, never a row with an exact twin. It yields to an
+            // item still there with that payload in any folder: the folder is this rule's guess, not what
+            // makes the audio the item's (seed 8 of the model: a retagged copy of another release, written in
+            // the deleted release's folder, took its item, the other release lying elsewhere).
             Rule(readsOldRow: true, match: "i.payload_hash = o.payload_hash AND i.dir = o.dir AND \(sameAudioStream)",
                  requires: #"o.payload_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
-                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true)
+                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true,
+                 presentItemMatch: "i.payload_hash = o.payload_hash AND \(sameAudioStream)")
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
                  requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true,
