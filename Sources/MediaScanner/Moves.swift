@@ -33,8 +33,8 @@ import MediaModel
 /// the same recording: `MoveCandidate.matchesAPresentItem`), and only when unique (`pairs`); such an item is
 /// named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
-/// retagged file wins (`preferringRetaggedOriginals`), or neither when that file's audio is also another
-/// item's that is still there (a possible move). Each kind is asked for the items still vanished after the
+/// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio
+/// also another item's still there, or several such files: a possible move). Each kind is asked for the items still vanished after the
 /// stronger ones were folded, so a row folded into one item may then be folded into another (a chain of
 /// moves across partial scans).
 /// A row paired by 2–6 is folded into the item: the item keeps its id and takes the row's path and file
@@ -173,10 +173,11 @@ final class Moves {
     /// where nothing else is in question: the item's copies (rows with its exact bytes, new in this scan or
     /// older) are sought by no other item, and exactly one row new in this scan has its audio, sought by no
     /// other item, shared with no item still there, and no copy of any vanished item.
-    /// `undecided`: items whose one such row shares its audio with an item still there (another release of
-    /// the recording). A copy made before a retag of this item, and this item moved by a copy while a
-    /// retagged copy of the other release appeared, leave the same files: neither claim is taken (their
-    /// content candidates are dropped here; `Moves` names them as possible moves).
+    /// `undecided`: items with such rows new in this scan where the retagged file is not that clear: its
+    /// audio is also an item's still there (another release of the recording), there are several such rows,
+    /// or the row is another vanished item's candidate too. A copy made before a retag of this item, and this
+    /// item moved by a copy while another file of its audio appeared, leave the same files: neither claim is
+    /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
     static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64)
         -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
@@ -190,13 +191,19 @@ final class Moves {
         }
         var replaced: [Int64: MoveCandidate] = [:], undecided: Set<Int64> = []
         for (item, rows) in weakRowsPerItem {
-            guard rows.count == 1, let retagged = rows.values.first, retagged.rowGeneration == generation,
-                  itemsPerWeakRow[retagged.rowID]?.count == 1 else { continue }
             // The copies may be older rows (`mlib watch` indexed the copy while the original was still there):
             // a copy found before the item vanished is all the more a copy.
             let copies = content.filter { $0.vanishedID == item }
             guard !copies.isEmpty, copies.allSatisfy({ itemsPerContentRow[$0.rowID]?.count == 1 }) else { continue }
-            if retagged.matchesAPresentItem { undecided.insert(item) } else { replaced[item] = retagged }
+            let fresh = rows.values.filter { $0.rowGeneration == generation }
+            guard !fresh.isEmpty else { continue }
+            if rows.count == 1, let retagged = fresh.first, !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 {
+                replaced[item] = retagged
+            } else {
+                // Another release's audio, several such files, or one another item may be: any of them may be
+                // the item retagged (and the copy a copy), or none (and the copy the item moved).
+                undecided.insert(item)
+            }
         }
         guard !replaced.isEmpty || !undecided.isEmpty else { return (content, []) }
         let kept = content.filter { replaced[$0.vanishedID] == nil && !undecided.contains($0.vanishedID) }

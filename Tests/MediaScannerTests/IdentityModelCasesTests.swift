@@ -79,4 +79,28 @@ import Testing
         #expect(summary.moved == 0 && summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
         #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
     }
+
+    // Seed 7, step 381 (and seed 9, step 498, once the two causes above were fixed): as the first case, but
+    // with two new files of Two's audio under other tags (Two retagged as a new file, and a retagged copy of
+    // One) beside Two's copy. Either may be Two retagged, and then the copy is a copy: the content is no
+    // better a claim than when there is one such file. Neither takes Two's item (was: the copy, by its content).
+    @Test(arguments: Store.available)
+    func aCopyBesideSeveralRetaggedFilesOfItsAudioGoesToNeither(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        let other = world.box.music.path + "/D/one (Remix).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.one, to: other, title: "One (Remix)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        for path in [copy, kept, other] {
+            let item = try #require(try world.index.item(path: MediaPath(path)))
+            #expect(item.persistentID != world.twoID && item[.rating]?.integer == nil, "\(path) took Two's item: \(summary)")
+        }
+        #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
 }

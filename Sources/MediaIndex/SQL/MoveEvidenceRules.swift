@@ -48,9 +48,10 @@ package enum MoveEvidenceRules {
     /// retagged by a tagger that writes a new file (and renamed). The copy is the weaker claim (issue 47: 12
     /// events in which the copy took the rating and plays). Only when it is unambiguous: one such row, sought
     /// by that item alone, and the copies sought by that item alone (`Moves.preferringRetaggedOriginals`).
-    /// When that one row shares its audio with an item still there (another release), neither claim wins: a
-    /// move by copy beside a retagged copy of the other release leaves the same files; the item is a possible
-    /// move. Otherwise the content wins as before.
+    /// When such rows are there but not that one clear row (its audio also an item's still there, such as
+    /// another release; several rows; a row another vanished item may be), neither claim wins: a move by copy
+    /// beside another new file of that audio leaves the same files; the item is a possible move. With no
+    /// such row the content wins as before.
     package static let outrankSameScanCopies: [MoveCandidate.Evidence] = [.audio, .payload]
 
     /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
