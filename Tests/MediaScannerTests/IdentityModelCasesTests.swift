@@ -103,4 +103,46 @@ import Testing
         #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
         #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
     }
+
+    // Seeds 12 (step 212) and 13 (step 87), not fixed (issue 47 stays open on it): an item left unpaired because
+    // another release still had its audio took a later file of that audio, an item of its own with a rating,
+    // once the other release was gone from the library (its root forgotten, or its file replaced). Evidence
+    // weaker than the content pairs across scans (a move seen by a scan of one root, then by a scan of all),
+    // and is judged unique against the items there now, not those there when the row was added. Two here is
+    // not hidden by the scan of its emptied folder (it may be an unmounted disk), so it vanishes only in the
+    // last scan; a fix needs the row's own history (which items had its audio when it was added). Recorded as
+    // a known issue: the run shows it, and says when it stops happening.
+    @Test(arguments: Store.available)
+    func aPossibleMoveDoesNotTakeALaterFileOnceTheOtherReleaseIsGone(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let one = first.string + "/A/one.mp3", two = second.string + "/B/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try await box.scan([first, second])
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+
+        // Two deleted, seen by a scan of its folder: kept as it is (an emptied folder may be a disk away).
+        try FileManager.default.removeItem(atPath: two)
+        _ = try await MediaScanner(index: index).scan([MediaPath(second.string + "/B")])
+        // A retagged copy of One: Two's audio as well, but One's too, so no move of Two.
+        let three = second.string + "/C/three.mp3"
+        try SharedAudioMoveTests.retaggedCopy(one, to: three, title: "Three")
+        let added = try await MediaScanner(index: index).scan([MediaPath(second.string + "/C")])
+        let threeID = try #require(try index.item(path: MediaPath(three))).persistentID
+        #expect(threeID != twoID, "\(added)")
+        try index.setRating(id: threeID, 5)
+        try index.recordPlay(id: threeID, at: Date())
+
+        // One's root forgotten: nothing else has that audio now, but Three is still no move of Two.
+        try index.removeRoot(first)
+        let summary = try await MediaScanner(index: index).scan([second])
+        let item = try #require(try index.item(path: MediaPath(three)))
+        withKnownIssue("issue 47: a possible move takes a later file of its audio once the other release is gone") {
+            #expect(item.persistentID == threeID && item[.rating]?.integer == 5 && item.playCount == 1, "Two took Three: \(summary)")
+        }
+    }
 }
