@@ -10,8 +10,8 @@
 # the library must hold: no loss, no misattribution, on SQLite and on PostgreSQL when its server is there)
 # for many seeds, and prints each failing seed with its last operations. Needs root for the mounts.
 # Both model tests run per seed: scans in process, and `mlib watch` following the same kind of workflow.
-# `swift test` runs one fixed seed, without the release kinds but in a known-issue test of its own (issue 47
-# is open: they still misattribute at some seeds); this is the long run, with them (MLIB_MODEL_RELEASES=1).
+# `swift test` runs one fixed seed (with the release kinds since session 14); this is the long run. The
+# pinned regression run (releasesAndCopiesBeforeARetag: the fixed seed's first 80 operations) is left out here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${1:-100}; operations=${2:-300}; first=${FIRST_SEED:-1}
@@ -19,7 +19,7 @@ swift build --build-tests >&2
 failed=0
 for seed in $(seq "$first" $((first + seeds - 1))); do
   if ! report=$(MLIB_MODEL_RELEASES=1 MLIB_MODEL_SEED=$seed MLIB_MODEL_OPERATIONS=$operations MLIB_MODEL_WATCH_OPERATIONS=$operations swift test --skip-build \
-      --filter IdentityModelTests 2>&1); then
+      --filter 'IdentityModelTests/(threeHundredRandomOperations|mlibWatch)' 2>&1); then
     failed=$((failed + 1))
     echo "seed $seed FAILED:"; grep -v '^↳ ///' <<<"$report" | grep -E -A40 'seed [0-9]+ \(MLIB_MODEL_SEED|watch, seed' | head -45 || true
   fi

@@ -33,7 +33,8 @@ import MediaModel
 /// the same recording: `MoveCandidate.matchesAPresentItem`), and only when unique (`pairs`); such an item is
 /// named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
-/// retagged file wins (`preferringRetaggedOriginals`). Each kind is asked for the items still vanished after the
+/// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio
+/// also another item's still there, or several such files: a possible move). Each kind is asked for the items still vanished after the
 /// stronger ones were folded, so a row folded into one item may then be folded into another (a chain of
 /// moves across partial scans).
 /// A row paired by 2–6 is folded into the item: the item keeps its id and takes the row's path and file
@@ -54,6 +55,10 @@ final class Moves {
     /// be: not paired (`pairs`); those no other evidence paired are named in the scan's summary.
     private var ambiguous: [Int64: MediaPath] = [:]
     private var folded: Set<Int64> = []
+    /// Items with a copy of their bytes and a retagged file that another release's audio makes doubtful, both
+    /// new: a copy before a retag or a move beside another release's copy (`preferringRetaggedOriginals`).
+    /// Paired with nothing; named as possible moves.
+    private var undecided: Set<Int64> = []
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
@@ -136,6 +141,11 @@ final class Moves {
         var itemsTaken: Set<Int64> = [], rowsTaken: Set<Int64> = []
         var chosen: [MoveCandidate] = []
         for candidate in ordered where vanished[candidate.vanishedID] != nil {
+            // Left on neither file by `preferringRetaggedOriginals`: no weaker evidence takes it either.
+            if undecided.contains(candidate.vanishedID) {
+                ambiguous[candidate.vanishedID] = vanished[candidate.vanishedID]?.path
+                continue
+            }
             // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
             // a copy of that one (another release of the recording) as this item moved. The same inode does
             // not settle it (a deleted file's inode number goes to the next new file), unless the row is in
@@ -163,7 +173,13 @@ final class Moves {
     /// where nothing else is in question: the item's copies (rows with its exact bytes, new in this scan or
     /// older) are sought by no other item, and exactly one row new in this scan has its audio, sought by no
     /// other item, shared with no item still there, and no copy of any vanished item.
-    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64) -> [MoveCandidate] {
+    /// `undecided`: items with such rows new in this scan where the retagged file is not that clear: its
+    /// audio is also an item's still there (another release of the recording), there are several such rows,
+    /// or the row is another vanished item's candidate too. A copy made before a retag of this item, and this
+    /// item moved by a copy while another file of its audio appeared, leave the same files: neither claim is
+    /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64)
+        -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
         var itemsPerContentRow: [Int64: Set<Int64>] = [:]
         for c in content { itemsPerContentRow[c.rowID, default: []].insert(c.vanishedID) }
@@ -173,18 +189,25 @@ final class Moves {
             itemsPerWeakRow[w.rowID, default: []].insert(w.vanishedID)
             if weakRowsPerItem[w.vanishedID]?[w.rowID] == nil { weakRowsPerItem[w.vanishedID, default: [:]][w.rowID] = w }
         }
-        var replaced: [Int64: MoveCandidate] = [:]
+        var replaced: [Int64: MoveCandidate] = [:], undecided: Set<Int64> = []
         for (item, rows) in weakRowsPerItem {
-            guard rows.count == 1, let retagged = rows.values.first, retagged.rowGeneration == generation,
-                  !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 else { continue }
             // The copies may be older rows (`mlib watch` indexed the copy while the original was still there):
             // a copy found before the item vanished is all the more a copy.
             let copies = content.filter { $0.vanishedID == item }
             guard !copies.isEmpty, copies.allSatisfy({ itemsPerContentRow[$0.rowID]?.count == 1 }) else { continue }
-            replaced[item] = retagged
+            let fresh = rows.values.filter { $0.rowGeneration == generation }
+            guard !fresh.isEmpty else { continue }
+            if rows.count == 1, let retagged = fresh.first, !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 {
+                replaced[item] = retagged
+            } else {
+                // Another release's audio, several such files, or one another item may be: any of them may be
+                // the item retagged (and the copy a copy), or none (and the copy the item moved).
+                undecided.insert(item)
+            }
         }
-        guard !replaced.isEmpty else { return content }
-        return content.filter { replaced[$0.vanishedID] == nil } + replaced.values.sorted { $0.vanishedID < $1.vanishedID }
+        guard !replaced.isEmpty || !undecided.isEmpty else { return (content, []) }
+        let kept = content.filter { replaced[$0.vanishedID] == nil && !undecided.contains($0.vanishedID) }
+        return (kept + replaced.values.sorted { $0.vanishedID < $1.vanishedID }, undecided)
     }
 
     /// Ends the scan's identity work: folds the moved rows into their items, then removes what is left, in
@@ -221,7 +244,10 @@ final class Moves {
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
                     weaker += try index.moveCandidates(for: Array(vanished.values), seeking: sought, evidence: kind)
                 }
-                candidates = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation)
+                let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation)
+                candidates = preferred.content
+                undecided.formUnion(preferred.undecided)
+                for id in preferred.undecided { ambiguous[id] = vanished[id]?.path }
             }
             let chosen = pairs(among: candidates)
             for start in stride(from: 0, to: chosen.count, by: batchSize) {

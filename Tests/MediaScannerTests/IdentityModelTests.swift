@@ -15,27 +15,24 @@ import Testing
 /// with the operations that led there (MLIB_MODEL_DUMP=1 adds the items table).
 @Suite(.serialized) struct IdentityModelTests {
     /// On each store: the scanner's identity rules are the shared layer's (`SQLStore+Scanning`), run by two dialects.
-    /// Issue 47's release kinds (another release of a recording; a copy made just before a retag written as
-    /// a new file) only with MLIB_MODEL_RELEASES=1 (`Benchmarks/identity-model.sh` sets it): they still
-    /// misattribute at some seeds, which `releasesAndCopiesBeforeARetag` records as a known issue.
+    /// With issue 47's release kinds (another release of a recording; a copy made just before a retag written
+    /// as a new file); MLIB_MODEL_RELEASES=0 leaves them out.
     @Test(arguments: Store.available) func threeHundredRandomOperationsLoseNoUserData(_ store: Store) async throws {
-        try await Self.model(store, releaseKinds: ProcessInfo.processInfo.environment["MLIB_MODEL_RELEASES"] == "1")
+        try await Self.model(store, releaseKinds: ProcessInfo.processInfo.environment["MLIB_MODEL_RELEASES"] != "0")
     }
 
-    /// The model with issue 47's release kinds. Known to fail (issue 47, open): at seed 20261122 a copy made
-    /// before a retag written as a new file holds the retagged file's id (step 77), and at other seeds an id
-    /// moves between two releases of one recording. Recorded as a known issue, so the run shows it and says
-    /// when it stops happening.
-    @Test(arguments: Store.available) func releasesAndCopiesBeforeARetag(_ store: Store) async {
-        await withKnownIssue("issue 47: releases and copies made before a retag still misattribute at some seeds", isIntermittent: true) {
-            try await Self.model(store, releaseKinds: true)
-        }
+    /// Issue 47's release kinds at the fixed seed, pinned (MLIB_MODEL_SEED and MLIB_MODEL_OPERATIONS do not
+    /// change it): its first 80 operations, where a copy made before a retag written as a new file took the
+    /// retagged file's id at step 77 on both stores (IdentityModelCasesTests has that and the causes seeds 7,
+    /// 8 and 9 met at 500 operations, each cut down to a few operations).
+    @Test(arguments: Store.available) func releasesAndCopiesBeforeARetag(_ store: Store) async throws {
+        try await Self.model(store, releaseKinds: true, seed: 20261122, operations: 80)
     }
 
-    static func model(_ store: Store, releaseKinds: Bool) async throws {
+    static func model(_ store: Store, releaseKinds: Bool, seed pinned: UInt64? = nil, operations pinnedOperations: Int? = nil) async throws {
         let chosen = ProcessInfo.processInfo.environment["MLIB_MODEL_SEED"]
-        let seed = chosen == "random" ? UInt64.random(in: 0...UInt64(UInt32.max)) : chosen.flatMap(UInt64.init) ?? 20261122
-        let operations = ProcessInfo.processInfo.environment["MLIB_MODEL_OPERATIONS"].flatMap(Int.init) ?? 300
+        let seed = pinned ?? (chosen == "random" ? UInt64.random(in: 0...UInt64(UInt32.max)) : chosen.flatMap(UInt64.init) ?? 20261122)
+        let operations = pinnedOperations ?? ProcessInfo.processInfo.environment["MLIB_MODEL_OPERATIONS"].flatMap(Int.init) ?? 300
         let world = try LibraryWorld(seed: seed, store: store)
         world.releaseKinds = releaseKinds
         defer { world.tearDown() }
@@ -502,6 +499,19 @@ final class LibraryWorld {
         case .interrupted:
             let countdown = StopRequestTests.Countdown(after: Int.random(in: 1...6, using: &rng))
             shouldStop = { countdown.poll() }
+        }
+        if kind == .root || kind == .subtree {
+            // A scan that sees the copy made before a retag and not the retagged file (it lies outside the
+            // directories scanned) has only the copy's exact bytes to go by: the content pairs it, as mlib(1)
+            // says, and a later scan finds the retagged file new, with nothing vanished to pair it with. What
+            // the user data then goes to is a byte-identical copy of the song, not another recording's file.
+            let scanned = directories.map(\.string)
+            let inside = { (path: String) in scanned.contains { path == $0 || path.hasPrefix($0 + "/") } }
+            copiesBeforeRetag.removeAll { record in
+                guard inside(record.copy) && !inside(record.kept) else { return false }
+                log.append("  (model: \(record.copy) scanned without the retagged \(record.kept): its content may take #\(record.id))")
+                return true
+            }
         }
         if kind == .killed {
             // `mlib scan` of every root, killed with SIGKILL a few milliseconds in: whatever it committed is

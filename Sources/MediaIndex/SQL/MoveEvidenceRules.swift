@@ -47,8 +47,11 @@ package enum MoveEvidenceRules {
     /// a new one with its audio under new tags are a copy made before the retag and the file the user kept,
     /// retagged by a tagger that writes a new file (and renamed). The copy is the weaker claim (issue 47: 12
     /// events in which the copy took the rating and plays). Only when it is unambiguous: one such row, sought
-    /// by that item alone, and the copies sought by that item alone (`Moves.preferringRetaggedOriginals`);
-    /// otherwise the content wins as before.
+    /// by that item alone, and the copies sought by that item alone (`Moves.preferringRetaggedOriginals`).
+    /// When such rows are there but not that one clear row (its audio also an item's still there, such as
+    /// another release; several rows; a row another vanished item may be), neither claim wins: a move by copy
+    /// beside another new file of that audio leaves the same files; the item is a possible move. With no
+    /// such row the content wins as before.
     package static let outrankSameScanCopies: [MoveCandidate.Evidence] = [.audio, .payload]
 
     /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
@@ -93,10 +96,14 @@ package enum MoveEvidenceRules {
             // Matroska). The same folder, because the same audio under other tags elsewhere is as often
             // another release of the recording (an album's track on a compilation) as the file retagged.
             // The hash is never one of zeros (`AudioPayload` skips leading zeros and gives none for
-            // silence); weaker than the content, unique only, never a row with an exact twin.
+            // silence); weaker than the content, unique only, never a row with an exact twin. It yields to an
+            // item still there with that payload in any folder: the folder is this rule's guess, not what
+            // makes the audio the item's (seed 8 of the model: a retagged copy of another release, written in
+            // the deleted release's folder, took its item, the other release lying elsewhere).
             Rule(readsOldRow: true, match: "i.payload_hash = o.payload_hash AND i.dir = o.dir AND \(sameAudioStream)",
                  requires: #"o.payload_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#, recentRowsOnly: true,
-                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true)
+                 refusesRowsWithAnExactTwin: true, yieldsToPresentItems: true,
+                 presentItemMatch: "i.payload_hash = o.payload_hash AND \(sameAudioStream)")
         case .musicBrainz:
             Rule(readsOldRow: true, match: #"i."musicBrainzTrackID" = o."musicBrainzTrackID""#,
                  requires: #"o."musicBrainzTrackID" IS NOT NULL"#, recentRowsOnly: true, refusesRowsWithAnExactTwin: true,

@@ -1,0 +1,148 @@
+import Foundation
+@testable import MediaIndex
+import Library
+import MediaModel
+import PostgresTestServer
+@testable import MediaScanner
+import Testing
+
+/// The identity model's failures (IdentityModelTests with issue 47's release kinds), each cut down to the
+/// few operations that cause it, on both stores. Each failed before the change that made it pass (the
+/// commit that added it names the seed and step it came from).
+@Suite(.serialized) struct IdentityModelCasesTests {
+    /// Two releases of one recording (the same audio under other tags), One and Two, indexed; Two rated.
+    struct Releases {
+        let box: Sandbox
+        let index: any LibraryStore
+        let one: String, two: String
+        let oneID: Int64, twoID: Int64
+
+        init(_ store: Store) async throws {
+            box = try Sandbox(store: store)
+            let src = box.path + "/src.mp3"
+            try SharedAudioMoveTests.source(src, format: "mp3")
+            one = box.music.path + "/A/one.mp3"
+            two = box.music.path + "/B/two.mp3"
+            try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+            try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+            try await box.scan()
+            index = try box.store()
+            oneID = try #require(try index.item(path: MediaPath(one))).persistentID
+            twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+            try index.setRating(id: twoID, 4)
+            try index.recordPlay(id: twoID, at: Date())
+        }
+    }
+
+    // Seed 20261122, step 77: a copy of Two made beside it, then Two retagged by a tagger writing a new file
+    // in another folder. The copy has Two's exact bytes; the retagged file has Two's audio, which One (still
+    // there) has as well. That is also what a plain move by copy of Two looks like when a retagged copy of
+    // One appears in the same scan, so mlib cannot know which file the user kept: neither takes Two's item,
+    // and the scan names it as a possible move (was: the copy took it, by its content).
+    @Test(arguments: Store.available)
+    func aCopyBeforeARetagOfAudioAnotherReleaseSharesGoesToNeither(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        let copied = try #require(try world.index.item(path: MediaPath(copy)))
+        #expect(copied.persistentID != world.twoID && copied[.rating]?.integer == nil, "the copy took Two's item: \(summary)")
+        let retagged = try #require(try world.index.item(path: MediaPath(kept)))
+        #expect(retagged.persistentID != world.twoID, "\(summary)")
+        #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
+
+    // Seed 8, steps 90 and 231: Two deleted, and a retagged copy of One written in Two's folder. The same audio
+    // is One's, still there, so "the same audio" (one end) pairs nothing; but "the same audio payload in the
+    // same folder" asked whether an item still there had the payload in the new file's folder only, found
+    // none (One is elsewhere), and gave Two's item to One's copy. The other release's audio anywhere makes the
+    // payload as doubtful as the end: neither takes it; a possible move.
+    @Test(arguments: Store.available)
+    func aRetaggedCopyOfAnotherReleaseInTheDeletedSongsFolderDoesNotTakeIt(_ store: Store) async throws {
+        let world = try await Releases(store)
+        // The copy is written before Two goes, so that it cannot land on Two's inode (that is "the same file"
+        // in Two's own folder, which mlib takes as Two retagged in place and renamed: it cannot tell an inode
+        // number reused by the file system without the file's birth time, which the library does not keep).
+        let three = world.box.music.path + "/B/three.mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.one, to: three, title: "Three")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        let copy = try #require(try world.index.item(path: MediaPath(three)))
+        #expect(copy.persistentID != world.twoID && copy[.rating]?.integer == nil && copy.playCount == 0,
+                "One's copy took Two's item: \(summary)")
+        #expect(summary.moved == 0 && summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
+
+    // Seed 7, step 381 (and seed 9, step 498, once the two causes above were fixed): as the first case, but
+    // with two new files of Two's audio under other tags (Two retagged as a new file, and a retagged copy of
+    // One) beside Two's copy. Either may be Two retagged, and then the copy is a copy: the content is no
+    // better a claim than when there is one such file. Neither takes Two's item (was: the copy, by its content).
+    @Test(arguments: Store.available)
+    func aCopyBesideSeveralRetaggedFilesOfItsAudioGoesToNeither(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        let other = world.box.music.path + "/D/one (Remix).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.one, to: other, title: "One (Remix)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await world.box.scan()
+
+        for path in [copy, kept, other] {
+            let item = try #require(try world.index.item(path: MediaPath(path)))
+            #expect(item.persistentID != world.twoID && item[.rating]?.integer == nil, "\(path) took Two's item: \(summary)")
+        }
+        #expect(summary.ambiguousMoves == [MediaPath(world.two)], "\(summary)")
+        #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
+    }
+
+    // Seeds 12 (step 212) and 13 (step 87), not fixed (issue 47 stays open on it): an item left unpaired because
+    // another release still had its audio took a later file of that audio, an item of its own with a rating,
+    // once the other release was gone from the library (its root forgotten, or its file replaced). Evidence
+    // weaker than the content pairs across scans (a move seen by a scan of one root, then by a scan of all),
+    // and is judged unique against the items there now, not those there when the row was added. Two here is
+    // not hidden by the scan of its emptied folder (it may be an unmounted disk), so it vanishes only in the
+    // last scan; a fix needs the row's own history (which items had its audio when it was added). Recorded as
+    // a known issue: the run shows it, and says when it stops happening.
+    @Test(arguments: Store.available)
+    func aPossibleMoveDoesNotTakeALaterFileOnceTheOtherReleaseIsGone(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let one = first.string + "/A/one.mp3", two = second.string + "/B/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try await box.scan([first, second])
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+
+        // Two deleted, seen by a scan of its folder: kept as it is (an emptied folder may be a disk away).
+        try FileManager.default.removeItem(atPath: two)
+        _ = try await MediaScanner(index: index).scan([MediaPath(second.string + "/B")])
+        // A retagged copy of One: Two's audio as well, but One's too, so no move of Two.
+        let three = second.string + "/C/three.mp3"
+        try SharedAudioMoveTests.retaggedCopy(one, to: three, title: "Three")
+        let added = try await MediaScanner(index: index).scan([MediaPath(second.string + "/C")])
+        let threeID = try #require(try index.item(path: MediaPath(three))).persistentID
+        #expect(threeID != twoID, "\(added)")
+        try index.setRating(id: threeID, 5)
+        try index.recordPlay(id: threeID, at: Date())
+
+        // One's root forgotten: nothing else has that audio now, but Three is still no move of Two.
+        try index.removeRoot(first)
+        let summary = try await MediaScanner(index: index).scan([second])
+        let item = try #require(try index.item(path: MediaPath(three)))
+        withKnownIssue("issue 47: a possible move takes a later file of its audio once the other release is gone") {
+            #expect(item.persistentID == threeID && item[.rating]?.integer == 5 && item.playCount == 1, "Two took Three: \(summary)")
+        }
+    }
+}
