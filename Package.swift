@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["mlib", "TestSupport"]),
         .testTarget(name: "MPDServerTests", dependencies: ["MPDServer", "mlib", "TestSupport", "Library", "MediaIndex", "MediaModel",
                                                            "PostgresTestServer", "SQLiteStore", "PostgresStore"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel",
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "TagWriting",
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
         .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
                                                                 "PostgresTestServer"],
