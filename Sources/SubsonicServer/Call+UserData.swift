@@ -276,20 +276,6 @@ extension Call {
         return node
     }
 
-    func getUser() throws -> Node {
-        let name = parameters["username"] ?? user.name
-        guard name == user.name || user.isAdmin else { throw SubsonicError.notAuthorized("other users") }
-        guard name == user.name else { throw SubsonicError.notFound("User \(name)") }
-        var node = Node("user")
-        node.set("username", user.name)
-        node.set("scrobblingEnabled", true)
-        node.set("adminRole", user.isAdmin)
-        for role in ["settingsRole", "downloadRole", "playlistRole", "coverArtRole", "streamRole"] { node.set(role, true) }
-        for role in ["uploadRole", "commentRole", "podcastRole", "jukeboxRole", "shareRole", "videoConversionRole"] { node.set(role, false) }
-        node.set("folder", ints: Array(server.view.snapshot.roots.indices))
-        return node
-    }
-
     func playQueue() async throws -> [Node] {
         let catalog = server.catalog
         let marks = try await marks()

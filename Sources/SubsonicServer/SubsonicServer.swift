@@ -217,6 +217,8 @@ struct Responder: HTTPResponder {
             return Self.envelope([], error: error, json: json)
         } catch let error as IndexError {
             return Self.envelope([], error: .library(error), json: json)
+        } catch let error as UsersError {
+            return Self.envelope([], error: .users(error), json: json)
         } catch {
             return Self.envelope([], error: .generic("\(error)"), json: json)
         }
@@ -311,7 +313,12 @@ struct Call {
         case "deletePlaylist": return .nodes(try await deletePlaylist())
         case "startScan": return .nodes([try startScan()])
         case "getScanStatus": try libraryReachable(); return .nodes([scanStatus()])
-        case "getUser": return .nodes([try getUser()])
+        case "getUser": return .nodes([try await getUser()])
+        case "getUsers": return .nodes([try await getUsers()])
+        case "createUser": return .nodes(try await createUser())
+        case "updateUser": return .nodes(try await updateUser())
+        case "deleteUser": return .nodes(try await deleteUser())
+        case "changePassword": return .nodes(try await changePassword())
         case "getPlayQueue": return .nodes(try await playQueue())
         case "savePlayQueue": return .nodes(try await savePlayQueue())
         default: throw SubsonicError.notFound("Method \(method)")

@@ -31,6 +31,8 @@ PARAMETERS = {
     "getAlbumInfo": ["id"], "getAlbumInfo2": ["id"], "getTopSongs": ["artist", "count"],
     "getSimilarSongs": ["id", "count"], "getSimilarSongs2": ["id", "count"],
     "reportPlayback": ["mediaId", "mediaType", "positionMs", "state", "playbackRate", "ignoreScrobble"],
+    "getUsers": [], "createUser": ["username", "password", "adminRole"], "updateUser": ["username", "password", "adminRole"],
+    "deleteUser": ["username"], "changePassword": ["username"],   # never bob's own password: the fuzzer logs in with it
     "search": ["artist", "album", "title", "any", "count", "offset", "newerThan"],
     "search2": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
     "search3": ["query", "artistCount", "artistOffset", "albumCount", "albumOffset", "songCount", "songOffset", "musicFolderId"],
@@ -125,7 +127,8 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "name": "fuzz", "songId": song, "comment": "c", "public": "false", "songIdToAdd": song, "songIndexToRemove": "0",
          "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
          "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false",
-         "mediaId": song, "mediaType": "song", "positionMs": "1000", "state": "playing", "playbackRate": "1", "ignoreScrobble": "true"}
+         "mediaId": song, "mediaType": "song", "positionMs": "1000", "state": "playing", "playbackRate": "1", "ignoreScrobble": "true",
+         "password": "fuzz-password", "adminRole": "false"}
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
              "deletePlaylist": "999999", "getCoverArt": album, "getArtistInfo": artist, "getArtistInfo2": artist,
              "getAlbumInfo": album, "getAlbumInfo2": album}
