@@ -162,6 +162,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let termination = TerminationSignals()
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let library = try libraryOptions.library(.existing)
         // Only the files this host reaches: another host's song would be another file here, or none.
@@ -197,7 +198,7 @@ struct Serve: AsyncParsableCommand {
             printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
         }
         if noMpd {
-            await Self.waitForTermination()
+            await termination.wait()
             await api?.stop()
             return
         }
@@ -229,25 +230,38 @@ struct Serve: AsyncParsableCommand {
         let listening = [noTcp ? nil : "\(bind):\(server.boundPort ?? port)", socket].compactMap { $0 }
         printError("serving MPD protocol \(MPDServer.protocolVersion) on \(listening.joined(separator: " and "))")
 
-        await Self.waitForTermination()
+        await termination.wait()
         try? await server.stop()
         try? player.close()
         await api?.stop()
     }
 
-    /// Returns on the first SIGINT or SIGTERM (both are ignored as signals from here on, so they stop
-    /// the server cleanly instead of killing it mid-write).
-    static func waitForTermination() async {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
+    /// SIGINT and SIGTERM, caught (not acted on as signals: they stop the server cleanly instead of killing
+    /// it mid-write) from the moment this is made: `run` makes it before it starts a server, so a signal
+    /// sent as soon as the "serving" line is out is never lost. (Made where the server waits, a SIGTERM
+    /// that came between `SIG_IGN` and its source's `resume()` was ignored for good, and the process
+    /// served on: a test's `stop()` waited forever, seen once in a fresh-clone CI run.)
+    final class TerminationSignals {
+        private let sources: [any DispatchSourceSignal]
+        private let stream: AsyncStream<Int32>
+
+        init() {
+            let (stream, continuation) = AsyncStream<Int32>.makeStream()
+            self.stream = stream
+            sources = [SIGINT, SIGTERM].map { number in
+                let source = DispatchSource.makeSignalSource(signal: number)
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                // After the source is listening: one that comes before this line still ends the process.
+                signal(number, SIG_IGN)
+                return source
+            }
         }
-        for await _ in stream { break }
-        sources.forEach { $0.cancel() }
+
+        /// Returns at the first signal (at once if one came already).
+        func wait() async {
+            for await _ in stream { break }
+            sources.forEach { $0.cancel() }
+        }
     }
 }
