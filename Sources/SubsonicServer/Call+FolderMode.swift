@@ -67,27 +67,16 @@ extension Call {
         return node
     }
 
-    /// An album as a folder-mode list shows it: a directory whose id `getMusicDirectory` opens.
+    /// An album as a folder-mode list shows it: the album's own element (`albumNode`: its `name` and
+    /// `songCount` are what clients that read the list as albums need, py-opensonic among them) made a
+    /// `Child` directory, whose id `getMusicDirectory` opens.
     func albumChild(_ number: Int, _ catalog: Catalog, _ marks: Marks, name: String = "album") -> Node {
         let album = catalog.albums[number]
-        var node = Node(name)
-        node.set("id", album.id)
+        var node = albumNode(number, catalog, marks, name: name)
         node.set("parent", album.artistID)
         node.set("isDir", true)
         node.set("title", album.name)
-        // `name` and `songCount` beside Child's fields: clients that read the list as albums need them (py-opensonic).
-        node.set("name", album.name)
         node.set("album", album.name)
-        node.set("artist", album.artist)
-        node.set("year", album.year)
-        node.set("genre", album.genre)
-        node.set("coverArt", album.id)
-        node.set("songCount", album.items.count)
-        node.set("duration", Int(album.duration.rounded()))
-        node.set("playCount", albumPlays(album, catalog, marks))
-        node.set("created", Self.iso(seconds: album.created == Int64.max ? 0 : album.created))
-        node.set("starred", marks.starred(.album, album.id))
-        node.set("artistId", album.artistID)
         node.set("mediaType", "album")
         return node
     }
