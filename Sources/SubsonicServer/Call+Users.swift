@@ -72,9 +72,9 @@ extension Call {
 
     /// The `password` parameter, clear or `enc:` + hex, as Subsonic sends it.
     private func clearPassword() throws -> String {
-        let given = try parameters.required("password")
-        guard given.hasPrefix("enc:") else { return given }
-        guard let clear = Users.hexDecoded(given.dropFirst(4)) else { throw SubsonicError.generic("password: enc: is not hex of UTF-8") }
+        guard let clear = Users.clearPassword(try parameters.required("password")) else {
+            throw SubsonicError.generic("password: enc: is not hex of UTF-8")
+        }
         return clear
     }
 

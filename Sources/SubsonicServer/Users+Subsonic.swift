@@ -28,12 +28,16 @@ extension Users {
             let digest = Insecure.MD5.hash(data: Data(((password ?? "") + salt).utf8)).map { String(format: "%02x", $0) }.joined()
             matches = digest == token.lowercased()
         } else {
-            var given = clear ?? ""
-            if given.hasPrefix("enc:") { given = Self.hexDecoded(given.dropFirst(4)) ?? "" }
-            matches = given == password
+            matches = Self.clearPassword(clear ?? "") == password
         }
         guard let user, password != nil, matches else { throw SubsonicError.wrongCredentials }
         return user
+    }
+
+    /// A password as Subsonic sends it (`p`, `createUser`'s `password`…): clear, or `enc:` + the hex of its
+    /// UTF-8; nil when that hex is not.
+    static func clearPassword(_ given: String) -> String? {
+        given.hasPrefix("enc:") ? hexDecoded(given.dropFirst(4)) : given
     }
 
     static func hexDecoded(_ hex: Substring) -> String? {
