@@ -7,9 +7,12 @@ import MediaModel
 public struct LyricsReport: Sendable, Hashable {
     public var lyrics: [Lyrics]
     public var warnings: [String]
-    public init(lyrics: [Lyrics] = [], warnings: [String] = []) {
+    /// Why the file itself could not be opened (missing, unreadable), when it could not; also in `warnings`.
+    public var fileError: String?
+    public init(lyrics: [Lyrics] = [], warnings: [String] = [], fileError: String? = nil) {
         self.lyrics = lyrics
         self.warnings = warnings
+        self.fileError = fileError
     }
 }
 
@@ -40,6 +43,7 @@ public enum LyricsReader {
             report.warnings += embedded.warnings
             durationMs = embedded.durationMs
         } catch {
+            report.fileError = error.description
             report.warnings.append(error.description)
         }
         let sidecars = sidecars(of: path, root: root, durationMs: durationMs)

@@ -65,7 +65,10 @@ struct LyricsCommand: AsyncParsableCommand {
             let chosen = LyricsReader.preferred(report.lyrics, language: language)
             guard let chosen, !lrc || chosen.isSynced else {
                 failed += 1
-                printError("\(path.string): no \(lrc ? "synced " : "")lyrics" + (language.map { " in '\($0)'" } ?? ""))
+                // A file that could not be opened has said why in one line already.
+                if report.fileError == nil || chosen != nil {
+                    printError("\(path.string): no \(lrc ? "synced " : "")lyrics" + (language.map { " in '\($0)'" } ?? ""))
+                }
                 continue
             }
             if paths.count > 1 { out.write((n > 0 ? "\n" : "") + "==> \(path.string) <==\n") }

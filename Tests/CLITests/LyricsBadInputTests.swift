@@ -29,6 +29,21 @@ struct LyricsBadInputTests {
         return try #require(array.first?["lyrics"] as? [[String: Any]])
     }
 
+    /// A missing file and one this user cannot read: one line each, saying why, status 1 (not a second
+    /// "no lyrics" line after it).
+    @Test func aMissingOrUnreadableFileIsOneLine() throws {
+        let missing = try CLI.run(["lyrics", dir.appendingPathComponent("gone.mp3").path])
+        #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("gone.mp3: no such file"))
+        let locked = try copy("locked.mp3")
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: locked) }
+        // Root reads a file of mode 000: the check needs another user.
+        guard getuid() != 0 else { return }
+        let unreadable = try CLI.run(["lyrics", locked])
+        #expect(unreadable.status == 1 && unreadable.stderr.split(separator: "\n").count == 1, "\(unreadable.stderr)")
+    }
+
     /// A sidecar that is a FIFO is never opened (reading it would wait for a writer forever); one that is a
     /// symbolic link out of the folder is not followed; a link inside it is.
     @Test func fifoAndOutwardLinkAreNotRead() throws {
