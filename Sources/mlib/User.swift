@@ -70,7 +70,7 @@ struct UserList: ParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func run() throws {
-        guard let store = try libraryOptions.library().store as? any UserAccountStore else { return }
+        let store = try libraryOptions.library().store
         for user in try store.users() { print(user.name + (user.isAdmin ? " (admin)" : "")) }
     }
 }
