@@ -111,4 +111,23 @@ public protocol ListeningHistoryStore: Sendable {
 
     /// How many rows the history holds (plays and skips, every user).
     func historyCount() throws -> Int
+
+    /// The items played near the plays of `itemIDs` — within `window` seconds before or after, by the same
+    /// listener: a listening session, as far as the history can tell — with how many of those plays each was
+    /// near (`CoListening`): `user`'s plays apart from everyone else's. Only the newest 500 plays of the
+    /// seeds are looked at, so the cost stays bounded however long the history grows (by the index on the
+    /// item, then the one on the date). The seeds themselves are left out.
+    func listenedAlongside(_ itemIDs: [Int64], user: HistoryQuery.UserFilter, window: TimeInterval) throws -> [Int64: CoListening]
+}
+
+/// How often an item was played in the same session as a seed (`listenedAlongside`): in the asking user's
+/// sessions, and in everyone else's.
+public struct CoListening: Sendable, Hashable {
+    public var mine: Int
+    public var others: Int
+
+    public init(mine: Int, others: Int) {
+        self.mine = mine
+        self.others = others
+    }
 }

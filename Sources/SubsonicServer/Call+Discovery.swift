@@ -7,8 +7,8 @@ import MediaModel
 // Navidrome and gonic ask Last.fm, and answer nothing offline.
 extension Call {
     /// `getArtistInfo`/`getArtistInfo2`: the artist's MusicBrainz id (from their songs' tags) and
-    /// `count` similar artists of the library (`Catalog.similarArtists`). No biography or images: the
-    /// library has none.
+    /// `count` similar artists of the library (`Recommendations.similarArtists`). No biography or images:
+    /// the library has none.
     func artistInfo(id3: Bool) async throws -> Node {
         let catalog = server.catalog, marks = try await marks()
         let id = try parameters.required("id")
@@ -17,7 +17,8 @@ extension Call {
         var node = Node(id3 ? "artistInfo2" : "artistInfo")
         let album = catalog.artists[number].albums.first.map { catalog.albums[$0] }
         node.set("musicBrainzId", try await tag(.musicBrainzAlbumArtistID, ofItem: album?.items.first, catalog))
-        let similar = catalog.similarArtists(to: number).prefix(count)
+        let similar = catalog.recommendations.similarArtists(to: catalog.artists[number].name).prefix(count)
+            .compactMap { catalog.artistByID["ar-" + Catalog.hash($0)] }
         node.add(list: "similarArtist", similar.map { other in
             var artist = id3 ? artistNode(other, catalog, marks) : artistFolder(other, catalog, marks)
             artist.name = "similarArtist"
@@ -59,19 +60,25 @@ extension Call {
         return node
     }
 
-    /// `getSimilarSongs`/`getSimilarSongs2`: for a song, album or artist id, `count` songs in random order
-    /// from its artist and the artists most like them (`Catalog.similarArtists`, up to ten), the seed
-    /// song itself left out: a radio of the library.
+    /// `getSimilarSongs`/`getSimilarSongs2`: for a song, album or artist id (the seeds: the song, the
+    /// album's songs, the artist's songs), `count` songs like them for this user, best first
+    /// (`Recommendations.similarSongs`: sessions the user and others played them in, the seeds' artist and
+    /// the artists most like them), the seeds left out: a radio of the library.
     func similarSongs(id3: Bool) async throws -> Node {
         let catalog = server.catalog, marks = try await marks()
         let id = try parameters.required("id")
         let count = try pageSize("count", 50)
-        let seedSong = catalog.item(id: id)
-        let artist = try artistNumber(of: id, catalog)
-        let neighbours = [artist] + catalog.similarArtists(to: artist).prefix(10)
-        let songs = neighbours.flatMap { catalog.artists[$0].albums.flatMap { catalog.albums[$0].items } }.filter { $0 != seedSong }
+        let seeds: [Int32]
+        if let song = catalog.item(id: id) { seeds = [song] }
+        else if let album = catalog.albumByID[id] { seeds = catalog.albums[album].items }
+        else if let artist = catalog.artistByID[id] { seeds = catalog.artists[artist].albums.flatMap { catalog.albums[$0].items } }
+        else { throw SubsonicError.notFound("Artist \(id)") }
+        let listener: HistoryQuery.UserFilter = user.isOwner ? .ownerAccount(user.name) : .named(user.name)
+        let songs = try await server.offLoop { [store = server.library.store] in
+            try catalog.recommendations.similarSongs(to: seeds, history: store, user: listener, count: count)
+        }
         var node = Node(id3 ? "similarSongs2" : "similarSongs")
-        node.add(list: "song", songs.shuffled().prefix(count).map { songNode($0, catalog, marks) })
+        node.add(list: "song", songs.map { songNode($0, catalog, marks) })
         return node
     }
 

@@ -92,6 +92,8 @@ final class Catalog: Sendable {
     let songSearchText: [String]
     let albumSearchText: [String]
     let artistSearchText: [String]
+    /// Similar artists and songs over this view (`Recommendations`), by album artist.
+    let recommendations: Recommendations
 
     init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
         self.view = view
@@ -181,6 +183,8 @@ final class Catalog: Sendable {
         }
         albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
         artistSearchText = artists.map { Self.sortKey($0.name) }
+        recommendations = Recommendations(snapshot: view, slots: .init(artist: base + Slot.albumArtist, genre: base + Slot.genre,
+                                                                       year: base + Slot.year))
         directoryByID = Dictionary(view.directories.indices.map { ("fo-" + Self.hash(view.directories[$0].path.bytes), Int32($0)) },
                                    uniquingKeysWith: { a, _ in a })
     }
@@ -205,6 +209,9 @@ final class Catalog: Sendable {
     }
 
     func folderID(_ directory: Int32) -> String { "fo-" + Self.hash(view.directories[Int(directory)].path.bytes) }
+
+    /// The number of the artist (album artist) of album `number`.
+    func artistOfAlbum(_ number: Int) -> Int { artistByID[albums[number].artistID] ?? 0 }
 
     func item(id text: String) -> Int32? { Int64(text).flatMap { itemByID[$0] } }
 

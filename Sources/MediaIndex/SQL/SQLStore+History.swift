@@ -33,12 +33,7 @@ extension SQLStore: ListeningHistoryStore {
     public func forEachHistoryEntry(_ query: HistoryQuery, _ body: (HistoryEntry) throws -> Void) throws {
         var conditions: [SQLStatement] = []
         if let since = query.since { conditions.append("h.played_at >= \(since)") }
-        switch query.user {
-        case .everyone: break
-        case .owner: conditions.append("h.user_name IS NULL")
-        case .ownerAccount(let name): conditions.append("(h.user_name IS NULL OR h.user_name = \(name))")
-        case .named(let name): conditions.append("h.user_name = \(name)")
-        }
+        if let whose = Self.userCondition(query.user, table: "h") { conditions.append(whose) }
         if let kind = query.kind { conditions.append("h.kind = \(kind.rawValue)") }
         var sql: SQLStatement = """
             SELECT h.id, h.item_id, h.kind, h.played_at, h.heard, h.front, h.user_name, i."title", i."artist", i."albumTitle", i.path
@@ -55,6 +50,40 @@ extension SQLStore: ListeningHistoryStore {
                 try body(HistoryEntry(id: row.int64(0) ?? 0, listen: listen, title: row.text(7), artist: row.text(8),
                                       albumTitle: row.text(9), path: row.path(10)))
             }
+        }
+    }
+
+    public func listenedAlongside(_ itemIDs: [Int64], user: HistoryQuery.UserFilter, window: TimeInterval) throws -> [Int64: CoListening] {
+        guard !itemIDs.isEmpty, window.isFinite, window >= 0 else { return [:] }
+        let seeds = SQLStatement(raw: Set(itemIDs).sorted().map(String.init).joined(separator: ", "))
+        let mine = Self.userCondition(user, table: "s") ?? "1 = 1"
+        // The same listener: both rows of one named user, or both of the owner's CLI and MPD plays (no name).
+        let sql: SQLStatement = """
+            SELECT o.item_id, COUNT(DISTINCT CASE WHEN \(mine) THEN s.id END), COUNT(DISTINCT CASE WHEN \(mine) THEN NULL ELSE s.id END)
+            FROM history s JOIN history o
+              ON o.played_at BETWEEN s.played_at - \(window) AND s.played_at + \(window)
+             AND o.kind = 'play' AND o.item_id NOT IN (\(seeds))
+             AND (o.user_name = s.user_name OR (o.user_name IS NULL AND s.user_name IS NULL))
+            WHERE s.id IN (SELECT id FROM history WHERE item_id IN (\(seeds)) AND kind = 'play' ORDER BY played_at DESC LIMIT 500)
+            GROUP BY o.item_id
+            """
+        var found: [Int64: CoListening] = [:]
+        try read { x in
+            try x.forEachRow(sql) { row in
+                guard let id = row.int64(0) else { return }
+                found[id] = CoListening(mine: Int(row.int64(1) ?? 0), others: Int(row.int64(2) ?? 0))
+            }
+        }
+        return found
+    }
+
+    /// Whose rows of `history` (aliased `table`) a filter selects; nil for everyone's.
+    static func userCondition(_ filter: HistoryQuery.UserFilter, table: String) -> SQLStatement? {
+        switch filter {
+        case .everyone: nil
+        case .owner: "\(raw: table).user_name IS NULL"
+        case .ownerAccount(let name): "(\(raw: table).user_name IS NULL OR \(raw: table).user_name = \(name))"
+        case .named(let name): "\(raw: table).user_name = \(name)"
         }
     }
 
