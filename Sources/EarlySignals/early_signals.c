@@ -12,6 +12,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <errno.h>
 
 static volatile sig_atomic_t stop_requested = 0;
 static volatile sig_atomic_t finishing = 0;
@@ -70,3 +71,36 @@ static int first_argument_is(const char *command) {
 __attribute__((constructor)) static void install_for_scan(void) {
     if (first_argument_is("scan") || first_argument_is("watch")) mlib_install_stop_handler();
 }
+
+// How `mlib serve` and `mlib play` hear SIGINT/SIGTERM: a plain C handler that writes the signal's number to
+// a pipe, whose read end the Swift side waits on (`TerminationSignals`). Not a Dispatch signal source: on
+// Linux such a source reads a signalfd, which only sees a signal blocked in the thread it is delivered
+// to, while the signal itself was set to SIG_IGN; a process-directed SIGTERM that the kernel gave to a
+// thread not blocking it (the main thread, parked in dispatch_main) was discarded as ignored, and `mlib
+// serve` never stopped (a test's `stop()` waited forever, twice). A handler runs in whichever thread
+// receives the signal, so none is lost.
+static int signal_pipe[2] = {-1, -1};
+
+static void on_signal_to_pipe(int signo) {
+    int saved = errno;
+    unsigned char number = (unsigned char)signo;
+    ssize_t ignored = write(signal_pipe[1], &number, 1);
+    (void)ignored;
+    errno = saved;
+}
+
+int mlib_signal_pipe_install(int signo) {
+    if (signal_pipe[0] < 0 && pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        signal_pipe[0] = signal_pipe[1] = -1;
+        return -1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal_to_pipe;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(signo, &action, NULL) != 0) return -1;
+    return signal_pipe[0];
+}
+
+void mlib_signal_pipe_remove(int signo) { signal(signo, SIG_DFL); }

@@ -48,11 +48,9 @@ final class PlaySession: @unchecked Sendable {
             terminal.readKeys { key in feed.yield(.key(key)); return key != .quit }
         }
         // ^C without a terminal in raw mode: stop cleanly (a WAV file still gets its header).
-        signal(SIGINT, SIG_IGN)
-        let interruptSource = DispatchSource.makeSignalSource(signal: SIGINT)
-        interruptSource.setEventHandler { feed.yield(.interrupt) }
-        interruptSource.resume()
-        defer { interruptSource.cancel() }
+        let interrupts = TerminationSignals([SIGINT])
+        let interruptWatch = Task { await interrupts.wait(); feed.yield(.interrupt) }
+        defer { interruptWatch.cancel(); interrupts.cancel() }
         let ticker = terminal.map { _ in
             Task {
                 while !Task.isCancelled {

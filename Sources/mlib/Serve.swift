@@ -235,33 +235,4 @@ struct Serve: AsyncParsableCommand {
         try? player.close()
         await api?.stop()
     }
-
-    /// SIGINT and SIGTERM, caught (not acted on as signals: they stop the server cleanly instead of killing
-    /// it mid-write) from the moment this is made: `run` makes it before it starts a server, so a signal
-    /// sent as soon as the "serving" line is out is never lost. (Made where the server waits, a SIGTERM
-    /// that came between `SIG_IGN` and its source's `resume()` was ignored for good, and the process
-    /// served on: a test's `stop()` waited forever, seen once in a fresh-clone CI run.)
-    final class TerminationSignals {
-        private let sources: [any DispatchSourceSignal]
-        private let stream: AsyncStream<Int32>
-
-        init() {
-            let (stream, continuation) = AsyncStream<Int32>.makeStream()
-            self.stream = stream
-            sources = [SIGINT, SIGTERM].map { number in
-                let source = DispatchSource.makeSignalSource(signal: number)
-                source.setEventHandler { continuation.yield(number) }
-                source.resume()
-                // After the source is listening: one that comes before this line still ends the process.
-                signal(number, SIG_IGN)
-                return source
-            }
-        }
-
-        /// Returns at the first signal (at once if one came already).
-        func wait() async {
-            for await _ in stream { break }
-            sources.forEach { $0.cancel() }
-        }
-    }
 }

@@ -192,6 +192,27 @@ import TestSupport
         }
     }
 
+    /// `mlib play` stops cleanly on Ctrl-C (status 130, the sink closed), each of ten times: its SIGINT is
+    /// caught by a C handler (`TerminationSignals`), not a Dispatch signal source, which on Linux lost a
+    /// signal the kernel gave to a thread not blocking it (`mlib serve` hung that way on SIGTERM).
+    @Test func playStopsOnCtrlCEveryTime() throws {
+        let long = dir.appendingPathComponent("long.flac").path
+        let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=60", "-c:a", "flac", long])
+        try #require(made.status == 0, "\(made.stderr)")
+        for round in 1...10 {
+            let p = try SpawnedProcess(CLI.binary.path, ["play", "--files", long, "--sink", "null", "--library", library])
+            usleep(useconds_t(300_000 + round * 50_000))   // playing (in real time: 60 s) by then
+            kill(p.processIdentifier, SIGINT)
+            let stopBy = Date().addingTimeInterval(10)
+            while p.isRunning && Date() < stopBy { usleep(20_000) }
+            let hung = p.isRunning
+            if hung { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+            #expect(!hung && p.terminationReason == .exit && p.terminationStatus == 130,
+                    "round \(round): \(hung ? "still playing 10 s after SIGINT" : "\(p.terminationReason) \(p.terminationStatus)")")
+        }
+    }
+
     // MARK: smart playlists keep --ignore-articles
 
     @Test func smartPlaylistsKeepIgnoreArticles() throws {

@@ -15,4 +15,11 @@ int mlib_stop_wake_fd(void);
 /// arrived (exit 130 then); from now on a signal ends the process at once with status 130.
 int mlib_finishing(void);
 
+/// Installs a handler for `signo` that writes its number (one byte) to a non-blocking pipe, and returns the
+/// pipe's read end (the same for every signal; -1 on failure). For `mlib serve` and `mlib play`.
+int mlib_signal_pipe_install(int signo);
+
+/// Gives `signo` back its default action.
+void mlib_signal_pipe_remove(int signo);
+
 #endif
