@@ -84,7 +84,9 @@ extension Call {
         node.set("scrobblingEnabled", true)
         node.set("adminRole", account.isAdmin)
         for role in ["settingsRole", "downloadRole", "playlistRole", "coverArtRole", "streamRole"] { node.set(role, true) }
-        for role in ["uploadRole", "commentRole", "podcastRole", "jukeboxRole", "shareRole", "videoConversionRole"] { node.set(role, false) }
+        // The jukebox is the server's one player: admins drive it, when there is one (`mlib serve` without --no-mpd).
+        node.set("jukeboxRole", account.isAdmin && server.jukebox.withLock { $0 != nil })
+        for role in ["uploadRole", "commentRole", "podcastRole", "shareRole", "videoConversionRole"] { node.set(role, false) }
         node.set("folder", ints: Array(server.view.snapshot.roots.indices))
         return node
     }

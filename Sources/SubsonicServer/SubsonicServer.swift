@@ -7,6 +7,7 @@ import MediaIndex
 import MediaModel
 import NIOCore
 import NIOPosix
+import Playback
 import Synchronization
 
 /// How `mlib serve --http` listens and what it allows.
@@ -63,6 +64,8 @@ public final class SubsonicServer: Sendable {
     let covers: CoverCache
     let nowPlaying = NowPlayingBoard()
     let state = Mutex(State())
+    /// The player `jukeboxControl` drives (`attach(jukebox:)`): the MPD server's, when `mlib serve` runs both.
+    let jukebox = Mutex<(any Jukebox)?>(nil)
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
     /// This server's watching of the view (a shared view goes on for the other front when this one stops).
     private let watching = Mutex<LiveView.Watch?>(nil)
@@ -157,6 +160,9 @@ public final class SubsonicServer: Sendable {
 
     /// The TCP port bound (useful with port 0).
     public var boundPort: Int? { running.withLock { $0.port } }
+
+    /// Lets admins drive `jukebox` through `jukeboxControl` (without one, the call answers error 0: no player).
+    public func attach(jukebox player: any Jukebox) { jukebox.withLock { $0 = player } }
 
     public func stop() async {
         if let watch = watching.withLock({ $0 }) { view.stop(watch) }
@@ -294,6 +300,7 @@ struct Call {
         case "getSimilarSongs": return .nodes([try await similarSongs(id3: false)])
         case "getSimilarSongs2": return .nodes([try await similarSongs(id3: true)])
         case "getNowPlaying": return .nodes([try await nowPlaying()])
+        case "jukeboxControl": return .nodes([try await jukeboxControl()])
         case "reportPlayback": return .nodes(try await reportPlayback())
         case "search": return .nodes([try await search()])
         case "search2": return .nodes([try await search2()])

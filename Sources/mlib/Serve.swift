@@ -227,6 +227,8 @@ struct Serve: AsyncParsableCommand {
             try? player.close()
             throw CLIError.input("cannot listen on \(noTcp ? socket! : "\(bind):\(port)"): \(error)")
         }
+        // One player: the API's jukebox drives the MPD server's queue.
+        api?.attach(jukebox: server)
         let listening = [noTcp ? nil : "\(bind):\(server.boundPort ?? port)", socket].compactMap { $0 }
         printError("serving MPD protocol \(MPDServer.protocolVersion) on \(listening.joined(separator: " and "))")
 

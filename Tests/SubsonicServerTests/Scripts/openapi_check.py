@@ -57,8 +57,9 @@ class Caller:
         if not condition:
             self.fail(message)
 
-    def call(self, method, auth=None, client=None, **params):
-        """`auth` replaces the token (e.g. {"apiKey": …}); returns the inside of subsonic-response."""
+    def call(self, method, auth=None, client=None, as_validated=None, **params):
+        """`auth` replaces the token (e.g. {"apiKey": …}); returns the inside of subsonic-response.
+        `as_validated`, for a known defect of the OpenAPI description only, gives the copy that is validated."""
         salt = "5a17"
         query = auth or {"u": self.user, "t": hashlib.md5((self.password + salt).encode()).hexdigest(), "s": salt}
         query = dict(query, v=self.version, c=client or self.client, f="json", **{k: v for k, v in params.items() if v is not None})
@@ -70,7 +71,7 @@ class Caller:
             status, body = error.code, error.read()
         self.expect(status == 200, f"{method} {params}: HTTP {status} {body[:300]}")
         document = json.loads(body)
-        problem = self.validator.problem(method, document)
+        problem = self.validator.problem(method, as_validated(document) if as_validated else document)
         self.expect(problem is None, problem)
         inside = document["subsonic-response"]
         self.expect(inside["status"] == "ok", f"{method} {params}: {inside.get('error')}")
