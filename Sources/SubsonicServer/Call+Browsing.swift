@@ -236,6 +236,16 @@ extension Call {
         return node
     }
 
+    /// `getVideos`: every video item of the library (a video stream, the `video` slot), in path order.
+    func videos() async throws -> Node {
+        let catalog = server.catalog
+        let marks = try await marks()
+        var node = Node("videos")
+        node.add(list: "video", (0..<Int32(catalog.view.count)).filter { catalog.value($0, Catalog.Slot.video) != nil }
+            .map { songNode($0, catalog, marks, name: "video") })
+        return node
+    }
+
     func genres() -> Node {
         let catalog = server.catalog
         var node = Node("genres")

@@ -301,6 +301,13 @@ struct Call {
         case "getSimilarSongs2": return .nodes([try await similarSongs(id3: true)])
         case "getNowPlaying": return .nodes([try await nowPlaying()])
         case "jukeboxControl": return .nodes([try await jukeboxControl()])
+        case "getVideos": return .nodes([try await videos()])
+        // What mlib keeps none of, listed as empty (clients open these pages at start): podcasts (mlib follows no
+        // feeds), internet radio stations and shares (none can be made yet: their create calls are unknown).
+        case "getPodcasts": return .nodes([Node("podcasts")])
+        case "getNewestPodcasts": return .nodes([Node("newestPodcasts")])
+        case "getInternetRadioStations": return .nodes([Node("internetRadioStations")])
+        case "getShares": return .nodes([Node("shares")])
         case "reportPlayback": return .nodes(try await reportPlayback())
         case "search": return .nodes([try await search()])
         case "search2": return .nodes([try await search2()])

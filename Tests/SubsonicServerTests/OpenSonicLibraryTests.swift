@@ -18,8 +18,9 @@ struct OpenSonicLibraryTests {
 
     static let notYetAnswered: Set<String> = [
         "get_lyrics", "get_lyrics_by_song_id", "get_bookmarks", "create_bookmark", "delete_bookmark", "get_play_queue_by_index",
-        "save_play_queue_by_index", "get_internet_radio_stations", "get_shares", "get_podcasts", "get_newest_podcasts",
-        "get_avatar", "get_videos", "jukebox_control", "get_chat_messages",
+        "save_play_queue_by_index", "get_avatar", "get_chat_messages",
+        // The sweep serves with --no-mpd: no player, so no jukebox (JukeboxTests drives one).
+        "jukebox_control",
     ]
     static let clientBugs: Set<String> = ["get_music_folders"]
 
