@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MediaDecode
 import MediaModel
 
 /// Reads one file into a `ProbeResult`.
@@ -96,6 +97,13 @@ public enum MediaProbe {
             streams[i].channels = adif.channels ?? streams[i].channels
             streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
         }
+        // Musepack SV8: FFmpeg counts whole blocks, rounded down (5.016 s of a 5.232 s stream); the stream
+        // header's samples less its leading silence are the length (MusepackSV8Header).
+        if container.formatName == "mpc8", let i = streams.firstIndex(where: { $0.kind == .audio }),
+           let sv8 = MusepackSV8Header.parse(file.bytes(at: FormatSniffer.audioStart(file), count: 256)) {
+            duration = sv8.duration
+            streams[i].duration = sv8.duration
+        }
         // ADTS AAC: FFmpeg estimates the length from the first frames' bit rate; the frames can be counted.
         if container.formatName == "aac", let i = streams.firstIndex(where: { $0.kind == .audio }),
            let adts = ADTSStream.count(file, from: FormatSniffer.audioStart(file), to: facts.size - NativeReading.trailingTagBytes(file)),
@@ -123,6 +131,7 @@ public enum MediaProbe {
         // Cut files FFmpeg times by what is there (WAV by its size, Ogg by its last page) without a word: the
         // same signs the native readers see, and WAV's declared length, so the truncation rule holds here too.
         var declared: Double?
+        var indexed = false                     // the container's own index says how much is there
         if container.formatName == "wav" {
             let riff = NativeReading.read(file, container: "wav", codec: nil)
             damage += riff.damage
@@ -130,10 +139,13 @@ public enum MediaProbe {
         } else if container.formatName == "ogg", let (last, offset) = OggPage.last(in: file.tail),
                   offset + last.length < file.tail.count {
             damage.append("the file ends inside an Ogg page (truncated)")
-        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file), let header = duration {
-            damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
-            declared = header
-            duration = header * Double(whole) / Double(packets)
+        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file) {
+            indexed = true
+            if whole < packets, let header = duration {
+                damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
+                declared = header
+                duration = header * Double(whole) / Double(packets)
+            }
         }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
@@ -148,7 +160,7 @@ public enum MediaProbe {
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags,
                                container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.read(file) : []],
-                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
+                        damage: damage, sizeCheck: !indexed, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
                         declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }
 
@@ -173,7 +185,7 @@ public enum MediaProbe {
         audio.channels = channels
         audio.duration = duration
         audio.bitRate = native.audioBitRate
-        if known.codec == "flac" { audio.undecodable = FFmpegReader.flacUndecodable(bits: tagLib.bitsPerSample ?? 0) }
+        if known.codec == "flac" { audio.undecodable = DecoderLimits.flac(bits: tagLib.bitsPerSample ?? 0) }
         var damage = native.damage + extra
         if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
         if tagLib.readByStructure, damage.isEmpty { damage.append("TagLib refused the metadata blocks; read by their structure (damaged)") }
