@@ -122,6 +122,15 @@ public enum MediaProbe {
         }
         var damage: [String] = []
         if !isUsable(primaryAudio(streams)) && !isUsable(streams.first { $0.kind == .video && !$0.isAttachedPicture }) {
+            // An MP4 or Matroska file of text alone (a subtitle track): a media container with its length and
+            // tags, which nothing here plays (ProbeResult.undecodableReason); nothing is missing from it.
+            if !streams.isEmpty, streams.allSatisfy({ $0.kind == .subtitle }), duration != nil,
+               container.formatName.hasPrefix("mov,") || container.formatName.hasPrefix("matroska") {
+                return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
+                                duration: duration, bitRate: nil, streams: streams, tagLib: tagLib,
+                                tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags], damage: [],
+                                sizeCheck: false, chapters: container.chapters, averageBitRate: false)
+            }
             let refusal = ProbeError.notMedia(path, reason: "no readable audio or video stream (\(container.formatName))")
             guard let result = withoutFFmpeg(file, known: known, refusal: refusal) else { throw refusal }
             return result
