@@ -71,6 +71,13 @@ extension ReadingRoundThreeFiles {
         _ = try ffmpeg(dir, "released.mka", seconds: 1, ["-c:a", "libvorbis", "-metadata", "title=Released",
                                                          "-metadata", "DATE_RELEASED=2003-05-17"])
         made.append(Made(name: "released.mka", decodable: true, title: "Released", seconds: 1, releaseDate: "2003-05-17"))
+        // Text alone in an MP4 (a subtitle track): a media file, not decodable.
+        let srt = scratch.appendingPathComponent("words.srt")
+        try "1\n00:00:00,000 --> 00:00:02,000\nHello\n".write(to: srt, atomically: true, encoding: .utf8)
+        let t = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-i", srt.path, "-c:s", "mov_text",
+                                                                        "-metadata", "title=Words", dir.appendingPathComponent("text.mp4").path])
+        guard t.status == 0 else { throw TestFailure("ffmpeg could not make a text MP4: \(t.stderr)") }
+        made.append(Made(name: "text.mp4", decodable: false, title: "Words", seconds: 2))
         // Theora in Ogg, with Vorbis.
         let p = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=d=2:s=160x120:r=25",
                                                                         "-f", "lavfi", "-i", "sine=d=2:r=44100", "-c:a", "libvorbis", "-c:v", "libtheora",
