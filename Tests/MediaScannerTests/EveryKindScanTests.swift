@@ -7,9 +7,9 @@ import Testing
 import TestSupport
 
 /// Issue 49's "Done when": a scan of a folder holding one file of every kind the issue names indexes them
-/// all, on both stores: no failures, the undecodable ones (AC-4, MPEG-H, 32-bit FLAC in FFmpeg 5.1) as
-/// `decodable: false` (and an MP4 of a subtitle track alone), each with the title, length and date the probe tests hold it to. The files are made
-/// here (`ReadingRoundThreeFiles.everyKind`), none checked in.
+/// all, on both stores: no failures, the undecodable ones (AC-4, MPEG-H, 32-bit FLAC in FFmpeg 5.1, an MP4
+/// of a subtitle track alone) as `decodable: false`, each with the title, length and date the probe tests
+/// hold it to. The files are made here (`ReadingRoundThreeFiles.everyKind`), none checked in.
 struct EveryKindScanTests {
     @Test(.enabled(if: UndecodableMedia.ffmpeg != nil, "ffmpeg is not installed"), arguments: Store.available)
     func aScanOfOneFileOfEveryKindIndexesThemAll(_ store: Store) async throws {
