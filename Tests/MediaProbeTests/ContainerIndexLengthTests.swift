@@ -58,4 +58,26 @@ struct ContainerIndexLengthTests {
             #expect(!r.isPartial, "\(detail): \(r.warnings)")
         }
     }
+
+    /// A Musepack file with an ID3v2 tag in front ("Baz artist"), an APEv2 tag ("Foo artist") and an ID3v1 tag
+    /// ("Bar artist") at the end, as lofty's test assets have them (issue 49: "mlib reads Foo artist and mutagen
+    /// Baz artist, check which tag wins"). The APEv2 tag is a Musepack file's own (TagLib reads it, lofty calls
+    /// it the primary tag); mutagen takes a file that starts with "ID3" for an MP3 (on this file it finds no
+    /// MPEG frame), ffprobe shows the ID3v2 tag. The stream header is found after the ID3v2 tag. Before: the
+    /// same tags, 5.016 s.
+    @Test func aMusepackFileTakesItsAPEv2TagAndFindsItsHeaderAfterAnID3v2Tag() throws {
+        let dir = try ReadingRoundThreeFiles.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("tagged.mpc")
+        let bytes = ReadingRoundThreeFiles.id3v24([("TIT2", "Title ID3v2"), ("TPE1", "Baz artist")])
+            + ReadingRoundThreeFiles.musepackSV8(samples: 230_731, silence: 0)
+            + ReadingRoundThreeFiles.apeTag([("Title", "Title APE"), ("Artist", "Foo artist")])
+            + ReadingRoundThreeFiles.id3v1(title: "Title v1", artist: "Bar artist", album: "", year: "")
+        try Data(bytes).write(to: url)
+        for detail in ReadingRoundThreeTests.details {
+            let r = try MediaProbe.probe(MediaPath(url.path), detail: detail)
+            #expect(r.item.artist == "Foo artist" && r.item.title == "Title APE", "\(detail): \(r.item.artist ?? "none"), \(r.item.title ?? "none")")
+            #expect(abs(r.item.playbackDuration - 230_731.0 / 44100) < 0.001, "\(detail): \(r.item.playbackDuration)")
+        }
+    }
 }

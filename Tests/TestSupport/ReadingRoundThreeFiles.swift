@@ -161,6 +161,27 @@ public enum ReadingRoundThreeFiles {
         return Array("ID3".utf8) + [3, 0, 0x40] + [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)] + body
     }
 
+    /// An ID3v2.4 tag of UTF-8 text frames (`frames`: id, text), written byte by byte.
+    public static func id3v24(_ frames: [(String, String)]) -> [UInt8] {
+        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
+        let body = frames.flatMap { id, text in
+            let content = [UInt8(3)] + Array(text.utf8)
+            return Array(id.utf8) + syncsafe(content.count) + [0, 0] + content
+        }
+        return Array("ID3".utf8) + [4, 0, 0] + syncsafe(body.count) + body
+    }
+
+    /// An APEv2 tag (items, then the 32-byte footer; no header), as Musepack and WavPack files end with.
+    public static func apeTag(_ items: [(String, String)]) -> [UInt8] {
+        var body: [UInt8] = []
+        for (key, value) in items {
+            body += le32(value.utf8.count) + le32(0)                    // value size, flags (UTF-8 text)
+            body += Array(key.utf8) + [0] + Array(value.utf8)
+        }
+        let counts: [UInt8] = le32(2000) + le32(body.count + 32) + le32(items.count) + le32(0)
+        return body + Array("APETAGEX".utf8) + counts + [UInt8](repeating: 0, count: 8)
+    }
+
     public static func id3v1(title: String, artist: String, album: String, year: String) -> [UInt8] {
         func field(_ s: String, _ n: Int) -> [UInt8] { Array(Array(s.utf8).prefix(n)) + [UInt8](repeating: 0, count: max(0, n - s.utf8.count)) }
         return Array("TAG".utf8) + field(title, 30) + field(artist, 30) + field(album, 30) + field(year, 4) + field("", 30) + [0xFF]
