@@ -86,6 +86,11 @@ public enum MediaProbe {
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
         var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        let moov = container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.moov(file) : nil
+        // An encrypted track (CENC): FFmpeg names its codec (aac) and, with no key, decodes nothing of it.
+        for (i, scheme) in MP4SampleEntries.protectionSchemes(moov: moov).enumerated() where i < streams.count {
+            if let scheme, streams[i].kind == .audio || streams[i].kind == .video { streams[i].undecodable = "encrypted (\(scheme))" }
+        }
         // Opus always decodes at 48 kHz (what ffprobe shows once it decodes, and the Ogg path shows); a
         // Matroska/WebM header holds the encoder's input rate (24 kHz…), which FFmpeg's header-only open reports.
         for i in streams.indices where streams[i].kind == .audio && streams[i].codec == "opus" { streams[i].sampleRate = 48000 }
@@ -168,7 +173,7 @@ public enum MediaProbe {
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags,
-                               container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.read(file) : []],
+                               ThreeGPPAssets.read(moov: moov)],
                         damage: damage, sizeCheck: !indexed, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
                         declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }
