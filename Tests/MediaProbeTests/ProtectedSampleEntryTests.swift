@@ -27,4 +27,23 @@ struct ProtectedSampleEntryTests {
             #expect(!r.isPartial, "\(detail): \(r.warnings)")
         }
     }
+
+    /// Dolby Vision AV1 (`dav1` + `dvvC`): FFmpeg 5.1 has no codec id for the fourcc; the file is read from its
+    /// container by the rule for every such codec. This read so on main already (session 15 tests it to hold it).
+    @Test(.enabled(if: UndecodableMedia.ffmpeg != nil, "ffmpeg is not installed"))
+    func aDolbyVisionAV1VideoIsReadAndNotDecodable() throws {
+        let dir = try ReadingRoundThreeFiles.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = try ReadingRoundThreeFiles.dolbyVisionAV1(dir)
+        for detail in ReadingRoundThreeTests.details {
+            let r = try MediaProbe.probe(MediaPath(url.path), detail: detail)
+            #expect(abs(r.item.playbackDuration - 0.4) < 0.01, "\(detail): \(r.item.playbackDuration)")
+            #expect(r.item.title == "Vision", "\(detail)")
+            #expect(r.streams.map(\.kind) == [.video] && r.streams.first?.codec == "dav1", "\(detail): \(r.streams)")
+            #expect(r.streams.first?.width == 64 && r.streams.first?.height == 64, "\(detail): \(r.streams)")
+            #expect(!r.isDecodable && r.undecodableReason == "this FFmpeg cannot decode dav1", "\(detail): \(r.undecodableReason ?? "decodable")")
+            #expect(r.item[.isDecodable] == .bool(false), "\(detail)")
+            #expect(!r.isPartial, "\(detail): \(r.warnings)")
+        }
+    }
 }

@@ -64,4 +64,27 @@ extension ReadingRoundThreeFiles {
         try Data(try patchingSampleEntry(b, from: "mp4a", to: "enca", appending: sinf)).write(to: url)
         return url
     }
+
+    /// A 0.4 s 64×64 AV1 video MP4 (25 fps, title "Vision", no audio) as Dolby Vision profile 10 is stored: its
+    /// `av01` entry renamed `dav1` holding a `dvvC` box (Dolby's 24-byte DOVIDecoderConfigurationRecord:
+    /// version 1.0, profile 10, level 1, RPU and base layer present). ffprobe 5.1 shows "none (dav1 /
+    /// 0x31766164)" with the DOVI record and decodes nothing. With no AV1 encoder in this ffmpeg, an MPEG-4
+    /// Part 2 video's `mp4v` entry is patched instead: the bytes behind the entry are not read either way.
+    public static func dolbyVisionAV1(_ dir: URL) throws -> URL {
+        let made = dir.appendingPathComponent("av1.mp4")
+        defer { try? FileManager.default.removeItem(at: made) }
+        var entry: String?
+        for (encoder, fourcc) in [("libsvtav1", "av01"), ("libaom-av1", "av01"), ("librav1e", "av01"), ("mpeg4", "mp4v")] {
+            let p = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-f", "lavfi",
+                                         "-i", "testsrc=s=64x64:d=0.4:r=25", "-c:v", encoder, "-metadata", "title=Vision", "-f", "mp4", made.path])
+            if p.status == 0 { entry = fourcc; break }
+        }
+        guard let entry else { throw TestFailure("ffmpeg could make no video MP4") }
+        let profile = 10, level = 1
+        let dvvC = box("dvvC", [1, 0, UInt8(profile << 1 | level >> 5), UInt8((level & 0x1F) << 3 | 0b101), 0]
+                       + [UInt8](repeating: 0, count: 19))
+        let url = dir.appendingPathComponent("dolby-vision.mp4")
+        try Data(try patchingSampleEntry([UInt8](try Data(contentsOf: made)), from: entry, to: "dav1", appending: dvvC)).write(to: url)
+        return url
+    }
 }
