@@ -78,6 +78,14 @@ extension ReadingRoundThreeFiles {
                                                                         "-metadata", "title=Words", dir.appendingPathComponent("text.mp4").path])
         guard t.status == 0 else { throw TestFailure("ffmpeg could not make a text MP4: \(t.stderr)") }
         made.append(Made(name: "text.mp4", decodable: false, title: "Words", seconds: 2))
+        // Sample entries no encoder here writes: a CENC-encrypted AAC track, Dolby Vision AV1; and an HEVC
+        // MP4 whose first frames carry an unknown SEI (ProtectedSampleEntryTests, HEVCUnknownSEITests).
+        _ = try cencEncryptedAAC(dir)
+        made.append(Made(name: "cenc.mp4", decodable: false, title: "Sealed", seconds: 0.76))
+        _ = try dolbyVisionAV1(dir)
+        made.append(Made(name: "dolby-vision.mp4", decodable: false, title: "Vision", seconds: 0.4))
+        _ = try hevcWithUnknownSEI(dir)
+        made.append(Made(name: "unknown-sei.mp4", decodable: true, title: "Unknown SEI", seconds: 0.44))
         // Theora in Ogg, with Vorbis.
         let p = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=d=2:s=160x120:r=25",
                                                                         "-f", "lavfi", "-i", "sine=d=2:r=44100", "-c:a", "libvorbis", "-c:v", "libtheora",
