@@ -92,12 +92,11 @@ public final class AudioDecoder<Sample: PCMSample> {
                 }
                 throw DecodeError(path: path, message: "no decodable audio stream")
             }
-            // FFmpeg before 6.1 (libavcodec 60) opens a 32-bit FLAC (libFLAC 1.4 writes them) and decodes none
-            // of its frames: said before anything is played, as MediaProbe marks such an item not decodable
-            // (`FFmpegReader.flacUndecodable`, the same rule and words).
+            // FFmpeg before 6.1 opens a 32-bit FLAC and decodes none of its frames: said before anything is
+            // played, by the rule MediaProbe marks such an item not decodable with (DecoderLimits).
             let par = stream.pointee.codecpar.pointee
-            if par.codec_id == AV_CODEC_ID_FLAC, par.bits_per_raw_sample > 24, LIBAVCODEC_VERSION_MAJOR < 60 {
-                throw DecodeError(path: path, message: "this FFmpeg cannot decode \(par.bits_per_raw_sample)-bit FLAC")
+            if par.codec_id == AV_CODEC_ID_FLAC, let reason = DecoderLimits.flac(bits: Int(par.bits_per_raw_sample)) {
+                throw DecodeError(path: path, message: reason)
             }
             streamIndex = index
             timeBase = av_q2d(stream.pointee.time_base)

@@ -199,12 +199,7 @@ struct FFmpegReader {
     /// has no decoder for (MPEG-H 3D audio, AC-4, IAMF…): the file is a media file all the same.
     private static func undecodable(_ par: AVCodecParameters, name: String) -> String? {
         if avcodec_find_decoder(par.codec_id) == nil { return "this FFmpeg cannot decode \(name)" }
-        return par.codec_id == AV_CODEC_ID_FLAC ? flacUndecodable(bits: Int(par.bits_per_raw_sample)) : nil
-    }
-
-    /// FFmpeg before 6.1 (libavcodec 60) reads 32-bit FLAC's headers but decodes none of its frames.
-    static func flacUndecodable(bits: Int) -> String? {
-        bits > 24 && LIBAVCODEC_VERSION_MAJOR < 60 ? "this FFmpeg cannot decode \(bits)-bit FLAC" : nil
+        return par.codec_id == AV_CODEC_ID_FLAC ? DecoderLimits.flac(bits: Int(par.bits_per_raw_sample)) : nil
     }
 
     /// A codec tag as its four characters, when they are printable ("mhm1", "ac-4"); nil otherwise.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MediaDecode
 import MediaModel
 
 /// Reads one file into a `ProbeResult`.
@@ -85,6 +86,11 @@ public enum MediaProbe {
         // TagLib's audio properties fill what FFmpeg's header-only open left unset.
         var duration = container.duration ?? tagLib?.lengthMs.map { Double($0) / 1000 }
         var streams = container.streams
+        let moov = container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.moov(file) : nil
+        // An encrypted track (CENC): FFmpeg names its codec (aac) and, with no key, decodes nothing of it.
+        for (i, scheme) in MP4SampleEntries.protectionSchemes(moov: moov).enumerated() where i < streams.count {
+            if let scheme, streams[i].kind == .audio || streams[i].kind == .video { streams[i].undecodable = "encrypted (\(scheme))" }
+        }
         // Opus always decodes at 48 kHz (what ffprobe shows once it decodes, and the Ogg path shows); a
         // Matroska/WebM header holds the encoder's input rate (24 kHz…), which FFmpeg's header-only open reports.
         for i in streams.indices where streams[i].kind == .audio && streams[i].codec == "opus" { streams[i].sampleRate = 48000 }
@@ -95,6 +101,13 @@ public enum MediaProbe {
             streams[i].sampleRate = adif.sampleRate ?? streams[i].sampleRate
             streams[i].channels = adif.channels ?? streams[i].channels
             streams[i].bitRate = adif.bitRate > 0 ? Int64(adif.bitRate) : streams[i].bitRate
+        }
+        // Musepack SV8: FFmpeg counts whole blocks, rounded down (5.016 s of a 5.232 s stream); the stream
+        // header's samples less its leading silence are the length (MusepackSV8Header).
+        if container.formatName == "mpc8", let i = streams.firstIndex(where: { $0.kind == .audio }),
+           let sv8 = MusepackSV8Header.parse(file.bytes(at: FormatSniffer.audioStart(file), count: 256)) {
+            duration = sv8.duration
+            streams[i].duration = sv8.duration
         }
         // ADTS AAC: FFmpeg estimates the length from the first frames' bit rate; the frames can be counted.
         if container.formatName == "aac", let i = streams.firstIndex(where: { $0.kind == .audio }),
@@ -114,6 +127,15 @@ public enum MediaProbe {
         }
         var damage: [String] = []
         if !isUsable(primaryAudio(streams)) && !isUsable(streams.first { $0.kind == .video && !$0.isAttachedPicture }) {
+            // An MP4 or Matroska file of text alone (a subtitle track): a media container with its length and
+            // tags, which nothing here plays (ProbeResult.undecodableReason); nothing is missing from it.
+            if !streams.isEmpty, streams.allSatisfy({ $0.kind == .subtitle }), duration != nil,
+               container.formatName.hasPrefix("mov,") || container.formatName.hasPrefix("matroska") {
+                return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
+                                duration: duration, bitRate: nil, streams: streams, tagLib: tagLib,
+                                tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags], damage: [],
+                                sizeCheck: false, chapters: container.chapters, averageBitRate: false)
+            }
             let refusal = ProbeError.notMedia(path, reason: "no readable audio or video stream (\(container.formatName))")
             guard let result = withoutFFmpeg(file, known: known, refusal: refusal) else { throw refusal }
             return result
@@ -123,6 +145,7 @@ public enum MediaProbe {
         // Cut files FFmpeg times by what is there (WAV by its size, Ogg by its last page) without a word: the
         // same signs the native readers see, and WAV's declared length, so the truncation rule holds here too.
         var declared: Double?
+        var indexed = false                     // the container's own index says how much is there
         if container.formatName == "wav" {
             let riff = NativeReading.read(file, container: "wav", codec: nil)
             damage += riff.damage
@@ -130,10 +153,13 @@ public enum MediaProbe {
         } else if container.formatName == "ogg", let (last, offset) = OggPage.last(in: file.tail),
                   offset + last.length < file.tail.count {
             damage.append("the file ends inside an Ogg page (truncated)")
-        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file), let header = duration {
-            damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
-            declared = header
-            duration = header * Double(whole) / Double(packets)
+        } else if container.formatName == "asf", let (whole, packets) = ASFPackets.present(file) {
+            indexed = true
+            if whole < packets, let header = duration {
+                damage.append("the file holds \(whole) of the \(packets) data packets its header declares (truncated)")
+                declared = header
+                duration = header * Double(whole) / Double(packets)
+            }
         }
         let audio = primaryAudio(streams)
         // An audio file's bit rate is its audio stream's (not the file average with the cover art in it); a
@@ -147,8 +173,8 @@ public enum MediaProbe {
         return assemble(path, facts, formatName: container.formatName, fileType: FileType.of(container, path: path),
                         duration: duration, bitRate: bitRate, streams: streams, tagLib: tagLib,
                         tags: [tagLib.map { TagMapping.canonicalTagLib($0.properties) } ?? [], ffTags,
-                               container.formatName.hasPrefix("mov,") ? ThreeGPPAssets.read(file) : []],
-                        damage: damage, sizeCheck: true, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
+                               ThreeGPPAssets.read(moov: moov)],
+                        damage: damage, sizeCheck: !indexed, chapters: container.chapters.isEmpty ? tagLib?.chapters ?? [] : container.chapters,
                         declaredDuration: declared, payloadBitRate: hasVideo ? streamsRate : nil)
     }
 
@@ -173,7 +199,7 @@ public enum MediaProbe {
         audio.channels = channels
         audio.duration = duration
         audio.bitRate = native.audioBitRate
-        if known.codec == "flac" { audio.undecodable = FFmpegReader.flacUndecodable(bits: tagLib.bitsPerSample ?? 0) }
+        if known.codec == "flac" { audio.undecodable = DecoderLimits.flac(bits: tagLib.bitsPerSample ?? 0) }
         var damage = native.damage + extra
         if native.pictureBlocks > tagLib.pictures.count { damage.append("a picture block is damaged") }
         if tagLib.readByStructure, damage.isEmpty { damage.append("TagLib refused the metadata blocks; read by their structure (damaged)") }

@@ -24,7 +24,9 @@ public struct ProbeResult: Sendable, Hashable {
     /// container's facts and tags are read.
     public var undecodableReason: String? {
         let playable = streams.first { $0.kind == .audio } ?? streams.first { $0.kind == .video && !$0.isAttachedPicture }
-        return playable?.undecodable
+        // Streams, but none to play (an MP4 of a subtitle track alone): nothing to decode.
+        guard let playable else { return streams.isEmpty ? nil : "no audio or video stream" }
+        return playable.undecodable
     }
     public var isDecodable: Bool { undecodableReason == nil }
 

@@ -9,24 +9,30 @@ enum ThreeGPPAssets {
     /// A `moov` larger than this is not read for its tags (a long video's sample tables).
     static let moovLimit: Int64 = 16 << 20
 
-    static func read(_ file: MediaFile) -> [(String, String)] {
+    /// - Parameter moov: the body of the file's `moov` box (`moov(_:)`).
+    static func read(moov: ArraySlice<UInt8>?) -> [(String, String)] {
+        guard let moov, let udta = child(moov, "udta") else { return [] }
+        return assets(udta)
+    }
+
+    /// The body of the file's `moov` box (nil: none among the first 64 top-level boxes, or one larger than
+    /// `moovLimit`). Read once per file, for these tags and for MP4SampleEntries.
+    static func moov(_ file: MediaFile) -> ArraySlice<UInt8>? {
         var at: Int64 = 0
         for _ in 0..<64 {                                        // top-level boxes: ftyp, mdat, moov, free…
             let h = file.bytes(at: at, count: 16)
-            guard h.count >= 8 else { return [] }
+            guard h.count >= 8 else { return nil }
             var size = be(h[0..<4]), header: Int64 = 8
             if size == 1, h.count == 16 { size = be(h[8..<16]); header = 16 }
             if size == 0 { size = file.facts.size - at }
-            guard size >= header else { return [] }
+            guard size >= header else { return nil }
             if h[4..<8].elementsEqual("moov".utf8) {
-                guard size <= moovLimit else { return [] }
-                let moov = file.bytes(at: at + header, count: Int(size - header))
-                guard let udta = child(moov[...], "udta") else { return [] }
-                return assets(udta)
+                guard size <= moovLimit else { return nil }
+                return file.bytes(at: at + header, count: Int(size - header))[...]
             }
             at += size
         }
-        return []
+        return nil
     }
 
     /// The body of the first child box named `name` of `b` (a box's body).

@@ -11,13 +11,7 @@ struct ScriptDigitDateTests {
     /// date to ASCII digits on saving), before an MP3 made by ffmpeg.
     static func mp3(_ dir: URL, date: String) throws -> URL {
         let audio = try ReadingRoundThreeFiles.ffmpeg(dir, "plain.mp3", seconds: 1, ["-c:a", "libmp3lame", "-id3v2_version", "0"])
-        func syncsafe(_ n: Int) -> [UInt8] { [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] }
-        func frame(_ id: String, _ text: String) -> [UInt8] {
-            let body = [UInt8(3)] + Array(text.utf8)
-            return Array(id.utf8) + syncsafe(body.count) + [0, 0] + body
-        }
-        let frames = frame("TIT2", "Arabic") + frame("TDRC", date)
-        let tag = Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames
+        let tag = ReadingRoundThreeFiles.id3v24([("TIT2", "Arabic"), ("TDRC", date)])
         let url = dir.appendingPathComponent("dated.mp3")
         try Data(tag + [UInt8](try Data(contentsOf: audio))).write(to: url)
         return url

@@ -5,6 +5,11 @@ import Foundation
 public enum UndecodableMedia {
     /// ffmpeg on PATH (nil: not installed, and the tests that need it say so).
     public static let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// `ffmpeg`, or the error a test that cannot do without it throws.
+    public static func requireFFmpeg() throws -> String {
+        guard let ffmpeg else { throw TestFailure("ffmpeg is not installed") }
+        return ffmpeg
+    }
     /// libFLAC's `flac` (1.4 writes 32-bit FLAC).
     public static let flac = ["/usr/bin/flac", "/usr/local/bin/flac"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
