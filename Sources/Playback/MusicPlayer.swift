@@ -291,6 +291,11 @@ public final class MusicPlayer: @unchecked Sendable {
                 servedSeek = seek
                 if token != naturalToken { sink.discardBuffered() }   // a user's jump: drop stale audio
                 do {
+                    // What the reader found undecodable (an encrypted track FFmpeg opens as AAC and then fails
+                    // on packet by packet) fails with the reader's reason, not with the decoder's damaged packets.
+                    if item[.isDecodable]?.bool == false {
+                        throw DecodeError(path: item.path.string, message: item[.undecodableReason]?.text ?? "not decodable")
+                    }
                     var opened = try AudioDecoder(path: item.path, output: sink.format)
                     // Play the file at its own rate and depth where the sink can switch (a device, a
                     // WAV file not yet written to), else converted to the sink's.

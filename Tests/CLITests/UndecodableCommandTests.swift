@@ -42,6 +42,17 @@ struct UndecodableCommandTests {
         }
     }
 
+    /// An encrypted (CENC) track, which FFmpeg opens as AAC and then fails on packet by packet: `play` says
+    /// what the reader found ("encrypted (cenc)"), not the decoder's "no decodable audio (37 damaged
+    /// packets)" it said before.
+    @Test func playSaysAnEncryptedTrackIsEncrypted() throws {
+        let folder = try FixtureFolder("play-encrypted", copying: [], as: [])
+        defer { folder.remove() }
+        let sealed = try ReadingRoundThreeFiles.cencEncryptedAAC(folder.music)
+        let r = try CLI.run(["play", "--files", sealed.path, "--sink", "null:fast"])
+        #expect(r.status == 1 && r.stderr.contains("encrypted (cenc)"), "\(r.status) \(r.stderr)")
+    }
+
     @Test func scanIndexesThemLsFindsThemAnalyzeSaysWhy() throws {
         let f = try Self.files("scan-undecodable")
         defer { f.folder.remove() }
