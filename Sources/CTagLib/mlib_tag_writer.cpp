@@ -655,6 +655,37 @@ void keepLegacyCoverArt(mlib_tw_file *h) {
     h->legacyCovers.clear();
 }
 
+// TagLib 1.13 takes an ID3v2.3 extended header's size for the whole header's, but v2.3's leaves out its own
+// 4 bytes (v2.4's counts them): it skipped 6 of the 10 bytes, found padding where the frames are, and a save
+// wrote the ID3v1 values into the tag (issue 46). So TagLib is shown the tag without that header: the frames
+// moved up, its bytes added to the padding, the flag cleared, the tag's length unchanged. That is how mutagen
+// saves such a tag; the header holds no field, only a CRC (which any edit would make wrong) and the padding's
+// size. An unsynchronised tag's header is unsynchronised too: left as it is (the check judges the result).
+void dropID3v23ExtendedHeader(OverlayStream &stream) {
+    stream.seek(0);
+    ByteVector header = stream.readBlock(10);
+    if (header.size() != 10 || !header.startsWith("ID3") || header[3] != 3) return;
+    const unsigned char flags = static_cast<unsigned char>(header[5]);
+    if (!(flags & 0x40) || (flags & 0x80)) return;
+    unsigned long size = 0;
+    for (int i = 6; i < 10; i++) {
+        const unsigned char b = static_cast<unsigned char>(header[i]);
+        if (b & 0x80) return;
+        size = size << 7 | b;
+    }
+    ByteVector body = stream.readBlock(size);
+    if (body.size() != size || size < 4) return;
+    const unsigned long extended = 4 + body.toUInt(0U, true);
+    if ((extended != 10 && extended != 14) || extended > size) return;
+    ByteVector shown = header;
+    shown[5] = static_cast<char>(flags & ~0x40);
+    shown.append(body.mid(static_cast<unsigned int>(extended)));
+    shown.append(ByteVector(static_cast<unsigned int>(extended), 0));
+    stream.seek(0);
+    stream.writeBlock(shown);
+    stream.seek(0);
+}
+
 const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
 
 }  // namespace
@@ -670,6 +701,7 @@ mlib_tw_file *mlib_tw_open(int fd, long long size, const char *name, const char 
             auto h = std::make_unique<mlib_tw_file>();
             h->stream = std::make_unique<OverlayStream>(fd, static_cast<long>(size), name);
             h->format = candidate;
+            if (candidate == "mpeg") dropID3v23ExtendedHeader(*h->stream);
             h->file = openAs(h->stream.get(), candidate);
             if (!h->file || !h->file->isValid() || h->stream->failed()) continue;
             // TagLib's MPEG parser is the lenient one: any bytes named .mp3 open "valid" (the others check

@@ -27,6 +27,19 @@ import TestSupport
         #expect(tags["metadata_block_picture"] == nil, "\(tags.keys.sorted())")
     }
 
+    /// An MP3 whose ID3v2.3 tag has an extended header, with an ID3v1 tag behind the audio holding other
+    /// values: TagLib 1.13 read no frames behind the header and the check refused the write (before it, the
+    /// edit replaced the v2 artist and album by the v1 values). mutagen writes it.
+    @Test func anID3v23ExtendedHeaderIsReadAndWritten() throws {
+        let path = try TagFixtures.extendedHeaderMP3(in: dir)
+        let audioStart = try Data(contentsOf: URL(fileURLWithPath: path)).count
+        try expectWritten(path)
+        let tags = try TagFixtures.mutagen(path)
+        #expect(tags["artist"] as? [String] == ["Interpret v2"], "\(tags)")
+        // Written in place: the audio has not moved.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == audioStart)
+    }
+
     /// A WavPack file whose APEv2 tag holds the date as `Date` (mutagen, foobar2000): TagLib's property map
     /// wrote it back as `YEAR`, removing the `Date` that mutagen and ffprobe read.
     @Test func aWavPackAPEDateIsNotRenamed() throws {
