@@ -752,6 +752,17 @@ int mlib_tw_apply(mlib_tw_file *file) {
         for (const auto &entry : file->properties) {
             if (file->freeform.count(entry.first)) freeformBefore[entry.first].append(String(entry.second, String::UTF8));
         }
+        // A WAV with both an ID3v2 chunk and RIFF INFO: TagLib's setProperties gives INFO the ID3v2 tag's
+        // whole map (INFO's own values replaced by ID3v2's, those ID3v2 lacks removed). INFO keeps what it
+        // holds; only the fields the edit changes are changed in it, below (issue 46).
+        RIFF::Info::Tag *info = nullptr;
+        PropertyMap infoBefore;
+        if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
+            if (file->hadInfo && file->hadID3v2) {
+                info = w->InfoTag();
+                infoBefore = info->properties();
+            }
+        }
         if (!applyChangedID3v2Frames(file, mapBefore, refused) && !applyChangedAPEItems(file, mapBefore, refused)) {
             PropertyMap forTagLib = file->pending;
             for (const auto &entry : file->freeform) forTagLib.erase(String(entry.first, String::UTF8));
@@ -760,6 +771,18 @@ int mlib_tw_apply(mlib_tw_file *file) {
         if (v1) v1Before->restoreUnasked(v1, mapBefore, file->pending);
         applyFreeform(file, freeformBefore, refused);
         applyASFTwins(file, mapBefore);
+        if (info) {
+            PropertyMap infoAfter = infoBefore;
+            for (const auto &entry : file->pending) {
+                if (mapBefore.contains(entry.first) && mapBefore[entry.first] == entry.second) continue;
+                if (entry.second.isEmpty()) infoAfter.erase(entry.first);
+                else infoAfter[entry.first] = entry.second;
+            }
+            for (const auto &entry : mapBefore) {
+                if (!file->pending.contains(entry.first)) infoAfter.erase(entry.first);
+            }
+            info->setProperties(infoAfter);   // what INFO cannot hold, the ID3v2 tag holds
+        }
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.
         if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {

@@ -1,3 +1,4 @@
+import Glibc
 import MediaDecode
 import MediaModel
 import MediaProbe
@@ -144,6 +145,21 @@ struct WriteCheck: Sendable {
         /// packets.
         static func after(_ path: MediaPath, _ before: Snapshot) -> Snapshot {
             Snapshot(path) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
+        }
+
+        /// The rewrite's copy (`.NAME.mlib-tag-TOKEN`) read as the file it will become, `original`: the
+        /// reader takes a file's type from its name where the content cannot say (an MP3 with junk before
+        /// its first frame is found only in a file named as MPEG audio; m4b beside m4a), so the copy is read
+        /// through a symbolic link in `$TMPDIR` named with the original's extension, removed right after.
+        /// Read under the copy's own name, an MP3 with junk before its audio lost its tag types and its
+        /// length, and the write was refused (issue 46).
+        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot) -> Snapshot {
+            let ext = original.fileExtension
+            guard !ext.isEmpty, copy.fileExtension != ext, let link = SymbolicName.make(to: copy, extension: ext) else {
+                return after(copy, before)
+            }
+            defer { _ = link.withCString(unlink) }
+            return after(link, before)
         }
 
         private init(_ path: MediaPath, coded: (MediaFile) -> CodedAudio?) {

@@ -7,9 +7,11 @@ import TestSupport
 /// shape a real tagger leaves, and `title=… comment=…` must now be written (not refused) with every other
 /// field mutagen and ffprobe read kept as it was.
 @Suite final class KeptFieldsTests: TagWorkspace {
-    func expectWritten(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    @discardableResult
+    func expectWritten(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TagFileReport {
         let report = try expectOnlyAsked(path, sourceLocation: sourceLocation)
         #expect([.inPlace, .rewritten].contains(report.outcome), "\(report.outcome): \(report.error ?? "")", sourceLocation: sourceLocation)
+        return report
     }
 
     /// An Ogg Vorbis file with a legacy `COVERART` field (base64, MIME in `COVERARTMIME`), as old taggers
@@ -38,6 +40,34 @@ import TestSupport
         #expect(tags["artist"] as? [String] == ["Interpret v2"], "\(tags)")
         // Written in place: the audio has not moved.
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == audioStart)
+    }
+
+    /// An MP3 with 100 kB of junk between its ID3v2 tag and its first frame (ExoPlayer's test data has
+    /// such files), whose tag outgrows its room: the rewrite's copy, read under its own name
+    /// (`.NAME.mlib-tag-TOKEN`), lost the junk-skipping that only a name of MPEG audio gets, and the check
+    /// refused the write (tag types, length and partial read "changed"). mutagen writes it.
+    @Test func anMP3WithJunkBeforeItsFirstFrameIsWritten() throws {
+        let path = try TagFixtures.junkPrefixMP3(in: dir)
+        let report = try expectWritten(path)
+        #expect(report.outcome == .rewritten, "\(report.outcome)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mlib-check-") } == [])
+    }
+
+    /// A WAV with both RIFF INFO (FFmpeg's) and an ID3v2 chunk (mutagen's) holding other values: TagLib's
+    /// setProperties gave INFO the ID3v2 tag's map, its own artist replaced and its date, genre, album
+    /// and track removed; the check refused the write. INFO now changes in the fields asked only.
+    @Test func aWAVsInfoAndID3KeepTheirOwnValues() throws {
+        let path = dir.appendingPathComponent("both.wav").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16le",
+                                                "-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "date=2001",
+                                                "-metadata", "genre=Rock", "-metadata", "album=Album", "-metadata", "track=1", path])
+        try #require(r.status == 0, "\(r.stderr)")
+        try TagFixtures.python("""
+            from mutagen.wave import WAVE
+            from mutagen.id3 import TIT2, TPE1, TDRC
+            f = WAVE(p); f.add_tags(); f.tags.add(TIT2(text=["Old"])); f.tags.add(TPE1(text=["Someone ID3"])); f.tags.add(TDRC(text=["2001-02-21"])); f.save()
+            """, path)
+        try expectWritten(path)
     }
 
     /// A WavPack file whose APEv2 tag holds the date as `Date` (mutagen, foobar2000): TagLib's property map

@@ -145,6 +145,26 @@ enum TagFixtures {
         return path
     }
 
+    /// An AIFF cut to two thirds, as an interrupted copy leaves it, its SSND chunk last: FFmpeg still reads
+    /// its audio, a write (which gives FORM its true size) would leave none. The check refuses it.
+    static func truncatedAIFF(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("truncated.aiff").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16be",
+                                                "-write_id3v2", "1", "-metadata", "title=Old", "-metadata", "artist=Someone", path])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg: \(r.stderr)") }
+        try python("""
+            import struct
+            d = open(p, "rb").read(); pos = 12; chunks = []
+            while pos + 8 <= len(d):
+                size = struct.unpack(">I", d[pos + 4:pos + 8])[0]
+                chunks.append((d[pos:pos + 4], d[pos:pos + 8 + size + (size & 1)])); pos += 8 + size + (size & 1)
+            body = b"AIFF" + b"".join(c for i, c in chunks if i != b"SSND") + b"".join(c for i, c in chunks if i == b"SSND")
+            whole = b"FORM" + struct.pack(">I", len(body)) + body
+            open(p, "wb").write(whole[:len(whole) * 2 // 3])
+            """, path)
+        return path
+    }
+
     struct FixtureError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 }
 
