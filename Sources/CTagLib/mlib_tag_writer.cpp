@@ -315,13 +315,61 @@ bool plainKey(const std::string &key) {
     });
 }
 
+// RIFF INFO's fields by property key. TagLib 1.13's INFO tag has no property map of its own: the generic one
+// goes through year() and track(), integers, so "1978-02-28" read and wrote back as "1978" and "5/8" as "5"
+// (issue 46). mlib reads and writes these fields as the text they hold.
+const std::pair<const char *, const char *> kInfoFields[] = {
+    {"TITLE", "INAM"}, {"ARTIST", "IART"}, {"ALBUM", "IPRD"}, {"COMMENT", "ICMT"},
+    {"GENRE", "IGNR"}, {"DATE", "ICRD"}, {"TRACKNUMBER", "IPRT"},
+};
+
+PropertyMap infoProperties(const RIFF::Info::Tag *info) {
+    PropertyMap map;
+    for (const auto &field : kInfoFields) {
+        String value = info->fieldText(field.second);
+        if (!value.isEmpty()) map.insert(field.first, StringList(value));
+    }
+    return map;
+}
+
+// INFO as it was (`before`), then each key whose values differ between `from` and `to` written there: set,
+// or removed when `to` has none. What INFO has no field for, or more values than its one, is returned.
+PropertyMap applyChangedInfoFields(RIFF::Info::Tag *info, const PropertyMap &before, const PropertyMap &from,
+                                   const PropertyMap &to) {
+    for (const auto &field : kInfoFields) {
+        if (before.contains(field.first)) info->setFieldText(field.second, before[field.first].front());
+        else info->removeField(field.second);
+    }
+    PropertyMap changed;
+    for (const auto &entry : to) {
+        if (!from.contains(entry.first) || !(from[entry.first] == entry.second)) changed.insert(entry.first, entry.second);
+    }
+    for (const auto &entry : from) {
+        if (!to.contains(entry.first)) changed.insert(entry.first, StringList());
+    }
+    PropertyMap refused;
+    for (const auto &entry : changed) {
+        const char *id = nullptr;
+        for (const auto &field : kInfoFields) {
+            if (entry.first == field.first) id = field.second;
+        }
+        if (!id || entry.second.size() > 1) {
+            if (!entry.second.isEmpty()) refused.insert(entry.first, entry.second);
+            continue;
+        }
+        if (entry.second.isEmpty()) info->removeField(id);
+        else info->setFieldText(id, entry.second.front());
+    }
+    return refused;
+}
+
 void loadProperties(mlib_tw_file *h) {
     h->properties.clear();
     // A WAV saved as RIFF INFO only (it had no ID3v2 chunk): what INFO holds. The file's map is the ID3v2
     // tag's once an edit filled it, though that tag is never saved, so a key INFO refused looked written
     // and the unchanged file was rewritten on every edit.
     auto *wav = dynamic_cast<RIFF::WAV::File *>(h->file.get());
-    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? wav->InfoTag()->properties() : h->file->properties();
+    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? infoProperties(wav->InfoTag()) : h->file->properties();
     for (const auto &entry : map) {
         std::string key = entry.first.to8Bit(true);
         for (const auto &value : entry.second) h->properties.emplace_back(key, value.to8Bit(true));
@@ -752,15 +800,16 @@ int mlib_tw_apply(mlib_tw_file *file) {
         for (const auto &entry : file->properties) {
             if (file->freeform.count(entry.first)) freeformBefore[entry.first].append(String(entry.second, String::UTF8));
         }
-        // A WAV with both an ID3v2 chunk and RIFF INFO: TagLib's setProperties gives INFO the ID3v2 tag's
-        // whole map (INFO's own values replaced by ID3v2's, those ID3v2 lacks removed). INFO keeps what it
-        // holds; only the fields the edit changes are changed in it, below (issue 46).
+        // A WAV with RIFF INFO: TagLib's setProperties gives INFO the ID3v2 tag's whole map when the file has
+        // both (INFO's own values replaced by ID3v2's, those ID3v2 lacks removed), and an integer year and
+        // track always. INFO keeps what it holds; only the fields the edit changes change in it, as text,
+        // below (issue 46).
         RIFF::Info::Tag *info = nullptr;
         PropertyMap infoBefore;
         if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
-            if (file->hadInfo && file->hadID3v2) {
+            if (file->hadInfo) {
                 info = w->InfoTag();
-                infoBefore = info->properties();
+                infoBefore = infoProperties(info);
             }
         }
         if (!applyChangedID3v2Frames(file, mapBefore, refused) && !applyChangedAPEItems(file, mapBefore, refused)) {
@@ -771,23 +820,13 @@ int mlib_tw_apply(mlib_tw_file *file) {
         if (v1) v1Before->restoreUnasked(v1, mapBefore, file->pending);
         applyFreeform(file, freeformBefore, refused);
         applyASFTwins(file, mapBefore);
-        if (info) {
-            PropertyMap infoAfter = infoBefore;
-            for (const auto &entry : file->pending) {
-                if (mapBefore.contains(entry.first) && mapBefore[entry.first] == entry.second) continue;
-                if (entry.second.isEmpty()) infoAfter.erase(entry.first);
-                else infoAfter[entry.first] = entry.second;
-            }
-            for (const auto &entry : mapBefore) {
-                if (!file->pending.contains(entry.first)) infoAfter.erase(entry.first);
-            }
-            info->setProperties(infoAfter);   // what INFO cannot hold, the ID3v2 tag holds
-        }
+        // The edit's changes: against the ID3v2 map the edit started from, or INFO's own for an INFO-only WAV.
+        // What INFO cannot hold is refused for an INFO-only WAV (it is lost), and held by ID3v2 otherwise.
+        PropertyMap infoRefused;
+        if (info) infoRefused = applyChangedInfoFields(info, infoBefore, file->hadID3v2 ? mapBefore : infoBefore, file->pending);
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.
-        if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
-            if (file->hadInfo && !file->hadID3v2) refused = w->InfoTag()->setProperties(file->pending);
-        }
+        if (info && !file->hadID3v2) refused = infoRefused;
         for (const auto &entry : refused) file->unsupported.push_back(entry.first.to8Bit(true));
         loadProperties(file);
     } catch (...) {

@@ -13,7 +13,8 @@ import MediaProbe
 /// - the tag-read properties the map does not show (media kind, artwork, tag rating), the same way;
 /// - what the container says: the streams (kind, codec, rate, channels, depth, size), the length (within
 ///   0.1 s or 0.5 %: a length estimated from the file size moves with the tag's size), partial or not,
-///   chapters, the tag types present (an ID3v2.2 tag written as 2.4 aside: TagLib cannot write 2.2);
+///   chapters, the tag types present (an ID3v2.2 tag written as 2.4 aside: TagLib cannot write 2.2; nor
+///   the tag a file without one gets from the edit);
 /// - the pictures (type, MIME type, size), unless the edit replaces or removes them;
 /// - the first 16 KiB of the audio payload (`AudioPayload`, the scanner's evidence of the same audio), and
 ///   every packet the demuxer hands a decoder (`AudioPacketDigest`): the same packets decode to the same
@@ -232,7 +233,9 @@ struct WriteCheck: Sendable {
         }
         if old.chapters != new.chapters { out.append("chapters: \(old.chapters.count) → \(new.chapters.count)") }
         let oldFormat = Self.tagTypes(old.tagFormat), newFormat = Self.tagTypes(new.tagFormat)
-        if oldFormat != newFormat, !(oldFormat.contains("ID3v2.2") && oldFormat.replacingOccurrences(of: "ID3v2.2", with: "ID3v2.4") == newFormat) {
+        // A file that had no tag gets one when the edit sets a field: that tag is what was asked.
+        if oldFormat != newFormat, !(oldFormat.isEmpty && !tagKeys.isEmpty),
+           !(oldFormat.contains("ID3v2.2") && oldFormat.replacingOccurrences(of: "ID3v2.2", with: "ID3v2.4") == newFormat) {
             out.append("tag types: \(Self.shown(old.tagFormat)) → \(Self.shown(new.tagFormat))")
         }
         return out
