@@ -15,7 +15,8 @@
 # padding (budget() below), and must still probe and decode. DIR is only read. Usage:
 # Benchmarks/tag-safety.sh DIR. Env: MLIB (the binary; default the debug build), OUT (default
 # bench-out/tag-safety), TITLE / COMMENT (the values written), JOBS (files read at once, default 2),
-# RESULT_NAME (the counts per format also go to Benchmarks/results/RESULT_NAME.json).
+# RESULT_NAME (the counts per format also go to Benchmarks/results/RESULT_NAME.json; CORPUS_NAME describes
+# DIR there).
 set -euo pipefail
 SOURCE=${1:?usage: tag-safety.sh DIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -180,5 +181,5 @@ for fmt, c in json.load(open(sys.argv[1]))["formats"].items():
     for tool in ("mlib", "mutagen"):
         print("%s.%s=%s" % (fmt, tool, "written %d / refused %d / damaged %d" % (c[tool + " written"], c[tool + " refused"], c[tool + " damaged"])))
 ' "$OUT/result.json")
-  python3 "$HERE/write-result.py" "$RESULT_NAME" "Benchmarks/tag-safety.sh $SOURCE" "$SOURCE" "${args[@]}"
+  python3 "$HERE/write-result.py" "$RESULT_NAME" "Benchmarks/tag-safety.sh $SOURCE" "${CORPUS_NAME:-$SOURCE}" "${args[@]}"
 fi
