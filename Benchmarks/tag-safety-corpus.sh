@@ -2,8 +2,9 @@
 # tag-safety-corpus.sh OUTDIR — makes the files of issue 46's damage cases (ffmpeg, mutagen and a few bytes
 # of Python; nothing downloaded) for Benchmarks/tag-safety.sh: ordinary files of every writable format
 # beside the shapes mlib's writes damaged (ID3v1-only values, TIPL, an APEv2 tag behind ID3v2 and ID3v1,
-# a Shift-JIS ID3v1, ID3v2.2, an extended header, unsynchronisation, junk before the first MP3 frame, a comment in DESCRIPTION, a legacy Ogg COVERART,
-# a large Vorbis cover, MP4 freeform items and media kind, moov after mdat, a fragmented MP4, WAV INFO,
+# a Shift-JIS ID3v1, ID3v2.2, extended headers (v2.3, v2.4), unsynchronisation (v2.2, v2.3, v2.4), junk before the first MP3 frame, a comment in DESCRIPTION, a legacy Ogg COVERART,
+# a 7 MiB Vorbis cover, MP4 freeform items and media kind, freeform items with moov after mdat, a
+# fragmented MP4, WAV with INFO, with ID3 and with both,
 # a truncated AIFF, a WMA with a flipped header bit, WavPack/APE with APEv2).
 set -euo pipefail
 OUT=${1:?usage: tag-safety-corpus.sh OUTDIR}
@@ -48,7 +49,7 @@ open(p, "wb").write(d[:tag] + junk + d[tag:])'
 # ID3v2 shapes mutagen does not write (made byte by byte): an ID3v2.2 tag; an ID3v2.3 tag with an extended
 # header, behind which an ID3v1 tag holds other values; an ID3v2.3 tag unsynchronised as a whole (a
 # picture with 0xFF bytes in it); an ID3v2.4 tag whose frames are unsynchronised each.
-for shape in v22 exthdr unsync unsync24; do
+for shape in v22 v22unsync exthdr exthdr24 unsync unsync24; do
   tone "id3-$shape.mp3" 3 505 -c:a libmp3lame -id3v2_version 0 -write_xing 1
 done
 py id3-v22.mp3 '
@@ -71,6 +72,24 @@ size = len(body); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >>
 def f(s, n): return s.encode("latin-1")[:n].ljust(n, b"\0")
 d = open(p, "rb").read()
 open(p, "wb").write(b"ID3\x03\x00\x40" + ss + body + d + b"TAG" + f("Old", 30) + f("Interpret v1", 30) + f("Album v1", 30) + b"1999" + f("", 28) + b"\0\x07" + bytes([17]))'
+py id3-v22unsync.mp3 '
+def frame(i, body): return i.encode() + len(body).to_bytes(3, "big") + body
+def text(s): return b"\0" + s.encode("latin-1") + b"\0"
+frames = frame("TT2", text("Old")) + frame("TP1", text("Someone")) + frame("TAL", text("Album")) \
+    + frame("PIC", b"\0JPG\x03\0" + b"\xff\xd8\xff\xe0" + bytes((i * 37) % 256 for i in range(3000)))
+body = frames.replace(b"\xff", b"\xff\x00") + bytes(512)
+size = len(body); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f])
+d = open(p, "rb").read(); open(p, "wb").write(b"ID3\x02\x00\x80" + ss + body + d)'
+py id3-exthdr24.mp3 '
+def syncsafe(n): return bytes([(n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f])
+def frame(i, body): return i.encode() + syncsafe(len(body)) + b"\0\0" + body
+def text(s): return b"\3" + s.encode()
+frames = frame("TIT2", text("Old")) + frame("TPE1", text("Interpret v2")) + frame("TALB", text("Album v2")) + frame("TDRC", text("2002")) \
+    + frame("TRCK", text("2")) + frame("TPOS", text("1/2"))
+body = syncsafe(6) + b"\x01\x00" + frames + bytes(512)
+def f(s, n): return s.encode("latin-1")[:n].ljust(n, b"\0")
+d = open(p, "rb").read()
+open(p, "wb").write(b"ID3\x04\x00\x40" + syncsafe(len(body)) + body + d + b"TAG" + f("Old", 30) + f("Interpret v1", 30) + f("Album v1", 30) + b"1999" + f("", 28) + b"\0\x07" + bytes([17]))'
 py id3-unsync.mp3 '
 def frame(i, body): return i.encode() + len(body).to_bytes(4, "big") + b"\0\0" + body
 def text(s): return b"\0" + s.encode("latin-1")
@@ -106,7 +125,7 @@ f = mutagen.File(p); f["COVERART"] = [base64.b64encode(png).decode()]; f["COVERA
 tone bigcover.ogg 3 550 -c:a libvorbis "${tags[@]}"
 py bigcover.ogg 'import mutagen, base64
 from mutagen.flac import Picture
-pic = Picture(); pic.type = 3; pic.mime = "image/jpeg"; pic.data = b"\xff\xd8\xff\xe0" + bytes((i * 13) % 256 for i in range(2000000))
+pic = Picture(); pic.type = 3; pic.mime = "image/jpeg"; pic.data = b"\xff\xd8\xff\xe0" + bytes((i * 13 + i // 4099) % 256 for i in range(7 * 1024 * 1024))
 f = mutagen.File(p); f["METADATA_BLOCK_PICTURE"] = [base64.b64encode(pic.write()).decode()]; f.save()'
 tone plain.flac 3 560 -c:a flac "${tags[@]}"
 
@@ -115,6 +134,11 @@ tone freeform.m4a 3 580 -c:a aac -movflags +faststart "${tags[@]}"
 py freeform.m4a 'from mutagen.mp4 import MP4, MP4FreeForm
 f = MP4(p); f["----:com.apple.iTunes:tool"] = [MP4FreeForm(b"mlib tag-safety tool")]; f["----:com.apple.iTunes:MOOD"] = [MP4FreeForm(b"calm")]
 f["stik"] = [1]; f["hdvd"] = [2]; f["\xa9too"] = ["Encoder X"]; f.save()'
+tone freeform-tail.m4a 3 585 -c:a aac "${tags[@]}"
+py freeform-tail.m4a 'from mutagen.mp4 import MP4, MP4FreeForm
+d = open(p, "rb").read(); assert d.index(b"mdat") < d.index(b"moov"), "moov is not after mdat"
+f = MP4(p); f["----:com.apple.iTunes:tool"] = [MP4FreeForm(b"mlib tag-safety tool")]; f["----:com.apple.iTunes:MOOD"] = [MP4FreeForm(b"calm")]; f.save()
+d = open(p, "rb").read(); assert d.index(b"mdat") < d.index(b"moov"), "mutagen moved moov"'
 tone fragmented.m4a 3 590 -c:a aac -movflags frag_keyframe+empty_moov "${tags[@]}"
 
 tone info.wav 3 600 -c:a pcm_s16le "${tags[@]}"
@@ -122,6 +146,11 @@ tone id3.wav 3 610 -c:a pcm_s16le -fflags +bitexact
 py id3.wav 'from mutagen.wave import WAVE
 from mutagen.id3 import TIT2, TPE1, TDRC
 f = WAVE(p); f.add_tags(); f.tags.add(TIT2(text=["Old"])); f.tags.add(TPE1(text=["Someone"])); f.tags.add(TDRC(text=["2001-02-21"])); f.save()'
+tone info-id3.wav 3 615 -c:a pcm_s16le "${tags[@]}"
+py info-id3.wav 'from mutagen.wave import WAVE
+from mutagen.id3 import TIT2, TPE1, TDRC
+f = WAVE(p); f.add_tags(); f.tags.add(TIT2(text=["Old"])); f.tags.add(TPE1(text=["Someone ID3"])); f.tags.add(TDRC(text=["2001-02-21"])); f.save()
+assert b"LIST" in open(p, "rb").read() and b"INFO" in open(p, "rb").read(), "the INFO chunk is gone"'
 tone plain.aiff 3 620 -c:a pcm_s16be -write_id3v2 1 "${tags[@]}"
 tone truncated.aiff 3 630 -c:a pcm_s16be -write_id3v2 1 "${tags[@]}"
 py truncated.aiff 'import struct

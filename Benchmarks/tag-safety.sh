@@ -10,8 +10,13 @@
 #            new one written beside it), the audio's md5 changed or it no longer decodes, or a refused file
 #            changed all the same.
 # Prints a table per format (by extension) for both tools, and the damaged files with their first
-# difference. DIR is only read. Usage: Benchmarks/tag-safety.sh DIR. Env: MLIB (the binary; default the
-# debug build), OUT (default bench-out/tag-safety), TITLE / COMMENT (the values written).
+# difference, the files mlib refused with its reason, and writes OUT/result.json (every file: each tool's
+# verdict, what it said, the differences). A written file may also grow by no more than the new text and
+# padding (budget() below), and must still probe and decode. DIR is only read. Usage:
+# Benchmarks/tag-safety.sh DIR. Env: MLIB (the binary; default the debug build), OUT (default
+# bench-out/tag-safety), TITLE / COMMENT (the values written), JOBS (files read at once, default 2),
+# RESULT_NAME (the counts per format also go to Benchmarks/results/RESULT_NAME.json; CORPUS_NAME describes
+# DIR there).
 set -euo pipefail
 SOURCE=${1:?usage: tag-safety.sh DIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -77,9 +82,9 @@ for name in sorted(os.listdir(directory)):
 print(json.dumps(outcomes))
 EOF
 
-python3 - "$OUT" "$HERE/tag-fields.py" "$TITLE" "$COMMENT" <<'EOF'
-import collections, importlib.util, json, os, sys
-out, script, title, comment = sys.argv[1:5]
+python3 - "$OUT" "$HERE/tag-fields.py" "$TITLE" "$COMMENT" "${JOBS:-2}" <<'EOF'
+import collections, concurrent.futures, importlib.util, json, os, sys
+out, script, title, comment, jobs = sys.argv[1:6]
 spec = importlib.util.spec_from_file_location("tag_fields", script)
 tf = importlib.util.module_from_spec(spec); spec.loader.exec_module(tf)
 names = dict(line.rstrip("\n").split("\t", 1) for line in open(os.path.join(out, "names.tsv")))
@@ -88,36 +93,93 @@ try:
 except Exception:
     mlib_report = {}
 mutagen_report = json.load(open(os.path.join(out, "mutagen.json")))
-counts = collections.defaultdict(lambda: collections.Counter())
-damaged = []
-for name in sorted(names):
-    fmt = name.rsplit(".", 1)[1]
-    before = tf.fields(os.path.join(out, "original", name))
-    original = open(os.path.join(out, "original", name), "rb").read()
+
+
+def budget(size):
+    """What a write may add: the new text (UTF-16 at worst, with a BOM and a frame/atom/item header each)
+    and the padding a tagger adds when the tag outgrows its room (mutagen's ceiling, 10 KiB + 1 % of the
+    file, the larger of the two tools': TagLib adds 1 KiB to an ID3v2 tag, 4 KiB to FLAC's PADDING)."""
+    return 2 * (len(title.encode()) + len(comment.encode())) + 2 * 64 + 10240 + size // 100
+
+
+def judge(name):
+    """Each tool's verdict on one file."""
+    original_path = os.path.join(out, "original", name)
+    before = tf.fields(original_path)
+    original = open(original_path, "rb").read()
+    rows = []
     for tool in ("mlib", "mutagen"):
         path = os.path.join(out, tool, name)
         if tool == "mlib":
             r = mlib_report.get(name, {})
             wrote = r.get("outcome") in ("in place", "rewritten")
+            said = r.get("outcome", "no report") + (": " + r["error"] if r.get("error") else "")
         else:
             wrote = mutagen_report.get(name) == "written"
-        identical = open(path, "rb").read() == original
-        differences = [] if identical else tf.differences(before, tf.fields(path), ["title", "comment"], {"title": title, "comment": comment})
+            said = mutagen_report.get(name, "no report")
+        data = open(path, "rb").read()
+        identical = data == original
+        differences = [] if identical else tf.differences(before, tf.fields(path), ["title", "comment"],
+                                                           {"title": title, "comment": comment})
+        grown = len(data) - len(original)
+        if not identical and grown > budget(len(original)):
+            differences.append("grew %d bytes, more than the new text and padding (%d)" % (grown, budget(len(original))))
         if not wrote and identical:
             verdict = "refused"
         elif wrote and not differences and not identical:
             verdict = "written"
         else:
             verdict = "damaged"
-            damaged.append((tool, names[name], (differences or ["changed although not written"])[0]))
-        counts[fmt][tool + " " + verdict] += 1
-        counts["all"][tool + " " + verdict] += 1
-print("%-6s %6s | %-26s | %-26s" % ("format", "files", "mlib written/refused/damaged", "mutagen written/refused/damaged"))
+            if not differences:
+                differences = ["changed although not written" if not wrote else "said written, nothing changed"]
+        rows.append({"tool": tool, "verdict": verdict, "said": said, "grown": grown, "differences": differences})
+    return name, rows
+
+
+with concurrent.futures.ThreadPoolExecutor(max(1, int(jobs))) as pool:
+    judged = dict(pool.map(judge, sorted(names)))
+counts = collections.defaultdict(collections.Counter)
+files = []
+for name in sorted(judged):
+    fmt = name.rsplit(".", 1)[1]
+    entry = {"file": names[name], "format": fmt}
+    for row in judged[name]:
+        counts[fmt][row["tool"] + " " + row["verdict"]] += 1
+        counts["all"][row["tool"] + " " + row["verdict"]] += 1
+        entry[row["tool"]] = row
+    files.append(entry)
+print("%-6s %6s | %-30s | %-30s" % ("format", "files", "mlib written/refused/damaged", "mutagen written/refused/damaged"))
+table = {}
 for fmt in sorted(counts, key=lambda f: (f == "all", f)):
     c = counts[fmt]
-    files = sum(v for k, v in c.items() if k.startswith("mlib "))
+    n = sum(v for k, v in c.items() if k.startswith("mlib "))
+    table[fmt] = {"files": n}
+    for tool in ("mlib", "mutagen"):
+        for verdict in ("written", "refused", "damaged"):
+            table[fmt][tool + " " + verdict] = c[tool + " " + verdict]
     cell = lambda tool: "%d / %d / %d" % (c[tool + " written"], c[tool + " refused"], c[tool + " damaged"])
-    print("%-6s %6d | %-26s | %-26s" % (fmt, files, cell("mlib"), cell("mutagen")))
-for tool, source, first in damaged:
-    print("damaged by %s: %s: %s" % (tool, source, first))
+    print("%-6s %6d | %-30s | %-30s" % (fmt, n, cell("mlib"), cell("mutagen")))
+for entry in files:
+    for tool in ("mlib", "mutagen"):
+        if entry[tool]["verdict"] == "damaged":
+            print("damaged by %s: %s: %s" % (tool, entry["file"], entry[tool]["differences"][0]))
+for entry in files:
+    if entry["mlib"]["verdict"] == "refused":
+        print("refused by mlib: %s: %s" % (entry["file"], entry["mlib"]["said"][:300]))
+with open(os.path.join(out, "result.json"), "w") as f:
+    json.dump({"formats": table, "files": files}, f, indent=1, ensure_ascii=False)
+print("every file: %s" % os.path.join(out, "result.json"))
 EOF
+
+# RESULT_NAME=NAME: the counts per format also go to Benchmarks/results/NAME.json (write-result.py).
+if [ -n "${RESULT_NAME:-}" ]; then
+  args=()
+  while IFS= read -r arg; do args+=("$arg"); done < <(python3 -c '
+import json, sys
+for fmt, c in json.load(open(sys.argv[1]))["formats"].items():
+    print("%s.files=%d" % (fmt, c["files"]))
+    for tool in ("mlib", "mutagen"):
+        print("%s.%s=%s" % (fmt, tool, "written %d / refused %d / damaged %d" % (c[tool + " written"], c[tool + " refused"], c[tool + " damaged"])))
+' "$OUT/result.json")
+  python3 "$HERE/write-result.py" "$RESULT_NAME" "Benchmarks/tag-safety.sh $SOURCE" "${CORPUS_NAME:-$SOURCE}" "${args[@]}"
+fi

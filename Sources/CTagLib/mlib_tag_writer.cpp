@@ -315,13 +315,61 @@ bool plainKey(const std::string &key) {
     });
 }
 
+// RIFF INFO's fields by property key. TagLib 1.13's INFO tag has no property map of its own: the generic one
+// goes through year() and track(), integers, so "1978-02-28" read and wrote back as "1978" and "5/8" as "5"
+// (issue 46). mlib reads and writes these fields as the text they hold.
+const std::pair<const char *, const char *> kInfoFields[] = {
+    {"TITLE", "INAM"}, {"ARTIST", "IART"}, {"ALBUM", "IPRD"}, {"COMMENT", "ICMT"},
+    {"GENRE", "IGNR"}, {"DATE", "ICRD"}, {"TRACKNUMBER", "IPRT"},
+};
+
+PropertyMap infoProperties(const RIFF::Info::Tag *info) {
+    PropertyMap map;
+    for (const auto &field : kInfoFields) {
+        String value = info->fieldText(field.second);
+        if (!value.isEmpty()) map.insert(field.first, StringList(value));
+    }
+    return map;
+}
+
+// INFO as it was (`before`), then each key whose values differ between `from` and `to` written there: set,
+// or removed when `to` has none. What INFO has no field for, or more values than its one, is returned.
+PropertyMap applyChangedInfoFields(RIFF::Info::Tag *info, const PropertyMap &before, const PropertyMap &from,
+                                   const PropertyMap &to) {
+    for (const auto &field : kInfoFields) {
+        if (before.contains(field.first)) info->setFieldText(field.second, before[field.first].front());
+        else info->removeField(field.second);
+    }
+    PropertyMap changed;
+    for (const auto &entry : to) {
+        if (!from.contains(entry.first) || !(from[entry.first] == entry.second)) changed.insert(entry.first, entry.second);
+    }
+    for (const auto &entry : from) {
+        if (!to.contains(entry.first)) changed.insert(entry.first, StringList());
+    }
+    PropertyMap refused;
+    for (const auto &entry : changed) {
+        const char *id = nullptr;
+        for (const auto &field : kInfoFields) {
+            if (entry.first == field.first) id = field.second;
+        }
+        if (!id || entry.second.size() > 1) {
+            if (!entry.second.isEmpty()) refused.insert(entry.first, entry.second);
+            continue;
+        }
+        if (entry.second.isEmpty()) info->removeField(id);
+        else info->setFieldText(id, entry.second.front());
+    }
+    return refused;
+}
+
 void loadProperties(mlib_tw_file *h) {
     h->properties.clear();
     // A WAV saved as RIFF INFO only (it had no ID3v2 chunk): what INFO holds. The file's map is the ID3v2
     // tag's once an edit filled it, though that tag is never saved, so a key INFO refused looked written
     // and the unchanged file was rewritten on every edit.
     auto *wav = dynamic_cast<RIFF::WAV::File *>(h->file.get());
-    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? wav->InfoTag()->properties() : h->file->properties();
+    PropertyMap map = wav && h->hadInfo && !h->hadID3v2 ? infoProperties(wav->InfoTag()) : h->file->properties();
     for (const auto &entry : map) {
         std::string key = entry.first.to8Bit(true);
         for (const auto &value : entry.second) h->properties.emplace_back(key, value.to8Bit(true));
@@ -655,6 +703,37 @@ void keepLegacyCoverArt(mlib_tw_file *h) {
     h->legacyCovers.clear();
 }
 
+// TagLib 1.13 takes an ID3v2.3 extended header's size for the whole header's, but v2.3's leaves out its own
+// 4 bytes (v2.4's counts them): it skipped 6 of the 10 bytes, found padding where the frames are, and a save
+// wrote the ID3v1 values into the tag (issue 46). So TagLib is shown the tag without that header: the frames
+// moved up, its bytes added to the padding, the flag cleared, the tag's length unchanged. That is how mutagen
+// saves such a tag; the header holds no field, only a CRC (which any edit would make wrong) and the padding's
+// size. An unsynchronised tag's header is unsynchronised too: left as it is (the check judges the result).
+void dropID3v23ExtendedHeader(OverlayStream &stream) {
+    stream.seek(0);
+    ByteVector header = stream.readBlock(10);
+    if (header.size() != 10 || !header.startsWith("ID3") || header[3] != 3) return;
+    const unsigned char flags = static_cast<unsigned char>(header[5]);
+    if (!(flags & 0x40) || (flags & 0x80)) return;
+    unsigned long size = 0;
+    for (int i = 6; i < 10; i++) {
+        const unsigned char b = static_cast<unsigned char>(header[i]);
+        if (b & 0x80) return;
+        size = size << 7 | b;
+    }
+    ByteVector body = stream.readBlock(size);
+    if (body.size() != size || size < 4) return;
+    const unsigned long extended = 4 + body.toUInt(0U, true);
+    if ((extended != 10 && extended != 14) || extended > size) return;
+    ByteVector shown = header;
+    shown[5] = static_cast<char>(flags & ~0x40);
+    shown.append(body.mid(static_cast<unsigned int>(extended)));
+    shown.append(ByteVector(static_cast<unsigned int>(extended), 0));
+    stream.seek(0);
+    stream.writeBlock(shown);
+    stream.seek(0);
+}
+
 const char *kAPECoverKeys[] = {"COVER ART (FRONT)", "COVER ART (BACK)", "COVER ART (OTHER)"};
 
 }  // namespace
@@ -670,6 +749,7 @@ mlib_tw_file *mlib_tw_open(int fd, long long size, const char *name, const char 
             auto h = std::make_unique<mlib_tw_file>();
             h->stream = std::make_unique<OverlayStream>(fd, static_cast<long>(size), name);
             h->format = candidate;
+            if (candidate == "mpeg") dropID3v23ExtendedHeader(*h->stream);
             h->file = openAs(h->stream.get(), candidate);
             if (!h->file || !h->file->isValid() || h->stream->failed()) continue;
             // TagLib's MPEG parser is the lenient one: any bytes named .mp3 open "valid" (the others check
@@ -720,6 +800,18 @@ int mlib_tw_apply(mlib_tw_file *file) {
         for (const auto &entry : file->properties) {
             if (file->freeform.count(entry.first)) freeformBefore[entry.first].append(String(entry.second, String::UTF8));
         }
+        // A WAV with RIFF INFO: TagLib's setProperties gives INFO the ID3v2 tag's whole map when the file has
+        // both (INFO's own values replaced by ID3v2's, those ID3v2 lacks removed), and an integer year and
+        // track always. INFO keeps what it holds; only the fields the edit changes change in it, as text,
+        // below (issue 46).
+        RIFF::Info::Tag *info = nullptr;
+        PropertyMap infoBefore;
+        if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
+            if (file->hadInfo) {
+                info = w->InfoTag();
+                infoBefore = infoProperties(info);
+            }
+        }
         if (!applyChangedID3v2Frames(file, mapBefore, refused) && !applyChangedAPEItems(file, mapBefore, refused)) {
             PropertyMap forTagLib = file->pending;
             for (const auto &entry : file->freeform) forTagLib.erase(String(entry.first, String::UTF8));
@@ -728,11 +820,13 @@ int mlib_tw_apply(mlib_tw_file *file) {
         if (v1) v1Before->restoreUnasked(v1, mapBefore, file->pending);
         applyFreeform(file, freeformBefore, refused);
         applyASFTwins(file, mapBefore);
+        // The edit's changes: against the ID3v2 map the edit started from, or INFO's own for an INFO-only WAV.
+        // What INFO cannot hold is refused for an INFO-only WAV (it is lost), and held by ID3v2 otherwise.
+        PropertyMap infoRefused;
+        if (info) infoRefused = applyChangedInfoFields(info, infoBefore, file->hadID3v2 ? mapBefore : infoBefore, file->pending);
         // A WAV written as RIFF INFO only (it had no ID3v2 chunk): what INFO refuses is what is lost, not
         // what the ID3v2 tag (filled too, never saved) refuses.
-        if (auto *w = dynamic_cast<RIFF::WAV::File *>(file->file.get())) {
-            if (file->hadInfo && !file->hadID3v2) refused = w->InfoTag()->setProperties(file->pending);
-        }
+        if (info && !file->hadID3v2) refused = infoRefused;
         for (const auto &entry : refused) file->unsupported.push_back(entry.first.to8Bit(true));
         loadProperties(file);
     } catch (...) {

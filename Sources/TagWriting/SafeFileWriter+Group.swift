@@ -220,7 +220,7 @@ extension SafeFileWriter {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))
                 } else if let checked = copy.check,
-                          case let differences = checked.check.differences(checked.before, .after(copy.copy, checked.before)),
+                          case let differences = checked.check.differences(checked.before, .after(copy: copy.copy, of: copy.path, checked.before)),
                           !differences.isEmpty {
                     // The check: the copy changed more than asked; the file stays as it is.
                     _ = copy.copy.withCString(unlink)

@@ -1,3 +1,4 @@
+import Glibc
 import MediaDecode
 import MediaModel
 import MediaProbe
@@ -12,7 +13,8 @@ import MediaProbe
 /// - the tag-read properties the map does not show (media kind, artwork, tag rating), the same way;
 /// - what the container says: the streams (kind, codec, rate, channels, depth, size), the length (within
 ///   0.1 s or 0.5 %: a length estimated from the file size moves with the tag's size), partial or not,
-///   chapters, the tag types present (an ID3v2.2 tag written as 2.4 aside: TagLib cannot write 2.2);
+///   chapters, the tag types present (an ID3v2.2 tag written as 2.4 aside: TagLib cannot write 2.2; nor
+///   the tag a file without one gets from the edit);
 /// - the pictures (type, MIME type, size), unless the edit replaces or removes them;
 /// - the first 16 KiB of the audio payload (`AudioPayload`, the scanner's evidence of the same audio), and
 ///   every packet the demuxer hands a decoder (`AudioPacketDigest`): the same packets decode to the same
@@ -146,6 +148,21 @@ struct WriteCheck: Sendable {
             Snapshot(path) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
         }
 
+        /// The rewrite's copy (`.NAME.mlib-tag-TOKEN`) read as the file it will become, `original`: the
+        /// reader takes a file's type from its name where the content cannot say (an MP3 with junk before
+        /// its first frame is found only in a file named as MPEG audio; m4b beside m4a), so the copy is read
+        /// through a symbolic link in `$TMPDIR` named with the original's extension, removed right after.
+        /// Read under the copy's own name, an MP3 with junk before its audio lost its tag types and its
+        /// length, and the write was refused (issue 46).
+        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot) -> Snapshot {
+            let ext = original.fileExtension
+            guard !ext.isEmpty, copy.fileExtension != ext, let link = SymbolicName.make(to: copy, extension: ext) else {
+                return after(copy, before)
+            }
+            defer { _ = link.withCString(unlink) }
+            return after(link, before)
+        }
+
         private init(_ path: MediaPath, coded: (MediaFile) -> CodedAudio?) {
             do {
                 let file = try MediaFile(path)
@@ -216,7 +233,9 @@ struct WriteCheck: Sendable {
         }
         if old.chapters != new.chapters { out.append("chapters: \(old.chapters.count) → \(new.chapters.count)") }
         let oldFormat = Self.tagTypes(old.tagFormat), newFormat = Self.tagTypes(new.tagFormat)
-        if oldFormat != newFormat, !(oldFormat.contains("ID3v2.2") && oldFormat.replacingOccurrences(of: "ID3v2.2", with: "ID3v2.4") == newFormat) {
+        // A file that had no tag gets one when the edit sets a field: that tag is what was asked.
+        if oldFormat != newFormat, !(oldFormat.isEmpty && !tagKeys.isEmpty),
+           !(oldFormat.contains("ID3v2.2") && oldFormat.replacingOccurrences(of: "ID3v2.2", with: "ID3v2.4") == newFormat) {
             out.append("tag types: \(Self.shown(old.tagFormat)) → \(Self.shown(new.tagFormat))")
         }
         return out

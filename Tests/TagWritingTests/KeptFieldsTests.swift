@@ -7,9 +7,11 @@ import TestSupport
 /// shape a real tagger leaves, and `title=… comment=…` must now be written (not refused) with every other
 /// field mutagen and ffprobe read kept as it was.
 @Suite final class KeptFieldsTests: TagWorkspace {
-    func expectWritten(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    @discardableResult
+    func expectWritten(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TagFileReport {
         let report = try expectOnlyAsked(path, sourceLocation: sourceLocation)
         #expect([.inPlace, .rewritten].contains(report.outcome), "\(report.outcome): \(report.error ?? "")", sourceLocation: sourceLocation)
+        return report
     }
 
     /// An Ogg Vorbis file with a legacy `COVERART` field (base64, MIME in `COVERARTMIME`), as old taggers
@@ -25,6 +27,71 @@ import TestSupport
         try expectWritten(path)
         let tags = try TagFixtures.mutagen(path)
         #expect(tags["metadata_block_picture"] == nil, "\(tags.keys.sorted())")
+    }
+
+    /// An MP3 whose ID3v2.3 tag has an extended header, with an ID3v1 tag behind the audio holding other
+    /// values: TagLib 1.13 read no frames behind the header and the check refused the write (before it, the
+    /// edit replaced the v2 artist and album by the v1 values). mutagen writes it.
+    @Test func anID3v23ExtendedHeaderIsReadAndWritten() throws {
+        let path = try TagFixtures.extendedHeaderMP3(in: dir)
+        let audioStart = try Data(contentsOf: URL(fileURLWithPath: path)).count
+        try expectWritten(path)
+        let tags = try TagFixtures.mutagen(path)
+        #expect(tags["artist"] as? [String] == ["Interpret v2"], "\(tags)")
+        // Written in place: the audio has not moved.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == audioStart)
+    }
+
+    /// An MP3 with 100 kB of junk between its ID3v2 tag and its first frame (ExoPlayer's test data has
+    /// such files), whose tag outgrows its room: the rewrite's copy, read under its own name
+    /// (`.NAME.mlib-tag-TOKEN`), lost the junk-skipping that only a name of MPEG audio gets, and the check
+    /// refused the write (tag types, length and partial read "changed"). mutagen writes it.
+    @Test func anMP3WithJunkBeforeItsFirstFrameIsWritten() throws {
+        let path = try TagFixtures.junkPrefixMP3(in: dir)
+        let report = try expectWritten(path)
+        #expect(report.outcome == .rewritten, "\(report.outcome)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("mlib-check-") } == [])
+    }
+
+    /// A WAV with both RIFF INFO (FFmpeg's) and an ID3v2 chunk (mutagen's) holding other values: TagLib's
+    /// setProperties gave INFO the ID3v2 tag's map, its own artist replaced and its date, genre, album
+    /// and track removed; the check refused the write. INFO now changes in the fields asked only.
+    @Test func aWAVsInfoAndID3KeepTheirOwnValues() throws {
+        let path = dir.appendingPathComponent("both.wav").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16le",
+                                                "-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "date=2001",
+                                                "-metadata", "genre=Rock", "-metadata", "album=Album", "-metadata", "track=1", path])
+        try #require(r.status == 0, "\(r.stderr)")
+        try TagFixtures.python("""
+            from mutagen.wave import WAVE
+            from mutagen.id3 import TIT2, TPE1, TDRC
+            f = WAVE(p); f.add_tags(); f.tags.add(TIT2(text=["Old"])); f.tags.add(TPE1(text=["Someone ID3"])); f.tags.add(TDRC(text=["2001-02-21"])); f.save()
+            """, path)
+        try expectWritten(path)
+    }
+
+    /// A WAV tagged in RIFF INFO only (FFmpeg's), its date a full date and its track "5/8": TagLib 1.13's INFO
+    /// tag has no property map of its own and went through its integer year and track, so the write gave
+    /// "1978" and "5"; the check refused it (97 such files in /work/corpora/c2k).
+    @Test func aWAVsInfoDateAndTrackStayAsText() throws {
+        let path = dir.appendingPathComponent("info.wav").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16le",
+                                                "-metadata", "title=Old", "-metadata", "artist=Someone", "-metadata", "date=1978-02-28",
+                                                "-metadata", "track=5/8", path])
+        try #require(r.status == 0, "\(r.stderr)")
+        try expectWritten(path)
+    }
+
+    /// Files without any tag (a WAV, an Opus and a FLAC as FFmpeg writes them with no metadata): the edit
+    /// adds the tag that holds the fields asked, which the check counted as a changed tag type.
+    @Test func anUntaggedFileGetsATag() throws {
+        for ext in ["wav", "opus", "flac"] {
+            let path = dir.appendingPathComponent("untagged.\(ext)").path
+            let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-map_metadata", "-1",
+                                                    "-fflags", "+bitexact", "-flags:a", "+bitexact", path])
+            try #require(r.status == 0, "\(r.stderr)")
+            try expectWritten(path)
+        }
     }
 
     /// A WavPack file whose APEv2 tag holds the date as `Date` (mutagen, foobar2000): TagLib's property map

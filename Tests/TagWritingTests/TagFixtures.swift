@@ -108,6 +108,63 @@ enum TagFixtures {
         return h.readData(ofLength: 3) == Data("TAG".utf8)
     }
 
+    /// An MP3 whose ID3v2.3 tag has an extended header, behind which an ID3v1 tag holds other values:
+    /// TagLib 1.13 skips only 6 of its 10 bytes (a v2.3 extended header's size leaves out its own 4), finds
+    /// no frames, and wrote the ID3v1 values into the tag (issue 46).
+    static func extendedHeaderMP3(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("exthdr.mp3").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame",
+                                                "-id3v2_version", "0", path])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg: \(r.stderr)") }
+        try python("""
+            def frame(i, body): return i.encode() + len(body).to_bytes(4, "big") + b"\\0\\0" + body
+            def text(s): return b"\\0" + s.encode("latin-1")
+            frames = frame("TIT2", text("Old")) + frame("TPE1", text("Interpret v2")) + frame("TALB", text("Album v2"))
+            body = (6).to_bytes(4, "big") + b"\\0\\0" + (512).to_bytes(4, "big") + frames + bytes(512)
+            size = len(body); ss = bytes([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f])
+            def f(s, n): return s.encode("latin-1")[:n].ljust(n, b"\\0")
+            d = open(p, "rb").read()
+            open(p, "wb").write(b"ID3\\x03\\x00\\x40" + ss + body + d + b"TAG" + f("Old", 30) + f("Interpret v1", 30) + f("Album v1", 30)
+                                + b"1999" + f("", 28) + b"\\0\\x07" + bytes([17]))
+            """, path)
+        return path
+    }
+
+    /// An MP3 with 100 kB of junk between its ID3v2.3 tag and its first frame (as in ExoPlayer's test data):
+    /// FFmpeg finds the frames behind the junk, TagLib's read of the length does not agree (issue 46).
+    static func junkPrefixMP3(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("junk.mp3").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "libmp3lame",
+                                                "-id3v2_version", "3", "-metadata", "title=Old", "-metadata", "artist=Someone", path])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg: \(r.stderr)") }
+        try python("""
+            d = open(p, "rb").read(); s = d[6:10]; tag = 10 + ((s[0] << 21) | (s[1] << 14) | (s[2] << 7) | s[3])
+            junk = bytes((i * 7 + 3) % 251 for i in range(100000)).replace(b"\\xff", b"\\x00")
+            open(p, "wb").write(d[:tag] + junk + d[tag:])
+            """, path)
+        return path
+    }
+
+    /// An AIFF cut to two thirds, as an interrupted copy leaves it, its SSND chunk last: FFmpeg still reads
+    /// its audio, a write (which gives FORM its true size) would leave none. The check refuses it.
+    static func truncatedAIFF(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("truncated.aiff").path
+        let r = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "pcm_s16be",
+                                                "-write_id3v2", "1", "-metadata", "title=Old", "-metadata", "artist=Someone", path])
+        guard r.status == 0 else { throw FixtureError(message: "ffmpeg: \(r.stderr)") }
+        try python("""
+            import struct
+            d = open(p, "rb").read(); pos = 12; chunks = []
+            while pos + 8 <= len(d):
+                size = struct.unpack(">I", d[pos + 4:pos + 8])[0]
+                chunks.append((d[pos:pos + 4], d[pos:pos + 8 + size + (size & 1)])); pos += 8 + size + (size & 1)
+            body = b"AIFF" + b"".join(c for i, c in chunks if i != b"SSND") + b"".join(c for i, c in chunks if i == b"SSND")
+            whole = b"FORM" + struct.pack(">I", len(body)) + body
+            open(p, "wb").write(whole[:len(whole) * 2 // 3])
+            """, path)
+        return path
+    }
+
     struct FixtureError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 }
 
