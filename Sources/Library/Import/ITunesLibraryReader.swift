@@ -27,6 +27,9 @@ public struct ITunesLibraryReader: UserDataReader {
                 let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "not XML"
                 throw UserDataImportError.malformed(file: file, reason: "line \(parser.lineNumber): \(reason)")
             }
+            // XMLParser over a stream (swift-corelibs-foundation) returns true for a document cut short:
+            // a library without its closing </plist> is truncated, and none of it is imported.
+            guard delegate.sawEnd else { throw UserDataImportError.malformed(file: file, reason: "it ends before its </plist> (truncated?)") }
             guard delegate.sawTracks else { throw UserDataImportError.malformed(file: file, reason: "no \"Tracks\" dictionary (not an iTunes library)") }
         }
     }
@@ -38,6 +41,7 @@ private final class PlistTracks: NSObject, XMLParserDelegate {
     let body: (ImportedRecord) throws -> Void
     var bodyError: (any Error)?
     var sawTracks = false
+    var sawEnd = false
 
     private var dictDepth = 0
     private var tracksDepth: Int?          // depth of the "Tracks" dictionary, once open
@@ -79,7 +83,9 @@ private final class PlistTracks: NSObject, XMLParserDelegate {
         case "key":
             if dictDepth == 1 { lastTopKey = text }
             key = text
-        case "true", "false", "plist", "array":
+        case "plist":
+            sawEnd = true
+        case "true", "false", "array":
             break
         default:
             if inTrack, let key { fields[key] = text }

@@ -51,8 +51,12 @@ public struct UserDataMatcher: Sendable {
         try store.forEachItem(MediaQuery()) { item in
             let path = item.path.string
             byPath[path] = item.id
-            let composed = path.precomposedStringWithCanonicalMapping
-            if composed != path { byComposedPath[composed] = item.id }
+            // Only a path with non-ASCII bytes can have another Unicode form (Foundation's normalization
+            // is the dearest step here, so ASCII paths skip it).
+            if path.utf8.contains(where: { $0 >= 0x80 }) {
+                let composed = path.precomposedStringWithCanonicalMapping
+                if composed != path { byComposedPath[composed] = item.id }
+            }
             if let mbid = item[.musicBrainzTrackID]?.text, !mbid.isEmpty { byRecording[mbid.lowercased(), default: []].append(item.id) }
             if let artist = item.artist ?? item[.albumArtist]?.text, let title = item.title {
                 byArtistTitle[Self.key(artist, title), default: []].append(
@@ -76,10 +80,10 @@ public struct UserDataMatcher: Sendable {
             let mapped = mapped(path)
             let tries = mapped.hasPrefix("/") ? [mapped] : roots.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + mapped } + [mapped]
             for candidate in tries {
-                if let id = byPath[candidate] ?? byPath[candidate.precomposedStringWithCanonicalMapping]
-                    ?? byComposedPath[candidate.precomposedStringWithCanonicalMapping] {
-                    return .matched(id, .path)
-                }
+                if let id = byPath[candidate] { return .matched(id, .path) }
+                guard candidate.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+                let composed = candidate.precomposedStringWithCanonicalMapping
+                if let id = byPath[composed] ?? byComposedPath[composed] { return .matched(id, .path) }
             }
         }
         if let mbid = track.recordingID?.lowercased(), !mbid.isEmpty, let ids = byRecording[mbid] {
