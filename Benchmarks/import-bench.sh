@@ -3,9 +3,10 @@
 # 100,000-track Library.xml in < 10 s). Makes an SQLite library (schema by `mlib scan` of an empty folder)
 # with TRACKS items (default 100,000) filled by sqlite3, and a Library.xml of the same tracks as Music.app
 # writes it (Location file:// URLs under /Users/me/Music, Play Count, Skip Count, Rating, Play Date UTC,
-# Loved on one in ten; one track in a hundred not in the library, to be listed unmatched). Then times,
+# Loved on one in ten; one track in a hundred under a folder the library does not have, matched by tags). Then times,
 # whole process, once each: the dry run, the import, and the same import again (which changes nothing),
-# with the peak resident memory of each (GNU time's maximum RSS). Prints the command line, the binary's
+# each with its CPU time (user + system: the figure to read on a loaded machine) and its peak resident
+# memory (GNU time's maximum RSS). Prints the command line, the binary's
 # commit, the load and the cores.
 set -euo pipefail
 mlib=$(realpath "${1:?usage: import-bench.sh MLIB [TRACKS]}")
@@ -52,12 +53,14 @@ run() {   # LABEL ARGS... -> wall seconds and peak RSS of one mlib run
     local label=$1; shift
     local start end
     start=$(date +%s.%N)
-    /usr/bin/time -f '%M' -o "$work/rss" "$mlib" import-userdata itunes "$work/Library.xml" --library "$library" \
+    /usr/bin/time -f '%M %U %S' -o "$work/rss" "$mlib" import-userdata itunes "$work/Library.xml" --library "$library" \
         --map /Users/me/Music=/music "$@" > "$work/out"
     end=$(date +%s.%N)
-    printf '%-28s %8.2f s %8d MB   %s\n' "$label" "$(echo "$end - $start" | bc)" "$(( $(cat "$work/rss") / 1024 ))" "$(head -1 "$work/out")"
+    read -r rss user sys < "$work/rss"
+    printf '%-24s %8.2f s %8.2f s %6d MB   %s\n' "$label" "$(echo "$end - $start" | bc)" "$(echo "$user + $sys" | bc)" "$(( rss / 1024 ))" \
+        "$(head -1 "$work/out")"
 }
-printf '%-28s %10s %11s\n' "run" "wall" "peak RSS"
+printf '%-24s %10s %10s %9s\n' "run" "wall" "CPU" "peak RSS"
 run "dry run" --dry-run
 run "import"
 run "the same import again"
