@@ -50,7 +50,6 @@ private final class PlistTracks: NSObject, XMLParserDelegate {
     private var collecting = false
     private var key: String?
     private var fields: [String: String] = [:]
-    private let dates = ISO8601DateFormatter()
 
     init(_ body: @escaping (ImportedRecord) throws -> Void) { self.body = body }
 
@@ -106,7 +105,7 @@ private final class PlistTracks: NSObject, XMLParserDelegate {
         record.skipCount = fields["Skip Count"].flatMap { Int($0) }
         if fields["Rating Computed"] != "true" { record.rating = fields["Rating"].flatMap { Int($0) }.map(RatingScale.fromPercent) }
         record.loved = fields["Loved"] == "true"
-        record.lastPlayed = fields["Play Date UTC"].flatMap { dates.date(from: $0) }
+        record.lastPlayed = fields["Play Date UTC"].flatMap(ImportDates.iso8601)
         do { try body(record) } catch { bodyError = error; parser.abortParsing() }
     }
 }

@@ -42,14 +42,5 @@ public struct NavidromeReader: UserDataReader {
     }
 
     /// Navidrome's dates: "2026-03-16 12:00:00+00:00" (fractions allowed), or RFC 3339 "…T…Z".
-    static func date(_ text: String) -> Date? {
-        var s = text.replacingOccurrences(of: " ", with: "T")
-        if let dot = s.firstIndex(of: ".") {
-            // Fractions of a second (Go writes nanoseconds) are dropped: ISO8601DateFormatter reads at most ms.
-            let rest = s[dot...].drop(while: { $0 == "." || $0.isNumber })
-            s = String(s[..<dot]) + rest
-        }
-        if s.hasSuffix("Z") == false, s.count == 19 { s += "Z" }
-        return ISO8601DateFormatter().date(from: s)
-    }
+    static func date(_ text: String) -> Date? { ImportDates.iso8601(text) }
 }
