@@ -64,6 +64,10 @@ struct ImportUserData: AsyncParsableCommand {
         for argument in map where UserDataMatcher.PathMap(argument: argument) == nil {
             throw ValidationError("--map: \"\(argument)\" is not FROM=TO")
         }
+        // A Navidrome database names whose each value is: --user would be silently ignored.
+        if format == UserDataImportFormat.navidrome.rawValue, libraryOptions.user != nil {
+            throw ValidationError("--user: a Navidrome database names its own users; map them with --user-map THEIRS=OURS")
+        }
         for argument in userMap where !argument.contains("=") || argument.hasPrefix("=") {
             throw ValidationError("--user-map: \"\(argument)\" is not THEIRS=OURS")
         }

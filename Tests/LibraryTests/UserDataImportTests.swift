@@ -340,6 +340,8 @@ struct UserDataImportTests {
         #expect(try box.bobs(1).playCount == 7)
         let wrong = try ChildProcess.run(ChildProcess.mlib.path, ["import-userdata", "winamp", file, "--library", box.folder.library])
         #expect(wrong.status == 2 && wrong.stderr.contains("none of itunes, mpd, beets, navidrome, listenbrainz"), "\(wrong.stderr)")
+        let navidrome = try ChildProcess.run(ChildProcess.mlib.path, ["import-userdata", "navidrome", file, "--user", "bob", "--library", box.folder.library])
+        #expect(navidrome.status == 2 && navidrome.stderr.contains("--user-map"), "a Navidrome database names its users: \(navidrome.stderr)")
         let nothing = try ChildProcess.run(ChildProcess.mlib.path, ["import-userdata", "itunes", file, "--library", box.folder.library, "--dry-run"])
         #expect(nothing.status == 0, "t2 and gone are matched or listed even without --map: \(nothing.out)")
     }
