@@ -12,15 +12,18 @@ enum HistoryCondition {
         case .notEqual: "<>"
         default: term.op.rawValue
         }
-        let right = term.against.map { "(\(count($0.kind, $0.window, now)))" } ?? String(term.count)
-        return "(\(count(term.kind, term.window, now))) \(op) \(right)"
+        let right = term.against.map { "(\(count($0.kind, $0.window, term.listener, now)))" } ?? String(term.count)
+        return "(\(count(term.kind, term.window, term.listener, now))) \(op) \(right)"
     }
 
-    /// The item's listens of `kind` within `window` seconds before `now` (nil: all), counted.
-    private static func count(_ kind: HistoryTerm.Kind, _ window: Double?, _ now: Date) -> String {
+    /// The item's listens of `kind` within `window` seconds before `now` (nil: all), of `listener` (nil:
+    /// everyone's), counted.
+    private static func count(_ kind: HistoryTerm.Kind, _ window: Double?, _ listener: String?, _ now: Date) -> String {
         let listen = kind == .plays ? Listen.Kind.play : .skip
         var count = "SELECT COUNT(*) FROM history h WHERE h.item_id = items.id AND h.kind = '\(listen.rawValue)'"
         if let window { count += " AND h.played_at >= " + String(format: "%.3f", now.timeIntervalSince1970 - window) }
+        // A literal (the planner's conditions are text): quotes doubled, as both dialects read them.
+        if let listener { count += " AND h.user_name = '" + listener.replacingOccurrences(of: "'", with: "''") + "'" }
         return count
     }
 }
