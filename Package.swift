@@ -108,6 +108,8 @@ let package = Package(
         // does not depend on Playback: the player reports `ItemEnd`s (MediaModel) and the library judges them.
         .target(name: "Library", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playlists", "SQLiteStore", "TagWriting",
                                                 .product(name: "Crypto", package: "swift-crypto"),
+                                                // mlib import-userdata reads other programs' SQLite files (MPD stickers, beets, Navidrome).
+                                                .product(name: "GRDB", package: "GRDB.swift"),
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",

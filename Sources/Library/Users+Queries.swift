@@ -3,7 +3,8 @@ import MediaIndex
 import MediaModel
 
 extension Library {
-    /// `predicate` as `user` means it (nil: the owner, whose values are the items' own: unchanged). Each
+    /// `predicate` as `user` means it (nil: the owner, whose values are the items' own: unchanged). History
+    /// terms (`plays(30) >= 3`) count the user's own listens (`HistoryTerm.listener`). Each
     /// comparison of a user value (`rating`, `playCount`, `skipCount`, `lastPlayedDate`) is answered from
     /// the user's own values (`UserItemDataStore`) by the one in-memory evaluator and becomes a test of item
     /// ids: the items where the user has values that match, or — when an item without any of the user's
@@ -13,7 +14,10 @@ extension Library {
     ///
     /// - Throws: `UsersError.unknownUser` for a name that is no account.
     public func predicate(_ predicate: MediaModel.Predicate, for user: String?) throws -> MediaModel.Predicate {
-        guard let own = try dataUser(user), predicate.readsUserValues else { return predicate }
+        guard let own = try dataUser(user) else { return predicate }
+        // History terms count the user's own listens.
+        let predicate = predicate.scopingHistory(to: own)
+        guard predicate.readsUserValues else { return predicate }
         let values = try store.userValues(of: own, ids: nil)
         return predicate.replacingUserComparisons { comparison in
             let test = MediaModel.Predicate.comparison(comparison)
@@ -40,6 +44,17 @@ extension MediaModel.Predicate {
         case .and(let ps), .or(let ps): ps.contains { $0.readsUserValues }
         case .not(let p): p.readsUserValues
         default: false
+        }
+    }
+
+    /// This predicate with each history term reading `user`'s listens only.
+    func scopingHistory(to user: String) -> MediaModel.Predicate {
+        switch self {
+        case .history(var term): term.listener = user; return .history(term)
+        case .and(let ps): return .and(ps.map { $0.scopingHistory(to: user) })
+        case .or(let ps): return .or(ps.map { $0.scopingHistory(to: user) })
+        case .not(let p): return .not(p.scopingHistory(to: user))
+        default: return self
         }
     }
 

@@ -7,16 +7,23 @@ import MediaModel
 /// query is compiled (a number, not a bound value: the planner's conditions are text).
 enum HistoryCondition {
     static func sql(_ term: HistoryTerm, now: Date = Date()) -> String {
-        let kind = term.kind == .plays ? Listen.Kind.play : .skip
-        var count = "SELECT COUNT(*) FROM history h WHERE h.item_id = items.id AND h.kind = '\(kind.rawValue)'"
-        if let window = term.window {
-            count += " AND h.played_at >= " + String(format: "%.3f", now.timeIntervalSince1970 - window)
-        }
         let op: String = switch term.op {
         case .equal: "="
         case .notEqual: "<>"
         default: term.op.rawValue
         }
-        return "(\(count)) \(op) \(term.count)"
+        let right = term.against.map { "(\(count($0.kind, $0.window, term.listener, now)))" } ?? String(term.count)
+        return "(\(count(term.kind, term.window, term.listener, now))) \(op) \(right)"
+    }
+
+    /// The item's listens of `kind` within `window` seconds before `now` (nil: all), of `listener` (nil:
+    /// everyone's), counted.
+    private static func count(_ kind: HistoryTerm.Kind, _ window: Double?, _ listener: String?, _ now: Date) -> String {
+        let listen = kind == .plays ? Listen.Kind.play : .skip
+        var count = "SELECT COUNT(*) FROM history h WHERE h.item_id = items.id AND h.kind = '\(listen.rawValue)'"
+        if let window { count += " AND h.played_at >= " + String(format: "%.3f", now.timeIntervalSince1970 - window) }
+        // A literal (the planner's conditions are text): quotes doubled, as both dialects read them.
+        if let listener { count += " AND h.user_name = '" + listener.replacingOccurrences(of: "'", with: "''") + "'" }
+        return count
     }
 }

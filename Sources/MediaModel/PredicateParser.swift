@@ -235,9 +235,32 @@ public struct PredicateParser {
     }
 
     /// `plays(WINDOW) OP N` / `skips(WINDOW) OP N` (`HistoryTerm`): WINDOW a number of days, a quoted span
-    /// ("12h", "7d", "2w", "3m", "1y") or nothing (the whole history); N a whole number.
+    /// ("12h", "7d", "2w", "3m", "1y") or nothing (the whole history); N a whole number, or another count
+    /// of the item's history (`skips() > plays()`).
     private mutating func parseHistoryTerm(_ kind: HistoryTerm.Kind) throws -> Predicate {
         let start = current
+        let window = try parseHistoryWindow(kind.rawValue)
+        let opToken = current
+        let (op, _) = try parseOperator(after: kind.rawValue + "(…)")
+        let countToken = current
+        do {
+            if case .identifier(let other) = current.kind, let otherKind = HistoryTerm.Kind(rawValue: other.lowercased()),
+               index + 1 < tokens.count, case .symbol("(") = tokens[index + 1].kind {
+                let otherWindow = try parseHistoryWindow(other)
+                return .history(try HistoryTerm(kind, window: window, op, against: HistoryTerm.Count(otherKind, window: otherWindow)))
+            }
+            guard case .number(.integer(let count)) = current.kind, count >= 0 else {
+                throw error("expected a whole number or plays(…)/skips(…) after \(kind.rawValue)(…) \(op.rawValue)", at: countToken)
+            }
+            advance()
+            return .history(try HistoryTerm(kind, window: window, op, count))
+        } catch let e as QueryError where e.position == nil {
+            throw e.located(in: text, at: (e.message.contains("compares with") ? opToken : start).position)
+        }
+    }
+
+    /// `NAME(WINDOW)` of a history count, at its name: the window as written (nil: none).
+    private mutating func parseHistoryWindow(_ name: String) throws -> String? {
         advance()                       // the name
         advance()                       // "("
         var window: String?
@@ -246,19 +269,8 @@ public struct PredicateParser {
         case .string(let s): window = s; advance()
         default: break
         }
-        guard accept(")") else { throw error("expected ')' after \(kind.rawValue)(\(window ?? "")", at: current) }
-        let opToken = current
-        let (op, _) = try parseOperator(after: kind.rawValue + "(…)")
-        let countToken = current
-        guard case .number(.integer(let count)) = current.kind, count >= 0 else {
-            throw error("expected a whole number after \(kind.rawValue)(…) \(op.rawValue)", at: countToken)
-        }
-        advance()
-        do {
-            return .history(try HistoryTerm(kind, window: window, op, count))
-        } catch let e as QueryError {
-            throw e.located(in: text, at: (e.message.contains("compares with") ? opToken : start).position)
-        }
+        guard accept(")") else { throw error("expected ')' after \(name)(\(window ?? "")", at: current) }
+        return window
     }
 
     /// A literal, or nil for `nil`/`NULL`.

@@ -84,6 +84,17 @@ extension UsersError: StatusError {
     }
 }
 
+extension UserDataImportError: StatusError {
+    /// Users the library does not have are a bad value (2), as an unknown --user; a file that cannot be
+    /// read or is not of its format is a failed input (1).
+    var exitStatus: Int32 {
+        switch self {
+        case .unknownUsers: ExitStatus.usage
+        case .malformed, .unreadable: ExitStatus.partialFailure
+        }
+    }
+}
+
 extension QueryError: StatusError {
     var exitStatus: Int32 { ExitStatus.usage }
     var reportLine: String {

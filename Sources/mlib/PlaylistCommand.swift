@@ -185,13 +185,15 @@ struct PlaylistShow: PlaylistSubcommand {
     @Argument(help: "The playlist's name.", completion: Completions.playlistNames) var name: String
 
     func run() async throws {
-        let index = try libraryOptions.open()
+        let library = try libraryOptions.library()
+        let index = library.store
         let playlist = try index.requirePlaylist(name)
+        let user = libraryOption.userName ?? parent.libraryOptions.userName
         var out = StandardOutput()
         var position = 0
         if json { out.write("[") }
         defer { out.flush() }
-        try PlaylistContents.forEachItem(of: playlist, in: index) { item in
+        func show(_ item: MediaItem) {
             position += 1
             if json {
                 out.write(position == 1 ? "\n" : ",\n")
@@ -202,6 +204,12 @@ struct PlaylistShow: PlaylistSubcommand {
                 let title = item.artist.map { "\($0) - \(item.displayTitle)" } ?? item.displayTitle
                 out.write("\(String(position).leftPadded(4))  \(Self.clock(item.playbackDuration).leftPadded(7))  \(title)\t\(item.path)\n")
             }
+        }
+        if playlist.smart != nil, try library.dataUser(user) != nil {
+            // A smart playlist as --user sees it: its rule reads that user's ratings and plays.
+            for item in try library.items(of: playlist, for: user) { show(item) }
+        } else {
+            try PlaylistContents.forEachItem(of: playlist, in: index) { show($0) }
         }
         if json { out.write(position == 0 ? "]\n" : "\n]\n") }
     }
@@ -262,13 +270,17 @@ struct PlaylistExport: PlaylistSubcommand {
     }
 
     func run() async throws {
-        let index = try libraryOptions.open()
+        let library = try libraryOptions.library()
+        let index = library.store
         let playlist = try index.requirePlaylist(name)
         let sort = try sortOptions.sort.map { _ in try sortOptions.descriptors(default: nil) }
         var writer = outputOptions.writer(title: title ?? name)
-        if let rule = playlist.smart, sort != nil || limit != nil {
+        // --user: a smart playlist's rule reads that user's ratings and plays (nil: the owner's, the items').
+        let user = try library.dataUser(libraryOption.userName ?? parent.libraryOptions.userName)
+        if let rule = playlist.smart, sort != nil || limit != nil || user != nil {
             // A smart playlist's own query, with the order and length asked for here.
             var query = try PlaylistContents.query(rule)
+            if user != nil { query.filter = try library.predicate(query.filter, for: user) }
             if let sort { query.sort = sort }
             if let limit { query.limit = limit }
             try index.forEachItem(query) { writer.append($0) }

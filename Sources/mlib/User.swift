@@ -71,7 +71,11 @@ struct UserList: ParsableCommand {
 
     func run() throws {
         let store = try libraryOptions.library().store
-        for user in try store.users() { print(user.name + (user.isAdmin ? " (admin)" : "")) }
+        // The owner is marked: theirs are the items' own values, and what mlib reads without --user.
+        for user in try store.users() {
+            let marks = [user.isAdmin ? "admin" : nil, user.isOwner ? "owner" : nil].compactMap { $0 }
+            print(user.name + (marks.isEmpty ? "" : " (" + marks.joined(separator: ", ") + ")"))
+        }
     }
 }
 

@@ -13,9 +13,10 @@ import TestSupport
 /// Adapted, each for a stated reason: `mlib play` gets --dry-run (no audio device here) unless it writes
 /// a WAV file; `aplay` becomes `cat > /dev/null`; /media/player is a sandbox folder. Skipped: `mlib watch`
 /// and `mlib serve` (run until stopped; WatchTests and MPDServerTests cover them) and `root move /mnt/nas …`
-/// (needs a disk that moved; CLIRootTests cover it).
+/// (needs a disk that moved; CLIRootTests cover it), and `mlib import-userdata` (reads other programs'
+/// files, which the sandbox does not have; UserDataImportTests runs it on files made by those programs).
 @Suite(.serialized) struct DocumentedExamplesTests {
-    static let skipped = ["mlib watch", "mlib serve", "mlib root move /mnt/nas"]
+    static let skipped = ["mlib watch", "mlib serve", "mlib root move /mnt/nas", "mlib import-userdata"]
 
     /// The examples of each document, unescaped, comments removed.
     static func examples() throws -> [(source: String, command: String)] {

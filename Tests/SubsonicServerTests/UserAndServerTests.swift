@@ -93,7 +93,7 @@ import Testing
         var info = stat()
         #expect(stat(library + ".users-key", &info) == 0 && info.st_mode & 0o777 == 0o600, "the key file beside the library")
         #expect(stat(library, &info) == 0 && info.st_mode & 0o777 == 0o600, "the library file is made 0600: \(String(info.st_mode & 0o777, radix: 8))")
-        #expect(try mlib(["user", "list", "--library", library]).out == "bob (admin)\n")
+        #expect(try mlib(["user", "list", "--library", library]).out == "bob (admin, owner)\n", "the first account is the owner")
         #expect(try mlib(["user", "passwd", "bob", "--password", "other", "--library", library]).status == 0)
         #expect(try mlib(["user", "add", "bob", "--password", "x", "--library", library]).status == 1, "the name is taken")
         #expect(try mlib(["user", "remove", "carol", "--library", library]).status == 1, "no such user")
