@@ -62,9 +62,21 @@ final class Moves {
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
-    /// Adds the hidden items this scan did not come across, to be paired only.
+    /// Adds the hidden items this scan did not come across, to be paired only. For each hidden item, found
+    /// gone again by this scan or not, the rows the scan that hid it added may be it, though that scan walked
+    /// its root completely: its window ends before that scan (`hiddenAt`; seed 10: the retagged file a scan
+    /// of one root added when it hid the item, then a copy found by a scan of every root).
     func noteHidden(_ items: [VanishedItem]) {
-        for item in items where vanished[item.id] == nil && !claimed.contains(item.id) {
+        for var item in items where !claimed.contains(item.id) {
+            let hiddenAt = item.hiddenAt.flatMap { $0 > 0 ? $0 : nil }
+            if let known = vanished[item.id] {
+                if known.missing, let hiddenAt {
+                    vanished[item.id]?.hiddenAt = hiddenAt
+                    vanished[item.id]?.window = min(known.window, hiddenAt - 1)
+                }
+                continue
+            }
+            if let hiddenAt { item.window = min(item.window, hiddenAt - 1) }
             vanished[item.id] = item
             pairOnly.insert(item.id)
         }
@@ -178,7 +190,10 @@ final class Moves {
     /// or the row is another vanished item's candidate too. A copy made before a retag of this item, and this
     /// item moved by a copy while another file of its audio appeared, leave the same files: neither claim is
     /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
-    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64)
+    /// `hiddenAt`: the generation that hid each item found gone by an earlier scan; a row added since then is
+    /// as much a claim as one added now (seed 10: a scan of one root saw the retagged file, not the copy).
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64,
+                                            hiddenAt: [Int64: Int64] = [:])
         -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
         var itemsPerContentRow: [Int64: Set<Int64>] = [:]
@@ -195,7 +210,7 @@ final class Moves {
             // a copy found before the item vanished is all the more a copy.
             let copies = content.filter { $0.vanishedID == item }
             guard !copies.isEmpty, copies.allSatisfy({ itemsPerContentRow[$0.rowID]?.count == 1 }) else { continue }
-            let fresh = rows.values.filter { $0.rowGeneration == generation }
+            let fresh = rows.values.filter { $0.rowGeneration == generation || $0.rowGeneration >= hiddenAt[item] ?? .max }
             guard !fresh.isEmpty else { continue }
             if rows.count == 1, let retagged = fresh.first, !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 {
                 replaced[item] = retagged
@@ -244,7 +259,8 @@ final class Moves {
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
                     weaker += try index.moveCandidates(for: Array(vanished.values), seeking: sought, evidence: kind)
                 }
-                let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation)
+                let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation,
+                                                                 hiddenAt: vanished.compactMapValues { $0.hiddenAt.map { max(0, $0) } })
                 candidates = preferred.content
                 undecided.formUnion(preferred.undecided)
                 for id in preferred.undecided { ambiguous[id] = vanished[id]?.path }
