@@ -63,23 +63,30 @@ final class Moves {
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
-    /// Adds the hidden items this scan did not come across, to be paired only. For each hidden item, found
-    /// gone again by this scan or not, the rows the scan that hid it added may be it, though that scan walked
-    /// its root completely: its window ends before that scan (`hiddenAt`; seed 10: the retagged file a scan
-    /// of one root added when it hid the item, then a copy found by a scan of every root).
+    /// Adds the hidden items this scan did not come across, to be paired only, and notes for every hidden item
+    /// (found gone again by this scan or not) the scan that hid it (`hiddenAt`): the rows that scan added
+    /// cast doubt on a copy found later (`preferringRetaggedOriginals`; seed 10).
     func noteHidden(_ items: [VanishedItem]) {
-        for var item in items where !claimed.contains(item.id) {
+        for item in items where !claimed.contains(item.id) {
             let hiddenAt = item.hiddenAt.flatMap { $0 > 0 ? $0 : nil }
             if let known = vanished[item.id] {
-                if known.missing, let hiddenAt {
-                    vanished[item.id]?.hiddenAt = hiddenAt
-                    vanished[item.id]?.window = min(known.window, hiddenAt - 1)
-                }
+                if known.missing { vanished[item.id]?.hiddenAt = hiddenAt }
                 continue
             }
-            if let hiddenAt { item.window = min(item.window, hiddenAt - 1) }
             vanished[item.id] = item
             pairOnly.insert(item.id)
+        }
+    }
+
+    /// The vanished items with the window in which a row casts doubt on a copy: for a hidden item, from the
+    /// scan that hid it on, though that scan walked its root completely (seed 10: the retagged file a scan of
+    /// one root added when it hid the item, then a copy found by a scan of every root). Those rows are not
+    /// candidates themselves: they were in that scan, which left the item unpaired.
+    private var doubtWindows: [VanishedItem] {
+        vanished.values.map { item in
+            var item = item
+            if let hiddenAt = item.hiddenAt { item.window = min(item.window, hiddenAt - 1) }
+            return item
         }
     }
 
@@ -258,7 +265,7 @@ final class Moves {
                 let sought = Set(candidates.map(\.vanishedID))
                 var weaker: [MoveCandidate] = []
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
-                    weaker += try index.moveCandidates(for: Array(vanished.values), seeking: sought, evidence: kind)
+                    weaker += try index.moveCandidates(for: doubtWindows, seeking: sought, evidence: kind)
                 }
                 let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation,
                                                                  hiddenAt: vanished.compactMapValues { $0.hiddenAt.map { max(0, $0) } })
