@@ -104,14 +104,14 @@ import Testing
         #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
     }
 
-    // Seeds 12 (step 212) and 13 (step 87), not fixed (issue 47 stays open on it): an item left unpaired because
-    // another release still had its audio took a later file of that audio, an item of its own with a rating,
-    // once the other release was gone from the library (its root forgotten, or its file replaced). Evidence
-    // weaker than the content pairs across scans (a move seen by a scan of one root, then by a scan of all),
-    // and is judged unique against the items there now, not those there when the row was added. Two here is
-    // not hidden by the scan of its emptied folder (it may be an unmounted disk), so it vanishes only in the
-    // last scan; a fix needs the row's own history (which items had its audio when it was added). Recorded as
-    // a known issue: the run shows it, and says when it stops happening.
+    // Seeds 12 (step 212) and 13 (step 87): an item left unpaired because another release still had its audio
+    // took a later file of that audio, an item of its own with a rating, once the other release was gone from
+    // the library (its root forgotten, or its file replaced). Evidence weaker than the content pairs across
+    // scans (a move seen by a scan of one root, then by a scan of all), and was judged unique against the
+    // items there now, not those there when the row was added. Two here is not hidden by the scan of its
+    // emptied folder (it may be an unmounted disk), so it vanishes only in the last scan. Each scan now records
+    // which items had a new row's audio when it was added (`possible_moves`, schema v21 / pg v18), and that
+    // record refuses the pairing as an item still there would.
     @Test(arguments: Store.available)
     func aPossibleMoveDoesNotTakeALaterFileOnceTheOtherReleaseIsGone(_ store: Store) async throws {
         let box = try Sandbox(store: store)
