@@ -91,6 +91,9 @@ public struct MountedShareStore: ScanStore {
     }
 
     public func fold(_ pairs: [(item: Int64, row: Int64)]) throws { try base.fold(pairs) }
+    public func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws {
+        try base.recordPossibleMoves(generation: generation, vanished: vanished)
+    }
     public func removeItems(_ ids: [Int64]) throws { try base.removeItems(ids) }
     public func hideItems(_ ids: [Int64]) throws { try base.hideItems(ids) }
     public func hideItems(_ ids: [Int64], showingRowsOf generation: Int64?) throws { try base.hideItems(ids, showingRowsOf: generation) }

@@ -75,13 +75,17 @@ public struct VanishedItem: Sendable, Hashable {
     public var window: Int64
     /// Already hidden by an earlier partial scan.
     public var missing: Bool
-    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?, window: Int64 = 0, missing: Bool = false) {
+    /// The generation of the scan that hid it (found it gone), when `missing`: a row added since may be it.
+    public var hiddenAt: Int64?
+    public init(id: Int64, path: MediaPath, size: Int64, fingerprint: Int64?, window: Int64 = 0, missing: Bool = false,
+                hiddenAt: Int64? = nil) {
         self.id = id
         self.path = path
         self.size = size
         self.fingerprint = fingerprint
         self.window = window
         self.missing = missing
+        self.hiddenAt = hiddenAt
     }
 }
 

@@ -57,6 +57,10 @@ public protocol ScanStore: Sendable {
     /// (`MoveEvidenceRules`). `vanished` is every item this scan did not find (none of them is a candidate);
     /// `seeking` the ids among them to find rows for (all when nil). In no order; one read.
     func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>?, evidence: MoveCandidate.Evidence) throws -> [MoveCandidate]
+    /// Records which items added before `generation` had the audio of each row it added, leaving out
+    /// `vanished` (`possible_moves`): a row added beside another item's audio is never paired by weak evidence
+    /// with a third item, also once that item is gone. One transaction.
+    func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws
     /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
     /// data and keeps its id; plays, skips, a rating and playlist entries given to the row meanwhile are
     /// carried over; then the row goes.

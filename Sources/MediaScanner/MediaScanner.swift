@@ -142,6 +142,11 @@ public struct MediaScanner: Sendable {
                 item.window = max(item.window, rootStates.first { $0.path == RootContainment.root(holding: item.path, among: [$0.path]) }?.completeGeneration ?? 0)
                 return item
             })
+            // Which items had the audio of each row added (the vanished ones left out: a row may be one of them):
+            // such a row may be a copy of one of those, also once it is gone (`MoveEvidenceRules.sharedAudio`).
+            if let generation = run.generation {
+                try index.recordPossibleMoves(generation: generation, vanished: Array(run.moves.vanished.keys))
+            }
             // Removing is safe only when the walk saw every place an item could have gone: every root, and
             // nothing in doubt (an unmounted disk, an unreadable directory, a missing root may hold it now).
             let walkedRoots = Set(targets.filter(\.isWholeRoot).map(\.root))

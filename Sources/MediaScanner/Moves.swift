@@ -30,8 +30,9 @@ import MediaModel
 /// Evidence is never weaker than it claims (`MoveEvidenceRules` holds the rules and their order as data): no
 /// end of zeros counts; 4 to 6 never pair a row whose exact bytes an older item has (a copy of that one,
 /// wherever it lies), nor a row they would pair as well with an item that is still there (another release of
-/// the same recording: `MoveCandidate.matchesAPresentItem`), and only when unique (`pairs`); such an item is
-/// named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
+/// the same recording: `MoveCandidate.matchesAPresentItem`), nor a row added while another item had its audio
+/// (`possible_moves`, recorded by each scan for its new rows: that item may since have left the library), and
+/// only when unique (`pairs`); such an item is named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
 /// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio
 /// also another item's still there, or several such files: a possible move). Each kind is asked for the items still vanished after the
@@ -62,11 +63,30 @@ final class Moves {
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
-    /// Adds the hidden items this scan did not come across, to be paired only.
+    /// Adds the hidden items this scan did not come across, to be paired only, and notes for every hidden item
+    /// (found gone again by this scan or not) the scan that hid it (`hiddenAt`): the rows that scan added
+    /// cast doubt on a copy found later (`preferringRetaggedOriginals`; seed 10).
     func noteHidden(_ items: [VanishedItem]) {
-        for item in items where vanished[item.id] == nil && !claimed.contains(item.id) {
+        for item in items where !claimed.contains(item.id) {
+            let hiddenAt = item.hiddenAt.flatMap { $0 > 0 ? $0 : nil }
+            if let known = vanished[item.id] {
+                if known.missing { vanished[item.id]?.hiddenAt = hiddenAt }
+                continue
+            }
             vanished[item.id] = item
             pairOnly.insert(item.id)
+        }
+    }
+
+    /// The vanished items with the window in which a row casts doubt on a copy: for a hidden item, from the
+    /// scan that hid it on, though that scan walked its root completely (seed 10: the retagged file a scan of
+    /// one root added when it hid the item, then a copy found by a scan of every root). Those rows are not
+    /// candidates themselves: they were in that scan, which left the item unpaired.
+    private var doubtWindows: [VanishedItem] {
+        vanished.values.map { item in
+            var item = item
+            if let hiddenAt = item.hiddenAt { item.window = min(item.window, hiddenAt - 1) }
+            return item
         }
     }
 
@@ -178,7 +198,10 @@ final class Moves {
     /// or the row is another vanished item's candidate too. A copy made before a retag of this item, and this
     /// item moved by a copy while another file of its audio appeared, leave the same files: neither claim is
     /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
-    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64)
+    /// `hiddenAt`: the generation that hid each item found gone by an earlier scan; a row added since then is
+    /// as much a claim as one added now (seed 10: a scan of one root saw the retagged file, not the copy).
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64,
+                                            hiddenAt: [Int64: Int64] = [:])
         -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
         var itemsPerContentRow: [Int64: Set<Int64>] = [:]
@@ -195,7 +218,7 @@ final class Moves {
             // a copy found before the item vanished is all the more a copy.
             let copies = content.filter { $0.vanishedID == item }
             guard !copies.isEmpty, copies.allSatisfy({ itemsPerContentRow[$0.rowID]?.count == 1 }) else { continue }
-            let fresh = rows.values.filter { $0.rowGeneration == generation }
+            let fresh = rows.values.filter { $0.rowGeneration == generation || $0.rowGeneration >= hiddenAt[item] ?? .max }
             guard !fresh.isEmpty else { continue }
             if rows.count == 1, let retagged = fresh.first, !retagged.matchesAPresentItem, itemsPerWeakRow[retagged.rowID]?.count == 1 {
                 replaced[item] = retagged
@@ -242,9 +265,10 @@ final class Moves {
                 let sought = Set(candidates.map(\.vanishedID))
                 var weaker: [MoveCandidate] = []
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
-                    weaker += try index.moveCandidates(for: Array(vanished.values), seeking: sought, evidence: kind)
+                    weaker += try index.moveCandidates(for: doubtWindows, seeking: sought, evidence: kind)
                 }
-                let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation)
+                let preferred = Self.preferringRetaggedOriginals(content: candidates, weaker: weaker, generation: generation,
+                                                                 hiddenAt: vanished.compactMapValues { $0.hiddenAt.map { max(0, $0) } })
                 candidates = preferred.content
                 undecided.formUnion(preferred.undecided)
                 for id in preferred.undecided { ambiguous[id] = vanished[id]?.path }

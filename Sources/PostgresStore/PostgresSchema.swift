@@ -265,6 +265,15 @@ enum PostgresSchema {
             UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL;
             CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0;
             """),
+        // Issue 47, as SQLite's "v21": which items had a row's audio when the row was added (a row with another
+        // item's audio may be a copy of it as well as a vanished item moved, also once that item is gone).
+        Step(name: "pg v18: possible moves", sql: """
+            CREATE TABLE possible_moves (
+                row_id bigint NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                item_id bigint NOT NULL,
+                generation bigint NOT NULL,
+                PRIMARY KEY (row_id, item_id));
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

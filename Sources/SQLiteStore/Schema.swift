@@ -337,6 +337,21 @@ enum Schema {
             }
             try db.execute(sql: #"CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0"#)
         }
+        migrator.registerMigration("v21: possible moves") { db in
+            // Issue 47: which items had a row's audio when the row was added (`MoveEvidenceRules.sharedAudio`).
+            // A row with another item's audio may be a copy of that item (another release of the recording)
+            // as well as a vanished item moved; once the other item has left the library nothing shows that
+            // any more, and the row took the vanished item with its rating and plays (seeds 12 and 13 of the
+            // model). `item_id` is kept after that item is gone (no reference); the row's records go with
+            // the row. A new table: no existing value changes; a library upgraded has no records, as before.
+            try db.execute(sql: """
+                CREATE TABLE possible_moves (
+                    row_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    item_id INTEGER NOT NULL,
+                    generation INTEGER NOT NULL,
+                    PRIMARY KEY (row_id, item_id));
+                """)
+        }
         return migrator
     }
 

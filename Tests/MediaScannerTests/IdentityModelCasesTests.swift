@@ -104,14 +104,14 @@ import Testing
         #expect(try world.index.item(path: MediaPath(world.one))?.persistentID == world.oneID)
     }
 
-    // Seeds 12 (step 212) and 13 (step 87), not fixed (issue 47 stays open on it): an item left unpaired because
-    // another release still had its audio took a later file of that audio, an item of its own with a rating,
-    // once the other release was gone from the library (its root forgotten, or its file replaced). Evidence
-    // weaker than the content pairs across scans (a move seen by a scan of one root, then by a scan of all),
-    // and is judged unique against the items there now, not those there when the row was added. Two here is
-    // not hidden by the scan of its emptied folder (it may be an unmounted disk), so it vanishes only in the
-    // last scan; a fix needs the row's own history (which items had its audio when it was added). Recorded as
-    // a known issue: the run shows it, and says when it stops happening.
+    // Seeds 12 (step 212) and 13 (step 87): an item left unpaired because another release still had its audio
+    // took a later file of that audio, an item of its own with a rating, once the other release was gone from
+    // the library (its root forgotten, or its file replaced). Evidence weaker than the content pairs across
+    // scans (a move seen by a scan of one root, then by a scan of all), and was judged unique against the
+    // items there now, not those there when the row was added. Two here is not hidden by the scan of its
+    // emptied folder (it may be an unmounted disk), so it vanishes only in the last scan. Each scan now records
+    // which items had a new row's audio when it was added (`possible_moves`, schema v21 / pg v18), and that
+    // record refuses the pairing as an item still there would.
     @Test(arguments: Store.available)
     func aPossibleMoveDoesNotTakeALaterFileOnceTheOtherReleaseIsGone(_ store: Store) async throws {
         let box = try Sandbox(store: store)
@@ -141,8 +141,43 @@ import Testing
         try index.removeRoot(first)
         let summary = try await MediaScanner(index: index).scan([second])
         let item = try #require(try index.item(path: MediaPath(three)))
-        withKnownIssue("issue 47: a possible move takes a later file of its audio once the other release is gone") {
-            #expect(item.persistentID == threeID && item[.rating]?.integer == 5 && item.playCount == 1, "Two took Three: \(summary)")
+        #expect(item.persistentID == threeID && item[.rating]?.integer == 5 && item.playCount == 1, "Two took Three: \(summary)")
+    }
+    // Seed 10, step 46: Two copied to another root, then retagged by a tagger writing a new file in its own root,
+    // Two's file gone. A scan of Two's root sees the retagged file, whose audio One (still there) has too, and
+    // names Two a possible move (hidden); the scan of every root then finds the copy, new. The retagged file
+    // was added after Two was found gone, so it is as much a claim as one added now: a copy made before a
+    // retag and a move by copy beside another release's copy leave the same files, and neither takes Two
+    // (was: the copy, by its content, since the retagged row was not new in that scan).
+    @Test(arguments: Store.available)
+    func aCopyFoundAfterAPossibleMoveDoesNotTakeTheItem(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let one = first.string + "/A/one.mp3", two = first.string + "/B/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try FileManager.default.createDirectory(atPath: second.string, withIntermediateDirectories: true)
+        try await box.scan([first, second])
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+        try index.setRating(id: twoID, 4)
+
+        let copy = second.string + "/X/two.mp3"
+        try FileManager.default.createDirectory(atPath: second.string + "/X", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: two, toPath: copy)
+        let kept = first.string + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(two, to: kept, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: two)
+        let partial = try await MediaScanner(index: index).scan([first])
+        #expect(partial.ambiguousMoves == [MediaPath(two)], "\(partial)")
+        let summary = try await MediaScanner(index: index).scan([first, second])
+
+        for path in [copy, kept] {
+            let item = try #require(try index.item(path: MediaPath(path)))
+            #expect(item.persistentID != twoID && item[.rating]?.integer == nil, "\(path) took Two's item: \(summary)")
         }
+        #expect(summary.ambiguousMoves == [MediaPath(two)], "\(summary)")
     }
 }

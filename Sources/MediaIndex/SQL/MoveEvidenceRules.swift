@@ -54,6 +54,14 @@ package enum MoveEvidenceRules {
     /// such row the content wins as before.
     package static let outrankSameScanCopies: [MoveCandidate.Evidence] = [.audio, .payload]
 
+    /// A row `i` that has the audio of an item `o` (the same end, not zeros, or the same audio payload, with the
+    /// same stream and duration): what `MoveCandidate.matchesAPresentItem` asks of an item still there, asked
+    /// when a row is added and recorded (`possible_moves`, `SQLStore.recordPossibleMoves`). A row added while
+    /// another item had its audio stays that item's possible copy after that item has left the library, so
+    /// weaker evidence than the content never pairs it with a third (seeds 12 and 13 of the model: a retagged
+    /// copy of One, added while One was there, took the deleted Two's item once One's root was forgotten).
+    package static let sharedAudio = "((\(informativeEndMatches) AND \(sameAudioStream)) OR (i.payload_hash = o.payload_hash AND \(sameAudioStream)))"
+
     /// The end hashes of zero-filled windows (16 KiB, and the 2 KiB ends of a file under 32 KiB): digital
     /// silence, which every track that fades out ends with, and preallocated space. Equal ends of zeros say
     /// nothing about two files, so no rule takes them as evidence. (Fingerprint's hashes of zeros, frozen:

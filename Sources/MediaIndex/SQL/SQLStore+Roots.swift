@@ -88,7 +88,7 @@ extension SQLStore {
         for row in try x.rows("""
             SELECT 0, path, complete_gen, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), excludes FROM roots WHERE \(mine())
             UNION ALL SELECT 1, path, device, NULL, NULL, NULL, NULL FROM mounts WHERE \(mine())
-            UNION ALL SELECT 2, path, id, "fileSize", fingerprint, added_gen, NULL FROM items WHERE \(mine()) AND missing_gen IS NOT NULL
+            UNION ALL SELECT 2, path, id, "fileSize", fingerprint, added_gen, CAST(missing_gen AS TEXT) FROM items WHERE \(mine()) AND missing_gen IS NOT NULL
             UNION ALL SELECT 3, NULL, CASE WHEN EXISTS (SELECT 1 FROM items WHERE \(mine())) THEN 1 ELSE 0 END,
                 (SELECT min(COALESCE(reader_version, 0)) FROM items WHERE \(mine())),
                 (SELECT min(COALESCE(reader_version, 0)) FROM failures WHERE \(mine())), NULL, NULL\(joined)
@@ -102,7 +102,7 @@ extension SQLStore {
                 facts.mounts.append(MountPoint(path: path, device: row.int64(2) ?? 0))
             case 2:
                 facts.hidden.append(VanishedItem(id: row.int64(2) ?? 0, path: path, size: row.int64(3) ?? -1, fingerprint: row.int64(4),
-                                                 window: row.int64(5) ?? 0, missing: true))
+                                                 window: row.int64(5) ?? 0, missing: true, hiddenAt: row.text(6).flatMap { Int64($0) }))
             case 4:
                 facts.shares.append(SharedRoot(name: row.text(6) ?? "", path: path))
             case 5:

@@ -220,10 +220,15 @@ extension SQLStore {
             ? #" AND NOT EXISTS (SELECT 1 FROM v w WHERE w.size = i."fileSize" AND w.fingerprint = i.fingerprint AND w.id <> v.id)"#
             : ""
         // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
+        // Or an item that had the row's audio when the row was added (`possible_moves`), there or not now,
+        // other than the sought one and its exact copies.
         let present: SQLStatement = rule.yieldsToPresentItems ? """
             , CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.id <> i.id AND o.id NOT IN (SELECT id FROM v) AND o.missing_gen IS NULL
                 AND (v.fingerprint IS NULL OR o."fileSize" <> v.size OR o.fingerprint IS DISTINCT FROM v.fingerprint)
-                AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match)) THEN 1 ELSE 0 END
+                AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match))
+              OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND p.item_id <> v.id
+                AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint))
+              THEN 1 ELSE 0 END
             """ : ", 0"
         return try read { x in
             try x.rows("""
@@ -235,6 +240,32 @@ extension SQLStore {
                 MoveCandidate(vanishedID: row.int64(0) ?? 0, rowID: row.int64(1) ?? 0, rowPath: row.path(2) ?? MediaPath(bytes: []),
                               rowGeneration: row.int64(3) ?? 0, evidence: evidence, matchesAPresentItem: (row.int64(4) ?? 0) != 0)
             }
+        }
+    }
+
+    /// Records, for each row `generation` added, the items added before it that have its audio
+    /// (`MoveEvidenceRules.sharedAudio`), are shown and are not among `vanished` (this scan's items not found:
+    /// one of them may be what the row is). Such a row may be a copy of one of them (another release of the
+    /// recording) as well as a vanished item moved, and stays so after that item has left the library
+    /// (`possible_moves`, read by `moveCandidates`). One read of `items` for the hashes the new rows have,
+    /// then a join of the new rows with the few items that share one: no index on the hashes is needed.
+    public func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws {
+        let zeros = MoveEvidenceRules.zeroFilledEndHashes.map(String.init).joined(separator: ", ")
+        let notVanished: SQLStatement = vanished.isEmpty ? "" : " AND NOT \(syntax.isIn("id", .integers(vanished)))"
+        try write { x in
+            try x.execute("""
+                WITH n AS MATERIALIZED (SELECT head_hash, tail_hash, payload_hash FROM items WHERE added_gen = \(generation) AND \(mine())),
+                o AS MATERIALIZED (SELECT id, head_hash, tail_hash, payload_hash, container, "audioCodec", "sampleRate", channels,
+                        "playbackDuration" FROM items
+                    WHERE added_gen < \(generation) AND missing_gen IS NULL AND \(mine())\(notVanished)
+                    AND ((head_hash NOT IN (\(raw: zeros)) AND head_hash IN (SELECT head_hash FROM n))
+                        OR (tail_hash NOT IN (\(raw: zeros)) AND tail_hash IN (SELECT tail_hash FROM n))
+                        OR payload_hash IN (SELECT payload_hash FROM n)))
+                INSERT INTO possible_moves (row_id, item_id, generation)
+                SELECT DISTINCT i.id, o.id, \(generation) FROM items i JOIN o ON \(raw: MoveEvidenceRules.sharedAudio)
+                WHERE i.added_gen = \(generation) AND \(mine("i.host"))
+                ON CONFLICT DO NOTHING
+                """)
         }
     }
 
@@ -283,9 +314,9 @@ extension SQLStore {
     public func hiddenItems() throws -> [VanishedItem] {
         if let facts = try rememberedScanFacts() { return facts.hidden }
         return try read { x in
-            try x.rows(#"SELECT id, path, "fileSize", fingerprint, added_gen FROM items WHERE \#(mine()) AND missing_gen IS NOT NULL"#).map {
+            try x.rows(#"SELECT id, path, "fileSize", fingerprint, added_gen, missing_gen FROM items WHERE \#(mine()) AND missing_gen IS NOT NULL"#).map {
                 VanishedItem(id: $0.int64(0) ?? 0, path: $0.path(1) ?? MediaPath(bytes: []), size: $0.int64(2) ?? -1,
-                             fingerprint: $0.int64(3), window: $0.int64(4) ?? 0, missing: true)
+                             fingerprint: $0.int64(3), window: $0.int64(4) ?? 0, missing: true, hiddenAt: $0.int64(5))
             }
         }
     }
