@@ -261,6 +261,7 @@ public protocol RootStore: Sendable {
 /// What the rest of mlib needs from a library for queries, user data and playlists.
 /// (Named `MediaStore`, not `MediaIndex`, so that it does not shadow the module's own name.)
 public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore & ListeningHistoryStore & UserAccountStore & UserItemDataStore
+    & LyricsStore & BookmarkStore
 
 /// Everything a library offers: what `LibraryLocator.open` returns.
 ///
