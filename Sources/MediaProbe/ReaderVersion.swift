@@ -27,5 +27,7 @@ extension MediaProbe {
     ///   issue 49's second round of reads (junk before MP3 frames, cp1252 RIFF INFO, ID3v2.3 extended headers,
     ///   3GPP asset boxes, cut MP3 and WMA lengths), Theora's frame rate (and a Theora+Vorbis Ogg no longer
     ///   partial), dates in other scripts' digits ("٢٠٠٤").
-    public static let readerVersion = 5
+    /// - 6: lyrics (issue 41): every set in the tags and the sidecars beside the file, into the `lyrics` table
+    ///   and `hasLyrics`/`hasSyncedLyrics`/`lyricsLanguage` (an older reader stored none).
+    public static let readerVersion = 6
 }
