@@ -41,12 +41,18 @@ struct Play: AsyncParsableCommand {
             audio, 32-bit FLAC before FFmpeg 6.1) is skipped with one line saying so ("this FFmpeg cannot \
             decode ac-4"); the others play.
 
+            Books (genre Audiobook, Podcast, Spoken…; M4B files; items longer than 30 minutes) resume where \
+            the user left them: the position is saved on pause, stop and quit and every 30 s while one \
+            plays, and the next mlib play of it starts there (--no-resume: from the beginning). --chapter \
+            N starts the first item at its Nth chapter (mlib info --chapters lists them).
+
             Examples:
               mlib play artist:Björk --shuffle albums
               mlib play 'genre == "Jazz"' --sort year --repeat all
               mlib play --files a.flac b.mp3 --sink wav:out.wav
               mlib play genre:Classical --replay-gain album
               mlib play album:Vespertine --sink pcm | aplay -f cd
+              mlib play --files --chapter 3 book.m4b
 
             \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
             """)
