@@ -11,7 +11,8 @@ struct LyricsCommand: AsyncParsableCommand {
         commandName: "lyrics",
         abstract: "Print the lyrics of media files or library items: plain text, synced as LRC, or every set as JSON.",
         discussion: """
-            When every argument is an existing file, the files are read now; otherwise the arguments are \
+            When every argument is an existing file or a path (/…, ./…, ../…), the files are read now; \
+            otherwise the arguments are \
             a query (as for mlib ls) and the lyrics are those the last scan stored for the items it \
             selects (a scan reads them, and reads a file again when a sidecar beside it is added, changed \
             or removed). mlib ls 'hasLyrics == YES', 'hasSyncedLyrics == YES' and lyricsLanguage:eng find \
@@ -64,10 +65,14 @@ struct LyricsCommand: AsyncParsableCommand {
         var report: LyricsReport
     }
 
-    /// Files when every argument is one on disk (a query term rarely is), else the items of a query.
+    /// Files when every argument is one on disk or is written as a path (/…, ./…, ../…: a missing file is
+    /// then said as such), else the items of a query (a query term rarely is either).
     func entries() throws -> [Entry] {
         let paths = RawArguments.paths(files)
-        if paths.allSatisfy(\.existsOnDisk) { return paths.map { Entry(path: $0, report: LyricsReader.read($0)) } }
+        let pathLike = paths.allSatisfy { path in
+            path.existsOnDisk || ["/", "./", "../"].contains { path.bytes.starts(with: Array($0.utf8)) }
+        }
+        if pathLike { return paths.map { Entry(path: $0, report: LyricsReader.read($0)) } }
         let library = try libraryOptions.library()
         let filter = try library.predicate(try QueryInput.predicate(files), for: libraryOptions.userName)
         let items = try library.items(MediaQuery(filter: filter, sort: [SortDescriptor(.path)]))
