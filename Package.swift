@@ -106,7 +106,7 @@ let package = Package(
         // policy), playlist contents, tag writes and their recovery, containment at open time and covers
         // (`FileContainment`, `CoverLookup`), the view. It reaches PostgreSQL only with the PostgreSQL trait. It
         // does not depend on Playback: the player reports `ItemEnd`s (MediaModel) and the library judges them.
-        .target(name: "Library", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playlists", "SQLiteStore", "TagWriting",
+        .target(name: "Library", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Playlists", "SQLiteStore", "TagWriting",
                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                 // mlib import-userdata reads other programs' SQLite files (MPD stickers, beets, Navidrome).
                                                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -50,6 +50,10 @@ public struct MountedShareStore: ScanStore {
         try base.mounts(under: stored(root)).map { MountPoint(path: local($0.path), device: $0.device) }
     }
 
+    public func lyricsSidecars(under root: MediaPath) throws -> [Int64: [SidecarStamp]] {
+        try base.lyricsSidecars(under: stored(root))
+    }
+
     public func hiddenItems() throws -> [VanishedItem] {
         try base.hiddenItems().map { var item = $0; item.path = local(item.path); return item }
     }
@@ -78,6 +82,8 @@ public struct MountedShareStore: ScanStore {
             return .fail(stored(path), stamp, code: code, message: message, reader: reader)
         case let .removeFailure(path):
             return .removeFailure(stored(path))
+        case let .lyrics(path, id, lyrics):
+            return .lyrics(stored(path), id: id, lyrics)
         }
     }
 

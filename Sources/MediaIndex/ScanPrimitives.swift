@@ -170,6 +170,9 @@ public enum ScanChange: Sendable {
     case fail(MediaPath, FileStamp, code: String, message: String, reader: Int? = nil)
     /// A failure record whose file is gone.
     case removeFailure(MediaPath)
+    /// The lyrics read with the file at `path` (its `.add` or `.update` comes before, in the same batch),
+    /// replacing what its item held (`id`: the item, for a known file; nil: a new row, found by its path).
+    case lyrics(MediaPath, id: Int64?, [StoredLyrics])
 }
 
 /// A file a scan could not read, as recorded.

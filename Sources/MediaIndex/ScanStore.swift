@@ -35,6 +35,8 @@ public protocol ScanStore: Sendable {
     func items(withInodes inodes: [Int64]) throws -> [Int64: [InodeMatch]]
     /// The mount points recorded under `root` (itself included), in no order.
     func mounts(under root: MediaPath) throws -> [MountPoint]
+    /// The lyrics sidecars recorded for the items under `root`, by item id (`LyricsStore`; one read per scan).
+    func lyricsSidecars(under root: MediaPath) throws -> [Int64: [SidecarStamp]]
     /// The items hidden by partial scans (`hideItems`), as vanished items whose window is the generation
     /// that added them, in no order.
     func hiddenItems() throws -> [VanishedItem]

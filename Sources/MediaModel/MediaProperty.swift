@@ -33,6 +33,10 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     // (AC-4, MPEG-H 3D audio, 32-bit FLAC in FFmpeg 5.1) is an item all the same; `decodable == NO` finds
     // them, and playing, analysing or transcoding one says why it cannot.
     case isDecodable, undecodableReason
+    // What lyrics the file has, from its tags and the sidecar files beside it (`.lrc`, `.elrc`, `.txt`): any,
+    // any synced (timed lines), and their languages (ISO 639-2, several joined). The lyrics themselves are
+    // rows of the index's `lyrics` table (`mlib lyrics QUERY`); these make them queryable.
+    case hasLyrics, hasSyncedLyrics, lyricsLanguage
     // Library state kept by the index (user data: never overwritten by a rescan)
     case playCount, skipCount, lastPlayedDate, rating, dateAdded
     // What `mlib analyze` measured in the audio (EBU R128 and the ReplayGain 2.0 values from it, -18 LUFS
@@ -157,6 +161,9 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
         case .declaredDuration:      Spec(.duration, .stream, "Declared Duration")
         case .isDecodable:           Spec(.bool, .stream, "Decodable")
         case .undecodableReason:     Spec(.text, .stream, "Not Decodable")
+        case .hasLyrics:             Spec(.bool, .tag, "Lyrics Present")
+        case .hasSyncedLyrics:       Spec(.bool, .tag, "Synced Lyrics")
+        case .lyricsLanguage:        Spec(.text, .tag, "Lyrics Language", groupable: true, multiValued: true)
         case .playCount:             Spec(.integer, .library, "Plays")
         case .skipCount:             Spec(.integer, .library, "Skips")
         case .lastPlayedDate:        Spec(.timestamp, .library, "Last Played")

@@ -58,6 +58,11 @@ public enum LyricsReader {
         guard let tags = TagLibReader.read(file, hint: hint) ?? TagLibReader.read(file, hint: hint, audioProperties: false) else {
             return fromFFmpeg(file)
         }
+        return embedded(tags)
+    }
+
+    /// The lyrics in TagLib's read of a file (the probe's, so a scan opens TagLib once per file).
+    static func embedded(_ tags: TagLibReader.Result) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
         var lyrics: [Lyrics] = []
         var warnings: [String] = []
         let durationMs = tags.lengthMs
@@ -102,12 +107,18 @@ public enum LyricsReader {
     /// A format TagLib 1.13 cannot open (Matroska, WebM): the lyrics tag FFmpeg reads, through the probe.
     static func fromFFmpeg(_ file: MediaFile) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
         guard let probe = try? MediaProbe.probe(file) else { return ([], [], nil) }
-        var warnings: [String] = []
         let durationMs = probe.item[.playbackDuration]?.real.map { Int(($0 * 1000).rounded()) }
-        let lyrics = probe.item.tags.sorted { $0.key < $1.key }.filter { isLyricsKey($0.key.uppercased()) && !$0.value.isEmpty }.map {
+        let (lyrics, warnings) = fromTags(probe.item.tags, durationMs: durationMs)
+        return (lyrics, warnings, durationMs)
+    }
+
+    /// The lyrics tags of a merged tag map (FFmpeg's, where TagLib read nothing).
+    static func fromTags(_ tags: [String: String], durationMs: Int?) -> (lyrics: [Lyrics], warnings: [String]) {
+        var warnings: [String] = []
+        let lyrics = tags.sorted { $0.key < $1.key }.filter { isLyricsKey($0.key.uppercased()) && !$0.value.isEmpty }.map {
             fromText($0.value, source: .tag, origin: $0.key.uppercased(), language: nil, description: nil, durationMs: durationMs, warnings: &warnings)
         }
-        return (lyrics, warnings, durationMs)
+        return (lyrics, warnings)
     }
 
     static func isLyricsKey(_ key: String) -> Bool {
@@ -145,6 +156,20 @@ public enum LyricsReader {
             if past > 0 { warnings.append("\(past) \(what) line(s) start after the end of the audio: kept, flagged pastEnd") }
         }
         return warnings
+    }
+
+    /// One sidecar (`sidecar`, beside the audio file, named as `sidecars` looks for them), read as `read` reads
+    /// it: nil when it cannot be read (said in `warnings`). For the scan, which knows the sidecars from the
+    /// folder listing it has and reads only those.
+    public static func sidecar(_ sidecar: MediaPath, durationMs: Int?, warnings: inout [String]) -> Lyrics? {
+        var seen = Set<[UInt8]>()
+        guard let bytes = sidecarBytes(sidecar, bound: realPath(sidecar.directory), seen: &seen, warnings: &warnings),
+              let ext = sidecar.lastComponent.string.split(separator: ".").last?.lowercased(),
+              sidecarExtensions.contains(ext) else { return nil }
+        let (text, _) = LyricsText.decode(bytes)
+        let source: Lyrics.Source = ext == "elrc" ? .elrc : ext == "lrc" ? .lrc : .txt
+        return fromText(text, source: source, origin: sidecar.lastComponent.string, language: nil, description: nil,
+                        durationMs: durationMs, warnings: &warnings)
     }
 
     /// The sidecar files of `path` (same folder, same stem, a lyrics extension in any case), read.

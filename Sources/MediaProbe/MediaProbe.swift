@@ -321,9 +321,13 @@ public enum MediaProbe {
         item[.isPartial] = .bool(!damage.isEmpty)
         item[.partialReason] = damage.first.map(MediaValue.text)
         warnings += damage + notes                   // notes: shown, but the file is whole
-        return ProbeResult(item: item, streams: streams, pictures: pictures, chapters: chapters, isPartial: !damage.isEmpty, warnings: warnings,
+        var result = ProbeResult(item: item, streams: streams, pictures: pictures, chapters: chapters, isPartial: !damage.isEmpty, warnings: warnings,
                            tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (sources.allSatisfy(\.isEmpty) ? "none" : "ffmpeg"),
                            tagFormat: tagLib.flatMap { $0.tagFormat.isEmpty ? nil : $0.tagFormat })
+        // Issue 41: the lyrics of this read (TagLib's frames and tags, else the merged tags FFmpeg gave).
+        result.lyrics = tagLib.map { LyricsReader.embedded($0).lyrics }
+            ?? LyricsReader.fromTags(tags, durationMs: duration.map { Int(($0 * 1000).rounded()) }).lyrics
+        return result
     }
 
     static let losslessCodecs: Set<String> = ["flac", "alac", "wavpack", "ape", "tta", "mlp", "truehd", "wmalossless"]

@@ -18,6 +18,9 @@ public struct ProbeResult: Sendable, Hashable {
     public var tagSource: String
     /// Tag format(s) as TagLib names them ("ID3v2.4", "Xiph", "MP4", "RIFF INFO"…), when known.
     public var tagFormat: String?
+    /// The lyrics in the file's tags (`LyricsReader`'s embedded sets, from this read: no second open), in tag
+    /// order. Not the sidecars: the scan reads those from its folder listing.
+    public var lyrics: [Lyrics] = []
 
     /// Why the file cannot be played by this FFmpeg: its first audio stream (or, with none, its first video
     /// stream) has a codec FFmpeg cannot decode. nil when it can. The file is still a media file: its

@@ -27,5 +27,10 @@ extension MediaProbe {
     ///   issue 49's second round of reads (junk before MP3 frames, cp1252 RIFF INFO, ID3v2.3 extended headers,
     ///   3GPP asset boxes, cut MP3 and WMA lengths), Theora's frame rate (and a Theora+Vorbis Ogg no longer
     ///   partial), dates in other scripts' digits ("٢٠٠٤").
-    public static let readerVersion = 5
+    /// - 6: lyrics (issue 41): every set in the tags and the sidecars beside the file, into the `lyrics` table
+    ///   and `hasLyrics`/`hasSyncedLyrics`/`lyricsLanguage` (an older reader stored none).
+    ///   With it issue 49's third round: a VBR ASF that holds every packet it declares is whole, Musepack
+    ///   SV8's length is its header's, an MP4 or Matroska file of text alone reads as not decodable, and an
+    ///   encrypted (CENC) MP4 track as not decodable ("encrypted (cenc)").
+    public static let readerVersion = 6
 }

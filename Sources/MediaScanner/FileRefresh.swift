@@ -42,9 +42,10 @@ extension MediaScanner {
         var pending: [ScanChange] = []
         for outcome in outcomes {
             switch outcome {
-            case .read(let job, let item, let fingerprint, let ends):
+            case .read(let job, let item, let fingerprint, let ends, let lyrics):
                 pending.append(.update(id: job.existingID!, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device,
                                        ends: ends, reader: MediaProbe.readerVersion))
+                pending.append(.lyrics(job.file.path, id: job.existingID, lyrics))
                 summary.updated += 1
             case .failed(let job, let code, let message):
                 pending.append(.fail(job.file.path, job.file.stamp, code: code, message: message, reader: MediaProbe.readerVersion))

@@ -13,11 +13,13 @@ struct ProbeJob: Sendable {
     var isRetry = false
     /// Unchanged, but an older reader (`MediaProbe.readerVersion`) read or refused it: read again in place.
     var isReread = false
+    /// Its lyrics sidecars as the folder listing showed them; nil: not listed (`refresh`), looked up by name.
+    var sidecars: [SidecarStamp]? = nil
 }
 
 /// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
 enum ProbeOutcome: Sendable {
-    case read(ProbeJob, MediaItem, fingerprint: Int64, ends: EndHashes)
+    case read(ProbeJob, MediaItem, fingerprint: Int64, ends: EndHashes, lyrics: [StoredLyrics])
     case failed(ProbeJob, code: String, message: String)
 
     init(_ job: ProbeJob) {
@@ -30,13 +32,15 @@ enum ProbeOutcome: Sendable {
         }
         do {
             let file = try MediaFile(path)                   // one open for the probe and the fingerprint
-            var item = try MediaProbe.probe(file, detail: .library).item
+            let probe = try MediaProbe.probe(file, detail: .library)
+            var item = probe.item
             // The walk's stat is what the next scan compares with: store exactly that.
             item.path = path
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
             let identity = Fingerprint.identity(file)      // both from one hash of each end
-            self = .read(job, item, fingerprint: identity.fingerprint, ends: identity.ends)
+            let lyrics = LyricsSidecars.read(probe, path: path, sidecars: job.sidecars ?? LyricsSidecars.lookUp(path), into: &item)
+            self = .read(job, item, fingerprint: identity.fingerprint, ends: identity.ends, lyrics: lyrics)
         } catch {
             self = .failed(job, code: error.code, message: error.reason)
         }

@@ -36,6 +36,8 @@ final class ScanRun {
     /// A library with no item has nothing to look up by inode (a first scan).
     private let libraryWasEmpty: Bool
     private var pending: [ScanChange] = []
+    /// The lyrics sidecars the index recorded, by item id (`ScanStore.lyricsSidecars`, read once per scan).
+    var storedSidecars: [Int64: [SidecarStamp]] = [:]
     private var visited: Set<MediaPath> = []
     /// Entries exclude lists left out: their items are hidden, not removed (the files are still there, and
     /// an item whose file is on disk keeps its id: re-included, it comes back as it was).
@@ -86,18 +88,25 @@ final class ScanRun {
             // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
             let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
             let failure = state.failures.removeValue(forKey: file.path)
+            let sidecars = LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
             switch FileVerdict.of(file, known: known, failure: failure, failureCode: state.failureCodes[file.path],
                                   failureReaderVersion: state.failureReaderVersions[file.path, default: 0]) {
             case .unchanged:
-                summary.unchanged += 1
+                // A lyrics sidecar added, changed or removed beside an unchanged file: the file is read again
+                // in place (its tags and its sidecars, one read), as an older reader's file is.
+                if let known, LyricsSidecars.differ(sidecars, storedSidecars[known.id] ?? []) {
+                    jobs.append(ProbeJob(file: file, existingID: known.id, isReread: true, sidecars: sidecars))
+                } else {
+                    summary.unchanged += 1
+                }
             case .new where failure == nil:
                 unknown.append(file)                    // a rename, when its inode is indexed elsewhere
             case .new, .changed:
-                jobs.append(ProbeJob(file: file, existingID: known?.id))
+                jobs.append(ProbeJob(file: file, existingID: known?.id, sidecars: sidecars))
             case .retry:
-                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: true))
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: true, sidecars: sidecars))
             case .reread:
-                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failure != nil, isReread: true))
+                jobs.append(ProbeJob(file: file, existingID: known?.id, isRetry: failure != nil, isReread: true, sidecars: sidecars))
             }
         }
         if !unknown.isEmpty {
@@ -108,7 +117,8 @@ final class ScanRun {
                     pending.append(.move(id: renamed.id, to: file.path))
                     summary.moved += 1
                 } else {
-                    jobs.append(ProbeJob(file: file, existingID: nil))
+                    jobs.append(ProbeJob(file: file, existingID: nil,
+                                         sidecars: LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []))
                 }
             }
         }
@@ -181,11 +191,12 @@ final class ScanRun {
     func record(_ outcome: ProbeOutcome) throws {
         probed += 1
         switch outcome {
-        case .read(let job, let item, let fingerprint, let ends):
+        case .read(let job, let item, let fingerprint, let ends, let lyrics):
             let reader = MediaProbe.readerVersion
             if let id = job.existingID {
                 pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends,
                                        reader: reader))
+                pending.append(.lyrics(job.file.path, id: id, lyrics))
                 if job.isReread { summary.reread += 1 } else { summary.updated += 1 }
             } else {
                 if generation == nil { generation = try index.newGeneration() }
@@ -193,6 +204,7 @@ final class ScanRun {
                 // rescan's new row may be an item that is still listed at its old path.
                 pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends, reader: reader,
                                     hidden: !libraryWasEmpty))
+                if !lyrics.isEmpty { pending.append(.lyrics(job.file.path, id: nil, lyrics)) }
                 summary.added += 1
             }
         case .failed(let job, let code, let message) where job.isRetry:

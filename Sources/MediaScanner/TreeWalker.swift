@@ -21,6 +21,8 @@ struct DirectoryListing {
     var isMountPoint = false
     /// Entries left out by an exclude list, and the rule that did it (for `--dry-run`).
     var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
+    /// Lyrics sidecars beside the media files, by the files' stem (`LyricsSidecars.found`).
+    var sidecars: [[UInt8]: [SidecarStamp]] = [:]
 }
 
 /// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
@@ -146,6 +148,7 @@ final class TreeWalker {
         var playlists: [MediaPath] = []
         var subdirectories: [MediaPath] = []
         var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
+        var sidecarNames: [[UInt8]] = []
         // The entries first: an exclude file in this directory applies to all of them.
         var entries: [(name: [UInt8], type: UInt8)] = []
         var hasExcludeFile = false
@@ -174,6 +177,7 @@ final class TreeWalker {
             if kind == DT_LNK && pointsIntoALibraryRoot(path) { continue }
             // Most non-media files stop here, on their name, before any system call.
             let verdict = MediaFileFilter.verdict(forName: name)
+            if verdict == .skip && LyricsSidecars.isSidecarName(name) { sidecarNames.append(name); continue }   // stat'ed below, if a file's
             if kind == DT_REG && verdict == .skip { continue }
             var target = stat()
             let statResult = (name + [0]).withUnsafeBufferPointer { buffer in
@@ -204,10 +208,11 @@ final class TreeWalker {
             }
         }
         files.sort { $0.path < $1.path }
+        let sidecars = LyricsSidecars.found(sidecarNames, files: files, directory: dir)
         pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device, excludes) })   // popLast visits them in ascending order
         return DirectoryListing(path: directory, files: files, playlists: playlists.sorted(), device: device,
                                 isMountPoint: (parentDevice.map { $0 != device } ?? false) || mountPoints.contains(directory),
-                                excluded: excluded.sorted { $0.path < $1.path })
+                                excluded: excluded.sorted { $0.path < $1.path }, sidecars: sidecars)
     }
 }
 

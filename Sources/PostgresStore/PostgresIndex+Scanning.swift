@@ -25,6 +25,8 @@ extension PostgresIndex {
                             try applyBatch([.fail(item.path, stamp, code: "database", message: "refused by PostgreSQL: " + rejected.reason,
                                                   reader: reader)], generation: generation)
                         } catch is PostgresSession.Rejected {}
+                    case .lyrics:
+                        break           // text the server refuses (a NUL byte): the file's other values are kept
                     case .move, .fail, .removeFailure:
                         throw IndexError.database(database: libraryName, reason: rejected.reason)
                     }
@@ -92,6 +94,7 @@ extension PostgresIndex {
                 }
             }
             try flush()
+            try writeLyrics(changes, s)
             try s.execute(PostgresStoreConnection.notifyWrite)
         }
     }

@@ -265,6 +265,39 @@ enum PostgresSchema {
             UPDATE items SET "isDecodable" = 1 WHERE "isDecodable" IS NULL;
             CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0;
             """),
+        // Issue 41, as SQLite's "v20": every set of lyrics a file has (tags and sidecars, with a sidecar's
+        // stamp so a rescan sees it change), the queryable summary columns, and bookmarks (one position per
+        // user and item; user '' is the owner without an account). Both tables follow the item id and go
+        // with the item. Additive only.
+        Step(name: "pg v17: lyrics and bookmarks", sql: """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS "hasLyrics" bigint,
+                ADD COLUMN IF NOT EXISTS "hasSyncedLyrics" bigint,
+                ADD COLUMN IF NOT EXISTS "lyricsLanguage" text COLLATE "C";
+            CREATE INDEX "items_hasLyrics" ON items("hasLyrics") WHERE "hasLyrics" = 1;
+            CREATE TABLE lyrics (
+                item_id bigint NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                ordinal bigint NOT NULL,
+                source text COLLATE "C" NOT NULL,
+                origin text COLLATE "C",
+                language text COLLATE "C",
+                synced bigint NOT NULL,
+                text text COLLATE "C" NOT NULL,
+                body text COLLATE "C" NOT NULL,
+                sidecar_path bytea,
+                sidecar_size bigint,
+                sidecar_mtime bigint,
+                sidecar_inode bigint,
+                PRIMARY KEY (item_id, ordinal));
+            CREATE TABLE bookmarks (
+                user_name text COLLATE "C" NOT NULL,
+                item_id bigint NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                position_ms bigint NOT NULL,
+                comment text COLLATE "C",
+                created double precision NOT NULL,
+                changed double precision NOT NULL,
+                PRIMARY KEY (user_name, item_id));
+            CREATE INDEX bookmarks_item ON bookmarks(item_id);
+            """),
         // Issue 47, as SQLite's "v21": which items had a row's audio when the row was added (a row with another
         // item's audio may be a copy of it as well as a vanished item moved, also once that item is gone).
         Step(name: "pg v18: possible moves", sql: """

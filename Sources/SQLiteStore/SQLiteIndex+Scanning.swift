@@ -33,6 +33,7 @@ extension SQLiteIndex {
             if staged {
                 for sql in Self.writeStagedSQL { try db.cachedStatement(sql: sql).execute() }
             }
+            try writeLyrics(changes, SQLiteConnection.Executor(db: db))
         }
     }
 

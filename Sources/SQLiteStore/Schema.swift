@@ -337,6 +337,50 @@ enum Schema {
             }
             try db.execute(sql: #"CREATE INDEX "items_isDecodable" ON items("isDecodable") WHERE "isDecodable" = 0"#)
         }
+        migrator.registerMigration("v20: lyrics and bookmarks") { db in
+            // Issue 41. Every set of lyrics a file has (its tags' USLT/SYLT/LYRICS…, the `.elrc`/`.lrc`/`.txt`
+            // sidecars beside it), one row each in the reader's order, read by the scan: `body` is the set as
+            // MediaProbe's `Lyrics` JSON (lines with their times, word times, headers, the offset applied),
+            // `text` its plain text; a sidecar's path, size, mtime and inode, so that a rescan sees one added,
+            // changed or removed beside an unchanged audio file. The rows are file data: they follow the item
+            // id (a move keeps it, a fold hands the row's to the item) and go with the item (ON DELETE CASCADE).
+            // `hasLyrics`, `hasSyncedLyrics`, `lyricsLanguage`: the queryable summary, item columns the scan
+            // writes with the others; NULL for rows read before (an older reader: the next scan reads them).
+            // Bookmarks (Subsonic's model, and `mlib play`'s resume): one position per user and item, in ms,
+            // with a comment; user '' is the library's owner without an account (the CLI's user). They are
+            // user data: they follow the item id and go with it; a fold carries the row's when the item has none.
+            // Additive only: no existing value changes.
+            let columns = Set(try db.columns(in: "items").map(\.name))
+            if !columns.contains("hasLyrics") { try db.execute(sql: #"ALTER TABLE items ADD COLUMN "hasLyrics" INTEGER"#) }
+            if !columns.contains("hasSyncedLyrics") { try db.execute(sql: #"ALTER TABLE items ADD COLUMN "hasSyncedLyrics" INTEGER"#) }
+            if !columns.contains("lyricsLanguage") { try db.execute(sql: #"ALTER TABLE items ADD COLUMN "lyricsLanguage" TEXT"#) }
+            try db.execute(sql: """
+                CREATE INDEX "items_hasLyrics" ON items("hasLyrics") WHERE "hasLyrics" = 1;
+                CREATE TABLE lyrics (
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    ordinal INTEGER NOT NULL,
+                    source TEXT NOT NULL,
+                    origin TEXT,
+                    language TEXT,
+                    synced INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    sidecar_path BLOB,
+                    sidecar_size INTEGER,
+                    sidecar_mtime INTEGER,
+                    sidecar_inode INTEGER,
+                    PRIMARY KEY (item_id, ordinal));
+                CREATE TABLE bookmarks (
+                    user_name TEXT NOT NULL,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    position_ms INTEGER NOT NULL,
+                    comment TEXT,
+                    created REAL NOT NULL,
+                    changed REAL NOT NULL,
+                    PRIMARY KEY (user_name, item_id));
+                CREATE INDEX bookmarks_item ON bookmarks(item_id);
+                """)
+        }
         migrator.registerMigration("v21: possible moves") { db in
             // Issue 47: which items had a row's audio when the row was added (`MoveEvidenceRules.sharedAudio`).
             // A row with another item's audio may be a copy of that item (another release of the recording)

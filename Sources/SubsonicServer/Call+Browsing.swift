@@ -15,6 +15,7 @@ extension Call {
     /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding, `reportPlayback`.
     static let implementedExtensions: [(name: String, versions: [Int])] = [
         ("formPost", [1]), ("apiKeyAuthentication", [1]), ("transcodeOffset", [1]), ("playbackReport", [1]),
+        ("songLyrics", [1]),
     ]
 
     func extensions() -> [Node] {

@@ -335,6 +335,11 @@ struct Call {
         case "changePassword": return .nodes(try await changePassword())
         case "getPlayQueue": return .nodes(try await playQueue())
         case "savePlayQueue": return .nodes(try await savePlayQueue())
+        case "getLyrics": return .nodes([try await lyrics()])
+        case "getLyricsBySongId": return .nodes([try await lyricsBySongID()])
+        case "getBookmarks": return .nodes([try await bookmarks()])
+        case "createBookmark": return .nodes(try await createBookmark())
+        case "deleteBookmark": return .nodes(try await deleteBookmark())
         default: throw SubsonicError.notFound("Method \(method)")
         }
     }

@@ -41,12 +41,18 @@ struct Play: AsyncParsableCommand {
             audio, 32-bit FLAC before FFmpeg 6.1) is skipped with one line saying so ("this FFmpeg cannot \
             decode ac-4"); the others play.
 
+            Books (genre Audiobook, Podcast, Spoken…; M4B files; items longer than 30 minutes) resume where \
+            the user left them: the position is saved on pause, stop and quit and every 30 s while one \
+            plays, and the next mlib play of it starts there (--no-resume: from the beginning). --chapter \
+            N starts the first item at its Nth chapter (mlib info --chapters lists them).
+
             Examples:
               mlib play artist:Björk --shuffle albums
               mlib play 'genre == "Jazz"' --sort year --repeat all
               mlib play --files a.flac b.mp3 --sink wav:out.wav
               mlib play genre:Classical --replay-gain album
               mlib play album:Vespertine --sink pcm | aplay -f cd
+              mlib play --files --chapter 3 book.m4b
 
             \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
             """)
@@ -95,6 +101,12 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Print the queue in play order, the first item to play marked ▶, and exit.")
     var dryRun = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start the first item at its Nth chapter (1-based; mlib info --chapters lists them).", valueName: "n"))
+    var chapter: Int?
+
+    @Flag(help: "Neither resume a book where it was left nor save where it is (see BOOKS AND RESUME in mlib(1)).")
+    var noResume = false
+
     func validate() throws {
         if files && terms.isEmpty { throw ValidationError("--files needs at least one file") }
         if sink == .pcm, !dryRun, isatty(STDOUT_FILENO) == 1 {
@@ -102,6 +114,7 @@ struct Play: AsyncParsableCommand {
         }
         if files && playlist != nil { throw ValidationError("--files and --playlist cannot be combined") }
         if let start, start < 1 { throw ValidationError("--start counts from 1") }
+        if let chapter, chapter < 1 { throw ValidationError("--chapter counts from 1") }
         if !(0...100).contains(volume) { throw ValidationError("--volume must be 0–100") }
     }
 
@@ -126,6 +139,7 @@ struct Play: AsyncParsableCommand {
         if let repeatMode { player.repeatMode = repeatMode }
         player.volume = Float(volume) / 100
         player.replayGainMode = replayGain
+        try startPosition(player, library: library, user: user)
 
         if dryRun {
             try player.close()
@@ -135,6 +149,7 @@ struct Play: AsyncParsableCommand {
         }
         let session = PlaySession(player: player, library: library, user: user, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
+        session.savesResume = !noResume
         let failures = await session.run()
         if session.readerWentAway {
             // `play --sink pcm | head -c 1000`: the reader has what it wanted. Every other command is ended
@@ -146,6 +161,23 @@ struct Play: AsyncParsableCommand {
         try player.close(drain: true)   // a WAV file that cannot be finished: SinkError, status 1
         if session.outputFailed || failures > 0 || leftOut > 0 { throw ExitCode(ExitStatus.partialFailure) }
         if session.interrupted { throw ExitCode(ExitStatus.interrupted) }
+    }
+
+    /// Where the first item starts: at --chapter's start, else, for a book (`SpokenWord`), where the user left
+    /// it (`Library.resumePosition`), said on standard error.
+    private func startPosition(_ player: MusicPlayer, library: Library?, user: String?) throws {
+        guard let item = player.nowPlayingItem else { return }
+        if let chapter {
+            let chapters = try MediaProbe.probe(item.path).chapters
+            guard chapter <= chapters.count else {
+                throw ValidationError("--chapter \(chapter): \(item.path) has \(chapters.count) chapter\(chapters.count == 1 ? "" : "s")")
+            }
+            player.currentPlaybackTime = chapters[chapter - 1].start
+            return
+        }
+        guard !noResume, let library, let position = try library.resumePosition(of: item, user: user) else { return }
+        player.currentPlaybackTime = position
+        printError("resuming \(PlayLines.title(item)) at \(PlayLines.clock(position)) (--no-resume starts at the beginning)")
     }
 
     /// The library, if one is needed or exists: playing files works without one.

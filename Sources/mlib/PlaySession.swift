@@ -11,6 +11,8 @@ final class PlaySession: @unchecked Sendable {
         case key(PlayKey)
         case tick
         case interrupt
+        /// Every `SpokenWord.saveInterval` seconds: a book's position is saved (`Library.saveResumePosition`).
+        case saveResume
     }
 
     let player: MusicPlayer
@@ -28,6 +30,9 @@ final class PlaySession: @unchecked Sendable {
 
     /// Whose plays they are (an account's name; nil: the library's owner).
     let user: String?
+    /// Whether books' positions are saved (on pause, stop, quit, every 30 s) for `mlib play` to resume.
+    var savesResume = true
+    private var resumeFailed = false
 
     init(player: MusicPlayer, library: Library?, user: String? = nil, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
@@ -60,6 +65,14 @@ final class PlaySession: @unchecked Sendable {
             }
         }
 
+        let saver = library != nil && savesResume ? Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(SpokenWord.saveInterval))
+                feed.yield(.saveResume)
+            }
+        } : nil
+        defer { saver?.cancel() }
+
         var failures = 0
         // The first item became current before this loop listened (prepareToPlay / --start).
         if terminal == nil, let first = player.nowPlayingItem { printItemLine(first) }
@@ -68,6 +81,8 @@ final class PlaySession: @unchecked Sendable {
             switch input {
             case .tick:
                 break
+            case .saveResume:
+                if player.status.playbackState.isAdvancing { saveResume() }
             case .interrupt:
                 interrupted = true
                 player.stop()
@@ -75,6 +90,9 @@ final class PlaySession: @unchecked Sendable {
                 if !handle(key) { player.stop() }
             case .event(.itemDidEnd(let end)):
                 record(end)
+                saveResume(end)
+            case .event(.playbackStateDidChange(.paused)):
+                saveResume()
             case .event(.nowPlayingItemDidChange(let item?)):
                 if terminal == nil { printItemLine(item) }
             case .event(.itemDidFail(_, let message)):
@@ -143,6 +161,31 @@ final class PlaySession: @unchecked Sendable {
         } catch {
             if !statisticsFailed { printError("cannot record play statistics: \(error)") }
             statisticsFailed = true
+        }
+    }
+
+    /// A book's position now (paused, or the periodic save).
+    private func saveResume() {
+        guard let item = player.nowPlayingItem else { return }
+        resume { try $0.saveResumePosition(player.currentPlaybackTime, of: item, user: user) }
+    }
+
+    /// A book that ended: finished, its saved position goes; stopped or left, where it was is saved.
+    private func saveResume(_ end: ItemEnd) {
+        switch end.reason {
+        case .finished: resume { try $0.finishedBook(end.item, user: user) }
+        case .stopped, .skipped: resume { try $0.saveResumePosition(end.position, of: end.item, user: user) }
+        case .removed, .failed: break
+        }
+    }
+
+    private func resume(_ body: (Library) throws -> Void) {
+        guard savesResume, let library else { return }
+        do {
+            try body(library)
+        } catch {
+            if !resumeFailed { printError("cannot save the position to resume from: \(error)") }
+            resumeFailed = true
         }
     }
 

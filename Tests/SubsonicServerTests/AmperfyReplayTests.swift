@@ -5,7 +5,7 @@ import Testing
 
 /// An Amperfy session replayed in XML (`Scripts/amperfy_client.py`: the actions and parameters of Amperfy's
 /// SubsonicServerApi.swift), on both stores: both of its syncs (folders, tags) see every song `mlib ls`
-/// lists, a playlist edit by index, an MP3 stream, and no error answers but lyrics (issue 41).
+/// lists, a playlist edit by index, an MP3 stream, and no error answers.
 @Suite(.serialized, .enabled(if: ChildProcess.exists("python3"), "python3 missing"))
 struct AmperfyReplayTests {
     struct Summary: Decodable {
@@ -29,7 +29,7 @@ struct AmperfyReplayTests {
         #expect(run.status == 0, "\(run.stderr)")
         guard run.status == 0 else { return }
         let summary = try JSONDecoder().decode(Summary.self, from: run.stdout)
-        #expect(Set(summary.errors.keys) == TempoReplayTests.notServedYet.intersection(["getLyricsBySongId"]), "errors: \(summary.errors)")
+        #expect(Set(summary.errors.keys) == [], "errors: \(summary.errors)")
         let listed = try mlib(["ls", "--paths", "--library", library.library])
         let paths = listed.out.split(separator: "\n").map { String($0.dropFirst(library.music.path.count + 1)) }.sorted()
         #expect(summary.tagSongs == paths)

@@ -5,7 +5,7 @@ import Testing
 
 /// A Feishin session replayed (`Scripts/feishin_client.py`: the paths and queries of Feishin's own sources,
 /// among them its "everything" lists, search3 of `""` in pages of 500), every answer validated against
-/// OpenSubsonic's OpenAPI, on both stores: no error answers but lyrics (issue 41), and every song `mlib ls`
+/// OpenSubsonic's OpenAPI, on both stores: no error answers, and every song `mlib ls`
 /// lists, once.
 @Suite(.serialized, .enabled(if: pythonClientInstalled, "python3 with openapi-schema-validator missing (scripts/install-deps.sh)"))
 struct FeishinReplayTests {
@@ -29,7 +29,7 @@ struct FeishinReplayTests {
         #expect(run.status == 0, "\(run.stderr)")
         guard run.status == 0 else { return }
         let summary = try JSONDecoder().decode(Summary.self, from: run.stdout)
-        #expect(Set(summary.errors.keys) == TempoReplayTests.notServedYet.intersection(["getLyricsBySongId"]), "errors: \(summary.errors)")
+        #expect(Set(summary.errors.keys) == [], "errors: \(summary.errors)")
         let listed = try mlib(["ls", "--paths", "--library", library.library])
         let paths = listed.out.split(separator: "\n").map { String($0.dropFirst(library.music.path.count + 1)) }.sorted()
         #expect(summary.songs == paths)

@@ -165,6 +165,8 @@ extension SQLStore {
                 try applyFailure(x, path, stamp, code: code, message: message, reader: reader, at: now)
             case .removeFailure(let path):
                 try deleteFailure(x, path)
+            case .lyrics:
+                break                                   // after the read files: `writeLyrics`
             }
         }
     }
@@ -283,6 +285,7 @@ extension SQLStore {
                 let user = Array(values.suffix(4))
                 try x.execute("UPDATE playlist_entries SET item_id = \(item) WHERE item_id = \(row)")
                 try Self.foldUserValues(from: row, into: item, x)
+                try Self.foldLyricsAndBookmarks(from: row, into: item, x)
                 try x.execute("DELETE FROM items WHERE id = \(row)")
                 let assignments = SQLStatement.joined(zip(columns, values).map { "\(raw: ItemRow.quoted($0)) = \($1)" }, separator: ", ")
                 try x.execute("""
