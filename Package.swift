@@ -116,7 +116,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).
-        .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaScanner", "Playback",
+        .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Playback",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
                                                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -151,7 +151,7 @@ let package = Package(
                           path: "Benchmarks/UserPlayBench"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel", "TestSupport"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaModel", "TestSupport"]),
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaDecode", "MediaModel", "TestSupport"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
         .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "Library", "TestSupport"],
                 path: "Tests/PostgresTestServer"),
