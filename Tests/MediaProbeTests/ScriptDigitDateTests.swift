@@ -7,21 +7,11 @@ import TestSupport
 /// Issue 49: a date written in another script's decimal digits (an ID3v2.4 TDRC "٢٠٠٤-٠٣-٠٥", Arabic-Indic, as
 /// some Arabic-locale taggers write it) is the date mutagen reads (2004-03-05); mlib read no date and no year.
 struct ScriptDigitDateTests {
-    /// An ID3v2.4 tag of TIT2 and TDRC (UTF-8 text frames), written byte by byte (mutagen would normalise the
-    /// date to ASCII digits on saving), before an MP3 made by ffmpeg.
-    static func mp3(_ dir: URL, date: String) throws -> URL {
-        let audio = try ReadingRoundThreeFiles.ffmpeg(dir, "plain.mp3", seconds: 1, ["-c:a", "libmp3lame", "-id3v2_version", "0"])
-        let tag = ReadingRoundThreeFiles.id3v24([("TIT2", "Arabic"), ("TDRC", date)])
-        let url = dir.appendingPathComponent("dated.mp3")
-        try Data(tag + [UInt8](try Data(contentsOf: audio))).write(to: url)
-        return url
-    }
-
     @Test(.enabled(if: UndecodableMedia.ffmpeg != nil, "ffmpeg is not installed"))
     func anArabicIndicDateIsRead() throws {
         let dir = try ReadingRoundThreeFiles.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = try Self.mp3(dir, date: "٢٠٠٤-٠٣-٠٥")
+        let url = try ReadingRoundThreeFiles.scriptDigitDateMP3(dir, date: "٢٠٠٤-٠٣-٠٥")
         for detail in [MediaProbe.Detail.library, .streams] {
             let r = try MediaProbe.probe(MediaPath(url.path), detail: detail)
             #expect(r.item[.releaseDate] == .text("2004-03-05"), "\(detail): \(r.item[.releaseDate].debugDescription)")

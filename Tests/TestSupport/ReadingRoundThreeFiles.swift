@@ -151,14 +151,7 @@ public enum ReadingRoundThreeFiles {
 
     /// An ID3v2.3 tag with an extended header (size 6, no CRC, no padding) and Latin-1 text frames.
     public static func id3v23WithExtendedHeader() -> [UInt8] {
-        func frame(_ id: String, _ text: String) -> [UInt8] {
-            let body = [0] + Array(text.utf8)
-            return Array(id.utf8) + be32(body.count) + [0, 0] + body
-        }
-        let body = be32(6) + [0, 0] + be32(0)
-            + frame("TIT2", "Title v2") + frame("TPE1", "Artist v2") + frame("TALB", "Album v2") + frame("TRCK", "7/9")
-        let size = body.count
-        return Array("ID3".utf8) + [3, 0, 0x40] + [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)] + body
+        id3v23([("TIT2", "Title v2"), ("TPE1", "Artist v2"), ("TALB", "Album v2"), ("TRCK", "7/9")], extendedHeader: true)
     }
 
     /// An ID3v2.4 tag of UTF-8 text frames (`frames`: id, text), written byte by byte.
