@@ -15,7 +15,7 @@ extension ReadingRoundThreeFiles {
     /// One file of every kind issue 49 names that can be made here, written into `dir`, made as the probe
     /// tests make them (ffmpeg's output, rewritten by a few bytes, or bytes written here): the scan test puts
     /// them in one folder. Each case's own test (ReadingRoundThreeTests, ContainerIndexLengthTests,
-    /// UndecodableCodecTests, TheoraOggTests) says what was wrong with it before.
+    /// UndecodableCodecTests, TheoraOggTests, ReadingRoundThreeGapTests, ...) says what was wrong with it before.
     public static func everyKind(in dir: URL) throws -> [Made] {
         var made: [Made] = []
         func write(_ name: String, _ bytes: [UInt8]) throws { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
@@ -86,6 +86,27 @@ extension ReadingRoundThreeFiles {
         made.append(Made(name: "dolby-vision.mp4", decodable: false, title: "Vision", seconds: 0.4))
         _ = try hevcWithUnknownSEI(dir)
         made.append(Made(name: "unknown-sei.mp4", decodable: true, title: "Unknown SEI", seconds: 0.44))
+        // The last cases (ReadingRoundThreeGapTests, ReadingRoundThreeTests, ScriptDigitDateTests,
+        // FLACShortBlockTests): Latin-1 in an Ogg Vorbis and an Ogg Opus comment, dates in Arabic-Indic digits
+        // and split over TYER/TDAT with ID3v1, a comment block declared too short, an MP3 of delay and padding
+        // alone (no audio: 0 s), ADIF AAC, Speex.
+        for (name, codec) in [("latin1.ogg", "libvorbis"), ("latin1.opus", "libopus")] {
+            _ = try latin1Ogg(dir, name, codec: codec)
+            made.append(Made(name: name, decodable: true, title: "Café", seconds: 1))
+        }
+        _ = try scriptDigitDateMP3(dir)
+        made.append(Made(name: "arabic-date.mp3", decodable: true, title: "Arabic", seconds: 1, releaseDate: "2004-03-05"))
+        _ = try combinedDateMP3(dir)
+        made.append(Made(name: "combined-date.mp3", decodable: true, title: "Combined", seconds: 1, releaseDate: "2004-04-03"))
+        let shortBlock = try shortBlockFLAC(dir)
+        try FileManager.default.removeItem(at: shortBlock.cut)
+        made.append(Made(name: "short-block.flac", decodable: true, title: "Mother's Daughter", seconds: 5))
+        _ = try mp3WhollyPadded(dir)
+        made.append(Made(name: "wholly-padded.mp3", decodable: true, seconds: 0))
+        let adifFile = try adif(dir)
+        made.append(Made(name: "adif.aac", decodable: true, seconds: adifFile.seconds))
+        _ = try speex(dir)
+        made.append(Made(name: "speex.spx", decodable: true, title: "Spoken", seconds: 3))
         // Theora in Ogg, with Vorbis.
         let p = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=d=2:s=160x120:r=25",
                                                                         "-f", "lavfi", "-i", "sine=d=2:r=44100", "-c:a", "libvorbis", "-c:v", "libtheora",
