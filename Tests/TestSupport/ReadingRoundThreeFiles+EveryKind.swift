@@ -28,7 +28,7 @@ extension ReadingRoundThreeFiles {
         try write("wide-32bit.flac", flac32(seconds: 2))
         made.append(Made(name: "wide-32bit.flac", decodable: try UndecodableMedia.ffmpegDecodes(dir.appendingPathComponent("wide-32bit.flac")),
                          title: "Thirty-two", seconds: 2))
-        for (fourcc, config) in [("ac-4", "dac4"), ("mhm1", "mhaC")] {
+        for (fourcc, config) in [("ac-4", "dac4"), ("mhm1", "mhaC"), ("fpcm", "pcmC"), ("iamf", "iacb"), ("dtsx", "udts")] {
             _ = try UndecodableMedia.mp4(in: dir, fourcc: fourcc, config: config)
             made.append(Made(name: "\(fourcc).mp4", decodable: false, title: "Four Sees", seconds: 0.76))
         }
@@ -61,6 +61,13 @@ extension ReadingRoundThreeFiles {
         made.append(Made(name: "peak-rate.wma", decodable: true, seconds: 3))
         try write("sv8.mpc", musepackSV8(samples: 230_731, silence: 0))
         made.append(Made(name: "sv8.mpc", decodable: true, seconds: 230_731.0 / 44100))
+        // Musepack with ID3v2 in front, APEv2 and ID3v1 at the end: the APEv2 tag wins (ContainerIndexLengthTests).
+        try write("tagged.mpc", id3v24([("TIT2", "Title ID3v2"), ("TPE1", "Baz artist")]) + musepackSV8(samples: 230_731, silence: 0)
+                  + apeTag([("Title", "Title APE"), ("Artist", "Foo artist")]) + id3v1(title: "Title v1", artist: "Bar artist", album: "", year: ""))
+        made.append(Made(name: "tagged.mpc", decodable: true, title: "Title APE", seconds: 230_731.0 / 44100))
+        // An MP3 under 0.15 s.
+        _ = try ffmpeg(dir, "short.mp3", seconds: 0.06, ["-c:a", "libmp3lame", "-b:a", "128k"])
+        made.append(Made(name: "short.mp3", decodable: true, seconds: 0.06))
         // Tags: 3GPP asset boxes, an RFC 2822 date, Matroska's DATE_RELEASED.
         _ = try ffmpeg(dir, "assets.3gp", seconds: 1, ["-c:a", "aac", "-ar", "8000", "-ac", "1", "-metadata", "title=Asset Title",
                                                        "-metadata", "artist=Asset Performer", "-f", "3gp"])
@@ -74,10 +81,12 @@ extension ReadingRoundThreeFiles {
         // Text alone in an MP4 (a subtitle track): a media file, not decodable.
         let srt = scratch.appendingPathComponent("words.srt")
         try "1\n00:00:00,000 --> 00:00:02,000\nHello\n".write(to: srt, atomically: true, encoding: .utf8)
-        let t = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-i", srt.path, "-c:s", "mov_text",
-                                                                        "-metadata", "title=Words", dir.appendingPathComponent("text.mp4").path])
-        guard t.status == 0 else { throw TestFailure("ffmpeg could not make a text MP4: \(t.stderr)") }
-        made.append(Made(name: "text.mp4", decodable: false, title: "Words", seconds: 2))
+        for (name, codec) in [("text.mp4", "mov_text"), ("text.mkv", "srt")] {
+            let t = try ChildProcess.run(UndecodableMedia.requireFFmpeg(), ["-nostdin", "-v", "error", "-y", "-i", srt.path, "-c:s", codec,
+                                                                            "-metadata", "title=Words", dir.appendingPathComponent(name).path])
+            guard t.status == 0 else { throw TestFailure("ffmpeg could not make \(name): \(t.stderr)") }
+            made.append(Made(name: name, decodable: false, title: "Words", seconds: 2))
+        }
         // Sample entries no encoder here writes: a CENC-encrypted AAC track, Dolby Vision AV1; and an HEVC
         // MP4 whose first frames carry an unknown SEI (ProtectedSampleEntryTests, HEVCUnknownSEITests).
         _ = try cencEncryptedAAC(dir)
