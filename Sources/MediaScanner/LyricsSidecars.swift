@@ -78,11 +78,7 @@ enum LyricsSidecars {
                                                     warnings: &warnings) else { continue }
             rows.append(stored(lyrics, sidecar: sidecar))
         }
-        item[.hasLyrics] = .bool(!rows.isEmpty)
-        item[.hasSyncedLyrics] = .bool(rows.contains(where: \.isSynced))
-        var languages: [String] = []
-        for language in rows.compactMap(\.language) where !language.isEmpty && !languages.contains(language) { languages.append(language) }
-        item[.lyricsLanguage] = languages.isEmpty ? nil : .text(languages.joined(separator: MediaProperty.valueSeparator))
+        Lyrics.summarize(rows.map { ($0.isSynced, $0.language) }, into: &item)
         return rows
     }
 

@@ -109,10 +109,15 @@ struct Info: AsyncParsableCommand {
                         if json || jsonl { writeJSON(InfoChapters.json(probe), first: written == 0, to: &out) } else {
                             out.write((written > 0 ? "\n" : "") + InfoChapters.text(probe))
                         }
-                    } else if json || jsonl {
-                        writeJSON(InfoLyrics.adding(InfoLyrics.read(probe), to: probe.json), first: written == 0, to: &out)
                     } else {
-                        out.write((written > 0 ? "\n" : "") + InfoText.render(probe, showTags: tags, lyrics: InfoLyrics.read(probe)))
+                        // The lyrics' summary as the scan stores it (hasLyrics…), beside the sets themselves.
+                        let lyrics = InfoLyrics.read(probe)
+                        Lyrics.summarize(lyrics.lyrics.map { ($0.isSynced, $0.language) }, into: &probe.item)
+                        if json || jsonl {
+                            writeJSON(InfoLyrics.adding(lyrics, to: probe.json), first: written == 0, to: &out)
+                        } else {
+                            out.write((written > 0 ? "\n" : "") + InfoText.render(probe, showTags: tags, lyrics: lyrics))
+                        }
                     }
                     written += 1
                 case .failure(let error):

@@ -24,14 +24,9 @@ struct FeishinReplayTests {
         defer { library.remove() }
         let server = try HTTPServeProcess(library: library)
         defer { server.stop() }
-        let run = try ChildProcess.run("python3", [Paths.repo.appendingPathComponent("Tests/SubsonicServerTests/Scripts/feishin_client.py").path,
-                                                   String(server.port), TestLibrary.user, TestLibrary.password, Paths.openAPI.path])
-        #expect(run.status == 0, "\(run.stderr)")
-        guard run.status == 0 else { return }
-        let summary = try JSONDecoder().decode(Summary.self, from: run.stdout)
+        guard let summary = try replayClient("feishin_client.py", server, extra: [Paths.openAPI.path], as: Summary.self) else { return }
         #expect(Set(summary.errors.keys) == [], "errors: \(summary.errors)")
-        let listed = try mlib(["ls", "--paths", "--library", library.library])
-        let paths = listed.out.split(separator: "\n").map { String($0.dropFirst(library.music.path.count + 1)) }.sorted()
+        let paths = try listedPaths(library)
         #expect(summary.songs == paths)
         #expect(summary.albumSongs == paths.count)
         #expect(summary.starred == ["song": 1, "album": 1, "artist": 1], "\(String(describing: summary.starred))")

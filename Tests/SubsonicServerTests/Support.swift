@@ -154,3 +154,19 @@ final class BothServeProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 }
+
+/// Runs `Scripts/NAME` (a client replay) against `server` as `TestLibrary.user`, with `extra` arguments after
+/// the port, user and password; its JSON summary, or nil after recording the script's failure.
+func replayClient<Summary: Decodable>(_ name: String, _ server: HTTPServeProcess, extra: [String] = [], as type: Summary.Type) throws -> Summary? {
+    let run = try ChildProcess.run("python3", [Paths.repo.appendingPathComponent("Tests/SubsonicServerTests/Scripts/\(name)").path,
+                                               String(server.port), TestLibrary.user, TestLibrary.password] + extra)
+    #expect(run.status == 0, "\(name): \(run.stderr)")
+    guard run.status == 0 else { return nil }
+    return try JSONDecoder().decode(type, from: run.stdout)
+}
+
+/// The paths `mlib ls` lists in `library`, relative to its music folder, sorted: what a client's sync must see.
+func listedPaths(_ library: TestLibrary) throws -> [String] {
+    let listed = try mlib(["ls", "--paths", "--library", library.library])
+    return listed.out.split(separator: "\n").map { String($0.dropFirst(library.music.path.count + 1)) }.sorted()
+}
