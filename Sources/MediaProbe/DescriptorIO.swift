@@ -14,11 +14,47 @@ final class DescriptorIO {
     struct State {
         var descriptor: Int32
         var size: Int64
-        /// The most FFmpeg may read in all: past it a read fails with AVERROR_EXIT (FFmpeg consults the
+        /// The most of the file FFmpeg may read: past it a read fails with AVERROR_EXIT (FFmpeg consults the
         /// interrupt callback only for its own protocols, not for a caller's I/O context).
         var budget: Int64
         var position: Int64 = 0
+        /// The file's bytes read so far, each once (`read`), which the budget is about: FFmpeg's parsers
+        /// reading on through data they cannot frame. Bytes read again do not count: FFmpeg's mp3 demuxer
+        /// looks for the first frame after junk by seeking back to the tag's end after each byte it tries,
+        /// and every seek past its buffer reads our 64 KiB again; where the tag ended decided how often, and
+        /// an MP3 with 100 kB of junk whose tag a write grew by 1 KiB read 68 MB of its first 128 kB (issue
+        /// 46: "FFmpeg recognises no format in it", where ffprobe reads the file).
         var bytesRead: Int64 = 0
+        /// Every byte handed to FFmpeg, read again or not; bounded too (`copyLimit` budgets), so a demuxer
+        /// seeking back and forth for ever still stops.
+        var bytesCopied: Int64 = 0
+        /// The ranges of the file read so far, sorted and apart.
+        var read: [Range<Int64>] = []
+
+        static let copyLimit: Int64 = 4
+
+        var spent: Bool { bytesRead > budget || bytesCopied > Self.copyLimit * budget }
+
+        /// Records a read of `range`; adds its bytes not read before to `bytesRead`.
+        mutating func record(_ range: Range<Int64>) {
+            bytesCopied += Int64(range.count)
+            var merged = range
+            var fresh = Int64(range.count)
+            var kept: [Range<Int64>] = []
+            kept.reserveCapacity(read.count + 1)
+            for r in read {
+                if r.upperBound < merged.lowerBound || r.lowerBound > merged.upperBound {
+                    kept.append(r)
+                } else {
+                    fresh -= max(0, min(r.upperBound, range.upperBound) - max(r.lowerBound, range.lowerBound))
+                    merged = min(r.lowerBound, merged.lowerBound)..<max(r.upperBound, merged.upperBound)
+                }
+            }
+            kept.append(merged)
+            kept.sort { $0.lowerBound < $1.lowerBound }
+            read = kept
+            bytesRead += fresh
+        }
     }
 
     static let bufferSize = 64 * 1024
@@ -32,15 +68,15 @@ final class DescriptorIO {
         }
         context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, UnsafeMutableRawPointer(state), { opaque, buffer, count in
             guard let state = opaque?.assumingMemoryBound(to: State.self), let buffer, count > 0 else { return mlib_averror_eof() }
-            if state.pointee.bytesRead > state.pointee.budget { return mlib_averror_exit() }
+            if state.pointee.spent { return mlib_averror_exit() }
             // At or past the size stat gave: the end, without a pread to find it (FFmpeg asks at the end
             // of every probe).
             if state.pointee.position >= state.pointee.size { return mlib_averror_eof() }
             let n = pread(state.pointee.descriptor, buffer, Int(count), off_t(state.pointee.position))
             if n < 0 { return mlib_averror(errno) }
             if n == 0 { return mlib_averror_eof() }
+            state.pointee.record(state.pointee.position..<state.pointee.position + Int64(n))
             state.pointee.position += Int64(n)
-            state.pointee.bytesRead += Int64(n)
             return Int32(n)
         }, nil, { opaque, offset, whence in
             guard let state = opaque?.assumingMemoryBound(to: State.self) else { return -1 }

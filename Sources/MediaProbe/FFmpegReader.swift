@@ -25,7 +25,8 @@ struct FFmpegReader {
 
     /// The most FFmpeg may read of a file to open it and find its streams. Its parsers read on through data
     /// they cannot frame: a 1 GiB ".mp3" of zeros (what a preallocated download looks like) took 15 s, 200 MB
-    /// of random bytes 4.7 s. Real headers need far less (a multi-hour MP4's index is tens of MB).
+    /// of random bytes 4.7 s. Real headers need far less (a multi-hour MP4's index is tens of MB). Each byte
+    /// counts once (DescriptorIO.State: bytes read again are bounded apart).
     static let readBudget: Int64 = 64 << 20
 
     /// - Parameter needsStreamInfo: given the header-only view, says whether to read further.
@@ -36,8 +37,10 @@ struct FFmpegReader {
         // The budget is kept by DescriptorIO's reads (past it they fail with AVERROR_EXIT); FFmpeg also checks
         // this callback in its own loops (stream info), so they stop at the same point.
         fresh.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
-            guard let pb = opaque?.assumingMemoryBound(to: AVFormatContext.self).pointee.pb else { return 0 }
-            return pb.pointee.bytes_read > FFmpegReader.readBudget ? 1 : 0
+            // DescriptorIO's count (the file's bytes read, each once), not the context's `bytes_read`,
+            // which counts every byte read again too.
+            guard let state = opaque?.assumingMemoryBound(to: AVFormatContext.self).pointee.pb?.pointee.opaque else { return 0 }
+            return state.assumingMemoryBound(to: DescriptorIO.State.self).pointee.spent ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(fresh))
         // FFmpeg reads through the descriptor MediaFile opened and checked, never the path again: a FIFO or
         // a device swapped in for the file since then would have blocked the scan for ever.

@@ -116,6 +116,22 @@ enum FormatSniffer {
         return at
     }
 
+    /// Whether the file starts with ID3v2 tags that hold no frame: each tag's first byte after its header is
+    /// padding (0), as in an MP3 ffmpeg writes without metadata (`-map_metadata -1`, bitexact). A tag with
+    /// an extended header (or v2.2's compression flag, the same bit) is not taken for empty.
+    static func id3v2TagsHoldNoFrame(_ file: MediaFile) -> Bool {
+        var at: Int64 = 0, tags = 0
+        for _ in 0..<8 {
+            let h = file.bytes(at: at, count: 11)
+            guard h.count >= 10, h.starts(with: Array("ID3".utf8)) else { break }
+            let size = Int64(h[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) })
+            if h[5] & 0x40 != 0 || (size > 0 && (h.count < 11 || h[10] != 0)) { return false }
+            tags += 1
+            at += 10 + size + (h[5] & 0x10 != 0 ? 10 : 0)
+        }
+        return tags > 0
+    }
+
     static let mpegExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
     /// How far past the tags a run of frames is looked for, and how many frames make one.
     static let junkLimit = 1 << 20

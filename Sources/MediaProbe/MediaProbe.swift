@@ -190,7 +190,11 @@ public enum MediaProbe {
                            damage extra: [String] = []) -> ProbeResult? {
         guard let tagLib = read ?? TagLibReader.read(file, hint: known.tagLibClass),
               let rate = tagLib.sampleRate, let channels = tagLib.channels else { return nil }
-        let unreadTag = tagLib.properties.isEmpty && !tagLib.tagFormat.isEmpty && tagLib.pictures.isEmpty
+        // An ID3v2 tag of padding alone (and no other tag) holds nothing TagLib could have missed: FFmpeg's
+        // tags there are the stream's own ("encoder" from the Info frame), shown for no tagged MP3, so an
+        // edit that fills the tag made them vanish and the write check refused it (issue 46).
+        let emptyID3 = tagLib.tagFormat.hasPrefix("ID3v2.") && !tagLib.tagFormat.contains("+") && FormatSniffer.id3v2TagsHoldNoFrame(file)
+        let unreadTag = tagLib.properties.isEmpty && !tagLib.tagFormat.isEmpty && tagLib.pictures.isEmpty && !emptyID3
         if unreadTag && ffmpegTags == nil && extra.isEmpty { return nil }
         let native = NativeReading.read(file, container: known.container, codec: known.codec)
         guard let duration = native.duration ?? tagLib.lengthMs.map({ Double($0) / 1000 }) else { return nil }

@@ -31,6 +31,9 @@ extension MediaProbe {
     ///   and `hasLyrics`/`hasSyncedLyrics`/`lyricsLanguage` (an older reader stored none).
     ///   With it issue 49's third round: a VBR ASF that holds every packet it declares is whole, Musepack
     ///   SV8's length is its header's, an MP4 or Matroska file of text alone reads as not decodable, and an
-    ///   encrypted (CENC) MP4 track as not decodable ("encrypted (cenc)").
+    ///   encrypted (CENC) MP4 track as not decodable ("encrypted (cenc)"). With it issue 46's two: an MP3
+    ///   whose ID3v2 tag is padding alone no longer shows FFmpeg's stream tags (ENCODER "Lavf"), and an MP3
+    ///   with junk before its frames is read whatever its tag's padding (FFmpeg's re-reads no longer spend
+    ///   the read budget).
     public static let readerVersion = 6
 }

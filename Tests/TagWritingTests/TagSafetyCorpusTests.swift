@@ -14,10 +14,6 @@ import TestSupport
     static let refusable: [String: String] = [
         "flipped.wma": "a header bit flipped: TagLib cannot read the file",
         "truncated.aiff": "an interrupted copy: FORM ends before SSND, a write would lose the audio the check counts",
-        // mlib's reader (MediaProbe's FFmpeg open) no longer recognises the format once the tag before the
-        // junk grows by TagLib's 1 KiB of padding (ffprobe still does): the written file would read as
-        // partial, which the check reports. A smaller growth (KeptFieldsTests) is written.
-        "junk.mp3": "100 kB of junk before the first frame: mlib's own reader would read the written file as partial",
     ]
 
     /// Every shape the "Done when" names, by the corpus's file name.

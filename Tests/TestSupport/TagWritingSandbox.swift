@@ -12,9 +12,11 @@ extension TagWritingSandbox {
     /// The tag journal (`MLIB_TAG_JOURNAL`) of this suite's writes.
     public var journal: String { dir.appendingPathComponent("journal").path }
 
-    /// What every child mlib gets: the journal, and a HOME and XDG_DATA_HOME in `dir`.
+    /// What every child mlib gets: the journal, and a HOME, XDG_DATA_HOME and TMPDIR in `dir`. TMPDIR: the
+    /// write check's links (`mlib-check-*`, removed after each read) outlive a child killed mid-check
+    /// (FaultTests), and in the shared /tmp they failed other suites' checks that none is left.
     public var environment: [String: String] {
-        ["MLIB_TAG_JOURNAL": journal, "XDG_DATA_HOME": dir.appendingPathComponent("data").path, "HOME": dir.path]
+        ["MLIB_TAG_JOURNAL": journal, "XDG_DATA_HOME": dir.appendingPathComponent("data").path, "HOME": dir.path, "TMPDIR": dir.path]
     }
 
     /// Runs the built mlib in the sandbox's environment.
