@@ -145,7 +145,8 @@ public struct MediaScanner: Sendable {
             })
             // Which items had the audio of each row added (the vanished ones left out: a row may be one of them):
             // such a row may be a copy of one of those, also once it is gone (`MoveEvidenceRules.sharedAudio`).
-            if let generation = run.generation {
+            // A scan that added no row (an unchanged rescan) has none to record: no statement.
+            if let generation = run.generation, run.summary.added > 0 || !run.moves.vanished.isEmpty {
                 try index.recordPossibleMoves(generation: generation, vanished: Array(run.moves.vanished.keys))
             }
             // Removing is safe only when the walk saw every place an item could have gone: every root, and

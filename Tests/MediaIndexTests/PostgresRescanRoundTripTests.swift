@@ -35,7 +35,9 @@ struct PostgresRescanRoundTripTests {
         #expect(again.summary.unchanged == 3 && again.summary.added == 0 && again.summary.removed == 0)
         let sent = index.session.statementsSent - before
         // What the scan asks of this host's roots, the root's lock, the directories' states, the newest
-        // generation, the playlist mirrors, the lock's release.
-        #expect(sent <= 6, "an unchanged rescan sent \(sent) statements")
+        // generation, the lyrics sidecars recorded under the root (issue 41: one statement per scan target,
+        // so that a sidecar removed beside an unchanged file is seen; it could join the roots' statement),
+        // the playlist mirrors, the lock's release.
+        #expect(sent <= 7, "an unchanged rescan sent \(sent) statements")
     }
 }
