@@ -84,6 +84,21 @@ def raw(who, secret, **params):
 
 summary["errors"] = {"badIndex": raw(user, password, action="remove", index=9), "unknownSong": raw(user, password, action="add", id="999999"),
                      "unknownAction": raw(user, password, action="dance"), "notAdmin": raw(other, other_password, action="get")}
+# Hostile values from an admin, with a player running (the fuzzer runs as an ordinary user, refused at once):
+# each answers an error envelope or "ok" (HTTP 200), never a 5xx or a dropped connection.
+hostile = ["", "-1", "x", "nan", "inf", "1e309", "9223372036854775808", "-9223372036854775809", "0x10", "1.5", "\u00e9"]
+answers = set()
+for action, names in [("skip", ["index", "offset"]), ("remove", ["index"]), ("setGain", ["gain"]), ("set", ["id"]),
+                      ("add", ["id"]), ("status", ["action"])]:
+    for name in names:
+        for value in hostile:
+            try:
+                answers.add(raw(user, password, **{"action": action, name: value}))
+            except Exception as error:   # an HTTP error status or a dropped connection
+                caller.fail(f"jukeboxControl action={action} {name}={value!r}: {error}")
+summary["hostileCodes"] = sorted(code for code in answers if code is not None)
+summary["aliveAfter"] = jukebox("status")["currentIndex"] == -1
+
 summary["roles"] = {"admin": call("getUser", username=user)["user"]["jukeboxRole"],
                     "other": call("getUser", username=other)["user"]["jukeboxRole"]}
 print(json.dumps(summary))
