@@ -54,7 +54,10 @@ final class PlaySession: @unchecked Sendable {
         }
         // ^C without a terminal in raw mode: stop cleanly (a WAV file still gets its header).
         let interrupts = TerminationSignals([SIGINT])
-        let interruptWatch = Task { await interrupts.wait(); feed.yield(.interrupt) }
+        let interruptWatch = Task {
+            await interrupts.wait()   // also returns when the session ends and cancels this task: no interrupt then
+            if !Task.isCancelled { feed.yield(.interrupt) }
+        }
         defer { interruptWatch.cancel(); interrupts.cancel() }
         let ticker = terminal.map { _ in
             Task {
