@@ -41,24 +41,24 @@ folders = call("getMusicFolders.view").get("musicFolders", {}).get("musicFolder"
 folder = folders[0]["id"] if folders else None
 call("getGenres.view")
 call("getArtists.view", musicFolderId=folder)
-# Every song and every album, as Feishin lists them: search3 of `""`, 500 a page.
-songs, offset = [], 0
-while True:
-    page = call("search3.view", query='""', songCount=500, songOffset=offset, albumCount=0, albumOffset=0, artistCount=0,
-                artistOffset=0).get("searchResult3", {}).get("song", [])
-    songs += page
-    offset += 500
-    if len(page) < 500:
-        break
+# Every song and every album, as Feishin lists them: search3 of `""`, 500 a page, the other kinds 0.
+
+
+def everything(kind):
+    found, offset = [], 0
+    while True:
+        counts = {f"{k}Count": 500 if k == kind else 0 for k in ("song", "album", "artist")}
+        offsets = {f"{k}Offset": offset if k == kind else 0 for k in ("song", "album", "artist")}
+        page = call("search3.view", query='""', **counts, **offsets).get("searchResult3", {}).get(kind, [])
+        found += page
+        offset += 500
+        if len(page) < 500:
+            return found
+
+
+songs = everything("song")
 summary["songs"] = sorted(s["path"] for s in songs)
-albums, offset = [], 0
-while True:
-    page = call("search3.view", query='""', albumCount=500, albumOffset=offset, songCount=0, songOffset=0, artistCount=0,
-                artistOffset=0).get("searchResult3", {}).get("album", [])
-    albums += page
-    offset += 500
-    if len(page) < 500:
-        break
+albums = everything("album")
 summary["albums"] = len(albums)
 summary["albumSongs"] = sum(len(call("getAlbum.view", id=a["id"]).get("album", {}).get("song", [])) for a in albums)
 genres = call("getGenres.view").get("genres", {}).get("genre", [])
