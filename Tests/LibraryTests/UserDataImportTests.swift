@@ -347,6 +347,23 @@ struct UserDataImportTests {
     }
 }
 
+extension UserDataImportTests {
+    /// A missing file is one line, the same for every format ("cannot read"), status 1, nothing written. The
+    /// iTunes reader said "not a valid import file: line 0: The operation could not be completed…" after three
+    /// lines of CoreFoundation's stream warnings.
+    @Test func aMissingFileIsOneLineInEveryFormat() async throws {
+        let box = try await Box(.sqlite)
+        defer { box.folder.remove() }
+        let missing = box.folder.directory.appendingPathComponent("nope").path
+        for format in ["itunes", "mpd", "beets", "navidrome", "listenbrainz"] {
+            let run = try ChildProcess.run(ChildProcess.mlib.path, ["import-userdata", format, missing, "--library", box.folder.library])
+            let lines = run.stderr.split(separator: "\n")
+            #expect(run.status == 1 && lines.count == 1 && lines.first?.hasPrefix("mlib: \(missing): cannot read: ") == true,
+                    "\(format): \(run.status) \(run.stderr)")
+        }
+    }
+}
+
 /// An MPD of the test's own with a sticker database: loopback, a free port, null output.
 struct StickerMPD {
     let port: Int

@@ -10,7 +10,7 @@ struct ForeignDatabase {
 
     init(file: String) throws {
         self.file = file
-        guard FileManager.default.isReadableFile(atPath: file) else { throw UserDataImportError.unreadable(file: file, reason: "no such file, or not readable") }
+        try UserDataImportError.requireReadable(file)
         var configuration = Configuration()
         configuration.readonly = true
         do {

@@ -15,6 +15,7 @@ public struct ITunesLibraryReader: UserDataReader {
     public init(file: String) { self.file = file }
 
     public func read(_ body: (ImportedRecord) throws -> Void) throws {
+        try UserDataImportError.requireReadable(file)
         guard let stream = InputStream(fileAtPath: file) else { throw UserDataImportError.unreadable(file: file, reason: "no such file") }
         try withoutActuallyEscaping(body) { body in
             let delegate = PlistTracks(body)

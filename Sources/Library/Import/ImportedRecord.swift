@@ -87,6 +87,12 @@ public enum UserDataImportError: Error, Sendable, Hashable, CustomStringConverti
     /// Users named by the file that are no account of the library (and not mapped by `--user-map`).
     case unknownUsers([String])
 
+    /// Throws `unreadable` unless `file` can be read: every reader asks first, so a missing file is the same
+    /// one line in every format (Foundation's stream would open it, fail later and warn on the way).
+    static func requireReadable(_ file: String) throws {
+        guard FileManager.default.isReadableFile(atPath: file) else { throw unreadable(file: file, reason: "no such file, or not readable") }
+    }
+
     public var description: String {
         switch self {
         case .malformed(let file, let reason): "\(file): not a valid import file: \(reason); nothing was imported"

@@ -11,6 +11,7 @@ public struct ListenBrainzReader: UserDataReader {
     public init(file: String) { self.file = file }
 
     public func read(_ body: (ImportedRecord) throws -> Void) throws {
+        try UserDataImportError.requireReadable(file)
         guard let handle = FileHandle(forReadingAtPath: file) else { throw UserDataImportError.unreadable(file: file, reason: "no such file") }
         defer { try? handle.close() }
         var pending = Data()
