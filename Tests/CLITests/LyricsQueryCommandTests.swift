@@ -45,4 +45,26 @@ struct LyricsQueryCommandTests {
         let none = try CLI.run(["lyrics", "title:NoSuchTitleAnywhere"], environment: env)
         #expect(none.status != 0 && none.stderr.contains("no item matches"), "\(none.stderr)")
     }
+
+    /// A sidecar that is a symbolic link out of its folder (to a file the library's user may read and a
+    /// client must not: here a secret beside the music folder) is not stored, so no client of the API or the
+    /// CLI gets its text; the song itself (no lyrics of its own) is scanned.
+    @Test func aSidecarLinkingOutOfItsFolderIsNotStored() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-lyrics-link-\(UUID().uuidString)")
+        let music = home.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try "[00:01.00]secret line\n".write(to: home.appendingPathComponent("secret.lrc"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("mp3-id3v1.mp3"), to: music.appendingPathComponent("song.mp3"))
+        try FileManager.default.createSymbolicLink(atPath: music.appendingPathComponent("song.lrc").path,
+                                                   withDestinationPath: home.appendingPathComponent("secret.lrc").path)
+        let env = ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+                   "MLIB_LIBRARY": home.appendingPathComponent("library.sqlite").path]
+        let scan = try CLI.run(["scan", "--quiet", music.path], environment: env)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let stored = try CLI.run(["lyrics", "--json", "path:song"], environment: env)
+        #expect(!stored.out.contains("secret line"), "\(stored.out)")
+        #expect(try CLI.run(["ls", "--paths", "hasLyrics == YES"], environment: env).out.isEmpty)
+        #expect(try CLI.run(["ls", "--paths"], environment: env).out.contains("song.mp3"))
+    }
 }
