@@ -62,14 +62,13 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     public struct RefreshReport: Sendable {
         /// Whether it applied the changed items (else it read the whole library again).
         public var incremental: Bool
+        /// Whether the changed items were patched in (`LibrarySnapshot.lineage`: nothing else derived again).
+        public var patched = false
         /// Items fetched and removed (incremental), or read (a full build).
         public var items: Int
         public var seconds: Double
     }
 
-    /// With `MLIB_VIEW_LOG` set, each refresh that changes the snapshot says on standard error what it did
-    /// and how long it took (`Benchmarks/view-bench.sh` reads it).
-    static let logsRefreshes = ProcessInfo.processInfo.environment["MLIB_VIEW_LOG"] != nil
 
     /// The last refresh that changed the snapshot, if any since the view was made.
     public var lastRefresh: RefreshReport? { lock.withLock { state.lastRefresh } }
@@ -105,16 +104,15 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         current = Mutex(built)
         waker.set { [weak self] in self?.wake() }
         Self.returnFreedMemory()
-        if Self.logsRefreshes {
-            // One line per view made: a process serving MPD and the API from one view says it once.
-            Self.log("built: \(built.count) items in " + String(format: "%.1f ms", Self.seconds(ContinuousClock.now - started) * 1_000))
-        }
+        // One line per view made: a process serving MPD and the API from one view says it once.
+        ViewLog.write("built: \(built.count) items in " + ViewLog.milliseconds(since: started))
     }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
+    /// Always said (a failure, a recovery), not only with `MLIB_VIEW_LOG`.
     private static func log(_ text: String) {
         FileHandle.standardError.write(Data("mlib: view \(text)\n".utf8))
     }
@@ -293,7 +291,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                     return false
                 }
                 new = old.applying(changes, version: version)
-                report = RefreshReport(incremental: true, items: changes.upserted.count + changes.removed.count, seconds: 0)
+                report = RefreshReport(incremental: true, patched: new.lineage != nil, items: changes.upserted.count + changes.removed.count,
+                                       seconds: 0)
             } else {
                 new = try LibrarySnapshot.build(from: buildStore, schema: schema, version: version)
                 report = RefreshReport(incremental: false, items: new.count, seconds: 0)
@@ -307,8 +306,9 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 state.lastRefresh?.seconds = Self.seconds(elapsed)
                 return state.observers
             }
-            if Self.logsRefreshes, let report = lastRefresh {
-                Self.log("\(report.incremental ? "refreshed" : "rebuilt"): \(report.items) items in " + String(format: "%.1f ms", report.seconds * 1_000))
+            if ViewLog.isOn, let report = lastRefresh {
+                let what = report.patched ? "patched" : report.incremental ? "refreshed" : "rebuilt"
+                ViewLog.write("\(what): \(report.items) items in " + String(format: "%.1f ms", report.seconds * 1_000))
             }
             for observer in observers { observer.onChange(new) }
             return true

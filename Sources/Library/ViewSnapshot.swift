@@ -65,6 +65,11 @@ public final class LibrarySnapshot: Sendable {
     public let totalDuration: Double
     public let totalRoundedDuration: Double
 
+    /// How this snapshot was made from its predecessor when only values of items it already held
+    /// changed (`applying` patched it: same items, same numbers, same tree), else nil (built whole).
+    /// What fronts derive from a snapshot uses it to redo only the changed items' part (issue 44).
+    public let lineage: Lineage?
+
     // MARK: Reading
 
     public func item(path: MediaPath) -> Int32? { itemByPath[path] }
@@ -159,21 +164,10 @@ public final class LibrarySnapshot: Sendable {
         for i in order { sortedPCells += pCells[i * propertyCount..<(i + 1) * propertyCount] }
         cells = []
         pCells = []
-        // Distinct values and parts held: a flag per value number (a Set insert per item and slot cost more
-        // than the rest of a refresh's derivation at 100,000 items).
         var wholeSeen = [Int](repeating: 0, count: slotCount), partSeen = [Int](repeating: 0, count: slotCount)
         for s in 0..<slotCount {
-            var whole = [Bool](repeating: false, count: values[s].count), part = whole
-            for i in stride(from: s, to: sortedCells.count, by: slotCount) {
-                let n = sortedCells[i]
-                guard n != 0, !whole[Int(n)] else { continue }
-                whole[Int(n)] = true
-                wholeSeen[s] += 1
-                for p in parts[s][n] ?? [n] where !part[Int(p)] {
-                    part[Int(p)] = true
-                    partSeen[s] += 1
-                }
-            }
+            (wholeSeen[s], partSeen[s]) = Self.distinctCounts(slot: s, cells: sortedCells, slotCount: slotCount,
+                                                             values: values[s].count, parts: parts[s])
         }
         slotCells = sortedCells
         slotValues = values
@@ -251,12 +245,42 @@ public final class LibrarySnapshot: Sendable {
         self.rootDirectories = rootDirectories
 
         walkOrder = Self.walkOrder(directories: directories, roots: rootDirectories, count: count) ?? Self.walkOrder(sorting: paths)
+        lineage = nil
+    }
+
+    /// `base` with `patch`'s columns: the items, their numbers, paths and ids, and the tree's shape are
+    /// `base`'s (shared, not copied).
+    init(patching base: LibrarySnapshot, with patch: SnapshotPatch, version: ViewVersion?) {
+        schema = base.schema
+        self.version = version
+        roots = base.roots
+        count = base.count
+        ids = base.ids
+        paths = base.paths
+        durations = patch.durations
+        modified = patch.modified
+        walkOrder = patch.walkOrder
+        slotCells = patch.slotCells
+        slotValues = patch.slotValues
+        slotParts = patch.slotParts
+        hasParts = patch.hasParts
+        distinctValues = patch.distinctValues
+        distinctParts = patch.distinctParts
+        propertyCells = patch.propertyCells
+        propertyValues = patch.propertyValues
+        itemByPath = base.itemByPath
+        directories = patch.directories
+        directoryByPath = base.directoryByPath
+        rootDirectories = base.rootDirectories
+        totalDuration = patch.totalDuration
+        totalRoundedDuration = patch.totalRoundedDuration
+        lineage = patch.lineage(of: base)
     }
 
     /// Database order read off the tree: each root's items, then its subdirectories', in the tree's (mpd's)
     /// order, the roots in the order of their paths' components, when the roots nest in none of each other
     /// and hold every item (else nil: then `walkOrder(sorting:)` orders by the paths' bytes, not mpd's order).
-    private static func walkOrder(directories: [Directory], roots: [Int32], count: Int) -> [Int32]? {
+    static func walkOrder(directories: [Directory], roots: [Int32], count: Int) -> [Int32]? {
         let rootPaths = roots.map { directories[Int($0)].path }
         for a in rootPaths where rootPaths.contains(where: { $0 != a && a.hasPrefix(directory: $0) }) { return nil }
         let components = rootPaths.map { $0.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) }
@@ -274,6 +298,25 @@ public final class LibrarySnapshot: Sendable {
         }
         for r in ordered { visit(roots[r]) }
         return result.count == count ? result : nil
+    }
+
+    /// How many distinct values and distinct parts slot `s`'s cells hold: a flag per value number (a Set
+    /// insert per item and slot cost more than the rest of a refresh's derivation at 100,000 items).
+    static func distinctCounts(slot s: Int, cells: [UInt32], slotCount: Int, values: Int,
+                               parts: [UInt32: [UInt32]]) -> (values: Int, parts: Int) {
+        var whole = [Bool](repeating: false, count: values), part = whole
+        var wholeSeen = 0, partSeen = 0
+        for i in stride(from: s, to: cells.count, by: slotCount) {
+            let n = cells[i]
+            guard n != 0, !whole[Int(n)] else { continue }
+            whole[Int(n)] = true
+            wholeSeen += 1
+            for p in parts[n] ?? [n] where !part[Int(p)] {
+                part[Int(p)] = true
+                partSeen += 1
+            }
+        }
+        return (wholeSeen, partSeen)
     }
 
     /// Database order by sorting the paths by components (a file before a directory at the same level), by
@@ -303,10 +346,15 @@ public final class LibrarySnapshot: Sendable {
         return found ? Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 : nil
     }
 
-    /// This snapshot with `changes` applied, from memory: the items of `changes.removed` and
-    /// `changes.upserted` leave, the upserted come back as they are now, and the tree, the walk order and
-    /// the distinct values are derived again from the columns (the store is not read).
+    /// This snapshot with `changes` applied, from memory (the store is not read). Writes to items it holds
+    /// under the same paths patch their cells (`SnapshotPatch`: the tree and path order are shared, and
+    /// `lineage` says what changed); otherwise the items of `changes.removed` and `changes.upserted` leave,
+    /// the upserted come back as they are now, and the tree, the walk order and the distinct values are
+    /// derived again from the columns.
     public func applying(_ changes: ViewChanges, version: ViewVersion?) -> LibrarySnapshot {
+        if let patch = SnapshotPatch(self, changes, roots: version?.roots ?? roots) {
+            return LibrarySnapshot(patching: self, with: patch, version: version)
+        }
         var leaving = Set(changes.removed)
         for item in changes.upserted { leaving.insert(item.persistentID) }
         var columns = SnapshotColumns(keeping: self, except: leaving, adding: changes.upserted.count)

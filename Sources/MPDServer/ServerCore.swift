@@ -195,11 +195,18 @@ final class ServerCore: @unchecked Sendable {
         storeThread.runIfActive(eventLoop: loop, work)
     }
 
-    /// The song blocks of `view` (`listallinfo`'s): those of the last view asked for are kept, a new view
-    /// starts empty ones (the old ones go with the last walk over them).
+    /// The song blocks of `view` (`listallinfo`'s): those of the last view asked for are kept; a view
+    /// patched from it keeps them but the written items' (`Lineage`); another view starts empty ones (the
+    /// old ones go with the last walk over them).
     func songLines(for view: LibrarySnapshot) -> SongLineCache {
         if let songLines, songLines.view === view { return songLines }
-        let made = SongLineCache(view: view)
+        let made: SongLineCache
+        if let songLines, let lineage = view.lineage, lineage.follows(songLines.view) {
+            made = SongLineCache(view: view, carrying: songLines, except: lineage)
+            ViewLog.write("song blocks kept: \(made.keptCount) of \(view.count)")
+        } else {
+            made = SongLineCache(view: view)
+        }
         songLines = made
         return made
     }

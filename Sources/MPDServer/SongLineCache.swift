@@ -24,6 +24,21 @@ final class SongLineCache: @unchecked Sendable {
         entries = Array(repeating: 0, count: view.count)
     }
 
+    /// The blocks of `previous` for `view`, patched from `previous.view` (`lineage`): every block kept but
+    /// those of the items written, made again at their next walk (a play or a rating re-makes one block,
+    /// not the library's).
+    init(view: LibrarySnapshot, carrying previous: SongLineCache, except lineage: Lineage) {
+        precondition(lineage.follows(previous.view), "the blocks of another view")
+        self.view = view
+        writer = previous.writer
+        pages = previous.pages
+        entries = previous.entries
+        for item in lineage.items { entries[Int(item)] = 0 }
+    }
+
+    /// How many songs have a block kept.
+    var keptCount: Int { entries.lazy.filter { $0 != 0 }.count }
+
     /// Writes `item`'s lines: from its block when made, else made now and kept.
     func write(_ item: Int32, to out: inout Response) {
         let entry = entries[Int(item)]

@@ -94,12 +94,56 @@ final class Catalog: Sendable {
     let artistSearchText: [String]
     /// Similar artists and songs over this view (`Recommendations`), by album artist.
     let recommendations: Recommendations
+    /// Whether the albums, artists, genres, ids and search texts were taken from the previous catalog
+    /// (the view was patched and no slot they derive from changed) rather than derived again.
+    let reused: Bool
 
-    init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
-        self.view = view
+    /// The slots the groupings, their order and the search texts derive from: a view patched in other slots
+    /// only (a rating, a play, a bit rate) keeps them as they were.
+    static let derivedFrom = [Slot.title, Slot.artist, Slot.albumArtist, Slot.album, Slot.genre, Slot.year, Slot.track,
+                              Slot.disc, Slot.added]
+
+    /// The catalog of `view`. Following `previous`, of the view `view` was patched from, with none of
+    /// `derivedFrom`'s slots or the durations changed: `previous`'s derivations, kept (a play recorded by
+    /// the MPD front costs no rebuild: issue 44). Otherwise derived whole.
+    convenience init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
         let newest = view.modified.lazy.filter { $0.isFinite }.max() ?? 0
         let changed = previous == nil ? newest : max(newest, Date().timeIntervalSince1970)
-        lastModified = Int64((changed * 1000).rounded(.down))
+        let lastModified = Int64((changed * 1000).rounded(.down))
+        if let previous, let lineage = view.lineage, lineage.follows(previous.view), !lineage.durationsChanged,
+           !lineage.changedAny(of: Self.derivedFrom.map { previous.slotBase + $0 }) {
+            self.init(view, reusing: previous, lastModified: lastModified)
+            ViewLog.write("catalog kept: \(lineage.items.count) items changed")
+        } else {
+            let started = ContinuousClock.now
+            self.init(view, lastModified: lastModified)
+            ViewLog.write("catalog derived: \(view.count) items in " + ViewLog.milliseconds(since: started))
+        }
+    }
+
+    private init(_ view: LibrarySnapshot, reusing previous: Catalog, lastModified: Int64) {
+        self.view = view
+        self.lastModified = lastModified
+        slotBase = previous.slotBase
+        albums = previous.albums
+        albumByID = previous.albumByID
+        albumOfItem = previous.albumOfItem
+        artists = previous.artists
+        artistByID = previous.artistByID
+        genres = previous.genres
+        itemByID = previous.itemByID
+        directoryByID = previous.directoryByID
+        songSearchText = previous.songSearchText
+        albumSearchText = previous.albumSearchText
+        artistSearchText = previous.artistSearchText
+        recommendations = previous.recommendations
+        reused = true
+    }
+
+    private init(_ view: LibrarySnapshot, lastModified: Int64) {
+        self.view = view
+        self.lastModified = lastModified
+        reused = false
         // SubsonicServer.init refuses a view without these slots.
         let base = view.schema.slotOffset(of: .subsonic) ?? 0
         slotBase = base
