@@ -60,7 +60,7 @@ touch_some
 t0=$(now); "$MLIB" scan --library "$work/library.sqlite" -q "$music" || [[ $? -eq 1 ]]; scan_s=$(python3 -c "print($(now) - $t0)")
 printf 'after touching %d files: mlib update %.3f s (mlib scan alone %.3f s: the view refresh is about %.3f s); mpd update %.3f s\n' \
     "$count" "$update_s" "$scan_s" "$(python3 -c "print($update_s - $scan_s)")" "$mpd_s"
-refresh=$(grep 'mlib: view ' "$work/serve.err" | tail -1 | sed 's/^mlib: view //')
+refresh=$(grep -E 'mlib: view (patched|refreshed|rebuilt):' "$work/serve.err" | tail -1 | sed 's/^mlib: view //')
 echo "view refresh after the update of $count touched files (of $items): ${refresh:-not logged}"
 mapfile -t figures < "$work/figures"
 python3 Benchmarks/write-result.py view-bench "${MUSIC:+MUSIC=$MUSIC }Benchmarks/view-bench.sh $MLIB" \

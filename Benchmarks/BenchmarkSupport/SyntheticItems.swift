@@ -37,6 +37,8 @@ public enum SyntheticItems {
     /// Adds items until the library holds `count` (numbered from the items it has, through the store's scan
     /// writer in batches of 5,000, as a scan writes); returns how many it added.
     public static func fill(_ store: any LibraryStore, to count: Int) throws -> Int {
+        // The items' root, so that the MPD tree and Subsonic's folders hold them as a scanned library's.
+        try store.addRoot(MediaPath("/music"))
         let existing = try store.count(MediaQuery())
         guard existing < count else { return 0 }
         var rng = SeededGenerator(seed: 42)
