@@ -98,21 +98,22 @@ final class Catalog: Sendable {
     /// (the view was patched and no slot they derive from changed) rather than derived again.
     let reused: Bool
 
-    /// The slots the groupings, their order and the search texts derive from: a view patched in other slots
-    /// only (a rating, a play, a bit rate) keeps them as they were.
-    static let derivedFrom = [Slot.title, Slot.artist, Slot.albumArtist, Slot.album, Slot.genre, Slot.year, Slot.track,
-                              Slot.disc, Slot.added]
+    /// The slots the groupings (albums, artists, genres, similar artists) derive from: a view patched in
+    /// none of these keeps them as they were. A title or a (track) artist changes only the songs' search
+    /// texts; a track or disc number, only its album's order.
+    static let groupedBy = [Slot.albumArtist, Slot.album, Slot.genre, Slot.year, Slot.added]
 
     /// The catalog of `view`. Following `previous`, of the view `view` was patched from, with none of
-    /// `derivedFrom`'s slots or the durations changed: `previous`'s derivations, kept (a play recorded by
-    /// the MPD front costs no rebuild: issue 44). Otherwise derived whole.
+    /// `groupedBy`'s slots or the durations changed: `previous`'s derivations, kept, with the changed songs'
+    /// search texts and albums' order redone (a play or a rating recorded by the MPD front costs no rebuild:
+    /// issue 44). Otherwise derived whole.
     convenience init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
         let newest = view.modified.lazy.filter { $0.isFinite }.max() ?? 0
         let changed = previous == nil ? newest : max(newest, Date().timeIntervalSince1970)
         let lastModified = Int64((changed * 1000).rounded(.down))
         if let previous, let lineage = view.lineage, lineage.follows(previous.view), !lineage.durationsChanged,
-           !lineage.changedAny(of: Self.derivedFrom.map { previous.slotBase + $0 }) {
-            self.init(view, reusing: previous, lastModified: lastModified)
+           !lineage.changedAny(of: Self.groupedBy.map { previous.slotBase + $0 }) {
+            self.init(view, reusing: previous, lineage: lineage, lastModified: lastModified)
             ViewLog.write("catalog kept: \(lineage.items.count) items changed")
         } else {
             let started = ContinuousClock.now
@@ -121,11 +122,18 @@ final class Catalog: Sendable {
         }
     }
 
-    private init(_ view: LibrarySnapshot, reusing previous: Catalog, lastModified: Int64) {
+    private init(_ view: LibrarySnapshot, reusing previous: Catalog, lineage: Lineage, lastModified: Int64) {
         self.view = view
         self.lastModified = lastModified
-        slotBase = previous.slotBase
-        albums = previous.albums
+        let base = previous.slotBase
+        slotBase = base
+        var albums = previous.albums
+        if lineage.changedAny(of: [base + Slot.track, base + Slot.disc]) {
+            for album in Set(lineage.items.map { previous.albumOfItem[Int($0)] }) {
+                albums[Int(album)].items = Self.songOrder(albums[Int(album)].items, view, base)
+            }
+        }
+        self.albums = albums
         albumByID = previous.albumByID
         albumOfItem = previous.albumOfItem
         artists = previous.artists
@@ -133,11 +141,31 @@ final class Catalog: Sendable {
         genres = previous.genres
         itemByID = previous.itemByID
         directoryByID = previous.directoryByID
-        songSearchText = previous.songSearchText
+        var songSearchText = previous.songSearchText
+        if lineage.changedAny(of: [base + Slot.title, base + Slot.artist]) {
+            for item in lineage.items { songSearchText[Int(item)] = Self.searchText(item, view, base) }
+        }
+        self.songSearchText = songSearchText
         albumSearchText = previous.albumSearchText
         artistSearchText = previous.artistSearchText
         recommendations = previous.recommendations
         reused = true
+    }
+
+    /// An album's songs by disc, track, then path (items are numbered in path order).
+    private static func songOrder(_ items: [Int32], _ view: LibrarySnapshot, _ base: Int) -> [Int32] {
+        items.sorted {
+            let (da, db) = (Int(view.value($0, slot: base + Slot.disc) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.disc) ?? "") ?? 0)
+            if da != db { return da < db }
+            let (ta, tb) = (Int(view.value($0, slot: base + Slot.track) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.track) ?? "") ?? 0)
+            return ta != tb ? ta < tb : $0 < $1
+        }
+    }
+
+    /// A song's title (else its file name), artist and album, folded.
+    private static func searchText(_ item: Int32, _ view: LibrarySnapshot, _ base: Int) -> String {
+        sortKey([view.value(item, slot: base + Slot.title) ?? view.paths[Int(item)].lastComponent.string,
+                 view.value(item, slot: base + Slot.artist) ?? "", view.value(item, slot: base + Slot.album) ?? ""].joined(separator: "\u{1F}"))
     }
 
     private init(_ view: LibrarySnapshot, lastModified: Int64) {
@@ -181,14 +209,7 @@ final class Catalog: Sendable {
         var renumber = [Int](repeating: 0, count: albums.count)
         for (new, old) in order.enumerated() { renumber[old] = new }
         albums = order.map { albums[$0] }
-        for i in albums.indices {
-            albums[i].items.sort {
-                let (da, db) = (Int(view.value($0, slot: base + Slot.disc) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.disc) ?? "") ?? 0)
-                if da != db { return da < db }
-                let (ta, tb) = (Int(view.value($0, slot: base + Slot.track) ?? "") ?? 0, Int(view.value($1, slot: base + Slot.track) ?? "") ?? 0)
-                return ta != tb ? ta < tb : $0 < $1
-            }
-        }
+        for i in albums.indices { albums[i].items = Self.songOrder(albums[i].items, view, base) }
         self.albumOfItem = albumOfItem.map { Int32(renumber[Int($0)]) }
         self.albums = albums
         albumByID = Dictionary(uniqueKeysWithValues: albums.enumerated().map { ($1.id, $0) })
@@ -221,10 +242,7 @@ final class Catalog: Sendable {
             Genre(name: name, items: items, albumCount: Set(items.map { albumOf[Int($0)] }).count)
         }.sorted { (Self.sortKey($0.name), $0.name) < (Self.sortKey($1.name), $1.name) }
         self.itemByID = itemByID
-        songSearchText = (0..<Int32(view.count)).map { item in
-            Self.sortKey([view.value(item, slot: base + Slot.title) ?? view.paths[Int(item)].lastComponent.string,
-                          view.value(item, slot: base + Slot.artist) ?? "", view.value(item, slot: base + Slot.album) ?? ""].joined(separator: "\u{1F}"))
-        }
+        songSearchText = (0..<Int32(view.count)).map { Self.searchText($0, view, base) }
         albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
         artistSearchText = artists.map { Self.sortKey($0.name) }
         recommendations = Recommendations(snapshot: view, slots: .init(artist: base + Slot.albumArtist, genre: base + Slot.genre,
