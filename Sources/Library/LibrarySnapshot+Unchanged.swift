@@ -22,9 +22,8 @@ extension LibrarySnapshot {
         let r = Int(row)
         guard same(durations[r], item.playbackDuration), same(modified[r], item[.modificationDate]?.real ?? .nan) else { return false }
         for (s, slot) in schema.slots.enumerated() where value(row, slot: s) != slot.value(item) { return false }
-        let properties = schema.properties.count
         for (p, property) in schema.properties.enumerated() {
-            let cell = propertyCells[r * properties + p]
+            let cell = propertyCells[r, p]
             guard (cell == 0 ? nil : propertyValues[p][Int(cell)]) == item[property] else { return false }
         }
         return true

@@ -56,8 +56,8 @@ struct SnapshotColumns {
         cells.reserveCapacity(capacity * slotCount)
         pCells.reserveCapacity(capacity * propertyCount)
         for i in kept {
-            cells += snapshot.slotCells[i * slotCount..<(i + 1) * slotCount]
-            pCells += snapshot.propertyCells[i * propertyCount..<(i + 1) * propertyCount]
+            cells += snapshot.slotCells.row(i)
+            pCells += snapshot.propertyCells.row(i)
         }
         numbers = [[String: UInt32]?](repeating: nil, count: slotCount)
         pNumbers = [[MediaValue: UInt32]?](repeating: nil, count: propertyCount)

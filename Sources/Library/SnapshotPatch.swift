@@ -38,13 +38,13 @@ struct SnapshotPatch {
     var durations: [Double]
     var modified: [Double]
     var walkOrder: [Int32]
-    var slotCells: [UInt32]
+    var slotCells: CellTable
     var slotValues: [[String]]
     var slotParts: [[UInt32: [UInt32]]]
     var hasParts: [[Bool]]
     var distinctValues: [Int]
     var distinctParts: [Int]
-    var propertyCells: [UInt32]
+    var propertyCells: CellTable
     var propertyValues: [[MediaValue]]
     var directories: [LibrarySnapshot.Directory]
     var totalDuration: Double
@@ -79,7 +79,6 @@ struct SnapshotPatch {
         totalRoundedDuration = base.totalRoundedDuration
         changedSlots = Array(repeating: false, count: schema.slots.count)
 
-        let slotCount = schema.slots.count, propertyCount = schema.properties.count
         // The properties songs are ordered by in a directory (`SongOrder`).
         let orderProperties = Set([MediaProperty.albumTitle, .discNumber, .albumTrackNumber].compactMap(schema.properties.firstIndex(of:)))
         var resort: Set<Int32> = []
@@ -88,17 +87,17 @@ struct SnapshotPatch {
             var differs = false
             for (s, slot) in schema.slots.enumerated() {
                 let now = slot.value(item)
-                let cell = slotCells[r * slotCount + s]
+                let cell = slotCells[r, s]
                 guard (cell == 0 ? nil : slotValues[s][Int(cell)]) != now else { continue }
-                slotCells[r * slotCount + s] = now.map { intern($0, slot: s, multiValued: slot.multiValued) } ?? 0
+                slotCells[r, s] = now.map { intern($0, slot: s, multiValued: slot.multiValued) } ?? 0
                 changedSlots[s] = true
                 differs = true
             }
             for (p, property) in schema.properties.enumerated() {
                 let now = item[property]
-                let cell = propertyCells[r * propertyCount + p]
+                let cell = propertyCells[r, p]
                 guard (cell == 0 ? nil : propertyValues[p][Int(cell)]) != now else { continue }
-                propertyCells[r * propertyCount + p] = now.map { intern($0, property: p) } ?? 0
+                propertyCells[r, p] = now.map { intern($0, property: p) } ?? 0
                 differs = true
                 if orderProperties.contains(p), let directory = Self.directory(of: base.paths[r], in: base) { resort.insert(directory) }
             }
@@ -115,8 +114,8 @@ struct SnapshotPatch {
             if differs { items.insert(row) }
         }
         for s in changedSlots.indices where changedSlots[s] {
-            (distinctValues[s], distinctParts[s]) = LibrarySnapshot.distinctCounts(slot: s, cells: slotCells, slotCount: slotCount,
-                                                                        values: slotValues[s].count, parts: slotParts[s])
+            (distinctValues[s], distinctParts[s]) = LibrarySnapshot.distinctCounts(slot: s, cells: slotCells, values: slotValues[s].count,
+                                                                        parts: slotParts[s])
         }
         if durationsChanged {
             totalDuration = durations.reduce(0, +)

@@ -15,15 +15,14 @@ struct SongOrder {
     private let keys: (Int32) -> Key
     private let collation: NameCollation
 
-    init(schema: ViewSchema, paths: [MediaPath], cells: [UInt32], values: [[MediaValue]], collation: NameCollation) {
+    init(schema: ViewSchema, paths: [MediaPath], cells: CellTable, values: [[MediaValue]], collation: NameCollation) {
         self.collation = collation
-        let stride = schema.properties.count
         let album = schema.properties.firstIndex(of: .albumTitle)
         let disc = schema.properties.firstIndex(of: .discNumber)
         let track = schema.properties.firstIndex(of: .albumTrackNumber)
         func value(_ item: Int32, _ p: Int?) -> MediaValue? {
             guard let p else { return nil }
-            let n = cells[Int(item) * stride + p]
+            let n = cells[Int(item), p]
             return n == 0 ? nil : values[p][Int(n)]
         }
         func number(_ v: MediaValue?) -> Int {

@@ -77,9 +77,8 @@ public struct ViewFilter {
             var verdicts = [Bool](repeating: false, count: values.count)
             verdicts[0] = probe(nil)
             for n in 1..<values.count { verdicts[n] = probe(values[n]) }
-            let stride = view.schema.properties.count
             let cells = view.propertyCells
-            return { i in verdicts[Int(cells[Int(i) * stride + p])] }
+            return { i in verdicts[Int(cells[Int(i), p])] }
         }
     }
 }

@@ -39,7 +39,7 @@ public final class LibrarySnapshot: Sendable {
     public let walkOrder: [Int32]
 
     /// count × slots.count value numbers (0: none).
-    let slotCells: [UInt32]
+    let slotCells: CellTable
     /// Per slot: its distinct values (index 0 is ""), then the parts of multi-valued ones.
     public let slotValues: [[String]]
     /// Per slot: the parts of a multi-valued value (absent: the value is its one part).
@@ -51,7 +51,7 @@ public final class LibrarySnapshot: Sendable {
     public let distinctParts: [Int]
 
     /// count × properties.count value numbers (0: the item has none).
-    let propertyCells: [UInt32]
+    let propertyCells: CellTable
     /// Per property: its distinct values (index 0 unused).
     let propertyValues: [[MediaValue]]
 
@@ -77,7 +77,7 @@ public final class LibrarySnapshot: Sendable {
 
     /// The value number of `slot` in `item` (0: none).
     @inline(__always) public func cell(_ item: Int32, slot: Int) -> UInt32 {
-        slotCells[Int(item) * schema.slots.count + slot]
+        slotCells[Int(item), slot]
     }
 
     /// The printed value of `slot` in `item`, or nil.
@@ -158,16 +158,15 @@ public final class LibrarySnapshot: Sendable {
         self.paths = paths
         self.durations = order.map { durations[$0] }
         self.modified = order.map { modified[$0] }
-        var sortedCells = [UInt32](); sortedCells.reserveCapacity(cells.count)
-        for i in order { sortedCells += cells[i * slotCount..<(i + 1) * slotCount] }
-        var sortedPCells = [UInt32](); sortedPCells.reserveCapacity(pCells.count)
-        for i in order { sortedPCells += pCells[i * propertyCount..<(i + 1) * propertyCount] }
+        let sortedCells = CellTable(width: slotCount, count: count) { cells[order[$0] * slotCount..<(order[$0] + 1) * slotCount] }
         cells = []
+        let sortedPCells = CellTable(width: propertyCount, count: count) {
+            pCells[order[$0] * propertyCount..<(order[$0] + 1) * propertyCount]
+        }
         pCells = []
         var wholeSeen = [Int](repeating: 0, count: slotCount), partSeen = [Int](repeating: 0, count: slotCount)
         for s in 0..<slotCount {
-            (wholeSeen[s], partSeen[s]) = Self.distinctCounts(slot: s, cells: sortedCells, slotCount: slotCount,
-                                                             values: values[s].count, parts: parts[s])
+            (wholeSeen[s], partSeen[s]) = Self.distinctCounts(slot: s, cells: sortedCells, values: values[s].count, parts: parts[s])
         }
         slotCells = sortedCells
         slotValues = values
@@ -302,13 +301,11 @@ public final class LibrarySnapshot: Sendable {
 
     /// How many distinct values and distinct parts slot `s`'s cells hold: a flag per value number (a Set
     /// insert per item and slot cost more than the rest of a refresh's derivation at 100,000 items).
-    static func distinctCounts(slot s: Int, cells: [UInt32], slotCount: Int, values: Int,
-                               parts: [UInt32: [UInt32]]) -> (values: Int, parts: Int) {
+    static func distinctCounts(slot s: Int, cells: CellTable, values: Int, parts: [UInt32: [UInt32]]) -> (values: Int, parts: Int) {
         var whole = [Bool](repeating: false, count: values), part = whole
         var wholeSeen = 0, partSeen = 0
-        for i in stride(from: s, to: cells.count, by: slotCount) {
-            let n = cells[i]
-            guard n != 0, !whole[Int(n)] else { continue }
+        cells.forEach(inColumn: s) { n in
+            guard n != 0, !whole[Int(n)] else { return }
             whole[Int(n)] = true
             wholeSeen += 1
             for p in parts[n] ?? [n] where !part[Int(p)] {

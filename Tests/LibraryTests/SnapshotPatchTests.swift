@@ -37,7 +37,7 @@ struct SnapshotPatchTests {
         for i in 0..<Int32(a.count) {
             for s in schema.slots.indices { #expect(a.value(i, slot: s) == b.value(i, slot: s), "\(context): item \(i) slot \(s)") }
             for p in schema.properties.indices {
-                let (ca, cb) = (a.propertyCells[Int(i) * schema.properties.count + p], b.propertyCells[Int(i) * schema.properties.count + p])
+                let (ca, cb) = (a.propertyCells[Int(i), p], b.propertyCells[Int(i), p])
                 #expect((ca == 0 ? nil : a.propertyValues[p][Int(ca)]) == (cb == 0 ? nil : b.propertyValues[p][Int(cb)]), "\(context): property \(p)")
             }
         }
@@ -90,6 +90,25 @@ struct SnapshotPatchTests {
             let new = old.applying(changes, version: nil)
             #expect(new.lineage == nil, "\(name)")
         }
+    }
+
+    /// Past one chunk of `CellTable` (4,096 rows): writes in the first, a middle and the last chunk patch
+    /// to what a build makes.
+    @Test func writesAcrossChunksPatchToWhatABuildMakes() throws {
+        var items = (0..<10_000).map { Self.item("/m/\($0 / 100)/\($0).flac", id: Int64($0 + 1), title: "t\($0)", artist: "A\($0 % 7)",
+                                                 album: "X\($0 / 10)", track: $0 % 10) }
+        let old = Self.build(items)
+        var written: [MediaItem] = []
+        for n in [5, 4_096, 4_095, 8_200, 9_999] {
+            items[n][.rating] = .integer(3)
+            items[n].title = "new \(n)"
+            written.append(items[n])
+        }
+        let new = old.applying(ViewChanges(upserted: written, removed: []), version: nil)
+        #expect(try #require(new.lineage).items.count == 5)
+        Self.expectSame(new, Self.build(items), "chunks")
+        let row = try #require(old.item(path: items[4_096].path))
+        #expect(old.value(row, slot: 0) == "t4096" && new.value(row, slot: 0) == "new 4096", "the old snapshot is untouched")
     }
 
     /// Random writes (titles, several artists with new parts, albums, ratings on and off, track numbers,
