@@ -14,6 +14,10 @@ public struct Lineage: Sendable {
     public let items: [Int32]
     /// Per slot of the schema: whether one of `items` holds another value in it.
     public let changedSlots: [Bool]
+    /// Per filter property of the schema: whether one of `items` holds another value in it.
+    public let changedProperties: [Bool]
+    /// Whether one of `items` has another modification time.
+    public let modifiedChanged: Bool
     /// Whether one of `items` has another duration (totals and album lengths follow it).
     public let durationsChanged: Bool
     /// Whether the songs of a directory are in another order (album, disc or track changed), and so `walkOrder`.
@@ -24,6 +28,12 @@ public struct Lineage: Sendable {
 
     /// Whether any slot of `slots` changed.
     public func changedAny(of slots: some Sequence<Int>) -> Bool { slots.contains { changedSlots[$0] } }
+
+    /// Whether a front that reads `slots` and `properties` (and every item's duration, modification time and
+    /// place in the tree's order) sees any change: a rating or a play touches only the fronts that show it.
+    public func touches(slots: some Sequence<Int>, properties: some Sequence<Int>) -> Bool {
+        durationsChanged || modifiedChanged || orderChanged || changedAny(of: slots) || properties.contains { changedProperties[$0] }
+    }
 }
 
 /// A snapshot's columns with a few items' values replaced, for `LibrarySnapshot.applying` when every
@@ -51,6 +61,8 @@ struct SnapshotPatch {
     var totalRoundedDuration: Double
     private var items: Set<Int32> = []
     private var changedSlots: [Bool]
+    private var changedProperties: [Bool]
+    private var modifiedChanged = false
     private var durationsChanged = false
     private var orderChanged = false
 
@@ -78,6 +90,7 @@ struct SnapshotPatch {
         totalDuration = base.totalDuration
         totalRoundedDuration = base.totalRoundedDuration
         changedSlots = Array(repeating: false, count: schema.slots.count)
+        changedProperties = Array(repeating: false, count: schema.properties.count)
 
         // The properties songs are ordered by in a directory (`SongOrder`).
         let orderProperties = Set([MediaProperty.albumTitle, .discNumber, .albumTrackNumber].compactMap(schema.properties.firstIndex(of:)))
@@ -98,6 +111,7 @@ struct SnapshotPatch {
                 let cell = propertyCells[r, p]
                 guard (cell == 0 ? nil : propertyValues[p][Int(cell)]) != now else { continue }
                 propertyCells[r, p] = now.map { intern($0, property: p) } ?? 0
+                changedProperties[p] = true
                 differs = true
                 if orderProperties.contains(p), let directory = Self.directory(of: base.paths[r], in: base) { resort.insert(directory) }
             }
@@ -109,6 +123,7 @@ struct SnapshotPatch {
             }
             if !Self.same(modified[r], time) {
                 modified[r] = time
+                modifiedChanged = true
                 differs = true
             }
             if differs { items.insert(row) }
@@ -138,8 +153,8 @@ struct SnapshotPatch {
     }
 
     func lineage(of base: LibrarySnapshot) -> Lineage {
-        Lineage(previous: ObjectIdentifier(base), items: items.sorted(), changedSlots: changedSlots,
-                durationsChanged: durationsChanged, orderChanged: orderChanged)
+        Lineage(previous: ObjectIdentifier(base), items: items.sorted(), changedSlots: changedSlots, changedProperties: changedProperties,
+                modifiedChanged: modifiedChanged, durationsChanged: durationsChanged, orderChanged: orderChanged)
     }
 
     /// `value`'s number in slot `s`, appended to the slot's table when new (with its parts, when it holds

@@ -168,6 +168,8 @@ final class ServerCore: @unchecked Sendable {
     /// Starts following the library: a scan by `mlib scan`/`mlib watch` elsewhere shows within
     /// `checkInterval` (the view looks at the store's generation and totals on its own thread).
     func watchLibrary(checkInterval: Duration = .milliseconds(500)) {
+        let first = view.snapshot
+        loop.execute { self.lastSnapshot = first }
         view.watch(every: checkInterval) { [weak self] snapshot in
             guard let self else { return }
             self.loop.execute { self.viewChanged(snapshot) }
@@ -175,11 +177,20 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// A new view is in: URIs follow its roots; clients hear `database` unless an update of ours is
-    /// under way (its end announces it).
+    /// under way (its end announces it), or the view was patched in nothing MPD shows or filters on (a
+    /// rating or a play recorded by the API: an `idle database` makes clients reload their whole library).
     private func viewChanged(_ snapshot: LibrarySnapshot) {
+        defer { lastSnapshot = snapshot }
         uris = LibraryURIs(roots: snapshot.roots)
+        if let lastSnapshot, let lineage = snapshot.lineage, lineage.follows(lastSnapshot),
+           !lineage.touches(slots: 0..<ViewSchema.mpd.slots.count,
+                            properties: ViewSchema.mpd.properties.compactMap(snapshot.schema.properties.firstIndex(of:))) {
+            return
+        }
         if updateJob == nil { emit([.database]) }
     }
+    /// The last view `viewChanged` saw (the one the next one may be patched from).
+    private var lastSnapshot: LibrarySnapshot?
 
     /// Stops listening to the player and the library, before the loop shuts down (nothing may be queued
     /// on it after).

@@ -7,7 +7,8 @@ import Testing
 /// (one view), a rating set by a phone: the view is patched (`view patched: 1 items`), the API's catalog is
 /// kept (`catalog kept`, no `catalog derived` after start-up), and MPD's `listallinfo` keeps every song block
 /// but the rated song's (`song blocks kept: N-1 of N`). Counted from the server's `MLIB_VIEW_LOG` lines,
-/// not timed; and both servers answer with the new rating.
+/// not timed; and both servers answer with the new rating. An MPD client idling on `database` is not woken
+/// (it would reload its whole library; nothing MPD shows changed), as it is by a scan that adds a song.
 @Suite(.serialized, .enabled(if: ChildProcess.exists("mpc") && ChildProcess.exists("ffmpeg"), "mpc or ffmpeg missing (scripts/install-deps.sh)"))
 struct OneChangeWorkTests {
     @Test(arguments: Store.available)
@@ -19,6 +20,7 @@ struct OneChangeWorkTests {
         let songs = try listAllInfo(server)   // makes every song's block
         try #require(songs.count >= 4, "listallinfo: \(songs)")
 
+        let idler = try idle(server, seconds: 3)
         let found = try await call(server, "search3", "query=&songCount=100")
         let list = (found["searchResult3"] as? [String: Any])?["song"] as? [[String: Any]] ?? []
         let id = try #require(list.first?["id"] as? String, "\(found)")
@@ -38,15 +40,48 @@ struct OneChangeWorkTests {
             walked = try listAllInfo(server)
         }
         #expect(walked == songs, "the rating is in no MPD song block: the same listing")
+        let heard = String(decoding: idler.readToEnd(killingAfter: 10).stdout, as: UTF8.self)
+        #expect(heard == "nothing\n", "an MPD client idling on database, while a rating was set: \(heard)")
+
+        // A song added and scanned does wake it.
+        let woken = try idle(server, seconds: 20)
+        let added = library.music.appendingPathComponent("Other/added.flac")
+        let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-metadata", "title=Added", added.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        try #require(try server.mpc(["update", "--wait"]).status == 0)
+        let wakened = String(decoding: woken.readToEnd(killingAfter: 30).stdout, as: UTF8.self)
+        #expect(wakened.contains("changed: database"), "after a scan: \(wakened)")
 
         #expect(server.stop() == 0)
         let log = String(decoding: server.process.standardError!.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").map(String.init).filter { $0.hasPrefix("mlib: view") }
-        #expect(log.contains { $0.hasPrefix("mlib: view patched: 1 items") }, "\(log)")
-        #expect(!log.contains { $0.hasPrefix("mlib: view refreshed") || $0.hasPrefix("mlib: view rebuilt") }, "\(log)")
-        #expect(log.contains { $0.hasPrefix("mlib: view catalog kept: 1 items changed") }, "\(log)")
-        #expect(!log.contains { $0.hasPrefix("mlib: view catalog derived") }, "no catalog derived after start-up: \(log)")
-        #expect(log.contains("mlib: view song blocks kept: \(songs.count - 1) of \(songs.count)"), "\(log)")
+        // The rating's lines come before the scan's (an added song: the view derived again from memory).
+        let isDerivation = { (line: String) in line.hasPrefix("mlib: view refreshed") || line.hasPrefix("mlib: view rebuilt") }
+        let ratingLines = log.prefix { !isDerivation($0) }, scan = log.drop { !isDerivation($0) }
+        #expect(ratingLines.contains { $0.hasPrefix("mlib: view patched: 1 items") }, "\(log)")
+        #expect(ratingLines.contains { $0.hasPrefix("mlib: view catalog kept: 1 items changed") }, "\(log)")
+        #expect(!ratingLines.contains { $0.hasPrefix("mlib: view catalog derived") }, "no catalog derived for a rating: \(log)")
+        #expect(ratingLines.contains("mlib: view song blocks kept: \(songs.count - 1) of \(songs.count)"), "\(log)")
+        #expect(scan.contains { $0.hasPrefix("mlib: view catalog derived") }, "the added song derives the catalog: \(log)")
+    }
+
+    /// A client that sends `idle database` and prints what it hears within `seconds` ("nothing" if nothing).
+    private func idle(_ server: BothServeProcess, seconds: Double) throws -> SpawnedProcess {
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            f = s.makefile("rb")
+            f.readline()
+            s.sendall(b"idle database\\n")
+            s.settimeout(float(sys.argv[2]))
+            try:
+                print(f.readline().decode().strip() or "closed")
+            except (socket.timeout, TimeoutError):
+                print("nothing")
+            """
+        let child = try SpawnedProcess("python3", ["-c", script, String(server.mpdPort), String(seconds)], stdout: .pipe, stderr: .pipe)
+        Thread.sleep(forTimeInterval: 0.3)   // the idle is registered before the change
+        return child
     }
 
     /// `listallinfo`'s song blocks, each as its lines joined (a raw connection: the answer as sent).
