@@ -298,7 +298,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
                 report = RefreshReport(incremental: false, items: new.count, seconds: 0)
             }
             current.withLock { $0 = new }
-            Self.returnFreedMemory()
+            // A patch frees a few chunks: not worth a walk of the heap (malloc_trim) per rating or play.
+            if new.lineage == nil { Self.returnFreedMemory() }
             let elapsed = ContinuousClock.now - started
             let observers = lock.withLock {
                 state.applied = nil

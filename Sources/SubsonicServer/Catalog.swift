@@ -108,16 +108,18 @@ final class Catalog: Sendable {
     /// search texts and albums' order redone (a play or a rating recorded by the MPD front costs no rebuild:
     /// issue 44). Otherwise derived whole.
     convenience init(_ view: LibrarySnapshot, following previous: Catalog? = nil) {
-        let newest = view.modified.lazy.filter { $0.isFinite }.max() ?? 0
-        let changed = previous == nil ? newest : max(newest, Date().timeIntervalSince1970)
-        let lastModified = Int64((changed * 1000).rounded(.down))
         if let previous, let lineage = view.lineage, lineage.follows(previous.view), !lineage.durationsChanged,
            !lineage.changedAny(of: Self.groupedBy.map { previous.slotBase + $0 }) {
+            // The newest modification among the changed items only: the others' is in the previous value.
+            let newest = lineage.items.lazy.map { view.modified[Int($0)] }.filter { $0.isFinite }.max() ?? 0
+            let lastModified = max(previous.lastModified, Int64((max(newest, Date().timeIntervalSince1970) * 1000).rounded(.down)))
             self.init(view, reusing: previous, lineage: lineage, lastModified: lastModified)
             ViewLog.write("catalog kept: \(lineage.items.count) items changed")
         } else {
             let started = ContinuousClock.now
-            self.init(view, lastModified: lastModified)
+            let newest = view.modified.lazy.filter { $0.isFinite }.max() ?? 0
+            let changed = previous == nil ? newest : max(newest, Date().timeIntervalSince1970)
+            self.init(view, lastModified: Int64((changed * 1000).rounded(.down)))
             ViewLog.write("catalog derived: \(view.count) items in " + ViewLog.milliseconds(since: started))
         }
     }
