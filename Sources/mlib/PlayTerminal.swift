@@ -60,7 +60,7 @@ final class RawTerminal: @unchecked Sendable {
 
     func restore() {
         tcsetattr(fd, TCSANOW, &saved)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K\u{1B}[?25h".utf8))
+        FileHandle.standardOutput.write(Data("\r\u{1B}[J\u{1B}[?25h".utf8))   // the status line and the lyrics rows under it
     }
 
     /// Reads keys on a thread of its own (a blocking read must not hold a task) until `handler` says stop.
