@@ -39,7 +39,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag album:Homogenic genre+=Electronic --dry-run
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
               mlib tag album:Homogenic --write-ratings
-              mlib tag --files song.mp3 lyrics=@song.lrc
+              mlib tag --files song.flac lyrics=@song.lrc
 
             \(ExitStatus.help(one: "a file could not be written or its write was undone by the check (the others were written), or nothing matches", interruptible: true))
             """)
