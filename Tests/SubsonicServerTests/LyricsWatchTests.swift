@@ -128,4 +128,41 @@ struct LyricsWatchTests {
         #expect(try mlib(["ls", "-f", "$persistentID", "title:\"Watched Song\"", "--library", library.library]).out
             .trimmingCharacters(in: .whitespacesAndNewlines) == id)
     }
+
+    /// An audio file renamed away from its sidecar (the .lrc keeps the old stem) is the same item, and no
+    /// longer has the sidecar's lyrics; the sidecar renamed after it brings them back.
+    @Test(arguments: Store.available)
+    func anAudioFileRenamedAwayFromItsSidecarLosesItsLyrics(_ store: Store) async throws {
+        let library = try TestLibrary(on: store)
+        defer { library.remove() }
+        let folder = library.music.appendingPathComponent("Sung")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let song = folder.appendingPathComponent("song.flac")
+        let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=6", "-metadata", "title=Renamed Song",
+                                                   song.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        try Data("[00:01.00]One\n".utf8).write(to: folder.appendingPathComponent("song.lrc"))
+        try #require(try mlib(["scan", "-q", "--library", library.library, library.music.path]).status == 0)
+        let id = try mlib(["ls", "-f", "$persistentID", "title:\"Renamed Song\"", "--library", library.library]).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(try Self.cliLines(library, song.path) == ["One"])
+
+        let server = try HTTPServeProcess(library: library)
+        defer { server.stop() }
+        let watcher = try Watcher(library: library.library, directory: library.music.path)
+        let renamed = folder.appendingPathComponent("renamed.flac")
+        var start = Date()
+        try #require(rename(song.path, renamed.path) == 0)
+        let lost = try await Self.visible(library, path: renamed.path, id: id, port: server.port, cli: nil, api: nil, since: start)
+        print("◇ \(store): audio renamed away from its sidecar, lyrics gone after \(Self.seconds(lost))")
+        #expect(lost != nil, "the renamed item still has the old name's sidecar lyrics; watch: \(watcher.stderr)")
+        #expect(try mlib(["ls", "-f", "$persistentID", "title:\"Renamed Song\"", "--library", library.library]).out
+            .trimmingCharacters(in: .whitespacesAndNewlines) == id, "the rename lost the item's id")
+
+        start = Date()
+        try #require(rename(folder.appendingPathComponent("song.lrc").path, folder.appendingPathComponent("renamed.lrc").path) == 0)
+        let back = try await Self.visible(library, path: renamed.path, id: id, port: server.port, cli: ["One"], api: ["1000 One"], since: start)
+        print("◇ \(store): sidecar renamed after it, lyrics back after \(Self.seconds(back))")
+        #expect(back != nil, "watch: \(watcher.stderr)")
+    }
 }
