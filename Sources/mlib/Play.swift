@@ -21,8 +21,8 @@ struct Play: AsyncParsableCommand {
 
             On a terminal a status line shows the state, the item, time / duration and the queue position; \
             keys: space pause/resume, n next, p previous (back to the start of the item after 3 s), \
-            ←/→ seek 10 s, ↑/↓ or +/- volume, s shuffle (off → songs → albums), r repeat (none → all → one), \
-            q quit. Without a terminal it plays through and prints one line per item.
+            ←/→ seek 10 s, [/] previous/next chapter (mlib info --chapters lists them), ↑/↓ or +/- volume, \
+            s shuffle (off → songs → albums), r repeat (none → all → one), q quit. Without a terminal it plays through and prints one line per item.
 
             Synced lyrics follow the music (the item's preferred synced set, as mlib lyrics chooses it: \
             stored by the scan for a library item, read from the file and its sidecars for one that is \

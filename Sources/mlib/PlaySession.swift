@@ -40,6 +40,7 @@ final class PlaySession: @unchecked Sendable {
     /// line); true also prints each line as it is reached off a terminal (`--lyrics`); false never (`--no-lyrics`).
     var showsLyrics: Bool?
     private var lyrics = PlayLyrics()
+    private var chapterCache: (path: MediaPath, chapters: [ChapterInfo])?
 
     init(player: MusicPlayer, library: Library?, user: String? = nil, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
@@ -189,8 +190,25 @@ final class PlaySession: @unchecked Sendable {
             player.volume = min(1, status.volume + 0.1)
         case .volumeDown:
             player.volume = max(0, status.volume - 0.1)
+        case .nextChapter:
+            let chapters = chapters(of: status.nowPlayingItem)
+            if let start = PlayChapters.next(chapters, from: status.currentPlaybackTime) { player.currentPlaybackTime = start }
+            else if !chapters.isEmpty { player.skipToNextItem() }      // past the last chapter: the book's next part
+        case .previousChapter:
+            if let start = PlayChapters.previous(chapters(of: status.nowPlayingItem), from: status.currentPlaybackTime) {
+                player.currentPlaybackTime = start
+            }
         }
         return true
+    }
+
+    /// The chapters of `item`'s file, read once per item (a probe: only when a chapter key asks).
+    private func chapters(of item: MediaItem?) -> [ChapterInfo] {
+        guard let item else { return [] }
+        if let cached = chapterCache, cached.path == item.path { return cached.chapters }
+        let chapters = (try? MediaProbe.probe(item.path).chapters) ?? []
+        chapterCache = (item.path, chapters)
+        return chapters
     }
 
     /// Play statistics, by the library's one rule (`Library.record`).
