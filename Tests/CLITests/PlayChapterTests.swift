@@ -41,4 +41,45 @@ struct PlayChapterTests {
             #expect(abs(skipped - third) <= frame, "\(name): skipped \(skipped) s, chapter 3 at \(third) s")
         }
     }
+
+    /// On a terminal (tmux), `]` goes to the next chapter's start and `[` back (to the previous chapter within
+    /// 3 s of a chapter's start): read off the status line's time (whole seconds).
+    @Test(.enabled(if: ChildProcess.exists("tmux"), "tmux is not installed: the chapter keys are not tested"))
+    func chapterKeysJumpBetweenChapters() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-chapter-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("make.py")
+        try InfoChaptersTests.script.write(to: script, atomically: true, encoding: .utf8)
+        try #require(try ChildProcess.run("python3", [script.path, dir.path]).status == 0)
+        let socket = "mlib-chapters-\(getpid())", name = "play"
+        let command = "env HOME='\(dir.path)' XDG_CONFIG_HOME='\(dir.path)/.config' MLIB_LIBRARY='\(dir.path)/none.sqlite' "
+            + "'\(CLI.binary.path)' play --files --sink null '\(dir.appendingPathComponent("book.m4b").path)'; echo EXIT=$?; sleep 30"
+        try #require(try ChildProcess.run("tmux", ["-L", socket, "new-session", "-d", "-s", name, "-x", "100", "-y", "6", command]).status == 0)
+        defer { _ = try? ChildProcess.run("tmux", ["-L", socket, "kill-server"]) }
+        func seconds() -> Int? {
+            let screen = String(decoding: (try? ChildProcess.run("tmux", ["-L", socket, "capture-pane", "-p", "-t", name]))?.stdout ?? Data(), as: UTF8.self)
+            guard let line = screen.split(separator: "\n").first(where: { $0.contains("playing") }),
+                  let match = line.firstMatch(of: /([0-9]+):([0-9]{2}) \//) else { return nil }
+            return Int(match.1)! * 60 + Int(match.2)!
+        }
+        func key(_ k: String) { _ = try? ChildProcess.run("tmux", ["-L", socket, "send-keys", "-t", name, "-l", k]) }
+        /// Waits for the time to be in `range` (the jump is at once; a loaded machine redraws late).
+        func reaches(_ range: ClosedRange<Int>) -> Int? {
+            var last: Int?
+            _ = Poll.until(timeout: 5, interval: 0.05) { last = seconds(); return last.map(range.contains) == true }
+            return last
+        }
+        try #require(reaches(0...2) != nil, "mlib play did not start")
+        key("]")
+        let second = reaches(10...11)
+        #expect(second.map { (10...11).contains($0) } == true, "] from the first chapter: at \(second.map(String.init) ?? "?") s")
+        key("]")
+        let third = reaches(20...21)
+        #expect(third.map { (20...21).contains($0) } == true, "] again: at \(third.map(String.init) ?? "?") s")
+        key("[")
+        let back = reaches(10...11)
+        #expect(back.map { (10...11).contains($0) } == true, "[ within 3 s of chapter 3: at \(back.map(String.init) ?? "?") s")
+        key("q")
+    }
 }
