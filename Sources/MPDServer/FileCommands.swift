@@ -9,17 +9,30 @@ enum FileCommands {
     /// per value. mpd prints what its decoder plugin reports (for FLAC and Ogg the Vorbis comments in file
     /// order, for MP4 FFmpeg's names); mlib prints TagLib's property names (the keys `mlib info --tags`
     /// shows), sorted by key: the same tags, in mlib's spelling and order (mlib(1), "mpd").
+    /// Lyrics (issue 41) are one `LYRICS:` line per line of text (a value cannot hold a line break; mpd's
+    /// would break the protocol); a song whose file has no lyrics tag but lyrics the scan stored (a sidecar
+    /// .lrc) carries those, the preferred set as `mlib lyrics` chooses it (synced as LRC, times kept).
     static func readcomments(_ c: CommandContext, _ out: inout Response) throws {
         let browser = c.core.browser()
         guard let song = browser.song(c.arguments[0]) else { throw MPDError.noSuchSong }
-        let path = browser.view.paths[Int(song)]
+        let path = browser.view.paths[Int(song)], id = browser.view.ids[Int(song)]
+        let library = c.core.library
         c.offLoop {
-            let tags: [String: String]
-            do { tags = try MediaProbe.probe(path, detail: .library).item.tags } catch {
+            var read: [String: String]
+            do { read = try MediaProbe.probe(path, detail: .library).item.tags } catch {
                 throw MPDError(.noExist, "Failed to load file")
             }
+            if !read.keys.contains(where: LyricsReader.isLyricsKey),
+               let stored = LyricsReader.preferred((try? library.lyrics(ofItem: id)) ?? []) {
+                read["LYRICS"] = stored.isSynced ? stored.lrc : stored.text
+            }
+            let tags = read
             return { _, out in
                 for key in tags.keys.sorted(by: LibraryBrowser.byteOrder) {
+                    if LyricsReader.isLyricsKey(key) {
+                        for line in tags[key]!.split(whereSeparator: \.isNewline) where !line.isEmpty { out.field(key, String(line)) }
+                        continue
+                    }
                     // The index joins a tag's several values with "; ": one line each, as mpd prints them.
                     for value in MediaProperty.splitValues(tags[key]!) where !value.isEmpty { out.field(key, value) }
                 }

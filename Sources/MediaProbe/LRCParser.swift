@@ -9,7 +9,7 @@
 /// - Lines are sorted by time (stable: one time's lines keep their order); out-of-order input is said.
 /// - Lines without a time tag in text that has timed lines are dropped (said); text with no timed line
 ///   at all is not LRC (`parse` returns nil lines).
-enum LRCParser {
+public enum LRCParser {
     struct Result {
         var lines: [LyricsLine]?
         var headers: [String: String] = [:]
@@ -117,7 +117,7 @@ enum LRCParser {
     }
 
     /// `mm:ss.xxx` (minutes as many digits as they need).
-    static func timeTag(_ ms: Int) -> String {
+    public static func timeTag(_ ms: Int) -> String {
         let ms = max(0, ms)
         let m = ms / 60000, s = ms / 1000 % 60, f = ms % 1000
         return (m < 10 ? "0" : "") + String(m) + ":" + (s < 10 ? "0" : "") + String(s) + "." +

@@ -121,7 +121,7 @@ public enum LyricsReader {
         return (lyrics, warnings)
     }
 
-    static func isLyricsKey(_ key: String) -> Bool {
+    public static func isLyricsKey(_ key: String) -> Bool {
         key == "LYRICS" || key == "UNSYNCEDLYRICS" || key.hasPrefix("LYRICS:")
     }
 

@@ -112,13 +112,18 @@ final class ScanRun {
         if !unknown.isEmpty {
             let byInode = libraryWasEmpty ? [:] : try reader.items(withInodes: unknown.filter { $0.problem == nil }.map(\.stamp.inode))
             for file in unknown {
+                let sidecars = LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
                 if let renamed = moves.claim(file, among: byInode[file.stamp.inode] ?? []) {
                     // Recorded now, in walk order: before any later edit that might reuse the old path.
                     pending.append(.move(id: renamed.id, to: file.path))
                     summary.moved += 1
+                    // Renamed away from its lyrics sidecar (or next to another one): read again in place after
+                    // the move, so its lyrics are those beside its new name (issue 41; a watch scans no more).
+                    if LyricsSidecars.differ(sidecars, storedSidecars[renamed.id] ?? []) {
+                        jobs.append(ProbeJob(file: file, existingID: renamed.id, isReread: true, sidecars: sidecars))
+                    }
                 } else {
-                    jobs.append(ProbeJob(file: file, existingID: nil,
-                                         sidecars: LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []))
+                    jobs.append(ProbeJob(file: file, existingID: nil, sidecars: sidecars))
                 }
             }
         }

@@ -21,8 +21,15 @@ struct Play: AsyncParsableCommand {
 
             On a terminal a status line shows the state, the item, time / duration and the queue position; \
             keys: space pause/resume, n next, p previous (back to the start of the item after 3 s), \
-            ←/→ seek 10 s, ↑/↓ or +/- volume, s shuffle (off → songs → albums), r repeat (none → all → one), \
-            q quit. Without a terminal it plays through and prints one line per item.
+            ←/→ seek 10 s, [/] previous/next chapter (mlib info --chapters lists them), ↑/↓ or +/- volume, \
+            s shuffle (off → songs → albums), r repeat (none → all → one), q quit. Without a terminal it plays through and prints one line per item.
+
+            Synced lyrics follow the music (the item's preferred synced set, as mlib lyrics chooses it: \
+            stored by the scan for a library item, read from the file and its sidecars for one that is \
+            not indexed): on a terminal the current line and the next show under the status line, each \
+            as its time is reached; without a terminal, --lyrics prints each line as it is reached, \
+            "♪ [mm:ss.xxx] text" (its start as mlib lyrics --lrc writes it), between the item lines. \
+            --no-lyrics shows none.
 
             A play is counted (playCount, lastPlayedDate) when an item plays to its end or past half its \
             length or 4 minutes; a skip (skipCount) when n or p leaves an item within its first 20 seconds.
@@ -104,6 +111,9 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Start the first item at its Nth chapter (1-based; mlib info --chapters lists them).", valueName: "n"))
     var chapter: Int?
 
+    @Flag(inversion: .prefixedNo, help: "Show synced lyrics as they are reached (default: under the status line on a terminal, not printed otherwise).")
+    var lyrics: Bool?
+
     @Flag(help: "Neither resume a book where it was left nor save where it is (see BOOKS AND RESUME in mlib(1)).")
     var noResume = false
 
@@ -150,6 +160,7 @@ struct Play: AsyncParsableCommand {
         let session = PlaySession(player: player, library: library, user: user, recordsStatistics: recordPlays || spec.isListenedTo,
                                   linesToStandardError: spec.usesStandardOutput)
         session.savesResume = !noResume
+        session.showsLyrics = lyrics
         let failures = await session.run()
         if session.readerWentAway {
             // `play --sink pcm | head -c 1000`: the reader has what it wanted. Every other command is ended

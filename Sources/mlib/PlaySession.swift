@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import MediaModel
+import MediaProbe
 import Playback
 
 /// One run of `mlib play` after the queue is set: one serial loop over player events, keys, redraw
@@ -13,6 +14,8 @@ final class PlaySession: @unchecked Sendable {
         case interrupt
         /// Every `SpokenWord.saveInterval` seconds: a book's position is saved (`Library.saveResumePosition`).
         case saveResume
+        /// A synced lyrics line's start was reached (`PlayLyrics.untilNextChange`).
+        case lyricsLine
     }
 
     let player: MusicPlayer
@@ -33,6 +36,11 @@ final class PlaySession: @unchecked Sendable {
     /// Whether books' positions are saved (on pause, stop, quit, every 30 s) for `mlib play` to resume.
     var savesResume = true
     private var resumeFailed = false
+    /// Whether synced lyrics follow the music: nil shows them on a terminal only (two rows under the status
+    /// line); true also prints each line as it is reached off a terminal (`--lyrics`); false never (`--no-lyrics`).
+    var showsLyrics: Bool?
+    private var lyrics = PlayLyrics()
+    private var chapterCache: (path: MediaPath, chapters: [ChapterInfo])?
 
     init(player: MusicPlayer, library: Library?, user: String? = nil, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
@@ -76,14 +84,37 @@ final class PlaySession: @unchecked Sendable {
         } : nil
         defer { saver?.cancel() }
 
+        // Synced lyrics: a timer armed for the next line's start after every input (re-armed only when that
+        // moves), so a line shows at its time, not at the next 250 ms tick.
+        let followsLyrics = showsLyrics ?? (terminal != nil)
+        var lyricsTimer: Task<Void, Never>?
+        var lyricsDeadline: ContinuousClock.Instant?
+        func armLyricsTimer() {
+            let wait = player.status.playbackState.isAdvancing ? lyrics.untilNextChange(at: player.currentPlaybackTime) : nil
+            let deadline = wait.map { ContinuousClock.now + $0 }
+            if let deadline, let armed = lyricsDeadline, abs((deadline - armed) / .milliseconds(1)) < 1 { return }
+            lyricsTimer?.cancel()
+            lyricsDeadline = deadline
+            lyricsTimer = deadline.map { deadline in
+                Task {
+                    guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                    feed.yield(.lyricsLine)
+                }
+            }
+        }
+        defer { lyricsTimer?.cancel() }
+
         var failures = 0
         // The first item became current before this loop listened (prepareToPlay / --start).
+        if followsLyrics { lyrics.load(player.nowPlayingItem, library: library) }
         if terminal == nil, let first = player.nowPlayingItem { printItemLine(first) }
         player.play()
         loop: for await input in inputs {
             switch input {
             case .tick:
                 break
+            case .lyricsLine:
+                lyricsDeadline = nil
             case .saveResume:
                 if player.status.playbackState.isAdvancing { saveResume() }
             case .interrupt:
@@ -97,6 +128,7 @@ final class PlaySession: @unchecked Sendable {
             case .event(.playbackStateDidChange(.paused)):
                 saveResume()
             case .event(.nowPlayingItemDidChange(let item?)):
+                if followsLyrics { lyrics.load(item, library: library) }
                 if terminal == nil { printItemLine(item) }
             case .event(.itemDidFail(_, let message)):
                 failures += 1
@@ -111,6 +143,12 @@ final class PlaySession: @unchecked Sendable {
                 if player.nowPlayingItem == nil { break loop }
             case .event:
                 break
+            }
+            if followsLyrics {
+                if terminal == nil, let line = lyrics.reached(at: player.currentPlaybackTime) {
+                    say(PlayLyrics.printed(line), error: linesToStandardError, terminal: false)
+                }
+                armLyricsTimer()
             }
             if terminal != nil { drawStatus() }
         }
@@ -152,8 +190,25 @@ final class PlaySession: @unchecked Sendable {
             player.volume = min(1, status.volume + 0.1)
         case .volumeDown:
             player.volume = max(0, status.volume - 0.1)
+        case .nextChapter:
+            let chapters = chapters(of: status.nowPlayingItem)
+            if let start = PlayChapters.next(chapters, from: status.currentPlaybackTime) { player.currentPlaybackTime = start }
+            else if !chapters.isEmpty { player.skipToNextItem() }      // past the last chapter: the book's next part
+        case .previousChapter:
+            if let start = PlayChapters.previous(chapters(of: status.nowPlayingItem), from: status.currentPlaybackTime) {
+                player.currentPlaybackTime = start
+            }
         }
         return true
+    }
+
+    /// The chapters of `item`'s file, read once per item (a probe: only when a chapter key asks).
+    private func chapters(of item: MediaItem?) -> [ChapterInfo] {
+        guard let item else { return [] }
+        if let cached = chapterCache, cached.path == item.path { return cached.chapters }
+        let chapters = (try? MediaProbe.probe(item.path).chapters) ?? []
+        chapterCache = (item.path, chapters)
+        return chapters
     }
 
     /// Play statistics, by the library's one rule (`Library.record`).
@@ -210,12 +265,21 @@ final class PlaySession: @unchecked Sendable {
     }
 
     private func say(_ line: String, error: Bool, terminal: Bool) {
-        let text = (terminal ? "\r\u{1B}[K" : "") + line + "\n"
+        // On a terminal: over the status line and the lyrics rows under it (erased to the end of the screen).
+        let text = (terminal ? "\r\u{1B}[J" : "") + line + "\n"
         (error ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
     }
 
+    /// The status line, and under it the current and next synced lyrics lines when the item has them; the
+    /// cursor goes back to the status line's start, so the next draw overwrites all three rows.
     private func drawStatus() {
-        let line = StatusLine.render(player.status, width: StatusLine.width())
-        FileHandle.standardOutput.write(Data(("\r\u{1B}[K" + line).utf8))
+        let width = StatusLine.width()
+        let status = player.status
+        var text = "\r\u{1B}[J" + StatusLine.render(status, width: width)
+        if let lines = lyrics.lines(at: status.currentPlaybackTime) {
+            let rows = PlayLyrics.rows(lines, width: width)
+            text += rows.map { "\r\n" + $0 }.joined() + "\u{1B}[\(rows.count)A\r"
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

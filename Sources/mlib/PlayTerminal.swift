@@ -5,6 +5,8 @@ import Playback
 /// The terminal side of `mlib play`: raw keys in, one status line out.
 enum PlayKey: Equatable {
     case togglePause, next, previous, seekBack, seekForward, shuffle, repeatMode, volumeUp, volumeDown, quit
+    /// `]` and `[`: a book's chapters (`PlayChapters`).
+    case nextChapter, previousChapter
 
     /// Decodes bytes read from a raw-mode terminal (arrow keys arrive as ESC [ C / ESC [ D).
     static func parse(_ bytes: [UInt8]) -> [PlayKey] {
@@ -30,6 +32,8 @@ enum PlayKey: Equatable {
             case UInt8(ascii: "r"): keys.append(.repeatMode)
             case UInt8(ascii: "+"), UInt8(ascii: "="): keys.append(.volumeUp)
             case UInt8(ascii: "-"): keys.append(.volumeDown)
+            case UInt8(ascii: "]"): keys.append(.nextChapter)
+            case UInt8(ascii: "["): keys.append(.previousChapter)
             case UInt8(ascii: "q"), 0x03, 0x04: keys.append(.quit)   // q, ^C, ^D
             default: break
             }
@@ -60,7 +64,7 @@ final class RawTerminal: @unchecked Sendable {
 
     func restore() {
         tcsetattr(fd, TCSANOW, &saved)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K\u{1B}[?25h".utf8))
+        FileHandle.standardOutput.write(Data("\r\u{1B}[J\u{1B}[?25h".utf8))   // the status line and the lyrics rows under it
     }
 
     /// Reads keys on a thread of its own (a blocking read must not hold a task) until `handler` says stop.

@@ -4,6 +4,7 @@ import Foundation
 import Library
 import MediaIndex
 import MediaModel
+import MediaProbe
 import TagWriting
 
 /// `mlib tag QUERY FIELD=VALUE… [FIELD+=VALUE] [FIELD!]`: writes tags to the files (beets' `modify` forms),
@@ -18,7 +19,9 @@ struct Tag: AsyncParsableCommand {
             (or, with --files, the files). FIELD is a tag field of mlib fields (title, artist, album, \
             albumArtist, genre, composer, grouping, comments, lyrics, track, trackCount, disc, discCount, \
             compilation, date, year, bpm, the MusicBrainz IDs, the ReplayGain values) or any other tag key \
-            in upper case (MOOD, LABEL, ISRC…), written as the format spells it (see mlib(1), TAGS, Fields).
+            in upper case (MOOD, LABEL, ISRC…), written as the format spells it (see mlib(1), TAGS, Fields). lyrics=@FILE writes FILE's text \
+            (an .lrc is kept as LRC text, which mlib lyrics reads as synced; UTF-16 with a byte order mark \
+            and Windows-1252 files are converted).
 
             mlib shows old → new per file (a summary for many), asks before writing more than 5 files on a \
             terminal, then writes each file so that it is always wholly old or wholly new: in place behind an \
@@ -36,6 +39,7 @@ struct Tag: AsyncParsableCommand {
               mlib tag album:Homogenic genre+=Electronic --dry-run
               mlib tag --files song.flac title='Jóga' MOOD=calm comments!
               mlib tag album:Homogenic --write-ratings
+              mlib tag --files song.flac lyrics=@song.lrc
 
             \(ExitStatus.help(one: "a file could not be written or its write was undone by the check (the others were written), or nothing matches", interruptible: true))
             """)
@@ -73,6 +77,18 @@ struct Tag: AsyncParsableCommand {
                                  valueName: "change-or-query"), completion: Completions.queryTerms)
     var arguments: [String] = []
 
+    /// `lyrics=@FILE`: the lyrics are FILE's text (`LyricsReader.textFile`: an .lrc, .elrc or .txt in any of
+    /// the encodings a sidecar may have); LRC text is written as it is, and is read back as synced lyrics.
+    static func readingLyricsFile(_ change: TagChange) throws -> TagChange {
+        guard change.key == "LYRICS", case .set(let value) = change.operation, value.hasPrefix("@"), value.count > 1 else { return change }
+        let path = MediaPath(String(value.dropFirst()))
+        do {
+            return TagChange(field: change.field, key: change.key, operation: .set(try LyricsReader.textFile(path)))
+        } catch {
+            throw CLIError.input("lyrics=@\(path.string): \(error)")
+        }
+    }
+
     /// How many files may change before mlib asks on a terminal.
     static let handful = 5
 
@@ -99,7 +115,8 @@ struct Tag: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (changes, rest) = split()
+        let (given, rest) = split()
+        let changes = try given.map(Self.readingLyricsFile)
         var edit = TagEdit(changes: changes, removePictures: removePictures)
         if let picture {
             guard let data = FileManager.default.contents(atPath: picture), let mime = TagEdit.imageType(Array(data)) else {
