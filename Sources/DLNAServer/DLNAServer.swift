@@ -152,7 +152,7 @@ public final class DLNAServer: Sendable {
         case (.POST, _):
             guard let service = DeviceDescription.services.first(where: { $0.controlPath == path }) else { return .text(.notFound, "not found\n") }
             return control(service, request, tree: tree, base: base)
-        case (.RAW(value: "SUBSCRIBE"), _), (.RAW(value: "UNSUBSCRIBE"), _):
+        case (.SUBSCRIBE, _), (.UNSUBSCRIBE, _):
             guard let service = DeviceDescription.services.first(where: { $0.eventPath == path }) else { return .text(.notFound, "not found\n") }
             return eventing.answer(request, service: service, tree: tree)
         default:

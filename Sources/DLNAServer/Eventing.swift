@@ -29,7 +29,7 @@ final class Eventing: Sendable {
     func answer(_ request: HTTPRequest, service: DeviceDescription.Service, tree: MediaTree) -> HTTPAnswer {
         let headers = request.headers
         let sid = headers.first(name: "SID")
-        if request.method == .RAW(value: "UNSUBSCRIBE") {
+        if request.method == .UNSUBSCRIBE {
             guard let sid, subscriptions.withLock({ $0.removeValue(forKey: sid) }) != nil else { return .text(.preconditionFailed, "no such subscription\n") }
             return .bytes(.ok, [], [])
         }
