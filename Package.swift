@@ -190,7 +190,8 @@ let package = Package(
         // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
         // search grammar's unit tests.
         .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "mlib", "Library", "MediaIndex", "MediaModel",
-                                                            "PostgresTestServer", "TestSupport"], exclude: ["Scripts"]),
+                                                            "PostgresTestServer", "TestSupport",
+                                                            .product(name: "Crypto", package: "swift-crypto")], exclude: ["Scripts"]),
         // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
         // their own names, homes and views of one path in others, running the built mlib (root only; skipped
         // visibly elsewhere).

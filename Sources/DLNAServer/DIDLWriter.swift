@@ -8,6 +8,7 @@ struct DIDLWriter {
     let tree: MediaTree
     /// `http://address:port` as the client reached this server (so every URL works from where it asked).
     let baseURL: String
+    let covers: CoverLookup
 
     static let header = "<DIDL-Lite xmlns=\"urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
         + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\">"
@@ -46,7 +47,7 @@ struct DIDLWriter {
                 element("dc:creator", artist, to: &out)
             }
             out += "<upnp:class>\(c.upnpClass)</upnp:class>"
-            if let art = c.artItem { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(art)))</upnp:albumArtURI>" }
+            if let art = c.artItem, tree.hasArt(art, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(art)))</upnp:albumArtURI>" }
             out += "</container>"
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
@@ -63,7 +64,7 @@ struct DIDLWriter {
             }
             element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
+            if !isVideo && tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
             out += "<res protocolInfo=\"\(XML.escape(profile(item).protocolInfo))\""
             let duration = tree.view.durations[Int(item)]

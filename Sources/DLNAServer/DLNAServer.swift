@@ -35,6 +35,7 @@ public final class DLNAServer: Sendable {
         var channels: [Channel] = []
         var advertiser: SSDPAdvertiser?
         var port: Int?
+        var addresses: [String] = []
         var connections = 0
     }
 
@@ -66,6 +67,9 @@ public final class DLNAServer: Sendable {
 
     public var boundPort: Int? { state.withLock { $0.port } }
 
+    /// Where the device description is, one URL per interface served.
+    public var descriptionURLs: [String] { state.withLock { s in s.addresses.map { "http://\($0):\(s.port ?? 0)/description.xml" } } }
+
     var tree: MediaTree { state.withLock { $0.tree! } }
 
     /// Binds HTTP on each interface's address and starts SSDP; returns once TVs can find it.
@@ -86,7 +90,7 @@ public final class DLNAServer: Sendable {
         for interface in interfaces {
             let channel = try await bootstrap().bind(host: interface.address, port: port).get()
             port = channel.localAddress?.port ?? port
-            state.withLock { $0.channels.append(channel); $0.port = port }
+            state.withLock { $0.channels.append(channel); $0.port = port; $0.addresses.append(interface.address) }
         }
         let messages = SSDPMessages(uuid: uuid, maxAge: configuration.maxAge)
         let bound = port
@@ -169,7 +173,7 @@ public final class DLNAServer: Sendable {
                 let library = self.library
                 let nodes = TreeNodes(tree: tree, playlists: { try library.store.playlists() },
                                       playlistItems: { try library.items(of: $0).map(\.persistentID) })
-                let directory = ContentDirectory(nodes: nodes, writer: DIDLWriter(tree: tree, baseURL: base)) { predicate in
+                let directory = ContentDirectory(nodes: nodes, writer: DIDLWriter(tree: tree, baseURL: base, covers: library.covers)) { predicate in
                     try library.store.itemIDs(MediaQuery(filter: predicate))
                 }
                 out = try directory.call(call)
@@ -188,7 +192,7 @@ public final class DLNAServer: Sendable {
     private func media(_ request: HTTPRequest, tree: MediaTree) -> HTTPAnswer {
         guard let (id, item) = itemIn(request.path, prefix: "/media/", tree: tree) else { return .text(.notFound, "no such item\n") }
         guard (try? library.reachesFile(ofItem: id)) ?? false else { return .text(.notFound, "not on this host\n") }
-        let profile = DIDLWriter(tree: tree, baseURL: "").profile(item)
+        let profile = DIDLWriter(tree: tree, baseURL: "", covers: library.covers).profile(item)
         return Streaming.answer(request, path: tree.view.paths[Int(item)].string, profile: profile)
     }
 

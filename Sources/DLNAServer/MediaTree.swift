@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import MediaModel
+import Synchronization
 
 /// The ContentDirectory's tree over one view snapshot, derived once per snapshot on the view's queue:
 /// albums (by album artist and album title), artists, album artists, genres, years, the newest items,
@@ -9,7 +10,7 @@ final class MediaTree: Sendable {
     enum Slot {
         static let title = 0, artist = 1, albumArtist = 2, album = 3, genre = 4, date = 5, track = 6, disc = 7
         static let size = 8, bitRate = 9, sampleRate = 10, channels = 11, bitDepth = 12, resolution = 13
-        static let added = 14, video = 15, container = 16, audioCodec = 17, videoCodec = 18, fileExtension = 19
+        static let added = 14, video = 15, container = 16, audioCodec = 17, videoCodec = 18, art = 19, fileExtension = 20
     }
 
     struct Group: Sendable {
@@ -49,6 +50,8 @@ final class MediaTree: Sendable {
     let directoryByKey: [String: Int32]
     /// Each directory's parent in the tree (-1 for a root).
     let parentDirectory: [Int32]
+    /// Whether a folder has a cover file, looked up once per folder and tree (the tree is new after a scan).
+    private let folderCovers = Mutex<[MediaPath: Bool]>([:])
     /// Prefix sums of the video flag over path order: videos under a directory are a difference.
     let videoPrefix: [Int32]
 
@@ -150,6 +153,17 @@ final class MediaTree: Sendable {
     }
 
     func value(_ item: Int32, _ slot: Int) -> String? { view.value(item, slot: base + slot) }
+
+    /// Whether an item has art to offer: an embedded picture, or its folder's cover (`CoverLookup`, as the
+    /// API's getCoverArt finds them).
+    func hasArt(_ item: Int32, covers: CoverLookup) -> Bool {
+        if value(item, Slot.art) != nil { return true }
+        let folder = view.paths[Int(item)].directory
+        if let known = folderCovers.withLock({ $0[folder] }) { return known }
+        let found = covers.folderCover(in: folder, roots: view.roots) != nil
+        folderCovers.withLock { $0[folder] = found }
+        return found
+    }
 
     /// An item's title: its tag, else its file name without the extension.
     func title(_ item: Int32) -> String {

@@ -33,6 +33,7 @@ extension ViewSchema {
         .init("dlna.container", multiValued: false) { $0[.container]?.text },
         .init("dlna.audioCodec", multiValued: false) { $0[.audioCodec]?.text },
         .init("dlna.videoCodec", multiValued: false) { $0[.videoCodec]?.text },
+        .init("dlna.art", multiValued: false) { $0[.hasArtwork]?.bool == true ? "1" : nil },
         .init("dlna.extension", multiValued: false) { item in
             let name = item.path.lastComponent.string
             return name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]).lowercased() }

@@ -235,7 +235,8 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError.input("cannot serve DLNA on port \(dlnaPort): \(error)")
             }
             dlnaServer = server
-            printError("serving DLNA (UPnP MediaServer \"\(server.friendlyName)\") on port \(server.boundPort ?? dlnaPort)")
+            // The URL last: its port is the digits after the line's last colon (as the other servers' lines).
+            printError("serving DLNA (UPnP MediaServer \"\(server.friendlyName)\") at \(server.descriptionURLs.joined(separator: " and ")).")
         }
         if noMpd {
             await termination.wait()
