@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Library", targets: ["Library"]),
         .library(name: "TagWriting", targets: ["TagWriting"]),
         .library(name: "SubsonicServer", targets: ["SubsonicServer"]),
+        .library(name: "DLNAServer", targets: ["DLNAServer"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.

@@ -28,6 +28,10 @@ struct Serve: AsyncParsableCommand {
             process when a client asks (format, maxBitRate) and covers scaled (size). The \
             API section of mlib(1) lists the methods, the authentication and the limits.
 
+            With --dlna it also serves the library to TVs, receivers and VLC as a UPnP/DLNA MediaServer \
+            (SSDP on the interfaces --dlna-interface names, HTTP on --dlna-port, 8200 by default): Music, Video \
+            and Folders, Search, art and the files; the DLNA section of mlib(1) says what is served.
+
             SIGTERM or SIGINT stops the server cleanly (connections closed, the player stopped).
 
             Examples:
@@ -35,6 +39,7 @@ struct Serve: AsyncParsableCommand {
               mpc add / && mpc play
               mlib user add alice && mlib serve --http 4533 --no-mpd
               mlib serve --http 0.0.0.0:4533
+              mlib serve --no-mpd --dlna --dlna-interface eth0
               mlib serve --port 6601 --sink null --password secret
               mlib serve --socket $XDG_RUNTIME_DIR/mlib.socket
             """)
