@@ -64,6 +64,7 @@ async def main():
     # The whole tree, breadth first; each container's children in pages of --page.
     containers, items, calls = {}, {}, 0
     queue = ["0"]
+    walk_started = time.monotonic()
     while queue:
         cid = queue.pop(0)
         meta = await dms.async_browse_metadata(cid)
@@ -90,6 +91,7 @@ async def main():
     out["containers"] = containers
     out["items"] = items
     out["browseCalls"] = calls
+    out["walkSeconds"] = round(time.monotonic() - walk_started, 3)
 
     # Sorted children: All Tracks by title, descending.
     sorted_page = await dms.async_browse_direct_children("1$all", sort_criteria="-dc:title")
@@ -126,7 +128,9 @@ async def main():
     out["searches"] = {}
     for criteria in args.search:
         try:
+            started = time.monotonic()
             result = await dms.async_search_directory("0", criteria)
+            out.setdefault("searchMilliseconds", {})[criteria] = round((time.monotonic() - started) * 1000, 1)
             out["searches"][criteria] = sorted(o.title for o in result.result)
         except UpnpActionResponseError as error:
             out["searches"][criteria] = {"error": error.error_code}
