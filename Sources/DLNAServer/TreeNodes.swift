@@ -133,14 +133,19 @@ struct TreeNodes {
             guard let index = tree.yearByKey[parts[2]] else { return nil }
             return items(tree.years[index].items, in: id)
         case ("playlists", 2):
-            return try playlists().map { container(ObjectID.child(id, String($0.id)), id, $0.name, try playlistItems($0).count, "object.container.playlistContainer") }
+            return try playlists().map { container(ObjectID.child(id, String($0.id)), id, $0.name, try entries($0).count, "object.container.playlistContainer") }
         case ("playlists", 3):
             guard let playlist = try playlists().first(where: { String($0.id) == parts[2] }) else { return nil }
-            // A playlist may list an entry twice: each listing is the item's id once (ids must be unique).
-            var seen = Set<Int64>()
-            return items(try playlistItems(playlist).filter { seen.insert($0).inserted }.compactMap { tree.itemByID[$0] }, in: id)
+            return items(try entries(playlist), in: id)
         default: return nil
         }
+    }
+
+    /// A playlist's items in the view, each once: an entry listed twice would be two objects with one id
+    /// (object ids must be unique), and an item of another host is not served here.
+    private func entries(_ playlist: StoredPlaylist) throws -> [Int32] {
+        var seen = Set<Int64>()
+        return try playlistItems(playlist).filter { seen.insert($0).inserted }.compactMap { tree.itemByID[$0] }
     }
 
     private func video(_ parts: [String], _ id: String) -> [TreeObject]? {

@@ -62,6 +62,13 @@ struct DLNAClientTests {
             return run.out
         }
         _ = try mlib(["scan", music.path])
+        // A static playlist and a smart one (evaluated when listed).
+        _ = try mlib(["playlist", "create", "Road"])
+        _ = try mlib(["playlist", "add", "Road", "genre:rock", "--sort", "title"])
+        // An entry twice: listed once (object ids are unique), and the count says so.
+        _ = try mlib(["playlist", "add", "Road", "genre:rock", "--sort", "title", "--limit", "1"])
+        _ = try mlib(["playlist", "smart", "Mp3s", #"path ENDSWITH ".mp3""#])
+        let roadCount = try mlib(["ls", "--count", "genre:rock"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
         let lab = try DLNALab()
         defer { lab.close() }
@@ -125,6 +132,9 @@ struct DLNAClientTests {
         var genres = try groups("genres")
         genres[""] = nil   // items without a genre are in no genre container
         #expect(children(of: "1$genres", unknown: "") == genres)
+        // Playlists: each lists its items as mlib ls does (a smart one evaluated now).
+        let playlists = containers.filter { $0.key.hasPrefix("1$playlists$") }.values.map { ($0.title, $0.childCount) }
+        #expect(playlists.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" } == ["Mp3s 4", "Road \(roadCount)"])
         // Folders hold every item once.
         let folderItems = report.items.keys.filter { $0.hasPrefix("3$") }.count
         #expect(folderItems == Self.fixtures.count)
