@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Library", targets: ["Library"]),
         .library(name: "TagWriting", targets: ["TagWriting"]),
         .library(name: "SubsonicServer", targets: ["SubsonicServer"]),
+        .library(name: "DLNAServer", targets: ["DLNAServer"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.
@@ -124,9 +125,15 @@ let package = Package(
                                                        .product(name: "NIOPosix", package: "swift-nio"),
                                                        .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "Crypto", package: "swift-crypto")]),
+        // `mlib serve --dlna`: a UPnP/DLNA MediaServer (SSDP, ContentDirectory, ConnectionManager, HTTP streaming)
+        // over a Library and its in-memory view, for TVs, receivers and VLC (swift-nio, as the MPD server).
+        .target(name: "DLNAServer", dependencies: ["Library", "MediaIndex", "MediaModel",
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOPosix", package: "swift-nio"),
+                                                   .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "SubsonicServer", "Library", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "SubsonicServer", "DLNAServer", "Library", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
@@ -181,6 +188,11 @@ let package = Package(
                                                                 "PostgresTestServer"],
                     // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
                     exclude: ["Fixtures", "Scripts"]),
+        // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
+        // search grammar's unit tests.
+        .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "mlib", "Library", "MediaIndex", "MediaModel",
+                                                            "PostgresTestServer", "TestSupport",
+                                                            .product(name: "Crypto", package: "swift-crypto")], exclude: ["Scripts"]),
         // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
         // their own names, homes and views of one path in others, running the built mlib (root only; skipped
         // visibly elsewhere).

@@ -5,6 +5,7 @@ import MediaIndex
 import MPDServer
 import Playback
 import SubsonicServer
+import DLNAServer
 
 /// `mlib serve`: the player as a daemon behind the MPD protocol, so MPD clients drive it.
 struct Serve: AsyncParsableCommand {
@@ -27,6 +28,10 @@ struct Serve: AsyncParsableCommand {
             process when a client asks (format, maxBitRate) and covers scaled (size). The \
             API section of mlib(1) lists the methods, the authentication and the limits.
 
+            With --dlna it also serves the library to TVs, receivers and VLC as a UPnP/DLNA MediaServer \
+            (SSDP on the interfaces --dlna-interface names, HTTP on --dlna-port, 8200 by default): Music, Video \
+            and Folders, Search, art and the files; the DLNA section of mlib(1) says what is served.
+
             SIGTERM or SIGINT stops the server cleanly (connections closed, the player stopped).
 
             Examples:
@@ -34,6 +39,7 @@ struct Serve: AsyncParsableCommand {
               mpc add / && mpc play
               mlib user add alice && mlib serve --http 4533 --no-mpd
               mlib serve --http 0.0.0.0:4533
+              mlib serve --no-mpd --dlna --dlna-interface eth0
               mlib serve --port 6601 --sink null --password secret
               mlib serve --socket $XDG_RUNTIME_DIR/mlib.socket
             """)
@@ -68,8 +74,21 @@ struct Serve: AsyncParsableCommand {
                                valueName: "[address:]port"))
     var http: String?
 
-    @Flag(help: "Serve only the Subsonic API (with --http): no MPD port, no player.")
+    @Flag(help: "Serve only the Subsonic API (with --http) or DLNA (with --dlna): no MPD port, no player.")
     var noMpd = false
+
+    @Flag(help: "Also serve the library to TVs, receivers and VLC as a UPnP/DLNA MediaServer (SSDP on port 1900).")
+    var dlna = false
+
+    @Option(help: ArgumentHelp("DLNA: the HTTP port for descriptions, browsing and streams (0: any free port).", valueName: "port"))
+    var dlnaPort: Int = 8200
+
+    @Option(help: ArgumentHelp("DLNA: serve and announce on this interface only (repeat for several; default: every IPv4 interface but loopback).",
+                               valueName: "name"))
+    var dlnaInterface: [String] = []
+
+    @Option(help: ArgumentHelp("DLNA: the name TVs list (default: mlib on HOSTNAME).", valueName: "name"))
+    var dlnaName: String?
 
     @Option(help: ArgumentHelp("The users' key file, for the API and MPD's password user:secret (default: beside the library; see mlib user).", valueName: "path"))
     var keyFile: String?
@@ -142,7 +161,9 @@ struct Serve: AsyncParsableCommand {
         if noTcp && socket == nil { throw ValidationError("--no-tcp needs --socket") }
         if random == .off { throw ValidationError("--random is songs or albums") }
         if http != nil && httpAddress == nil { throw ValidationError("--http takes [ADDRESS:]PORT, PORT 0–65535") }
-        if noMpd && http == nil { throw ValidationError("--no-mpd needs --http") }
+        if noMpd && http == nil && !dlna { throw ValidationError("--no-mpd needs --http or --dlna") }
+        if !(0...65535).contains(dlnaPort) { throw ValidationError("--dlna-port must be 0–65535") }
+        if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil) { throw ValidationError("--dlna-interface and --dlna-name need --dlna") }
         if maxOutputBuffer < 1 { throw ValidationError("--max-output-buffer must be at least 1 (KiB)") }
         if connectionTimeout < 1 { throw ValidationError("--connection-timeout must be at least 1 (seconds)") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
@@ -173,16 +194,22 @@ struct Serve: AsyncParsableCommand {
         // host lacks, a song it cannot play. --all-hosts widens the Subsonic side only (its ids name items;
         // `stream` and `getCoverArt` refuse another host's, Library.reachesFile). MPD then reads through a
         // library of its own, limited to this host, with its own view (a second connection and view).
+        // DLNA streams files too, so it reads as MPD does: this host's items only.
         var mpdLibrary = library
-        if allHosts && !noMpd {
+        if allHosts && (!noMpd || dlna) {
             mpdLibrary = try libraryOptions.library(.existing)
             mpdLibrary.readThisHostOnly(true)
         }
-        // Both fronts: one in-memory view of the library, with the slots each prints (the MPD server's
-        // first), one change feed — a scan either runs is seen by both, and the library is held once.
-        let sharedView = http != nil && !noMpd && !allHosts
-            ? try LiveView(store: library.store, schema: MPDServer.viewSchema.merged(with: SubsonicServer.viewSchema))
-            : nil
+        // The fronts over one library: one in-memory view, with the slots each prints (the MPD server's
+        // first), one change feed — a scan any runs is seen by all, and the library is held once.
+        func view(_ schemas: [ViewSchema], _ over: Library) throws -> LiveView? {
+            schemas.count < 2 ? nil : try LiveView(store: over.store, schema: schemas.dropFirst().reduce(schemas[0]) { $0.merged(with: $1) })
+        }
+        let localSchemas = (noMpd ? [] : [MPDServer.viewSchema]) + (dlna ? [DLNAServer.viewSchema] : [])
+        let onLibrary: [ViewSchema] = (allHosts || noMpd ? [] : [MPDServer.viewSchema]) + (http != nil ? [SubsonicServer.viewSchema] : [])
+            + (allHosts || !dlna ? [] : [DLNAServer.viewSchema])
+        let sharedView = try view(onLibrary, library)
+        let localView = allHosts ? try view(localSchemas, mpdLibrary) : sharedView
         var api: SubsonicServer?
         if let address = httpAddress {
             let configuration = apiConfiguration(address)
@@ -197,8 +224,28 @@ struct Serve: AsyncParsableCommand {
             if let exposure = library.exposure { printError("warning: \(exposure)") }
             printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
         }
+        var dlnaServer: DLNAServer?
+        if dlna {
+            var configuration = DLNAServerConfiguration()
+            configuration.port = dlnaPort
+            configuration.interfaces = dlnaInterface
+            configuration.friendlyName = dlnaName
+            configuration.uuidFile = library.locator.map(DLNAServer.defaultUUIDFile(for:))
+            let server: DLNAServer
+            do { server = try DLNAServer(library: mpdLibrary, configuration: configuration, view: localView) }
+            catch let error as DLNAServer.ViewMismatch { throw CLIError.input(error.description) }
+            do { try await server.start() } catch {
+                await server.stop()
+                await api?.stop()
+                throw CLIError.input("cannot serve DLNA on port \(dlnaPort): \(error)")
+            }
+            dlnaServer = server
+            // The URL last: its port is the digits after the line's last colon (as the other servers' lines).
+            printError("serving DLNA (UPnP MediaServer \"\(server.friendlyName)\") at \(server.descriptionURLs.joined(separator: " and ")).")
+        }
         if noMpd {
             await termination.wait()
+            await dlnaServer?.stop()
             await api?.stop()
             return
         }
@@ -221,7 +268,7 @@ struct Serve: AsyncParsableCommand {
         // A play counts when someone heard it: a device in real time, not a null or file rendering.
         configuration.recordPlays = recordPlays || spec.isListenedTo
 
-        let server = try MPDServer(player: player, library: mpdLibrary, configuration: configuration, view: sharedView)
+        let server = try MPDServer(player: player, library: mpdLibrary, configuration: configuration, view: localView)
         do { try await server.start() } catch {
             try? await server.stop()
             try? player.close()
@@ -235,6 +282,7 @@ struct Serve: AsyncParsableCommand {
         await termination.wait()
         try? await server.stop()
         try? player.close()
+        await dlnaServer?.stop()
         await api?.stop()
     }
 }

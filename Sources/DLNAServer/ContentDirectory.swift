@@ -1,0 +1,156 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+
+/// ContentDirectory:1's actions over one tree: Browse (metadata and direct children, paged and sorted),
+/// Search (the UPnP grammar compiled onto the predicate AST), and the capabilities and update id.
+struct ContentDirectory {
+    let nodes: TreeNodes
+    let writer: DIDLWriter
+    /// Runs a compiled search over the library (the store's query; ids back).
+    let search: (MediaModel.Predicate) throws -> [Int64]
+
+    var tree: MediaTree { nodes.tree }
+
+    static let sortCapabilities = "dc:title,dc:creator,dc:date,upnp:artist,upnp:album,upnp:originalTrackNumber,upnp:genre"
+
+    func call(_ call: SOAPCall) throws -> [(String, String)] {
+        switch call.action {
+        case "GetSearchCapabilities": return [("SearchCaps", SearchCompiler.capabilities)]
+        case "GetSortCapabilities": return [("SortCaps", Self.sortCapabilities)]
+        case "GetSystemUpdateID": return [("Id", String(tree.updateID))]
+        case "Browse": return try browse(call.arguments)
+        case "Search": return try searching(call.arguments)
+        default: throw UPnPError.invalidAction
+        }
+    }
+
+    private static func number(_ arguments: [String: String], _ name: String) throws -> Int {
+        guard let text = arguments[name], let n = UInt32(text.trimmingCharacters(in: .whitespaces)) else {
+            throw UPnPError.invalidArguments("\(name) must be a non-negative integer")
+        }
+        return Int(n)
+    }
+
+    private func browse(_ arguments: [String: String]) throws -> [(String, String)] {
+        guard let id = arguments["ObjectID"] else { throw UPnPError.invalidArguments("ObjectID is missing") }
+        let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
+        switch arguments["BrowseFlag"] {
+        case "BrowseMetadata":
+            guard start == 0 else { throw UPnPError.invalidArguments("StartingIndex must be 0 with BrowseMetadata") }
+            guard let object = try nodes.object(id) else { throw UPnPError.noSuchObject }
+            return result([object], total: 1)
+        case "BrowseDirectChildren":
+            guard let children = try nodes.children(of: id) else {
+                throw try nodes.object(id) == nil ? UPnPError.noSuchObject : UPnPError.invalidArguments("\(id) is not a container")
+            }
+            let sorted = try sort(children, arguments["SortCriteria"] ?? "")
+            return result(page(sorted, start: start, count: count), total: sorted.count)
+        default:
+            throw UPnPError.invalidArguments("BrowseFlag must be BrowseMetadata or BrowseDirectChildren")
+        }
+    }
+
+    private func page(_ objects: [TreeObject], start: Int, count: Int) -> ArraySlice<TreeObject> {
+        let from = min(start, objects.count)
+        // RequestedCount 0: all of them.
+        let to = count == 0 ? objects.count : min(objects.count, from + count)
+        return objects[from..<to]
+    }
+
+    private func result(_ objects: some Collection<TreeObject>, total: Int) -> [(String, String)] {
+        [("Result", writer.document(objects)), ("NumberReturned", String(objects.count)),
+         ("TotalMatches", String(total)), ("UpdateID", String(tree.updateID))]
+    }
+
+    /// Items found under `ContainerID` (every item of the library for `0`) matching the criteria, listed
+    /// in that container's All Tracks / All Videos (so their ids browse back to an object).
+    private func searching(_ arguments: [String: String]) throws -> [(String, String)] {
+        guard let container = arguments["ContainerID"], try nodes.object(container) != nil else { throw UPnPError.noSuchContainer }
+        let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
+        let compiled: SearchCompiler.Compiled
+        do { compiled = try SearchCompiler.compile(SearchGrammar.parse(arguments["SearchCriteria"] ?? "*")) }
+        catch let error as SearchGrammar.SyntaxError { throw UPnPError.badSearchCriteria(error.description) }
+        catch let error as SearchCompiler.Unsupported { throw UPnPError.badSearchCriteria(error.description) }
+        var objects: [TreeObject] = []
+        if compiled.wantsContainers {
+            objects += try (nodes.children(of: "1$albums") ?? []).filter { compiled.acceptsContainer("object.container.album.musicAlbum", title: title(of: $0)) }
+        }
+        if compiled.wantsItems {
+            let ids = try search(compiled.predicate)
+            let scope = Set(try items(under: container))
+            for id in ids {
+                guard let item = tree.itemByID[id], scope.isEmpty || scope.contains(item) else { continue }
+                let isVideo = tree.value(item, MediaTree.Slot.video) != nil
+                let listing = isVideo ? "2$all" : "1$all"
+                objects.append(.item(id: ObjectID.item(in: listing, id: id), parentID: listing, item: item))
+            }
+        }
+        let sorted = try sort(objects, arguments["SortCriteria"] ?? "")
+        return result(page(sorted, start: start, count: count), total: sorted.count)
+    }
+
+    private func title(of object: TreeObject) -> String {
+        switch object {
+        case .container(let c): c.title
+        case .item(_, _, let item): tree.title(item)
+        }
+    }
+
+    /// The items at or under a container (empty: no restriction, for the root and the top containers).
+    private func items(under id: String) throws -> [Int32] {
+        if [ObjectID.root, ObjectID.music, ObjectID.video, ObjectID.folders].contains(id) { return [] }
+        var found: [Int32] = []
+        var stack = [id]
+        while let next = stack.popLast() {
+            for child in try nodes.children(of: next) ?? [] {
+                switch child {
+                case .container(let c): stack.append(c.id)
+                case .item(_, _, let item): found.append(item)
+                }
+            }
+        }
+        return found
+    }
+
+    /// SortCriteria: `+`/`-` property, comma-separated; unknown properties are ignored (as minidlna does).
+    private func sort(_ objects: [TreeObject], _ criteria: String) throws -> [TreeObject] {
+        let keys = try criteria.split(separator: ",").map { raw -> (String, Bool) in
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            guard let sign = text.first else { throw UPnPError.badSortCriteria }
+            if sign == "+" || sign == "-" { return (String(text.dropFirst()), sign == "+") }
+            return (text, true)
+        }.filter { Self.sortCapabilities.split(separator: ",").contains(Substring($0.0)) }
+        guard !keys.isEmpty else { return objects }
+        func key(_ object: TreeObject, _ property: String) -> (Int?, String) {
+            switch object {
+            case .container(let c): return (nil, property == "dc:title" ? c.title : (c.artist ?? ""))
+            case .item(_, _, let item):
+                switch property {
+                case "dc:title": return (nil, tree.title(item))
+                case "upnp:originalTrackNumber": return (tree.value(item, MediaTree.Slot.track).flatMap { Int($0) }, "")
+                case "dc:date": return (nil, tree.value(item, MediaTree.Slot.date) ?? "")
+                case "upnp:album": return (nil, tree.value(item, MediaTree.Slot.album) ?? "")
+                case "upnp:genre": return (nil, tree.value(item, MediaTree.Slot.genre) ?? "")
+                default: return (nil, tree.value(item, MediaTree.Slot.artist) ?? "")
+                }
+            }
+        }
+        let indexed = objects.enumerated().map { entry in (offset: entry.offset, object: entry.element, keys: keys.map { k in key(entry.element, k.0) }) }
+        return indexed.sorted { a, b in
+            for (i, k) in keys.enumerated() {
+                let (x, y) = (a.keys[i], b.keys[i])
+                if x.0 != y.0 {
+                    // No track number sorts last either way.
+                    guard let xn = x.0 else { return false }
+                    guard let yn = y.0 else { return true }
+                    return k.1 ? xn < yn : xn > yn
+                }
+                let order = x.1.localizedCaseInsensitiveCompare(y.1)
+                if order != .orderedSame { return k.1 ? order == .orderedAscending : order == .orderedDescending }
+            }
+            return a.offset < b.offset
+        }.map { $0.object }
+    }
+}

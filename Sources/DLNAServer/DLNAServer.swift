@@ -1,0 +1,214 @@
+import Foundation
+import Library
+import MediaIndex
+import MediaModel
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// `mlib serve --dlna`: a UPnP MediaServer:1 over a `Library` and its in-memory view — SSDP on the
+/// interfaces asked, the device description, ContentDirectory:1, ConnectionManager:1, Microsoft's
+/// registrar, GENA eventing of the update ids, and the files over HTTP. Every answer is read from the
+/// view's current snapshot (`MediaTree`), made again on the view's queue when the library changes; the
+/// store is asked only for playlists and searches.
+public final class DLNAServer: Sendable {
+    public static var viewSchema: ViewSchema { .dlna }
+
+    let library: Library
+    public let configuration: DLNAServerConfiguration
+    let view: LiveView
+    public let uuid: String
+    public let friendlyName: String
+    let slotBase: Int
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Requests are answered here, never on the event loop (store reads, file opens); one thread, as the
+    /// API server's store thread.
+    let pool = NIOThreadPool(numberOfThreads: 1)
+    let eventing: Eventing
+    private let state = Mutex(State())
+
+    private struct State {
+        var tree: MediaTree?
+        var watch: LiveView.Watch?
+        var channels: [Channel] = []
+        var advertiser: SSDPAdvertiser?
+        var port: Int?
+        var addresses: [String] = []
+        var connections = 0
+    }
+
+    /// A view given to `init` whose schema lacks `viewSchema`'s slots.
+    public struct ViewMismatch: Error, CustomStringConvertible {
+        public var description: String { "the shared library view was not built with DLNAServer.viewSchema" }
+    }
+
+    /// Builds the view (blocking: call it before serving), or serves from `view` (shared with the other
+    /// fronts of `mlib serve`, built with `viewSchema`'s slots).
+    public init(library: Library, configuration: DLNAServerConfiguration, view: LiveView? = nil) throws {
+        if let view, view.schema.slotOffset(of: .dlna) == nil { throw ViewMismatch() }
+        self.library = library
+        self.configuration = configuration
+        self.view = try view ?? LiveView(store: library.store, schema: .dlna)
+        slotBase = self.view.schema.slotOffset(of: .dlna) ?? 0
+        uuid = DeviceIdentity.uuid(file: configuration.uuidFile)
+        friendlyName = configuration.friendlyName ?? "mlib on \(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "this host")"
+        eventing = Eventing(group: group)
+        pool.start()
+    }
+
+    /// The UUID file's default place: beside the library (the SQLite file, or the users' key file's folder
+    /// for PostgreSQL), so one library keeps one device identity.
+    public static func defaultUUIDFile(for locator: LibraryLocator) -> String {
+        let keyFile = PasswordVault.defaultKeyFile(for: locator)
+        return (keyFile.hasSuffix(".users-key") ? String(keyFile.dropLast(".users-key".count)) : keyFile) + ".dlna-uuid"
+    }
+
+    public var boundPort: Int? { state.withLock { $0.port } }
+
+    /// Where the device description is, one URL per interface served.
+    public var descriptionURLs: [String] { state.withLock { s in s.addresses.map { "http://\($0):\(s.port ?? 0)/description.xml" } } }
+
+    var tree: MediaTree { state.withLock { $0.tree! } }
+
+    /// Binds HTTP on each interface's address and starts SSDP; returns once TVs can find it.
+    public func start() async throws {
+        let interfaces = try AnnouncedInterface.resolve(configuration.interfaces)
+        guard !interfaces.isEmpty else { throw DLNAServerError("no IPv4 interface to serve on (name one with --dlna-interface)") }
+        state.withLock { $0.tree = MediaTree(view.snapshot, base: slotBase, updateID: 1) }
+        // Each new snapshot is a new SystemUpdateID (called on the view's queue, one at a time).
+        let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in
+            guard let self else { return }
+            let number = state.withLock { $0.tree.map { $0.updateID &+ 1 } ?? 1 }
+            let tree = MediaTree(snapshot, base: slotBase, updateID: number)
+            state.withLock { $0.tree = tree }
+            eventing.changed(systemUpdateID: number)
+        }
+        state.withLock { $0.watch = watch }
+        var port = configuration.port
+        for interface in interfaces {
+            let channel = try await bootstrap().bind(host: interface.address, port: port).get()
+            port = channel.localAddress?.port ?? port
+            state.withLock { $0.channels.append(channel); $0.port = port; $0.addresses.append(interface.address) }
+        }
+        let messages = SSDPMessages(uuid: uuid, maxAge: configuration.maxAge)
+        let bound = port
+        let advertiser = SSDPAdvertiser(messages: messages, interfaces: interfaces, group: group) { "http://\($0.address):\(bound)/description.xml" }
+        state.withLock { $0.advertiser = advertiser }
+        try await advertiser.start()
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        let limits = configuration
+        return ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 64)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [weak self] channel in
+                guard let self else { return channel.close() }
+                let admitted = state.withLock { s -> Bool in
+                    guard s.connections < limits.maximumConnections else { return false }
+                    s.connections += 1
+                    return true
+                }
+                guard admitted else { return channel.close() }
+                channel.closeFuture.whenComplete { [weak self] _ in self?.state.withLock { $0.connections -= 1 } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.readTimeout, writeTimeout: .seconds(30)))
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(server: self))
+                }
+            }
+            .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+    }
+
+    /// Says byebye, closes the listeners and connections, and stops watching the view.
+    public func stop() async {
+        let (advertiser, channels, watch) = state.withLock { s in
+            defer { s.advertiser = nil; s.channels = []; s.watch = nil }
+            return (s.advertiser, s.channels, s.watch)
+        }
+        await advertiser?.stop()
+        for channel in channels { try? await channel.close().get() }
+        if let watch { view.stop(watch) }
+        eventing.stop()
+        try? await pool.shutdownGracefully()
+        try? await group.shutdownGracefully()
+    }
+
+    // MARK: Answers (on the pool's thread)
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        let path = request.path
+        let tree = self.tree
+        let base = "http://\(request.local):\(boundPort ?? configuration.port)"
+        switch (request.method, path) {
+        case (.GET, "/description.xml"), (.HEAD, "/description.xml"):
+            return .xml(DeviceDescription.device(uuid: uuid, friendlyName: friendlyName))
+        case (.GET, _) where path.hasPrefix("/icons/"):
+            guard let icon = DeviceIcons.all.first(where: { $0.path == path }) else { return .text(.notFound, "no such icon\n") }
+            return .bytes(.ok, [("Content-Type", "image/png")], icon.png)
+        case (.GET, _), (.HEAD, _):
+            if let service = DeviceDescription.services.first(where: { $0.scpdPath == path }) { return .xml(DeviceDescription.scpd(service)) }
+            if path.hasPrefix("/media/") { return media(request, tree: tree) }
+            if path.hasPrefix("/art/") { return art(path, tree: tree) }
+            return .text(.notFound, "not found\n")
+        case (.POST, _):
+            guard let service = DeviceDescription.services.first(where: { $0.controlPath == path }) else { return .text(.notFound, "not found\n") }
+            return control(service, request, tree: tree, base: base)
+        case (.SUBSCRIBE, _), (.UNSUBSCRIBE, _):
+            guard let service = DeviceDescription.services.first(where: { $0.eventPath == path }) else { return .text(.notFound, "not found\n") }
+            return eventing.answer(request, service: service, tree: tree)
+        default:
+            return .text(.methodNotAllowed, "method not allowed\n")
+        }
+    }
+
+    private func control(_ service: DeviceDescription.Service, _ request: HTTPRequest, tree: MediaTree, base: String) -> HTTPAnswer {
+        guard let call = SOAPCall.parse(request.body) else { return .xml(SOAPCall.fault(.invalidAction), status: .internalServerError) }
+        do {
+            let out: [(String, String)]
+            switch service.name {
+            case DeviceDescription.contentDirectory.name:
+                let library = self.library
+                let nodes = TreeNodes(tree: tree, playlists: { try library.store.playlists() },
+                                      playlistItems: { try library.items(of: $0).map(\.persistentID) })
+                let directory = ContentDirectory(nodes: nodes, writer: DIDLWriter(tree: tree, baseURL: base, covers: library.covers)) { predicate in
+                    try library.store.itemIDs(MediaQuery(filter: predicate))
+                }
+                out = try directory.call(call)
+            case DeviceDescription.connectionManager.name: out = try ConnectionManager.call(call)
+            default: out = try MediaReceiverRegistrar.call(call)
+            }
+            return .xml(SOAPCall.response(service: service.type, action: call.action, out))
+        } catch let error as UPnPError {
+            return .xml(SOAPCall.fault(error), status: .internalServerError)
+        } catch {
+            return .xml(SOAPCall.fault(UPnPError(code: 501, text: "Action Failed: \(error)")), status: .internalServerError)
+        }
+    }
+
+    /// `/media/<item id>[.ext]`: the item's file, from the view (the request names an id, never a path).
+    private func media(_ request: HTTPRequest, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(request.path, prefix: "/media/", tree: tree) else { return .text(.notFound, "no such item\n") }
+        guard (try? library.reachesFile(ofItem: id)) ?? false else { return .text(.notFound, "not on this host\n") }
+        let profile = DIDLWriter(tree: tree, baseURL: "", covers: library.covers).profile(item)
+        return Streaming.answer(request, path: tree.view.paths[Int(item)].string, profile: profile)
+    }
+
+    /// `/art/<item id>.jpg`: the embedded picture or the folder's cover, as the API's getCoverArt finds it.
+    private func art(_ path: String, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(path, prefix: "/art/", tree: tree), (try? library.reachesFile(ofItem: id)) ?? false,
+              let picture = library.covers.cover(of: tree.view.paths[Int(item)], roots: tree.view.roots)
+        else { return .text(.notFound, "no art\n") }
+        return .bytes(.ok, [("Content-Type", picture.mimeType), ("contentFeatures.dlna.org", "DLNA.ORG_PN=JPEG_TN;DLNA.ORG_OP=00;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=00D00000000000000000000000000000"),
+                            ("transferMode.dlna.org", "Interactive")], picture.bytes)
+    }
+
+    private func itemIn(_ path: String, prefix: String, tree: MediaTree) -> (Int64, Int32)? {
+        let name = path.dropFirst(prefix.count)
+        let digits = name.prefix { $0.isNumber }
+        guard let id = Int64(digits), let item = tree.itemByID[id] else { return nil }
+        return (id, item)
+    }
+}

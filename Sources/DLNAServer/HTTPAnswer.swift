@@ -1,0 +1,30 @@
+import NIOCore
+import NIOHTTP1
+
+/// What the server answers one HTTP request with: bytes, or a run of a file (sent by sendfile).
+enum HTTPAnswer {
+    case bytes(HTTPResponseStatus, [(String, String)], [UInt8])
+    /// The file's handle (closed once sent), the byte range, and whether only the head goes (HEAD).
+    case file(HTTPResponseStatus, [(String, String)], NIOFileHandle, Range<Int>, headOnly: Bool)
+
+    static func text(_ status: HTTPResponseStatus, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPAnswer {
+        .bytes(status, [("Content-Type", type)], Array(text.utf8))
+    }
+
+    static func xml(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPAnswer {
+        .bytes(status, [("Content-Type", "text/xml; charset=\"utf-8\"")], Array(text.utf8))
+    }
+}
+
+/// One request as read: its head and (bounded) body.
+struct HTTPRequest: Sendable {
+    var method: HTTPMethod
+    var uri: String
+    var headers: HTTPHeaders
+    var body: [UInt8]
+    /// The address the client reached (for URLs in answers).
+    var local: String
+    var remote: SocketAddress?
+
+    var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
+}

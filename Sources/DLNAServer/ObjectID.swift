@@ -1,0 +1,26 @@
+/// Object ids: `$`-separated paths from the root `0`, every part stable across rescans and moves — fixed
+/// names for the fixed containers, a 64-bit FNV-1a hash of a name or a folder's path (16 hex digits) for
+/// artists, albums, genres and folders, a year, a playlist's id, and `i` + the item's id for an item
+/// (`1$albums$<album>$i42`): an item's id says which container it was listed in, so its `parentID` is
+/// that container, and the same file keeps its id whenever it is listed there again.
+enum ObjectID {
+    static let root = "0", music = "1", video = "2", folders = "3"
+
+    static func hash(_ text: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The item id at the end of `id`, and its container's id, when `id` names an item.
+    static func item(_ id: String) -> (container: String, item: Int64)? {
+        guard let dollar = id.lastIndex(of: "$") else { return nil }
+        let last = id[id.index(after: dollar)...]
+        guard last.first == "i", let number = Int64(last.dropFirst()) else { return nil }
+        return (String(id[..<dollar]), number)
+    }
+
+    static func child(_ parent: String, _ part: String) -> String { parent + "$" + part }
+    static func item(in container: String, id: Int64) -> String { container + "$i\(id)" }
+}

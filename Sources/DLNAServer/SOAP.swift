@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A SOAP action call (UPnP Device Architecture 1.0, 3.2): the action element in the envelope's body and
+/// its arguments, each a child element with text; and the answers, including UPnP's error faults.
+struct SOAPCall: Sendable {
+    var action: String
+    var arguments: [String: String]
+
+    /// Parses an envelope; nil when it is not one (the caller answers 401 "Invalid Action").
+    static func parse(_ body: [UInt8]) -> SOAPCall? {
+        let reader = EnvelopeReader()
+        let parser = XMLParser(data: Data(body))
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        guard parser.parse(), let action = reader.action else { return nil }
+        return SOAPCall(action: action, arguments: reader.arguments)
+    }
+
+    /// An action's response with its out arguments, in order.
+    static func response(service: String, action: String, _ arguments: [(String, String)]) -> String {
+        let body = arguments.map { (name: String, value: String) -> String in "<\(name)>\(XML.escape(value))</\(name)>" }.joined()
+        return envelope("<u:\(action)Response xmlns:u=\"\(service)\">\(body)</u:\(action)Response>")
+    }
+
+    static func fault(_ error: UPnPError) -> String {
+        envelope("<s:Fault><faultcode>s:Client</faultcode><faultstring>UPnPError</faultstring><detail>"
+                 + "<UPnPError xmlns=\"urn:schemas-upnp-org:control-1-0\"><errorCode>\(error.code)</errorCode>"
+                 + "<errorDescription>\(XML.escape(error.text))</errorDescription></UPnPError></detail></s:Fault>")
+    }
+
+    private static func envelope(_ body: String) -> String {
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+            + "s:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\"><s:Body>\(body)</s:Body></s:Envelope>"
+    }
+
+    /// Depth 1: Envelope, 2: Body, 3: the action, 4: its arguments.
+    private final class EnvelopeReader: NSObject, XMLParserDelegate {
+        var depth = 0
+        var action: String?
+        var arguments: [String: String] = [:]
+        var current: String?
+        var text = ""
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
+            if depth == 3, action == nil { action = name }
+            if depth == 4 { current = name; text = "" }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if depth == 4 { text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if depth == 4, let current { arguments[current] = text }
+            depth -= 1
+        }
+    }
+}
+
+/// UPnP's action errors (Device Architecture 3.2.2; ContentDirectory:1 2.4.x).
+struct UPnPError: Error, Sendable {
+    var code: Int
+    var text: String
+
+    static let invalidAction = UPnPError(code: 401, text: "Invalid Action")
+    static func invalidArguments(_ why: String) -> UPnPError { UPnPError(code: 402, text: "Invalid Args: \(why)") }
+    static let actionFailed = UPnPError(code: 501, text: "Action Failed")
+    static let noSuchObject = UPnPError(code: 701, text: "No such object")
+    static let noSuchContainer = UPnPError(code: 710, text: "No such container")
+    static func badSearchCriteria(_ why: String) -> UPnPError { UPnPError(code: 708, text: "Unsupported or invalid search criteria: \(why)") }
+    static let badSortCriteria = UPnPError(code: 709, text: "Unsupported or invalid sort criteria")
+    static let invalidConnection = UPnPError(code: 706, text: "Invalid connection reference")
+}

@@ -1,0 +1,92 @@
+import Foundation
+import PostgresTestServer
+import TestSupport
+import Testing
+
+/// What the DLNA server does not do: answer SSDP searches from outside the subnets of the interfaces it was
+/// given, listen beyond their addresses, hand out a file by a path in the request, or take malformed
+/// calls without UPnP's error codes.
+@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+struct DLNAContainmentTests {
+    /// Sends one M-SEARCH from `source` and prints the number of answers within a second.
+    static let search = """
+        import socket, sys
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind((sys.argv[1], 0))
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(sys.argv[1]))
+        s.settimeout(1)
+        s.sendto(b'M-SEARCH * HTTP/1.1\\r\\nHOST: 239.255.255.250:1900\\r\\nMAN: "ssdp:discover"\\r\\nMX: 1\\r\\nST: ssdp:all\\r\\n\\r\\n', ("239.255.255.250", 1900))
+        n = 0
+        try:
+            while True:
+                s.recvfrom(4096); n += 1
+        except socket.timeout:
+            pass
+        print(n)
+        """
+
+    @Test func onlyItsSubnetItsAddressAndItsItems() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
+        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ChildProcess.repo.appendingPathComponent("Fixtures/mp3-id3v24.mp3"), to: music.appendingPathComponent("a.mp3"))
+        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
+        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment).status == 0)
+        let lab = try DLNALab()
+        defer { lab.close() }
+        // A second subnet on the same link: its searches reach the server's socket, which must not answer them.
+        let outsider = "10.99.\(lab.serverAddress.split(separator: ".")[2]).2"
+        try DLNALab.command(["-n", lab.client, "addr", "add", outsider + "/24", "dev", "eth0"])
+        // …and a route back to it, so an answer would arrive were one sent (without it the test could not fail).
+        try DLNALab.command(["-n", lab.server, "route", "add", outsider.split(separator: ".").dropLast().joined(separator: ".") + ".0/24", "dev", "eth0"])
+        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
+                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
+                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
+                                    environment: environment)
+        defer { server.stop() }
+        func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
+            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
+        }
+        #expect(try clientRun(["python3", "-c", Self.search, lab.clientAddress]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "6")
+        #expect(try clientRun(["python3", "-c", Self.search, outsider]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+
+        // HTTP listens on eth0's address only, not on the server's loopback.
+        let url = "http://\(lab.serverAddress):\(server.port)"
+        let local = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.server, ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                                                               "http://127.0.0.1:\(server.port)/description.xml"]))
+        #expect(local.out == "000")
+        func status(_ arguments: [String]) throws -> String {
+            try clientRun(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments).out
+        }
+        #expect(try status([url + "/description.xml"]) == "200")
+        // Files only by an item's id: no path from the request reaches the disk.
+        #expect(try status(["--path-as-is", url + "/media/../../../../etc/passwd"]) == "404")
+        #expect(try status([url + "/media/999999.mp3"]) == "404")
+        #expect(try status(["--path-as-is", url + "/art/../../etc/passwd"]) == "404")
+        #expect(try status(["-H", "Range: bytes=99999999-", url + "/media/1.mp3"]) == "416")
+        // A body past 64 KiB is refused.
+        let big = base.appendingPathComponent("big.xml")
+        try Data(repeating: UInt8(ascii: "x"), count: 100_000).write(to: big)
+        #expect(try status(["-X", "POST", "--data-binary", "@" + big.path, url + "/ContentDirectory/control"]) == "413")
+        // UPnP's error codes: 701 no such object, 402 bad arguments.
+        func browse(_ id: String, flag: String = "BrowseDirectChildren", count: String = "0") throws -> String {
+            let body = """
+                <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>\
+                <u:Browse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><ObjectID>\(id)</ObjectID><BrowseFlag>\(flag)</BrowseFlag>\
+                <Filter>*</Filter><StartingIndex>0</StartingIndex><RequestedCount>\(count)</RequestedCount><SortCriteria></SortCriteria>\
+                </u:Browse></s:Body></s:Envelope>
+                """
+            return try clientRun(["curl", "-s", "-H", "Content-Type: text/xml", "-H", "SOAPACTION: \"urn:schemas-upnp-org:service:ContentDirectory:1#Browse\"",
+                                  "--data-binary", body, url + "/ContentDirectory/control"]).out
+        }
+        #expect(try browse("1$albums$ffffffffffffffff").contains("<errorCode>701</errorCode>"))
+        #expect(try browse("1$all$i999999", flag: "BrowseMetadata").contains("<errorCode>701</errorCode>"))
+        #expect(try browse("0", count: "many").contains("<errorCode>402</errorCode>"))
+        #expect(try browse("0", flag: "BrowseEverything").contains("<errorCode>402</errorCode>"))
+        #expect(try browse("0").contains("TotalMatches>3<"))
+        #expect(server.stop() == 0)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+
+/// Two network namespaces joined by a veth pair (`eth0` in each; the server's 10.43.n.1/24, the control
+/// point's 10.43.n.2/24), made by the test and deleted after it: SSDP's multicast runs there, and nothing
+/// touches the machine's own network. NetworkHostsTests' `NetworkLab` is built around a PostgreSQL server on
+/// a bridge; this needs only the pair, so it is its own small type (the same `ip netns` commands).
+final class DLNALab: @unchecked Sendable {
+    static let ip = "/usr/sbin/ip"
+
+    /// Why a lab cannot be made here, or nil (suites show it as the skip's reason).
+    static let unavailableReason: String? = {
+        if geteuid() != 0 { return "network namespaces need root (CI runs as root)" }
+        guard FileManager.default.isExecutableFile(atPath: ip) else { return "\(ip) is missing" }
+        let probe = "mlibdlna\(getpid())probe"
+        guard (try? command(["netns", "add", probe])) != nil else { return "ip netns add failed: no network namespaces here" }
+        _ = try? command(["netns", "del", probe])
+        return nil
+    }()
+
+    let server: String
+    let client: String
+    let serverAddress: String
+    let clientAddress: String
+
+    private static let counter = NSLock()
+    nonisolated(unsafe) private static var made = 0
+
+    init() throws {
+        if let reason = Self.unavailableReason { throw TestFailure(reason) }
+        let n: Int = { Self.counter.lock(); defer { Self.counter.unlock() }; Self.made += 1; return Self.made }()
+        server = "mlibdlna\(getpid())x\(n)s"
+        client = "mlibdlna\(getpid())x\(n)c"
+        serverAddress = "10.43.\(n).1"
+        clientAddress = "10.43.\(n).2"
+        do {
+            try Self.command(["netns", "add", server])
+            try Self.command(["netns", "add", client])
+            try Self.command(["link", "add", "name", "eth0", "netns", server, "type", "veth", "peer", "name", "eth0", "netns", client])
+            try Self.command(["-n", server, "addr", "add", serverAddress + "/24", "dev", "eth0"])
+            try Self.command(["-n", client, "addr", "add", clientAddress + "/24", "dev", "eth0"])
+            for namespace in [server, client] {
+                for device in ["lo", "eth0"] { try Self.command(["-n", namespace, "link", "set", device, "up"]) }
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// `ip netns exec NAMESPACE` and the command, for a child process.
+    func exec(in namespace: String, _ arguments: [String]) -> [String] { ["netns", "exec", namespace] + arguments }
+
+    /// Kills what still runs in the namespaces and deletes them (the veth pair goes with them).
+    func close() {
+        for namespace in [server, client] {
+            let pids = ((try? Self.command(["netns", "pids", namespace])) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+            for pid in pids { kill(pid, SIGKILL) }
+            _ = try? Self.command(["netns", "del", namespace])
+        }
+    }
+
+    @discardableResult
+    static func command(_ arguments: [String]) throws -> String {
+        let result = try ChildProcess.run(ip, arguments)
+        guard result.status == 0 else { throw TestFailure("ip \(arguments.joined(separator: " ")): status \(result.status): \(result.stderr)") }
+        return result.out
+    }
+}

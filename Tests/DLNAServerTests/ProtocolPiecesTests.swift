@@ -1,0 +1,75 @@
+@testable import DLNAServer
+import Testing
+
+/// The small protocol pieces the end-to-end test does not reach on every branch: Range headers, SSDP
+/// search targets and versions, object ids, durations, DLNA profiles.
+@Suite struct ProtocolPiecesTests {
+    @Test func rangeHeaders() {
+        func r(_ header: String?, _ size: Int = 1000) -> Range<Int>?? {
+            switch Streaming.range(header, size: size) {
+            case nil: return .some(nil)
+            case .success(let range)?: return .some(range)
+            case .failure?: return nil
+            }
+        }
+        #expect(r(nil) == .some(nil))
+        #expect(r("bytes=0-99") == .some(0..<100))
+        #expect(r("bytes=900-") == .some(900..<1000))
+        #expect(r("bytes=-100") == .some(900..<1000))
+        #expect(r("bytes=500-5000") == .some(500..<1000))   // past the end: to the end
+        #expect(r("bytes=1000-") == nil)                     // unsatisfiable: 416
+        #expect(r("bytes=5-4") == nil)
+        #expect(r("bytes=0-1,5-6") == nil)                   // one range only
+        #expect(r("items=0-1") == nil)
+    }
+
+    @Test func searchTargetsAndVersions() {
+        let search = "M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: \"ssdp:discover\"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n"
+        #expect(SSDPMessages.searchTarget(of: search) == "ssdp:all")
+        #expect(SSDPMessages.searchTarget(of: search.replacingOccurrences(of: "ssdp:discover", with: "ssdp:other")) == nil)
+        #expect(SSDPMessages.searchTarget(of: "NOTIFY * HTTP/1.1\r\nNT: upnp:rootdevice\r\n\r\n") == nil)
+        let messages = SSDPMessages(uuid: "u", maxAge: 1800)
+        #expect(messages.answers(searchTarget: "ssdp:all", location: "L").count == 6)
+        #expect(messages.answers(searchTarget: "uuid:u", location: "L").count == 1)
+        #expect(messages.answers(searchTarget: "urn:schemas-upnp-org:service:ContentDirectory:1", location: "L").count == 1)
+        // A search for a newer version than the device's is not answered; an older one is.
+        #expect(messages.answers(searchTarget: "urn:schemas-upnp-org:device:MediaServer:2", location: "L").isEmpty)
+        #expect(SSDPMessages.matches("urn:schemas-upnp-org:device:MediaServer:1", "urn:schemas-upnp-org:device:MediaServer:2"))
+        #expect(messages.answers(searchTarget: "urn:schemas-upnp-org:device:MediaRenderer:1", location: "L").isEmpty)
+        #expect(messages.notify(alive: false, location: "L").allSatisfy { $0.contains("NTS: ssdp:byebye") && !$0.contains("LOCATION") })
+    }
+
+    @Test func objectIDs() {
+        #expect(ObjectID.item("1$albums$0123456789abcdef$i42")! == ("1$albums$0123456789abcdef", 42))
+        #expect(ObjectID.item("1$albums$0123456789abcdef") == nil)
+        #expect(ObjectID.item("0") == nil)
+        #expect(ObjectID.hash("Björk").count == 16 && ObjectID.hash("Björk") == ObjectID.hash("Björk") && ObjectID.hash("a") != ObjectID.hash("b"))
+    }
+
+    @Test func durations() {
+        #expect(DIDLWriter.duration(0.5) == "0:00:00.500")
+        #expect(DIDLWriter.duration(3725.25) == "1:02:05.250")
+    }
+
+    @Test func profiles() {
+        #expect(MediaProfile.of(container: "mp3", audioCodec: "mp3", videoCodec: nil, fileExtension: "mp3", resolution: nil, isVideo: false)
+                == MediaProfile(mimeType: "audio/mpeg", profile: "MP3"))
+        #expect(MediaProfile.of(container: "mov,mp4,m4a,3gp,3g2,mj2", audioCodec: "aac", videoCodec: nil, fileExtension: "m4a", resolution: nil, isVideo: false).profile == "AAC_ISO_320")
+        #expect(MediaProfile.of(container: "flac", audioCodec: "flac", videoCodec: nil, fileExtension: "flac", resolution: nil, isVideo: false)
+                == MediaProfile(mimeType: "audio/flac", profile: nil))
+        #expect(MediaProfile.of(container: "mov,mp4,m4a,3gp,3g2,mj2", audioCodec: "aac", videoCodec: "h264", fileExtension: "mp4", resolution: "1920x1080", isVideo: true).profile
+                == "AVC_MP4_MP_HD_1080i_AAC")
+        #expect(MediaProfile.of(container: "matroska,webm", audioCodec: "opus", videoCodec: "mpeg4", fileExtension: "mkv", resolution: "320x240", isVideo: true)
+                == MediaProfile(mimeType: "video/x-matroska", profile: nil))
+        #expect(MediaProfile(mimeType: "audio/mpeg", profile: "MP3").protocolInfo
+                == "http-get:*:audio/mpeg:DLNA.ORG_PN=MP3;DLNA.ORG_OP=01;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=01700000000000000000000000000000")
+    }
+
+    @Test func soapEnvelopes() throws {
+        let body = #"<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><u:Browse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><ObjectID>0</ObjectID><BrowseFlag>BrowseMetadata</BrowseFlag><Filter>*</Filter></u:Browse></s:Body></s:Envelope>"#
+        let call = try #require(SOAPCall.parse(Array(body.utf8)))
+        #expect(call.action == "Browse" && call.arguments == ["ObjectID": "0", "BrowseFlag": "BrowseMetadata", "Filter": "*"])
+        #expect(SOAPCall.parse(Array("not xml".utf8)) == nil)
+        #expect(SOAPCall.fault(.noSuchObject).contains("<errorCode>701</errorCode>"))
+    }
+}
