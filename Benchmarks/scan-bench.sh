@@ -119,12 +119,14 @@ for n in "${sizes[@]}"; do
   [[ -d $corpus ]] || { echo "making corpus of $n files (takes a while)…" >&2; "$tools/make-corpus.sh" "$corpus" "$n"; }
   library=$out/library-$n.sqlite
   rm -f "$library" "$library"-wal "$library"-shm "$library".lock
-  find "$corpus" -type f -readable -exec cat {} + >/dev/null            # warm the page cache
+  # "$corpus/": a corpus that is a symbolic link to a folder (another checkout's bench-out) is walked too.
+  find "$corpus/" -type f -readable -exec cat {} + >/dev/null           # warm the page cache
 
-  echo "== mlib, N=$n (median of $runs runs after a warm-up run; all runs in brackets)"
+  # The load before mlib's runs as well as after the peers' (the ratios line): both describe the run.
+  echo "== mlib, N=$n (median of $runs runs after a warm-up run; all runs in brackets; load $(cut -d' ' -f1-3 /proc/loadavg))"
   fresh() { rm -f "$library" "$library"-wal "$library"-shm "$library".lock; }
   touch_1pct() {
-    find "$corpus" -type f \( -name '*.mp3' -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.m4a' \
+    find "$corpus/" -type f \( -name '*.mp3' -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.m4a' \
           -o -name '*.wav' -o -name '*.mp4' -o -name '*.mkv' \) -readable | sort | awk 'NR % 100 == 0' | xargs -d '\n' touch
   }
   # measure NAME SETUP cmd...: runs SETUP then cmd, 1 + $runs times; the first run is not counted.
@@ -158,7 +160,7 @@ for n in "${sizes[@]}"; do
   printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files, %s%% CPU)\n' "mpd full update" "$mpd_full" "" "$mpd_cpu" \
     "$(per_item "$mpd_cpu" "$mpd_files")" "$mpd_files" "$(percent "$mpd_cpu" "$mpd_full")"
   printf '%-22s %8s s\n' "mpd unchanged update" "$mpd_same"
-  find "$corpus" -type f -readable -print0 | sort -z >"$out/files-$n"
+  find "$corpus/" -type f -readable -print0 | sort -z >"$out/files-$n"
   read -r tl_wall tl_cpu tl_files < <(taglib_loop "$out/files-$n")
   printf '%-22s %8s s  %8s    %7s s CPU  %5s µs CPU/file   (%s files read)\n' "TagLib-only loop" "$tl_wall" "" "$tl_cpu" \
     "$(per_item "$tl_cpu" "$tl_files")" "$tl_files"
