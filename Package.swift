@@ -130,6 +130,7 @@ let package = Package(
         .target(name: "DLNAServer", dependencies: ["Library", "MediaIndex", "MediaModel",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
+                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                    .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
@@ -185,12 +186,12 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaIndex", "MediaModel", "TagWriting",
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
         .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
-                                                                "PostgresTestServer"],
+                                                                "MediaModel", "PostgresTestServer"],
                     // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
                     exclude: ["Fixtures", "Scripts"]),
         // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
         // search grammar's unit tests.
-        .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "mlib", "Library", "MediaIndex", "MediaModel",
+        .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "mlib", "MediaModel",
                                                             "PostgresTestServer", "TestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")], exclude: ["Scripts"]),
         // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
