@@ -31,6 +31,9 @@ public final class DLNAServer: Sendable {
 
     private struct State {
         var tree: MediaTree?
+        /// The last snapshot the watcher saw: the tree may be over an older one, patched since in nothing the
+        /// tree shows (`Lineage`).
+        var lastSnapshot: LibrarySnapshot?
         var watch: LiveView.Watch?
         var channels: [Channel] = []
         var advertiser: SSDPAdvertiser?
@@ -76,10 +79,19 @@ public final class DLNAServer: Sendable {
     public func start() async throws {
         let interfaces = try AnnouncedInterface.resolve(configuration.interfaces)
         guard !interfaces.isEmpty else { throw DLNAServerError("no IPv4 interface to serve on (name one with --dlna-interface)") }
-        state.withLock { $0.tree = MediaTree(view.snapshot, base: slotBase, updateID: 1) }
-        // Each new snapshot is a new SystemUpdateID (called on the view's queue, one at a time).
+        let first = view.snapshot
+        state.withLock { $0.tree = MediaTree(first, base: slotBase, updateID: 1); $0.lastSnapshot = first }
+        // Each new snapshot is a new SystemUpdateID (called on the view's queue, one at a time), unless it was
+        // patched in nothing the tree shows (a rating or a play: a TV would browse its whole view again).
+        let slots = slotBase..<slotBase + ViewSchema.dlna.slots.count
         let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in
             guard let self else { return }
+            let unseen = state.withLock { s -> Bool in
+                defer { s.lastSnapshot = snapshot }
+                guard let last = s.lastSnapshot, let lineage = snapshot.lineage, lineage.follows(last) else { return false }
+                return !lineage.touches(slots: slots, properties: [])
+            }
+            if unseen { return }
             let number = state.withLock { $0.tree.map { $0.updateID &+ 1 } ?? 1 }
             let tree = MediaTree(snapshot, base: slotBase, updateID: number)
             state.withLock { $0.tree = tree }
