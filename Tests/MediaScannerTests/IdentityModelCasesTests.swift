@@ -180,4 +180,44 @@ import Testing
         }
         #expect(summary.ambiguousMoves == [MediaPath(two)], "\(summary)")
     }
+
+    // Seed 10, step 288: Three, a retagged copy of One added while One was there (a possible copy of One), lies in
+    // a root that is forgotten and added back; Two, another release of that audio, is a possible move (its file
+    // gone) and One's root is forgotten too. Forgetting Three's root deleted its row and, with it, the record
+    // that One had its audio when it was added (keyed by the row's id); the root's next scan added Three as a
+    // new row while nothing shown had its audio, and Two's item took it by that audio. The record is kept by
+    // the file's content (schema v22 / pg v19), so it holds for the same file indexed again.
+    @Test(arguments: Store.available)
+    func aPossibleCopyKeepsItsRecordWhenItsRootIsForgottenAndAddedBack(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let third = MediaPath(box.music.path + "/R3")
+        let one = first.string + "/A/one.mp3", two = second.string + "/B/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try FileManager.default.createDirectory(atPath: third.string, withIntermediateDirectories: true)
+        try await box.scan([first, second, third])
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+        try index.setRating(id: twoID, 4)
+
+        // Two deleted, seen by a scan of its folder: kept as it is (an emptied folder may be a disk away).
+        try FileManager.default.removeItem(atPath: two)
+        _ = try await MediaScanner(index: index).scan([MediaPath(second.string + "/B")])
+        // A retagged copy of One in the third root: One's audio, so no move of Two.
+        let three = third.string + "/C/three.mp3"
+        try SharedAudioMoveTests.retaggedCopy(one, to: three, title: "Three")
+        let added = try await MediaScanner(index: index).scan([third])
+        #expect(try index.item(path: MediaPath(three))?.persistentID != twoID, "\(added)")
+
+        // One's root forgotten; Three's forgotten and added back: its file is the same, indexed again.
+        try index.removeRoot(first)
+        try index.removeRoot(third)
+        try index.addRoot(third)
+        let summary = try await MediaScanner(index: index).scan([second, third])
+        let item = try #require(try index.item(path: MediaPath(three)))
+        #expect(item.persistentID != twoID && item[.rating]?.integer == nil, "Three took Two's item: \(summary)")
+    }
 }
