@@ -57,4 +57,24 @@ import Testing
         #expect(try index.item(id: world.releases.twoID) == nil)
         #expect(try index.item(path: MediaPath(world.three))?.persistentID == threeID)
     }
+
+    /// `mlib resolve` itself: the listing (text and JSON), then the item given its file, then a wrong use refused.
+    @Test(arguments: Store.available)
+    func mlibResolveListsAndSettlesAPossibleMove(_ store: Store) async throws {
+        let world = try await World(store)
+        let library = world.releases.box.locator
+        let text = try CLIScanTests.run(["resolve", "--library", library])
+        #expect(text.status == 0 && text.stdout.contains(world.releases.two + " (#\(world.releases.twoID))")
+                && text.stdout.contains(world.three + "\t"), "\(text)")
+        let json = try CLIScanTests.run(["resolve", "--json", "--library", library])
+        let listed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect((listed?.first?["id"] as? Int).map(Int64.init) == world.releases.twoID, "\(json)")
+
+        #expect(try CLIScanTests.run(["resolve", "--library", library, world.releases.two]).status == 2)
+        let resolved = try CLIScanTests.run(["resolve", "--library", library, world.releases.two, world.three])
+        #expect(resolved.status == 0, "\(resolved)")
+        let item = try #require(try world.releases.box.store().item(path: MediaPath(world.three)))
+        #expect(item.persistentID == world.releases.twoID && item[.rating]?.integer == 4)
+        #expect(try CLIScanTests.run(["resolve", "--library", library, "--drop", world.releases.two]).status != 0)
+    }
 }
