@@ -220,4 +220,35 @@ import Testing
         let item = try #require(try index.item(path: MediaPath(three)))
         #expect(item.persistentID != twoID && item[.rating]?.integer == nil, "Three took Two's item: \(summary)")
     }
+
+    // Seed 10, step 288 as the model ran it: Two, another release of One's audio, added while One was there (so
+    // recorded as One's possible copy), lies in a root that is forgotten and added back after One's file is
+    // gone. The record names One itself, and a record of the sought item was no objection (a file added by a
+    // partial scan while the item, already moved, still looked there may be it). But One was then found in
+    // place by a complete walk of its root after Two was recorded: Two was there beside it, so it is not One
+    // moved. Was: One took Two, indexed again as a new row, by the same audio.
+    @Test(arguments: Store.available)
+    func aFileRecordedBesideAnItemIsNotThatItemWhenIndexedAgain(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let one = first.string + "/A/one.mp3", two = second.string + "/B/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try FileManager.default.createDirectory(atPath: second.string, withIntermediateDirectories: true)
+        try await box.scan([first, second])
+        let index = try box.store()
+        let oneID = try #require(try index.item(path: MediaPath(one))).persistentID
+        try index.setRating(id: oneID, 4)
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        _ = try await MediaScanner(index: index).scan([first, second])
+        #expect(try index.item(path: MediaPath(two))?.persistentID != oneID)
+
+        try FileManager.default.removeItem(atPath: one)
+        try index.removeRoot(second)
+        try index.addRoot(second)
+        let summary = try await MediaScanner(index: index).scan([first, second])
+        let item = try #require(try index.item(path: MediaPath(two)))
+        #expect(item.persistentID != oneID && item[.rating]?.integer == nil, "Two took One's item: \(summary)")
+    }
 }

@@ -224,7 +224,11 @@ extension SQLStore {
         // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
         // Or an item that had the row's audio when the row was added (`possible_moves`), there or not now,
         // other than the sought one and its exact copies; or when a file of the row's content was added
-        // (`possible_moves_by_content`: the same file indexed again after its root was forgotten).
+        // (`possible_moves_by_content`: the same file indexed again after its root was forgotten). That
+        // record names the sought item itself too when it was made before the item's window (a complete walk
+        // of its root found the item in place since): the file was there beside it, so it is not it moved
+        // (seed 10, step 288). A later record may be the item moved (seen by a partial scan before the item's
+        // own folder was).
         let notTheSought: SQLStatement = """
             p.item_id <> v.id AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint)
             """
@@ -234,7 +238,7 @@ extension SQLStore {
                 AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match))
               OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND \(notTheSought))
               OR EXISTS (SELECT 1 FROM possible_moves_by_content p WHERE p.size = i."fileSize" AND p.fingerprint = i.fingerprint
-                AND \(notTheSought))
+                AND (\(notTheSought) OR (p.item_id = v.id AND p.generation <= v.win)))
               THEN 1 ELSE 0 END
             """ : ", 0"
         return try read { x in
