@@ -31,7 +31,9 @@ import MediaModel
 /// end of zeros counts; 4 to 6 never pair a row whose exact bytes an older item has (a copy of that one,
 /// wherever it lies), nor a row they would pair as well with an item that is still there (another release of
 /// the same recording: `MoveCandidate.matchesAPresentItem`), nor a row added while another item had its audio
-/// (`possible_moves`, recorded by each scan for its new rows: that item may since have left the library), and
+/// (`possible_moves`, recorded by each scan for its new rows, and `possible_moves_by_content`, the same by the
+/// row's bytes, which outlives the row when its root is forgotten and added back: that item may since have
+/// left the library), and
 /// only when unique (`pairs`); such an item is named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
 /// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio

@@ -307,6 +307,20 @@ enum PostgresSchema {
                 generation bigint NOT NULL,
                 PRIMARY KEY (row_id, item_id));
             """),
+        // Issue 47, as SQLite's "v22": the records kept by the row's content as well, so that they outlive a
+        // root forgotten and added back (its rows deleted, the same files indexed again as new rows).
+        Step(name: "pg v19: possible moves by content", sql: """
+            CREATE TABLE possible_moves_by_content (
+                size bigint NOT NULL,
+                fingerprint bigint NOT NULL,
+                item_id bigint NOT NULL,
+                generation bigint NOT NULL,
+                PRIMARY KEY (size, fingerprint, item_id));
+            INSERT INTO possible_moves_by_content (size, fingerprint, item_id, generation)
+                SELECT i."fileSize", i.fingerprint, p.item_id, max(p.generation) FROM possible_moves p JOIN items i ON i.id = p.row_id
+                WHERE i."fileSize" IS NOT NULL AND i.fingerprint IS NOT NULL
+                GROUP BY i."fileSize", i.fingerprint, p.item_id;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

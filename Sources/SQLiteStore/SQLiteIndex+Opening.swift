@@ -160,13 +160,21 @@ final class WriteGate: @unchecked Sendable {
     private var checked = false
     /// The device and inode of the library file when it was opened.
     private var file: (device: UInt64, inode: UInt64)?
+    /// The highest file change counter seen in the library file's header (`LibraryFileHeader`).
+    private var changeCounter: UInt32?
+    /// Why writes are refused, once the file was found replaced.
+    private var refusal: IndexError?
 
     /// Notes which file `path` is now (right after opening it): a later write checks it is still that one.
-    func remember(_ path: String) {
+    func remember(_ path: String, _ database: any DatabaseWriter) {
         guard path != ":memory:" else { return }
         var st = stat()
         guard stat(path, &st) == 0 else { return }
-        lock.withLock { file = (UInt64(st.st_dev), UInt64(st.st_ino)) }
+        let counter = LibraryFileHeader.changeCounter(database)
+        lock.withLock {
+            file = (UInt64(st.st_dev), UInt64(st.st_ino))
+            changeCounter = counter
+        }
     }
 
     /// Refuses to write when another file now has the library's name (a backup restored with `mv`, an rsync
@@ -174,11 +182,32 @@ final class WriteGate: @unchecked Sendable {
     /// unlinked file open, and its WAL beside the new one; writing would go to the one and damage the other
     /// (issue 47: `mv backup.sqlite library.sqlite` under `mlib serve`, then a rating, left it malformed).
     /// A `stat` per write: about a microsecond.
+    ///
+    /// And a backup copied over the library with `cp`, which keeps the inode: the file's change counter went
+    /// down (`LibraryFileHeader`). The connection's WAL was written against the old content: it is closed
+    /// without the checkpoint SQLite makes at closing (that would write the old pages into the restored file)
+    /// and its WAL set aside as above.
     private func checkNotReplaced(_ database: any DatabaseWriter, path: String) throws {
         guard let file else { return }
+        // Once refused, always: the connection may be closed (SQLite's handle gone).
+        if let refusal { throw refusal }
         var st = stat()
         let exists = stat(path, &st) == 0
-        guard !exists || UInt64(st.st_dev) != file.device || UInt64(st.st_ino) != file.inode else { return }
+        let sameFile = exists && UInt64(st.st_dev) == file.device && UInt64(st.st_ino) == file.inode
+        if sameFile {
+            let counter = LibraryFileHeader.changeCounter(database)
+            guard let counter, let known = changeCounter, counter < known else {
+                // Ours and other processes' writes only raise it (checkpoints of schema changes, VACUUM).
+                if let counter, counter > changeCounter ?? 0 { changeCounter = counter }
+                return
+            }
+            guard LibraryFileHeader.skipCheckpointOnClose(database) else {
+                let error = IndexError.cannotOpen(database: path, reason: "the library file was replaced since this process opened it "
+                    + "(a backup copied over it?); nothing was written: stop this process, and move \(path)-wal aside before using the file now there")
+                refusal = error
+                throw error
+            }
+        }
         // This connection is closed, and its WAL, written before the new file took the name, is set aside:
         // left beside the new file, its frames would be read into it by the next process to open it (the
         // restored library malformed). SQLite does not delete the WAL of a file unlinked while open.
@@ -188,10 +217,12 @@ final class WriteGate: @unchecked Sendable {
         let setAside = exists && stat(walPath, &wal) == 0
             && (wal.st_mtim.tv_sec, wal.st_mtim.tv_nsec) <= (st.st_ctim.tv_sec, st.st_ctim.tv_nsec)
             && rename(walPath, aside) == 0
-        throw IndexError.cannotOpen(database: path, reason: !exists
+        let error = IndexError.cannotOpen(database: path, reason: !exists
             ? "the library file was removed since this process opened it; nothing was written (restart to open it again)"
             : "the library file was replaced since this process opened it (a backup restored?); nothing was written"
                 + (setAside ? " and the old file's write-ahead log was moved to \(aside)" : "") + ": restart to use the file now there")
+        refusal = error
+        throw error
     }
 
     func checkBeforeFirstWrite(_ database: any DatabaseWriter, path: String) throws {

@@ -33,7 +33,7 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
-        writeGate.remember(path)
+        writeGate.remember(path, database)
         super.init(connection: SQLiteConnection(database: database, path: path, writeGate: writeGate), compiler: SQLiteQueryCompiler(), host: nil, libraryName: path)
         try migrate()
     }

@@ -396,6 +396,25 @@ enum Schema {
                     PRIMARY KEY (row_id, item_id));
                 """)
         }
+        migrator.registerMigration("v22: possible moves by content") { db in
+            // Issue 47: the records of "v21" kept by the row's content (size and fingerprint) as well. A root
+            // forgotten and added back deletes its rows and, with them, their records; the same file indexed
+            // again is a new row, and nothing showed any more that another item had had its audio: a
+            // possible move took it (seed 10 of the model, step 288). `item_id` has no reference, as in v21.
+            // A new table; the records a library already has are copied to it under their rows' content.
+            try db.execute(sql: """
+                CREATE TABLE possible_moves_by_content (
+                    size INTEGER NOT NULL,
+                    fingerprint INTEGER NOT NULL,
+                    item_id INTEGER NOT NULL,
+                    generation INTEGER NOT NULL,
+                    PRIMARY KEY (size, fingerprint, item_id));
+                INSERT INTO possible_moves_by_content (size, fingerprint, item_id, generation)
+                    SELECT i."fileSize", i.fingerprint, p.item_id, max(p.generation) FROM possible_moves p JOIN items i ON i.id = p.row_id
+                    WHERE i."fileSize" IS NOT NULL AND i.fingerprint IS NOT NULL
+                    GROUP BY i."fileSize", i.fingerprint, p.item_id;
+                """)
+        }
         return migrator
     }
 

@@ -223,13 +223,22 @@ extension SQLStore {
             : ""
         // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
         // Or an item that had the row's audio when the row was added (`possible_moves`), there or not now,
-        // other than the sought one and its exact copies.
+        // other than the sought one and its exact copies; or when a file of the row's content was added
+        // (`possible_moves_by_content`: the same file indexed again after its root was forgotten). That
+        // record names the sought item itself too when it was made before the item's window (a complete walk
+        // of its root found the item in place since): the file was there beside it, so it is not it moved
+        // (seed 10, step 288). A later record may be the item moved (seen by a partial scan before the item's
+        // own folder was).
+        let notTheSought: SQLStatement = """
+            p.item_id <> v.id AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint)
+            """
         let present: SQLStatement = rule.yieldsToPresentItems ? """
             , CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.id <> i.id AND o.id NOT IN (SELECT id FROM v) AND o.missing_gen IS NULL
                 AND (v.fingerprint IS NULL OR o."fileSize" <> v.size OR o.fingerprint IS DISTINCT FROM v.fingerprint)
                 AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match))
-              OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND p.item_id <> v.id
-                AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint))
+              OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND \(notTheSought))
+              OR EXISTS (SELECT 1 FROM possible_moves_by_content p WHERE p.size = i."fileSize" AND p.fingerprint = i.fingerprint
+                AND (\(notTheSought) OR (p.item_id = v.id AND p.generation <= v.win)))
               THEN 1 ELSE 0 END
             """ : ", 0"
         return try read { x in
@@ -266,6 +275,13 @@ extension SQLStore {
                 INSERT INTO possible_moves (row_id, item_id, generation)
                 SELECT DISTINCT i.id, o.id, \(generation) FROM items i JOIN o ON \(raw: MoveEvidenceRules.sharedAudio)
                 WHERE i.added_gen = \(generation) AND \(mine("i.host"))
+                ON CONFLICT DO NOTHING
+                """)
+            // The same records under the rows' content, which outlive the rows (a root forgotten and added back).
+            try x.execute("""
+                INSERT INTO possible_moves_by_content (size, fingerprint, item_id, generation)
+                SELECT DISTINCT i."fileSize", i.fingerprint, p.item_id, p.generation FROM possible_moves p JOIN items i ON i.id = p.row_id
+                WHERE p.generation = \(generation) AND i."fileSize" IS NOT NULL AND i.fingerprint IS NOT NULL
                 ON CONFLICT DO NOTHING
                 """)
         }
