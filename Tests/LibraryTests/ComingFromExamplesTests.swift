@@ -25,7 +25,7 @@ struct ComingFromExamplesTests {
 
     @Test func everyImportExampleRunsAsWritten() async throws {
         let examples = try Self.examples()
-        #expect(Set(examples.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }) == ["itunes", "mpd", "beets", "navidrome", "listenbrainz"],
+        #expect(Set(examples.compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }) == ["itunes", "mpd", "beets", "navidrome", "listenbrainz"],
                 "\(examples)")
         let box = try await UserDataImportTests.Box(.sqlite)   // t1–t3.mp3 by Ärtist; accounts alice (the owner) and bob
         defer { box.folder.remove() }
