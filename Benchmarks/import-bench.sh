@@ -57,11 +57,19 @@ run() {   # LABEL ARGS... -> wall seconds and peak RSS of one mlib run
         --map /Users/me/Music=/music "$@" > "$work/out"
     end=$(date +%s.%N)
     read -r rss user sys < "$work/rss"
-    printf '%-24s %8.2f s %8.2f s %6d MB   %s\n' "$label" "$(echo "$end - $start" | bc)" "$(echo "$user + $sys" | bc)" "$(( rss / 1024 ))" \
-        "$(head -1 "$work/out")"
+    wall=$(echo "$end - $start" | bc); cpu=$(echo "$user + $sys" | bc); rss_mb=$(( rss / 1024 ))
+    printf '%-24s %8.2f s %8.2f s %6d MB   %s\n' "$label" "$wall" "$cpu" "$rss_mb" "$(head -1 "$work/out")"
 }
 printf '%-24s %10s %10s %9s\n' "run" "wall" "CPU" "peak RSS"
 run "dry run" --dry-run
+dry_wall=$wall dry_cpu=$cpu
 run "import"
+import_wall=$wall import_cpu=$cpu import_rss=$rss_mb
 run "the same import again"
+again_wall=$wall
+printf 'target: import of %s tracks < 10 s: %.2f s wall (%.2f s CPU)\n' "$tracks" "$import_wall" "$import_cpu"
+python3 "$(dirname "$0")/write-result.py" import-bench "Benchmarks/import-bench.sh $mlib $tracks" \
+  "a $tracks-track Library.xml as Music.app writes it, into a library of $tracks synthetic items" \
+  import_s="$import_wall" import_cpu_s="$import_cpu" import_target_s=10 dry_run_s="$dry_wall" dry_run_cpu_s="$dry_cpu" \
+  again_s="$again_wall" peak_rss_mb="$import_rss"
 sqlite3 "$library" 'SELECT "playCount dist: " || count(*) || " items with plays, sum " || sum("playCount") FROM items WHERE "playCount" > 0'

@@ -80,7 +80,9 @@ median("getArtistInfo2", "getArtistInfo2", "alice", lambda: {"id": random.choice
 PY
 cat "$work/out"
 ms() { sed -n "s/^$1: \([0-9.]*\) ms.*/\1/p" "$work/out" | head -1; }
+printf 'target: similar songs for a seed < 50 ms: a song %s ms (owner), %s ms (other user); an artist (its songs as seeds) %s ms\n' \
+  "$(ms 'getSimilarSongs2 of a song, owner')" "$(ms 'getSimilarSongs2 of a song, other user')" "$(ms 'getSimilarSongs2 of an artist')"
 python3 Benchmarks/write-result.py recommend-bench "Benchmarks/recommend-bench.sh $mlib $plays $items" \
   "synthetic: $items items, $plays plays (three listeners)" ping_ms="$(ms ping)" \
   similar_song_owner_ms="$(ms 'getSimilarSongs2 of a song, owner')" similar_song_other_ms="$(ms 'getSimilarSongs2 of a song, other user')" \
-  similar_artist_seed_ms="$(ms 'getSimilarSongs2 of an artist')" artist_info_ms="$(ms getArtistInfo2)"
+  similar_artist_seed_ms="$(ms 'getSimilarSongs2 of an artist')" artist_info_ms="$(ms getArtistInfo2)" target_ms=50

@@ -3,8 +3,9 @@ import MediaIndex
 import MediaModel
 
 extension Library {
-    /// `predicate` as `user` means it (nil: the owner, whose values are the items' own: unchanged). History
-    /// terms (`plays(30) >= 3`) count the user's own listens (`HistoryTerm.listener`). Each
+    /// `predicate` as `user` means it (nil: the owner, whose values are the items' own: unchanged, and whose
+    /// history terms the store counts over the owner's listens). History terms (`plays(30) >= 3`) count the
+    /// user's own listens (`HistoryTerm.listener`). Each
     /// comparison of a user value (`rating`, `playCount`, `skipCount`, `lastPlayedDate`) is answered from
     /// the user's own values (`UserItemDataStore`) by the one in-memory evaluator and becomes a test of item
     /// ids: the items where the user has values that match, or — when an item without any of the user's

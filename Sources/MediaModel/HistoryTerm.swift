@@ -21,9 +21,9 @@ public struct HistoryTerm: Sendable, Hashable, CustomStringConvertible {
     public var count: Int64
     /// Another count of the item's history compared with instead of `count` (`skips() > plays()`).
     public var against: Count?
-    /// Whose listens both counts read: nil, every user's; a name, that user's only. Not written in the
-    /// query text: `Library.predicate(_:for:)` sets it for a user who is not the owner, so a stored smart
-    /// playlist counts each user's own listens.
+    /// Whose listens both counts read: nil, the owner's (the rows without a user and the owner account's);
+    /// a name, that user's only. Not written in the query text: `Library.predicate(_:for:)` sets it for a
+    /// user who is not the owner, so a stored smart playlist counts each user's own listens.
     public var listener: String?
 
     /// A count of one kind within a window: the right-hand side of `skips() > plays()`.

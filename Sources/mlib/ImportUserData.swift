@@ -108,6 +108,10 @@ struct ImportUserData: AsyncParsableCommand {
             lines.append("written: \(r.itemsChanged) items changed, \(r.starsAdded) stars added, \(r.listensAdded) listens added"
                          + (r.listensAlreadyThere > 0 ? " (\(r.listensAlreadyThere) already there)" : ""))
         }
+        if r.lovedWithoutAccount > 0 {
+            lines.append("not kept: \(r.lovedWithoutAccount) loved \(r.lovedWithoutAccount == 1 ? "mark" : "marks"): a star needs an account, "
+                         + "and the owner has none (mlib user add NAME: the first account is the owner's)")
+        }
         for miss in r.unmatched { lines.append("unmatched: \(miss.track) (\(miss.reason))") }
         return lines
     }

@@ -53,6 +53,11 @@ struct Play: AsyncParsableCommand {
             plays, and the next mlib play of it starts there (--no-resume: from the beginning). --chapter \
             N starts the first item at its Nth chapter (mlib info --chapters lists them).
 
+            --radio keeps the queue going: when the last item of the queue plays, ten songs like the last \
+            five are added after it, until the library has no more like them (similar songs, as in \
+            Recommendations in mlib(1): your own listening sessions first). Without a query it starts from \
+            your five most recent plays. With --dry-run the queue is listed with the first ten added.
+
             Examples:
               mlib play artist:Björk --shuffle albums
               mlib play 'genre == "Jazz"' --sort year --repeat all
@@ -60,6 +65,7 @@ struct Play: AsyncParsableCommand {
               mlib play genre:Classical --replay-gain album
               mlib play album:Vespertine --sink pcm | aplay -f cd
               mlib play --files --chapter 3 book.m4b
+              mlib play --radio title:Joga
 
             \(ExitStatus.help(one: "nothing to play, an item could not be played, or the audio output failed", interruptible: true))
             """)
@@ -113,6 +119,8 @@ struct Play: AsyncParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: "Show synced lyrics as they are reached (default: under the status line on a terminal, not printed otherwise).")
     var lyrics: Bool?
+    @Flag(help: "When the queue runs out, keep going with songs like the last ones (without a query: like your recent plays).")
+    var radio = false
 
     @Flag(help: "Neither resume a book where it was left nor save where it is (see BOOKS AND RESUME in mlib(1)).")
     var noResume = false
@@ -126,6 +134,8 @@ struct Play: AsyncParsableCommand {
         if let start, start < 1 { throw ValidationError("--start counts from 1") }
         if let chapter, chapter < 1 { throw ValidationError("--chapter counts from 1") }
         if !(0...100).contains(volume) { throw ValidationError("--volume must be 0–100") }
+        if radio && files { throw ValidationError("--radio plays from the library: not with --files") }
+        if radio && repeatMode != nil { throw ValidationError("--radio and --repeat: choose one (a radio does not run out)") }
     }
 
     func run() async throws {
@@ -133,7 +143,8 @@ struct Play: AsyncParsableCommand {
         let library = try openLibrary()
         // Plays are recorded as the user's (--user, MLIB_USER; else the owner's); an unknown one is refused first.
         let user = try library.map { try libraryOptions.dataUser($0) } ?? nil
-        let (items, leftOut) = try queueItems(library)
+        let radio = try library.flatMap { self.radio ? try Radio(library: $0, user: libraryOptions.userName) : nil }
+        let (items, leftOut) = try radio.flatMap { try radioStart($0) } ?? queueItems(library)
         // Another host's item is its file: playing the file at that path here would count a play on it.
         try library?.requireThisHost(items, doing: "play")
         guard !items.isEmpty else { throw CLIError.nothingMatches(files ? "nothing to play" : "nothing to play: no item matches") }
@@ -152,6 +163,7 @@ struct Play: AsyncParsableCommand {
         try startPosition(player, library: library, user: user)
 
         if dryRun {
+            if let radio { RadioRefill(radio: radio).refill(player) }
             try player.close()
             printQueue(player.queue, order: player.playOrder, start: player.status.playOrderNumber)
             if leftOut > 0 { throw ExitCode(ExitStatus.partialFailure) }
@@ -161,6 +173,7 @@ struct Play: AsyncParsableCommand {
                                   linesToStandardError: spec.usesStandardOutput)
         session.savesResume = !noResume
         session.showsLyrics = lyrics
+        session.radio = radio.map { RadioRefill(radio: $0) }
         let failures = await session.run()
         if session.readerWentAway {
             // `play --sink pcm | head -c 1000`: the reader has what it wanted. Every other command is ended
@@ -189,6 +202,16 @@ struct Play: AsyncParsableCommand {
         guard !noResume, let library, let position = try library.resumePosition(of: item, user: user) else { return }
         player.currentPlaybackTime = position
         printError("resuming \(PlayLines.title(item)) at \(PlayLines.clock(position)) (--no-resume starts at the beginning)")
+    }
+
+    /// A radio without a query or playlist: songs like the user's most recent plays (nil: the query's).
+    private func radioStart(_ radio: Radio) throws -> (items: [MediaItem], leftOut: Int)? {
+        guard terms.isEmpty, playlist == nil else { return nil }
+        let recent = try radio.recentPlays()
+        guard !recent.isEmpty else {
+            throw CLIError.nothingMatches("nothing to play: --radio without a query starts from your recent plays, and there are none")
+        }
+        return (try radio.songs(like: recent, excluding: [], count: Radio.batch), 0)
     }
 
     /// The library, if one is needed or exists: playing files works without one.

@@ -41,6 +41,10 @@ final class PlaySession: @unchecked Sendable {
     var showsLyrics: Bool?
     private var lyrics = PlayLyrics()
     private var chapterCache: (path: MediaPath, chapters: [ChapterInfo])?
+    /// --radio: songs like the last ones are added when the queue runs out.
+    var radio: RadioRefill?
+    /// The user quit (q, ^C): the radio adds nothing more.
+    private var quitting = false
 
     init(player: MusicPlayer, library: Library?, user: String? = nil, recordsStatistics: Bool, linesToStandardError: Bool) {
         self.player = player
@@ -119,9 +123,13 @@ final class PlaySession: @unchecked Sendable {
                 if player.status.playbackState.isAdvancing { saveResume() }
             case .interrupt:
                 interrupted = true
+                quitting = true
                 player.stop()
             case .key(let key):
-                if !handle(key) { player.stop() }
+                if !handle(key) {
+                    quitting = true
+                    player.stop()
+                }
             case .event(.itemDidEnd(let end)):
                 record(end)
                 saveResume(end)
@@ -130,6 +138,10 @@ final class PlaySession: @unchecked Sendable {
             case .event(.nowPlayingItemDidChange(let item?)):
                 if followsLyrics { lyrics.load(item, library: library) }
                 if terminal == nil { printItemLine(item) }
+                // The last item of the queue: the radio adds the next ones now, so that they follow gaplessly.
+                if !quitting, let radio, let number = player.status.playOrderNumber, number >= player.status.queueCount {
+                    radio.refill(player)
+                }
             case .event(.itemDidFail(_, let message)):
                 failures += 1
                 say("mlib: \(message) (skipped)", error: true, terminal: terminal != nil)
@@ -140,6 +152,15 @@ final class PlaySession: @unchecked Sendable {
                 player.stop()
                 break loop
             case .event(.playbackStateDidChange(.stopped)):
+                // The queue ran out before the radio's songs came: start them.
+                if player.nowPlayingItem == nil, !quitting, let radio {
+                    let first = player.queue.count
+                    if radio.refill(player) {
+                        player.setNowPlayingItem(at: first)
+                        player.play()
+                        continue loop
+                    }
+                }
                 if player.nowPlayingItem == nil { break loop }
             case .event:
                 break

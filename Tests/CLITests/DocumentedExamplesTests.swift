@@ -14,7 +14,7 @@ import TestSupport
 /// a WAV file; `aplay` becomes `cat > /dev/null`; /media/player is a sandbox folder. Skipped: `mlib watch`
 /// and `mlib serve` (run until stopped; WatchTests and MPDServerTests cover them) and `root move /mnt/nas …`
 /// (needs a disk that moved; CLIRootTests cover it), and `mlib import-userdata` (reads other programs'
-/// files, which the sandbox does not have; UserDataImportTests runs it on files made by those programs).
+/// files: ComingFromExamplesTests runs README's lines as written on files made by those programs).
 @Suite(.serialized) struct DocumentedExamplesTests {
     static let skipped = ["mlib watch", "mlib serve", "mlib root move /mnt/nas", "mlib import-userdata"]
 

@@ -53,6 +53,9 @@ public struct UserDataImportReport: Sendable, Codable, Hashable {
     public var listensAdded = 0
     public var listensAlreadyThere = 0
     public var starsAdded = 0
+    /// Loved or starred tracks of the owner that cannot become stars: a star is an account's, and this
+    /// library's owner has none (`mlib user add` makes the first account the owner). In a dry run too.
+    public var lovedWithoutAccount = 0
 }
 
 extension UserDataImportFormat {
@@ -120,6 +123,9 @@ extension Library {
         report.usersLeftOut = leftOut.subtracting(unknown).sorted()
         report.users = batches.keys.map { $0 ?? "(owner)" }.sorted()
         if !unknown.isEmpty && !options.dryRun { throw UserDataImportError.unknownUsers(unknown.sorted()) }
+        if let owners = batches[String?.none], try !store.users().contains(where: \.isOwner) {
+            report.lovedWithoutAccount = owners.values.values.filter { $0.starred != nil }.count
+        }
         guard !options.dryRun else { return report }
         let outcome = try store.importUserData(batches.map { user, batch in
             UserDataImportBatch(user: user, values: batch.values.keys.sorted().map { batch.values[$0]! }, listens: batch.listens)
