@@ -111,6 +111,8 @@ let package = Package(
                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                 // mlib import-userdata reads other programs' SQLite files (MPD stickers, beets, Navidrome).
                                                 .product(name: "GRDB", package: "GRDB.swift"),
+                                                // TranscodeSlots: the transcoding threads every streaming front shares the shape of.
+                                                .product(name: "NIOPosix", package: "swift-nio"),
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).
         .target(name: "MPDServer", dependencies: ["AudioAnalysis", "Playback", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Library",
@@ -127,7 +129,7 @@ let package = Package(
                                                        .product(name: "Crypto", package: "swift-crypto")]),
         // `mlib serve --dlna`: a UPnP/DLNA MediaServer (SSDP, ContentDirectory, ConnectionManager, HTTP streaming)
         // over a Library and its in-memory view, for TVs, receivers and VLC (swift-nio, as the MPD server).
-        .target(name: "DLNAServer", dependencies: ["Library", "MediaIndex", "MediaModel",
+        .target(name: "DLNAServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

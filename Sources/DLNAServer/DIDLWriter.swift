@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MediaDecode
 
 /// DIDL-Lite (ContentDirectory:1, appendix; DLNA Guidelines 7.4.1.3) for a page of tree objects: containers
 /// with their class and child count, items with their metadata and one `res` per file, art as
@@ -9,6 +10,8 @@ struct DIDLWriter {
     /// `http://address:port` as the client reached this server (so every URL works from where it asked).
     let baseURL: String
     let covers: CoverLookup
+    /// What the asking renderer plays (its `User-Agent`): which audio items get transcoded `res`, and where.
+    var renderer: RendererProfile = .standard
 
     static let header = "<DIDL-Lite xmlns=\"urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
         + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\">"
@@ -66,9 +69,11 @@ struct DIDLWriter {
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
             if !isVideo && tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
+            let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
+            if placement == .before { writeTranscodes(item, to: &out) }
             out += "<res protocolInfo=\"\(XML.escape(profile(item).protocolInfo))\""
             let duration = tree.view.durations[Int(item)]
-            if duration.isFinite, duration > 0 { out += " duration=\"\(Self.duration(duration))\"" }
+            writeDuration(duration, to: &out)
             if let size = tree.value(item, MediaTree.Slot.size) { out += " size=\"\(size)\"" }
             // DIDL's bitrate is in bytes per second.
             if let bits = tree.value(item, MediaTree.Slot.bitRate).flatMap({ Int($0) }) { out += " bitrate=\"\(bits / 8)\"" }
@@ -76,7 +81,42 @@ struct DIDLWriter {
             if let channels = tree.value(item, MediaTree.Slot.channels) { out += " nrAudioChannels=\"\(channels)\"" }
             if let depth = tree.value(item, MediaTree.Slot.bitDepth) { out += " bitsPerSample=\"\(depth)\"" }
             if let resolution = tree.value(item, MediaTree.Slot.resolution) { out += " resolution=\"\(resolution)\"" }
-            out += ">\(XML.escape(streamURL(item)))</res></item>"
+            out += ">\(XML.escape(streamURL(item)))</res>"
+            if placement == .after { writeTranscodes(item, to: &out) }
+            out += "</item>"
+        }
+    }
+
+    private func writeDuration(_ duration: Double, to out: inout String) {
+        if duration.isFinite, duration > 0 { out += " duration=\"\(Self.duration(duration))\"" }
+    }
+
+    /// What the transcoder makes of an audio item: its rate and channels (LPCM at 44.1 or 48 kHz; MP3 keeps
+    /// the source's rate where LAME takes it), at most two channels.
+    func transcodeShape(_ item: Int32, _ format: TranscodeFormat) -> (rate: Int, channels: Int) {
+        let source = tree.value(item, MediaTree.Slot.sampleRate).flatMap { Int($0) } ?? 44_100
+        let channels = min(2, max(1, tree.value(item, MediaTree.Slot.channels).flatMap { Int($0) } ?? 2))
+        // LAME's rates (MPEG-1, 2 and 2.5); the transcoder picks 44.1 kHz for any other.
+        let mp3Rates: Set = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
+        return (format == .lpcm ? Transcoder.lpcmRate(source: source) : mp3Rates.contains(source) ? source : 44_100, channels)
+    }
+
+    func transcodeURL(_ item: Int32, _ format: TranscodeFormat) -> String {
+        "\(baseURL)/transcode/\(tree.view.ids[Int(item)]).\(format.suffix)"
+    }
+
+    /// One `res` per transcode the renderer is offered: no size (it is not known before the end), the
+    /// duration, and the output's bit rate, rate and channels.
+    private func writeTranscodes(_ item: Int32, to out: inout String) {
+        for format in renderer.alternatives {
+            let shape = transcodeShape(item, format)
+            let profile = MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels)
+            out += "<res protocolInfo=\"\(XML.escape(profile.protocolInfo))\""
+            writeDuration(tree.view.durations[Int(item)], to: &out)
+            let bits = format == .lpcm ? shape.rate * shape.channels * 16 : DLNAServer.mp3BitRate
+            out += " bitrate=\"\(bits / 8)\" sampleFrequency=\"\(shape.rate)\" nrAudioChannels=\"\(shape.channels)\""
+            if format == .lpcm { out += " bitsPerSample=\"16\"" }
+            out += ">\(XML.escape(transcodeURL(item, format)))</res>"
         }
     }
 

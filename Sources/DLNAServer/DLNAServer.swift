@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MediaDecode
 import MediaIndex
 import MediaModel
 import NIOConcurrencyHelpers
@@ -27,6 +28,10 @@ public final class DLNAServer: Sendable {
     /// API server's store thread.
     let pool = NIOThreadPool(numberOfThreads: 1)
     let eventing: Eventing
+    /// The bound on transcodes (`/transcode/…`), as the Subsonic API's.
+    let transcoding: TranscodeSlots
+    /// The MP3 transcode's bit rate (bits per second): the most LAME makes, as a stand-in for a lossless file.
+    static let mp3BitRate = 320_000
     private let state = Mutex(State())
 
     private struct State {
@@ -58,6 +63,7 @@ public final class DLNAServer: Sendable {
         uuid = DeviceIdentity.uuid(file: configuration.uuidFile)
         friendlyName = configuration.friendlyName ?? "mlib on \(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "this host")"
         eventing = Eventing(group: group)
+        transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
         pool.start()
     }
 
@@ -145,6 +151,7 @@ public final class DLNAServer: Sendable {
         if let watch { view.stop(watch) }
         eventing.stop()
         try? await pool.shutdownGracefully()
+        try? await transcoding.threads.shutdownGracefully()
         try? await group.shutdownGracefully()
     }
 
@@ -163,6 +170,7 @@ public final class DLNAServer: Sendable {
         case (.GET, _), (.HEAD, _):
             if let service = DeviceDescription.services.first(where: { $0.scpdPath == path }) { return .xml(DeviceDescription.scpd(service)) }
             if path.hasPrefix("/media/") { return media(request, tree: tree) }
+            if path.hasPrefix("/transcode/") { return transcode(request, tree: tree) }
             if path.hasPrefix("/art/") { return art(path, tree: tree) }
             return .text(.notFound, "not found\n")
         case (.POST, _):
@@ -185,7 +193,9 @@ public final class DLNAServer: Sendable {
                 let library = self.library
                 let nodes = TreeNodes(tree: tree, playlists: { try library.store.playlists() },
                                       playlistItems: { try library.items(of: $0).map(\.persistentID) })
-                let directory = ContentDirectory(nodes: nodes, writer: DIDLWriter(tree: tree, baseURL: base, covers: library.covers)) { predicate in
+                let writer = DIDLWriter(tree: tree, baseURL: base, covers: library.covers,
+                                        renderer: RendererProfile.of(userAgent: request.headers.first(name: "User-Agent")))
+                let directory = ContentDirectory(nodes: nodes, writer: writer) { predicate in
                     try library.store.itemIDs(MediaQuery(filter: predicate))
                 }
                 out = try directory.call(call)
@@ -207,6 +217,38 @@ public final class DLNAServer: Sendable {
         let profile = DIDLWriter(tree: tree, baseURL: "", covers: library.covers).profile(item)
         return Streaming.answer(request, path: tree.view.paths[Int(item)].string, profile: profile)
     }
+
+    /// `/transcode/<item id>.<lpcm|mp3>`: an audio item made LPCM or MP3 as it is sent (chunked, no length,
+    /// no Range). When every transcoding slot stays taken for 2 s the answer is 503 with Retry-After, so the
+    /// CPU stays bounded whatever the renderers ask.
+    private func transcode(_ request: HTTPRequest, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(request.path, prefix: "/transcode/", tree: tree),
+              tree.value(item, MediaTree.Slot.video) == nil,
+              let format = TranscodeFormat.allCases.first(where: { request.path.hasSuffix(".\($0.suffix)") && $0 != .opus })
+        else { return .text(.notFound, "no such transcode\n") }
+        guard (try? library.reachesFile(ofItem: id)) ?? false else { return .text(.notFound, "not on this host\n") }
+        let writer = DIDLWriter(tree: tree, baseURL: "", covers: library.covers)
+        let shape = writer.transcodeShape(item, format)
+        var headers = [("Content-Type", MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels).mimeType),
+                       ("transferMode.dlna.org", "Streaming"), ("Cache-Control", "no-cache"),
+                       ("contentFeatures.dlna.org", MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels).contentFeatures)]
+        if request.method == .HEAD { return .bytes(.ok, headers, []) }
+        // Taken by the connection's handler before the request came here (`HTTPHandler.acquire`).
+        guard let slot = request.transcodeSlot else { return Self.allSlotsBusy }
+        do {
+            let transcoder = try Transcoder(path: tree.view.paths[Int(item)], format: format,
+                                            bitRate: format == .mp3 ? Self.mp3BitRate : nil)
+            // The transcoder's own shape, should the view's numbers be stale.
+            if format == .lpcm { headers[0].1 = MediaProfile.transcode(format, sampleRate: transcoder.sampleRate, channels: transcoder.channels).mimeType }
+            return .transcode(headers, TranscodeSession(transcoder, slot: slot), transcoding.threads)
+        } catch {
+            slot.release()
+            return .text(.internalServerError, "cannot transcode: \((error as? DecodeError)?.message ?? "\(error)")\n")
+        }
+    }
+
+    static let allSlotsBusy = HTTPAnswer.bytes(.serviceUnavailable, [("Retry-After", "5"), ("Content-Type", "text/plain; charset=utf-8")],
+                                               Array("every transcoding slot is busy\n".utf8))
 
     /// `/art/<item id>.jpg`: the embedded picture or the folder's cover, as the API's getCoverArt finds it.
     private func art(_ path: String, tree: MediaTree) -> HTTPAnswer {

@@ -21,6 +21,9 @@ public struct DLNAServerConfiguration: Sendable {
     public var maximumRequestBytes: Int = 64 << 10
     /// How often the view is looked at for changes (SystemUpdateID moves with each new snapshot).
     public var checkInterval: Duration = .seconds(1)
+    /// Transcoded streams (LPCM, MP3) at once, each on a thread of its own; one more is answered 503 with
+    /// Retry-After after waiting 2 s for a slot.
+    public var maximumTranscodes = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     public init() {}
 }

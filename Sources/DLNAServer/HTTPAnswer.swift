@@ -1,11 +1,16 @@
+import Library
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// What the server answers one HTTP request with: bytes, or a run of a file (sent by sendfile).
 enum HTTPAnswer {
     case bytes(HTTPResponseStatus, [(String, String)], [UInt8])
     /// The file's handle (closed once sent), the byte range, and whether only the head goes (HEAD).
     case file(HTTPResponseStatus, [(String, String)], NIOFileHandle, Range<Int>, headOnly: Bool)
+    /// A transcode, sent chunked as it is made (each chunk made on one of the slots' threads), its slot given
+    /// back at the end or when the client goes.
+    case transcode([(String, String)], TranscodeSession, NIOThreadPool)
 
     static func text(_ status: HTTPResponseStatus, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPAnswer {
         .bytes(status, [("Content-Type", type)], Array(text.utf8))
@@ -25,6 +30,8 @@ struct HTTPRequest: Sendable {
     /// The address the client reached (for URLs in answers).
     var local: String
     var remote: SocketAddress?
+    /// For a GET of `/transcode/…`: the transcoding slot taken for it (nil: none was free).
+    var transcodeSlot: TranscodeSlots.Slot?
 
     var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
 }

@@ -1,5 +1,7 @@
+import Library
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// One HTTP connection: reads a request (its body bounded), has the server answer it off the event loop,
 /// writes the answer (a file by sendfile), and closes a connection idle past the read timeout between
@@ -34,16 +36,37 @@ final class HTTPHandler: ChannelInboundHandler {
                 write(.text(.payloadTooLarge, "request too large\n"), version: head.version, keepAlive: false, context: context)
                 return
             }
-            let request = HTTPRequest(method: head.method, uri: head.uri, headers: head.headers, body: body,
+            var request = HTTPRequest(method: head.method, uri: head.uri, headers: head.headers, body: body,
                                       local: context.localAddress?.ipAddress ?? "127.0.0.1", remote: context.remoteAddress)
             body = []
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let server = self.server
-            server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(request) }.whenComplete { result in
-                let (handler, context) = bound.value
-                let answer = (try? result.get()) ?? .text(.serviceUnavailable, "stopping\n")
-                handler.write(answer, version: head.version, keepAlive: keepAlive, context: context)
+            let answer = { (request: HTTPRequest) in
+                server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(request) }.whenComplete { result in
+                    let (handler, context) = bound.value
+                    let answer = (try? result.get()) ?? .text(.serviceUnavailable, "stopping\n")
+                    handler.write(answer, version: head.version, keepAlive: keepAlive, context: context)
+                }
             }
+            guard head.method == .GET && request.path.hasPrefix("/transcode/") else { return answer(request) }
+            acquire(server.transcoding, until: .now() + .seconds(2), context: context) { slot in
+                request.transcodeSlot = slot
+                answer(request)
+            }
+        }
+    }
+
+    /// A transcoding slot, waited for on the event loop (never the answering thread, which browsing needs)
+    /// up to `deadline`: a renderer skipping tracks asks for the next before the server has seen the last
+    /// one's connection close, as the Subsonic API's `acquire(waitingUpTo:)` allows for.
+    private func acquire(_ slots: TranscodeSlots, until deadline: NIODeadline, context: ChannelHandlerContext,
+                         then: @escaping (TranscodeSlots.Slot?) -> Void) {
+        if let slot = slots.acquire() { return then(slot) }
+        guard NIODeadline.now() < deadline, context.channel.isActive else { return then(nil) }
+        let bound = NIOLoopBound((self, context, then), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .milliseconds(20)) {
+            let (handler, context, then) = bound.value
+            handler.acquire(slots, until: deadline, context: context, then: then)
         }
     }
 
@@ -56,6 +79,14 @@ final class HTTPHandler: ChannelInboundHandler {
             headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
             if !bytes.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil) }
+        case .transcode(let list, let session, let threads):
+            headers.add(contentsOf: list)
+            // No length: HTTP/1.1 sends it chunked; HTTP/1.0 ends it by closing.
+            let chunked = version.major == 1 && version.minor >= 1
+            if chunked { headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked") } else { headers.replaceOrAdd(name: "Connection", value: "close") }
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
+            pump(session, threads: threads, keepAlive: keepAlive && chunked, context: context)
+            return
         case .file(let status, let list, let handle, let range, let headOnly):
             fileHandle = handle
             headers.add(contentsOf: list)
@@ -73,6 +104,39 @@ final class HTTPHandler: ChannelInboundHandler {
             let (handler, context) = bound.value
             handler.busy = false
             if !keepAlive { context.close(promise: nil) }
+        }
+    }
+
+    /// Sends a transcode chunk by chunk: each made on a transcoding thread, written, and the next made only
+    /// once it is flushed (so a slow reader slows the encoder, and a stalled one trips the write timeout).
+    /// The slot is given back before the end goes out, so the renderer's next request finds it free.
+    private func pump(_ session: TranscodeSession, threads: NIOThreadPool, keepAlive: Bool, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        threads.runIfActive(eventLoop: context.eventLoop) { try session.read() }.whenComplete { result in
+            let (handler, context) = bound.value
+            switch result {
+            case .success(let bytes?):
+                guard context.channel.isActive else { return session.close() }
+                guard !bytes.isEmpty else { return handler.pump(session, threads: threads, keepAlive: keepAlive, context: context) }
+                let buffer = context.channel.allocator.buffer(bytes: bytes)
+                context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { written in
+                    let (handler, context) = bound.value
+                    if case .failure = written { session.close(); context.close(promise: nil); return }
+                    handler.pump(session, threads: threads, keepAlive: keepAlive, context: context)
+                }
+            case .success(nil):
+                session.close()
+                context.writeAndFlush(handler.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    let (handler, context) = bound.value
+                    handler.busy = false
+                    if !keepAlive { context.close(promise: nil) }
+                }
+            case .failure:
+                // A file that stops decoding midway: the stream cannot say so any more; it ends without its
+                // last chunk, which a client sees as a broken transfer.
+                session.close()
+                context.close(promise: nil)
+            }
         }
     }
 

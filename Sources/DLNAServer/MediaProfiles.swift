@@ -1,3 +1,5 @@
+import MediaDecode
+
 /// The MIME type and DLNA profile (`DLNA.ORG_PN`) of a file from its container, codecs, extension and
 /// resolution, and the `protocolInfo`'s fourth field (DLNA Guidelines 7.4.1.3: PN, OP, FLAGS).
 /// Profiles are named only where the file surely is one (a renderer refuses a wrong PN more readily than a
@@ -5,6 +7,9 @@
 struct MediaProfile: Sendable, Equatable {
     var mimeType: String
     var profile: String?
+    /// A stream made by the transcoder: no byte seek (its bytes do not exist before they are made), and
+    /// DLNA.ORG_CI=1 (converted content).
+    var transcoded = false
 
     /// Byte seek (HTTP Range) only: time seek needs a transcoder in the path.
     static let operations = "01"
@@ -12,7 +17,17 @@ struct MediaProfile: Sendable, Equatable {
     static let flags = "01700000000000000000000000000000"
 
     var contentFeatures: String {
-        (profile.map { "DLNA.ORG_PN=\($0);" } ?? "") + "DLNA.ORG_OP=\(Self.operations);DLNA.ORG_CI=0;DLNA.ORG_FLAGS=\(Self.flags)"
+        (profile.map { "DLNA.ORG_PN=\($0);" } ?? "") + "DLNA.ORG_OP=\(transcoded ? "00" : Self.operations);DLNA.ORG_CI=\(transcoded ? 1 : 0);DLNA.ORG_FLAGS=\(Self.flags)"
+    }
+
+    /// A transcode's profile: LPCM (`audio/L16;rate=…;channels=…`, RFC 2586, as DLNA's LPCM profile names it)
+    /// or MP3.
+    static func transcode(_ format: TranscodeFormat, sampleRate: Int, channels: Int) -> MediaProfile {
+        switch format {
+        case .lpcm: MediaProfile(mimeType: "audio/L16;rate=\(sampleRate);channels=\(channels)", profile: "LPCM", transcoded: true)
+        case .mp3: MediaProfile(mimeType: "audio/mpeg", profile: "MP3", transcoded: true)
+        case .opus: MediaProfile(mimeType: "audio/ogg", profile: nil, transcoded: true)
+        }
     }
 
     var protocolInfo: String { "http-get:*:\(mimeType):\(contentFeatures)" }
@@ -65,7 +80,8 @@ struct MediaProfile: Sendable, Equatable {
         MediaProfile(mimeType: "audio/vnd.dlna.adts", profile: "AAC_ADTS_320"), MediaProfile(mimeType: "audio/x-ms-wma", profile: "WMABASE"),
         MediaProfile(mimeType: "audio/mp4", profile: nil), MediaProfile(mimeType: "audio/flac", profile: nil),
         MediaProfile(mimeType: "audio/ogg", profile: nil), MediaProfile(mimeType: "audio/wav", profile: nil),
-        MediaProfile(mimeType: "audio/aiff", profile: nil),
+        MediaProfile(mimeType: "audio/aiff", profile: nil), MediaProfile(mimeType: "audio/L16;rate=44100;channels=2", profile: "LPCM"),
+        MediaProfile(mimeType: "audio/L16;rate=48000;channels=2", profile: "LPCM"),
         MediaProfile(mimeType: "video/mp4", profile: "AVC_MP4_MP_SD_AAC_MULT5"), MediaProfile(mimeType: "video/mp4", profile: "AVC_MP4_MP_HD_720p_AAC"),
         MediaProfile(mimeType: "video/mp4", profile: "AVC_MP4_MP_HD_1080i_AAC"), MediaProfile(mimeType: "video/mp4", profile: nil),
         MediaProfile(mimeType: "video/mpeg", profile: "MPEG_PS_PAL"), MediaProfile(mimeType: "video/mpeg", profile: "MPEG_TS_SD_EU_ISO"),

@@ -2,7 +2,7 @@ import CFFmpeg
 import FFmpegLoader
 import MediaModel
 
-/// Transcodes one file to Opus-in-Ogg or MP3 in-process: `AudioDecoder` decodes (and resamples to a rate
+/// Transcodes one file to Opus-in-Ogg, MP3 or raw LPCM in-process: `AudioDecoder` decodes (and resamples to a rate
 /// and channel count the encoder takes), libavcodec encodes, libavformat muxes into memory, and `read`
 /// hands the container's bytes out as they are produced, so a server can send the first bytes a few
 /// milliseconds after the request, without a temporary file or an ffmpeg child process.
@@ -28,6 +28,7 @@ public final class Transcoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var planar = false
+    private var integer = false
     private var frameSize = 0
     private var pending: [Float] = []
     private var samplesSent: Int64 = 0
@@ -48,7 +49,8 @@ public final class Transcoder {
         // The source's rate when the encoder takes it (no resampling), else the encoder's first (Opus: 48 kHz).
         let probe = try AudioDecoder<Float>(path: file)
         let rates = Self.list(encoder.pointee.supported_samplerates, end: 0)
-        let rate = rates.isEmpty || rates.contains(Int32(probe.sourceSampleRate)) ? probe.sourceSampleRate : Int(rates[0])
+        let rate = format == .lpcm ? Self.lpcmRate(source: probe.sourceSampleRate)
+            : rates.isEmpty || rates.contains(Int32(probe.sourceSampleRate)) ? probe.sourceSampleRate : Int(rates[0])
         let channelCount = min(probe.sourceChannels, 2)
         decoder = probe.sampleRate == rate && probe.channels == channelCount
             ? probe : try AudioDecoder<Float>(path: file, sampleRate: rate, channels: channelCount)
@@ -57,7 +59,8 @@ public final class Transcoder {
         channels = channelCount
         // libopus takes at most 256 kb/s per channel (a mono file asked at 320 kb/s would not open).
         let highest = format == .opus ? min(format.bitRates.upperBound, 256_000 * channelCount) : format.bitRates.upperBound
-        self.bitRate = min(max(bitRate ?? format.defaultBitRate, format.bitRates.lowerBound), highest)
+        // PCM's rate is what it is: 16 bits per sample.
+        self.bitRate = format == .lpcm ? rate * channelCount * 16 : min(max(bitRate ?? format.defaultBitRate, format.bitRates.lowerBound), highest)
         duration = decoder.duration.map { max(0, $0 - startAt) }
         do {
             try openEncoder(encoder, path: path)
@@ -100,6 +103,10 @@ public final class Transcoder {
         } else if formats.contains(AV_SAMPLE_FMT_FLTP) {
             context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
             planar = true
+        } else if formats.contains(AV_SAMPLE_FMT_S16) {
+            // PCM encoders (LPCM) take interleaved 16-bit integers: converted in `encode`.
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_S16
+            integer = true
         } else {
             throw DecodeError(path: path, message: "\(format.encoderName) takes no floating-point samples")
         }
@@ -200,7 +207,10 @@ public final class Transcoder {
         guard status >= 0 else { throw DecodeError(path: decoder.path, message: "out of memory") }
         defer { av_frame_unref(frame) }
         samples.withUnsafeBufferPointer { source in
-            if planar {
+            if integer {
+                let plane = frame.pointee.extended_data[0]!.withMemoryRebound(to: Int16.self, capacity: source.count) { $0 }
+                for index in 0..<source.count { plane[index] = Int16((min(max(source[index], -1), 1) * 32_767).rounded()) }
+            } else if planar {
                 for channel in 0..<channels {
                     let plane = frame.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: count) { $0 }
                     for index in 0..<count { plane[index] = source[index * channels + channel] }
@@ -234,6 +244,11 @@ public final class Transcoder {
     }
 
     // MARK: Internals
+
+    /// The rate of LPCM made from a source at `source` Hz: DLNA's LPCM profile takes 44.1 or 48 kHz only, so
+    /// a source at a multiple of 11,025 Hz goes to 44.1 kHz and any other to 48 (a server names the rate in
+    /// the `res` before it transcodes).
+    public static func lpcmRate(source: Int) -> Int { source > 0 && source % 11_025 == 0 ? 44_100 : 48_000 }
 
     private static func list<T: Equatable>(_ pointer: UnsafePointer<T>?, end: T) -> [T] {
         guard var pointer else { return [] }

@@ -90,6 +90,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("DLNA: the name TVs list (default: mlib on HOSTNAME).", valueName: "name"))
     var dlnaName: String?
 
+    @Option(help: ArgumentHelp("DLNA: transcoded streams (LPCM, MP3) at once; one more is answered 503 (default: the number of cores, at least 2).", valueName: "n"))
+    var dlnaTranscodes: Int?
+
     @Option(help: ArgumentHelp("The users' key file, for the API and MPD's password user:secret (default: beside the library; see mlib user).", valueName: "path"))
     var keyFile: String?
 
@@ -163,7 +166,10 @@ struct Serve: AsyncParsableCommand {
         if http != nil && httpAddress == nil { throw ValidationError("--http takes [ADDRESS:]PORT, PORT 0–65535") }
         if noMpd && http == nil && !dlna { throw ValidationError("--no-mpd needs --http or --dlna") }
         if !(0...65535).contains(dlnaPort) { throw ValidationError("--dlna-port must be 0–65535") }
-        if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil) { throw ValidationError("--dlna-interface and --dlna-name need --dlna") }
+        if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil || dlnaTranscodes != nil) {
+            throw ValidationError("--dlna-interface, --dlna-name and --dlna-transcodes need --dlna")
+        }
+        if let dlnaTranscodes, dlnaTranscodes < 1 { throw ValidationError("--dlna-transcodes must be at least 1") }
         if maxOutputBuffer < 1 { throw ValidationError("--max-output-buffer must be at least 1 (KiB)") }
         if connectionTimeout < 1 { throw ValidationError("--connection-timeout must be at least 1 (seconds)") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
@@ -230,6 +236,7 @@ struct Serve: AsyncParsableCommand {
             configuration.port = dlnaPort
             configuration.interfaces = dlnaInterface
             configuration.friendlyName = dlnaName
+            if let dlnaTranscodes { configuration.maximumTranscodes = dlnaTranscodes }
             configuration.uuidFile = library.locator.map(DLNAServer.defaultUUIDFile(for:))
             let server: DLNAServer
             do { server = try DLNAServer(library: mpdLibrary, configuration: configuration, view: localView) }

@@ -1,17 +1,18 @@
 import NIOPosix
 import Synchronization
 
-/// The bound on transcoding: at most `limit` streams at once, each encoding on one of `limit` threads of
-/// its own (never the event loops, never the store thread), so transcodes use at most `limit` cores; at
-/// most `perUser` of them for one user, so that one user's streams (stalled ones too, until the write
-/// timeout drops them) never take every slot.
-final class TranscodeSlots: Sendable {
-    let limit: Int
-    let perUser: Int
-    let threads: NIOThreadPool
+/// The bound on transcoding (the Subsonic API's streams and DLNA's transcoded `res`, each front with its
+/// own): at most `limit` streams at once, each encoding on one of `limit` threads of its own (never the
+/// event loops, never the store thread), so transcodes use at most `limit` cores; at most `perUser` of them
+/// for one user, so that one user's streams (stalled ones too, until the write timeout drops them) never
+/// take every slot.
+public final class TranscodeSlots: Sendable {
+    public let limit: Int
+    public let perUser: Int
+    public let threads: NIOThreadPool
     private let busy = Mutex((total: 0, byUser: [String: Int]()))
 
-    init(limit: Int, perUser: Int? = nil) {
+    public init(limit: Int, perUser: Int? = nil) {
         self.limit = max(1, limit)
         self.perUser = min(self.limit, max(1, perUser ?? self.limit))
         threads = NIOThreadPool(numberOfThreads: self.limit)
@@ -19,7 +20,7 @@ final class TranscodeSlots: Sendable {
     }
 
     /// A slot for `user`, or nil when all are taken or the user holds `perUser`. Given back when freed.
-    func acquire(user: String = "") -> Slot? {
+    public func acquire(user: String = "") -> Slot? {
         let taken = busy.withLock { busy -> Bool in
             guard busy.total < limit, busy.byUser[user, default: 0] < perUser else { return false }
             busy.total += 1
@@ -32,7 +33,7 @@ final class TranscodeSlots: Sendable {
     /// `acquire(user:)`, waiting up to `patience` for a slot given back. A player skipping songs closes the
     /// stream and asks for the next at once, before the server has seen the close (its encoder is between
     /// two chunks): without the wait, a user with one slot got 503 for the next song.
-    func acquire(user: String = "", waitingUpTo patience: Duration) async -> Slot? {
+    public func acquire(user: String = "", waitingUpTo patience: Duration) async -> Slot? {
         let deadline = ContinuousClock.now + patience
         while true {
             if let slot = acquire(user: user) { return slot }
@@ -40,7 +41,7 @@ final class TranscodeSlots: Sendable {
         }
     }
 
-    var inUse: Int { busy.withLock { $0.total } }
+    public var inUse: Int { busy.withLock { $0.total } }
 
     fileprivate func release(_ user: String) {
         busy.withLock { busy in
@@ -51,12 +52,12 @@ final class TranscodeSlots: Sendable {
     }
 
     /// A taken slot: given back by `release()` (once, however often called) or, failing that, when freed.
-    final class Slot: Sendable {
+    public final class Slot: Sendable {
         private let owner: TranscodeSlots
         private let user: String
         private let released = Atomic(false)
         fileprivate init(owner: TranscodeSlots, user: String) { self.owner = owner; self.user = user }
-        func release() { if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.release(user) } }
+        public func release() { if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.release(user) } }
         deinit { release() }
     }
 }
