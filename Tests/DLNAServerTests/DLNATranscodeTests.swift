@@ -92,6 +92,13 @@ struct DLNATranscodeTests {
         #expect(lpcm.headers.contains("DLNA.ORG_PN=LPCM;DLNA.ORG_OP=00;DLNA.ORG_CI=1"), "\(lpcm.headers)")
         let lpcmSeconds = try probedSeconds(["-f", "s16be", "-ar", "48000", "-ac", "2", lpcm.file.path])
         #expect(abs(lpcmSeconds - Self.seconds) <= 0.1, "LPCM lasts \(lpcmSeconds) s")
+        // Big-endian 16-bit: lavfi's sine has amplitude 1/8, and ffmpeg's mono-to-stereo mix puts it in each
+        // side at −3 dB, so an RMS of 1/16 of full scale; read little-endian the same bytes would be noise
+        // near full scale.
+        let bytes = try Data(contentsOf: lpcm.file).prefix(48_000 * 4)
+        let samples = stride(from: 0, to: bytes.count - 1, by: 2).map { Double(Int16(bitPattern: UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]))) / 32_768 }
+        let rms = (samples.map { $0 * $0 }.reduce(0, +) / Double(max(1, samples.count))).squareRoot()
+        #expect(abs(rms - 0.0625) < 0.003, "RMS \(rms)")
         let mp3 = try fetch(flac[2].url, to: "out.mp3")
         #expect(mp3.headers.lowercased().contains("content-type: audio/mpeg"), "\(mp3.headers)")
         let mp3Seconds = try probedSeconds([mp3.file.path])

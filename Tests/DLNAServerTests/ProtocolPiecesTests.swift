@@ -65,6 +65,23 @@ import Testing
                 == "http-get:*:audio/mpeg:DLNA.ORG_PN=MP3;DLNA.ORG_OP=01;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=01700000000000000000000000000000")
     }
 
+    /// The User-Agent table: which codecs get transcodes, and before or after the file's own res.
+    @Test func rendererProfiles() {
+        let standard = RendererProfile.of(userAgent: "VLC/3.0.20 LibVLC/3.0.20")
+        #expect(standard.name == "default" && RendererProfile.of(userAgent: nil).name == "default")
+        #expect(["flac", "alac", "opus", "vorbis", "wavpack", "ape"].map(standard.placement) == Array(repeating: .after, count: 6))
+        #expect(["mp3", "aac", "pcm_s16le", "wmav2", "dsd_lsbf"].map(standard.placement) == Array(repeating: .none, count: 5))
+        let ps3 = RendererProfile.of(userAgent: "PLAYSTATION 3")
+        #expect(ps3.name == "PlayStation 3")
+        #expect(ps3.placement(codec: "vorbis") == .before && ps3.placement(codec: "flac") == .before)
+        #expect(ps3.placement(codec: "mp3") == .none && ps3.placement(codec: "pcm_s24le") == .none)
+        let samsung = RendererProfile.of(userAgent: "DLNADOC/1.50 SEC_HHP_[TV]UE32D5000/1.0")
+        #expect(samsung.name == "Samsung AllShare")
+        #expect(samsung.placement(codec: "flac") == .after && samsung.placement(codec: "opus") == .before && samsung.placement(codec: "aac") == .none)
+        #expect(MediaProfile.transcode(.lpcm, sampleRate: 44_100, channels: 2).protocolInfo
+                == "http-get:*:audio/L16;rate=44100;channels=2:DLNA.ORG_PN=LPCM;DLNA.ORG_OP=00;DLNA.ORG_CI=1;DLNA.ORG_FLAGS=01700000000000000000000000000000")
+    }
+
     @Test func soapEnvelopes() throws {
         let body = #"<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><u:Browse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><ObjectID>0</ObjectID><BrowseFlag>BrowseMetadata</BrowseFlag><Filter>*</Filter></u:Browse></s:Body></s:Envelope>"#
         let call = try #require(SOAPCall.parse(Array(body.utf8)))
