@@ -223,7 +223,9 @@ extension SQLStore {
             : ""
         // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
         // Or an item that had the row's audio when the row was added (`possible_moves`), there or not now,
-        // other than the sought one and its exact copies; or when a file of the row's content was added
+        // other than the sought one's exact copies: the sought one itself too, since a record names only an
+        // item whose file was there beside the row (`recordPossibleMoves`; watch model, seed 6: a retagged
+        // file of One indexed beside Two took Two when Two was deleted); or when a file of the row's content was added
         // (`possible_moves_by_content`: the same file indexed again after its root was forgotten). That
         // record names the sought item itself too when it was made before the item's window (a complete walk
         // of its root found the item in place since): the file was there beside it, so it is not it moved
