@@ -97,8 +97,8 @@ public struct MountedShareStore: ScanStore {
     }
 
     public func fold(_ pairs: [(item: Int64, row: Int64)]) throws { try base.fold(pairs) }
-    public func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws {
-        try base.recordPossibleMoves(generation: generation, vanished: vanished)
+    public func recordPossibleMoves(generation: Int64, vanished: [Int64], isGone: (MediaPath) -> Bool) throws {
+        try base.recordPossibleMoves(generation: generation, vanished: vanished, isGone: { isGone(local($0)) })
     }
     public func removeItems(_ ids: [Int64]) throws { try base.removeItems(ids) }
     public func hideItems(_ ids: [Int64]) throws { try base.hideItems(ids) }

@@ -61,8 +61,10 @@ public protocol ScanStore: Sendable {
     func moveCandidates(for vanished: [VanishedItem], seeking: Set<Int64>?, evidence: MoveCandidate.Evidence) throws -> [MoveCandidate]
     /// Records which items added before `generation` had the audio of each row it added, leaving out
     /// `vanished` (`possible_moves`): a row added beside another item's audio is never paired by weak evidence
-    /// with a third item, also once that item is gone. One transaction.
-    func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws
+    /// with a third item, also once that item is gone. One transaction. `isGone`: whether nothing is at an
+    /// item's path now; such an item is left out too (a partial scan did not look there: it may have moved to
+    /// the row), so every record names an item whose file was there beside the row.
+    func recordPossibleMoves(generation: Int64, vanished: [Int64], isGone: (MediaPath) -> Bool) throws
     /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
     /// data and keeps its id; plays, skips, a rating and playlist entries given to the row meanwhile are
     /// carried over; then the row goes.

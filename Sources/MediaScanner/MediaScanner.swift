@@ -147,7 +147,7 @@ public struct MediaScanner: Sendable {
             // such a row may be a copy of one of those, also once it is gone (`MoveEvidenceRules.sharedAudio`).
             // A scan that added no row (an unchanged rescan) has none to record: no statement.
             if let generation = run.generation, run.summary.added > 0 || !run.moves.vanished.isEmpty {
-                try index.recordPossibleMoves(generation: generation, vanished: Array(run.moves.vanished.keys))
+                try index.recordPossibleMoves(generation: generation, vanished: Array(run.moves.vanished.keys), isGone: Moves.isGone)
             }
             // Removing is safe only when the walk saw every place an item could have gone: every root, and
             // nothing in doubt (an unmounted disk, an unreadable directory, a missing root may hold it now).

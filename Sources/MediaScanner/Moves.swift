@@ -136,7 +136,7 @@ final class Moves {
     }
 
     /// True when nothing is at `path` any more (not when it cannot be looked at).
-    private static func isGone(_ path: MediaPath) -> Bool {
+    static func isGone(_ path: MediaPath) -> Bool {
         var st = stat()
         if path.withCString({ lstat($0, &st) }) == 0 { return false }
         return errno == ENOENT || errno == ENOTDIR

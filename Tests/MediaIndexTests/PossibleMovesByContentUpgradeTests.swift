@@ -28,7 +28,7 @@ struct PossibleMovesByContentUpgradeTests {
         #expect(byRow == [[4, 77, 3], [4, 78, 5], [9, 77, 2]])
         #expect(byContent == [[4096, -12345, 77, 3], [4096, -12345, 78, 5]])
         // A scan's records are written to both tables of the upgraded library.
-        try index.recordPossibleMoves(generation: 6, vanished: [9])
+        try index.recordPossibleMoves(generation: 6, vanished: [9], isGone: { _ in false })
         try DecodableUpgradeTests.check(index)
     }
 

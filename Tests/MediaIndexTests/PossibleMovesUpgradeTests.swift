@@ -15,7 +15,7 @@ struct PossibleMovesUpgradeTests {
         try DecodableUpgradeTests.check(index)
         // Both items were added before generation 1 by the older mlib (added_gen 0): they have no audio hashes,
         // so nothing is recorded, but the statement runs against the new table.
-        try index.recordPossibleMoves(generation: 1, vanished: [9])
+        try index.recordPossibleMoves(generation: 1, vanished: [9], isGone: { _ in false })
         try DecodableUpgradeTests.check(index)
     }
 

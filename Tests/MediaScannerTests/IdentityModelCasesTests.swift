@@ -251,4 +251,28 @@ import Testing
         let item = try #require(try index.item(path: MediaPath(two)))
         #expect(item.persistentID != oneID && item[.rating]?.integer == nil, "Two took One's item: \(summary)")
     }
+
+    // `mlib watch` model, seed 6 (issue 47, second round; found gone at step 487): One retagged by a tagger
+    // writing a new file (Live), seen by a scan of its folders only: Two (another release, still there) has
+    // the audio too, so One is a possible move, then dropped for good (as a scan of every root drops it, while
+    // Two's root is not walked completely: there its disk was away). Then Two deleted, seen by a scan of its
+    // folder: Live, added after Two's root was last walked completely and with Two's audio, is the only
+    // candidate. But Live was indexed while Two was still there: it is a file of One's song, not Two moved.
+    @Test(arguments: Store.available)
+    func aRetaggedFileIndexedBesideAnotherReleaseDoesNotTakeItOnceItIsDeleted(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let live = world.box.music.path + "/C/one (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.one, to: live, title: "One (Live)")
+        try FileManager.default.removeItem(atPath: world.one)
+        let first = try await MediaScanner(index: world.index).scan([MediaPath(world.box.music.path + "/A"), MediaPath(world.box.music.path + "/C")])
+        #expect(first.ambiguousMoves == [MediaPath(world.one)], "\(first)")
+        try world.index.removeItems([world.oneID])
+        let liveID = try #require(try world.index.item(path: MediaPath(live))).persistentID
+
+        try FileManager.default.removeItem(atPath: world.two)
+        let summary = try await MediaScanner(index: world.index).scan([MediaPath(world.box.music.path + "/B")])
+        let item = try #require(try world.index.item(path: MediaPath(live)))
+        #expect(item.persistentID == liveID && item.persistentID != world.twoID && item[.rating]?.integer == nil,
+                "Live took Two's item: \(summary)")
+    }
 }

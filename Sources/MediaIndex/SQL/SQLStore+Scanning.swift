@@ -223,7 +223,9 @@ extension SQLStore {
             : ""
         // The inner `o` is another item, matched to the row by the rule's own words (it hides the outer `o`).
         // Or an item that had the row's audio when the row was added (`possible_moves`), there or not now,
-        // other than the sought one and its exact copies; or when a file of the row's content was added
+        // other than the sought one's exact copies: the sought one itself too, since a record names only an
+        // item whose file was there beside the row (`recordPossibleMoves`; watch model, seed 6: a retagged
+        // file of One indexed beside Two took Two when Two was deleted); or when a file of the row's content was added
         // (`possible_moves_by_content`: the same file indexed again after its root was forgotten). That
         // record names the sought item itself too when it was made before the item's window (a complete walk
         // of its root found the item in place since): the file was there beside it, so it is not it moved
@@ -236,7 +238,7 @@ extension SQLStore {
             , CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.id <> i.id AND o.id NOT IN (SELECT id FROM v) AND o.missing_gen IS NULL
                 AND (v.fingerprint IS NULL OR o."fileSize" <> v.size OR o.fingerprint IS DISTINCT FROM v.fingerprint)
                 AND \(mine("o.host")) AND \(raw: rule.presentItemMatch ?? rule.match))
-              OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND \(notTheSought))
+              OR EXISTS (SELECT 1 FROM possible_moves p WHERE p.row_id = i.id AND (p.item_id = v.id OR \(notTheSought)))
               OR EXISTS (SELECT 1 FROM possible_moves_by_content p WHERE p.size = i."fileSize" AND p.fingerprint = i.fingerprint
                 AND (\(notTheSought) OR (p.item_id = v.id AND p.generation <= v.win)))
               THEN 1 ELSE 0 END
@@ -260,9 +262,23 @@ extension SQLStore {
     /// recording) as well as a vanished item moved, and stays so after that item has left the library
     /// (`possible_moves`, read by `moveCandidates`). One read of `items` for the hashes the new rows have,
     /// then a join of the new rows with the few items that share one: no index on the hashes is needed.
-    public func recordPossibleMoves(generation: Int64, vanished: [Int64]) throws {
+    public func recordPossibleMoves(generation: Int64, vanished: [Int64], isGone: (MediaPath) -> Bool) throws {
         let zeros = MoveEvidenceRules.zeroFilledEndHashes.map(String.init).joined(separator: ", ")
-        let notVanished: SQLStatement = vanished.isEmpty ? "" : " AND NOT \(syntax.isIn("id", .integers(vanished)))"
+        let sharing: SQLStatement = """
+            WITH n AS MATERIALIZED (SELECT head_hash, tail_hash, payload_hash FROM items WHERE added_gen = \(generation) AND \(mine()))
+            SELECT id, path FROM items WHERE added_gen < \(generation) AND missing_gen IS NULL AND \(mine())
+                AND ((head_hash NOT IN (\(raw: zeros)) AND head_hash IN (SELECT head_hash FROM n))
+                    OR (tail_hash NOT IN (\(raw: zeros)) AND tail_hash IN (SELECT tail_hash FROM n))
+                    OR payload_hash IN (SELECT payload_hash FROM n))
+            """
+        // Shown items whose file is not there now (outside what a partial scan walked: one may be the row
+        // moved) are left out as the vanished are: a record then always means the item was there beside the
+        // row, and `moveCandidates` can hold it against the item itself (watch model, seed 6).
+        let gone = try read { x in
+            try x.rows(sharing).compactMap { row in row.path(1).flatMap { isGone($0) ? row.int64(0) : nil } }
+        }
+        let left = vanished + gone
+        let notVanished: SQLStatement = left.isEmpty ? "" : " AND NOT \(syntax.isIn("id", .integers(left)))"
         try write { x in
             try x.execute("""
                 WITH n AS MATERIALIZED (SELECT head_hash, tail_hash, payload_hash FROM items WHERE added_gen = \(generation) AND \(mine())),
