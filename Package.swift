@@ -68,6 +68,7 @@ let package = Package(
 
         // Set-up before `main`: SIGINT/SIGTERM recorded for `mlib scan` and `mlib watch`; two malloc arenas.
         .target(name: "EarlySignals"),
+        .target(name: "CByteSearch"),
         .target(name: "MediaModel"),
         // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
         // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
@@ -119,7 +120,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOPosix", package: "swift-nio")]),
         // `mlib serve --http`: the OpenSubsonic API over a Library and its in-memory view (Hummingbird).
-        .target(name: "SubsonicServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Playback",
+        .target(name: "SubsonicServer", dependencies: ["CByteSearch", "Library", "MediaDecode", "MediaIndex", "MediaModel", "MediaProbe", "MediaScanner", "Playback",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
                                                        .product(name: "HummingbirdCore", package: "hummingbird"),
                                                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -284,20 +284,19 @@ extension Call {
     func searchResult(_ name: String, _ catalog: Catalog, _ marks: Marks, artist: (Int) -> Node, album: (Int) -> Node) throws -> Node {
         var query = parameters["query"] ?? ""
         if query == "\"\"" { query = "" }
-        let words = Catalog.sortKey(query).split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        func matches(_ text: String) -> Bool { words.allSatisfy { text.contains($0) } }
+        let words = Catalog.sortKey(query).split(whereSeparator: { $0.isWhitespace }).map(SearchTexts.Word.init)
         var node = Node(name)
         let artistCount = try pageSize("artistCount", 20), albumCount = try pageSize("albumCount", 20), songCount = try pageSize("songCount", 20)
         if artistCount > 0 {
-            let found = catalog.artists.indices.lazy.filter { matches(catalog.artistSearchText[$0]) }
+            let found = catalog.artistSearchText.entries(containingAll: words)
             node.add(list: "artist", found.dropFirst(try offset("artistOffset")).prefix(artistCount).map(artist))
         }
         if albumCount > 0 {
-            let found = catalog.albums.indices.lazy.filter { matches(catalog.albumSearchText[$0]) }
+            let found = catalog.albumSearchText.entries(containingAll: words)
             node.add(list: "album", found.dropFirst(try offset("albumOffset")).prefix(albumCount).map(album))
         }
         if songCount > 0 {
-            let found = catalog.songSearchText.indices.lazy.filter { matches(catalog.songSearchText[$0]) }
+            let found = catalog.songSearchText.entries(containingAll: words)
             node.add(list: "song", found.dropFirst(try offset("songOffset")).prefix(songCount).map { songNode(Int32($0), catalog, marks) })
         }
         return node

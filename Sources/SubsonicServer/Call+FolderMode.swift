@@ -42,10 +42,10 @@ extension Call {
         let catalog = server.catalog
         let marks = try await marks()
         typealias S = Catalog.Slot
-        func words(_ name: String) -> [String] {
-            Catalog.sortKey(parameters[name] ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        func words(_ name: String) -> [SearchTexts.Word] {
+            Catalog.sortKey(parameters[name] ?? "").split(whereSeparator: { $0.isWhitespace }).map(SearchTexts.Word.init)
         }
-        let fields: [(words: [String], slot: Int?)] = [(words("title"), S.title), (words("artist"), S.artist),
+        let fields: [(words: [SearchTexts.Word], slot: Int?)] = [(words("title"), S.title), (words("artist"), S.artist),
                                                         (words("album"), S.album), (words("any"), nil)]
         let newerThan = try parameters["newerThan"].map { text -> Int64 in
             guard let ms = Int64(text) else { throw SubsonicError.generic("newerThan is not a number: \(text)") }
@@ -56,8 +56,9 @@ extension Call {
             if let newerThan, (catalog.int(item, S.added).map(Int64.init) ?? 0) <= newerThan { return false }
             return fields.allSatisfy { field in
                 guard !field.words.isEmpty else { return true }
-                let text = field.slot.map { Catalog.sortKey(catalog.value(item, $0) ?? "") } ?? catalog.songSearchText[Int(item)]
-                return field.words.allSatisfy { text.contains($0) }
+                guard let slot = field.slot else { return catalog.songSearchText.entry(Int(item), containsAll: field.words) }
+                let text = Catalog.sortKey(catalog.value(item, slot) ?? "")
+                return field.words.allSatisfy { $0.occurs(in: text) }
             }
         }
         var node = Node("searchResult")

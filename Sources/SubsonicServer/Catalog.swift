@@ -89,9 +89,9 @@ final class Catalog: Sendable {
     let lastModified: Int64
     /// Per item its title, artist and album, per album its name and artist, per artist its name: folded
     /// (`sortKey`) once per snapshot, so that a search folds only its own words.
-    let songSearchText: [String]
-    let albumSearchText: [String]
-    let artistSearchText: [String]
+    let songSearchText: SearchTexts
+    let albumSearchText: SearchTexts
+    let artistSearchText: SearchTexts
     /// Similar artists and songs over this view (`Recommendations`), by album artist.
     let recommendations: Recommendations
     /// Whether the albums, artists, genres, ids and search texts were taken from the previous catalog
@@ -143,11 +143,10 @@ final class Catalog: Sendable {
         genres = previous.genres
         itemByID = previous.itemByID
         directoryByID = previous.directoryByID
-        var songSearchText = previous.songSearchText
-        if lineage.changedAny(of: [base + Slot.title, base + Slot.artist]) {
-            for item in lineage.items { songSearchText[Int(item)] = Self.searchText(item, view, base) }
-        }
-        self.songSearchText = songSearchText
+        songSearchText = lineage.changedAny(of: [base + Slot.title, base + Slot.artist])
+            ? previous.songSearchText.replacing(Dictionary(lineage.items.map { (Int($0), Self.searchText($0, view, base)) },
+                                                           uniquingKeysWith: { a, _ in a }))
+            : previous.songSearchText
         albumSearchText = previous.albumSearchText
         artistSearchText = previous.artistSearchText
         recommendations = previous.recommendations
@@ -244,9 +243,9 @@ final class Catalog: Sendable {
             Genre(name: name, items: items, albumCount: Set(items.map { albumOf[Int($0)] }).count)
         }.sorted { (Self.sortKey($0.name), $0.name) < (Self.sortKey($1.name), $1.name) }
         self.itemByID = itemByID
-        songSearchText = (0..<Int32(view.count)).map { Self.searchText($0, view, base) }
-        albumSearchText = albums.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) }
-        artistSearchText = artists.map { Self.sortKey($0.name) }
+        songSearchText = SearchTexts((0..<Int32(view.count)).lazy.map { Self.searchText($0, view, base) })
+        albumSearchText = SearchTexts(albums.lazy.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) })
+        artistSearchText = SearchTexts(artists.lazy.map { Self.sortKey($0.name) })
         recommendations = Recommendations(snapshot: view, slots: .init(artist: base + Slot.albumArtist, genre: base + Slot.genre,
                                                                        year: base + Slot.year))
         directoryByID = Dictionary(view.directories.indices.map { ("fo-" + Self.hash(view.directories[$0].path.bytes), Int32($0)) },
