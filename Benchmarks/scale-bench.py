@@ -56,9 +56,10 @@ def mpd(command):
         while True:
             line = f.readline()
             size += len(line)
-            if not line or line == b"OK\n" or line.startswith(b"ACK"):
-                break
-        return time.perf_counter() - started, size
+            if line == b"OK\n":
+                return time.perf_counter() - started, size
+            if not line or line.startswith(b"ACK"):
+                raise SystemExit(f"{command}: the answer stopped after {size} bytes ({line.strip().decode(errors='replace') or 'closed'})")
 
 
 def p95(values):
