@@ -34,6 +34,12 @@ public protocol LibraryReader: Sendable {
     ///   (a closed pipe while printing is not a database error).
     func forEachItem(_ query: MediaQuery, _ body: (MediaItem) throws -> Void) throws
 
+    /// `forEachItem(query)`, with each item holding only its id, its path and `properties` (the others
+    /// absent, its tag map empty): a listing that prints a few fields reads only their columns rather than
+    /// decoding every column of every row (issue 50: `mlib ls --paths` decoded ~100 columns per item).
+    /// A query part evaluated in Swift may read any property: then whole items are read, as `forEachItem`.
+    func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws
+
     /// How many items `items(query)` would return (`limit` and `offset` applied), counted by the database
     /// when it can answer the query alone. Throws as `items(_:)`.
     func count(_ query: MediaQuery) throws -> Int
@@ -65,6 +71,13 @@ public protocol LibraryReader: Sendable {
     /// `forEachItem`: keep it short, never call this store from it). Errors thrown by `body` are rethrown
     /// unchanged.
     func forEachCollectionSummary(_ query: MediaQuery, _ body: (MediaCollectionSummary) throws -> Void) throws
+}
+
+extension LibraryReader {
+    /// Whole items: a store that cannot read fewer columns still answers.
+    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws {
+        try forEachItem(query, body)
+    }
 }
 
 /// What the user (or the player) records: plays, skips, ratings. A rescan never touches it; a move keeps it

@@ -18,6 +18,13 @@ public struct ItemTemplate: Sendable {
     }
     let segments: [Segment]
 
+    /// The properties the template prints, in order of first use (what a listing needs to read).
+    public var properties: [MediaProperty] {
+        var seen: [MediaProperty] = []
+        for case .field(_, let property?, _, _) in segments where !seen.contains(property) { seen.append(property) }
+        return seen
+    }
+
     /// Parses `template`; `extraNames` are accepted besides property names.
     public init(_ template: String, extraNames: Set<String> = []) throws {
         let chars = Array(template)

@@ -108,7 +108,9 @@ struct List: AsyncParsableCommand {
         // (`host:path`, a "host" member); a listing of one host's items prints as it always did.
         let hosts = paths || json || jsonl ? try (index as? SQLStore)?.hostLabels(ifSeveral: query) : nil
         if json { out.write("[") }
-        try index.forEachItem(query) { item in
+        // Only the columns the output prints (JSON prints every field: whole items).
+        let reading: [MediaProperty]? = paths ? [] : json || jsonl ? nil : template?.properties ?? Self.defaultLineProperties
+        let each: (MediaItem) throws -> Void = { item in
             var item = item
             if let own {
                 let values = own[item.persistentID] ?? UserItemValues()
@@ -127,8 +129,12 @@ struct List: AsyncParsableCommand {
             }
             first = false
         }
+        if let reading { try index.forEachItem(query, reading: reading, each) } else { try index.forEachItem(query, each) }
         if json { out.write(first ? "]\n" : "\n]\n") }
     }
+
+    /// What `defaultLine` prints.
+    static let defaultLineProperties: [MediaProperty] = [.artist, .albumTitle, .title]
 
     /// An item's JSON, with a "host" member after "path" when `host` is given.
     static func json(_ item: MediaItem, host: String?) -> JSONValue {

@@ -48,6 +48,19 @@ extension SQLStore {
         for item in try query.apply(to: superset) { try body(item) }
     }
 
+    /// Streams `query`'s items holding only `properties` (and id and path): `LibraryReader`'s projection.
+    /// With `rating` comes `tagRating` (an item's rating is the user's, else the file's).
+    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws {
+        let (matching, residual, order) = try compile(query)
+        guard residual == nil, let order else { return try forEachItem(query, body) }
+        var wanted = Set(properties)
+        if wanted.contains(.rating) { wanted.insert(.tagRating) }
+        let read = ItemRow.stored.filter(wanted.contains)
+        let columns = localized((["id", "path"] + read.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }.joined(separator: ", "))
+        let select = compiler.orderedSelect(columns, matching, order: order, limit: query.limit, offset: query.offset)
+        try streamRows(select) { try body(ItemRow.item($0.values, withTags: false, properties: read)) }
+    }
+
     /// Runs `body` on each row outside the connection's own error mapping: an error `body` throws leaves as
     /// it is (a broken pipe while printing is not a database error).
     private func streamRows(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {

@@ -157,10 +157,13 @@ extension SQLStore {
     /// `ItemRow.selectColumns` with each item's path as this host reaches it: a share's item, stored under
     /// the share's stored path, at this host's mount point (`SharedRoot.local`, in SQL). Every item read that
     /// reaches a front (listings, look-ups, playlists, the view) selects these.
-    package var itemColumns: String {
+    package var itemColumns: String { localized(ItemRow.selectColumns) }
+
+    /// A column list with `items."path"` as this host reaches it (see `itemColumns`).
+    package func localized(_ columns: String) -> String {
         let shares = relocatedShares.withLock { $0 }
-        guard !shares.isEmpty else { return ItemRow.selectColumns }
-        return ItemRow.selectColumns.replacingOccurrences(of: #"items."path""#, with: Self.localPath(shares, text: false))
+        guard !shares.isEmpty else { return columns }
+        return columns.replacingOccurrences(of: #"items."path""#, with: Self.localPath(shares, text: false))
     }
 
     /// `sql` (a compiled filter or order) reading each item's path as this host reaches it: a user's
