@@ -288,16 +288,16 @@ extension Call {
         var node = Node(name)
         let artistCount = try pageSize("artistCount", 20), albumCount = try pageSize("albumCount", 20), songCount = try pageSize("songCount", 20)
         if artistCount > 0 {
-            let found = catalog.artistSearchText.entries(containingAll: words)
-            node.add(list: "artist", found.dropFirst(try offset("artistOffset")).prefix(artistCount).map(artist))
+            let found = catalog.artistSearchText.entries(containingAll: words, skipping: try offset("artistOffset"))
+            node.add(list: "artist", found.prefix(artistCount).map(artist))
         }
         if albumCount > 0 {
-            let found = catalog.albumSearchText.entries(containingAll: words)
-            node.add(list: "album", found.dropFirst(try offset("albumOffset")).prefix(albumCount).map(album))
+            let found = catalog.albumSearchText.entries(containingAll: words, skipping: try offset("albumOffset"))
+            node.add(list: "album", found.prefix(albumCount).map(album))
         }
         if songCount > 0 {
-            let found = catalog.songSearchText.entries(containingAll: words)
-            node.add(list: "song", found.dropFirst(try offset("songOffset")).prefix(songCount).map { songNode(Int32($0), catalog, marks) })
+            let found = catalog.songSearchText.entries(containingAll: words, skipping: try offset("songOffset"))
+            node.add(list: "song", found.prefix(songCount).map { songNode(Int32($0), catalog, marks) })
         }
         return node
     }

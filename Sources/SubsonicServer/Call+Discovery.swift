@@ -47,8 +47,9 @@ extension Call {
         let name = Catalog.sortKey(try parameters.required("artist"))
         let count = try pageSize("count", 50)
         typealias S = Catalog.Slot
+        let artists = catalog.valueTable(S.artist) { $0 == name }, albumArtists = catalog.valueTable(S.albumArtist) { $0 == name }
         let songs = (0..<Int32(catalog.view.count)).filter { item in
-            Catalog.sortKey(catalog.value(item, S.artist) ?? "") == name || Catalog.sortKey(catalog.value(item, S.albumArtist) ?? "") == name
+            catalog.item(item, S.artist, in: artists) || catalog.item(item, S.albumArtist, in: albumArtists)
         }
         func rank(_ item: Int32) -> (Int, Int, Int) {
             let values = marks.values(item, catalog)

@@ -52,13 +52,16 @@ extension Call {
             return ms / 1000
         }
         let count = try pageSize("count", 20), offset = try offset("offset")
+        // Per field with a slot: which of its values hold every word (each distinct value folded once).
+        let tables = fields.map { field in
+            field.slot.flatMap { slot in field.words.isEmpty ? nil : catalog.valueTable(slot) { text in field.words.allSatisfy { $0.occurs(in: text) } } }
+        }
         let hits = (0..<Int32(catalog.view.count)).filter { item in
             if let newerThan, (catalog.int(item, S.added).map(Int64.init) ?? 0) <= newerThan { return false }
-            return fields.allSatisfy { field in
+            return zip(fields, tables).allSatisfy { field, table in
                 guard !field.words.isEmpty else { return true }
-                guard let slot = field.slot else { return catalog.songSearchText.entry(Int(item), containsAll: field.words) }
-                let text = Catalog.sortKey(catalog.value(item, slot) ?? "")
-                return field.words.allSatisfy { $0.occurs(in: text) }
+                guard let slot = field.slot, let table else { return catalog.songSearchText.entry(Int(item), containsAll: field.words) }
+                return catalog.item(item, slot, in: table)
             }
         }
         var node = Node("searchResult")

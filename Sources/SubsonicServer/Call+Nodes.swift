@@ -66,12 +66,32 @@ extension Call {
         }
     }
 
-    static func iso(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
-            .timeSeparator(.colon).timeZone(separator: .omitted)).replacingOccurrences(of: "+0000", with: "Z")
+    static func iso(_ date: Date) -> String { iso(seconds: Int64(date.timeIntervalSince1970.rounded(.down))) }
+
+    /// "2024-05-01T10:30:00Z" (UTC, whole seconds): written from `gmtime_r`'s fields, since Foundation's
+    /// ISO 8601 format style costs microseconds a call on Linux and a song carries one or two (a full
+    /// `search3` sync formats one per song). Years outside 1600–9999 go through Foundation (whose calendar
+    /// is Julian before 1582: gmtime's proleptic Gregorian year 0 is Foundation's 0000-01-03).
+    static func iso(seconds: Int64) -> String {
+        var time = time_t(seconds), fields = tm()
+        guard gmtime_r(&time, &fields) != nil, (-300...8099).contains(fields.tm_year) else { return foundationISO(seconds) }
+        var bytes = [UInt8](repeating: 0, count: 20)
+        func put(_ value: Int32, _ at: Int, _ digits: Int) {
+            var value = value
+            for i in stride(from: at + digits - 1, through: at, by: -1) { bytes[i] = UInt8(48 + value % 10); value /= 10 }
+        }
+        put(fields.tm_year + 1900, 0, 4); put(fields.tm_mon + 1, 5, 2); put(fields.tm_mday, 8, 2)
+        put(fields.tm_hour, 11, 2); put(fields.tm_min, 14, 2); put(fields.tm_sec, 17, 2)
+        bytes[4] = UInt8(ascii: "-"); bytes[7] = UInt8(ascii: "-"); bytes[10] = UInt8(ascii: "T")
+        bytes[13] = UInt8(ascii: ":"); bytes[16] = UInt8(ascii: ":"); bytes[19] = UInt8(ascii: "Z")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func iso(seconds: Int64) -> String { iso(Date(timeIntervalSince1970: Double(seconds))) }
+    static func foundationISO(_ seconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601.year().month().day().dateSeparator(.dash)
+            .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted))
+            .replacingOccurrences(of: "+0000", with: "Z")
+    }
 
     func songNode(_ item: Int32, _ catalog: Catalog, _ marks: Marks, name: String = "song") -> Node {
         let view = catalog.view

@@ -281,5 +281,14 @@ final class Catalog: Sendable {
     /// An item's printed value in one of `Slot`'s slots.
     func value(_ item: Int32, _ slot: Int) -> String? { view.value(item, slot: slotBase + slot) }
 
+    /// Per value number of `slot`, whether its folded text passes `test` (number 0, no value, is ""): each
+    /// distinct value folded once, where a pass over the songs folded every song's (`getTopSongs` took
+    /// 416 ms p95 at 100,000 songs). `item(_:_:in:)` reads it.
+    func valueTable(_ slot: Int, _ test: (String) -> Bool) -> [Bool] {
+        view.slotValues[slotBase + slot].map { test(Self.sortKey($0)) }
+    }
+
+    func item(_ item: Int32, _ slot: Int, in table: [Bool]) -> Bool { table[Int(view.cell(item, slot: slotBase + slot))] }
+
     func int(_ item: Int32, _ slot: Int) -> Int? { value(item, slot).flatMap { Int($0) } }
 }

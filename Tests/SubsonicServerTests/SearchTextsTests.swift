@@ -25,6 +25,10 @@ struct SearchTextsTests {
             for query in queries {
                 let found = Array(search.entries(containingAll: query.map(SearchTexts.Word.init)))
                 #expect(found == Self.expected(texts, query), "round \(round), query \(query)")
+                for skipping in [1, 7, 500, 5_000] {
+                    let page = Array(search.entries(containingAll: query.map(SearchTexts.Word.init), skipping: skipping).prefix(20))
+                    #expect(page == Array(Self.expected(texts, query).dropFirst(skipping).prefix(20)), "round \(round), query \(query), skipping \(skipping)")
+                }
                 let one = Int.random(in: 0..<texts.count, using: &random)
                 #expect(search.entry(one, containsAll: query.map(SearchTexts.Word.init)) == query.allSatisfy { texts[one].contains($0) })
             }
