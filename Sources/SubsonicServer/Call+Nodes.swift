@@ -5,10 +5,9 @@ import MediaModel
 
 /// The elements every method shares: songs (`Child`), albums (`AlbumID3`), artists (`ArtistID3`).
 extension Call {
-    /// What the nodes need beyond the catalog: the user's values (the owner's: the server's overlay on the
-    /// view; another user's: their own, `own`) and the user's stars.
+    /// What the nodes need beyond the catalog: the user's values (the owner's: the view's; another user's:
+    /// their own, `own`) and the user's stars.
     struct Marks {
-        var userData: [Int64: SubsonicServer.UserData]
         var stars: [UserStar.Kind: [String: Date]]
         /// A user who is not the owner: their values by item id (an item without any has none: 0 plays).
         var own: [Int64: SubsonicServer.UserData]? = nil
@@ -19,7 +18,6 @@ extension Call {
         func values(_ item: Int32, _ catalog: Catalog) -> SubsonicServer.UserData {
             let id = catalog.view.ids[Int(item)]
             if let own { return own[id] ?? .init(playCount: 0, rating: nil, lastPlayed: nil) }
-            if let overlay = userData[id] { return overlay }
             return .init(playCount: catalog.int(item, Catalog.Slot.playCount) ?? 0, rating: catalog.int(item, Catalog.Slot.rating),
                          lastPlayed: catalog.int(item, Catalog.Slot.lastPlayed).map(Int64.init))
         }
@@ -29,15 +27,15 @@ extension Call {
     func marks(stars withStars: Bool = true) async throws -> Marks {
         let name = user.name
         let own = try await ownValues()
-        let cached = server.state.withLock { ($0.userData, $0.stars[name]) }
-        guard withStars else { return Marks(userData: cached.0, stars: [:], own: own) }
-        if let stars = cached.1 { return Marks(userData: cached.0, stars: stars, own: own) }
+        let cached = server.state.withLock { $0.stars[name] }
+        guard withStars else { return Marks(stars: [:], own: own) }
+        if let stars = cached { return Marks(stars: stars, own: own) }
         let read = try await server.offLoop { [store = server.users.store] in try store.stars(of: name) }
         var stars: [UserStar.Kind: [String: Date]] = [:]
         for star in read { stars[star.kind, default: [:]][star.key] = star.starred }
         let copy = stars
         server.state.withLock { $0.stars[name] = copy }
-        return Marks(userData: cached.0, stars: stars, own: own)
+        return Marks(stars: stars, own: own)
     }
 
     /// A user who is not the owner: their own values (read from the store the first time); nil for the owner.
@@ -55,14 +53,20 @@ extension Call {
         }
     }
 
-    /// Changes this user's values of item `id` as the server wrote them (`start`: the values before).
+    /// After this user's values of item `id` were written to the library: the owner's are the items', so
+    /// the view is brought up to date (a patch of one item: issue 44) before the call returns, and the
+    /// next answer shows the write; another user's kept values are changed as written.
     func changeValues(_ id: Int64, item: Int32, _ catalog: Catalog, _ change: (inout SubsonicServer.UserData) -> Void) async throws {
+        guard !user.isOwner else {
+            await server.view.refreshed()
+            return
+        }
         let marks = try await marks(stars: false)
-        let name = user.name, owner = user.isOwner
+        let name = user.name
         server.state.withLock { state in
-            var data = (owner ? state.userData[id] : state.ownValues[name]?[id]) ?? marks.values(item, catalog)
+            var data = state.ownValues[name]?[id] ?? marks.values(item, catalog)
             change(&data)
-            if owner { state.userData[id] = data } else { state.ownValues[name, default: [:]][id] = data }
+            state.ownValues[name, default: [:]][id] = data
         }
     }
 

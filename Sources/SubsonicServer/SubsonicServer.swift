@@ -72,13 +72,9 @@ public final class SubsonicServer: Sendable {
 
     struct State {
         var catalog: Catalog?
-        /// Plays and ratings this server wrote since it started, laid over the view's values so that a
-        /// client sees its own edit at once (the view follows every write through the item change log, but
-        /// a moment later). Never cleared: a later edit of the same item by another program or by the MPD
-        /// server (a play, a rating) does not show here while this server runs.
-        var userData: [Int64: UserData] = [:]
         /// The values of each user who is not the library's owner (their own: `UserItemDataStore`), read
-        /// once, then kept as this server changes them. The owner's are the items' (the view and `userData`).
+        /// once, then kept as this server changes them. The owner's are the items': the view's, one source
+        /// (a write of this server's is in the view before its call returns: `Call.changeValues`).
         var ownValues: [String: [Int64: UserData]] = [:]
         /// Each user's stars, read once, then kept as this server changes them.
         var stars: [String: [UserStar.Kind: [String: Date]]] = [:]
