@@ -81,18 +81,10 @@ extension SubsonicServer {
         return html + "</body></html>\n"
     }
 
+    /// Text for the page: XML's escaping (`Node.escapeXML`) is HTML's too.
     static func escaped(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
+        Node.escapeXML(text, into: &out)
         return out
     }
 

@@ -53,6 +53,7 @@ struct SharingCallsTests {
         #expect(text("expire") == "ok" && code("expiredPage") == 410 && code("expiredSong") == 410)
         #expect(text("unexpire") == "ok" && code("reopenedPage") == 200)
         #expect(text("delete") == "ok" && code("deletedPage") == 404 && code("deletedSong") == 404 && code("deleteAgain") == 70)
+        #expect(flag("pageEscapes") == true)
 
         // The index-based queue.
         #expect(summary["indexBasedQueue"] as? [Int] == [1])

@@ -114,6 +114,11 @@ summary["delete"] = ok(call("bob", "deleteShare", id=bob_share["id"]))
 summary["deletedPage"] = fetch(url)[0]
 summary["deletedSong"] = fetch(f"http://127.0.0.1:{port}{links[0]}")[0]
 summary["deleteAgain"] = call("bob", "deleteShare", id=bob_share["id"])
+# The page shows a description as text, never as markup.
+marked = call("bob", "createShare", id=album_songs[0]["id"], description='<i>x</i> & "y"')["shares"]["share"][0]
+page = fetch(marked["url"])[1].decode()
+summary["pageEscapes"] = "&lt;i&gt;x&lt;/i&gt; &amp; &quot;y&quot;" in page and "<i>" not in page
+call("bob", "deleteShare", id=marked["id"])
 
 # The index-based play queue (indexBasedQueue), one queue with savePlayQueue's.
 extensions = {e["name"]: e["versions"] for e in call("bob", "getOpenSubsonicExtensions")["openSubsonicExtensions"]}
