@@ -32,10 +32,10 @@ PACKAGES=(
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 # mlib serve tests: real client libraries (py-sonic and py-opensonic for the OpenSubsonic API, python-mpd2 for MPD,
-# async-upnp-client — Home Assistant's UPnP library — for DLNA), and a validator for the OpenSubsonic OpenAPI description;
+# async-upnp-client — Home Assistant's UPnP library — for DLNA; subsonic-connector for SubsonicConnectorTests), and a validator for the OpenSubsonic OpenAPI description;
 # mutagen again for the python3 first on PATH: where that is not Debian's (a pyenv python), python3-mutagen above
 # is not the one the tests' `python3` imports.
 # (--break-system-packages: Debian 12's pip refuses system-wide installs without it; a pyenv python ignores it.)
-PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0)
+PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0 subsonic-connector==0.3.12)
 python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null \
   || $SUDO python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"

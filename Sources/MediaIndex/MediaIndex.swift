@@ -275,7 +275,7 @@ public protocol RootStore: Sendable {
 /// (Named `MediaStore`, not `MediaIndex`, so that it does not shadow the module's own name.)
 public typealias MediaStore = LibraryReader & UserDataStore & PlaylistStore & ListeningHistoryStore & UserAccountStore & UserItemDataStore
     & UserDataImportStore
-    & LyricsStore & BookmarkStore
+    & LyricsStore & BookmarkStore & RadioStationStore & ShareLinkStore
 
 /// Everything a library offers: what `LibraryLocator.open` returns.
 ///

@@ -42,17 +42,28 @@ public struct UserStar: Sendable, Hashable {
 public struct SavedPlayQueue: Sendable, Hashable {
     public var itemIDs: [Int64]
     public var current: Int64?
+    /// Which entry of `itemIDs` is `current` (OpenSubsonic's `indexBasedQueue`: a queue may hold one item
+    /// twice); nil for a queue saved by id (or before schema "v23"): the first entry that is `current`.
+    public var currentIndex: Int?
     /// Milliseconds into the current item.
     public var position: Int64
     public var changed: Date
     public var changedBy: String
 
-    public init(itemIDs: [Int64], current: Int64?, position: Int64, changed: Date, changedBy: String) {
+    public init(itemIDs: [Int64], current: Int64?, currentIndex: Int? = nil, position: Int64, changed: Date, changedBy: String) {
         self.itemIDs = itemIDs
         self.current = current
+        self.currentIndex = currentIndex
         self.position = position
         self.changed = changed
         self.changedBy = changedBy
+    }
+
+    /// The index of the current entry: `currentIndex` when it names `current`, else the first entry that is
+    /// `current`; nil when there is none.
+    public var resolvedCurrentIndex: Int? {
+        if let currentIndex, itemIDs.indices.contains(currentIndex), itemIDs[currentIndex] == current { return currentIndex }
+        return current.flatMap { itemIDs.firstIndex(of: $0) }
     }
 }
 

@@ -415,6 +415,40 @@ enum Schema {
                     GROUP BY i."fileSize", i.fingerprint, p.item_id;
                 """)
         }
+        migrator.registerMigration("v23: radio stations and shares") { db in
+            // Issue 42. Internet radio stations (Subsonic's `internetRadioStation`): library-wide, ids never
+            // reused (AUTOINCREMENT). Shares (public links, `ShareLink`): a random id, the account that made it
+            // (its shares go with it), a description, an expiry, visits; the items shared, in order, by item id:
+            // they follow the item (a move keeps the id; a fold carries them) and go with it. And the play
+            // queue's current index (OpenSubsonic's `indexBasedQueue`: a queue may hold one song twice, which
+            // `current`, an item id, cannot tell apart); NULL for queues saved before, read as the first entry
+            // that is `current`. Additive only: no existing value changes.
+            try db.execute(sql: """
+                CREATE TABLE radio_stations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    stream_url TEXT NOT NULL,
+                    home_page_url TEXT,
+                    created REAL NOT NULL,
+                    changed REAL NOT NULL);
+                CREATE TABLE share_links (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    user_name TEXT NOT NULL REFERENCES users(name) ON DELETE CASCADE ON UPDATE CASCADE,
+                    description TEXT,
+                    created REAL NOT NULL,
+                    expires REAL,
+                    last_visited REAL,
+                    visit_count INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX share_links_user ON share_links(user_name);
+                CREATE TABLE share_link_items (
+                    share_id TEXT NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+                    ordinal INTEGER NOT NULL,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    PRIMARY KEY (share_id, ordinal));
+                CREATE INDEX share_link_items_item ON share_link_items(item_id);
+                ALTER TABLE play_queues ADD COLUMN current_index INTEGER;
+                """)
+        }
         return migrator
     }
 

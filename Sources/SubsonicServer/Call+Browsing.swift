@@ -12,10 +12,11 @@ extension Call {
     }
 
     /// The OpenSubsonic extensions this server implements, each as its spec page describes it: form POSTs,
-    /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding, `reportPlayback`.
+    /// `apiKey` with `tokenInfo`, `stream`'s `timeOffset` when transcoding, `reportPlayback`, the
+    /// index-based play queue (`getPlayQueueByIndex`/`savePlayQueueByIndex`).
     static let implementedExtensions: [(name: String, versions: [Int])] = [
         ("formPost", [1]), ("apiKeyAuthentication", [1]), ("transcodeOffset", [1]), ("playbackReport", [1]),
-        ("songLyrics", [1]),
+        ("songLyrics", [1]), ("indexBasedQueue", [1]),
     ]
 
     func extensions() -> [Node] {

@@ -16,57 +16,12 @@ extension Call {
         let catalog = server.catalog
         let id = try parameters.required("id")
         guard let item = catalog.item(id: id) else { throw SubsonicError.notFound("Song \(id)") }
-        let path = catalog.view.paths[Int(item)]
-        // Under `serve --all-hosts` the song may be another host's: this host's file at its path is another one.
-        let persistentID = catalog.view.ids[Int(item)]
-        guard try await server.offLoop({ [library = server.library] in try library.reachesFile(ofItem: persistentID) }) else {
-            throw SubsonicError.notFound("File of song \(id) (it is on another host)")
-        }
-        // Opened once, by the containment rule every front uses; what is sent (or transcoded) is read from
-        // this descriptor, so a file swapped for a link after the check is never what is sent.
-        let roots = catalog.view.roots
-        guard let file = try? await server.transcoding.threads.runIfActive({ try FileContainment(roots: roots).open(path) }) else {
-            throw SubsonicError.notFound("File of song \(id)")
-        }
-        if let transcode = try transcodeRequest(method: method, item: item, suffix: path.fileExtension.lowercased()) {
+        let file = try await server.openFile(of: item, catalog, id: id)
+        let suffix = catalog.view.paths[Int(item)].fileExtension.lowercased()
+        if let transcode = try transcodeRequest(method: method, item: item, suffix: suffix) {
             return try await transcodedStream(file: file, format: transcode.format, bitRate: transcode.bitRate)
         }
-        let size = file.size
-        var headers = HTTPFields()
-        headers[.contentType] = Self.contentType(path.fileExtension.lowercased())
-        headers[.acceptRanges] = "bytes"
-        let head = request.method == .head   // the headers a GET would get, no bytes read
-        if let header = request.headers[.range] {
-            guard let range = Self.byteRange(header, size: size) else {
-                headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            }
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-            headers[.contentLength] = String(range.count)
-            if head { return Response(status: .partialContent, headers: headers) }
-            return Response(status: .partialContent, headers: headers, body: fileBody(file, range: range))
-        }
-        headers[.contentLength] = String(size)
-        if size == 0 || head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: fileBody(file, range: 0...(size - 1)))
-    }
-
-    /// `range` of the opened file, read in 128 KiB chunks on the transcoding threads (never the event loop)
-    /// and sent as each is read.
-    private func fileBody(_ file: ContainedFile, range: ClosedRange<Int>) -> ResponseBody {
-        let threads = server.transcoding.threads
-        return ResponseBody(contentLength: range.count) { writer in
-            var offset = range.lowerBound
-            while offset <= range.upperBound {
-                let count = min(128 << 10, range.upperBound + 1 - offset)
-                let at = offset
-                let bytes = try await threads.runIfActive { try file.read(at: at, count: count) }
-                if bytes.isEmpty { break }   // the file shrank: the client sees a short body, as with any changing file
-                try await writer.write(ByteBuffer(bytes: bytes))
-                offset += bytes.count
-            }
-            try await writer.finish(nil)
-        }
+        return server.fileResponse(file, suffix: suffix, request: request)
     }
 
     /// One `bytes=` range of RFC 9110 (`a-b`, `a-`, `-n`), clamped to the file; nil when unsatisfiable or
@@ -134,5 +89,66 @@ extension Call {
         headers[.contentLength] = String(picture.bytes.count)
         headers[.cacheControl] = "max-age=86400"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+    }
+}
+
+// The original file of a song, shared by `stream`/`download` and a share's public link (SharePage.swift).
+extension SubsonicServer {
+    /// The song's file, opened once by the containment rule every front uses (what is sent or transcoded is
+    /// read from this descriptor, so a file swapped for a link after the check is never what is sent);
+    /// error 70 when it is another host's (under `serve --all-hosts` this host's file at its path is another
+    /// one) or cannot be opened.
+    func openFile(of item: Int32, _ catalog: Catalog, id: String) async throws -> ContainedFile {
+        let path = catalog.view.paths[Int(item)]
+        let persistentID = catalog.view.ids[Int(item)]
+        guard try await offLoop({ [library] in try library.reachesFile(ofItem: persistentID) }) else {
+            throw SubsonicError.notFound("File of song \(id) (it is on another host)")
+        }
+        let roots = catalog.view.roots
+        guard let file = try? await transcoding.threads.runIfActive({ try FileContainment(roots: roots).open(path) }) else {
+            throw SubsonicError.notFound("File of song \(id)")
+        }
+        return file
+    }
+
+    /// The opened file as it is, with HTTP Range (one range; 416 for one outside the file); HEAD gets the
+    /// headers only.
+    func fileResponse(_ file: ContainedFile, suffix: String, request: Request) -> Response {
+        let size = file.size
+        var headers = HTTPFields()
+        headers[.contentType] = Call.contentType(suffix)
+        headers[.acceptRanges] = "bytes"
+        let head = request.method == .head   // the headers a GET would get, no bytes read
+        if let header = request.headers[.range] {
+            guard let range = Call.byteRange(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+            headers[.contentLength] = String(range.count)
+            if head { return Response(status: .partialContent, headers: headers) }
+            return Response(status: .partialContent, headers: headers, body: fileBody(file, range: range))
+        }
+        headers[.contentLength] = String(size)
+        if size == 0 || head { return Response(status: .ok, headers: headers) }
+        return Response(status: .ok, headers: headers, body: fileBody(file, range: 0...(size - 1)))
+    }
+
+    /// `range` of the opened file, read in 128 KiB chunks on the transcoding threads (never the event loop)
+    /// and sent as each is read.
+    private func fileBody(_ file: ContainedFile, range: ClosedRange<Int>) -> ResponseBody {
+        let threads = transcoding.threads
+        return ResponseBody(contentLength: range.count) { writer in
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let count = min(128 << 10, range.upperBound + 1 - offset)
+                let at = offset
+                let bytes = try await threads.runIfActive { try file.read(at: at, count: count) }
+                if bytes.isEmpty { break }   // the file shrank: the client sees a short body, as with any changing file
+                try await writer.write(ByteBuffer(bytes: bytes))
+                offset += bytes.count
+            }
+            try await writer.finish(nil)
+        }
     }
 }

@@ -132,7 +132,7 @@ extension Call {
     }
 
     /// The playlists this user sees, by name.
-    private func visiblePlaylists() async throws -> [StoredPlaylist] {
+    func visiblePlaylists() async throws -> [StoredPlaylist] {
         let (name, admin) = (user.name, user.isAdmin)
         return try await server.offLoop { [store = server.library.store] in
             try store.playlists().filter { $0.isVisible(to: name, admin: admin) }
@@ -140,7 +140,7 @@ extension Call {
     }
 
     /// The playlist `id` if this user sees it; error 70 otherwise, the same as for an id never made.
-    private func storedPlaylist(_ id: String) async throws -> StoredPlaylist {
+    func storedPlaylist(_ id: String) async throws -> StoredPlaylist {
         guard let playlist = try await visiblePlaylists().first(where: { String($0.id) == id }) else {
             throw SubsonicError.notFound("Playlist \(id)")
         }
@@ -238,6 +238,9 @@ extension Call {
     }
 
     // MARK: Scans, users, play queues
+    //
+    // One saved queue per user (`SavedPlayQueue`), written and read by id (`savePlayQueue`) or by index
+    // (`savePlayQueueByIndex`, OpenSubsonic's `indexBasedQueue`): a client of either kind resumes the other's.
 
     /// Starts `Library.scan` of every root (one at a time; a second call while one runs only reports it).
     /// Admins only, as in Navidrome: a scan is the whole machine's disk and CPU.
@@ -289,6 +292,61 @@ extension Call {
         node.set("changedBy", queue.changedBy)
         node.add(list: "entry", queue.itemIDs.compactMap { catalog.itemByID[$0] }.map { songNode($0, catalog, marks, name: "entry") })
         return [node]
+    }
+
+    /// `getPlayQueueByIndex` (OpenSubsonic's `indexBasedQueue`): the queue `savePlayQueue` or
+    /// `savePlayQueueByIndex` saved (one per user, shared by both), the current entry by its index. Entries
+    /// no longer in the library are left out and the index counts the others; when the current one is gone,
+    /// the entry that followed it is current, from its start.
+    func playQueueByIndex() async throws -> [Node] {
+        let catalog = server.catalog
+        let marks = try await marks()
+        let name = user.name
+        guard let queue = try await server.offLoop({ [store = server.users.store] in try store.playQueue(of: name) }) else { return [] }
+        let stored = queue.resolvedCurrentIndex
+        var entries: [Int32] = [], current: Int?, before = 0
+        for (n, id) in queue.itemIDs.enumerated() {
+            guard let item = catalog.itemByID[id] else { continue }
+            if n == stored { current = entries.count }
+            if let stored, n < stored { before += 1 }
+            entries.append(item)
+        }
+        var position = queue.position
+        if current == nil, !entries.isEmpty {
+            current = min(before, entries.count - 1)
+            position = 0
+        }
+        var node = Node("playQueueByIndex")
+        node.set("currentIndex", current)
+        node.set("position", position)
+        node.set("username", name)
+        node.set("changed", Self.iso(queue.changed))
+        node.set("changedBy", queue.changedBy)
+        node.add(list: "entry", entries.map { songNode($0, catalog, marks, name: "entry") })
+        return [node]
+    }
+
+    /// `savePlayQueueByIndex`: the songs (`id`, in order, repeats allowed), the current one by its 0-based
+    /// `currentIndex` (required with songs; outside the queue, or given with none, is error 10 as the spec
+    /// asks), the position in it; no songs clears the queue. The same queue `getPlayQueue` answers.
+    func savePlayQueueByIndex() async throws -> [Node] {
+        let catalog = server.catalog
+        let ids = try songIDs("id", catalog)
+        var index: Int?
+        if let text = parameters["currentIndex"] {
+            guard let n = Int(text.trimmingCharacters(in: .whitespaces)), ids.indices.contains(n) else {
+                throw SubsonicError(10, "currentIndex \(text) is not an index of the \(ids.count) songs given")
+            }
+            index = n
+        } else if !ids.isEmpty {
+            throw SubsonicError.missing("currentIndex")
+        }
+        let queue = SavedPlayQueue(itemIDs: ids, current: index.map { ids[$0] }, currentIndex: index,
+                                   position: Int64(try parameters.int("position", 0, in: 0...Int(StoredBounds.durations.upperBound) * 1000)),
+                                   changed: Date(), changedBy: parameters["c"] ?? "")
+        let name = user.name
+        try await server.offLoop { [store = server.users.store] in try store.savePlayQueue(queue, for: name) }
+        return []
     }
 
     func savePlayQueue() async throws -> [Node] {

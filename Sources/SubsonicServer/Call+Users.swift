@@ -86,7 +86,9 @@ extension Call {
         for role in ["settingsRole", "downloadRole", "playlistRole", "coverArtRole", "streamRole"] { node.set(role, true) }
         // The jukebox is the server's one player: admins drive it, when there is one (`mlib serve` without --no-mpd).
         node.set("jukeboxRole", account.isAdmin && server.jukebox.withLock { $0 != nil })
-        for role in ["uploadRole", "commentRole", "podcastRole", "shareRole", "videoConversionRole"] { node.set(role, false) }
+        // Every account may share (its own shares: `Library+ShareLinks`).
+        node.set("shareRole", true)
+        for role in ["uploadRole", "commentRole", "podcastRole", "videoConversionRole"] { node.set(role, false) }
         node.set("folder", ints: Array(server.view.snapshot.roots.indices))
         return node
     }

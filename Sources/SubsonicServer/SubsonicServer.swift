@@ -192,6 +192,8 @@ struct Responder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
+        // A share's public link needs no account (SharePage.swift).
+        if path.hasPrefix("/share/") { return await server.sharePage(path: path, request: request) }
         guard path.hasPrefix("/rest/") else { return Response(status: .notFound) }
         var method = String(path.dropFirst(6))
         if method.hasSuffix(".view") { method.removeLast(5) }
@@ -298,12 +300,17 @@ struct Call {
         case "getNowPlaying": return .nodes([try await nowPlaying()])
         case "jukeboxControl": return .nodes([try await jukeboxControl()])
         case "getVideos": return .nodes([try await videos()])
-        // What mlib keeps none of, listed as empty (clients open these pages at start): podcasts (mlib follows no
-        // feeds), internet radio stations and shares (none can be made yet: their create calls are unknown).
+        // What mlib keeps none of, listed as empty (clients open these pages at start): podcasts (mlib follows no feeds).
         case "getPodcasts": return .nodes([Node("podcasts")])
         case "getNewestPodcasts": return .nodes([Node("newestPodcasts")])
-        case "getInternetRadioStations": return .nodes([Node("internetRadioStations")])
-        case "getShares": return .nodes([Node("shares")])
+        case "getInternetRadioStations": return .nodes([try await internetRadioStations()])
+        case "createInternetRadioStation": return .nodes(try await createInternetRadioStation())
+        case "updateInternetRadioStation": return .nodes(try await updateInternetRadioStation())
+        case "deleteInternetRadioStation": return .nodes(try await deleteInternetRadioStation())
+        case "getShares": return .nodes([try await shares()])
+        case "createShare": return .nodes(try await createShare())
+        case "updateShare": return .nodes(try await updateShare())
+        case "deleteShare": return .nodes(try await deleteShare())
         case "reportPlayback": return .nodes(try await reportPlayback())
         case "search": return .nodes([try await search()])
         case "search2": return .nodes([try await search2()])
@@ -331,6 +338,8 @@ struct Call {
         case "changePassword": return .nodes(try await changePassword())
         case "getPlayQueue": return .nodes(try await playQueue())
         case "savePlayQueue": return .nodes(try await savePlayQueue())
+        case "getPlayQueueByIndex": return .nodes(try await playQueueByIndex())
+        case "savePlayQueueByIndex": return .nodes(try await savePlayQueueByIndex())
         case "getLyrics": return .nodes([try await lyrics()])
         case "getLyricsBySongId": return .nodes([try await lyricsBySongID()])
         case "getBookmarks": return .nodes([try await bookmarks()])

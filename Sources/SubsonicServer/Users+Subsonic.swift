@@ -58,6 +58,7 @@ extension SubsonicError {
     static func users(_ error: UsersError) -> Self {
         switch error {
         case .notFound(let what): .notFound(what)
+        case .notAllowed(let what): .notAuthorized(what)
         case .generic, .unknownUser: .generic(error.message)
         }
     }

@@ -79,7 +79,7 @@ extension UsersError: StatusError {
     var exitStatus: Int32 {
         switch self {
         case .unknownUser: ExitStatus.usage
-        case .generic, .notFound: ExitStatus.partialFailure
+        case .generic, .notFound, .notAllowed: ExitStatus.partialFailure
         }
     }
 }

@@ -21,7 +21,7 @@ struct MLib: AsyncParsableCommand {
         // Every command names itself in its configuration: a derived name costs a String(describing:) whose
         // dynamic casts scan every protocol conformance, about 4 ms of each start-up for these commands.
         subcommands: [Info.self, Scan.self, Watch.self, Root.self, Stats.self, Failures.self, List.self, Export.self, PlaylistCommand.self, Play.self,
-                      Rate.self, SetUserData.self, History.self, ImportUserData.self, Tag.self, LyricsCommand.self, Fields.self, Serve.self, User.self, Analyze.self, Dupes.self, Resolve.self]
+                      Rate.self, SetUserData.self, History.self, ImportUserData.self, Tag.self, LyricsCommand.self, Fields.self, Serve.self, User.self, RadioCommand.self, Analyze.self, Dupes.self, Resolve.self]
     )
 
     /// The one place mlib exits: every error becomes one "mlib: …" line and the status its type knows

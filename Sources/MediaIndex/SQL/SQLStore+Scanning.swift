@@ -305,7 +305,7 @@ extension SQLStore {
 
     /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
     /// data and keeps its id; what the user did meanwhile with the row (plays, skips, a rating, playlist
-    /// entries) is carried over to the item; then the row goes (before the item takes its path, unique).
+    /// and share entries) is carried over to the item; then the row goes (before the item takes its path, unique).
     public func fold(_ pairs: [(item: Int64, row: Int64)]) throws {
         guard !pairs.isEmpty else { return }
         let columns = ItemRow.scanColumnNames
@@ -316,6 +316,7 @@ extension SQLStore {
                 guard let values = try x.row("SELECT \(select) FROM items WHERE id = \(row)")?.values else { continue }
                 let user = Array(values.suffix(4))
                 try x.execute("UPDATE playlist_entries SET item_id = \(item) WHERE item_id = \(row)")
+                try x.execute("UPDATE share_link_items SET item_id = \(item) WHERE item_id = \(row)")
                 try Self.foldUserValues(from: row, into: item, x)
                 try Self.foldLyricsAndBookmarks(from: row, into: item, x)
                 try x.execute("DELETE FROM items WHERE id = \(row)")

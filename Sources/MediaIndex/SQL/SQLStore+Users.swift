@@ -1,6 +1,7 @@
 import Foundation
 
-// The API server's users, stars and play queues (schema v13 / pg v8), one text for both stores.
+// The API server's users, stars and play queues (schema v13 / pg v8; a queue's current index v23 / pg v20), one
+// text for both stores.
 extension SQLStore: UserAccountStore {
     // Users and stars come from memory while the library's writes are heard (`userCache`, a server on
     // PostgreSQL): every request asks for its user.
@@ -92,9 +93,9 @@ extension SQLStore: UserAccountStore {
 
     public func playQueue(of user: String) throws -> SavedPlayQueue? {
         try read { x in
-            try x.row("SELECT item_ids, current, position, changed, changed_by FROM play_queues WHERE user_name = \(user)").map { row in
+            try x.row("SELECT item_ids, current, position, changed, changed_by, current_index FROM play_queues WHERE user_name = \(user)").map { row in
                 SavedPlayQueue(itemIDs: (row.text(0) ?? "").split(separator: ",").compactMap { Int64($0) },
-                               current: row.int64(1), position: row.int64(2) ?? 0,
+                               current: row.int64(1), currentIndex: row.int(5), position: row.int64(2) ?? 0,
                                changed: row.date(3) ?? Date(timeIntervalSince1970: 0), changedBy: row.text(4) ?? "")
             }
         }
@@ -104,10 +105,11 @@ extension SQLStore: UserAccountStore {
         let ids = queue.itemIDs.map(String.init).joined(separator: ",")
         try write { x in
             try x.execute("""
-                INSERT INTO play_queues (user_name, item_ids, current, position, changed, changed_by)
-                VALUES (\(user), \(ids), \(queue.current), \(queue.position), \(queue.changed), \(queue.changedBy))
+                INSERT INTO play_queues (user_name, item_ids, current, current_index, position, changed, changed_by)
+                VALUES (\(user), \(ids), \(queue.current), \(queue.resolvedCurrentIndex), \(queue.position), \(queue.changed), \(queue.changedBy))
                 ON CONFLICT (user_name) DO UPDATE SET item_ids = excluded.item_ids, current = excluded.current,
-                    position = excluded.position, changed = excluded.changed, changed_by = excluded.changed_by
+                    current_index = excluded.current_index, position = excluded.position, changed = excluded.changed,
+                    changed_by = excluded.changed_by
                 """)
         }
     }
