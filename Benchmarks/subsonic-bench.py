@@ -58,14 +58,15 @@ def p95_ms(label, calls):
     print(f"{label} p95: {times[int(len(times) * 0.95) - 1]:.1f} ms (median {statistics.median(times):.1f} ms, {len(times)} calls)")
 
 
-def full_sync():
+def full_sync(query='""'):
+    """Symfonium's sync; returns the number of songs it saw."""
     t0 = time.perf_counter()
     counts = {"artist": 0, "album": 0, "song": 0}
     offsets = {"artist": 0, "album": 0, "song": 0}
     pages, size = 0, 0
     while True:
         wanted = {k: (500 if offsets[k] is not None else 0) for k in counts}
-        answer, n = get("search3", query='""', artistCount=wanted["artist"], artistOffset=offsets["artist"] or 0,
+        answer, n = get("search3", query=query, artistCount=wanted["artist"], artistOffset=offsets["artist"] or 0,
                         albumCount=wanted["album"], albumOffset=offsets["album"] or 0,
                         songCount=wanted["song"], songOffset=offsets["song"] or 0)
         pages += 1
@@ -80,12 +81,15 @@ def full_sync():
         if all(v is None for v in offsets.values()):
             break
     sync = time.perf_counter() - t0
-    print(f"full sync (search3 \"\" in pages of 500): {sync:.2f} s, {pages} requests, {size / 1e6:.1f} MB of JSON, "
+    label = "" if query == '""' else f" with query={query!r} (a peer that finds nothing for Symfonium's query)"
+    print(f"full sync (search3 \"\" in pages of 500){label}: {sync:.2f} s, {pages} requests, {size / 1e6:.1f} MB of JSON, "
           f"{counts['song']} songs, {counts['album']} albums, {counts['artist']} artists")
+    return counts["song"]
 
 
 try:
-    full_sync()
+    if full_sync() == 0 and peer:
+        full_sync("")
 except NotAnswered as error:
     print(f"full sync (search3 \"\" in pages of 500): not answered: {error}")
 print(f"getArtists: {median_ms('getArtists'):.1f} ms (median of 20)")
