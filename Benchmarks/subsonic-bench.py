@@ -1,25 +1,36 @@
 #!/usr/bin/env python3
-"""subsonic-bench.py PORT USER PASSWORD — times `mlib serve --http` as a phone uses it, over one keep-alive
-connection (as clients do): Symfonium's full sync (search3 with an empty query, artists, albums and songs in
-pages of 500, until every list runs out), getArtists, getAlbumList2 (alphabeticalByName 500, newest 50) and
-getAlbum, each the median of 20 calls; then, on the song titled "Transcode bench" (subsonic-bench.sh adds a 5-minute
-FLAC), a transcoded stream's time to first byte and speed (× real time) for Opus 128 kb/s and MP3 192 kb/s.
-Prints one line per figure."""
-import hashlib, http.client, json, statistics, sys, time, urllib.parse
+"""subsonic-bench.py PORT USER PASSWORD [--peer] — times a Subsonic server (`mlib serve --http`, or a peer such as
+supysonic with --peer) as a phone uses it, over one keep-alive connection (as clients do): Symfonium's full sync
+(search3 with an empty query, artists, albums and songs in pages of 500, until every list runs out), getArtists,
+getAlbumList2 (alphabeticalByName 500, newest 50) and getAlbum, each the median of 20 calls; issue 42's figures:
+the p95 of 40 calls of getAlbumList2 (newest 50), getArtists and getAlbum (40 different albums), of
+getSimilarSongs2 and getTopSongs (the artist of each of 40 songs), and a star's time until the next getStarred2
+shows it; then, on the song titled "Transcode bench" (subsonic-bench.sh adds a 5-minute FLAC; not with --peer), a
+transcoded stream's time to first byte and speed (× real time) for Opus 128 kb/s and MP3 192 kb/s.
+Authentication is `p=enc:` (hex), which every server takes (supysonic keeps no password to make tokens from).
+Prints one line per figure; a method the server does not answer prints "not answered" and its error."""
+import http.client, json, statistics, sys, time, urllib.parse
 
 port, user, password = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-salt = "bench"
-auth = {"u": user, "t": hashlib.md5((password + salt).encode()).hexdigest(), "s": salt, "v": "1.16.1", "c": "bench", "f": "json"}
+peer = "--peer" in sys.argv[4:]
+auth = {"u": user, "p": "enc:" + password.encode().hex(), "v": "1.16.1", "c": "bench", "f": "json"}
 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
 
+class NotAnswered(Exception):
+    pass
+
+
 def get(method, **params):
-    connection.request("GET", f"/rest/{method}?" + urllib.parse.urlencode({**auth, **params}))
+    connection.request("GET", f"/rest/{method}?" + urllib.parse.urlencode({**auth, **params}, doseq=True))
     response = connection.getresponse()
     body = response.read()
-    answer = json.loads(body)["subsonic-response"]
+    try:
+        answer = json.loads(body)["subsonic-response"]
+    except ValueError:
+        raise NotAnswered(f"HTTP {response.status} {body[:120]!r}")
     if answer["status"] != "ok":
-        raise SystemExit(f"{method}: {answer}")
+        raise NotAnswered(json.dumps(answer.get("error")))
     return answer, len(body)
 
 
@@ -32,35 +43,90 @@ def median_ms(method, **params):
     return statistics.median(times)
 
 
-t0 = time.perf_counter()
-counts = {"artist": 0, "album": 0, "song": 0}
-offsets = {"artist": 0, "album": 0, "song": 0}
-pages, size = 0, 0
-while True:
-    wanted = {k: (500 if offsets[k] is not None else 0) for k in counts}
-    answer, n = get("search3", query='""', artistCount=wanted["artist"], artistOffset=offsets["artist"] or 0,
-                    albumCount=wanted["album"], albumOffset=offsets["album"] or 0,
-                    songCount=wanted["song"], songOffset=offsets["song"] or 0)
-    pages += 1
-    size += n
-    result = answer["searchResult3"]
-    for kind in counts:
-        if offsets[kind] is None:
-            continue
-        got = len(result.get(kind, []))
-        counts[kind] += got
-        offsets[kind] = offsets[kind] + got if got == 500 else None
-    if all(v is None for v in offsets.values()):
-        break
-sync = time.perf_counter() - t0
-print(f"full sync (search3 \"\" in pages of 500): {sync:.2f} s, {pages} requests, {size / 1e6:.1f} MB of JSON, "
-      f"{counts['song']} songs, {counts['album']} albums, {counts['artist']} artists")
+def p95_ms(label, calls):
+    """Times each (method, params) of `calls` once; prints the p95 and the median."""
+    times = []
+    try:
+        for method, params in calls:
+            t0 = time.perf_counter()
+            get(method, **params)
+            times.append((time.perf_counter() - t0) * 1000)
+    except NotAnswered as error:
+        print(f"{label}: not answered: {error}")
+        return
+    times.sort()
+    print(f"{label} p95: {times[int(len(times) * 0.95) - 1]:.1f} ms (median {statistics.median(times):.1f} ms, {len(times)} calls)")
+
+
+def full_sync(query='""'):
+    """Symfonium's sync; returns the number of songs it saw."""
+    t0 = time.perf_counter()
+    counts = {"artist": 0, "album": 0, "song": 0}
+    offsets = {"artist": 0, "album": 0, "song": 0}
+    pages, size = 0, 0
+    while True:
+        wanted = {k: (500 if offsets[k] is not None else 0) for k in counts}
+        answer, n = get("search3", query=query, artistCount=wanted["artist"], artistOffset=offsets["artist"] or 0,
+                        albumCount=wanted["album"], albumOffset=offsets["album"] or 0,
+                        songCount=wanted["song"], songOffset=offsets["song"] or 0)
+        pages += 1
+        size += n
+        result = answer["searchResult3"]
+        for kind in counts:
+            if offsets[kind] is None:
+                continue
+            got = len(result.get(kind, []))
+            counts[kind] += got
+            offsets[kind] = offsets[kind] + got if got == 500 else None
+        if all(v is None for v in offsets.values()):
+            break
+    sync = time.perf_counter() - t0
+    label = "" if query == '""' else f" with query={query!r} (a peer that finds nothing for Symfonium's query)"
+    print(f"full sync (search3 \"\" in pages of 500){label}: {sync:.2f} s, {pages} requests, {size / 1e6:.1f} MB of JSON, "
+          f"{counts['song']} songs, {counts['album']} albums, {counts['artist']} artists")
+    return counts["song"]
+
+
+try:
+    if full_sync() == 0 and peer:
+        full_sync("")
+except NotAnswered as error:
+    print(f"full sync (search3 \"\" in pages of 500): not answered: {error}")
 print(f"getArtists: {median_ms('getArtists'):.1f} ms (median of 20)")
 print(f"getAlbumList2 alphabeticalByName size=500: {median_ms('getAlbumList2', type='alphabeticalByName', size=500):.1f} ms")
 print(f"getAlbumList2 newest size=50: {median_ms('getAlbumList2', type='newest', size=50):.1f} ms")
 album = get("getAlbumList2", type="random", size=1)[0]["albumList2"]["album"][0]["id"]
 print(f"getAlbum: {median_ms('getAlbum', id=album):.1f} ms")
 print(f"search3 \"love\" (20 of each): {median_ms('search3', query='love'):.1f} ms")
+
+# Issue 42's figures: p95 of 40 calls each.
+albums = get("getAlbumList2", type="random", size=40)[0]["albumList2"]["album"]
+songs = [get("getAlbum", id=a["id"])[0]["album"]["song"][0] for a in albums]
+p95_ms("getAlbumList2 newest size=50", [("getAlbumList2", {"type": "newest", "size": 50})] * 40)
+p95_ms("getArtists", [("getArtists", {})] * 40)
+p95_ms("getAlbum", [("getAlbum", {"id": a["id"]}) for a in albums])
+p95_ms("getSimilarSongs2 count=50", [("getSimilarSongs2", {"id": s.get("artistId") or s["id"], "count": 50}) for s in songs])
+p95_ms("getTopSongs count=50", [("getTopSongs", {"artist": s.get("artist", ""), "count": 50}) for s in songs])
+# A star seen by the next answer: star, then getStarred2 until the song is in it.
+try:
+    song = songs[0]["id"]
+    get("unstar", id=song)
+    t0 = time.perf_counter()
+    get("star", id=song)
+    tries = 0
+    while True:
+        tries += 1
+        starred = get("getStarred2")[0]["starred2"].get("song", [])
+        if any(s["id"] == song for s in starred) or time.perf_counter() - t0 > 10:
+            break
+    visible = any(s["id"] == song for s in starred)
+    print(f"star visible in getStarred2: {(time.perf_counter() - t0) * 1000:.1f} ms after the star request, "
+          f"{'in the next answer' if tries == 1 else f'after {tries} answers'}{'' if visible else ' (NOT seen within 10 s)'}")
+    get("unstar", id=song)
+except NotAnswered as error:
+    print(f"star visible in getStarred2: not answered: {error}")
+if peer:
+    sys.exit(0)
 
 
 def transcode(song, duration, **params):

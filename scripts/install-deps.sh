@@ -20,7 +20,8 @@ PACKAGES=(
   g++                                                              # Benchmarks/reader-survey.sh builds a TagLib reference reader
   mpd mpc                                                          # playlist interoperability test, scan peer, mlib serve tests and conformance peer
   ncmpcpp                                                          # mlib serve: full-screen client test under tmux
-  libxml2-utils                                                    # xmllint: XSPF well-formedness test
+  libxml2-utils                                                    # xmllint: XSPF well-formedness test, Subsonic XML answers against the XSD
+  xvfb xauth dbus imagemagick python3-venv python3-gi gir1.2-gtk-3.0 libmpv2   # Sublime Music under Xvfb (GUIClientTests; the venv below)
   tmux                                                             # terminal test of `mlib play`
   sqlite3 time                                                     # benchmarks (and the tmux test's checks)
   postgresql                                                       # PostgreSQL store: tests start a private server
@@ -39,3 +40,11 @@ $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0 subsonic-connector==0.3.12)
 python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null \
   || $SUDO python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"
+# GUIClientTests: Sublime Music (the GTK Subsonic desktop client) in a venv over Debian's python3-gi (PyGObject is not
+# built from PyPI), at /opt/sublime-music; its PyPI package is installed without its dependency list for that reason.
+if [ ! -x /opt/sublime-music/bin/sublime-music ]; then
+  $SUDO /usr/bin/python3 -m venv --system-site-packages /opt/sublime-music
+  $SUDO /opt/sublime-music/bin/pip install -q --no-deps sublime-music==0.12.0
+  $SUDO /opt/sublime-music/bin/pip install -q bleach==6.4.0 dataclasses-json==0.6.7 deepdiff==9.1.0 thefuzz==0.22.1 peewee==4.5.3 \
+    python-dateutil==2.9.0.post0 Levenshtein==0.27.5 python-mpv==1.0.8 requests==2.34.2 semver==3.1.2 bottle==0.13.4 PyChromecast==14.0.10
+fi

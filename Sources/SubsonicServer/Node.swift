@@ -35,13 +35,20 @@ struct Node: Sendable {
 
     // MARK: Rendering
 
-    func xml(into out: inout String) {
+    /// The element in XML. `named` renames it: a list's elements take the list's name (`add(list:)`), as its
+    /// JSON key does. A string `value` is the element's text, not an attribute: OpenSubsonic's JSON `value`
+    /// is what Subsonic's XML has as text (a genre's name, lyrics, a lyrics line), and the XSD allows no
+    /// `value` attribute.
+    func xml(into out: inout String, named: String? = nil) {
+        let name = named ?? self.name
         out += "<"
         out += name
         var numberLists: [(String, [Int])] = []
+        var text: String?
         for (key, value) in attributes {
             switch value {
             case .ints(let numbers): numberLists.append((key, numbers)); continue
+            case .string(let string) where key == "value": text = string; continue
             default: break
             }
             out += " "
@@ -50,18 +57,19 @@ struct Node: Sendable {
             Self.escapeXML(value.text, into: &out)
             out += "\""
         }
-        if children.isEmpty && numberLists.isEmpty {
+        if children.isEmpty && numberLists.isEmpty && (text ?? "").isEmpty {
             out += "/>"
             return
         }
         out += ">"
+        if let text { Self.escapeXML(text, into: &out) }
         for (key, numbers) in numberLists {
             for number in numbers { out += "<\(key)>\(number)</\(key)>" }
         }
-        for (_, child) in children {
+        for (key, child) in children {
             switch child {
             case .one(let node): node.xml(into: &out)
-            case .many(let nodes): for node in nodes { node.xml(into: &out) }
+            case .many(let nodes): for node in nodes { node.xml(into: &out, named: key) }
             }
         }
         out += "</"

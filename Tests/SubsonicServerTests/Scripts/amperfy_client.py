@@ -5,7 +5,8 @@ AmperfyKit/Api/Subsonic/SubsonicServerApi.swift: token authentication with c=Amp
 reported, the library sync through getIndexes/getMusicDirectory and getArtists/getArtist/getAlbum, the home
 lists, search3 with 40 of one kind and 0 of the others, playlists edited by songIdToAdd and
 songIndexToRemove, scrobble with `time`, favourites by id/albumId/artistId, stream as mp3).
-Every answer must be well-formed XML in Subsonic's namespace with status="ok".
+Every answer must be well-formed XML in Subsonic's namespace with status="ok", and valid against the Subsonic
+XSD once OpenSubsonic's additions are taken out (xsd_check.py).
 
 usage: amperfy_client.py PORT USER PASSWORD
 Prints one JSON object: what the sync saw, and every call that answered an error.
@@ -13,10 +14,13 @@ Prints one JSON object: what the sync saw, and every call that answered an error
 import hashlib, json, sys, time, urllib.parse, urllib.request
 import xml.etree.ElementTree as ET
 
+from xsd_check import XSDValidator
+
 port, user, password = sys.argv[1:4]
 NS = "{http://subsonic.org/restapi}"
 errors = {}
 version = "1.16.1"
+xsd = XSDValidator()
 
 
 def call(action, raw=False, **params):
@@ -30,8 +34,9 @@ def call(action, raw=False, **params):
         if raw:
             return r.headers.get("Content-Type", ""), body
     root = ET.fromstring(body)
-    if root.tag != NS + "subsonic-response":
-        print(f"FAILED: {action}: root element {root.tag}", file=sys.stderr)
+    problem = xsd.problem(action, body)
+    if problem:
+        print(f"FAILED: {problem}", file=sys.stderr)
         sys.exit(1)
     if root.get("status") != "ok":
         error = root.find(NS + "error")

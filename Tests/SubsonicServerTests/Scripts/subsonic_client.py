@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import libsonic
 from openapi_check import Validator
+from xsd_check import XSDValidator
 
 port, user, password, music, openapi, smart_name = sys.argv[1:7]
 port = int(port)
@@ -102,6 +103,8 @@ expect({e["name"] for e in extensions} >= {"formPost", "apiKeyAuthentication"}, 
 # /rest/x.view answers as /rest/x does; XML is the default format.
 status, _, body = raw("ping", {k: v for k, v in auth_query().items() if k != "f"}, parse=False, view=True)
 root = ET.fromstring(body)
+xsd = XSDValidator()
+expect(xsd.problem("ping", body) is None, xsd.problem("ping", body))
 expect(root.tag.endswith("subsonic-response") and root.get("status") == "ok" and root.get("openSubsonic") == "true"
        and root.get("type") == "mlib", f"XML ping: {body[:300]}")
 
@@ -360,6 +363,7 @@ call("getScanStatus")
 query = {k: v for k, v in auth_query(id=album_ids[0]).items() if k != "f"}
 status, head, body = raw("getAlbum", query, parse=False)
 xml_songs = [e.get("id") for e in ET.fromstring(body).iter() if e.tag.endswith("song")]
+expect(xsd.problem("getAlbum", body) is None, xsd.problem("getAlbum", body))
 expect(xml_songs == [s["id"] for s in call("getAlbum", id=album_ids[0])["album"]["song"]], "XML and JSON agree on getAlbum")
 expect(head.get("Content-Type", "").startswith("application/xml"), f"XML content type {head}")
 
