@@ -110,7 +110,7 @@ CONF
         search() { field "$1" "search['$2'].get('median_ms', 'none')"; }
         matches() { field "$1" "search['$2'].get('matches', 'none')"; }
         q1='dc:title contains "neon"' q2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
-        python3 Benchmarks/write-result.py "dlna-bench-$name" "Benchmarks/dlna-bench.sh $MLIB $folder" \
+        python3 Benchmarks/write-result.py "dlna-bench-$name${SUFFIX:-}" "Benchmarks/dlna-bench.sh $MLIB $folder" \
           "$folder ($files files); pages of $PAGE" \
           mlib_walk_s="$(field "$m" walk_s)" mlib_browse_calls="$(field "$m" browse_calls)" mlib_containers="$(field "$m" containers)" \
           mlib_item_listings="$(field "$m" item_listings)" mlib_walk_server_cpu_s="$(field "$m" walk_server_cpu_s)" \

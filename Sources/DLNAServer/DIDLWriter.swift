@@ -28,6 +28,7 @@ struct DIDLWriter {
     }
 
     func artURL(_ item: Int32) -> String { "\(baseURL)/art/\(tree.view.ids[Int(item)]).jpg" }
+    func thumbnailURL(_ item: Int32) -> String { "\(baseURL)/thumb/\(tree.view.ids[Int(item)]).jpg" }
 
     func streamURL(_ item: Int32) -> String {
         let ext = tree.value(item, MediaTree.Slot.fileExtension).map { "." + $0 } ?? ""
@@ -68,6 +69,9 @@ struct DIDLWriter {
             element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
             if !isVideo && tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
+            // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
+            // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
+            if isVideo { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(thumbnailURL(item)))</upnp:albumArtURI>" }
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
             let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
             if placement == .before { writeTranscodes(item, to: &out) }
@@ -83,6 +87,7 @@ struct DIDLWriter {
             if let resolution = tree.value(item, MediaTree.Slot.resolution) { out += " resolution=\"\(resolution)\"" }
             out += ">\(XML.escape(streamURL(item)))</res>"
             if placement == .after { writeTranscodes(item, to: &out) }
+            if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
             out += "</item>"
         }
     }

@@ -32,6 +32,8 @@ public final class DLNAServer: Sendable {
     let transcoding: TranscodeSlots
     /// The MP3 transcode's bit rate (bits per second): the most LAME makes, as a stand-in for a lossless file.
     static let mp3BitRate = 320_000
+    /// Videos' JPEG_TN stills (`/thumb/…`), made once each.
+    let thumbnails = VideoThumbnails()
     private let state = Mutex(State())
 
     private struct State {
@@ -172,6 +174,7 @@ public final class DLNAServer: Sendable {
             if path.hasPrefix("/media/") { return media(request, tree: tree) }
             if path.hasPrefix("/transcode/") { return transcode(request, tree: tree) }
             if path.hasPrefix("/art/") { return art(path, tree: tree) }
+            if path.hasPrefix("/thumb/") { return thumbnail(path, tree: tree) }
             return .text(.notFound, "not found\n")
         case (.POST, _):
             guard let service = DeviceDescription.services.first(where: { $0.controlPath == path }) else { return .text(.notFound, "not found\n") }
@@ -257,6 +260,16 @@ public final class DLNAServer: Sendable {
         else { return .text(.notFound, "no art\n") }
         return .bytes(.ok, [("Content-Type", picture.mimeType), ("contentFeatures.dlna.org", "DLNA.ORG_PN=JPEG_TN;DLNA.ORG_OP=00;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=00D00000000000000000000000000000"),
                             ("transferMode.dlna.org", "Interactive")], picture.bytes)
+    }
+
+    /// `/thumb/<item id>.jpg`: a video's still (JPEG_TN), made from a frame on the first request, then cached.
+    private func thumbnail(_ path: String, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(path, prefix: "/thumb/", tree: tree), tree.value(item, MediaTree.Slot.video) != nil,
+              (try? library.reachesFile(ofItem: id)) ?? false,
+              let jpeg = thumbnails.jpeg(id: id, path: tree.view.paths[Int(item)])
+        else { return .text(.notFound, "no thumbnail\n") }
+        return .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
+                            ("transferMode.dlna.org", "Interactive")], jpeg)
     }
 
     private func itemIn(_ path: String, prefix: String, tree: MediaTree) -> (Int64, Int32)? {
