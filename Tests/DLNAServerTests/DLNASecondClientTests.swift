@@ -28,6 +28,9 @@ struct DLNASecondClientTests {
         for name in ["video-h264-aac.mp4", "flac-vorbis-cover.flac"] {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: music.appendingPathComponent(name))
         }
+        // Sidecar subtitles beside the video, as a Samsung TV finds them (a res, sec:CaptionInfoEx, CaptionInfo.sec).
+        let captions = "1\n00:00:00,000 --> 00:00:00,900\nHello from the sidecar\n"
+        try captions.write(to: music.appendingPathComponent("video-h264-aac.srt"), atomically: true, encoding: .utf8)
         let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
         let scan = try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment)
@@ -63,8 +66,13 @@ struct DLNASecondClientTests {
             let pattern = try Regex(#"&gt;(http://[^&]+)&lt;/res&gt;"#)
             return answer.out.matches(of: pattern).map { String(answer.out[$0.range].dropFirst(4).dropLast(12)) }
         }
-        let video = try #require(try browse("2$all").first)
-        let track = try #require(try browse("1$all").first)
+        let video = try #require(try browse("2$all").first { $0.contains("/media/") })
+        let subtitle = try #require(try browse("2$all").first { $0.hasSuffix(".srt") })
+        let head = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-sf", "-o", "/dev/null", "-D", "-", "-H", "getCaptionInfo.sec: 1", video]))
+        #expect(head.out.lowercased().contains("captioninfo.sec: \(subtitle.lowercased())"), "\(head.out)")
+        let fetched = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-sf", subtitle]))
+        #expect(fetched.status == 0 && fetched.out == captions, "\(fetched.out)")
+        let track = try #require(try browse("1$all").first { $0.contains("/media/") })
 
         for (url, demuxer, decoder) in [(video, "mp4", "codec (h264) started"), (track, "flacsys", "using audio decoder module \"flac\"")] {
             let vlc = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, [
