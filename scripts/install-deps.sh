@@ -27,6 +27,8 @@ PACKAGES=(
   postgresql                                                       # PostgreSQL store: tests start a private server
   openssl                                                          # PostgreSQL TLS tests: certificates for the private server
   python3-pip                                                      # the PyPI packages below
+  vlc-bin vlc-plugin-base gupnp-tools                              # mlib serve --dlna: a second real client, VLC and GSSDP (DLNASecondClientTests)
+  libgupnp-av-1.0-3                                                # the UPnP AV schemas (/usr/share/gupnp-av): DLNASchemaTests validates DIDL-Lite
   zsh fish                                                         # shell completion tests: the generated scripts run and parse
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets

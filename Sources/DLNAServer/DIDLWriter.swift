@@ -14,7 +14,8 @@ struct DIDLWriter {
     var renderer: RendererProfile = .standard
 
     static let header = "<DIDL-Lite xmlns=\"urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
-        + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\">"
+        + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\" "
+        + "xmlns:sec=\"http://www.sec.co.kr/\">"
 
     func document(_ objects: some Sequence<TreeObject>) -> String {
         var out = Self.header
@@ -28,6 +29,8 @@ struct DIDLWriter {
     }
 
     func artURL(_ item: Int32) -> String { "\(baseURL)/art/\(tree.view.ids[Int(item)]).jpg" }
+    func thumbnailURL(_ item: Int32) -> String { "\(baseURL)/thumb/\(tree.view.ids[Int(item)]).jpg" }
+    func subtitleURL(_ item: Int32) -> String { "\(baseURL)/subtitle/\(tree.view.ids[Int(item)]).srt" }
 
     func streamURL(_ item: Int32) -> String {
         let ext = tree.value(item, MediaTree.Slot.fileExtension).map { "." + $0 } ?? ""
@@ -68,6 +71,13 @@ struct DIDLWriter {
             element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
             if !isVideo && tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
+            // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
+            // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
+            if isVideo { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(thumbnailURL(item)))</upnp:albumArtURI>" }
+            // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
+            // namespaces' elements.
+            let hasSubtitles = isVideo && Subtitles.sidecar(of: tree.view.paths[Int(item)].string) != nil
+            if hasSubtitles { out += "<sec:CaptionInfoEx sec:type=\"srt\">\(XML.escape(subtitleURL(item)))</sec:CaptionInfoEx>" }
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
             let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
             if placement == .before { writeTranscodes(item, to: &out) }
@@ -83,6 +93,8 @@ struct DIDLWriter {
             if let resolution = tree.value(item, MediaTree.Slot.resolution) { out += " resolution=\"\(resolution)\"" }
             out += ">\(XML.escape(streamURL(item)))</res>"
             if placement == .after { writeTranscodes(item, to: &out) }
+            if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
+            if hasSubtitles { out += "<res protocolInfo=\"http-get:*:\(Subtitles.mimeType):*\">\(XML.escape(subtitleURL(item)))</res>" }
             out += "</item>"
         }
     }

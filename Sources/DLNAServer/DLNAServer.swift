@@ -32,6 +32,8 @@ public final class DLNAServer: Sendable {
     let transcoding: TranscodeSlots
     /// The MP3 transcode's bit rate (bits per second): the most LAME makes, as a stand-in for a lossless file.
     static let mp3BitRate = 320_000
+    /// Videos' JPEG_TN stills (`/thumb/…`), made once each.
+    let thumbnails = VideoThumbnails()
     private let state = Mutex(State())
 
     private struct State {
@@ -169,9 +171,11 @@ public final class DLNAServer: Sendable {
             return .bytes(.ok, [("Content-Type", "image/png")], icon.png)
         case (.GET, _), (.HEAD, _):
             if let service = DeviceDescription.services.first(where: { $0.scpdPath == path }) { return .xml(DeviceDescription.scpd(service)) }
-            if path.hasPrefix("/media/") { return media(request, tree: tree) }
+            if path.hasPrefix("/media/") { return media(request, tree: tree, base: base) }
             if path.hasPrefix("/transcode/") { return transcode(request, tree: tree) }
             if path.hasPrefix("/art/") { return art(path, tree: tree) }
+            if path.hasPrefix("/thumb/") { return thumbnail(path, tree: tree) }
+            if path.hasPrefix("/subtitle/") { return subtitle(request, tree: tree) }
             return .text(.notFound, "not found\n")
         case (.POST, _):
             guard let service = DeviceDescription.services.first(where: { $0.controlPath == path }) else { return .text(.notFound, "not found\n") }
@@ -211,11 +215,27 @@ public final class DLNAServer: Sendable {
     }
 
     /// `/media/<item id>[.ext]`: the item's file, from the view (the request names an id, never a path).
-    private func media(_ request: HTTPRequest, tree: MediaTree) -> HTTPAnswer {
+    /// A video's stream names its sidecar subtitles in `CaptionInfo.sec` when the TV asks (`getCaptionInfo.sec`).
+    private func media(_ request: HTTPRequest, tree: MediaTree, base: String) -> HTTPAnswer {
         guard let (id, item) = itemIn(request.path, prefix: "/media/", tree: tree) else { return .text(.notFound, "no such item\n") }
         guard (try? library.reachesFile(ofItem: id)) ?? false else { return .text(.notFound, "not on this host\n") }
-        let profile = DIDLWriter(tree: tree, baseURL: "", covers: library.covers).profile(item)
-        return Streaming.answer(request, path: tree.view.paths[Int(item)].string, profile: profile)
+        let writer = DIDLWriter(tree: tree, baseURL: base, covers: library.covers)
+        let path = tree.view.paths[Int(item)].string
+        var extra: [(String, String)] = []
+        if request.headers.first(name: "getCaptionInfo.sec") == "1", tree.value(item, MediaTree.Slot.video) != nil,
+           Subtitles.sidecar(of: path) != nil {
+            extra.append(("CaptionInfo.sec", writer.subtitleURL(item)))
+        }
+        return Streaming.answer(request, path: path, profile: writer.profile(item), extraHeaders: extra)
+    }
+
+    /// `/subtitle/<item id>.srt`: a video's sidecar `.srt`, found beside the video's file (never a path from the request).
+    private func subtitle(_ request: HTTPRequest, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(request.path, prefix: "/subtitle/", tree: tree), tree.value(item, MediaTree.Slot.video) != nil,
+              (try? library.reachesFile(ofItem: id)) ?? false,
+              let sidecar = Subtitles.sidecar(of: tree.view.paths[Int(item)].string)
+        else { return .text(.notFound, "no subtitles\n") }
+        return Streaming.answer(request, path: sidecar, profile: MediaProfile(mimeType: Subtitles.mimeType, profile: nil))
     }
 
     /// `/transcode/<item id>.<lpcm|mp3>`: an audio item made LPCM or MP3 as it is sent (chunked, no length,
@@ -257,6 +277,16 @@ public final class DLNAServer: Sendable {
         else { return .text(.notFound, "no art\n") }
         return .bytes(.ok, [("Content-Type", picture.mimeType), ("contentFeatures.dlna.org", "DLNA.ORG_PN=JPEG_TN;DLNA.ORG_OP=00;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=00D00000000000000000000000000000"),
                             ("transferMode.dlna.org", "Interactive")], picture.bytes)
+    }
+
+    /// `/thumb/<item id>.jpg`: a video's still (JPEG_TN), made from a frame on the first request, then cached.
+    private func thumbnail(_ path: String, tree: MediaTree) -> HTTPAnswer {
+        guard let (id, item) = itemIn(path, prefix: "/thumb/", tree: tree), tree.value(item, MediaTree.Slot.video) != nil,
+              (try? library.reachesFile(ofItem: id)) ?? false,
+              let jpeg = thumbnails.jpeg(id: id, path: tree.view.paths[Int(item)])
+        else { return .text(.notFound, "no thumbnail\n") }
+        return .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
+                            ("transferMode.dlna.org", "Interactive")], jpeg)
     }
 
     private func itemIn(_ path: String, prefix: String, tree: MediaTree) -> (Int64, Int32)? {

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 
 /// The MediaServer:1 device description and its services' SCPDs (UPnP Device Architecture 1.0, 2.1 and
 /// 2.3; the service templates of ContentDirectory:1 and ConnectionManager:1; Microsoft's
@@ -134,21 +135,7 @@ enum DeviceIcons {
 }
 
 enum XML {
-    /// Text and attribute values escaped (the five predefined entities).
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.count + 16)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// Text and attribute values escaped as every XML front escapes them (Library's `XMLText`, shared with
+    /// the Subsonic API): a control character in a tag is dropped rather than making the answer ill-formed.
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -32,6 +32,13 @@ struct MediaProfile: Sendable, Equatable {
 
     var protocolInfo: String { "http-get:*:\(mimeType):\(contentFeatures)" }
 
+    /// A video's still (`/thumb/…`): JPEG_TN, made from the file (CI=1), no seek, interactive and background
+    /// transfer (DLNA Guidelines 7.4.1.3.24: images are not streamed).
+    enum Thumbnail {
+        static let contentFeatures = "DLNA.ORG_PN=JPEG_TN;DLNA.ORG_OP=00;DLNA.ORG_CI=1;DLNA.ORG_FLAGS=00D00000000000000000000000000000"
+        static let protocolInfo = "http-get:*:image/jpeg:\(contentFeatures)"
+    }
+
     static func of(container: String?, audioCodec: String?, videoCodec: String?, fileExtension: String?,
                    resolution: String?, isVideo: Bool) -> MediaProfile {
         let container = container ?? "", audio = audioCodec ?? "", video = videoCodec ?? "", ext = fileExtension ?? ""

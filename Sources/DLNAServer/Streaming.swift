@@ -25,7 +25,7 @@ enum Streaming {
 
     struct RangeError: Error {}
 
-    static func answer(_ request: HTTPRequest, path: String, profile: MediaProfile) -> HTTPAnswer {
+    static func answer(_ request: HTTPRequest, path: String, profile: MediaProfile, extraHeaders: [(String, String)] = []) -> HTTPAnswer {
         let handle: NIOFileHandle
         var info = stat()
         do {
@@ -38,7 +38,7 @@ enum Streaming {
         let size = Int(info.st_size)
         var headers = [("Content-Type", profile.mimeType), ("Accept-Ranges", "bytes"),
                        ("transferMode.dlna.org", request.headers.first(name: "transferMode.dlna.org") ?? "Streaming"),
-                       ("contentFeatures.dlna.org", profile.contentFeatures)]
+                       ("contentFeatures.dlna.org", profile.contentFeatures)] + extraHeaders
         let headOnly = request.method == .HEAD
         switch range(request.headers.first(name: "Range"), size: size) {
         case nil:

@@ -79,7 +79,8 @@ public enum ImageScaler {
         return decoded
     }
 
-    private static func encode(_ frame: UnsafeMutablePointer<AVFrame>, as encoderName: String) throws -> [UInt8] {
+    /// One frame as a JPEG (`mjpeg`, fixed quantiser) or PNG; `VideoThumbnail` encodes its frames here too.
+    static func encode(_ frame: UnsafeMutablePointer<AVFrame>, as encoderName: String) throws -> [UInt8] {
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
             throw DecodeError(path: "", message: "this FFmpeg has no \(encoderName) encoder")
         }

@@ -1,3 +1,4 @@
+import Library
 /// One element of a Subsonic answer, written once and rendered to either format: XML (attributes and child
 /// elements) or JSON (attributes and children as properties of one object; a child list as an array, even
 /// of one element, as Subsonic's JSON has it).
@@ -118,30 +119,9 @@ struct Node: Sendable {
         out += "}"
     }
 
+    /// Shared with DLNA's answers (Library's `XMLText`): control characters dropped, not written.
     static func escapeXML(_ text: String, into out: inout String) {
-        // Most values need no escaping: append them whole (scalar by scalar, a full sync's 55 MB at 100,000
-        // songs spent most of its time here).
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
-                                        || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0xEF }) {
-            out += text
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            // XML 1.0 allows no other control characters, not even escaped: a tag holding one is dropped
-            // from the character rather than making the whole answer unreadable.
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        XMLText.escape(text, into: &out)
     }
 
     static func escapeJSON(_ text: String, into out: inout String) {

@@ -1,4 +1,8 @@
 @testable import DLNAServer
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// The small protocol pieces the end-to-end test does not reach on every branch: Range headers, SSDP
@@ -88,5 +92,25 @@ import Testing
         #expect(call.action == "Browse" && call.arguments == ["ObjectID": "0", "BrowseFlag": "BrowseMetadata", "Filter": "*"])
         #expect(SOAPCall.parse(Array("not xml".utf8)) == nil)
         #expect(SOAPCall.fault(.noSuchObject).contains("<errorCode>701</errorCode>"))
+    }
+}
+
+/// A control character in a tag (a `\u{01}` in a title) must not make an answer ill-formed: XML 1.0 allows
+/// none but tab, line feed and carriage return, not even as a character reference. The DIDL-Lite document is
+/// escaped twice (its own text, then as the SOAP `Result`), so both levels must drop it.
+@Suite struct XMLEscapingTests {
+    private func wellFormed(_ xml: String) -> Bool {
+        XMLParser(data: Data(xml.utf8)).parse()
+    }
+
+    @Test func aControlCharacterInATitleLeavesTheBrowseAnswerWellFormed() {
+        let title = "Bell\u{01}s\u{1F} & <Whistles>\t\u{FFFE}"
+        let didl = DIDLWriter.header + "<item id=\"1\" parentID=\"0\" restricted=\"1\"><dc:title>\(XML.escape(title))</dc:title>"
+            + "<upnp:class>object.item.audioItem</upnp:class></item></DIDL-Lite>"
+        #expect(wellFormed(didl), "\(didl)")
+        let answer = SOAPCall.response(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse", [("Result", didl)])
+        #expect(wellFormed(answer), "\(answer)")
+        #expect(XML.escape(title) == "Bells &amp; &lt;Whistles&gt;&#9;")
+        #expect(XML.escape("plain") == "plain")
     }
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# dlna-bench.sh [MLIB] [FOLDER ...] — `mlib serve --dlna` beside Debian's minidlna (ReadyMedia) on the same folder,
+# timed by the same client in the same run (Benchmarks/dlna-bench.py, async-upnp-client): the scan, the whole tree
+# walked with BrowseDirectChildren in pages of PAGE (50), Search from the root (median of 11), the first byte of a
+# stream (median of 11, a new connection each), a video's JPEG_TN thumbnail the first time and cached, and each
+# server's resident memory after the walk. The servers run one after the other in a network namespace of their own,
+# the client in a second one, joined by a veth pair (as DLNAClientTests does; root needed; nothing touches the
+# machine's network). minidlna runs from a config of its own (its db, log and port in a temporary directory), never
+# the system service. Default FOLDER: /work/corpora/c2k; 20,000 files: two copies of make-corpus 10,000
+# (e.g. `cp -al /work/corpora/c100k/copy-{0,1} /tmp/c20k/`). RESULT=1 writes Benchmarks/results/dlna-bench-NAME.json
+# (NAME: the folder's base name). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
+# (scripts/install-deps.sh), ip(8).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MLIB=${1:-.build/release/mlib}
+shift || true
+folders=("$@")
+[[ ${#folders[@]} -gt 0 ]] || folders=(/work/corpora/c2k)
+PAGE=${PAGE:-50}
+[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
+command -v minidlnad >/dev/null || { echo "minidlnad is missing: apt-get install -y --no-install-recommends minidlna" >&2; exit 2; }
+python3 -c 'import async_upnp_client' 2>/dev/null || { echo "async-upnp-client is missing (scripts/install-deps.sh)" >&2; exit 2; }
+[[ $(id -u) == 0 ]] || { echo "network namespaces need root" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlna-bench.XXXXXX")
+S=dlnabench$$s C=dlnabench$$c
+pid=""
+cleanup() {
+    [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    ip netns pids "$S" 2>/dev/null | xargs -r kill 2>/dev/null || true
+    ip netns del "$S" 2>/dev/null || true
+    ip netns del "$C" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+ip netns add "$S"; ip netns add "$C"
+ip link add name eth0 netns "$S" type veth peer name eth0 netns "$C"
+ip -n "$S" addr add 10.44.0.1/24 dev eth0; ip -n "$C" addr add 10.44.0.2/24 dev eth0
+for ns in "$S" "$C"; do ip -n "$ns" link set lo up; ip -n "$ns" link set eth0 up; done
+
+rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+now() { date +%s.%N; }
+since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+wait_for() { # URL: until the client's namespace gets an answer (60 s)
+    for _ in $(seq 600); do ip netns exec "$C" curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+    echo "no answer from $1" >&2; return 1
+}
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {\"d\": d}, d))" "$@"; }
+client() { # LOCATION OUT PID
+    ip netns exec "$C" python3 Benchmarks/dlna-bench.py --location "$1" --page "$PAGE" --server-pid "$3" \
+        --search 'dc:title contains "neon"' \
+        --search 'upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"' \
+        --search 'dc:title = "Burning Machine"' > "$2"
+}
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB; minidlnad $(minidlnad -V 2>&1 | head -1)"
+
+for folder in "${folders[@]}"; do
+    folder=$(cd "$folder" && pwd)
+    name=$(basename "$folder")
+    files=$(find "$folder" -type f | wc -l)
+    echo "== $folder ($files files)"
+
+    # mlib: a scan into a new library, then serve --dlna on the server's namespace.
+    home="$work/home-$name"; mkdir -p "$home"
+    export MLIB_LIBRARY="$work/$name.sqlite" HOME="$home" XDG_CONFIG_HOME="$home/.config"
+    t0=$(now); "$MLIB" scan -q "$folder" >/dev/null 2>&1 || true; mlib_scan=$(since "$t0")
+    t0=$(now)
+    ip netns exec "$S" "$MLIB" serve --no-mpd --dlna --dlna-interface eth0 --dlna-port 8200 --dlna-name bench 2>"$work/mlib.err" &
+    pid=$!
+    wait_for http://10.44.0.1:8200/description.xml; mlib_start=$(since "$t0")
+    client http://10.44.0.1:8200/description.xml "$work/mlib-$name.json" "$pid"
+    mlib_rss=$(rss "$pid"); mlib_hwm=$(hwm "$pid")
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+    echo "mlib:     scan ${mlib_scan} s, start ${mlib_start} s, RSS after the walk ${mlib_rss} MB (peak ${mlib_hwm})"
+    cat "$work/mlib-$name.json"; echo
+
+    # minidlna: its own config, database and port; -R: a full scan; -S: stay in the foreground.
+    db="$work/minidlna-$name"; mkdir -p "$db"
+    cat > "$db/minidlna.conf" <<CONF
+media_dir=$folder
+db_dir=$db
+log_dir=$db
+port=8201
+network_interface=eth0
+friendly_name=minidlna bench
+inotify=no
+notify_interval=895
+log_level=general,artwork,database,inotify,metadata,http,ssdp,tivo=warn,scanner=info
+CONF
+    t0=$(now)
+    ip netns exec "$S" minidlnad -f "$db/minidlna.conf" -P "$db/pid" -R -S >"$db/out" 2>&1 &
+    pid=$!
+    for _ in $(seq 36000); do grep -q "Scanning .* finished" "$db/minidlna.log" "$db/out" 2>/dev/null && break; sleep 0.1; done
+    minidlna_scan=$(since "$t0")
+    wait_for http://10.44.0.1:8201/rootDesc.xml
+    client http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-$name.json" "$pid"
+    minidlna_rss=$(rss "$pid"); minidlna_hwm=$(hwm "$pid")
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+    echo "minidlna: scan ${minidlna_scan} s, RSS after the walk ${minidlna_rss} MB (peak ${minidlna_hwm})"
+    cat "$work/minidlna-$name.json"; echo
+
+    m="$work/mlib-$name.json" d="$work/minidlna-$name.json"
+    ratio() { python3 -c "print(round($1 / $2, 2))"; }
+    walk_ratio=$(ratio "$(field "$d" walk_s)" "$(field "$m" walk_s)")
+    calls_ratio=$(ratio "$(field "$d" 'walk_s/browse_calls')" "$(field "$m" 'walk_s/browse_calls')")
+    echo "server CPU during the walk: mlib $(field "$m" walk_server_cpu_s) s, minidlna $(field "$d" walk_server_cpu_s) s; the client's: $(field "$m" walk_client_cpu_s) s and $(field "$d" walk_client_cpu_s) s"
+    echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
+    if [[ -n "${RESULT:-}" ]]; then
+        search() { field "$1" "search['$2'].get('median_ms', 'none')"; }
+        matches() { field "$1" "search['$2'].get('matches', 'none')"; }
+        q1='dc:title contains "neon"' q2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
+        python3 Benchmarks/write-result.py "dlna-bench-$name${SUFFIX:-}" "Benchmarks/dlna-bench.sh $MLIB $folder" \
+          "$folder ($files files); pages of $PAGE" \
+          mlib_walk_s="$(field "$m" walk_s)" mlib_browse_calls="$(field "$m" browse_calls)" mlib_containers="$(field "$m" containers)" \
+          mlib_item_listings="$(field "$m" item_listings)" mlib_walk_server_cpu_s="$(field "$m" walk_server_cpu_s)" \
+          minidlna_walk_s="$(field "$d" walk_s)" minidlna_browse_calls="$(field "$d" browse_calls)" minidlna_containers="$(field "$d" containers)" \
+          minidlna_item_listings="$(field "$d" item_listings)" minidlna_walk_server_cpu_s="$(field "$d" walk_server_cpu_s)" \
+          client_walk_cpu_s_mlib="$(field "$m" walk_client_cpu_s)" client_walk_cpu_s_minidlna="$(field "$d" walk_client_cpu_s)" \
+          mlib_search_title_ms="$(search "$m" "$q1")" mlib_search_title_matches="$(matches "$m" "$q1")" \
+          minidlna_search_title_ms="$(search "$d" "$q1")" minidlna_search_title_matches="$(matches "$d" "$q1")" \
+          mlib_search_artist_ms="$(search "$m" "$q2")" minidlna_search_artist_ms="$(search "$d" "$q2")" \
+          mlib_first_byte_ms="$(field "$m" first_byte_ms)" minidlna_first_byte_ms="$(field "$d" first_byte_ms)" \
+          mlib_thumbnail_first_ms="$(field "$m" "d.get('thumbnail_first_ms', 'none')")" \
+          mlib_thumbnail_cached_ms="$(field "$m" "d.get('thumbnail_cached_ms', 'none')")" \
+          minidlna_thumbnails="$(field "$d" thumbnails)" \
+          mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
+          peer:minidlna_walk="$walk_ratio" peer:minidlna_walk_server_cpu="$(ratio "$(field "$d" walk_server_cpu_s)" "$(field "$m" walk_server_cpu_s)")" peer:minidlna_per_browse_call="$calls_ratio" \
+          peer:minidlna_search_title="$(ratio "$(search "$d" "$q1")" "$(search "$m" "$q1")" 2>/dev/null || echo none)" \
+          peer:minidlna_first_byte="$(ratio "$(field "$d" first_byte_ms)" "$(field "$m" first_byte_ms)")" \
+          peer:minidlna_rss="$(ratio "$minidlna_rss" "$mlib_rss")" peer:minidlna_scan="$(ratio "$minidlna_scan" "$mlib_scan")"
+    fi
+done
