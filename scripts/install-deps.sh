@@ -27,6 +27,7 @@ PACKAGES=(
   openssl                                                          # PostgreSQL TLS tests: certificates for the private server
   python3-pip                                                      # the PyPI packages below
   zsh fish                                                         # shell completion tests: the generated scripts run and parse
+  strace                                                           # StartupCostTests: the system calls every command starts with
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q
