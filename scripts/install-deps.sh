@@ -30,6 +30,7 @@ PACKAGES=(
   vlc-bin vlc-plugin-base gupnp-tools                              # mlib serve --dlna: a second real client, VLC and GSSDP (DLNASecondClientTests)
   libgupnp-av-1.0-3                                                # the UPnP AV schemas (/usr/share/gupnp-av): DLNASchemaTests validates DIDL-Lite
   zsh fish                                                         # shell completion tests: the generated scripts run and parse
+  strace                                                           # StartupCostTests: the system calls every command starts with
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q

@@ -81,9 +81,22 @@ public protocol ScanStore: Sendable {
     /// Records a complete walk of `root` (its generation, the mount points found under it); writes nothing
     /// when both are as recorded, so an unchanged rescan writes nothing. Reads, then writes: two transactions.
     func completeWalk(of root: MediaPath, generation: Int64, mounts: [MountPoint]) throws
+
+    // A first scan's bulk load (issue 50): indexes built once at its end rather than kept row by row.
+
+    /// Drops the secondary indexes a first scan's writes keep up row by row and a store builds faster at
+    /// once, recording them so that a killed scan's next open or scan puts them back; queries still answer
+    /// meanwhile, more slowly, and full-text search misses the rows written since. Returns whether anything
+    /// was dropped. Only for a scan of a library with no item, under its scan lock. Default: nothing.
+    func deferIndexes() throws -> Bool
+    /// Puts back what `deferIndexes` dropped, in one transaction (also one a killed scan dropped); nothing
+    /// when nothing is recorded. Default: nothing.
+    func restoreDeferredIndexes() throws
 }
 
 extension ScanStore {
+    public func deferIndexes() throws -> Bool { false }
+    public func restoreDeferredIndexes() throws {}
     /// A batch whose new rows carry a new generation.
     public func apply(_ changes: [ScanChange]) throws { try apply(changes, generation: nil) }
 }

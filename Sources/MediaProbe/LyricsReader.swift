@@ -7,7 +7,7 @@ import MediaModel
 public struct LyricsReport: Sendable, Hashable {
     public var lyrics: [Lyrics]
     public var warnings: [String]
-    /// Why the file itself could not be opened (missing, unreadable), when it could not; also in `warnings`.
+    /// Why the file itself could not be read (missing, unreadable, not media), when it could not; also in `warnings`.
     public var fileError: String?
     public init(lyrics: [Lyrics] = [], warnings: [String] = [], fileError: String? = nil) {
         self.lyrics = lyrics
@@ -38,7 +38,7 @@ public enum LyricsReader {
         var durationMs: Int?
         do {
             let file = try MediaFile(path)
-            let embedded = embedded(file)
+            let embedded = try embedded(file)
             report.lyrics += embedded.lyrics
             report.warnings += embedded.warnings
             durationMs = embedded.durationMs
@@ -53,10 +53,11 @@ public enum LyricsReader {
     }
 
     /// The lyrics in `file`'s tags, and the audio's length in ms when TagLib knows it.
-    static func embedded(_ file: MediaFile) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
+    /// Throws when neither TagLib nor FFmpeg can read the file (not media, corrupt).
+    static func embedded(_ file: MediaFile) throws(ProbeError) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
         let hint = FormatSniffer.tagLibComplete(file)?.tagLibClass
         guard let tags = TagLibReader.read(file, hint: hint) ?? TagLibReader.read(file, hint: hint, audioProperties: false) else {
-            return fromFFmpeg(file)
+            return try fromFFmpeg(file)
         }
         return embedded(tags)
     }
@@ -105,8 +106,10 @@ public enum LyricsReader {
     }
 
     /// A format TagLib 1.13 cannot open (Matroska, WebM): the lyrics tag FFmpeg reads, through the probe.
-    static func fromFFmpeg(_ file: MediaFile) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
-        guard let probe = try? MediaProbe.probe(file) else { return ([], [], nil) }
+    /// FFmpeg's refusal is the file's error: `mlib lyrics bad.flac` on text said "no lyrics", as if it
+    /// were a song without any (issue 41).
+    static func fromFFmpeg(_ file: MediaFile) throws(ProbeError) -> (lyrics: [Lyrics], warnings: [String], durationMs: Int?) {
+        let probe = try MediaProbe.probe(file)
         let durationMs = probe.item[.playbackDuration]?.real.map { Int(($0 * 1000).rounded()) }
         let (lyrics, warnings) = fromTags(probe.item.tags, durationMs: durationMs)
         return (lyrics, warnings, durationMs)

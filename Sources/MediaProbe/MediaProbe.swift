@@ -390,6 +390,13 @@ public struct FileFacts: Sendable, Hashable {
     public var device: UInt64
     public var inode: UInt64
 
+    public init(size: Int64, modificationTime: Double, device: UInt64, inode: UInt64) {
+        self.size = size
+        self.modificationTime = modificationTime
+        self.device = device
+        self.inode = inode
+    }
+
     public static func read(_ path: MediaPath) throws(ProbeError) -> FileFacts {
         var st = stat()
         guard path.withCString({ stat($0, &st) }) == 0 else { throw error(errno, path) }

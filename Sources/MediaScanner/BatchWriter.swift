@@ -18,12 +18,17 @@ final class BatchWriter: @unchecked Sendable {
 
     /// Queues `batch`; waits while `depth` batches are queued. Throws an earlier batch's failure.
     func write(_ batch: [ScanChange], generation: Int64? = nil) throws {
+        try perform { index in try index.apply(batch, generation: generation) }
+    }
+
+    /// Queues `body` (another write to the index) in order with the batches, as `write` does.
+    func perform(_ body: @escaping @Sendable (any ScanStore) throws -> Void) throws {
         try rethrow()
         slots.wait()
         queue.async { [self] in
             defer { slots.signal() }
             guard lock.withLock({ failure == nil }) else { return }      // after a failure, write no more
-            do { try index.apply(batch, generation: generation) } catch { lock.withLock { failure = error } }
+            do { try body(index) } catch { lock.withLock { failure = error } }
         }
     }
 

@@ -30,6 +30,12 @@ public struct MediaScanner: Sendable {
     /// still there when that row was added, so two recordings of the same audio stay two items when one
     /// is deleted.
     public var weakEvidenceAcrossScans = true
+    /// From how many media files under the scanned directories a first scan of an empty SQLite library
+    /// drops its secondary and full-text indexes and builds them once at its end (`ScanStore.deferIndexes`);
+    /// `Int.max`: never. Default `ScanRun.deferIndexesFrom`, or `MLIB_DEFER_INDEXES_FROM` when set (for
+    /// tests and benchmarks: the same corpus scanned both ways).
+    public var deferIndexesFrom: Int = ProcessInfo.processInfo.environment["MLIB_DEFER_INDEXES_FROM"].flatMap { Int($0) }
+        ?? ScanRun.deferIndexesFrom
 
     public init(index: any ScanStore, width: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 500,
                 shouldStop: @escaping @Sendable () -> Bool = { false }, progress: (@Sendable (ScanProgress) -> Void)? = nil) {
@@ -48,7 +54,12 @@ public struct MediaScanner: Sendable {
     /// Scans `directories` (absolute paths): each a library root, or a directory inside one, whose subtree
     /// alone is then brought up to date. Roots are not added here: see `SQLiteIndex.addRoot` and `ScanPlan`.
     public func scan(_ directories: [MediaPath]) async throws -> ScanSummary {
+        // Indexes a killed first scan left dropped are put back before anything is diffed against them.
+        try index.restoreDeferredIndexes()
         let run = try ScanRun(index: index, batchSize: batchSize, progress: progress)
+        // However the scan ends, the indexes it dropped are put back (a failure leaves them to the next
+        // scan or open, as a kill does).
+        defer { if run.indexesDeferred { try? run.writer.drain(); try? index.restoreDeferredIndexes() } }
         let rootStates = try index.rootStates()
         if progress != nil { run.expectedFiles = try directories.reduce(0) { $0 + (try index.itemCount(under: $1)) } }
         var targets: [ScanTarget] = []
@@ -67,6 +78,7 @@ public struct MediaScanner: Sendable {
             targets.append(target)
         }
         for target in targets { run.storedSidecars.merge(try index.lyricsSidecars(under: target.path)) { a, _ in a } }
+        try run.deferIndexesIfLarge(targets.map(\.path), from: deferIndexesFrom)
         let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes,
                              rootExcludes: Self.rootExcludes(rootStates))
         defer { walk.cancel() }
@@ -132,6 +144,8 @@ public struct MediaScanner: Sendable {
         run.summary.unreadableDirectories += unreadable.map { .init(path: $0.path, reason: $0.reason) }
         try run.flush()
         try run.writer.drain()
+        // Before the pairing and removals below, which look items up by these indexes.
+        if run.indexesDeferred { try index.restoreDeferredIndexes() }
         if !run.summary.interrupted {
             // One transaction shows the rows this scan wrote hidden and hides the items it did not find: until
             // here a moved file is listed once, by its item; from here once, by its new row, until a fold gives

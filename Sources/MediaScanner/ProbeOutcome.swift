@@ -31,7 +31,9 @@ enum ProbeOutcome: Sendable {
             return
         }
         do {
-            let file = try MediaFile(path)                   // one open for the probe and the fingerprint
+            // One open for the probe and the fingerprint, and no stat: the walk's is the file's.
+            let file = try MediaFile(path, statted: FileFacts(size: stamp.size, modificationTime: Double(stamp.mtimeNanoseconds) / 1e9,
+                                                              device: UInt64(bitPattern: job.file.device), inode: UInt64(bitPattern: stamp.inode)))
             let probe = try MediaProbe.probe(file, detail: .library)
             var item = probe.item
             // The walk's stat is what the next scan compares with: store exactly that.

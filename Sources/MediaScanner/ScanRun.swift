@@ -35,6 +35,9 @@ final class ScanRun {
     private(set) var generation: Int64?
     /// A library with no item has nothing to look up by inode (a first scan).
     private let libraryWasEmpty: Bool
+    /// Whether the index's secondary indexes were dropped for this scan (`deferIndexesIfLarge`): it puts
+    /// them back at its end (`MediaScanner.scan`).
+    private(set) var indexesDeferred = false
     private var pending: [ScanChange] = []
     /// The lyrics sidecars the index recorded, by item id (`ScanStore.lyricsSidecars`, read once per scan).
     var storedSidecars: [Int64: [SidecarStamp]] = [:]
@@ -68,6 +71,20 @@ final class ScanRun {
     }
 
     var elapsed: Double { Date().timeIntervalSince(start) }
+
+    /// From how many media files a first scan builds its indexes once at the end (`ScanStore.deferIndexes`)
+    /// rather than row by row. Measured with Benchmarks/writer-bench.sh (the writer alone, CPU per row,
+    /// row by row against built at the end): 10,004 rows 40.0 against 40.0, 20,008 43.5 against 39.5, 30,012
+    /// 47.0 against 38.0, 50,020 54.2 against 37.8 (load 8–21); 100,040 73.2 against 42.0 (session 16).
+    static let deferIndexesFrom = 20_000
+
+    /// On a first scan of `roots` holding at least `threshold` media files, drops the index's
+    /// secondary indexes before the first batch (queued on the writer, in order with the batches).
+    func deferIndexesIfLarge(_ roots: [MediaPath], from threshold: Int) throws {
+        guard libraryWasEmpty, !indexesDeferred, threshold < Int.max, MediaFileEstimate.atLeast(threshold, under: roots) else { return }
+        indexesDeferred = true
+        try writer.perform { index in _ = try index.deferIndexes() }
+    }
 
     /// Failures that only a change to the file can cure (its size, mtime or inode then change): such a file is
     /// read again only then. The others (permission denied, an I/O error, a dangling link, not a regular

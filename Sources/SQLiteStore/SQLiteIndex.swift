@@ -103,7 +103,10 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
                 }
                 try migrator.migrate(database)
             }
-            if !isReadOnly { try Schema.addMissingPropertyColumns(database) }
+            if !isReadOnly {
+                try Schema.addMissingPropertyColumns(database)
+                try restoreIndexesOfAKilledScan()
+            }
         } catch let error as IndexError {
             throw error
         } catch {

@@ -544,10 +544,15 @@ enum Schema {
             }
             try db.execute(sql: "DROP TABLE IF EXISTS items_fts")
             try createFullTextSearch(db)
-            // Indexed from the folded columns, as the triggers do ('rebuild' would read the unfolded ones).
-            let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
-            let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO items_fts(rowid, \(names)) SELECT id, \(folded) FROM items")
+            try fillFullTextSearch(db)
         }
+    }
+
+    /// Indexes every item in an empty `items_fts` from the folded columns, as the triggers do ('rebuild'
+    /// would read the unfolded ones).
+    static func fillFullTextSearch(_ db: Database) throws {
+        let names = ItemRow.searchable.map { ItemRow.quoted($0.rawValue) }.joined(separator: ", ")
+        let folded = ItemRow.searchable.map { ItemRow.quoted(ItemRow.foldedColumn($0)) }.joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO items_fts(rowid, \(names)) SELECT id, \(folded) FROM items")
     }
 }

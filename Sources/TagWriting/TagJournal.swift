@@ -149,6 +149,9 @@ public struct TagJournal: Sendable {
     public func recover() -> Recovery {
         var result = Recovery()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return result }
+        // The directory is synced only when an entry went: every command starts here, and an fsync of the
+        // empty journal took 3.5 ms of `mlib lyrics`' ~20 ms under load (issue 41), for nothing to make durable.
+        var unlinked = false
         for name in names.sorted() {
             let path = directory + "/" + name
             // An entry is created before it is locked: a `.tmp` of a process still alive may be one in that
@@ -161,6 +164,7 @@ public struct TagJournal: Sendable {
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
             if name.hasSuffix(".tmp") {                 // never completed: nothing was written under it
                 unlink(path)
+                unlinked = true
                 continue
             }
             guard let bytes = FileIO.readWhole(path) else { continue }
@@ -191,8 +195,9 @@ public struct TagJournal: Sendable {
                 continue
             }
             unlink(path)
+            unlinked = true
         }
-        FileIO.syncDirectory(directory)
+        if unlinked { FileIO.syncDirectory(directory) }
         return result
     }
 

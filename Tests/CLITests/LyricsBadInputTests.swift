@@ -44,6 +44,20 @@ struct LyricsBadInputTests {
         #expect(unreadable.status == 1 && unreadable.stderr.split(separator: "\n").count == 1, "\(unreadable.stderr)")
     }
 
+    /// A file that is not media (text named .flac, issue 41's `mlib lyrics bad.flac`) says so in one line,
+    /// status 1, rather than "no lyrics" as if it were a song without any; with --json, as its warning.
+    @Test func aFileThatIsNotMediaSaysSo() throws {
+        let bad = dir.appendingPathComponent("bad.flac")
+        try Data("this is not audio, only text in a file named .flac\n".utf8).write(to: bad)
+        let r = try CLI.run(["lyrics", bad.path])
+        #expect(r.status == 1 && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("bad.flac: not a media file"), "\(r.stderr)")
+        #expect(!r.stderr.contains("no lyrics"), "\(r.stderr)")
+        let json = try CLI.run(["lyrics", "--json", bad.path])
+        #expect(json.status == 1 && json.stderr.contains("bad.flac: not a media file"), "\(json.stderr)")
+        #expect(json.out.contains("not a media file"), "\(json.out)")
+    }
+
     /// A sidecar that is a FIFO is never opened (reading it would wait for a writer forever); one that is a
     /// symbolic link out of the folder is not followed; a link inside it is.
     @Test func fifoAndOutwardLinkAreNotRead() throws {
