@@ -63,6 +63,8 @@ xml("scrobble", id=song, submission="false")
 xml("savePlayQueue", id=[s["id"] for s in songs], current=song, position=500)
 xml("createPlaylist", name="XML sweep", songId=[s["id"] for s in songs])
 playlist = next(p["id"] for p in json_call("getPlaylists")["playlists"]["playlist"] if p["name"] == "XML sweep")
+xml("createInternetRadioStation", streamUrl="http://radio.example/stream", name="XML sweep radio", homepageUrl="http://radio.example/")
+xml("createShare", id=song, description="xml sweep")
 
 for method, params in [
     ("getLicense", {}), ("getOpenSubsonicExtensions", {}), ("getMusicFolders", {}), ("getIndexes", {}),
@@ -78,10 +80,13 @@ for method, params in [
     ("getLyrics", {"artist": artist_name, "title": songs[0]["title"]}), ("getLyricsBySongId", {"id": song}),
     ("getBookmarks", {}), ("getPlayQueue", {}), ("getUser", {"username": user}), ("getUsers", {}),
     ("getScanStatus", {}), ("getInternetRadioStations", {}), ("getShares", {}), ("tokenInfo", {}),
+    ("getPlayQueueByIndex", {}),
 ]:
     xml(method, **params)
 for action in ["get", "status"]:
     xml("jukeboxControl", action=action)
+xml("savePlayQueueByIndex", id=[s["id"] for s in songs], currentIndex=0, position=250)
+xml("getPlayQueueByIndex")
 xml("deletePlaylist", id=playlist)
 xml("deleteBookmark", id=song)
 xml("unstar", id=song)
