@@ -57,7 +57,7 @@ measure "$mlib" analyze --force --quiet --jobs 1 --loudness-only --true-peak --l
 key=true_peak_loudness_only report "mlib analyze --loudness-only --true-peak"
 # The true peaks themselves: mlib's (this run's) beside loudgain's, track by track, the largest difference in dB.
 "$mlib" ls --library "$library" -f '$path	$trackPeak' | sort > "$work/mlib-peaks"
-loudgain -O -a "$work"/album/*.flac | awk -F'\t' 'NR > 1 && $1 != "Album" { print $1 "\t" $4 }' | sort > "$work/loudgain-peaks"
+loudgain -O -a "$work"/album/*.flac 2>/dev/null | awk -F'\t' 'NR > 1 && $1 != "Album" { print $1 "\t" $4 }' | sort > "$work/loudgain-peaks"
 peak_difference=$(join -t$'\t' "$work/mlib-peaks" "$work/loudgain-peaks" | awk -F'\t' '
   { d = 20 * log($2 / $3) / log(10); if (d < 0) d = -d; if (d > m) m = d; n++ } END { printf "%.4f", m }')
 echo "true peaks: $(wc -l < "$work/mlib-peaks") tracks, largest |mlib - loudgain| ${peak_difference} dB (loudgain prints 6 digits)"
