@@ -109,19 +109,25 @@ public struct TruePeakMeter: Sendable {
         skippedFrames += channels * padded - 8 * oversampled
     }
 
-    /// The largest |sample| of `count` samples, 8 at a time.
+    /// The largest |sample| of `count` samples. A plain loop of comparisons, which the compiler vectorizes
+    /// (the standard library's `pointwiseMax` and `SIMD.max()` were not inlined: 30% of the true peak's time).
     static func largestMagnitude(_ samples: UnsafePointer<Float>, count: Int) -> Float {
-        var peak = SIMD8<Float>()
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(samples + i).loadUnaligned(as: SIMD8<Float>.self)
-            peak = pointwiseMax(peak, pointwiseMax(v, -v))
-            i += 8
+        var peak: Float = 0
+        for i in 0..<count {
+            let x = magnitude(samples[i])
+            peak = x > peak ? x : peak
         }
-        var result = peak.max()
-        while i < count { result = max(result, abs(samples[i])); i += 1 }
-        return result
+        return peak
     }
+
+    @inline(__always) static func magnitude(_ x: Float) -> Float { Float(bitPattern: x.bitPattern & 0x7fff_ffff) }
+
+    /// |v|, lane by lane, by clearing the sign bits.
+    @inline(__always) static func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7fff_ffff, to: SIMD8<Float>.self)
+    }
+
+    @inline(__always) static func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: a .< b) }
 
     /// One channel of a block: its history and samples into `buffer`, the chunks that could raise `running`
     /// oversampled. Returns how many chunks of 8 frames it oversampled.
@@ -136,8 +142,12 @@ public struct TruePeakMeter: Sendable {
         for i in frames..<padded { buffer[h + i] = 0 }
         past.update(from: buffer + frames, count: h)
         for k in 0..<(h + padded) / 8 {
-            let v = UnsafeRawPointer(buffer + 8 * k).loadUnaligned(as: SIMD8<Float>.self)
-            chunkPeaks[k] = pointwiseMax(v, -v).max()
+            var peak: Float = 0
+            for i in 8 * k..<8 * k + 8 {
+                let x = Self.magnitude(buffer[i])
+                peak = x > peak ? x : peak
+            }
+            chunkPeaks[k] = peak
         }
         let window = h / 8
         let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
@@ -145,7 +155,7 @@ public struct TruePeakMeter: Sendable {
         for k in 0..<padded / 8 {
             // Output frames 8k..<8k+8 reach back `taps - 1` samples: chunks k...k+window of buffer.
             var inputPeak = chunkPeaks[k]
-            for j in 1...window { inputPeak = max(inputPeak, chunkPeaks[k + j]) }
+            for j in k + 1..<k + window + 1 { inputPeak = chunkPeaks[j] > inputPeak ? chunkPeaks[j] : inputPeak }
             if inputPeak * gain <= running { continue }
             oversampled += 1
             let newest = buffer + h + 8 * k
@@ -158,19 +168,19 @@ public struct TruePeakMeter: Sendable {
                     a1 += v * c[3 * t + 1]
                     a2 += v * c[3 * t + 2]
                 }
-                peak = pointwiseMax(pointwiseMax(pointwiseMax(a0, -a0), pointwiseMax(a1, -a1)), pointwiseMax(a2, -a2))
+                peak = Self.larger(Self.larger(Self.magnitude(a0), Self.magnitude(a1)), Self.magnitude(a2))
             } else {
                 // 2× (96 to 192 kHz): one phase.
                 var a0 = SIMD8<Float>()
                 for t in 0..<taps {
                     a0 += UnsafeRawPointer(newest - t).loadUnaligned(as: SIMD8<Float>.self) * c[t]
                 }
-                peak = pointwiseMax(a0, -a0)
+                peak = Self.magnitude(a0)
             }
             // The padding's outputs are not frames of the stream (their later inputs are not known yet).
             let remaining = frames - 8 * k
             if remaining < 8 { peak.replace(with: 0, where: lanes .>= Int32(remaining)) }
-            running = max(running, peak.max())
+            for i in 0..<8 { running = peak[i] > running ? peak[i] : running }
         }
         return oversampled
     }
