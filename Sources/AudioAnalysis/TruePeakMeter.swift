@@ -11,8 +11,8 @@ import Foundation
 ///   covers it. The other phases are summed for 8 frames at once (`SIMD8`), the loads shared by the phases.
 /// - No output is computed for 8 frames whose inputs (the frames and the history their taps reach) are all
 ///   within `runningPeak / largestGain`: no phase can give more than `largestGain` × the largest input it
-///   sees, so those outputs cannot raise the peak. Most chunks of most music are skipped once the loudest
-///   part is known; the history is still carried (each block's last samples), so a computed chunk after a
+///   sees, so those outputs cannot raise the peak. On the test fixtures' music 5–37% of the frames are
+///   oversampled (a steady tone: all of them, its every chunk near its peak); the history is still carried (each block's last samples), so a computed chunk after a
 ///   skipped one sums exactly what libebur128 sums.
 public struct TruePeakMeter: Sendable {
     public let channels: Int
