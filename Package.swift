@@ -79,7 +79,7 @@ let package = Package(
         .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
         .target(name: "ChromaprintLoader", dependencies: ["CChromaprint"], linkerSettings: [.linkedLibrary("dl")]),
         // `mlib analyze` and `mlib dupes`: one decode pass feeding loudness and fingerprint, album gain, clusters.
-        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CEBUR128", "CChromaprint", "ChromaprintLoader"]),
+        .target(name: "AudioAnalysis", dependencies: ["MediaDecode", "MediaIndex", "MediaModel", "CChromaprint", "ChromaprintLoader"]),
         .target(name: "MediaProbe", dependencies: ["CFFmpeg", "FFmpegLoader", "MediaDecode", "CTagLib", "MediaModel"]),
         // `mlib tag`: tags written through TagLib, each file wholly old or wholly new (undo journal or rename).
         .target(name: "TagWriting", dependencies: ["CTagLib", "MediaDecode", "MediaModel", "MediaProbe"]),

@@ -2,7 +2,9 @@
 # analysis-bench.sh — `mlib analyze` (decode + loudness + fingerprint in one pass) beside its peers on the
 # same files: loudgain (ReplayGain 2.0, one process for the album), ffmpeg's ebur128 filter and fpcalc (one
 # process per file). Prints each as × real time (seconds of audio per second of wall clock), and mlib's
-# speed-up from 1 to 2 jobs on one album, and `--loudness-only` (no Chromaprint) beside the loudness peers.
+# speed-up from 1 to 2 jobs on one album, and `--loudness-only` (no Chromaprint) beside the loudness peers;
+# with `--true-peak` too (`--loudness-only --true-peak` is loudgain's work, like for like: loudgain always
+# measures true peaks).
 # Each line gives × real time by the wall clock and per core (audio seconds per CPU second).
 #
 #   Benchmarks/analysis-bench.sh [MLIB] [TRACKS] [SECONDS]
@@ -49,6 +51,16 @@ measure "$mlib" analyze --force --quiet --jobs 2 --library "$library"
 key=analyze_2_jobs report "mlib analyze, 2 jobs" "; speed-up $(printf %.2f "$(echo "$one / $wall_s" | bc -l)")"
 measure "$mlib" analyze --force --quiet --jobs 1 --loudness-only --library "$library"
 key=loudness_only report "mlib analyze --loudness-only"
+measure "$mlib" analyze --force --quiet --jobs 1 --true-peak --library "$library"
+key=true_peak report "mlib analyze --true-peak"
+measure "$mlib" analyze --force --quiet --jobs 1 --loudness-only --true-peak --library "$library"
+key=true_peak_loudness_only report "mlib analyze --loudness-only --true-peak"
+# The true peaks themselves: mlib's (this run's) beside loudgain's, track by track, the largest difference in dB.
+"$mlib" ls --library "$library" -f '$path	$trackPeak' | sort > "$work/mlib-peaks"
+loudgain -O -a "$work"/album/*.flac 2>/dev/null | awk -F'\t' 'NR > 1 && $1 != "Album" { print $1 "\t" $4 }' | sort > "$work/loudgain-peaks"
+peak_difference=$(join -t$'\t' "$work/mlib-peaks" "$work/loudgain-peaks" | awk -F'\t' '
+  { d = 20 * log($2 / $3) / log(10); if (d < 0) d = -d; if (d > m) m = d; n++ } END { printf "%.4f", m }')
+echo "true peaks: $(wc -l < "$work/mlib-peaks") tracks, largest |mlib - loudgain| ${peak_difference} dB (loudgain prints 6 digits)"
 measure loudgain -q -a "$work"/album/*.flac
 key=loudgain report "loudgain -a (1 process)"
 measure sh -c "for f in '$work'/album/*.flac; do ffmpeg -nostats -i \"\$f\" -af ebur128 -f null - 2>/dev/null; done"
@@ -64,7 +76,10 @@ ratio() { python3 -c "print(round($1 / max($2, 1), 2))"; }
 python3 "$(dirname "$0")/write-result.py" analysis-bench "Benchmarks/analysis-bench.sh $mlib $tracks $seconds" \
   "$tracks generated FLAC tracks × $seconds s ($audio s of audio)" \
   analyze_per_core="${per_core[analyze]}" analyze_2_jobs_per_core="${per_core[analyze_2_jobs]}" \
-  loudness_only_per_core="${per_core[loudness_only]}" loudgain_per_core="${per_core[loudgain]}" \
+  loudness_only_per_core="${per_core[loudness_only]}" true_peak_per_core="${per_core[true_peak]}" \
+  true_peak_loudness_only_per_core="${per_core[true_peak_loudness_only]}" loudgain_per_core="${per_core[loudgain]}" \
   ffmpeg_ebur128_per_core="${per_core[ffmpeg_ebur128]}" fpcalc_per_core="${per_core[fpcalc]}" \
+  true_peak_largest_difference_db="$peak_difference" \
   peer:loudgain="$(ratio "${per_core[analyze]}" "${per_core[loudgain]}")" \
+  peer:loudgain_true_peak="$(ratio "${per_core[true_peak_loudness_only]}" "${per_core[loudgain]}")" \
   peer:ffmpeg_ebur128="$(ratio "${per_core[analyze]}" "${per_core[ffmpeg_ebur128]}")"

@@ -1,17 +1,15 @@
-import CEBUR128
-
 /// EBU R128 loudness of one stream of audio: integrated loudness, loudness range, sample peak and, when
 /// asked, true peak. The loudness and the sample peak are `KWeightedLoudness`'s (each sample filtered and
-/// summed once); the true peak, when asked, is libebur128's (its polyphase 4× oversampling, as loudgain and
-/// rsgain measure it).
+/// summed once); the true peak, when asked, is `TruePeakMeter`'s (libebur128's polyphase 4× oversampling, as
+/// loudgain and rsgain measure it, with the same coefficients).
 ///
 /// `@unchecked Sendable` because an album's gain needs every track's meter together
 /// (`integratedLoudness(of:)`) while the tracks are measured on different tasks: a meter is filled by the
 /// one task that decodes its track and handed over, whole, when that task ends; it is never used by two at once.
 public final class LoudnessMeter: @unchecked Sendable {
     private var loudness: KWeightedLoudness
-    /// libebur128 in true-peak mode only, when `truePeak` is asked.
-    private let truePeakState: UnsafeMutablePointer<ebur128_state>?
+    /// Only when `truePeak` is asked.
+    private var truePeakMeter: TruePeakMeter?
     public let truePeak: Bool
     public let channels: Int
 
@@ -20,14 +18,7 @@ public final class LoudnessMeter: @unchecked Sendable {
         guard channels > 0, channels <= 64, sampleRate >= 16, sampleRate <= 2_822_400 else {
             throw .unsupported("cannot measure \(channels) channels at \(sampleRate) Hz")
         }
-        if truePeak {
-            guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), Int32(EBUR128_MODE_TRUE_PEAK.rawValue)) else {
-                throw .unsupported("libebur128 cannot measure \(channels) channels at \(sampleRate) Hz")
-            }
-            truePeakState = state
-        } else {
-            truePeakState = nil
-        }
+        truePeakMeter = truePeak ? TruePeakMeter(channels: channels, sampleRate: sampleRate) : nil
         loudness = KWeightedLoudness(channels: channels, sampleRate: sampleRate)
         self.truePeak = truePeak
         self.channels = channels
@@ -35,15 +26,10 @@ public final class LoudnessMeter: @unchecked Sendable {
         // measure it: their ReplayGain values are what players and taggers already use.
     }
 
-    deinit {
-        var pointer = truePeakState
-        if pointer != nil { ebur128_destroy(&pointer) }
-    }
-
     /// Adds interleaved frames (`channels` samples each, full scale ±1).
     public func add(_ samples: UnsafeBufferPointer<Float>) {
         loudness.add(samples)
-        if let truePeakState, let base = samples.baseAddress { ebur128_add_frames_float(truePeakState, base, samples.count / channels) }
+        truePeakMeter?.add(samples)
     }
 
     /// Integrated loudness in LUFS (-inf for silence).
@@ -54,12 +40,7 @@ public final class LoudnessMeter: @unchecked Sendable {
 
     /// The largest sample (or, with `truePeak`, the largest true peak) over the channels, linear (1 = full scale).
     public var peak: Double {
-        guard let truePeakState else { return Double(loudness.samplePeak) }
-        return (0..<channels).reduce(0.0) { peak, channel in
-            var value = 0.0
-            ebur128_true_peak(truePeakState, UInt32(channel), &value)
-            return max(peak, value)
-        }
+        truePeakMeter?.peak ?? Double(loudness.samplePeak)
     }
 
     /// The integrated loudness of several meters' audio taken as one programme: an album's loudness,

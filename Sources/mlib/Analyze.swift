@@ -14,7 +14,8 @@ struct Analyze: AsyncParsableCommand {
         abstract: "Measure loudness (EBU R128, ReplayGain 2.0) and acoustic fingerprints of the items matching a query.",
         discussion: """
             Each file is decoded once; the same samples feed an EBU R128 meter (integrated loudness, loudness \
-            range, sample peak, gated and weighted as libebur128 does; libebur128's true peak with --true-peak) \
+            range, sample peak, gated and weighted as libebur128 does; with --true-peak, libebur128's 4× interpolator, \
+            computed only where a block could beat the peak so far) \
             and Chromaprint (the first 120 s, as fpcalc). Files are measured in parallel on all cores; each \
             album's gain is measured over all its tracks together (their gating blocks taken together, as \
             libebur128's loudness of several inputs, not the mean of the tracks' gains). Results are stored as \
