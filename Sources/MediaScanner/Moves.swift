@@ -62,6 +62,15 @@ final class Moves {
     /// new: a copy before a retag or a move beside another release's copy (`preferringRetaggedOriginals`).
     /// Paired with nothing; named as possible moves.
     private var undecided: Set<Int64> = []
+    /// Mount points a complete walk recorded that are not mounted now (`KernelMountTable.away`). An item whose
+    /// file lies below one cannot be seen, so it cannot have been seen gone since the disk went away; weak
+    /// evidence (the same audio, payload or tags) pairs no row with it until the disk is back: a hidden item's
+    /// window stays open while its root cannot be walked completely, and another item that had the row's
+    /// audio leaves the contest once its own root is walked (watch model, seed 11: a retagged file of Two took
+    /// One, deleted from the disk before it went away). The same file and the content still pair it.
+    var awayMounts: [MediaPath] = []
+    /// The vanished items below `awayMounts`, as `resolve` starts.
+    private var onAwayDisks: Set<Int64> = []
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
@@ -182,6 +191,8 @@ final class Moves {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
                 continue
             }
+            // Counted above (the row stays in doubt for another item), never taken (`awayMounts`).
+            if candidate.evidence > .content && onAwayDisks.contains(candidate.vanishedID) { continue }
             guard !itemsTaken.contains(candidate.vanishedID), !rowsTaken.contains(candidate.rowID) else { continue }
             itemsTaken.insert(candidate.vanishedID)
             rowsTaken.insert(candidate.rowID)
@@ -243,6 +254,7 @@ final class Moves {
                  batchSize: Int, shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
         var moved = 0, addedNow = 0, removed = 0
+        onAwayDisks = Set(vanished.values.filter { item in awayMounts.contains { item.path.hasPrefix(directory: $0) } }.map(\.id))
         // Hidden first, in one transaction: until its fold, a moved file's item and the row the scan added
         // for it would both be listed (`ls --count` gave 53,000-60,000 for 50,000 files during the folds,
         // and after a scan stopped between them). Each fold shows the item again (it takes the row's
