@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MediaIndex
 import MediaModel
 
 /// The mount points of this process's namespace, as the kernel lists them in `/proc/self/mountinfo`: every
@@ -16,19 +15,6 @@ public enum KernelMountTable {
         guard fd >= 0 else { return [] }
         defer { close(fd) }
         return mountPoints(readingFrom: fd)
-    }
-
-    /// Those of `recorded` (mount points a complete walk entered) that are not mounted now: a disk that is
-    /// away, whose files the scan cannot see (`Moves.awayMounts`). Where the table cannot be read, a mount
-    /// point whose directory now has another device than the one recorded (or is not there) counts as away.
-    public static func away(_ recorded: [MountPoint]) -> [MediaPath] {
-        guard !recorded.isEmpty else { return [] }
-        let now = mountPoints()
-        return recorded.filter { mount in
-            if !now.isEmpty { return !now.contains(mount.path) }
-            var st = stat()
-            return mount.path.withCString { stat($0, &st) } != 0 || Int64(st.st_dev) != mount.device
-        }.map(\.path)
     }
 
     /// The mount points listed by the mountinfo file open at `descriptor` (read from its start with pread:

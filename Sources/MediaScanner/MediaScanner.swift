@@ -154,9 +154,6 @@ public struct MediaScanner: Sendable {
             let walkedRoots = Set(targets.filter(\.isWholeRoot).map(\.root))
             let everyRootWalked = rootStates.allSatisfy { walkedRoots.contains($0.path) }
                 && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty && run.emptyTargets.isEmpty
-            if !run.moves.vanished.isEmpty {
-                run.moves.awayMounts = KernelMountTable.away(try rootStates.flatMap { try index.mounts(under: $0.path) })
-            }
             let outcome = try run.moves.resolve(in: index, generation: run.generation, everyRootWalked: everyRootWalked,
                                                 weakEvidenceAcrossScans: weakEvidenceAcrossScans,
                                                 batchSize: batchSize, shouldStop: shouldStop)

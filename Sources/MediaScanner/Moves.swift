@@ -62,15 +62,9 @@ final class Moves {
     /// new: a copy before a retag or a move beside another release's copy (`preferringRetaggedOriginals`).
     /// Paired with nothing; named as possible moves.
     private var undecided: Set<Int64> = []
-    /// Mount points a complete walk recorded that are not mounted now (`KernelMountTable.away`). An item whose
-    /// file lies below one cannot be seen, so it cannot have been seen gone since the disk went away; weak
-    /// evidence (the same audio, payload or tags) pairs no row with it until the disk is back: a hidden item's
-    /// window stays open while its root cannot be walked completely, and another item that had the row's
-    /// audio leaves the contest once its own root is walked (watch model, seed 11: a retagged file of Two took
-    /// One, deleted from the disk before it went away). The same file and the content still pair it.
-    var awayMounts: [MediaPath] = []
-    /// The vanished items below `awayMounts`, as `resolve` starts.
-    private var onAwayDisks: Set<Int64> = []
+    /// The rows weak evidence paired with an item it then left unpaired (`ambiguous`, `undecided`): recorded
+    /// for those still unpaired at the end (`ScanStore.recordUndecidedMoves`).
+    private var doubtful: [(row: Int64, item: Int64)] = []
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
@@ -175,6 +169,7 @@ final class Moves {
             // Left on neither file by `preferringRetaggedOriginals`: no weaker evidence takes it either.
             if undecided.contains(candidate.vanishedID) {
                 ambiguous[candidate.vanishedID] = vanished[candidate.vanishedID]?.path
+                if candidate.evidence > .content { doubtful.append((candidate.rowID, candidate.vanishedID)) }
                 continue
             }
             // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
@@ -185,14 +180,14 @@ final class Moves {
             if candidate.matchesAPresentItem && (candidate.evidence > .content || (candidate.evidence == .sameFile
                 && vanished[candidate.vanishedID].map { $0.path.directory != candidate.rowPath.directory } ?? true)) {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                doubtful.append((candidate.rowID, candidate.vanishedID))
                 continue
             }
             if candidate.evidence > .content && (rowsPerItem[candidate.vanishedID] ?? 0) + (itemsPerRow[candidate.rowID] ?? 0) > 2 {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                doubtful.append((candidate.rowID, candidate.vanishedID))
                 continue
             }
-            // Counted above (the row stays in doubt for another item), never taken (`awayMounts`).
-            if candidate.evidence > .content && onAwayDisks.contains(candidate.vanishedID) { continue }
             guard !itemsTaken.contains(candidate.vanishedID), !rowsTaken.contains(candidate.rowID) else { continue }
             itemsTaken.insert(candidate.vanishedID)
             rowsTaken.insert(candidate.rowID)
@@ -254,7 +249,6 @@ final class Moves {
                  batchSize: Int, shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
         var moved = 0, addedNow = 0, removed = 0
-        onAwayDisks = Set(vanished.values.filter { item in awayMounts.contains { item.path.hasPrefix(directory: $0) } }.map(\.id))
         // Hidden first, in one transaction: until its fold, a moved file's item and the row the scan added
         // for it would both be listed (`ls --count` gave 53,000-60,000 for 50,000 files during the folds,
         // and after a scan stopped between them). Each fold shows the item again (it takes the row's
@@ -285,6 +279,7 @@ final class Moves {
                                                                  hiddenAt: vanished.compactMapValues { $0.hiddenAt.map { max(0, $0) } })
                 candidates = preferred.content
                 undecided.formUnion(preferred.undecided)
+                doubtful += weaker.filter { preferred.undecided.contains($0.vanishedID) }.map { ($0.rowID, $0.vanishedID) }
                 for id in preferred.undecided { ambiguous[id] = vanished[id]?.path }
             }
             let chosen = pairs(among: candidates)
@@ -297,6 +292,8 @@ final class Moves {
                 addedNow += batch.filter { $0.rowGeneration == generation }.count
             }
         }
+        // What weak evidence left in doubt stays so (`ScanStore.recordUndecidedMoves`), before any removal below.
+        try index.recordUndecidedMoves(doubtful.filter { vanished[$0.item] != nil })
         // Hidden ones were counted as removed by the scan that hid them.
         let gone = vanished.values.filter { !pairOnly.contains($0.id) }.sorted { $0.id < $1.id }
         for start in stride(from: 0, to: gone.count, by: batchSize) {

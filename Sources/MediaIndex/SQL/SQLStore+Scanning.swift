@@ -303,6 +303,24 @@ extension SQLStore {
         }
     }
 
+    /// Records the items a scan left unpaired as possible moves against the rows weak evidence paired them
+    /// with (`ScanStore.recordUndecidedMoves`), at the current generation. A "no guess" stays one: before,
+    /// it held only while another claim was there (watch model, seed 11: One, deleted from a disk that then
+    /// went away, and Two, retagged as Live, both had Live's audio; once a complete walk of Two's root closed
+    /// Two's window, while One's root could not be walked completely, One took Live).
+    public func recordUndecidedMoves(_ pairs: [(row: Int64, item: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        try write { x in
+            try x.execute("""
+                WITH d AS MATERIALIZED (\(syntax.integerRows(pairs.map { [$0.row, $0.item] }, columns: ["row_id", "item_id"])))
+                INSERT INTO possible_moves (row_id, item_id, generation)
+                SELECT DISTINCT d.row_id, d.item_id, (SELECT value FROM scan_state WHERE key = 'generation') FROM d
+                WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = d.row_id)
+                ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+
     /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
     /// data and keeps its id; what the user did meanwhile with the row (plays, skips, a rating, playlist
     /// entries) is carried over to the item; then the row goes (before the item takes its path, unique).
