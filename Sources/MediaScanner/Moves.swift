@@ -34,7 +34,8 @@ import MediaModel
 /// (`possible_moves`, recorded by each scan for its new rows, and `possible_moves_by_content`, the same by the
 /// row's bytes, which outlives the row when its root is forgotten and added back: that item may since have
 /// left the library), and
-/// only when unique (`pairs`); such an item is named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
+/// only when unique (`pairs`); such an item is named as a possible move, and recorded against the rows that
+/// made it one (`ScanStore.recordUndecidedMoves`), so that it stays one once the other claims have left. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
 /// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio
 /// also another item's still there, or several such files: a possible move). Each kind is asked for the items still vanished after the
@@ -208,7 +209,8 @@ final class Moves {
     /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
     /// `hiddenAt`: the generation that hid each item found gone by an earlier scan; a row added since then is
     /// as much a claim as one added now (seed 10: a scan of one root saw the retagged file, not the copy).
-    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64,
+    /// `generation`: this scan's, nil when it added no row.
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64?,
                                             hiddenAt: [Int64: Int64] = [:])
         -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
@@ -269,7 +271,10 @@ final class Moves {
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
             if evidence > .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
-            if evidence == .content, let generation, !candidates.isEmpty {
+            // Also in a scan that added no file (no generation of its own): a row an earlier scan added since the
+            // item was hidden is as much a claim (watch model, seed 18: the watcher left an item on neither file,
+            // then a scan of every root that added nothing gave it to the copy by its content).
+            if evidence == .content, !candidates.isEmpty {
                 let sought = Set(candidates.map(\.vanishedID))
                 var weaker: [MoveCandidate] = []
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {

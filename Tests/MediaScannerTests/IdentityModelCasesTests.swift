@@ -326,4 +326,28 @@ import Testing
         #expect(item.persistentID != oneID && item[.rating]?.integer == nil && item.playCount == 0,
                 "Live took One's item once the disk was back: \(back)")
     }
+
+    // `mlib watch` model, seed 18 (issue 47, third round; step 143): a copy of Two made, then Two retagged by a
+    // tagger writing a new file; the watcher's scan of those folders left Two on neither file (One, still
+    // there, has the retagged file's audio) and hid it. Then a scan of every root that added no file: the
+    // check that a copy made before a retag is the weaker claim was skipped when the scan had no generation
+    // of its own (it added nothing), so the copy took Two by its content. Was: the copy held Two's item.
+    @Test(arguments: Store.available)
+    func aCopyBeforeARetagLeftToNeitherStaysSoInAScanThatAddsNothing(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let folders = try await MediaScanner(index: world.index).scan([MediaPath(world.box.music.path + "/B"),
+                                                                      MediaPath(world.box.music.path + "/C")])
+        #expect(folders.ambiguousMoves == [MediaPath(world.two)], "\(folders)")
+
+        let summary = try await world.box.scan()
+        #expect(summary.added == 0, "\(summary)")
+        let copied = try #require(try world.index.item(path: MediaPath(copy)))
+        #expect(copied.persistentID != world.twoID && copied[.rating]?.integer == nil, "the copy took Two's item: \(summary)")
+        #expect(try world.index.item(path: MediaPath(kept))?.persistentID != world.twoID)
+    }
 }

@@ -230,7 +230,8 @@ extension SQLStore {
         // record names the sought item itself too when it was made before the item's window (a complete walk
         // of its root found the item in place since): the file was there beside it, so it is not it moved
         // (seed 10, step 288). A later record may be the item moved (seen by a partial scan before the item's
-        // own folder was).
+        // own folder was). A `possible_moves` record also names an item a scan left unpaired as a possible move
+        // (`recordUndecidedMoves`): the row stays doubtful for it.
         let notTheSought: SQLStatement = """
             p.item_id <> v.id AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint)
             """
