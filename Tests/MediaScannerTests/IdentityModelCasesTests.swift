@@ -350,4 +350,41 @@ import Testing
         #expect(copied.persistentID != world.twoID && copied[.rating]?.integer == nil, "the copy took Two's item: \(summary)")
         #expect(try world.index.item(path: MediaPath(kept))?.persistentID != world.twoID)
     }
+
+    // `mlib watch` model, seeds 4 (step 316) and 18 (step 393), now and then: `mlib scan` read what it
+    // remembers for a scan (roots, mounts, hidden items) before it took the scan lock, while the watcher's
+    // scan held it; that scan then found a hidden item (Two, retagged by a tagger writing a new file beside
+    // a copy made before) and gave it the retagged file. The waiting scan still took Two for hidden at its
+    // old path, gave it the copy by its content, and the retagged file was left without an item. Here the
+    // other scan runs between the first reading and the scan. Was: Live had no item (one item for two files).
+    @Test(arguments: Store.available)
+    func aScanReadsTheHiddenItemsAgainOnceItHoldsTheLock(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let two = box.music.path + "/A/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try box.put("a.mp3", at: "A/other.mp3")
+        try await box.scan()
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+        let copy = box.music.path + "/B/two copy.mp3", live = box.music.path + "/C/two (Live).mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/B", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: two, toPath: copy)
+        try SharedAudioMoveTests.retaggedCopy(two, to: live, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: two)
+        _ = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/A")])      // hides Two
+
+        let waiting = Library(store: try box.store())
+        waiting.rememberRoots(true)                        // as `mlib scan` does before its scan
+        defer { waiting.rememberRoots(false) }
+        #expect(try waiting.store.roots() == [box.root()])
+        let other = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/B"), MediaPath(box.music.path + "/C")])
+        #expect(try index.item(path: MediaPath(live))?.persistentID == twoID, "\(other)")
+
+        let result = try await waiting.scan()
+        let kept = try #require(try index.item(path: MediaPath(live)), "Live has no item: \(result.summary)")
+        #expect(kept.persistentID == twoID)
+        #expect(try index.item(path: MediaPath(copy))?.persistentID != twoID)
+    }
 }
