@@ -357,9 +357,10 @@ import Testing
     // a copy made before) and gave it the retagged file. The waiting scan still took Two for hidden at its
     // old path, gave it the copy by its content, and the retagged file was left without an item. Here the
     // other scan runs between the first reading and the scan. Was: Live had no item (one item for two files).
-    @Test(arguments: Store.available)
-    func aScanReadsTheHiddenItemsAgainOnceItHoldsTheLock(_ store: Store) async throws {
-        let box = try Sandbox(store: store)
+    // SQLite only: on PostgreSQL they are read again only when the scan waited for the lock (one statement
+    // more, PostgresRescanRoundTripTests), which this test does not do (it failed there too before).
+    @Test func aScanReadsTheHiddenItemsAgainOnceItHoldsTheLock() async throws {
+        let box = try Sandbox(store: .sqlite)
         let src = box.path + "/src.mp3"
         try SharedAudioMoveTests.source(src, format: "mp3")
         let two = box.music.path + "/A/two.mp3"
