@@ -94,8 +94,21 @@ extension Library {
         let roots = try lockedRoots(plan)
         // Waiting for another scan's lock can take minutes: on a thread of its own, not one of the few of
         // the concurrency pool (the MPD server's `update` runs here while the server goes on).
-        let lock = try await Self.onOwnThread { HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout, onWait: options.onWait, shouldStop: options.shouldStop)) }
+        let (lock, waited) = try await Self.onOwnThread {
+            var waited = false
+            let lock = HeldLock(try self.scanLock(roots: roots, timeout: options.lockTimeout,
+                                                  onWait: { waited = true; options.onWait() }, shouldStop: options.shouldStop))
+            return (lock, waited)
+        }
         defer { withExtendedLifetime(lock) {} }
+        // What was remembered before the lock (the plan's roots, `mlib scan`'s check) is stale when another
+        // scan held the lock meanwhile: it hid, showed and folded items (watch model, seeds 4 and 18: a scan of
+        // every root paired an item the watcher had just folded with a retagged file, as still hidden at its
+        // old path, with the copy, and the retagged file was left without an item). Read again, under it: on
+        // SQLite always (a local read); on PostgreSQL when the lock was waited for (one statement more).
+        if waited || { if case .postgres? = locator { return false } else { return true } }() {
+            (store as? SQLStore)?.forgetRememberedRoots()
+        }
         // A tag write interrupted since the library was opened (a long-running serve or watch) is completed
         // before the scan reads its file: the index never holds a half-written file's tags.
         let tagRecovery = TagJournal.recoverInterruptedWrites()

@@ -97,6 +97,7 @@ public struct MountedShareStore: ScanStore {
     }
 
     public func fold(_ pairs: [(item: Int64, row: Int64)]) throws { try base.fold(pairs) }
+    public func recordUndecidedMoves(_ pairs: [(row: Int64, item: Int64)]) throws { try base.recordUndecidedMoves(pairs) }
     public func recordPossibleMoves(generation: Int64, vanished: [Int64], isGone: (MediaPath) -> Bool) throws {
         try base.recordPossibleMoves(generation: generation, vanished: vanished, isGone: { isGone(local($0)) })
     }

@@ -65,6 +65,11 @@ public protocol ScanStore: Sendable {
     /// item's path now; such an item is left out too (a partial scan did not look there: it may have moved to
     /// the row), so every record names an item whose file was there beside the row.
     func recordPossibleMoves(generation: Int64, vanished: [Int64], isGone: (MediaPath) -> Bool) throws
+    /// Records each item a scan left unpaired as a possible move ("no guess") against the rows weak evidence
+    /// paired it with (`possible_moves`, naming the item itself): those rows stay doubtful for it, and for
+    /// any other item, once the other claims have left (the other item removed, or its window closed by a
+    /// complete walk of its root). Rows that are gone are skipped. One transaction.
+    func recordUndecidedMoves(_ pairs: [(row: Int64, item: Int64)]) throws
     /// Folds each moved row into the item it was, in one transaction: the item takes the row's path and file
     /// data and keeps its id; plays, skips, a rating and playlist entries given to the row meanwhile are
     /// carried over; then the row goes.

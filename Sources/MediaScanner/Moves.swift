@@ -34,7 +34,8 @@ import MediaModel
 /// (`possible_moves`, recorded by each scan for its new rows, and `possible_moves_by_content`, the same by the
 /// row's bytes, which outlives the row when its root is forgotten and added back: that item may since have
 /// left the library), and
-/// only when unique (`pairs`); such an item is named as a possible move. One exception to the order: a copy of the item's bytes and its audio under new
+/// only when unique (`pairs`); such an item is named as a possible move, and recorded against the rows that
+/// made it one (`ScanStore.recordUndecidedMoves`), so that it stays one once the other claims have left. One exception to the order: a copy of the item's bytes and its audio under new
 /// tags, both new in this scan, are a copy made before a retag by a tagger that writes a new file, and the
 /// retagged file wins (`preferringRetaggedOriginals`), or neither when that file is not that clear (its audio
 /// also another item's still there, or several such files: a possible move). Each kind is asked for the items still vanished after the
@@ -62,6 +63,9 @@ final class Moves {
     /// new: a copy before a retag or a move beside another release's copy (`preferringRetaggedOriginals`).
     /// Paired with nothing; named as possible moves.
     private var undecided: Set<Int64> = []
+    /// The rows weak evidence paired with an item it then left unpaired (`ambiguous`, `undecided`): recorded
+    /// for those still unpaired at the end (`ScanStore.recordUndecidedMoves`).
+    private var doubtful: [(row: Int64, item: Int64)] = []
     /// The vanished items left unpaired because the evidence for them was not unique, by path.
     var unpairedAmbiguous: [MediaPath] { ambiguous.filter { !folded.contains($0.key) }.map(\.value).sorted() }
 
@@ -166,6 +170,7 @@ final class Moves {
             // Left on neither file by `preferringRetaggedOriginals`: no weaker evidence takes it either.
             if undecided.contains(candidate.vanishedID) {
                 ambiguous[candidate.vanishedID] = vanished[candidate.vanishedID]?.path
+                if candidate.evidence > .content { doubtful.append((candidate.rowID, candidate.vanishedID)) }
                 continue
             }
             // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
@@ -176,10 +181,12 @@ final class Moves {
             if candidate.matchesAPresentItem && (candidate.evidence > .content || (candidate.evidence == .sameFile
                 && vanished[candidate.vanishedID].map { $0.path.directory != candidate.rowPath.directory } ?? true)) {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                doubtful.append((candidate.rowID, candidate.vanishedID))
                 continue
             }
             if candidate.evidence > .content && (rowsPerItem[candidate.vanishedID] ?? 0) + (itemsPerRow[candidate.rowID] ?? 0) > 2 {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                doubtful.append((candidate.rowID, candidate.vanishedID))
                 continue
             }
             guard !itemsTaken.contains(candidate.vanishedID), !rowsTaken.contains(candidate.rowID) else { continue }
@@ -202,7 +209,8 @@ final class Moves {
     /// taken (their content candidates are dropped here; `Moves` names them as possible moves).
     /// `hiddenAt`: the generation that hid each item found gone by an earlier scan; a row added since then is
     /// as much a claim as one added now (seed 10: a scan of one root saw the retagged file, not the copy).
-    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64,
+    /// `generation`: this scan's, nil when it added no row.
+    static func preferringRetaggedOriginals(content: [MoveCandidate], weaker: [MoveCandidate], generation: Int64?,
                                             hiddenAt: [Int64: Int64] = [:])
         -> (content: [MoveCandidate], undecided: Set<Int64>) {
         let contentRows = Set(content.map(\.rowID))
@@ -263,7 +271,10 @@ final class Moves {
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
             if evidence > .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
-            if evidence == .content, let generation, !candidates.isEmpty {
+            // Also in a scan that added no file (no generation of its own): a row an earlier scan added since the
+            // item was hidden is as much a claim (watch model, seed 18: the watcher left an item on neither file,
+            // then a scan of every root that added nothing gave it to the copy by its content).
+            if evidence == .content, !candidates.isEmpty {
                 let sought = Set(candidates.map(\.vanishedID))
                 var weaker: [MoveCandidate] = []
                 for kind in MoveEvidenceRules.outrankSameScanCopies where !sought.isEmpty {
@@ -273,6 +284,7 @@ final class Moves {
                                                                  hiddenAt: vanished.compactMapValues { $0.hiddenAt.map { max(0, $0) } })
                 candidates = preferred.content
                 undecided.formUnion(preferred.undecided)
+                doubtful += weaker.filter { preferred.undecided.contains($0.vanishedID) }.map { ($0.rowID, $0.vanishedID) }
                 for id in preferred.undecided { ambiguous[id] = vanished[id]?.path }
             }
             let chosen = pairs(among: candidates)
@@ -285,6 +297,8 @@ final class Moves {
                 addedNow += batch.filter { $0.rowGeneration == generation }.count
             }
         }
+        // What weak evidence left in doubt stays so (`ScanStore.recordUndecidedMoves`), before any removal below.
+        try index.recordUndecidedMoves(doubtful.filter { vanished[$0.item] != nil })
         // Hidden ones were counted as removed by the scan that hid them.
         let gone = vanished.values.filter { !pairOnly.contains($0.id) }.sorted { $0.id < $1.id }
         for start in stride(from: 0, to: gone.count, by: batchSize) {

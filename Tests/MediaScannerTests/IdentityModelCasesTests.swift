@@ -275,4 +275,117 @@ import Testing
         #expect(item.persistentID == liveID && item.persistentID != world.twoID && item[.rating]?.integer == nil,
                 "Live took Two's item: \(summary)")
     }
+
+    // `mlib watch` model, seed 11 (issue 47, third round; step 227): One, on a disk mounted inside root R1, is
+    // deleted and hidden by a scan of the disk; then the disk goes away. Two (another release, in R2) is
+    // retagged by a tagger writing a new file (Live): One and Two both have Live's audio, so a scan of every
+    // root names both as possible moves ("no guess"). That scan walks R2 completely, so Two's window closes
+    // on Live; R1 cannot be walked completely while its disk is away, so One's stays open, and the next scan
+    // found One the one item with Live's audio: Live took One's rating and play. The "no guess" held only
+    // while Two's claim was there; it is now recorded against Live for good (`recordUndecidedMoves`). Keeping
+    // weak evidence from an item on a disk that is away (the first fix tried) only put this off until the
+    // disk was back, as the watch model then showed: hence the scan with the disk mounted again.
+    @Test(.enabled(if: geteuid() == 0, "mounting a tmpfs needs root"), arguments: Store.available)
+    func aPossibleMoveStaysOneWhenTheOtherClaimLeaves(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let first = MediaPath(box.music.path + "/R1"), second = MediaPath(box.music.path + "/R2")
+        let disk = first.string + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try #require(run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", disk]) == 0, "mount -t tmpfs failed")
+        defer { _ = run("/bin/umount", ["-l", disk]) }
+        let one = disk + "/one.mp3", two = second.string + "/B/two.mp3", live = second.string + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: one, title: "One")
+        try box.put("a.mp3", at: "R1/disk/other.mp3")      // the disk is not empty once One is deleted
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try await box.scan([first, second])
+        let index = try box.store()
+        let oneID = try #require(try index.item(path: MediaPath(one))).persistentID
+        try index.setRating(id: oneID, 4)
+        try index.recordPlay(id: oneID, at: Date())
+
+        try FileManager.default.removeItem(atPath: one)
+        let hid = try await MediaScanner(index: index).scan([MediaPath(disk)])
+        #expect(hid.removed == 1, "\(hid)")
+        try #require(run("/bin/umount", [disk]) == 0)
+        try SharedAudioMoveTests.retaggedCopy(two, to: live, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: two)
+        let both = try await MediaScanner(index: index).scan([first, second])
+        #expect(Set(both.ambiguousMoves) == [MediaPath(one), MediaPath(two)], "\(both)")
+
+        let away = try await MediaScanner(index: index).scan([first, second])
+        var item = try #require(try index.item(path: MediaPath(live)))
+        #expect(item.persistentID != oneID && item[.rating]?.integer == nil && item.playCount == 0,
+                "Live took One's item, whose disk is away: \(away)")
+
+        try #require(run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", disk]) == 0)
+        try box.put("a.mp3", at: "R1/disk/other.mp3")
+        let back = try await MediaScanner(index: index).scan([first, second])
+        item = try #require(try index.item(path: MediaPath(live)))
+        #expect(item.persistentID != oneID && item[.rating]?.integer == nil && item.playCount == 0,
+                "Live took One's item once the disk was back: \(back)")
+    }
+
+    // `mlib watch` model, seed 18 (issue 47, third round; step 143): a copy of Two made, then Two retagged by a
+    // tagger writing a new file; the watcher's scan of those folders left Two on neither file (One, still
+    // there, has the retagged file's audio) and hid it. Then a scan of every root that added no file: the
+    // check that a copy made before a retag is the weaker claim was skipped when the scan had no generation
+    // of its own (it added nothing), so the copy took Two by its content. Was: the copy held Two's item.
+    @Test(arguments: Store.available)
+    func aCopyBeforeARetagLeftToNeitherStaysSoInAScanThatAddsNothing(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let copy = world.box.music.path + "/B/two copy.mp3"
+        try FileManager.default.copyItem(atPath: world.two, toPath: copy)
+        let kept = world.box.music.path + "/C/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: kept, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: world.two)
+        let folders = try await MediaScanner(index: world.index).scan([MediaPath(world.box.music.path + "/B"),
+                                                                      MediaPath(world.box.music.path + "/C")])
+        #expect(folders.ambiguousMoves == [MediaPath(world.two)], "\(folders)")
+
+        let summary = try await world.box.scan()
+        #expect(summary.added == 0, "\(summary)")
+        let copied = try #require(try world.index.item(path: MediaPath(copy)))
+        #expect(copied.persistentID != world.twoID && copied[.rating]?.integer == nil, "the copy took Two's item: \(summary)")
+        #expect(try world.index.item(path: MediaPath(kept))?.persistentID != world.twoID)
+    }
+
+    // `mlib watch` model, seeds 4 (step 316) and 18 (step 393), now and then: `mlib scan` read what it
+    // remembers for a scan (roots, mounts, hidden items) before it took the scan lock, while the watcher's
+    // scan held it; that scan then found a hidden item (Two, retagged by a tagger writing a new file beside
+    // a copy made before) and gave it the retagged file. The waiting scan still took Two for hidden at its
+    // old path, gave it the copy by its content, and the retagged file was left without an item. Here the
+    // other scan runs between the first reading and the scan. Was: Live had no item (one item for two files).
+    // SQLite only: on PostgreSQL they are read again only when the scan waited for the lock (one statement
+    // more, PostgresRescanRoundTripTests), which this test does not do (it failed there too before).
+    @Test func aScanReadsTheHiddenItemsAgainOnceItHoldsTheLock() async throws {
+        let box = try Sandbox(store: .sqlite)
+        let src = box.path + "/src.mp3"
+        try SharedAudioMoveTests.source(src, format: "mp3")
+        let two = box.music.path + "/A/two.mp3"
+        try SharedAudioMoveTests.retaggedCopy(src, to: two, title: "Two")
+        try box.put("a.mp3", at: "A/other.mp3")
+        try await box.scan()
+        let index = try box.store()
+        let twoID = try #require(try index.item(path: MediaPath(two))).persistentID
+        let copy = box.music.path + "/B/two copy.mp3", live = box.music.path + "/C/two (Live).mp3"
+        try FileManager.default.createDirectory(atPath: box.music.path + "/B", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: two, toPath: copy)
+        try SharedAudioMoveTests.retaggedCopy(two, to: live, title: "Two (Live)")
+        try FileManager.default.removeItem(atPath: two)
+        _ = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/A")])      // hides Two
+
+        let waiting = Library(store: try box.store())
+        waiting.rememberRoots(true)                        // as `mlib scan` does before its scan
+        defer { waiting.rememberRoots(false) }
+        #expect(try waiting.store.roots() == [box.root()])
+        let other = try await MediaScanner(index: index).scan([MediaPath(box.music.path + "/B"), MediaPath(box.music.path + "/C")])
+        #expect(try index.item(path: MediaPath(live))?.persistentID == twoID, "\(other)")
+
+        let result = try await waiting.scan()
+        let kept = try #require(try index.item(path: MediaPath(live)), "Live has no item: \(result.summary)")
+        #expect(kept.persistentID == twoID)
+        #expect(try index.item(path: MediaPath(copy))?.persistentID != twoID)
+    }
 }

@@ -60,8 +60,8 @@ extension SQLStore {
         scanFacts.remember(on)
     }
 
-    /// A root written: what is remembered is stale.
-    func forgetRememberedRoots() {
+    /// A root written, or the scan lock taken (`Library.scan`): what is remembered may be stale.
+    package func forgetRememberedRoots() {
         scanFacts.forget()
     }
 

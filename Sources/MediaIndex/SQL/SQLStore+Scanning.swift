@@ -230,7 +230,8 @@ extension SQLStore {
         // record names the sought item itself too when it was made before the item's window (a complete walk
         // of its root found the item in place since): the file was there beside it, so it is not it moved
         // (seed 10, step 288). A later record may be the item moved (seen by a partial scan before the item's
-        // own folder was).
+        // own folder was). A `possible_moves` record also names an item a scan left unpaired as a possible move
+        // (`recordUndecidedMoves`): the row stays doubtful for it.
         let notTheSought: SQLStatement = """
             p.item_id <> v.id AND NOT EXISTS (SELECT 1 FROM items c WHERE c.id = p.item_id AND c."fileSize" = v.size AND c.fingerprint = v.fingerprint)
             """
@@ -298,6 +299,24 @@ extension SQLStore {
                 INSERT INTO possible_moves_by_content (size, fingerprint, item_id, generation)
                 SELECT DISTINCT i."fileSize", i.fingerprint, p.item_id, p.generation FROM possible_moves p JOIN items i ON i.id = p.row_id
                 WHERE p.generation = \(generation) AND i."fileSize" IS NOT NULL AND i.fingerprint IS NOT NULL
+                ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+
+    /// Records the items a scan left unpaired as possible moves against the rows weak evidence paired them
+    /// with (`ScanStore.recordUndecidedMoves`), at the current generation. A "no guess" stays one: before,
+    /// it held only while another claim was there (watch model, seed 11: One, deleted from a disk that then
+    /// went away, and Two, retagged as Live, both had Live's audio; once a complete walk of Two's root closed
+    /// Two's window, while One's root could not be walked completely, One took Live).
+    public func recordUndecidedMoves(_ pairs: [(row: Int64, item: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        try write { x in
+            try x.execute("""
+                WITH d AS MATERIALIZED (\(syntax.integerRows(pairs.map { [$0.row, $0.item] }, columns: ["row_id", "item_id"])))
+                INSERT INTO possible_moves (row_id, item_id, generation)
+                SELECT DISTINCT d.row_id, d.item_id, (SELECT value FROM scan_state WHERE key = 'generation') FROM d
+                WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = d.row_id)
                 ON CONFLICT DO NOTHING
                 """)
         }
