@@ -40,9 +40,15 @@ $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 # mutagen again for the python3 first on PATH: where that is not Debian's (a pyenv python), python3-mutagen above
 # is not the one the tests' `python3` imports.
 # (--break-system-packages: Debian 12's pip refuses system-wide installs without it; a pyenv python ignores it.)
-PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0 subsonic-connector==0.3.12)
+PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0
+              python-dotenv==1.2.2)
 python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null \
   || $SUDO python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"
+# subsonic-connector 0.3.12 pins py-sonic 1.1.2, which would replace the 1.2.0 the other tests drive (pip refuses the
+# pair): it is installed without its dependency list and runs over py-sonic 1.2.0 (its other dependency,
+# python-dotenv, is above). SubsonicConnectorTests runs its whole public API that way.
+python3 -m pip install -q --no-deps subsonic-connector==0.3.12 2>/dev/null \
+  || $SUDO python3 -m pip install -q --no-deps --break-system-packages subsonic-connector==0.3.12
 # GUIClientTests: Sublime Music (the GTK Subsonic desktop client) in a venv over Debian's python3-gi (PyGObject is not
 # built from PyPI), at /opt/sublime-music; its PyPI package is installed without its dependency list for that reason.
 if [ ! -x /opt/sublime-music/bin/sublime-music ]; then
