@@ -226,7 +226,7 @@ public final class DLNAServer: Sendable {
            Subtitles.sidecar(of: path) != nil {
             extra.append(("CaptionInfo.sec", writer.subtitleURL(item)))
         }
-        return Streaming.answer(request, path: path, profile: writer.profile(item), extraHeaders: extra)
+        return Streaming.answer(request, path: path, roots: tree.view.roots, profile: writer.profile(item), extraHeaders: extra)
     }
 
     /// `/subtitle/<item id>.srt`: a video's sidecar `.srt`, found beside the video's file (never a path from the request).
@@ -235,7 +235,7 @@ public final class DLNAServer: Sendable {
               (try? library.reachesFile(ofItem: id)) ?? false,
               let sidecar = Subtitles.sidecar(of: tree.view.paths[Int(item)].string)
         else { return .text(.notFound, "no subtitles\n") }
-        return Streaming.answer(request, path: sidecar, profile: MediaProfile(mimeType: Subtitles.mimeType, profile: nil))
+        return Streaming.answer(request, path: sidecar, roots: tree.view.roots, profile: MediaProfile(mimeType: Subtitles.mimeType, profile: nil))
     }
 
     /// `/transcode/<item id>.<lpcm|mp3>`: an audio item made LPCM or MP3 as it is sent (chunked, no length,
@@ -256,8 +256,14 @@ public final class DLNAServer: Sendable {
         // Taken by the connection's handler before the request came here (`HTTPHandler.acquire`).
         guard let slot = request.transcodeSlot else { return Self.allSlotsBusy }
         do {
-            let transcoder = try Transcoder(path: tree.view.paths[Int(item)], format: format,
-                                            bitRate: format == .mp3 ? Self.mp3BitRate : nil)
+            // Opened by the containment rule (as `/media/`); FFmpeg opens the descriptor's file by its /proc name.
+            guard let file = try? FileContainment(roots: tree.view.roots).open(tree.view.paths[Int(item)]) else {
+                slot.release()
+                return .text(.notFound, "the file is not there\n")
+            }
+            let transcoder = try withExtendedLifetime(file) {
+                try Transcoder(path: file.procPath, format: format, bitRate: format == .mp3 ? Self.mp3BitRate : nil)
+            }
             // The transcoder's own shape, should the view's numbers be stale.
             if format == .lpcm { headers[0].1 = MediaProfile.transcode(format, sampleRate: transcoder.sampleRate, channels: transcoder.channels).mimeType }
             return .transcode(headers, TranscodeSession(transcoder, slot: slot), transcoding.threads)
@@ -283,7 +289,8 @@ public final class DLNAServer: Sendable {
     private func thumbnail(_ path: String, tree: MediaTree) -> HTTPAnswer {
         guard let (id, item) = itemIn(path, prefix: "/thumb/", tree: tree), tree.value(item, MediaTree.Slot.video) != nil,
               (try? library.reachesFile(ofItem: id)) ?? false,
-              let jpeg = thumbnails.jpeg(id: id, path: tree.view.paths[Int(item)])
+              let file = try? FileContainment(roots: tree.view.roots).open(tree.view.paths[Int(item)]),
+              let jpeg = withExtendedLifetime(file, { thumbnails.jpeg(id: id, path: file.procPath) })
         else { return .text(.notFound, "no thumbnail\n") }
         return .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
                             ("transferMode.dlna.org", "Interactive")], jpeg)

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MediaModel
 import NIOCore
 import NIOHTTP1
 
@@ -25,11 +26,17 @@ enum Streaming {
 
     struct RangeError: Error {}
 
-    static func answer(_ request: HTTPRequest, path: String, profile: MediaProfile, extraHeaders: [(String, String)] = []) -> HTTPAnswer {
+    /// The file at `path` opened by `FileContainment` (within `roots`, a symlink not followed: one swapped in
+    /// for an indexed file after the scan is not sent), sent whole or by one range.
+    static func answer(_ request: HTTPRequest, path: String, roots: [MediaPath], profile: MediaProfile,
+                       extraHeaders: [(String, String)] = []) -> HTTPAnswer {
         let handle: NIOFileHandle
         var info = stat()
         do {
-            handle = try NIOFileHandle(_deprecatedPath: path)
+            let file = try FileContainment(roots: roots).open(MediaPath(path))
+            let descriptor = dup(file.descriptor)
+            guard descriptor >= 0 else { return .text(.notFound, "the file is not there\n") }
+            handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
             let ok = try handle.withUnsafeFileDescriptor { fstat($0, &info) == 0 }
             guard ok, info.st_mode & S_IFMT == S_IFREG else { try? handle.close(); return .text(.notFound, "not a file\n") }
         } catch {

@@ -87,6 +87,14 @@ struct DLNAContainmentTests {
         #expect(try browse("0", count: "many").contains("<errorCode>402</errorCode>"))
         #expect(try browse("0", flag: "BrowseEverything").contains("<errorCode>402</errorCode>"))
         #expect(try browse("0").contains("TotalMatches>3<"))
+        // A symlink swapped in for the indexed file after the scan (to a file outside the roots) is not
+        // followed: not streamed, not transcoded (the API's `FileContainment` rule, O_NOFOLLOW within the roots).
+        #expect(try status([url + "/media/1.mp3"]) == "200")
+        let outside = base.appendingPathComponent("outside.mp3")
+        try FileManager.default.moveItem(at: music.appendingPathComponent("a.mp3"), to: outside)
+        try FileManager.default.createSymbolicLink(at: music.appendingPathComponent("a.mp3"), withDestinationURL: outside)
+        #expect(try status([url + "/media/1.mp3"]) == "404", "a swapped-in symlink is not streamed")
+        #expect(try status([url + "/transcode/1.mp3"]) == "404", "a swapped-in symlink is not transcoded")
         #expect(server.stop() == 0)
     }
 }
