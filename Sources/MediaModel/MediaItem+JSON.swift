@@ -23,7 +23,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: out += Array("null".utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .int(let i): out += Array(String(i).utf8)
+        case .int(let i): Self.writeInteger(i, into: &out)
         case .double(let d): out += Array(Self.number(d).utf8)
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let items):
@@ -67,22 +67,41 @@ public indirect enum JSONValue: Sendable, Hashable {
         out += repeatElement(UInt8(ascii: " "), count: indent * 2)
     }
 
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// A string with JSON's escapes; runs of bytes that need none are copied whole.
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [92, 34]
-            case UInt8(ascii: "\\"): out += [92, 92]
-            case 0x0A: out += [92, UInt8(ascii: "n")]
-            case 0x0D: out += [92, UInt8(ascii: "r")]
-            case 0x09: out += [92, UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
+        var s = s
+        s.withUTF8 { bytes in
+            var start = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                start = i + 1
+                switch byte {
+                case UInt8(ascii: "\""): out += [92, 34]
+                case UInt8(ascii: "\\"): out += [92, 92]
+                case 0x0A: out += [92, UInt8(ascii: "n")]
+                case 0x0D: out += [92, UInt8(ascii: "r")]
+                case 0x09: out += [92, UInt8(ascii: "t")]
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// An integer's decimal digits, without making a String first.
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()            // written least significant first
     }
 }
 
@@ -108,22 +127,68 @@ extension MediaPath {
 }
 
 extension MediaItem {
-    /// The one JSON encoding of an item, shared by `info --json`, `ls --json` and JSON playlists:
+    /// A member of an item's JSON before it is JSON: what both encodings below are made from.
+    private enum JSONMember {
+        case path(MediaPath)
+        case value(MediaValue, MediaProperty.ValueType)
+        case several([String])
+        case tags([(String, String)])
+
+        var json: JSONValue {
+            switch self {
+            case .path(let path): path.json
+            case .value(let value, let type): value.json(as: type)
+            case .several(let values): .array(values.map(JSONValue.string))
+            case .tags(let tags): .object(tags.map { ($0.0, .string($0.1)) })
+            }
+        }
+    }
+
+    /// The one list of an item's JSON members, shared by `info --json`, `ls --json` and JSON playlists:
     /// `path`, then every property with a value in `MediaProperty` table order (keyed by raw value; a
-    /// multi-valued property with several values as an array of them), then
-    /// `tags` (the raw tag map, keys sorted) when asked for.
-    public func json(includeTags: Bool = true) -> JSONValue {
-        var members: [(String, JSONValue)] = [("path", path.json)]
+    /// multi-valued property with several values as an array of them), then `tags` (the raw tag map, keys
+    /// sorted) when asked for.
+    private func forEachJSONMember(includeTags: Bool, _ body: (String, JSONMember) -> Void) {
+        body("path", .path(path))
         for property in MediaProperty.allCases where property != .path {
             guard let value = self[property] else { continue }
             // A multi-valued property with several values is an array of them; with one, a string as before.
             let several = property.spec.multiValued ? values(of: property) : []
-            members.append((property.rawValue, several.count > 1 ? .array(several.map(JSONValue.string))
-                                                                   : value.json(as: property.spec.type)))
+            body(property.rawValue, several.count > 1 ? .several(several) : .value(value, property.spec.type))
         }
-        if includeTags {
-            members.append(("tags", .object(tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        }
+        if includeTags { body("tags", .tags(tags.sorted { $0.key < $1.key })) }
+    }
+
+    public func json(includeTags: Bool = true) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        forEachJSONMember(includeTags: includeTags) { members.append(($0, $1.json)) }
         return .object(members)
+    }
+
+    /// The bytes of `json(includeTags:)`, with a `host` member after `path` when one is given (a shared
+    /// library's item says whose file it is), written without building the tree: `ls --json` of a whole
+    /// library spent a third of its time making and freeing trees.
+    public func writeJSON(into out: inout [UInt8], includeTags: Bool = true, host: String? = nil) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        forEachJSONMember(includeTags: includeTags) { key, member in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            switch member {
+            case .path(let path) where path.isUTF8: JSONValue.writeString(path.string, into: &out)
+            case .value(.text(let text), let type) where type != .mediaType: JSONValue.writeString(text, into: &out)
+            case .value(.integer(let integer), let type) where type != .mediaType: JSONValue.writeInteger(integer, into: &out)
+            default: member.json.write(into: &out)
+            }
+            if key == "path", let host {
+                out.append(UInt8(ascii: ","))
+                JSONValue.writeString("host", into: &out)
+                out.append(UInt8(ascii: ":"))
+                JSONValue.writeString(host, into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MediaIndex
 import MediaModel
 
@@ -45,8 +46,14 @@ struct SQLiteConnection: SQLConnection {
         }
 
         func forEachRow(_ sql: SQLStatement, _ body: (SQLRow) throws -> Void) throws {
-            let rows = try Row.fetchCursor(try statement(sql))
-            while let row = try rows.next() { try body(SQLRow(row.databaseValues.map(Self.value))) }
+            let statement = try statement(sql)
+            let rows = try Row.fetchCursor(statement)
+            let handle = statement.sqliteStatement, columns = Int32(statement.columnCount)
+            // Each column read from SQLite's C API: GRDB's `Row.databaseValues` makes every column's name
+            // as a String on the way (a ninth of `mlib ls --json`'s CPU at 100,000 items).
+            while try rows.next() != nil {
+                try body(SQLRow((0..<columns).map { Self.value(handle, column: $0) }))
+            }
         }
 
         func rows(_ sql: SQLStatement) throws -> [SQLRow] {
@@ -75,13 +82,20 @@ struct SQLiteConnection: SQLConnection {
             }
         }
 
-        static func value(_ value: DatabaseValue) -> SQLValue {
-            switch value.storage {
-            case .null: .null
-            case .int64(let i): .integer(i)
-            case .double(let d): .real(d)
-            case .string(let s): .text(s)
-            case .blob(let b): .bytes(Array(b))
+        static func value(_ handle: SQLiteStatement, column: Int32) -> SQLValue {
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_NULL: return .null
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+            case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+            case SQLITE_TEXT:
+                // Text first, then its length (SQLite's documented order: the length is of that form).
+                guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+                let count = Int(sqlite3_column_bytes(handle, column))
+                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            default:
+                guard let blob = sqlite3_column_blob(handle, column) else { return .bytes([]) }
+                let count = Int(sqlite3_column_bytes(handle, column))
+                return .bytes(Array(UnsafeRawBufferPointer(start: blob, count: count)))
             }
         }
     }

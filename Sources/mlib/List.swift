@@ -121,7 +121,7 @@ struct List: AsyncParsableCommand {
                 out.write(bytes: host + item.path.bytes + [nul ? 0 : UInt8(ascii: "\n")])
             } else if json || jsonl {
                 var bytes: [UInt8] = json ? Array((first ? "\n" : ",\n").utf8) : []
-                Self.json(item, host: hosts?[item.persistentID]).write(into: &bytes)
+                item.writeJSON(into: &bytes, host: hosts?[item.persistentID])
                 if jsonl { bytes.append(UInt8(ascii: "\n")) }
                 out.write(bytes: bytes)
             } else {
@@ -135,13 +135,6 @@ struct List: AsyncParsableCommand {
 
     /// What `defaultLine` prints.
     static let defaultLineProperties: [MediaProperty] = [.artist, .albumTitle, .title]
-
-    /// An item's JSON, with a "host" member after "path" when `host` is given.
-    static func json(_ item: MediaItem, host: String?) -> JSONValue {
-        guard let host, case .object(var members) = item.json() else { return item.json() }
-        members.insert(("host", .string(host)), at: min(1, members.count))
-        return .object(members)
-    }
 
     /// "artist - album - title", leaving out what is not tagged; an untagged file shows its file name.
     static func defaultLine(_ item: MediaItem) -> String {

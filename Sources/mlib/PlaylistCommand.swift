@@ -198,7 +198,7 @@ struct PlaylistShow: PlaylistSubcommand {
             if json {
                 out.write(position == 1 ? "\n" : ",\n")
                 var bytes: [UInt8] = []
-                item.json().write(into: &bytes)
+                item.writeJSON(into: &bytes)
                 out.write(bytes: bytes)
             } else {
                 let title = item.artist.map { "\($0) - \(item.displayTitle)" } ?? item.displayTitle
