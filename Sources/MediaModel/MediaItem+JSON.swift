@@ -150,14 +150,19 @@ extension MediaItem {
     /// sorted) when asked for.
     private func forEachJSONMember(includeTags: Bool, _ body: (String, JSONMember) -> Void) {
         body("path", .path(path))
-        for property in MediaProperty.allCases where property != .path {
+        for (property, key, type, multiValued) in Self.jsonProperties {
             guard let value = self[property] else { continue }
             // A multi-valued property with several values is an array of them; with one, a string as before.
-            let several = property.spec.multiValued ? values(of: property) : []
-            body(property.rawValue, several.count > 1 ? .several(several) : .value(value, property.spec.type))
+            let several = multiValued ? values(of: property) : []
+            body(key, several.count > 1 ? .several(several) : .value(value, type))
         }
         if includeTags { body("tags", .tags(tags.sorted { $0.key < $1.key })) }
     }
+
+    /// The properties after `path`, with what each member needs, made once: `allCases` is a new array at
+    /// every use, and this runs for every item of `ls --json`.
+    private static let jsonProperties = MediaProperty.allCases.filter { $0 != .path }
+        .map { ($0, $0.rawValue, $0.spec.type, $0.spec.multiValued) }
 
     public func json(includeTags: Bool = true) -> JSONValue {
         var members: [(String, JSONValue)] = []

@@ -96,6 +96,7 @@ final class ScanRun {
     func diff(_ listing: DirectoryListing, in target: inout ScanTarget) throws -> [ProbeJob] {
         visited.insert(listing.path)
         target.filesFound += listing.files.count
+        summary.hardLinked += listing.hardLinked
         excluded.formUnion(listing.excluded.map(\.path))
         if listing.isMountPoint { target.mountsFound.append(MountPoint(path: listing.path, device: listing.device)) }
         var state = try reader.directoryState(listing.path)

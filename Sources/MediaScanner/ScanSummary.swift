@@ -19,6 +19,9 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     /// Items an exclude list now leaves out: hidden, kept with their ids for when they are included again.
     public var excluded = 0
     public var unchanged = 0
+    /// Paths met in this scan that are another path of a file met before (hard links): each is an item of
+    /// its own, counted here because tag writes refuse such files and one edit shows under every path.
+    public var hardLinked = 0
     /// Unchanged files read again because an older mlib read them (`MediaProbe.readerVersion`): updated in
     /// place, keeping their ids and user data.
     public var reread = 0

@@ -23,12 +23,16 @@ struct DirectoryListing {
     var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
     /// Lyrics sidecars beside the media files, by the files' stem (`LyricsSidecars.found`).
     var sidecars: [[UInt8]: [SidecarStamp]] = [:]
+    /// Files here that are another path of a file this walk met before (hard links): each is still listed.
+    var hardLinked = 0
 }
 
 /// Walks directory trees on byte paths with POSIX calls (opendir/readdir/fstatat), never Foundation's
 /// String paths, so non-UTF-8 names survive. Depth-first, entries in byte order, so a rescan meets files in
 /// the same order. Symlinks are followed; every directory is entered once (by device and inode), which
-/// breaks loops, and every file is reported once even when reached by several paths (symlinks, hard links).
+/// breaks loops, and a file reached through a symlink is reported once. A hard link is a path of its own:
+/// each path of a hard-linked file in the roots is reported (an item each, as MPD, beets and Navidrome list
+/// every path: users hard-link albums into "best of" or seeding folders), and counted.
 /// One walker serves all roots of a scan, so overlapping roots are not walked twice.
 ///
 /// A symlink whose target lies inside a library root (any root, scanned now or not) is not followed: that
@@ -37,12 +41,14 @@ struct DirectoryListing {
 final class TreeWalker {
     fileprivate struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
     private var enteredDirectories: Set<FileID> = []
-    /// Files that may be reached again by another path: hard links, and files reached through a symlink.
-    /// Every file is looked up here; only those are added, so the set stays small (it held every file, 16
-    /// bytes and more each: 60 MB of a 1,000,000-file scan). A plain file met directly can have been met
-    /// before only through a symlink (directories are entered once), and symlinks into the library's roots
-    /// are not followed at all, so this is exact. Without library roots every file is added.
-    private var reportedFiles: Set<FileID> = []
+    /// Files reported through a symlink: another symlink to one of them adds no path of its own.
+    private var reportedThroughLinks: Set<FileID> = []
+    /// Files met directly that a symlink or a hard link may reach again: those with several links, and every
+    /// file when there are no library roots. Only those are added, so the set stays small (it held every
+    /// file, 16 bytes and more each: 60 MB of a 1,000,000-file scan). A plain file met directly can be met
+    /// again only through a symlink or as a hard link (directories are entered once), and symlinks into the
+    /// library's roots are not followed at all, so this is exact.
+    private var reportedDirectly: Set<FileID> = []
     /// Directories to read, with the device of the directory they were found in and the exclude list
     /// inherited from above.
     private var pending: [(path: MediaPath, parentDevice: Int64?, excludes: ExcludeList)] = []
@@ -108,11 +114,14 @@ final class TreeWalker {
         }
     }
 
-    /// False when the file was reported already under another path.
-    private func firstReport(_ st: stat, throughLink: Bool) -> Bool {
+    /// False when this path adds nothing: a symlink to a file reported already (under its own path or
+    /// another link's), or, in a walk without library roots (which follows every symlink), a file reported
+    /// before through a symlink. A hard link met directly is reported: `hardLinked` counts it.
+    private func shouldReport(_ st: stat, throughLink: Bool, hardLinked: inout Int) -> Bool {
         let id = FileID(st)
-        guard !reportedFiles.contains(id) else { return false }
-        if throughLink || st.st_nlink > 1 || libraryRoots.isEmpty { reportedFiles.insert(id) }
+        if throughLink { return !reportedDirectly.contains(id) && reportedThroughLinks.insert(id).inserted }
+        if reportedThroughLinks.contains(id) { return false }
+        if (st.st_nlink > 1 || libraryRoots.isEmpty) && !reportedDirectly.insert(id).inserted { hardLinked += 1 }
         return true
     }
 
@@ -149,6 +158,7 @@ final class TreeWalker {
         var subdirectories: [MediaPath] = []
         var excluded: [(path: MediaPath, rule: ExcludeList.Rule)] = []
         var sidecarNames: [[UInt8]] = []
+        var hardLinked = 0, ignored = 0
         // The entries first: an exclude file in this directory applies to all of them.
         var entries: [(name: [UInt8], type: UInt8)] = []
         var hasExcludeFile = false
@@ -199,10 +209,10 @@ final class TreeWalker {
                     subdirectories.append(path)
                 }
             case S_IFREG where verdict == .playlist:
-                if firstReport(target, throughLink: kind != DT_REG) { playlists.append(path) }
+                if shouldReport(target, throughLink: kind != DT_REG, hardLinked: &ignored) { playlists.append(path) }
             case S_IFREG:
                 guard verdict == .media || (verdict == .sniff && MediaFileFilter.sniff(path)) else { continue }
-                guard firstReport(target, throughLink: kind != DT_REG) else { continue }
+                guard shouldReport(target, throughLink: kind != DT_REG, hardLinked: &hardLinked) else { continue }
                 files.append(.init(path: path, stamp: FileStamp(target), problem: nil, device: Int64(target.st_dev)))
             default: continue
             }
@@ -212,7 +222,7 @@ final class TreeWalker {
         pending.append(contentsOf: subdirectories.sorted(by: >).map { ($0, device, excludes) })   // popLast visits them in ascending order
         return DirectoryListing(path: directory, files: files, playlists: playlists.sorted(), device: device,
                                 isMountPoint: (parentDevice.map { $0 != device } ?? false) || mountPoints.contains(directory),
-                                excluded: excluded.sorted { $0.path < $1.path }, sidecars: sidecars)
+                                excluded: excluded.sorted { $0.path < $1.path }, sidecars: sidecars, hardLinked: hardLinked)
     }
 }
 

@@ -155,6 +155,7 @@ struct Scan: AsyncParsableCommand {
     static func text(_ s: ScanSummary) -> String {
         "\(s.added) added, \(s.updated) updated, " + (s.reread > 0 ? "\(s.reread) re-read, " : "") + "\(s.moved) moved, \(s.removed) removed, "
             + (s.excluded > 0 ? "\(s.excluded) excluded, " : "") + "\(s.unchanged) unchanged, "
+            + (s.hardLinked > 0 ? "\(s.hardLinked) hard-linked, " : "")
             + "\(s.failed) failed in \(String(format: "%.2f", s.elapsed)) s (\(Int(s.filesPerSecond.rounded())) files/s)"
     }
 
