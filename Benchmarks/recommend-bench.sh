@@ -7,12 +7,15 @@
 # median of 25 requests over different seeds, whole request: `getSimilarSongs2` of a song (as the owner and
 # as another user), of an artist (its songs are the seeds), `getArtistInfo2`, and `ping` beside them (the
 # request floor). Prints the command line, the binary's commit, the load and the cores, and writes
-# Benchmarks/results/recommend-bench.json.
+# Benchmarks/results/recommend-bench.json. ARTISTS=N: N album artists instead of 2,000 (ARTISTS=44: some
+# 2,300 songs an artist, as /work/corpora/c100k has; issue 42's getSimilarSongs2 case).
+# NO_RESULT=1: the results file is not written (a debug build, an A/B).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mlib=$(realpath "${1:?usage: recommend-bench.sh MLIB [PLAYS] [ITEMS]}")
 plays=${2:-1000000}
 items=${3:-100000}
+artists=${ARTISTS:-2000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mlib-recommend-bench.XXXXXX")
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/empty"
@@ -30,11 +33,11 @@ sqlite3 "$library" <<SQL
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $items)
 INSERT INTO items (path, path_text, dir, "title", "artist", "albumArtist", "albumTitle", "genre", "year", "mediaType", "playbackDuration")
-SELECT CAST('/music/a' || (i % 2000) || '/t' || i || '.flac' AS BLOB), '/music/a' || (i % 2000) || '/t' || i || '.flac',
-       CAST('/music/a' || (i % 2000) AS BLOB), 'Track ' || i, 'Artist ' || (i % 2000), 'Artist ' || (i % 2000),
-       'Album ' || (i % 10000), CASE WHEN i % 5 = 0 THEN 'Genre ' || (i % 2000 % 40) || '; Genre ' || ((i % 2000 + 7) % 40)
-                                    ELSE 'Genre ' || (i % 2000 % 40) END,
-       1950 + (i % 2000) % 76, 1, 180 FROM n;
+SELECT CAST('/music/a' || (i % $artists) || '/t' || i || '.flac' AS BLOB), '/music/a' || (i % $artists) || '/t' || i || '.flac',
+       CAST('/music/a' || (i % $artists) AS BLOB), 'Track ' || i, 'Artist ' || (i % $artists), 'Artist ' || (i % $artists),
+       'Album ' || (i % 10000), CASE WHEN i % 5 = 0 THEN 'Genre ' || (i % $artists % 40) || '; Genre ' || ((i % $artists + 7) % 40)
+                                    ELSE 'Genre ' || (i % $artists % 40) END,
+       1950 + (i % $artists) % 76, 1, 180 FROM n;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $plays)
 INSERT INTO history (item_id, kind, played_at, heard, front, user_name)
 SELECT 1 + abs(random()) % $items, 'play', strftime('%s', 'now') - 5 * 365 * 86400.0 * (($plays - i) / CAST($plays AS REAL)), 180,
@@ -69,7 +72,8 @@ def median(label, method, user, make):
         times.append(elapsed)
         key = next((k for k in answer if k not in ("status", "version", "type", "serverVersion", "openSubsonic")), None)
         sizes.append(len(answer.get(key, {}).get("song", answer.get(key, {}).get("similarArtist", []))) if key else 0)
-    print(f"{label}: {statistics.median(times):.1f} ms (median of 25; {statistics.median(sizes):.0f} results)")
+    p95 = sorted(times)[23]   # the nearest rank of 25
+    print(f"{label}: {statistics.median(times):.1f} ms (median of 25; p95 {p95:.1f} ms; {statistics.median(sizes):.0f} results)")
 artists = [a["id"] for index in call("getArtists", "alice")[1]["artists"]["index"] for a in index["artist"]]
 song = lambda: {"id": random.randint(1, items), "count": 50}
 median("ping", "ping", "alice", dict)
@@ -82,7 +86,7 @@ cat "$work/out"
 ms() { sed -n "s/^$1: \([0-9.]*\) ms.*/\1/p" "$work/out" | head -1; }
 printf 'target: similar songs for a seed < 50 ms: a song %s ms (owner), %s ms (other user); an artist (its songs as seeds) %s ms\n' \
   "$(ms 'getSimilarSongs2 of a song, owner')" "$(ms 'getSimilarSongs2 of a song, other user')" "$(ms 'getSimilarSongs2 of an artist')"
-python3 Benchmarks/write-result.py recommend-bench "Benchmarks/recommend-bench.sh $mlib $plays $items" \
+[[ -n ${NO_RESULT:-} ]] || python3 Benchmarks/write-result.py recommend-bench "Benchmarks/recommend-bench.sh $mlib $plays $items" \
   "synthetic: $items items, $plays plays (three listeners)" ping_ms="$(ms ping)" \
   similar_song_owner_ms="$(ms 'getSimilarSongs2 of a song, owner')" similar_song_other_ms="$(ms 'getSimilarSongs2 of a song, other user')" \
   similar_artist_seed_ms="$(ms 'getSimilarSongs2 of an artist')" artist_info_ms="$(ms getArtistInfo2)" target_ms=50

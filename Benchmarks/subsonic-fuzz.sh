@@ -12,6 +12,10 @@
 # status 1 when a request failed (5xx, a dropped connection, unparsable JSON) or anything after it did.
 # RequestFuzzTests in `swift test` runs the quick share (one hostile value at a time) on both stores.
 # MLIB: the binary (default: a debug build). Child processes get HOME and XDG_CONFIG_HOME in the work folder.
+# SCHEMATHESIS=N: instead of the fuzzer, a bounded schemathesis run (4.x: `pip install schemathesis`; its
+# command on PATH or in SCHEMATHESIS_BIN) against the vendored OpenSubsonic openapi.json, N examples of every
+# method the server dispatches, authenticated with the user's API key: no 5xx (`not_a_server_error`), and the
+# same checks afterwards; written to results/subsonic-schemathesis.json. A failing case becomes a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${MLIB:-.build/debug/mlib}
@@ -55,6 +59,30 @@ postgres_database() {
 
 status=0
 figures=() stores=()
+# schemathesis over the server on PORT, as `fuzz` with an API key made now; writes DIR/summary.json in the
+# fuzzer's form (requests = test cases, status: "200" for passed cases, "5xx" for failed ones).
+schemathesis_run() {
+  local port=$1 dir=$2 key methods
+  key=$("$MLIB" user key fuzz --reset --library "$library" --key-file "$dir/key" | sed "s/^apiKey=//")
+  printf '[parameters]\n"query.apiKey" = "%s"\n' "$key" > "$dir/schemathesis.toml"
+  methods=$(grep -o 'case "[A-Za-z0-9]*"\(, "[A-Za-z0-9]*"\)*:' Sources/SubsonicServer/SubsonicServer.swift | grep -o '"[A-Za-z0-9]*"' | tr -d '"' | sort -u | paste -sd'|')
+  local rc=0
+  (cd "$dir" && "${SCHEMATHESIS_BIN:-schemathesis}" run "$OLDPWD/Tests/SubsonicServerTests/Fixtures/openapi/openapi.json" \
+      -u "http://127.0.0.1:$port" --include-operation-id-regex "^($methods)\$" -c not_a_server_error -n "$SCHEMATHESIS" \
+      --request-timeout 20 -w 1 --no-color) > "$dir/schemathesis.log" 2>&1 || rc=$?
+  tail -25 "$dir/schemathesis.log" >&2
+  python3 - "$dir/schemathesis.log" "$rc" > "$dir/summary.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+cases = sum(int(n) for n in re.findall(r"(\d+) generated", text)) or sum(int(n) for n in re.findall(r"Test cases:\s*(\d+)", text))
+failed = int(sys.argv[2]) != 0
+tested = re.search(r"Tested: (\d+)", text)
+print(json.dumps({"requests": cases, "methods": int(tested.group(1)) if tested else 0,
+                  "status": {"200": cases} if not failed else {"5xx": 1}, "failures": [{"log": "see schemathesis.log"}] if failed else []}))
+PY
+  return $rc
+}
+
 # Runs the fuzzer against one library; appends its figures (KEY_STORE=value) to `figures`.
 fuzz() {
   local store=$1 library=$2 dir=$work/$1 ok=0
@@ -66,8 +94,12 @@ fuzz() {
   pid=$!
   for _ in $(seq 100); do grep -q "serving" "$dir/err" 2>/dev/null && break; sleep 0.1; done
   local start; start=$(date +%s.%N)
+  if [[ -n ${SCHEMATHESIS:-} ]]; then
+    schemathesis_run "$port" "$dir" || ok=1
+  else
   python3 Tests/SubsonicServerTests/Scripts/fuzz_requests.py "$port" fuzz fuzz-pass Sources/SubsonicServer/SubsonicServer.swift full \
     > "$dir/summary.json" || ok=1
+  fi
   local wall; wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
   echo "== $store"
   local counts
@@ -111,7 +143,11 @@ for store in "${args[@]}"; do
   esac
 done
 
-if [[ -z ${NO_RESULT:-} ]]; then
+if [[ -z ${NO_RESULT:-} && -n ${SCHEMATHESIS:-} ]]; then
+  python3 Benchmarks/write-result.py subsonic-schemathesis "SCHEMATHESIS=$SCHEMATHESIS ${0#./} ${args[*]}" \
+    "the fixtures, $(printf '%s\n' "${stores[@]}" | paste -sd+ | sed 's/+/ and /g'); schemathesis $("${SCHEMATHESIS_BIN:-schemathesis}" --version 2>/dev/null | grep -o "[0-9][0-9.]*" | head -1), $SCHEMATHESIS examples a method, as a non-admin user with an API key; a debug build" \
+    "${figures[@]}"
+elif [[ -z ${NO_RESULT:-} ]]; then
   python3 Benchmarks/write-result.py subsonic-fuzz "${0#./} ${args[*]}" \
     "the fixtures, $(printf '%s\n' "${stores[@]}" | paste -sd+ | sed 's/+/ and /g'); every method x every parameter with hostile values as a non-admin user; a debug build, not speed" \
     "${figures[@]}"

@@ -34,8 +34,10 @@ public final class Radio: Sendable {
             listener = .owner
         }
         let snapshot = try LibrarySnapshot.build(from: library.store, schema: Self.schema, version: nil)
-        recommendations = Recommendations(snapshot: snapshot, slots: .init(artist: 0, genre: 1, year: 2))
-        itemByID = Dictionary(snapshot.ids.enumerated().map { ($0.element, Int32($0.offset)) }, uniquingKeysWith: { a, _ in a })
+        let itemByID = Dictionary(snapshot.ids.enumerated().map { ($0.element, Int32($0.offset)) }, uniquingKeysWith: { a, _ in a })
+        self.itemByID = itemByID
+        recommendations = Recommendations(snapshot: snapshot, slots: .init(artist: 0, genre: 1, year: 2),
+                                          itemNumber: { itemByID[$0] })
     }
 
     /// Up to `count` songs (audio items) like the items `seeds`, best first, none of `excluding` (what the

@@ -41,10 +41,20 @@ public final class Recommendations: Sendable {
     public let snapshot: LibrarySnapshot
     public let slots: Slots
     private let derived = Mutex<Profile?>(nil)
+    /// The view number of an item id, from the front's own table (nil: the profile derives one).
+    private let itemByID: (@Sendable (Int64) -> Int32?)?
 
-    public init(snapshot: LibrarySnapshot, slots: Slots) {
+    /// - Parameter itemNumber: the view number of an item id, when the front keeps that table already.
+    public init(snapshot: LibrarySnapshot, slots: Slots, itemNumber: (@Sendable (Int64) -> Int32?)? = nil) {
         self.snapshot = snapshot
         self.slots = slots
+        self.itemByID = itemNumber
+    }
+
+    /// The view number of the item `id`, nil when the view does not hold it.
+    func itemNumber(_ id: Int64) -> Int32? {
+        if let itemByID { return itemByID(id) }
+        return profile.itemByID[id]
     }
 
     /// What likeness reads of the view, by artist (the artist slot's value numbers).
@@ -55,6 +65,8 @@ public final class Recommendations: Sendable {
         var medianYear: [UInt32: Int] = [:]
         /// By folded genre name ("Jazz" and "jazz" are one genre, as searches compare them).
         var artistsOfGenre: [String: Set<UInt32>] = [:]
+        /// Only when the front gave no table of its own.
+        var itemByID: [Int64: Int32] = [:]
     }
 
     /// The profile of this snapshot, derived at the first call (one pass over the view; genre names folded
@@ -74,6 +86,9 @@ public final class Recommendations: Sendable {
                 folded[genre] = key
                 profile.genres[artist, default: []].insert(key)
             }
+        }
+        if itemByID == nil {
+            for (item, id) in snapshot.ids.enumerated() { profile.itemByID[id] = Int32(item) }
         }
         for artist in profile.songs.keys { profile.artistByName[snapshot.string(artist, slot: slots.artist)] = artist }
         for (artist, genres) in profile.genres {
@@ -101,25 +116,46 @@ public final class Recommendations: Sendable {
     /// `sameArtistWeight` when it is by a seed's artist, and the likeness of its artist to the seeds'
     /// (`similarArtists`, the ten most alike). Songs of equal score come in random order, so that a radio
     /// built on it varies from one request to the next.
+    ///
+    /// The cost grows with `count`, the seeds and the songs with listening evidence, not with the songs of
+    /// the alike artists (2,300 an artist at 100,000 songs): the songs that only their artist scores form
+    /// tiers of equal score, and from each tier, best first, only as many are drawn (uniformly, without
+    /// replacement) as the answer can still take. A song with listening evidence is always scored, so among
+    /// equal scores it is a little likelier to be picked than one drawn from a large tier.
     public func similarSongs(to seeds: [Int32], history: (any ListeningHistoryStore)?, user: HistoryQuery.UserFilter,
                              count: Int) throws -> [Int32] {
+        var generator = SystemRandomNumberGenerator(), work = 0
+        return try similarSongs(to: seeds, history: history, user: user, count: count, using: &generator, work: &work)
+    }
+
+    /// The seeds' ids the history is asked about at most (spread over them): an artist's or a folder's seeds
+    /// can be thousands, and the query reads only their 500 most recent plays anyway.
+    static let historySeedLimit = 1_000
+
+    /// `similarSongs` with its random numbers from `generator` (a seeded one makes a run repeatable), adding
+    /// to `work` the songs it scored (drawn from a tier, whether taken or not, or with listening evidence).
+    func similarSongs(to seeds: [Int32], history: (any ListeningHistoryStore)?, user: HistoryQuery.UserFilter,
+                      count: Int, using generator: inout some RandomNumberGenerator, work: inout Int) throws -> [Int32] {
         let seedSet = Set(seeds.filter { $0 >= 0 && Int($0) < snapshot.count })
         guard !seedSet.isEmpty, count > 0 else { return [] }
-        var score: [Int32: Double] = [:]
+        // Listening evidence, by item: few songs (the query reads at most 500 plays of the seeds).
+        var evidence: [Int32: Double] = [:]
         if let history {
-            let alongside = try history.listenedAlongside(seedSet.map { snapshot.ids[Int($0)] }, user: user, window: Self.sessionWindow)
-            // By id, in one pass over the view (an item removed since keeps its history, and is not in it).
-            if !alongside.isEmpty {
-                for (item, id) in snapshot.ids.enumerated() {
-                    guard let together = alongside[id] else { continue }
-                    score[Int32(item), default: 0] += Double(together.mine) * Self.ownSessionWeight + Double(together.others) * Self.otherSessionWeight
-                }
+            let ordered = seedSet.sorted()
+            let step = max(1, ordered.count / Self.historySeedLimit)
+            let asked = stride(from: 0, to: ordered.count, by: step).prefix(Self.historySeedLimit).map { snapshot.ids[Int(ordered[$0])] }
+            let alongside = try history.listenedAlongside(asked, user: user, window: Self.sessionWindow)
+            // An item removed since keeps its history, and is not in the view.
+            for (id, together) in alongside {
+                guard let item = itemNumber(id), !seedSet.contains(item) else { continue }
+                evidence[item, default: 0] += Double(together.mine) * Self.ownSessionWeight + Double(together.others) * Self.otherSessionWeight
             }
         }
-        var artistWeight: [UInt32: Double] = [:]
+        var artistWeight: [UInt32: Double] = [:], seedsOfArtist: [UInt32: Int] = [:]
         for seed in seedSet {
             let cell = snapshot.cell(seed, slot: slots.artist)
-            guard cell != 0, artistWeight[cell] == nil else { continue }
+            guard cell != 0 else { continue }
+            seedsOfArtist[cell, default: 0] += 1
             artistWeight[cell] = Self.sameArtistWeight
         }
         for own in Array(artistWeight.keys) {
@@ -127,12 +163,44 @@ public final class Recommendations: Sendable {
                 artistWeight[other] = max(artistWeight[other] ?? 0, Self.similarArtistWeight * (1 - Double(rank) / 10))
             }
         }
-        let songs = profile.songs
-        for (artist, weight) in artistWeight {
-            for item in songs[artist] ?? [] { score[item, default: 0] += weight }
+        let artistOf = { (item: Int32) in self.snapshot.cell(item, slot: self.slots.artist) }
+        var ranked: [(item: Int32, score: Double)] = evidence.compactMap { item, sessions in
+            let score = sessions + (artistWeight[artistOf(item)] ?? 0)
+            return score > 0 ? (item, score) : nil
         }
-        let ranked = score.filter { $0.value > 0 && !seedSet.contains($0.key) }.map { ($0.key, $0.value) }.shuffled()
-        return ranked.enumerated().sorted { ($0.element.1, $1.offset) > ($1.element.1, $0.offset) }.prefix(count).map(\.element.0)
+        work += evidence.count
+        // The tiers, best first. Every song drawn from a tier outranks every song of a later one, so once
+        // `count` are drawn the later tiers cannot reach the answer.
+        let songs = profile.songs
+        let tiers = Dictionary(grouping: artistWeight.keys.filter { artistWeight[$0]! > 0 }) { artistWeight[$0]! }.sorted { $0.key > $1.key }
+        var drawn = 0
+        for (weight, artists) in tiers where drawn < count {
+            // The tier's songs, its artists' concatenated; an artist all of whose songs are seeds adds none.
+            let pools = artists.sorted().compactMap { artist -> [Int32]? in
+                let own = songs[artist] ?? []
+                return own.count > (seedsOfArtist[artist] ?? 0) ? own : nil
+            }
+            var starts: [Int] = [], total = 0
+            for pool in pools { starts.append(total); total += pool.count }
+            // A Fisher–Yates shuffle of 0..<total that keeps only the swapped places (`moved`), stopped when
+            // the answer is full: each step picks uniformly among the songs not drawn yet.
+            var moved: [Int: Int] = [:], step = 0
+            while step < total, drawn < count {
+                let pick = Int.random(in: step..<total, using: &generator)
+                let index = moved[pick] ?? pick
+                moved[pick] = moved[step] ?? step
+                step += 1
+                work += 1
+                var pool = pools.count - 1
+                while starts[pool] > index { pool -= 1 }
+                let item = pools[pool][index - starts[pool]]
+                guard !seedSet.contains(item), evidence[item] == nil else { continue }
+                ranked.append((item, weight))
+                drawn += 1
+            }
+        }
+        ranked.shuffle(using: &generator)
+        return ranked.enumerated().sorted { ($0.element.score, $1.offset) > ($1.element.score, $0.offset) }.prefix(count).map(\.element.item)
     }
 
     /// `similarArtists` as the artist slot's value numbers (cells).

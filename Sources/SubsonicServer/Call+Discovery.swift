@@ -61,8 +61,8 @@ extension Call {
         return node
     }
 
-    /// `getSimilarSongs`/`getSimilarSongs2`: for a song, album or artist id (the seeds: the song, the
-    /// album's songs, the artist's songs), `count` songs like them for this user, best first
+    /// `getSimilarSongs`/`getSimilarSongs2`: for a song, album, artist or folder id (the seeds: the song, the
+    /// album's songs, the artist's songs, the songs at or below the folder), `count` songs like them for this user, best first
     /// (`Recommendations.similarSongs`: sessions the user and others played them in, the seeds' artist and
     /// the artists most like them), the seeds left out: a radio of the library.
     func similarSongs(id3: Bool) async throws -> Node {
@@ -73,6 +73,8 @@ extension Call {
         if let song = catalog.item(id: id) { seeds = [song] }
         else if let album = catalog.albumByID[id] { seeds = catalog.albums[album].items }
         else if let artist = catalog.artistByID[id] { seeds = catalog.artists[artist].albums.flatMap { catalog.albums[$0].items } }
+        // A folder (what folder-mode clients such as DSub browse): the songs at or below it.
+        else if let folder = catalog.directoryByID[id] { seeds = Array(catalog.view.directories[Int(folder)].subtree) }
         else { throw SubsonicError.notFound("Artist \(id)") }
         let listener: HistoryQuery.UserFilter = user.isOwner ? .ownerAccount(user.name) : .named(user.name)
         let songs = try await server.offLoop { [store = server.library.store] in

@@ -44,6 +44,7 @@ extension Call {
     /// The cover of a song (its folder's cover file, else its embedded picture), an album (its first song's)
     /// or a folder (its cover file, else its first song's); with `size`, scaled so its longest side is `size`
     /// pixels (ImageScaler, through the disk cache; never enlarged; a picture FFmpeg cannot decode is sent as it is).
+    /// Without a picture: `Placeholder.cover`, at `size` too.
     func coverArt() async throws -> Response {
         let catalog = server.catalog
         let view = catalog.view
@@ -75,20 +76,23 @@ extension Call {
         let roots = view.roots
         let size = try parameters.int("size", 0, in: 0...10_000)   // never enlarged: a larger size is the picture as it is
         let cache = server.covers, covers = server.library.covers
-        let picture: (bytes: [UInt8], type: String)? = try await server.transcoding.threads.runIfActive {
+        // An album or song without a picture gets the placeholder (`placeholder` true), as Navidrome sends:
+        // clients wait for an image here (Sublime Music showed a spinner for ever on the JSON error). An
+        // unknown id stays error 70.
+        let sent: (bytes: [UInt8], type: String, placeholder: Bool) = try await server.transcoding.threads.runIfActive {
             let found = folder.flatMap { covers.folderCover(in: $0, roots: roots) } ?? songPath.flatMap { covers.embeddedPicture(of: $0, roots: roots) }
-            guard let found else { return nil }
+            guard let found else { return (Placeholder.cover(size: size), "image/png", true) }
             guard size > 0, let scaled = try? cache.image(source: found.source.string, size: size, scale: {
                 try ImageScaler.scaled(found.bytes, longestSide: size)
-            }) else { return (found.bytes, found.mimeType) }
-            return (scaled.bytes, scaled.mimeType)
+            }) else { return (found.bytes, found.mimeType, false) }
+            return (scaled.bytes, scaled.mimeType, false)
         }
-        guard let picture else { throw SubsonicError.notFound("Cover art \(id)") }
         var headers = HTTPFields()
-        headers[.contentType] = picture.type
-        headers[.contentLength] = String(picture.bytes.count)
-        headers[.cacheControl] = "max-age=86400"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+        headers[.contentType] = sent.type
+        headers[.contentLength] = String(sent.bytes.count)
+        // A placeholder is kept for an hour only: a cover added later shows the same day.
+        headers[.cacheControl] = sent.placeholder ? "max-age=3600" : "max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: sent.bytes)))
     }
 }
 

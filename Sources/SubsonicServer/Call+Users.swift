@@ -1,6 +1,8 @@
 import Foundation
+import Hummingbird
 import Library
 import MediaIndex
+import NIOCore
 
 // The household's accounts through the API (the library's `Users`, as `mlib user` manages them): anyone
 // reads their own account and changes their own password; only an admin reads, makes, changes or deletes
@@ -91,5 +93,25 @@ extension Call {
         for role in ["uploadRole", "commentRole", "podcastRole", "videoConversionRole"] { node.set(role, false) }
         node.set("folder", ints: Array(server.view.snapshot.roots.indices))
         return node
+    }
+}
+
+// A user's picture. mlib keeps no uploaded avatars (that would be a schema step): every account gets the
+// same placeholder, as Navidrome sends without a Gravatar.
+extension Call {
+    /// `getAvatar`: `Placeholder.avatar` for `username` (else the asking user). An admin gets error 70 for
+    /// a name that is no account; anyone else gets the placeholder for any other name without a lookup, so
+    /// that the answer does not say whether an account exists (as `getUser` and a failed login do not),
+    /// while a client showing who plays what still gets a picture.
+    func avatar() async throws -> Response {
+        let name = parameters["username"] ?? user.name
+        if name == user.name || user.isAdmin {
+            guard try await account(named: name) != nil else { throw SubsonicError.notFound("User \(name)") }
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "image/png"
+        headers[.contentLength] = String(Placeholder.avatar.count)
+        headers[.cacheControl] = "max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: Placeholder.avatar)))
     }
 }

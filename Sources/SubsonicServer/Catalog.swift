@@ -247,7 +247,8 @@ final class Catalog: Sendable {
         albumSearchText = SearchTexts(albums.lazy.map { Self.sortKey($0.name + "\u{1F}" + $0.artist) })
         artistSearchText = SearchTexts(artists.lazy.map { Self.sortKey($0.name) })
         recommendations = Recommendations(snapshot: view, slots: .init(artist: base + Slot.albumArtist, genre: base + Slot.genre,
-                                                                       year: base + Slot.year))
+                                                                       year: base + Slot.year),
+                                          itemNumber: { [itemByID] in itemByID[$0] })
         directoryByID = Dictionary(view.directories.indices.map { ("fo-" + Self.hash(view.directories[$0].path.bytes), Int32($0)) },
                                    uniquingKeysWith: { a, _ in a })
     }

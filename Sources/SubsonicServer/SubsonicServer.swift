@@ -63,6 +63,7 @@ public final class SubsonicServer: Sendable {
     let connections: ConnectionRegistry
     let covers: CoverCache
     let nowPlaying = NowPlayingBoard()
+    let chat = ChatBoard()
     let state = Mutex(State())
     /// The player `jukeboxControl` drives (`attach(jukebox:)`): the MPD server's, when `mlib serve` runs both.
     let jukebox = Mutex<(any Jukebox)?>(nil)
@@ -298,6 +299,8 @@ struct Call {
         case "getSimilarSongs": return .nodes([try await similarSongs(id3: false)])
         case "getSimilarSongs2": return .nodes([try await similarSongs(id3: true)])
         case "getNowPlaying": return .nodes([try await nowPlaying()])
+        case "getChatMessages": return .nodes([try chatMessages()])
+        case "addChatMessage": return .nodes(try addChatMessage())
         case "jukeboxControl": return .nodes([try await jukeboxControl()])
         case "getVideos": return .nodes([try await videos()])
         // What mlib keeps none of, listed as empty (clients open these pages at start): podcasts (mlib follows no feeds).
@@ -332,6 +335,7 @@ struct Call {
         case "getScanStatus": try libraryReachable(); return .nodes([scanStatus()])
         case "getUser": return .nodes([try await getUser()])
         case "getUsers": return .nodes([try await getUsers()])
+        case "getAvatar": return .response(try await avatar())
         case "createUser": return .nodes(try await createUser())
         case "updateUser": return .nodes(try await updateUser())
         case "deleteUser": return .nodes(try await deleteUser())

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Library
 import MediaIndex
+import MediaModel
 
 /// `mlib radio`: the internet radio stations kept in the library (`Library+RadioStations`), the ones Subsonic
 /// clients list (`getInternetRadioStations`). The CLI is the library's own user: it may edit them, as an
@@ -17,6 +18,7 @@ struct RadioCommand: ParsableCommand {
             Examples:
               mlib radio add "Jazz 24" https://live.example.org/jazz24.mp3 --home-page https://example.org
               mlib radio list
+              mlib radio list --json
               mlib radio set 1 "Jazz 24" https://live.example.org/jazz24.aac
               mlib radio remove 1
 
@@ -27,12 +29,30 @@ struct RadioCommand: ParsableCommand {
 }
 
 struct RadioList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the stations, by name: id, name, stream URL, home page.",
-                                                    discussion: ExitStatus.help(one: nil))
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the stations, by name: id, name, stream URL, home page.",
+        discussion: """
+            With --json, an array of objects, by name: id, name, streamURL, homePageURL (null without one), \
+            created and changed (seconds since 1970).
+
+            \(ExitStatus.help(one: nil))
+            """)
     @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(name: .long, help: "Print JSON (for scripts).") var json = false
 
     func run() throws {
-        for station in try libraryOptions.library().radioStations() {
+        let stations = try libraryOptions.library().radioStations()
+        if json {
+            let rows: [JSONValue] = stations.map { station in
+                let homePage: JSONValue = station.homePageURL.map { .string($0) } ?? .null
+                return .object([("id", .int(station.id)), ("name", .string(station.name)), ("streamURL", .string(station.streamURL)),
+                                ("homePageURL", homePage), ("created", .double(station.created.timeIntervalSince1970)),
+                                ("changed", .double(station.changed.timeIntervalSince1970))])
+            }
+            print(JSONValue.array(rows).serialized(pretty: true))
+            return
+        }
+        for station in stations {
             print([String(station.id), station.name, station.streamURL, station.homePageURL].compactMap { $0 }.joined(separator: "\t"))
         }
     }

@@ -16,6 +16,13 @@ struct RadioCommandTests {
         #expect(added.status == 0 && added.out == "added station 1\n", "\(added.out)\(added.stderr)")
         #expect(try CLI.run(["radio", "add", "All news", "http://live.example.org/news", "--library", library]).status == 0)
         #expect(try CLI.run(["radio", "--library", library]).out == "2\tAll news\thttp://live.example.org/news\n1\tJazz 24\thttps://live.example.org/jazz24.mp3\thttps://example.org\n")
+        // --json, as scripts read it: by name, a missing home page null.
+        let listed = try CLI.run(["radio", "list", "--json", "--library", library])
+        let stations = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed.out)")
+        #expect(stations.map { $0["name"] as? String } == ["All news", "Jazz 24"])
+        #expect(stations.map { $0["id"] as? Int } == [2, 1])
+        #expect(stations[0]["homePageURL"] is NSNull && stations[1]["homePageURL"] as? String == "https://example.org")
+        #expect(stations[1]["streamURL"] as? String == "https://live.example.org/jazz24.mp3" && stations[1]["created"] is Double)
         let refused = try CLI.run(["radio", "add", "Local", "file:///etc/passwd", "--library", library])
         #expect(refused.status == 1 && refused.stderr.contains("not an http or https URL"), "\(refused.stderr)")
         #expect(try CLI.run(["radio", "set", "1", "Jazz", "https://live.example.org/jazz.aac", "--library", library]).status == 0)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// What clients show beside a song, an album or an artist, answered from the library with no internet:
-/// `getArtistInfo(2)`, `getAlbumInfo(2)`, `getTopSongs`, `getSimilarSongs(2)`, `getNowPlaying`, on both
+/// `getArtistInfo(2)`, `getAlbumInfo(2)`, `getTopSongs`, `getSimilarSongs(2)` (of a song, and of a folder), `getNowPlaying`, on both
 /// stores, over a planted library: Alpha and Beta play jazz in the 1960s, Gamma metal in 1990, Delta
 /// jazz in 2020. Driven by `Scripts/discovery_client.py`, every answer validated against OpenSubsonic's
 /// OpenAPI description.
@@ -20,6 +20,7 @@ struct DiscoveryCallsTests {
         var topSongs: [String]
         var getSimilarSongs2: [String]
         var getSimilarSongs: [String]
+        var getSimilarSongsOfFolder: [String]
         var nowPlaying: [[String: String]]
     }
 
@@ -36,12 +37,15 @@ struct DiscoveryCallsTests {
             ("Gamma One", "Gamma", "Gamma Noise", "Metal", 1990), ("Delta One", "Delta", "Delta Now", "Jazz", 2020),
         ]
         for (n, song) in songs.enumerated() {
+            // A folder an artist (as folder-mode clients browse), so that a folder id can seed similar songs.
+            let folder = planted.appendingPathComponent(song.artist)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var metadata = ["title=\(song.title)", "artist=\(song.artist)", "album_artist=\(song.artist)", "album=\(song.album)",
                             "genre=\(song.genre)", "date=\(song.year)", "track=\(n + 1)"]
             if song.artist == "Alpha" { metadata += ["MusicBrainz Album Id=\(Self.albumMBID)", "MusicBrainz Album Artist Id=\(Self.artistMBID)"] }
             let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=\(300 + n * 50):d=1", "-c:a", "libmp3lame",
                                                        "-id3v2_version", "3"] + metadata.flatMap { ["-metadata", $0] }
-                                                      + [planted.appendingPathComponent("\(n).mp3").path])
+                                                      + [folder.appendingPathComponent("\(n).mp3").path])
             guard made.status == 0 else { throw TestFailure("ffmpeg: \(made.stderr)") }
         }
     }
@@ -73,6 +77,8 @@ struct DiscoveryCallsTests {
         for similar in [summary.getSimilarSongs2, summary.getSimilarSongs] {
             #expect(similar == ["Alpha Three", "Alpha Two", "Beta One", "Delta One"])
         }
+        // Alpha's folder: its three songs are the seeds.
+        #expect(summary.getSimilarSongsOfFolder == ["Beta One", "Delta One"])
         #expect(summary.nowPlayingBefore == 0)
         #expect(summary.nowPlaying == [["title": "Alpha One", "username": TestLibrary.user, "playerName": "Tempo"]])
         #expect(server.stop() == 0)

@@ -27,6 +27,8 @@ summary["topSongs"] = [s["title"] for s in call("getTopSongs", artist="alpha", c
 seed = next(s for s in call("getAlbum", id=album["id"])["album"]["song"] if s["title"] == "Alpha One")
 for method, key in [("getSimilarSongs2", "similarSongs2"), ("getSimilarSongs", "similarSongs")]:
     summary[method] = sorted(s["title"] for s in call(method, id=seed["id"], count=50)[key].get("song", []))
+# A folder-mode client (DSub) seeds with a folder: the song's, Alpha's own.
+summary["getSimilarSongsOfFolder"] = sorted(s["title"] for s in call("getSimilarSongs", id=seed["parent"], count=50)["similarSongs"].get("song", []))
 # A client says what it plays; another user's board shows it.
 call("scrobble", client="Tempo", id=seed["id"], submission="false")
 entries = call("getNowPlaying")["nowPlaying"].get("entry", [])

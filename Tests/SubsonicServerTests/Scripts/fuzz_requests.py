@@ -43,6 +43,11 @@ PARAMETERS = {
     "createPlaylist": ["playlistId", "name", "songId"],
     "updatePlaylist": ["playlistId", "name", "comment", "public", "songIdToAdd", "songIndexToRemove"],
     "deletePlaylist": ["id"], "getUser": ["username"], "savePlayQueue": ["id", "current", "position"],
+    "savePlayQueueByIndex": ["id", "currentIndex", "position"], "getAvatar": ["username"],
+    "getChatMessages": ["since"], "addChatMessage": ["message"],
+    "createInternetRadioStation": ["streamUrl", "name", "homepageUrl"],
+    "updateInternetRadioStation": ["id", "streamUrl", "name", "homepageUrl"], "deleteInternetRadioStation": ["id"],
+    "createShare": ["id", "description", "expires"], "updateShare": ["id", "description", "expires"], "deleteShare": ["id"],
 }
 COMMON = ["f", "v", "c"]
 HOSTILE = ["-1", "-9223372036854775809", "9223372036854775808", "99999999999999999999999", "1e300", "-1e300", "NaN",
@@ -128,7 +133,9 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
          "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false",
          "mediaId": song, "mediaType": "song", "positionMs": "1000", "state": "playing", "playbackRate": "1", "ignoreScrobble": "true",
-         "password": "fuzz-password", "adminRole": "false"}
+         "password": "fuzz-password", "adminRole": "false", "currentIndex": "0", "streamUrl": "http://example.org/s.mp3",
+         "homepageUrl": "https://example.org/", "description": "d", "expires": "0",
+         "since": "0", "message": "hello"}
 VALID_IDS = {"getMusicDirectory": folder, "getArtist": artist, "getAlbum": album, "getPlaylist": playlist,
              "deletePlaylist": "999999", "getCoverArt": album, "getArtistInfo": artist, "getArtistInfo2": artist,
              "getAlbumInfo": album, "getAlbumInfo2": album}

@@ -65,6 +65,7 @@ xml("createPlaylist", name="XML sweep", songId=[s["id"] for s in songs])
 playlist = next(p["id"] for p in json_call("getPlaylists")["playlists"]["playlist"] if p["name"] == "XML sweep")
 xml("createInternetRadioStation", streamUrl="http://radio.example/stream", name="XML sweep radio", homepageUrl="http://radio.example/")
 xml("createShare", id=song, description="xml sweep")
+xml("addChatMessage", message="xml sweep <&> chat")
 
 for method, params in [
     ("getLicense", {}), ("getOpenSubsonicExtensions", {}), ("getMusicFolders", {}), ("getIndexes", {}),
@@ -80,7 +81,7 @@ for method, params in [
     ("getLyrics", {"artist": artist_name, "title": songs[0]["title"]}), ("getLyricsBySongId", {"id": song}),
     ("getBookmarks", {}), ("getPlayQueue", {}), ("getUser", {"username": user}), ("getUsers", {}),
     ("getScanStatus", {}), ("getInternetRadioStations", {}), ("getShares", {}), ("tokenInfo", {}),
-    ("getPlayQueueByIndex", {}),
+    ("getPlayQueueByIndex", {}), ("getChatMessages", {}), ("getChatMessages", {"since": 0}),
 ]:
     xml(method, **params)
 for action in ["get", "status"]:
