@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tag-bench.sh — mlib tag beside beets' `beet modify -y` (PyPI beets, mediafile/mutagen underneath) on the
-# same N files (half FLAC, half MP3, SECONDS of audio each), in two cases:
+# tag-bench.sh — mlib tag beside beets' `beet modify -y` (PyPI beets, mediafile/mutagen underneath) and
+# beside mutagen alone (one Python process setting the field and saving each file: the floor of a Python
+# tagger, with no library, journal or fsync; issue 50: mlib ≥ mutagen's files/s) on the same N files (half FLAC, half MP3, SECONDS of audio each), in two cases:
 #   padded:   the files' tags have padding (mutagen's save adds it) and the edit fits (a new title);
 #   unpadded: the files as ffmpeg made them and an edit that does not fit (2 KB of lyrics): every file is
 #             rewritten (mlib: a copy renamed over the file; mutagen: the audio moved within the file).
@@ -78,6 +79,25 @@ for case in padded unpadded; do
   BEETSDIR=$OUT/beets-$case-config beet import -q -A -C -W -s "$OUT/beets-$case" >/dev/null 2>&1 || true
   sync
   results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
+
+  # mutagen alone: the same field set on the same files, each saved in place (its padding, no fsync).
+  corpus "$OUT/mutagen-$case" "$kind"
+  results+=("$(measure "mutagen $case" python3 -c '
+import sys
+import mutagen
+from mutagen.id3 import ID3, TIT2, USLT
+field, value = sys.argv[1].split("=", 1)
+for path in sys.argv[2:]:
+    if path.endswith(".mp3"):
+        tags = ID3(path)
+        tags.setall("TIT2" if field == "title" else "USLT",
+                    [TIT2(encoding=3, text=value) if field == "title" else USLT(encoding=3, lang="eng", desc="", text=value)])
+        tags.save(path)
+    else:
+        f = mutagen.File(path)
+        f[field.upper()] = value
+        f.save()
+' "${edit[@]}" "$OUT/mutagen-$case"/*)")
 done
 
 echo "N=$N, $SECS s each; $(BEETSDIR=$OUT/beets-padded-config beet version 2>/dev/null | grep -m1 "^beets version"); $("$MLIB" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -98,5 +118,8 @@ python3 Benchmarks/write-result.py tag-bench "MLIB=$MLIB SECONDS_EACH=$SECS Benc
   "$N files ($((N / 2)) FLAC, $((N - N / 2)) MP3), $SECS s each" \
   padded_edits_per_s="${rate[mlib_padded]}" unpadded_edits_per_s="${rate[mlib_unpadded]}" \
   beets_padded_edits_per_s="${rate[beets_padded]}" beets_unpadded_edits_per_s="${rate[beets_unpadded]}" \
+  mutagen_padded_edits_per_s="${rate[mutagen_padded]}" mutagen_unpadded_edits_per_s="${rate[mutagen_unpadded]}" \
+  peer:mutagen_padded="$(ratio "${rate[mlib_padded]}" "${rate[mutagen_padded]}")" \
+  peer:mutagen_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[mutagen_unpadded]}")" \
   peer:beets_padded="$(ratio "${rate[mlib_padded]}" "${rate[beets_padded]}")" \
   peer:beets_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[beets_unpadded]}")"
