@@ -5,6 +5,9 @@
 # (default 30). The floor in the same run: sqlite3 selecting the stored set's text (a process that opens the
 # same file and reads the same row).
 # Env: MLIB (default .build/debug/mlib: a debug build, as the brief allows; a release build is faster).
+# AGAINST=PATH (another mlib, e.g. an older build): at the end, `lyrics title:X` and `--version` of MLIB and of
+# AGAINST run interleaved (MLIB, AGAINST, MLIB, …: RUNS each), each binary on a library it scanned itself, so the
+# two are compared at the same load; their medians and MLIB's over AGAINST's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ITEMS=${1:-1000}
@@ -54,6 +57,28 @@ read -r by_ls worst_ls cpu_ls < <(time_runs "$MLIB" ls -f '$title' title:Benchma
 echo "mlib ls -f '\$title' title:Benchmarked: median ${by_ls} ms, worst ${worst_ls} ms, CPU ${cpu_ls} ms (the same query, no lyrics)"
 read -r by_version worst_version cpu_version < <(time_runs "$MLIB" --version)
 echo "mlib --version:                      median ${by_version} ms, worst ${worst_version} ms, CPU ${cpu_version} ms (the process alone)"
+if [[ -n ${AGAINST:-} ]]; then
+  case $AGAINST in /*) ;; *) AGAINST=$(pwd)/$AGAINST ;; esac
+  mkdir -p "$work/against"
+  MLIB_LIBRARY=$work/against/library.sqlite "$AGAINST" scan -q "$work/music"
+  python3 - "$RUNS" "$MLIB" "$AGAINST" "$work" <<'PYTHON'
+import os, statistics, subprocess, sys
+runs, mine, other, work = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+def once(binary, library, args):
+    env = dict(os.environ, MLIB_LIBRARY=library)
+    child = subprocess.Popen([binary] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+for args in (["lyrics", "title:Benchmarked"], ["--version"]):
+    a, b = [], []
+    once(mine, f"{work}/library.sqlite", args); once(other, f"{work}/against/library.sqlite", args)
+    for _ in range(runs):
+        a.append(once(mine, f"{work}/library.sqlite", args))
+        b.append(once(other, f"{work}/against/library.sqlite", args))
+    ma, mb = statistics.median(a), statistics.median(b)
+    print(f"interleaved {' '.join(args)}: MLIB CPU median {ma:.1f} ms ({min(a):.1f}-{max(a):.1f}), AGAINST {mb:.1f} ms ({min(b):.1f}-{max(b):.1f}): {100 * (ma - mb) / mb:+.1f}%")
+PYTHON
+fi
 if command -v sqlite3 > /dev/null; then
   read -r floor worst_floor cpu_floor < <(time_runs sqlite3 "$MLIB_LIBRARY" "SELECT text FROM lyrics JOIN items ON items.id = lyrics.item_id WHERE items.title = 'Benchmarked'")
   echo "sqlite3 SELECT text FROM lyrics …:  median ${floor} ms, worst ${worst_floor} ms, CPU ${cpu_floor} ms (the floor)"

@@ -42,15 +42,18 @@ public final class Library: Sendable {
     ///
     /// First it completes what an interrupted tag write left (`tagRecovery`): no program that opens the
     /// library (`mlib serve`, `mlib watch`, a Swift program) reads a half-written file.
-    public static func open(_ locator: LibraryLocator? = nil, mode: LibraryOpenMode = .existing) throws -> Library {
+    /// `recoveringTagWrites: false` is for a front that has just run the recovery itself (the CLI does, first
+    /// thing, for every command): a second pass finds nothing and costs a command's start another look.
+    public static func open(_ locator: LibraryLocator? = nil, mode: LibraryOpenMode = .existing,
+                            recoveringTagWrites: Bool = true) throws -> Library {
         let locator = locator ?? defaultLocator()
-        let recovery = TagJournal.recoverInterruptedWrites()
+        let recovery = recoveringTagWrites ? TagJournal.recoverInterruptedWrites() : TagJournal.Recovery()
         return Library(store: try locator.open(mode), locator: locator, tagRecovery: recovery)
     }
 
     /// Where a library is when nobody says: `$MLIB_LIBRARY` (a path, `sqlite:PATH` or a `postgres://` URL),
     /// else `$XDG_DATA_HOME/mlib/library.sqlite` (XDG_DATA_HOME defaulting to `~/.local/share`).
-    public static func defaultLocator(environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryLocator {
+    public static func defaultLocator(environment: [String: String] = ProcessEnvironment.values(["MLIB_LIBRARY", "XDG_DATA_HOME", "HOME"])) -> LibraryLocator {
         if let p = environment["MLIB_LIBRARY"], !p.isEmpty { return LibraryLocator(p) }
         // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored (it named a library under the cwd).
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }

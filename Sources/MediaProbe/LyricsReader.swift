@@ -26,6 +26,11 @@ public struct LyricsReport: Sendable, Hashable {
 /// without bound: a sidecar is opened only when it is a regular file (a FIFO never is), a symbolic link
 /// only when it leads to a file inside `root`, and only its first `sidecarCap` bytes are read.
 public enum LyricsReader {
+    /// `MLIB_SCAN_WITHOUT_LYRICS=1`, for benchmarks only: a probe gives no lyrics and the scan looks for no
+    /// sidecar, so one binary scans a corpus with and without issue 41's work (`Benchmarks/scan-ab.sh`, whose
+    /// "within 5%" line needs the same code otherwise). Read once per process; never set in normal use.
+    public static let isAblated = getenv("MLIB_SCAN_WITHOUT_LYRICS").map { String(cString: $0) == "1" } ?? false
+
     /// The most of a sidecar read: 1 MiB (a song's LRC is a few KiB; a 50 MB file is not lyrics).
     public static let sidecarCap = 1 << 20
     /// The sidecar extensions, in order of precedence.

@@ -329,8 +329,10 @@ public enum MediaProbe {
                            tagSource: tagLib.map { $0.properties.isEmpty ? "ffmpeg" : "taglib" } ?? (sources.allSatisfy(\.isEmpty) ? "none" : "ffmpeg"),
                            tagFormat: tagLib.flatMap { $0.tagFormat.isEmpty ? nil : $0.tagFormat })
         // Issue 41: the lyrics of this read (TagLib's frames and tags, else the merged tags FFmpeg gave).
-        result.lyrics = tagLib.map { LyricsReader.embedded($0).lyrics }
-            ?? LyricsReader.fromTags(tags, durationMs: duration.map { Int(($0 * 1000).rounded()) }).lyrics
+        if !LyricsReader.isAblated {
+            result.lyrics = tagLib.map { LyricsReader.embedded($0).lyrics }
+                ?? LyricsReader.fromTags(tags, durationMs: duration.map { Int(($0 * 1000).rounded()) }).lyrics
+        }
         return result
     }
 

@@ -77,7 +77,7 @@ public struct MediaScanner: Sendable {
             if let problem = try missingRootProblem(directory) { run.summary.missingRoots.append(problem); continue }
             targets.append(target)
         }
-        for target in targets { run.storedSidecars.merge(try index.lyricsSidecars(under: target.path)) { a, _ in a } }
+        for target in targets where !LyricsReader.isAblated { run.storedSidecars.merge(try index.lyricsSidecars(under: target.path)) { a, _ in a } }
         try run.deferIndexesIfLarge(targets.map(\.path), from: deferIndexesFrom)
         let walk = WalkAhead(roots: targets.map(\.path), libraryRoots: rootStates.map(\.path), excludes: excludes,
                              rootExcludes: Self.rootExcludes(rootStates))

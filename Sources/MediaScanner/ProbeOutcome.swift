@@ -41,7 +41,8 @@ enum ProbeOutcome: Sendable {
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
             let identity = Fingerprint.identity(file)      // both from one hash of each end
-            let lyrics = LyricsSidecars.read(probe, path: path, sidecars: job.sidecars ?? LyricsSidecars.lookUp(path), into: &item)
+            let lyrics = LyricsReader.isAblated ? []
+                : LyricsSidecars.read(probe, path: path, sidecars: job.sidecars ?? LyricsSidecars.lookUp(path), into: &item)
             self = .read(job, item, fingerprint: identity.fingerprint, ends: identity.ends, lyrics: lyrics)
         } catch {
             self = .failed(job, code: error.code, message: error.reason)

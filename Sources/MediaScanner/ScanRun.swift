@@ -106,7 +106,7 @@ final class ScanRun {
             // An item renamed away earlier in this scan is no longer at its old path, whatever the reader says.
             let known = state.items.removeValue(forKey: file.path).flatMap { moves.isClaimed($0.id) ? nil : $0 }
             let failure = state.failures.removeValue(forKey: file.path)
-            let sidecars = LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
+            let sidecars = listing.sidecars.isEmpty ? [] : LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
             switch FileVerdict.of(file, known: known, failure: failure, failureCode: state.failureCodes[file.path],
                                   failureReaderVersion: state.failureReaderVersions[file.path, default: 0]) {
             case .unchanged:
@@ -130,7 +130,7 @@ final class ScanRun {
         if !unknown.isEmpty {
             let byInode = libraryWasEmpty ? [:] : try reader.items(withInodes: unknown.filter { $0.problem == nil }.map(\.stamp.inode))
             for file in unknown {
-                let sidecars = LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
+                let sidecars = listing.sidecars.isEmpty ? [] : LyricsSidecars.stem(file.path.lastComponent.bytes).flatMap { listing.sidecars[$0] } ?? []
                 if let renamed = moves.claim(file, among: byInode[file.stamp.inode] ?? []) {
                     // Recorded now, in walk order: before any later edit that might reuse the old path.
                     pending.append(.move(id: renamed.id, to: file.path))

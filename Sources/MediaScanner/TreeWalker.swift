@@ -1,6 +1,7 @@
 import Foundation
 import MediaIndex
 import MediaModel
+import MediaProbe
 
 /// One directory as the walker found it: its media files (with stat facts) in name order.
 struct DirectoryListing {
@@ -187,7 +188,7 @@ final class TreeWalker {
             if kind == DT_LNK && pointsIntoALibraryRoot(path) { continue }
             // Most non-media files stop here, on their name, before any system call.
             let verdict = MediaFileFilter.verdict(forName: name)
-            if verdict == .skip && LyricsSidecars.isSidecarName(name) { sidecarNames.append(name); continue }   // stat'ed below, if a file's
+            if verdict == .skip && !LyricsReader.isAblated && LyricsSidecars.isSidecarName(name) { sidecarNames.append(name); continue }   // stat'ed below, if a file's
             if kind == DT_REG && verdict == .skip { continue }
             var target = stat()
             let statResult = (name + [0]).withUnsafeBufferPointer { buffer in

@@ -48,7 +48,8 @@ extension SQLiteIndex {
         if access(path, W_OK) == 0 && access(directory(of: path), W_OK) == 0 { fileAccess = .readWrite }
         else if mode != .existing { fileAccess = .readWrite }  // creating commands write: let SQLite say why not
         else { fileAccess = access(path + "-shm", F_OK) == 0 ? .readOnly : .immutable }
-        try checkIsLibrary(path, access: fileAccess)
+        // Whether it is an mlib library is asked on the library's own connection, first thing
+        // (`configuration(readOnly:checkingLibrary:)`), before any pragma can write to it.
         return fileAccess
     }
 
@@ -58,31 +59,20 @@ extension SQLiteIndex {
 
     /// Refuses a file that is not an mlib library before anything writes to it: the library's own
     /// connection switches the file to WAL and migrates, so another program's database (one with an
-    /// `items` table too) would be changed by a mere `mlib ls`. The check reads only: on a read-only
-    /// connection with no pragmas, the `grdb_migrations` row of mlib's first step (a file that is not an
-    /// SQLite database fails there, "file is not a database"). A read-only connection writes nothing to
-    /// the file (in WAL mode, SQLite may create the `-shm` beside it, as any reader does; a file not in WAL
-    /// mode gets nothing).
-    static func checkIsLibrary(_ path: String, access: FileAccess) throws {
-        let notLibrary = "not an mlib library (another program's file?); give mlib its own with --library or MLIB_LIBRARY"
-        // Only SQLite opens the file: closing a descriptor of our own on it would drop the POSIX locks this
-        // process's other connections hold on it (a second connection of `mlib watch` lost its scans so).
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(30)
-        let isLibrary: Bool
-        do {
-            let queue = try DatabaseQueue(path: access == .readWrite ? path : access.sqlitePath(path), configuration: config)
-            defer { try? queue.close() }
-            isLibrary = try queue.read { db in
-                try db.tableExists("grdb_migrations")
-                    && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)",
-                                     arguments: [firstMigration]) == true
-            }
-        } catch {
-            throw IndexError.cannotOpen(database: path, reason: reason(error))
-        }
-        guard isLibrary else { throw IndexError.cannotOpen(database: path, reason: "an SQLite database, but \(notLibrary)") }
+    /// `items` table too) would be changed by a mere `mlib ls`. The check reads only, and runs first on
+    /// the library's connection, before its pragmas (`configuration(readOnly:checkingLibrary:)`): the
+    /// `grdb_migrations` row of mlib's first step (a file that is not an SQLite database fails there, "file
+    /// is not a database"). It had a read-only connection of its own, opened and closed before the
+    /// library's: SQLite's whole start (the file, its WAL and -shm) twice in every command (issue 41).
+    static func checkIsLibrary(_ db: Database) throws {
+        let isLibrary = try db.tableExists("grdb_migrations")
+            && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [firstMigration]) == true
+        guard isLibrary else { throw NotALibrary() }
+    }
+
+    /// What `checkIsLibrary` throws, for `init` to say as `IndexError.cannotOpen`.
+    struct NotALibrary: Error {
+        static let reason = "an SQLite database, but not an mlib library (another program's file?); give mlib its own with --library or MLIB_LIBRARY"
     }
 
     /// Creates a complete, migrated library at `path` without ever showing a half-made one: built under a

@@ -29,7 +29,10 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         let access = try Self.prepareFile(path, mode: mode)
         isReadOnly = access != .readWrite
         do {
-            database = try DatabaseQueue(path: access.sqlitePath(path), configuration: Self.configuration(readOnly: isReadOnly))
+            database = try DatabaseQueue(path: access.sqlitePath(path),
+                                         configuration: Self.configuration(readOnly: isReadOnly, checkingLibrary: path != ":memory:"))
+        } catch is NotALibrary {
+            throw IndexError.cannotOpen(database: path, reason: NotALibrary.reason)
         } catch {
             throw IndexError.cannotOpen(database: path, reason: Self.reason(error))
         }
@@ -56,12 +59,14 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         try migrate()
     }
 
-    static func configuration(readOnly: Bool) -> Configuration {
+    /// `checkingLibrary`: the file must already be an mlib library (`checkIsLibrary`), asked before anything else.
+    static func configuration(readOnly: Bool, checkingLibrary: Bool = false) -> Configuration {
         var config = Configuration()
         config.readonly = readOnly
         // Another process (a scan, `mlib playlist add`) may hold the write lock briefly: wait, don't fail.
         config.busyMode = .timeout(30)
         config.prepareDatabase { db in
+            if checkingLibrary { try checkIsLibrary(db) }
             // WAL + NORMAL: commits survive a crash of the process; only an OS crash can drop the last ones.
             // (A no-op once the file is in WAL mode; an in-memory database stays "memory"; a read-only
             // connection cannot change it, and a library is always created in WAL mode.)

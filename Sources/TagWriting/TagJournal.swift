@@ -23,7 +23,7 @@ public struct TagJournal: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultDirectory(environment: [String: String] = ProcessEnvironment.values(["MLIB_TAG_JOURNAL", "XDG_DATA_HOME", "HOME"])) -> String {
         if let dir = environment["MLIB_TAG_JOURNAL"], !dir.isEmpty { return dir }
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")

@@ -17,7 +17,7 @@ struct LibraryOptions: ParsableArguments {
 
     /// The user named by --user, else $MLIB_USER (empty: none), else nil: the library's owner.
     var userName: String? {
-        user ?? ProcessInfo.processInfo.environment["MLIB_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        user ?? ProcessEnvironment.values(["MLIB_USER"])["MLIB_USER"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Whose values this command reads and writes in `library` (`Library.dataUser`): nil for the owner.
@@ -53,7 +53,7 @@ struct LibraryOptions: ParsableArguments {
     /// `--library /no/such/dir/lib.sqlite` made every folder on the way silently. Only the default
     /// location's folders ($XDG_DATA_HOME/mlib) are made.
     func library(_ mode: LibraryOpenMode = .existing) throws -> Library {
-        let given = library ?? ProcessInfo.processInfo.environment["MLIB_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        let given = library ?? ProcessEnvironment.values(["MLIB_LIBRARY"])["MLIB_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
         if mode == .create, given != nil, case .sqlite(let path) = locator {
             // By the path's bytes: `deletingLastPathComponent` traps on a one-character path (issue 47).
             let folder = MediaPath(path).directory.string
@@ -63,7 +63,8 @@ struct LibraryOptions: ParsableArguments {
                 throw IndexError.cannotOpen(database: path, reason: "no folder \(folder) (mlib makes no folders for a library named by --library or MLIB_LIBRARY: create it first)")
             }
         }
-        return try Library.open(locator, mode: mode)
+        // MLib.main recovered interrupted tag writes before parsing: the open need not look again.
+        return try Library.open(locator, mode: mode, recoveringTagWrites: false)
     }
 
     /// The store of `library(mode)`, for commands that only query or edit through the store protocols.
