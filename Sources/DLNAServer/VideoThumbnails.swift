@@ -15,6 +15,7 @@ final class VideoThumbnails: Sendable {
         var images: [Key: [UInt8]] = [:]
         var order: [Key] = []
         var bytes = 0
+        var made = 0
     }
 
     let capacity: Int
@@ -22,14 +23,28 @@ final class VideoThumbnails: Sendable {
 
     init(capacity: Int = 16 << 20) { self.capacity = capacity }
 
-    /// The still of item `id` at `path`, or nil when the file is gone or has no frame FFmpeg decodes.
-    func jpeg(id: Int64, path: MediaPath) -> [UInt8]? {
+    /// How many stills were decoded (not found in the cache) since the start.
+    var made: Int { cache.withLock { $0.made } }
+
+    /// The still of item `id` at `path` when it is already made (a lookup: no decoding), else nil.
+    func cached(id: Int64, path: MediaPath) -> [UInt8]? {
+        guard let key = Self.key(id: id, path: path) else { return nil }
+        return cache.withLock { $0.images[key] }
+    }
+
+    private static func key(id: Int64, path: MediaPath) -> Key? {
         var info = stat()
         guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
-        let key = Key(id: id, modified: Int(info.st_mtim.tv_sec), size: Int(info.st_size))
+        return Key(id: id, modified: Int(info.st_mtim.tv_sec), size: Int(info.st_size))
+    }
+
+    /// The still of item `id` at `path`, or nil when the file is gone or has no frame FFmpeg decodes.
+    func jpeg(id: Int64, path: MediaPath) -> [UInt8]? {
+        guard let key = Self.key(id: id, path: path) else { return nil }
         if let cached = cache.withLock({ $0.images[key] }) { return cached }
         guard let image = try? VideoThumbnail.jpeg(path) else { return nil }
         cache.withLock { cache in
+            cache.made += 1
             guard cache.images[key] == nil else { return }
             cache.images[key] = image.bytes
             cache.order.append(key)
