@@ -15,16 +15,12 @@ final class VideoThumbnails: Sendable {
         var images: [Key: [UInt8]] = [:]
         var order: [Key] = []
         var bytes = 0
-        var made = 0
     }
 
     let capacity: Int
     private let cache = Mutex(Cache())
 
     init(capacity: Int = 16 << 20) { self.capacity = capacity }
-
-    /// How many stills were decoded (not found in the cache) since the start.
-    var made: Int { cache.withLock { $0.made } }
 
     /// The still of item `id` at `path` when it is already made (a lookup: no decoding), else nil.
     func cached(id: Int64, path: MediaPath) -> [UInt8]? {
@@ -44,7 +40,6 @@ final class VideoThumbnails: Sendable {
         if let cached = cache.withLock({ $0.images[key] }) { return cached }
         guard let image = try? VideoThumbnail.jpeg(path) else { return nil }
         cache.withLock { cache in
-            cache.made += 1
             guard cache.images[key] == nil else { return }
             cache.images[key] = image.bytes
             cache.order.append(key)
