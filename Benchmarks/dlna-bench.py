@@ -47,6 +47,21 @@ async def fetch(session, url):
         return time.monotonic() - started, response.status, response.headers.get("Content-Type"), len(body)
 
 
+class TimedRequester(AiohttpRequester):
+    """Counts the walk's answers: bytes, and the seconds from sending a request to having its whole body (the
+    server's time and the network's); the rest of a walk's wall time is the client's (parsing the SOAP
+    answer and the DIDL-Lite in it, and async-upnp-client's own work)."""
+    answers, body_bytes, http_s = 0, 0, 0.0
+
+    async def async_http_request(self, http_request):
+        started = time.monotonic()
+        response = await super().async_http_request(http_request)
+        TimedRequester.http_s += time.monotonic() - started
+        TimedRequester.answers += 1
+        TimedRequester.body_bytes += len(response.body or "")
+        return response
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--location", required=True, help="the device description's URL")
@@ -58,13 +73,14 @@ async def main():
     args = parser.parse_args()
     out = {"page": args.page}
 
-    requester = AiohttpRequester(timeout=120)
+    requester = TimedRequester(timeout=120)
     device = await UpnpFactory(requester, non_strict=True).async_create_device(args.location)
     dms = DmsDevice(device, None)
     out["server"] = device.model_name
 
-    containers, items, calls, videos, audio = 0, 0, 0, [], None
+    containers, items, calls, videos, audio, resources = 0, 0, 0, [], None, 0
     queue = ["0"]
+    TimedRequester.answers, TimedRequester.body_bytes, TimedRequester.http_s = 0, 0, 0.0
     started, server_cpu, client_cpu = time.monotonic(), cpu(args.server_pid), time.process_time()
     while queue:
         cid = queue.pop(0)
@@ -80,6 +96,7 @@ async def main():
                     queue.append(child.id)
                     continue
                 items += 1
+                resources += len(child.res or [])
                 if audio is None and child.upnp_class.startswith("object.item.audioItem") and child.res:
                     audio = child.res[0].uri
                 if child.upnp_class.startswith("object.item.videoItem") and len(videos) < args.thumbnails:
@@ -93,6 +110,11 @@ async def main():
     out["walk_server_cpu_s"] = round(cpu(args.server_pid) - server_cpu, 2)
     out["walk_client_cpu_s"] = round(time.process_time() - client_cpu, 2)
     out["containers"], out["item_listings"], out["browse_calls"] = containers, items, calls
+    # What the walk's wall time is made of: answers' size, time waiting for them, res per item.
+    out["walk_answer_bytes"] = TimedRequester.body_bytes
+    out["walk_bytes_per_item"] = round(TimedRequester.body_bytes / max(1, items), 1)
+    out["walk_http_s"] = round(TimedRequester.http_s, 2)
+    out["walk_res_per_item"] = round(resources / max(1, items), 2)
 
     out["search"] = {}
     for criteria in args.search:

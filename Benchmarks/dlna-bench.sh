@@ -105,6 +105,7 @@ CONF
     walk_ratio=$(ratio "$(field "$d" walk_s)" "$(field "$m" walk_s)")
     calls_ratio=$(ratio "$(field "$d" 'walk_s/browse_calls')" "$(field "$m" 'walk_s/browse_calls')")
     echo "server CPU during the walk: mlib $(field "$m" walk_server_cpu_s) s, minidlna $(field "$d" walk_server_cpu_s) s; the client's: $(field "$m" walk_client_cpu_s) s and $(field "$d" walk_client_cpu_s) s"
+    echo "answers during the walk: mlib $(field "$m" walk_answer_bytes) bytes ($(field "$m" walk_bytes_per_item) a listed item, $(field "$m" walk_res_per_item) res an item), $(field "$m" walk_http_s) s waiting for them; minidlna $(field "$d" walk_answer_bytes) bytes ($(field "$d" walk_bytes_per_item), $(field "$d" walk_res_per_item) res), $(field "$d" walk_http_s) s"
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
     if [[ -n "${RESULT:-}" ]]; then
         search() { field "$1" "search['$2'].get('median_ms', 'none')"; }

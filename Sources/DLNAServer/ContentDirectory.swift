@@ -45,7 +45,12 @@ struct ContentDirectory {
             guard let children = try nodes.children(of: id) else {
                 throw try nodes.object(id) == nil ? UPnPError.noSuchObject : UPnPError.invalidArguments("\(id) is not a container")
             }
-            let sorted = try sort(children, arguments["SortCriteria"] ?? "")
+            let criteria = arguments["SortCriteria"] ?? ""
+            // Unsorted (what most control points ask): only the page is made.
+            guard try !Self.sortKeys(criteria).isEmpty else {
+                return result(children.objects(Self.window(start: start, count: count, total: children.count)), total: children.count)
+            }
+            let sorted = try sort(children.all, criteria)
             return result(page(sorted, start: start, count: count), total: sorted.count)
         default:
             throw UPnPError.invalidArguments("BrowseFlag must be BrowseMetadata or BrowseDirectChildren")
@@ -53,10 +58,13 @@ struct ContentDirectory {
     }
 
     private func page(_ objects: [TreeObject], start: Int, count: Int) -> ArraySlice<TreeObject> {
-        let from = min(start, objects.count)
-        // RequestedCount 0: all of them.
-        let to = count == 0 ? objects.count : min(objects.count, from + count)
-        return objects[from..<to]
+        objects[Self.window(start: start, count: count, total: objects.count)]
+    }
+
+    /// The page `StartingIndex`, `RequestedCount` of `total` objects (RequestedCount 0: all of them).
+    private static func window(start: Int, count: Int, total: Int) -> Range<Int> {
+        let from = min(start, total)
+        return from..<(count == 0 ? total : min(total, from + count))
     }
 
     private func result(_ objects: some Collection<TreeObject>, total: Int) -> [(String, String)] {
@@ -75,7 +83,7 @@ struct ContentDirectory {
         catch let error as SearchCompiler.Unsupported { throw UPnPError.badSearchCriteria(error.description) }
         var objects: [TreeObject] = []
         if compiled.wantsContainers {
-            objects += try (nodes.children(of: "1$albums") ?? []).filter { compiled.acceptsContainer("object.container.album.musicAlbum", title: title(of: $0)) }
+            objects += try (nodes.children(of: "1$albums")?.all ?? []).filter { compiled.acceptsContainer("object.container.album.musicAlbum", title: title(of: $0)) }
         }
         if compiled.wantsItems {
             let ids = try search(compiled.predicate)
@@ -104,7 +112,7 @@ struct ContentDirectory {
         var found: [Int32] = []
         var stack = [id]
         while let next = stack.popLast() {
-            for child in try nodes.children(of: next) ?? [] {
+            for child in try nodes.children(of: next)?.all ?? [] {
                 switch child {
                 case .container(let c): stack.append(c.id)
                 case .item(_, _, let item): found.append(item)
@@ -115,13 +123,17 @@ struct ContentDirectory {
     }
 
     /// SortCriteria: `+`/`-` property, comma-separated; unknown properties are ignored (as minidlna does).
-    private func sort(_ objects: [TreeObject], _ criteria: String) throws -> [TreeObject] {
-        let keys = try criteria.split(separator: ",").map { raw -> (String, Bool) in
+    private static func sortKeys(_ criteria: String) throws -> [(String, Bool)] {
+        try criteria.split(separator: ",").map { raw -> (String, Bool) in
             let text = raw.trimmingCharacters(in: .whitespaces)
             guard let sign = text.first else { throw UPnPError.badSortCriteria }
             if sign == "+" || sign == "-" { return (String(text.dropFirst()), sign == "+") }
             return (text, true)
         }.filter { Self.sortCapabilities.split(separator: ",").contains(Substring($0.0)) }
+    }
+
+    private func sort(_ objects: [TreeObject], _ criteria: String) throws -> [TreeObject] {
+        let keys = try Self.sortKeys(criteria)
         guard !keys.isEmpty else { return objects }
         func key(_ object: TreeObject, _ property: String) -> (Int?, String) {
             switch object {

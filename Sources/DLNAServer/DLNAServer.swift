@@ -32,8 +32,10 @@ public final class DLNAServer: Sendable {
     let transcoding: TranscodeSlots
     /// The MP3 transcode's bit rate (bits per second): the most LAME makes, as a stand-in for a lossless file.
     static let mp3BitRate = 320_000
-    /// Videos' JPEG_TN stills (`/thumb/…`), made once each.
+    /// Videos' JPEG_TN stills (`/thumb/…`), made once each, on `stills`' thread: a first still costs tens of
+    /// milliseconds of decoding, which on `pool` would hold every Browse behind it.
     let thumbnails = VideoThumbnails()
+    let stills = NIOThreadPool(numberOfThreads: 1)
     private let state = Mutex(State())
 
     private struct State {
@@ -67,6 +69,7 @@ public final class DLNAServer: Sendable {
         eventing = Eventing(group: group)
         transcoding = TranscodeSlots(limit: configuration.maximumTranscodes)
         pool.start()
+        stills.start()
     }
 
     /// The UUID file's default place: beside the library (the SQLite file, or the users' key file's folder
@@ -153,6 +156,7 @@ public final class DLNAServer: Sendable {
         if let watch { view.stop(watch) }
         eventing.stop()
         try? await pool.shutdownGracefully()
+        try? await stills.shutdownGracefully()
         try? await transcoding.threads.shutdownGracefully()
         try? await group.shutdownGracefully()
     }
@@ -285,15 +289,24 @@ public final class DLNAServer: Sendable {
                             ("transferMode.dlna.org", "Interactive")], picture.bytes)
     }
 
-    /// `/thumb/<item id>.jpg`: a video's still (JPEG_TN), made from a frame on the first request, then cached.
+    /// `/thumb/<item id>.jpg`: a video's still (JPEG_TN), made from a frame on the first request (on `stills`'
+    /// thread, the file opened here by the containment rule and decoded there by its /proc name), then cached.
     private func thumbnail(_ path: String, tree: MediaTree) -> HTTPAnswer {
+        let missing = HTTPAnswer.text(.notFound, "no thumbnail\n")
         guard let (id, item) = itemIn(path, prefix: "/thumb/", tree: tree), tree.value(item, MediaTree.Slot.video) != nil,
               (try? library.reachesFile(ofItem: id)) ?? false,
-              let file = try? FileContainment(roots: tree.view.roots).open(tree.view.paths[Int(item)]),
-              let jpeg = withExtendedLifetime(file, { thumbnails.jpeg(id: id, path: file.procPath) })
-        else { return .text(.notFound, "no thumbnail\n") }
-        return .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
-                            ("transferMode.dlna.org", "Interactive")], jpeg)
+              let file = try? FileContainment(roots: tree.view.roots).open(tree.view.paths[Int(item)])
+        else { return missing }
+        let thumbnails = self.thumbnails
+        if let jpeg = withExtendedLifetime(file, { thumbnails.cached(id: id, path: file.procPath) }) { return Self.still(jpeg) }
+        return .later(stills) {
+            withExtendedLifetime(file) { thumbnails.jpeg(id: id, path: file.procPath) }.map(Self.still) ?? .text(.notFound, "no thumbnail\n")
+        }
+    }
+
+    private static func still(_ jpeg: [UInt8]) -> HTTPAnswer {
+        .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
+                     ("transferMode.dlna.org", "Interactive")], jpeg)
     }
 
     private func itemIn(_ path: String, prefix: String, tree: MediaTree) -> (Int64, Int32)? {

@@ -11,6 +11,9 @@ enum HTTPAnswer {
     /// A transcode, sent chunked as it is made (each chunk made on one of the slots' threads), its slot given
     /// back at the end or when the client goes.
     case transcode([(String, String)], TranscodeSession, NIOThreadPool)
+    /// An answer made on `pool`'s thread, not the answering one (a video's first still: tens of
+    /// milliseconds of decoding, which would hold every Browse queued behind it).
+    case later(NIOThreadPool, @Sendable () -> HTTPAnswer)
 
     static func text(_ status: HTTPResponseStatus, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPAnswer {
         .bytes(status, [("Content-Type", type)], Array(text.utf8))

@@ -44,8 +44,8 @@ final class HTTPHandler: ChannelInboundHandler {
             let answer = { (request: HTTPRequest) in
                 server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(request) }.whenComplete { result in
                     let (handler, context) = bound.value
-                    let answer = (try? result.get()) ?? .text(.serviceUnavailable, "stopping\n")
-                    handler.write(answer, version: head.version, keepAlive: keepAlive, context: context)
+                    handler.deliver((try? result.get()) ?? .text(.serviceUnavailable, "stopping\n"), version: head.version,
+                                    keepAlive: keepAlive, context: context)
                 }
             }
             guard head.method == .GET && request.path.hasPrefix("/transcode/") else { return answer(request) }
@@ -70,6 +70,17 @@ final class HTTPHandler: ChannelInboundHandler {
         }
     }
 
+    /// Writes `answer`, or has a `.later` one made on its own pool first (the answering thread is free
+    /// meanwhile) and then writes what it made.
+    private func deliver(_ answer: HTTPAnswer, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard case .later(let pool, let make) = answer else { return write(answer, version: version, keepAlive: keepAlive, context: context) }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        pool.runIfActive(eventLoop: context.eventLoop) { make() }.whenComplete { result in
+            let (handler, context) = bound.value
+            handler.deliver((try? result.get()) ?? .text(.serviceUnavailable, "stopping\n"), version: version, keepAlive: keepAlive, context: context)
+        }
+    }
+
     private func write(_ answer: HTTPAnswer, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders([("Server", SSDPMessages.server), ("Connection", keepAlive ? "keep-alive" : "close")])
         var fileHandle: NIOFileHandle?
@@ -87,6 +98,8 @@ final class HTTPHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
             pump(session, threads: threads, keepAlive: keepAlive && chunked, context: context)
             return
+        case .later:
+            preconditionFailure("a later answer is made before it is written (deliver)")
         case .file(let status, let list, let handle, let range, let headOnly):
             fileHandle = handle
             headers.add(contentsOf: list)

@@ -42,9 +42,20 @@ enum SearchGrammar {
         return expression
     }
 
+    /// The deepest nesting of parentheses taken: each level is three frames of this recursive parser, and
+    /// 30,000 of them (60 KB, within a request's bound) overflowed the answering thread's stack and stopped
+    /// the server. Control points send two or three.
+    static let maximumDepth = 32
+    /// The most conditions in one criteria: 2,500 (`a = "x" and …`, within a request's bound) reached the
+    /// store, which refuses queries past 500 terms, and came back as 501 Action Failed (the server's fault)
+    /// rather than 708 (the criteria's). Control points send a handful.
+    static let maximumConditions = 100
+
     private struct Parser {
         let characters: [Character]
         var position = 0
+        var depth = 0
+        var conditions = 0
 
         var atEnd: Bool { position >= characters.count }
         func peek() -> Character? { atEnd ? nil : characters[position] }
@@ -83,13 +94,18 @@ enum SearchGrammar {
         mutating func primary() throws -> Expression {
             skipSpace()
             if peek() == "(" {
+                guard depth < SearchGrammar.maximumDepth else { throw error("parentheses nested deeper than \(SearchGrammar.maximumDepth)") }
                 position += 1
+                depth += 1
+                defer { depth -= 1 }
                 let inner = try or()
                 skipSpace()
                 guard peek() == ")" else { throw error("expected )") }
                 position += 1
                 return inner
             }
+            conditions += 1
+            guard conditions <= SearchGrammar.maximumConditions else { throw error("more than \(SearchGrammar.maximumConditions) conditions") }
             let property = word()
             guard !property.isEmpty else { throw error("expected a property") }
             skipSpace()

@@ -21,7 +21,8 @@ enum Streaming {
         guard let start = Int(first), start < size else { return .failure(RangeError()) }
         if last.isEmpty { return .success(start..<size) }
         guard let end = Int(last), end >= start else { return .failure(RangeError()) }
-        return .success(start..<min(size, end + 1))
+        // Clamped before the + 1: `bytes=0-9223372036854775807` (Int.max) overflowed and stopped the server.
+        return .success(start..<(min(size - 1, end) + 1))
     }
 
     struct RangeError: Error {}

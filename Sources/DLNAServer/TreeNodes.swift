@@ -42,7 +42,9 @@ struct TreeNodes {
     /// The object `id` names, or nil (UPnP error 701).
     func object(_ id: String) throws -> TreeObject? {
         if let (containerID, itemID) = ObjectID.item(id) {
-            guard let item = tree.itemByID[itemID], try children(of: containerID)?.contains(where: { $0.id == id }) == true else { return nil }
+            // Only the item's own spelling of its id (`i42`, not `i042`), and only where it is listed.
+            guard let item = tree.itemByID[itemID], id == ObjectID.item(in: containerID, id: itemID),
+                  try children(of: containerID)?.lists(item: item) == true else { return nil }
             return .item(id: id, parentID: containerID, item: item)
         }
         if id == ObjectID.root { return container("0", "-1", "root", 3) }
@@ -57,18 +59,19 @@ struct TreeNodes {
             return videoFolder(d, in: parent < 0 ? "2$folders" : ObjectID.child("2$folders", tree.directoryKey(parent)))
         }
         guard let dollar = id.lastIndex(of: "$") else {
-            return try children(of: ObjectID.root)?.first { $0.id == id }
+            return try children(of: ObjectID.root)?.all.first { $0.id == id }
         }
-        return try children(of: String(id[..<dollar]))?.first { $0.id == id }
+        return try children(of: String(id[..<dollar]))?.all.first { $0.id == id }
     }
 
-    /// The children of container `id` in their default order, or nil when `id` is no container.
-    func children(of id: String) throws -> [TreeObject]? {
+    /// The children of container `id` in their default order (made as a page needs them), or nil when
+    /// `id` is no container.
+    func children(of id: String) throws -> TreeChildren? {
         let parts = id.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
         switch parts.first {
         case ObjectID.root? where parts.count == 1:
-            return [container(ObjectID.music, id, "Music", 8), container(ObjectID.video, id, "Video", 3),
-                    container(ObjectID.folders, id, "Folders", tree.view.rootDirectories.count)]
+            return TreeChildren([container(ObjectID.music, id, "Music", 8), container(ObjectID.video, id, "Video", 3),
+                                 container(ObjectID.folders, id, "Folders", tree.view.rootDirectories.count)])
         case ObjectID.music?: return try music(parts, id)
         case ObjectID.video?: return video(parts, id)
         case ObjectID.folders?: return folders(parts, id)
@@ -76,8 +79,13 @@ struct TreeNodes {
         }
     }
 
-    private func items(_ items: [Int32], in id: String) -> [TreeObject] {
-        items.map { .item(id: ObjectID.item(in: id, id: tree.view.ids[Int($0)]), parentID: id, item: $0) }
+    private func items(_ items: [Int32], in id: String) -> TreeChildren.Segment {
+        .items(items, container: id, ids: tree.view.ids)
+    }
+
+    /// `groups`' containers, made as a page needs them.
+    private func groups<T>(_ groups: [T], _ make: @escaping (T) -> TreeObject) -> TreeChildren {
+        TreeChildren([.made(count: groups.count) { make(groups[$0]) }])
     }
 
     private func albumContainer(_ key: String, in parent: String, items: [Int32]? = nil) -> TreeObject? {
@@ -89,54 +97,55 @@ struct TreeNodes {
                                 artist: listed.first.flatMap { tree.value($0, MediaTree.Slot.albumArtist) }))
     }
 
-    private func music(_ parts: [String], _ id: String) throws -> [TreeObject]? {
+    private func music(_ parts: [String], _ id: String) throws -> TreeChildren? {
         if parts.count == 1 {
             let playlists = try self.playlists()
-            return [container(id + "$artists", id, "Artists", tree.artists.count),
+            return TreeChildren([container(id + "$artists", id, "Artists", tree.artists.count),
                     container(id + "$albumartists", id, "Album Artists", tree.albumArtists.count),
                     container(id + "$albums", id, "Albums", tree.albums.count),
                     container(id + "$genres", id, "Genres", tree.genres.count),
                     container(id + "$years", id, "Years", tree.years.count),
                     container(id + "$all", id, "All Tracks", tree.audio.count),
                     container(id + "$recent", id, "Recently Added", tree.recentAudio.count),
-                    container(id + "$playlists", id, "Playlists", playlists.count)]
+                    container(id + "$playlists", id, "Playlists", playlists.count)])
         }
         let kind = parts[1]
+        let tree = self.tree
         switch (kind, parts.count) {
-        case ("all", 2): return items(tree.audio, in: id)
-        case ("recent", 2): return items(tree.recentAudio, in: id)
+        case ("all", 2): return TreeChildren([items(tree.audio, in: id)])
+        case ("recent", 2): return TreeChildren([items(tree.recentAudio, in: id)])
         case ("artists", 2):
-            return tree.artists.map { container(ObjectID.child(id, $0.key), id, $0.title, tree.artistAlbums[$0.key]?.count ?? 0, "object.container.person.musicArtist") }
+            return groups(tree.artists) { container(ObjectID.child(id, $0.key), id, $0.title, tree.artistAlbums[$0.key]?.count ?? 0, "object.container.person.musicArtist") }
         case ("artists", 3):
             guard let albums = tree.artistAlbums[parts[2]] else { return nil }
-            return albums.compactMap { albumContainer($0, in: id, items: tree.artistAlbumItems[parts[2] + "$" + $0]) }
+            return TreeChildren(albums.compactMap { albumContainer($0, in: id, items: tree.artistAlbumItems[parts[2] + "$" + $0]) })
         case ("artists", 4):
             guard let listed = tree.artistAlbumItems[parts[2] + "$" + parts[3]] else { return nil }
-            return items(listed, in: id)
+            return TreeChildren([items(listed, in: id)])
         case ("albumartists", 2):
-            return tree.albumArtists.map { container(ObjectID.child(id, $0.key), id, $0.title, tree.albumArtistAlbums[$0.key]?.count ?? 0, "object.container.person.musicArtist") }
+            return groups(tree.albumArtists) { container(ObjectID.child(id, $0.key), id, $0.title, tree.albumArtistAlbums[$0.key]?.count ?? 0, "object.container.person.musicArtist") }
         case ("albumartists", 3):
             guard let albums = tree.albumArtistAlbums[parts[2]] else { return nil }
-            return albums.compactMap { albumContainer($0, in: id) }
+            return TreeChildren(albums.compactMap { albumContainer($0, in: id) })
         case ("albumartists", 4), ("albums", 3):
             guard tree.albumArtistAlbums[parts[2]]?.contains(parts[parts.count - 1]) ?? (kind == "albums"),
                   let index = tree.albumByKey[parts[parts.count - 1]] else { return nil }
-            return items(tree.albums[index].items, in: id)
-        case ("albums", 2): return tree.albums.compactMap { albumContainer($0.key, in: id) }
+            return TreeChildren([items(tree.albums[index].items, in: id)])
+        case ("albums", 2): return groups(tree.albums) { albumContainer($0.key, in: id)! }
         case ("genres", 2):
-            return tree.genres.map { container(ObjectID.child(id, $0.key), id, $0.title, $0.items.count, "object.container.genre.musicGenre") }
+            return groups(tree.genres) { container(ObjectID.child(id, $0.key), id, $0.title, $0.items.count, "object.container.genre.musicGenre") }
         case ("genres", 3):
             guard let index = tree.genreByKey[parts[2]] else { return nil }
-            return items(tree.genres[index].items, in: id)
-        case ("years", 2): return tree.years.map { container(ObjectID.child(id, $0.key), id, $0.title, $0.items.count) }
+            return TreeChildren([items(tree.genres[index].items, in: id)])
+        case ("years", 2): return groups(tree.years) { container(ObjectID.child(id, $0.key), id, $0.title, $0.items.count) }
         case ("years", 3):
             guard let index = tree.yearByKey[parts[2]] else { return nil }
-            return items(tree.years[index].items, in: id)
+            return TreeChildren([items(tree.years[index].items, in: id)])
         case ("playlists", 2):
-            return try playlists().map { container(ObjectID.child(id, String($0.id)), id, $0.name, try entries($0).count, "object.container.playlistContainer") }
+            return TreeChildren(try playlists().map { container(ObjectID.child(id, String($0.id)), id, $0.name, try entries($0).count, "object.container.playlistContainer") })
         case ("playlists", 3):
             guard let playlist = try playlists().first(where: { String($0.id) == parts[2] }) else { return nil }
-            return items(try entries(playlist), in: id)
+            return TreeChildren([items(try entries(playlist), in: id)])
         default: return nil
         }
     }
@@ -148,21 +157,21 @@ struct TreeNodes {
         return try playlistItems(playlist).filter { seen.insert($0).inserted }.compactMap { tree.itemByID[$0] }
     }
 
-    private func video(_ parts: [String], _ id: String) -> [TreeObject]? {
+    private func video(_ parts: [String], _ id: String) -> TreeChildren? {
         if parts.count == 1 {
-            return [container(id + "$all", id, "All Videos", tree.videos.count),
-                    container(id + "$folders", id, "Folders", videoDirectories(tree.view.rootDirectories).count),
-                    container(id + "$recent", id, "Recently Added", tree.recentVideos.count)]
+            return TreeChildren([container(id + "$all", id, "All Videos", tree.videos.count),
+                                 container(id + "$folders", id, "Folders", videoDirectories(tree.view.rootDirectories).count),
+                                 container(id + "$recent", id, "Recently Added", tree.recentVideos.count)])
         }
         switch (parts[1], parts.count) {
-        case ("all", 2): return items(tree.videos, in: id)
-        case ("recent", 2): return items(tree.recentVideos, in: id)
-        case ("folders", 2): return videoDirectories(tree.view.rootDirectories).map { videoFolder($0, in: id) }
+        case ("all", 2): return TreeChildren([items(tree.videos, in: id)])
+        case ("recent", 2): return TreeChildren([items(tree.recentVideos, in: id)])
+        case ("folders", 2): return TreeChildren(videoDirectories(tree.view.rootDirectories).map { videoFolder($0, in: id) })
         case ("folders", 3):
             guard let d = tree.directoryByKey[parts[2]], tree.videoCount(under: d) > 0 else { return nil }
             let node = tree.view.directories[Int(d)]
-            return videoDirectories(node.children).map { videoFolder($0, in: id) }
-                + items(node.items.filter { tree.value($0, MediaTree.Slot.video) != nil }, in: id)
+            return TreeChildren([.objects(videoDirectories(node.children).map { videoFolder($0, in: id) }),
+                                 items(node.items.filter { tree.value($0, MediaTree.Slot.video) != nil }, in: id)])
         default: return nil
         }
     }
@@ -181,10 +190,11 @@ struct TreeNodes {
         return container(ObjectID.child(ObjectID.folders, tree.directoryKey(d)), parent, tree.directoryTitle(d), node.children.count + node.items.count)
     }
 
-    private func folders(_ parts: [String], _ id: String) -> [TreeObject]? {
-        if parts.count == 1 { return tree.view.rootDirectories.map { folder($0, parent: id) } }
+    private func folders(_ parts: [String], _ id: String) -> TreeChildren? {
+        if parts.count == 1 { return TreeChildren(tree.view.rootDirectories.map { folder($0, parent: id) }) }
         guard parts.count == 2, let d = tree.directoryByKey[parts[1]] else { return nil }
         let node = tree.view.directories[Int(d)]
-        return node.children.map { folder($0, parent: id) } + items(node.items, in: id)
+        let children = node.children
+        return TreeChildren([.made(count: children.count) { folder(children[$0], parent: id) }, items(node.items, in: id)])
     }
 }

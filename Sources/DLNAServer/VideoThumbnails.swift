@@ -22,11 +22,21 @@ final class VideoThumbnails: Sendable {
 
     init(capacity: Int = 16 << 20) { self.capacity = capacity }
 
-    /// The still of item `id` at `path`, or nil when the file is gone or has no frame FFmpeg decodes.
-    func jpeg(id: Int64, path: MediaPath) -> [UInt8]? {
+    /// The still of item `id` at `path` when it is already made (a lookup: no decoding), else nil.
+    func cached(id: Int64, path: MediaPath) -> [UInt8]? {
+        guard let key = Self.key(id: id, path: path) else { return nil }
+        return cache.withLock { $0.images[key] }
+    }
+
+    private static func key(id: Int64, path: MediaPath) -> Key? {
         var info = stat()
         guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
-        let key = Key(id: id, modified: Int(info.st_mtim.tv_sec), size: Int(info.st_size))
+        return Key(id: id, modified: Int(info.st_mtim.tv_sec), size: Int(info.st_size))
+    }
+
+    /// The still of item `id` at `path`, or nil when the file is gone or has no frame FFmpeg decodes.
+    func jpeg(id: Int64, path: MediaPath) -> [UInt8]? {
+        guard let key = Self.key(id: id, path: path) else { return nil }
         if let cached = cache.withLock({ $0.images[key] }) { return cached }
         guard let image = try? VideoThumbnail.jpeg(path) else { return nil }
         cache.withLock { cache in

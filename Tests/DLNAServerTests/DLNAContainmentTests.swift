@@ -97,4 +97,63 @@ struct DLNAContainmentTests {
         #expect(try status([url + "/transcode/1.mp3"]) == "404", "a swapped-in symlink is not transcoded")
         #expect(server.stop() == 0)
     }
+    /// `/thumb/` and `/subtitle/` by the same rule as `/media/`: a video or its sidecar `.srt` swapped for a
+    /// symlink after the scan (to a file outside the roots) is neither decoded into a still nor sent, and the
+    /// DIDL-Lite stops offering a sidecar that would not be sent.
+    @Test func stillsAndSubtitlesOnlyFromFilesWithinTheRoots() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
+        let videos = base.appendingPathComponent("videos"), home = base.appendingPathComponent("home")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let fixture = ChildProcess.repo.appendingPathComponent("Fixtures/video-h264-aac.mp4")
+        try FileManager.default.copyItem(at: fixture, to: videos.appendingPathComponent("v.mp4"))
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nwithin the roots\n".utf8).write(to: videos.appendingPathComponent("v.srt"))
+        // What the symlinks will point at: outside the roots, each with a marker no answer may hold.
+        try FileManager.default.copyItem(at: fixture, to: base.appendingPathComponent("outside.mp4"))
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nOUTSIDE-THE-ROOTS\n".utf8).write(to: base.appendingPathComponent("outside.srt"))
+        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
+        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", videos.path], environment: environment).status == 0)
+        let lab = try DLNALab()
+        defer { lab.close() }
+        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
+                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
+                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
+                                    environment: environment)
+        defer { server.stop() }
+        let url = "http://\(lab.serverAddress):\(server.port)"
+        func curl(_ arguments: [String]) throws -> String {
+            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-s"] + arguments)).out
+        }
+        func status(_ path: String) throws -> String { try curl(["-o", "/dev/null", "-w", "%{http_code}", url + path]) }
+        func allVideos() throws -> String {
+            let body = """
+                <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>\
+                <u:Browse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><ObjectID>2$all</ObjectID>\
+                <BrowseFlag>BrowseDirectChildren</BrowseFlag><Filter>*</Filter><StartingIndex>0</StartingIndex>\
+                <RequestedCount>0</RequestedCount><SortCriteria></SortCriteria></u:Browse></s:Body></s:Envelope>
+                """
+            return try curl(["-H", "Content-Type: text/xml", "-H", "SOAPACTION: \"urn:schemas-upnp-org:service:ContentDirectory:1#Browse\"",
+                             "--data-binary", body, url + "/ContentDirectory/control"])
+        }
+        #expect(try status("/thumb/1.jpg") == "200")
+        #expect(try status("/subtitle/1.srt") == "200")
+        #expect(try allVideos().contains("/subtitle/1.srt"))
+
+        // The sidecar swapped for a symlink out of the roots: not sent, and no longer offered.
+        try FileManager.default.removeItem(at: videos.appendingPathComponent("v.srt"))
+        try FileManager.default.createSymbolicLink(at: videos.appendingPathComponent("v.srt"), withDestinationURL: base.appendingPathComponent("outside.srt"))
+        #expect(try status("/subtitle/1.srt") == "404", "a swapped-in symlink is not sent as subtitles")
+        #expect(try !curl([url + "/subtitle/1.srt"]).contains("OUTSIDE-THE-ROOTS"))
+        #expect(try !allVideos().contains("/subtitle/1.srt"), "a sidecar that would not be sent is not offered")
+        #expect(try !curl(["-D", "-", "-o", "/dev/null", "-H", "getCaptionInfo.sec: 1", url + "/media/1.mp4"]).lowercased().contains("captioninfo.sec"))
+
+        // The video swapped for a symlink out of the roots: no still (its cached one included), no stream.
+        try FileManager.default.removeItem(at: videos.appendingPathComponent("v.mp4"))
+        try FileManager.default.createSymbolicLink(at: videos.appendingPathComponent("v.mp4"), withDestinationURL: base.appendingPathComponent("outside.mp4"))
+        #expect(try status("/thumb/1.jpg") == "404", "a swapped-in symlink is not decoded into a still")
+        #expect(try status("/media/1.mp4") == "404")
+        #expect(server.stop() == 0)
+    }
 }

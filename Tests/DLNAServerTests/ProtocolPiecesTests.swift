@@ -25,6 +25,11 @@ import Testing
         #expect(r("bytes=5-4") == nil)
         #expect(r("bytes=0-1,5-6") == nil)                   // one range only
         #expect(r("items=0-1") == nil)
+        // The last byte as Int.max: clamped, not overflowed (the fuzzer's `bytes=0-9223372036854775807` stopped the server).
+        #expect(r("bytes=0-9223372036854775807") == .some(0..<1000))
+        #expect(r("bytes=9223372036854775806-9223372036854775807") == nil)
+        #expect(r("bytes=-9223372036854775807") == .some(0..<1000))
+        #expect(r("bytes=0-99999999999999999999") == nil)
     }
 
     @Test func searchTargetsAndVersions() {

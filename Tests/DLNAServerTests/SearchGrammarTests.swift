@@ -53,6 +53,15 @@ import Testing
         for text in [#"dc:title = "open"#, #"dc:title ~ "x""#, #"(dc:title = "x""#, #"dc:title exists maybe"#, "* and", #"dc:title = x"#, ""] {
             #expect(throws: SearchGrammar.SyntaxError.self, "\(text)") { try SearchGrammar.parse(text) }
         }
+        // Nesting is bounded (30,000 parentheses overflowed the answering thread's stack: the fuzzer's find).
+        let deep = String(repeating: "(", count: 30_000) + #"dc:title = "a""# + String(repeating: ")", count: 30_000)
+        #expect(throws: SearchGrammar.SyntaxError.self) { try SearchGrammar.parse(deep) }
+        let allowed = String(repeating: "(", count: SearchGrammar.maximumDepth) + #"dc:title = "a""# + String(repeating: ")", count: SearchGrammar.maximumDepth)
+        #expect((try? SearchGrammar.parse(allowed)) != nil)
+        // So is the number of conditions (2,500 reached the store, which refused them as its own failure: 501).
+        let many = Array(repeating: #"dc:title = "a""#, count: 2_500).joined(separator: " and ")
+        #expect(throws: SearchGrammar.SyntaxError.self) { try SearchGrammar.parse(many) }
+        #expect((try? SearchGrammar.parse(Array(repeating: #"dc:title = "a""#, count: SearchGrammar.maximumConditions).joined(separator: " or "))) != nil)
     }
 
     @Test func unknownPropertiesAreRefusedWhenCompiled() throws {
