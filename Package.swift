@@ -195,7 +195,7 @@ let package = Package(
                     exclude: ["Fixtures", "Scripts"]),
         // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
         // search grammar's unit tests.
-        .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "mlib", "MediaModel",
+        .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "Library", "MediaIndex", "mlib", "MediaModel",
                                                             "PostgresTestServer", "TestSupport",
                                                             .product(name: "Crypto", package: "swift-crypto")], exclude: ["Scripts"]),
         // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
