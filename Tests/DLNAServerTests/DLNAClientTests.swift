@@ -72,10 +72,7 @@ struct DLNAClientTests {
 
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
-                                                                         "--dlna-port", "0", "--dlna-name", "Living room test"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment, ["--dlna-name", "Living room test"])
         defer { server.stop() }
 
         let marker = base.appendingPathComponent("subscribed").path

@@ -42,10 +42,7 @@ struct DLNAContainmentTests {
         try DLNALab.command(["-n", lab.client, "addr", "add", outsider + "/24", "dev", "eth0"])
         // …and a route back to it, so an answer would arrive were one sent (without it the test could not fail).
         try DLNALab.command(["-n", lab.server, "route", "add", outsider.split(separator: ".").dropLast().joined(separator: ".") + ".0/24", "dev", "eth0"])
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
-                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
             try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
@@ -117,10 +114,7 @@ struct DLNAContainmentTests {
         #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", videos.path], environment: environment).status == 0)
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
-                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let url = "http://\(lab.serverAddress):\(server.port)"
         func curl(_ arguments: [String]) throws -> String {

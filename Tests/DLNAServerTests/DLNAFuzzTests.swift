@@ -43,10 +43,7 @@ struct DLNAFuzzTests {
         #expect(scan.status == 0, "\(scan.stderr)")
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
-                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let script = ChildProcess.repo.appendingPathComponent("Tests/DLNAServerTests/Scripts/fuzz_dlna.py").path
         let run = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["python3", script, "dlna", "http://\(lab.serverAddress):\(server.port)",

@@ -56,6 +56,14 @@ final class DLNALab: @unchecked Sendable {
     /// `ip netns exec NAMESPACE` and the command, for a child process.
     func exec(in namespace: String, _ arguments: [String]) -> [String] { ["netns", "exec", namespace] + arguments }
 
+    /// `mlib serve --dlna` (no MPD port) on the server namespace's eth0, any port, with `options` added.
+    func serveDLNA(environment: [String: String], _ options: [String] = []) throws -> ServeChild {
+        try ServeChild(mlib: URL(fileURLWithPath: Self.ip),
+                       arguments: exec(in: server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
+                                                    "--dlna-port", "0"] + options),
+                       environment: environment)
+    }
+
     /// Kills what still runs in the namespaces and deletes them (the veth pair goes with them).
     func close() {
         for namespace in [server, client] {

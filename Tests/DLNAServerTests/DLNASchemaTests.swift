@@ -68,10 +68,7 @@ struct DLNASchemaTests {
 
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
-                                                                         "--dlna-port", "0"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let script = ChildProcess.repo.appendingPathComponent("Tests/DLNAServerTests/Scripts/dlna_dump.py").path
         let dumped = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, [

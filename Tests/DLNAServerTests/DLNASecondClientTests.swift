@@ -38,10 +38,7 @@ struct DLNASecondClientTests {
 
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
-                                                                         "--dlna-port", "0", "--dlna-name", "Second client"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment, ["--dlna-name", "Second client"])
         defer { server.stop() }
         let location = "http://\(lab.serverAddress):\(server.port)/description.xml"
 

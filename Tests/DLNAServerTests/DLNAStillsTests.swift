@@ -74,10 +74,7 @@ struct DLNAStillsTests {
         #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", videos.path], environment: environment).status == 0)
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna",
-                                                                         "--dlna-interface", "eth0", "--dlna-port", "0"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let run = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["python3", "-c", Self.client, lab.serverAddress, String(server.port)]))
         let report = try JSONDecoder().decode(Report.self, from: run.stdout)

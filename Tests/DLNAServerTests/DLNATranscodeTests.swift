@@ -24,10 +24,7 @@ struct DLNATranscodeTests {
         #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment).status == 0)
         let lab = try DLNALab()
         defer { lab.close() }
-        let server = try ServeChild(mlib: URL(fileURLWithPath: DLNALab.ip),
-                                    arguments: lab.exec(in: lab.server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
-                                                                         "--dlna-port", "0", "--dlna-transcodes", "1"]),
-                                    environment: environment)
+        let server = try lab.serveDLNA(environment: environment, ["--dlna-transcodes", "1"])
         defer { server.stop() }
         func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
             try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
