@@ -531,7 +531,11 @@ final class LibraryWorld {
             // killed before its end names none. (Was: not read, so such an item counted as lost: seeds 2, 3, 7,
             // 10 and 12 at 500 operations, issue 47, on an idle machine only.)
             excuseNoGuess(named: String(decoding: errors.readDataToEndOfFile(), as: UTF8.self), idsBefore: idsBefore)
-            try check(index, complete: false)
+            // A scan that finished is a scan of every root, checked as the full scans are (as under `mlib watch`):
+            // the model learns which ids the files hold now (was: it went on rating an id that scan had removed,
+            // and `rate` failed with "no item with id 30", seed 10 with every killed scan let finish).
+            let finished = process.terminationReason == .exit && (process.terminationStatus == 0 || process.terminationStatus == 1)
+            try check(index, complete: finished)
             return
         }
         log.append("scan \(kind) \(directories.map { $0.string.replacingOccurrences(of: box.music.path, with: "") })")
