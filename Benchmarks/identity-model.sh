@@ -12,6 +12,8 @@
 # Both model tests run per seed: scans in process, and `mlib watch` following the same kind of workflow.
 # `swift test` runs one fixed seed (with the release kinds since session 14); this is the long run. The
 # pinned regression run (releasesAndCopiesBeforeARetag: the fixed seed's first 80 operations) is left out here.
+# The kill -9 of a scan lands inside the scan on a busy machine and often after its end on an idle one;
+# MLIB_MODEL_KILL_AFTER_MS=5000 (passed through) lets every such scan finish, whatever the load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${1:-100}; operations=${2:-300}; first=${FIRST_SEED:-1}

@@ -351,6 +351,41 @@ import Testing
         #expect(try world.index.item(path: MediaPath(kept))?.persistentID != world.twoID)
     }
 
+    // In-process model, seed 12, step 273 (MLIB_MODEL_KILL_AFTER_MS=2000; on both stores): One deleted, then
+    // Two (another release: One's audio under other tags) retagged by a tagger writing a new file into One's
+    // folder. The file system gives the new file One's freed inode number (ext4 does, for the next file made
+    // in that folder), so the new file has One's inode, One's folder and One's audio end: evidence 3 ("the
+    // same file, retagged") takes it for One retagged in place and renamed: One's item (another song) takes
+    // Two's file, and Two's item (rated, played) is removed unnamed. mlib(1) says an inode alone is never
+    // trusted; here the unchanged end is no help, since both releases have it. Known, not fixed this session:
+    // telling a reused inode from a renamed file needs the file's birth time (against when the item was last
+    // seen) or the inode's generation, which the library does not keep (a schema step); doubting evidence 3
+    // whenever the unchanged end is shared would also refuse a real retag and rename of a song whose other
+    // release is indexed. Seen failing on both stores with the .disabled trait removed.
+    @Test(.disabled("issue 47: a reused inode of another release's deleted file is taken for that file (not fixed yet)"),
+          arguments: Store.available)
+    func aRetaggedReleaseOnTheDeletedReleasesInodeDoesNotTakeThatItem(_ store: Store) async throws {
+        let world = try await Releases(store)
+        let written = world.box.path + "/two (Live).mp3", live = world.box.music.path + "/A/two (Live).mp3"
+        try SharedAudioMoveTests.retaggedCopy(world.two, to: written, title: "Two (Live)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: written))
+        var before = stat(), after = stat()
+        #expect(stat(world.one, &before) == 0)
+        try FileManager.default.removeItem(atPath: world.one)
+        // The next file made in that folder: most often on the inode just freed (a few tries, else visibly not run).
+        for _ in 0..<10 {
+            try bytes.write(to: URL(fileURLWithPath: live))
+            guard stat(live, &after) == 0, after.st_ino != before.st_ino else { break }
+            try FileManager.default.removeItem(atPath: live)
+        }
+        try FileManager.default.removeItem(atPath: world.two)
+        try #require(after.st_ino == before.st_ino, "the file system did not reuse One's inode: the case is not exercised")
+        let summary = try await world.box.scan()
+
+        let item = try #require(try world.index.item(path: MediaPath(live)))
+        #expect(item.persistentID != world.oneID, "One's item took Two's retagged file (One's freed inode): \(summary)")
+    }
+
     // `mlib watch` model, seeds 4 (step 316) and 18 (step 393), now and then: `mlib scan` read what it
     // remembers for a scan (roots, mounts, hidden items) before it took the scan lock, while the watcher's
     // scan held it; that scan then found a hidden item (Two, retagged by a tagger writing a new file beside
