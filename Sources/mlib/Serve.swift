@@ -17,7 +17,9 @@ struct Serve: AsyncParsableCommand {
             Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \
             library as MPD's database (URIs are paths relative to the root, or ROOTNAME/… with several \
             roots), stored playlists (the library's playlists), idle, update (runs the scanner), albumart \
-            and readpicture. One MusicPlayer plays into the sink, as `mlib play` does.
+            and readpicture. One MusicPlayer plays into the sink, as `mlib play` does. It listens at \
+            once and reads the library into memory meanwhile: ping, status (updating_db) and the \
+            player's state are answered at once, library commands once it is read.
 
             Plays and skips are recorded in the library only for real-time device playback (the \
             pulse/auto sink), or with --record-plays.
