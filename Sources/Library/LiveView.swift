@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MediaIndex
 import MediaModel
+import SQLiteStore
 import Synchronization
 
 #if os(Linux)
@@ -129,14 +130,23 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     }
 
     private static func buildFirstSnapshot(feed: any ViewChangeFeed, store: any LibraryStore, schema: ViewSchema) throws -> LibrarySnapshot {
-        if let delay = testBuildDelay { usleep(useconds_t(delay * 1_000)) }
         let version = try feed.viewVersion(probingModifications: true)
-        return try LibrarySnapshot.build(from: store, schema: schema, version: version)
+        guard let delay = testBuildDelay else { return try LibrarySnapshot.build(from: store, schema: schema, version: version) }
+        var delayed = false
+        return try LibrarySnapshot(schema: schema, version: version, roots: version.roots) { body in
+            try store.forEachItem(MediaQuery()) { item in
+                if !delayed {
+                    delayed = true
+                    usleep(useconds_t(delay * 1_000))
+                }
+                body(item)
+            }
+        }
     }
 
     /// For tests of what clients see while the view builds (a build made slow without a library big
-    /// enough to be slow): `MLIB_TEST_VIEW_BUILD_DELAY_MS` waits that long before a first build reads the
-    /// store. Never set in production.
+    /// enough to be slow): `MLIB_TEST_VIEW_BUILD_DELAY_MS` waits that long after the first build read its
+    /// first item, inside the read (as a long read holds its connection). Never set in production.
     private static let testBuildDelay: Int? = ProcessInfo.processInfo.environment["MLIB_TEST_VIEW_BUILD_DELAY_MS"].flatMap { Int($0) }
 
     /// Whether the first snapshot is in (always, for a view built `now`).
@@ -163,13 +173,29 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         if !waiting { queue.async { [weak self] in if let self { body(self.snapshot) } } }
     }
 
+    /// A connection of its own to the same library for a first build in the background, when the view
+    /// has none (an SQLite library: one connection serves every call of the process, and the build's read,
+    /// a minute and more at a million songs, held every call that reads the store, even the API's login,
+    /// so the server listened and answered `ping` only after it). Nil: the build reads on `buildStore`.
+    private func ownConnection() -> (any LibraryStore)? {
+        guard !hearsWrites, let sqlite = store as? SQLiteIndex, sqlite.path != ":memory:",
+              let second = try? sqlite.secondConnection() else { return nil }
+        // It reads what this store reads (as `WriteNotifying.changeFeedStore`).
+        second.thisHostOnly.withLock { $0 = sqlite.thisHostOnly.withLock { $0 } }
+        second.readableShares.withLock { $0 = sqlite.readableShares.withLock { $0 } }
+        second.relocatedShares.withLock { $0 = sqlite.relocatedShares.withLock { $0 } }
+        second.servedShares.withLock { $0 = sqlite.servedShares.withLock { $0 } }
+        return second
+    }
+
     /// The background first build, on the queue; retried every `retryInterval` while the store fails.
     private func buildFirst() {
         guard !isReady else { return }
         let started = ContinuousClock.now
         let built: LibrarySnapshot
         do {
-            built = try Self.buildFirstSnapshot(feed: feed, store: buildStore, schema: schema)
+            // The connection is closed with the build: later looks are short, and read on `buildStore`.
+            built = try Self.buildFirstSnapshot(feed: feed, store: ownConnection() ?? buildStore, schema: schema)
         } catch {
             let text = Self.oneLine(error)
             let isNew = lock.withLock { () -> Bool in
