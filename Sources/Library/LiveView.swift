@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MediaIndex
 import MediaModel
+import SQLiteStore
 import Synchronization
 
 #if os(Linux)
@@ -56,6 +57,9 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         var wakeQueued = false
         /// A look after a failure is scheduled (`retryInterval`).
         var retryQueued = false
+        /// Whether the first snapshot is in (`FirstBuild`), and who waits for it.
+        var ready = true
+        var readyWaiters: [@Sendable (LibrarySnapshot) -> Void] = []
     }
 
     /// What the last refresh that changed the snapshot did (for benchmarks and logs).
@@ -76,9 +80,20 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     /// Every how many checks the newest modification time is asked for too (`ViewChangeFeed`).
     public static let modificationProbeEvery = 10
 
+    /// When the first snapshot is built: `now`, on the calling thread (`init` returns with it, or throws);
+    /// `inBackground`, on the view's own queue (`init` returns at once: a server listens while it builds,
+    /// issue 44). Until it is in, `snapshot` is an empty one and `isReady` false; a front answers what
+    /// needs the library after `ready()` (or `whenReady`). A store error meanwhile is said once and the
+    /// build retried every `retryInterval` until it succeeds.
+    public enum FirstBuild: Sendable {
+        case now
+        case inBackground
+    }
+
     /// Builds the first snapshot on the calling thread (call it where blocking is allowed: at start-up,
-    /// before serving).
-    public init(store: any LibraryStore, schema: ViewSchema, feed: (any ViewChangeFeed)? = nil) throws {
+    /// before serving), or on the view's queue (`building: .inBackground`).
+    public init(store: any LibraryStore, schema: ViewSchema, feed: (any ViewChangeFeed)? = nil,
+                building: FirstBuild = .now) throws {
         self.store = store
         self.schema = schema
         var buildStore = store
@@ -98,14 +113,116 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         self.hearsWrites = hearsWrites
         let feed = feed ?? StoreChangeFeed(store: buildStore)
         self.feed = feed
-        let version = try feed.viewVersion(probingModifications: true)
+        if building == .inBackground {
+            current = Mutex(LibrarySnapshot(version: nil, roots: [], columns: SnapshotColumns(schema: schema)))
+            state.ready = false
+            waker.set { [weak self] in self?.wake() }
+            queue.async { [weak self] in self?.buildFirst() }
+            return
+        }
         let started = ContinuousClock.now
-        let built = try LibrarySnapshot.build(from: buildStore, schema: schema, version: version)
+        let built = try Self.buildFirstSnapshot(feed: feed, store: buildStore, schema: schema)
         current = Mutex(built)
         waker.set { [weak self] in self?.wake() }
         Self.returnFreedMemory()
         // One line per view made: a process serving MPD and the API from one view says it once.
         ViewLog.write("built: \(built.count) items in " + ViewLog.milliseconds(since: started))
+    }
+
+    private static func buildFirstSnapshot(feed: any ViewChangeFeed, store: any LibraryStore, schema: ViewSchema) throws -> LibrarySnapshot {
+        let version = try feed.viewVersion(probingModifications: true)
+        guard let delay = testBuildDelay else { return try LibrarySnapshot.build(from: store, schema: schema, version: version) }
+        var delayed = false
+        return try LibrarySnapshot(schema: schema, version: version, roots: version.roots) { body in
+            try store.forEachItem(MediaQuery()) { item in
+                if !delayed {
+                    delayed = true
+                    usleep(useconds_t(delay * 1_000))
+                }
+                body(item)
+            }
+        }
+    }
+
+    /// For tests of what clients see while the view builds (a build made slow without a library big
+    /// enough to be slow): `MLIB_TEST_VIEW_BUILD_DELAY_MS` waits that long after the first build read its
+    /// first item, inside the read (as a long read holds its connection). Never set in production.
+    private static let testBuildDelay: Int? = ProcessInfo.processInfo.environment["MLIB_TEST_VIEW_BUILD_DELAY_MS"].flatMap { Int($0) }
+
+    /// Whether the first snapshot is in (always, for a view built `now`).
+    public var isReady: Bool { lock.withLock { state.ready } }
+
+    /// Returns once the first snapshot is in (at once when it is): a request that needs the library awaits
+    /// it without holding a thread (never block an event loop on it: a PostgreSQL store's own loop may be
+    /// the one that has to answer the build).
+    public func ready() async {
+        if isReady { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenReady { _ in continuation.resume() }
+        }
+    }
+
+    /// Calls `body` once, on the view's queue, with the first snapshot once it is in (at once, queued,
+    /// when it is): after the watchers heard of it.
+    public func whenReady(_ body: @escaping @Sendable (LibrarySnapshot) -> Void) {
+        let waiting = lock.withLock { () -> Bool in
+            guard !state.ready else { return false }
+            state.readyWaiters.append(body)
+            return true
+        }
+        if !waiting { queue.async { [weak self] in if let self { body(self.snapshot) } } }
+    }
+
+    /// A connection of its own to the same library for a first build in the background, when the view
+    /// has none (an SQLite library: one connection serves every call of the process, and the build's read,
+    /// a minute and more at a million songs, held every call that reads the store, even the API's login,
+    /// so the server listened and answered `ping` only after it). Nil: the build reads on `buildStore`.
+    private func ownConnection() -> (any LibraryStore)? {
+        guard !hearsWrites, let sqlite = store as? SQLiteIndex, sqlite.path != ":memory:",
+              let second = try? sqlite.secondConnection() else { return nil }
+        // It reads what this store reads (as `WriteNotifying.changeFeedStore`).
+        second.thisHostOnly.withLock { $0 = sqlite.thisHostOnly.withLock { $0 } }
+        second.readableShares.withLock { $0 = sqlite.readableShares.withLock { $0 } }
+        second.relocatedShares.withLock { $0 = sqlite.relocatedShares.withLock { $0 } }
+        second.servedShares.withLock { $0 = sqlite.servedShares.withLock { $0 } }
+        return second
+    }
+
+    /// The background first build, on the queue; retried every `retryInterval` while the store fails.
+    private func buildFirst() {
+        guard !isReady else { return }
+        let started = ContinuousClock.now
+        let built: LibrarySnapshot
+        do {
+            // The connection is closed with the build: later looks are short, and read on `buildStore`.
+            built = try Self.buildFirstSnapshot(feed: feed, store: ownConnection() ?? buildStore, schema: schema)
+        } catch {
+            let text = Self.oneLine(error)
+            let isNew = lock.withLock { () -> Bool in
+                defer { state.lastError = text }
+                return state.lastError != text
+            }
+            if isNew { Self.log("cannot read the library (retrying): \(text)") }
+            let (seconds, attoseconds) = Self.retryInterval.components
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
+                [weak self] in self?.buildFirst()
+            }
+            return
+        }
+        current.withLock { $0 = built }
+        Self.returnFreedMemory()
+        ViewLog.write("built: \(built.count) items in " + ViewLog.milliseconds(since: started))
+        let (observers, waiters, healed) = lock.withLock {
+            defer {
+                state.ready = true
+                state.readyWaiters = []
+                state.lastError = nil
+            }
+            return (state.observers, state.readyWaiters, state.lastError)
+        }
+        if let healed { Self.log("the library is reachable again (after: \(healed))") }
+        for observer in observers { observer.onChange(built) }
+        for waiter in waiters { waiter(built) }
     }
 
     private static func seconds(_ duration: Duration) -> Double {
@@ -220,6 +337,9 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
     /// `getScanStatus`) until a look succeeds again, said too; the next looks retry (the PostgreSQL store
     /// connects again with a backoff of its own), and the first that gets through catches up from the change log.
     private func refreshOnQueue(force: Bool, probing: Bool?) -> Bool {
+        // Before the first snapshot is in there is nothing to look from: the first build (retried on its own
+        // until it succeeds) reads the version before the items, so the first look after it catches up.
+        guard isReady else { return false }
         do {
             let changed = try refreshing(force: force, probing: probing)
             if let healed = lock.withLock({ () -> String? in defer { state.lastError = nil }; return state.lastError }) {

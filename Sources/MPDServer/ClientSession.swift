@@ -176,6 +176,15 @@ final class ClientSession: @unchecked Sendable {
         }
         var out = Response(limit: outputRoom, sink: chunkSink)
         let outcome = execute(line, index: 0, inList: false, into: &out)
+        if case .waitsForLibrary = outcome {
+            // Parked as an off-loop command is: this client's next lines wait behind it, others go on.
+            busy = true
+            return core.whenLibraryReady {
+                self.busy = false
+                self.process(raw)
+                self.drainWaiting()
+            }
+        }
         if case .deferred(let work, let name, let arguments) = outcome {
             busy = true
             return runOffLoop(work, name: name, arguments: arguments, index: 0, out: out) { outcome, out in
@@ -208,7 +217,7 @@ final class ClientSession: @unchecked Sendable {
         case .idle(let mask):
             idleMask = mask
             answerIdle(mask, force: false)
-        case .silent, .deferred, .continuing:
+        case .silent, .deferred, .continuing, .waitsForLibrary:
             break
         case .close:
             close()
@@ -242,6 +251,16 @@ final class ClientSession: @unchecked Sendable {
             let index = listNext
             listNext += 1
             let outcome = execute(listLines[index], index: index, inList: true, into: &listOut)
+            if case .waitsForLibrary = outcome {
+                busy = true
+                listNext = index   // run again once the library is in
+                return core.whenLibraryReady {
+                    self.busy = false
+                    guard !self.closed else { return }
+                    self.continueList()
+                    self.drainWaiting()
+                }
+            }
             if case .deferred(let work, let name, let arguments) = outcome {
                 busy = true
                 return runOffLoop(work, name: name, arguments: arguments, index: index, out: listOut) { outcome, out in
@@ -279,7 +298,7 @@ final class ClientSession: @unchecked Sendable {
             return false
         }
         switch outcome {
-        case .ok, .silent, .deferred, .continuing:
+        case .ok, .silent, .deferred, .continuing, .waitsForLibrary:
             if commandListOK { listOut.line("list_OK") }
             return true
         case .error(let bytes):
@@ -336,6 +355,8 @@ final class ClientSession: @unchecked Sendable {
         case deferred(OffLoopWork, String, [String])
         /// The command's answer goes on in later turns of the loop (`CommandContext.continueLater`).
         case continuing(Continuation)
+        /// The command needs the library, still loading: it runs once the view is in (`ServerCore.whenLibraryReady`).
+        case waitsForLibrary
     }
 
     private func execute(_ line: String, index: Int, inList: Bool, into out: inout Response) -> Outcome {
@@ -378,6 +399,7 @@ final class ClientSession: @unchecked Sendable {
         default:
             break
         }
+        if !core.libraryReady && !CommandTable.answeredBeforeLibrary.contains(name) { return .waitsForLibrary }
         let context = CommandContext(core: core, session: self, arguments: arguments)
         deferred = nil
         continuation = nil

@@ -25,6 +25,17 @@ enum CommandTable {
 
     private static let nothing: Command.Handler = { _, _ in }
 
+    /// What is answered while the library still loads (`mlib serve` listens before its view is built):
+    /// the connection, the player's state and options, the outputs, and the queue (empty until a command
+    /// that waits for the library fills it). Every other command waits for the library, in order.
+    static let answeredBeforeLibrary: Set<String> = [
+        "binarylimit", "clearerror", "close", "commands", "consume", "crossfade", "currentsong", "decoders",
+        "disableoutput", "enableoutput", "getvol", "idle", "mixrampdb", "mixrampdelay", "noidle", "notcommands",
+        "outputs", "password", "pause", "ping", "playlist", "playlistid", "playlistinfo", "plchanges",
+        "plchangesposid", "random", "repeat", "replay_gain_mode", "replay_gain_status", "setvol", "single",
+        "status", "stop", "tagtypes", "toggleoutput", "urlhandlers", "volume",
+    ]
+
     /// Sorted by name, as MPD's table (and so `commands`) is.
     static let all: [Command] = [
         Command("add", .add, 1, 2, QueueCommands.add),

@@ -101,9 +101,17 @@ final class ServerCore: @unchecked Sendable {
         self.configuration = configuration
         // The commands read slots by fixed numbers (`MPDTag.slot`): a shared view must start with ours.
         if let view, view.schema.slotOffset(of: .mpd) != 0 { throw MPDServer.ViewMismatch() }
-        self.view = try view ?? LiveView(store: library.store, schema: .mpd)
+        // Built in the background (issue 44: at a million songs the build takes tens of seconds): the server
+        // listens at once, and what needs the library waits for it (`libraryReady`).
+        self.view = try view ?? LiveView(store: library.store, schema: .mpd, building: .inBackground)
         uris = LibraryURIs(roots: self.view.snapshot.roots)
         databaseUpdated = Date()
+        libraryReady = self.view.isReady
+        if !libraryReady {
+            // As mpd's update at start-up: `status` shows the load as job 1 (`updating_db`) until it ends.
+            lastUpdateJob = 1
+            updateJob = 1
+        }
         storeThread.start()
         // Later, never inline: the player reports from inside its own calls (a command's `next`).
         observer = player.addObserver { [weak self] event in
@@ -168,18 +176,52 @@ final class ServerCore: @unchecked Sendable {
     /// Starts following the library: a scan by `mlib scan`/`mlib watch` elsewhere shows within
     /// `checkInterval` (the view looks at the store's generation and totals on its own thread).
     func watchLibrary(checkInterval: Duration = .milliseconds(500)) {
-        let first = view.snapshot
-        loop.execute { self.lastSnapshot = first }
+        if libraryReady {
+            let first = view.snapshot
+            loop.execute { self.lastSnapshot = first }
+        }
         view.watch(every: checkInterval) { [weak self] snapshot in
             guard let self else { return }
             self.loop.execute { self.viewChanged(snapshot) }
         }
+        // A first build that ended before the watching began is heard here (one heard twice is seen once).
+        view.whenReady { [weak self] snapshot in
+            guard let self else { return }
+            self.loop.execute { self.viewChanged(snapshot) }
+        }
+    }
+
+    /// Whether the view's first snapshot is in: until then, the commands that need the library wait
+    /// (`whenLibraryReady`) and the others are answered at once (`CommandTable.answeredBeforeLibrary`).
+    private(set) var libraryReady: Bool
+    private var waitingForLibrary: [() -> Void] = []
+
+    /// Runs `body` on the loop once the library is loaded (at once when it is).
+    func whenLibraryReady(_ body: @escaping () -> Void) {
+        if libraryReady { return body() }
+        waitingForLibrary.append(body)
+    }
+
+    /// The first snapshot is in: the load ends as an update would, but no client hears `database` or
+    /// `update` (none could have read the library before: every command that reads it waited).
+    private func libraryLoaded(_ snapshot: LibrarySnapshot) {
+        lastSnapshot = snapshot
+        uris = LibraryURIs(roots: snapshot.roots)
+        databaseUpdated = Date()
+        libraryReady = true
+        updateJob = nil
+        let waiting = waitingForLibrary
+        waitingForLibrary = []
+        // In the order the clients asked (each client's own commands stay in its order: it waits as a whole).
+        for body in waiting { body() }
     }
 
     /// A new view is in: URIs follow its roots; clients hear `database` unless an update of ours is
     /// under way (its end announces it), or the view was patched in nothing MPD shows or filters on (a
     /// rating or a play recorded by the API: an `idle database` makes clients reload their whole library).
     private func viewChanged(_ snapshot: LibrarySnapshot) {
+        if let lastSnapshot, lastSnapshot === snapshot { return }
+        guard libraryReady else { return libraryLoaded(snapshot) }
         defer { lastSnapshot = snapshot }
         uris = LibraryURIs(roots: snapshot.roots)
         if let lastSnapshot, let lineage = snapshot.lineage, lineage.follows(lastSnapshot),

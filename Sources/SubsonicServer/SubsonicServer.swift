@@ -81,6 +81,8 @@ public final class SubsonicServer: Sendable {
         var stars: [String: [UserStar.Kind: [String: Date]]] = [:]
         var scanning = false
         var scanCount = 0
+        /// Requests that wait for the first catalog (`libraryReady()`).
+        var catalogWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     struct UserData {
@@ -99,8 +101,8 @@ public final class SubsonicServer: Sendable {
         public var description: String { "the shared library view was not built with SubsonicServer.viewSchema" }
     }
 
-    /// Builds the view (on the calling thread: call it before serving, where blocking is allowed), or
-    /// serves from `view`, one over `library`'s store shared with another front (the MPD server), whose
+    /// Builds the view (in the background: `start` listens at once, and what needs the library waits for
+    /// it, `libraryReady()`), or serves from `view`, one over `library`'s store shared with another front (the MPD server), whose
     /// schema holds `viewSchema`'s slots. Refreshes — a scan here, an MPD `update`, a scan by another
     /// process — are then seen by both: one view, one change feed.
     public init(library: Library, configuration: SubsonicServerConfiguration, view: LiveView? = nil) throws {
@@ -109,7 +111,7 @@ public final class SubsonicServer: Sendable {
         self.configuration = configuration
         do { users = try Users(library: library, keyFile: configuration.keyFile, createKey: false) }
         catch let error as UsersError { throw SubsonicError.users(error) }
-        self.view = try view ?? LiveView(store: library.store, schema: .subsonic)
+        self.view = try view ?? LiveView(store: library.store, schema: .subsonic, building: .inBackground)
         transcoding = TranscodeSlots(limit: configuration.maximumTranscodes, perUser: configuration.maximumTranscodesPerUser)
         connections = ConnectionRegistry(perAddress: configuration.maximumConnectionsPerAddress, total: configuration.maximumConnections)
         covers = CoverCache(besideKeyFile: configuration.keyFile ?? library.locator.map { PasswordVault.defaultKeyFile(for: $0) } ?? "mlib")
@@ -118,13 +120,11 @@ public final class SubsonicServer: Sendable {
 
     /// Binds and starts serving; returns once clients can connect.
     public func start() async throws {
-        // Each new snapshot's catalog is derived on the view's queue, before a request needs it.
-        state.withLock { $0.catalog = Catalog(view.snapshot) }
-        let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in
-            guard let self else { return }
-            let catalog = Catalog(snapshot, following: state.withLock { $0.catalog })
-            state.withLock { $0.catalog = catalog }
-        }
+        // Each new snapshot's catalog is derived on the view's queue, before a request needs it; the first
+        // too (issue 44: 4.7 s at a million songs), so the server listens at once and what needs the
+        // library waits for it (`libraryReady()`).
+        let watch = view.watch(every: configuration.checkInterval) { [weak self] snapshot in self?.deriveCatalog(snapshot) }
+        view.whenReady { [weak self] snapshot in self?.deriveCatalog(snapshot) }
         watching.withLock { $0 = watch }
         let (bound, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let (registry, limits) = (connections, configuration)
@@ -175,6 +175,34 @@ public final class SubsonicServer: Sendable {
         try await storeThread.runIfActive(work)
     }
 
+    /// Derives `snapshot`'s catalog (on the view's queue) unless it has one (a first snapshot is heard
+    /// twice when the watching began while it was built), and lets the requests waiting for one go on.
+    private func deriveCatalog(_ snapshot: LibrarySnapshot) {
+        let previous = state.withLock { $0.catalog }
+        if let previous, previous.view === snapshot { return }
+        let catalog = Catalog(snapshot, following: previous)
+        let waiting = state.withLock { state in
+            state.catalog = catalog
+            defer { state.catalogWaiters = [] }
+            return state.catalogWaiters
+        }
+        for request in waiting { request.resume() }
+    }
+
+    /// Returns once the library is loaded (the view's first snapshot and its catalog): a request that needs
+    /// the library awaits it in its handler, never blocking an event loop.
+    func libraryReady() async {
+        if state.withLock({ $0.catalog != nil }) { return }
+        await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.catalog != nil { return true }
+                state.catalogWaiters.append(request)
+                return false
+            }
+            if ready { request.resume() }
+        }
+    }
+
     /// The catalog of the current view snapshot, derived once per snapshot.
     var catalog: Catalog {
         let snapshot = view.snapshot
@@ -194,7 +222,10 @@ struct Responder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
         // A share's public link needs no account (SharePage.swift).
-        if path.hasPrefix("/share/") { return await server.sharePage(path: path, request: request) }
+        if path.hasPrefix("/share/") {
+            await server.libraryReady()
+            return await server.sharePage(path: path, request: request)
+        }
         guard path.hasPrefix("/rest/") else { return Response(status: .notFound) }
         var method = String(path.dropFirst(6))
         if method.hasSuffix(".view") { method.removeLast(5) }
@@ -210,6 +241,8 @@ struct Responder: HTTPResponder {
         let json = parameters["f"] == "json"
         do {
             let user = try await server.offLoop { [users = server.users] in try users.authenticate(parameters) }
+            // While the library loads, what needs it waits here (an await: the event loop goes on serving).
+            if !Call.answeredBeforeLibrary.contains(method) { await server.libraryReady() }
             let call = Call(server: server, parameters: parameters, user: user, request: request, context: context)
             switch try await call.run(method) {
             case .nodes(let nodes): return Self.envelope(nodes, error: nil, json: json)
@@ -273,6 +306,13 @@ struct Call {
     let user: UserAccount
     let request: Request
     let context: BasicRequestContext
+
+    /// What is answered while the library still loads (`mlib serve` listens before its view is built):
+    /// the server, the login and the users. Every other method waits for the library.
+    static let answeredBeforeLibrary: Set<String> = [
+        "ping", "getLicense", "getOpenSubsonicExtensions", "tokenInfo", "getUser", "getUsers", "createUser",
+        "updateUser", "deleteUser", "changePassword", "getPodcasts", "getNewestPodcasts",
+    ]
 
     func run(_ method: String) async throws -> Reply {
         switch method {

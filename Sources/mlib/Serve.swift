@@ -6,6 +6,7 @@ import MPDServer
 import Playback
 import SubsonicServer
 import DLNAServer
+import Synchronization
 
 /// `mlib serve`: the player as a daemon behind the MPD protocol, so MPD clients drive it.
 struct Serve: AsyncParsableCommand {
@@ -16,7 +17,9 @@ struct Serve: AsyncParsableCommand {
             Speaks the MPD protocol (0.23) on 127.0.0.1:6600 by default: queue, playback, options, the \
             library as MPD's database (URIs are paths relative to the root, or ROOTNAME/… with several \
             roots), stored playlists (the library's playlists), idle, update (runs the scanner), albumart \
-            and readpicture. One MusicPlayer plays into the sink, as `mlib play` does.
+            and readpicture. One MusicPlayer plays into the sink, as `mlib play` does. It listens at \
+            once and reads the library into memory meanwhile: ping, status (updating_db) and the \
+            player's state are answered at once, library commands once it is read.
 
             Plays and skips are recorded in the library only for real-time device playback (the \
             pulse/auto sink), or with --record-plays.
@@ -95,6 +98,26 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The users' key file, for the API and MPD's password user:secret (default: beside the library; see mlib user).", valueName: "path"))
     var keyFile: String?
+
+    /// Whether `view` came in before `stop` ended (false: the signal came first).
+    static func first(readyOf view: LiveView, orEndOf stop: Task<Void, Never>) async -> Bool {
+        let once = Once()
+        return await withCheckedContinuation { (first: CheckedContinuation<Bool, Never>) in
+            Task { await view.ready(); if once.claim() { first.resume(returning: true) } }
+            Task { await stop.value; if once.claim() { first.resume(returning: false) } }
+        }
+    }
+
+    /// True for the first caller only.
+    private final class Once: Sendable {
+        private let done = Mutex(false)
+        func claim() -> Bool {
+            done.withLock { done in
+                defer { done = true }
+                return !done
+            }
+        }
+    }
 
     /// `--http`'s address and port.
     var httpAddress: (host: String, port: Int)? {
@@ -190,6 +213,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let termination = TerminationSignals()
+        // The first signal, awaited here and while DLNA waits for the view.
+        let stopped = Task { await termination.wait() }
         // An existing library only (no library at the path is exit 3 through main, as for every command).
         let library = try libraryOptions.library(.existing)
         // Only the files this host reaches: another host's song would be another file here, or none.
@@ -207,9 +232,11 @@ struct Serve: AsyncParsableCommand {
             mpdLibrary.readThisHostOnly(true)
         }
         // The fronts over one library: one in-memory view, with the slots each prints (the MPD server's
-        // first), one change feed — a scan any runs is seen by all, and the library is held once.
+        // first), one change feed — a scan any runs is seen by all, and the library is held once. Built in
+        // the background: the MPD port and the API listen at once, and what needs the library waits for it.
         func view(_ schemas: [ViewSchema], _ over: Library) throws -> LiveView? {
-            schemas.count < 2 ? nil : try LiveView(store: over.store, schema: schemas.dropFirst().reduce(schemas[0]) { $0.merged(with: $1) })
+            schemas.count < 2 ? nil : try LiveView(store: over.store, schema: schemas.dropFirst().reduce(schemas[0]) { $0.merged(with: $1) },
+                                                   building: .inBackground)
         }
         let localSchemas = (noMpd ? [] : [MPDServer.viewSchema]) + (dlna ? [DLNAServer.viewSchema] : [])
         let onLibrary: [ViewSchema] = (allHosts || noMpd ? [] : [MPDServer.viewSchema]) + (http != nil ? [SubsonicServer.viewSchema] : [])
@@ -230,8 +257,12 @@ struct Serve: AsyncParsableCommand {
             if let exposure = library.exposure { printError("warning: \(exposure)") }
             printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
         }
-        var dlnaServer: DLNAServer?
-        if dlna {
+        // DLNA answers from the view without waiting for it: it starts (and announces itself) once the view
+        // it shares is in.
+        func startDLNA(stopping others: () async -> Void) async throws -> DLNAServer? {
+            guard dlna else { return nil }
+            // A signal while the view builds (or cannot be read) still stops the server.
+            if let localView, !localView.isReady, await !Self.first(readyOf: localView, orEndOf: stopped) { return nil }
             var configuration = DLNAServerConfiguration()
             configuration.port = dlnaPort
             configuration.interfaces = dlnaInterface
@@ -243,15 +274,16 @@ struct Serve: AsyncParsableCommand {
             catch let error as DLNAServer.ViewMismatch { throw CLIError.input(error.description) }
             do { try await server.start() } catch {
                 await server.stop()
-                await api?.stop()
+                await others()
                 throw CLIError.input("cannot serve DLNA on port \(dlnaPort): \(error)")
             }
-            dlnaServer = server
             // The URL last: its port is the digits after the line's last colon (as the other servers' lines).
             printError("serving DLNA (UPnP MediaServer \"\(server.friendlyName)\") at \(server.descriptionURLs.joined(separator: " and ")).")
+            return server
         }
         if noMpd {
-            await termination.wait()
+            let dlnaServer = try await startDLNA { await api?.stop() }
+            await stopped.value
             await dlnaServer?.stop()
             await api?.stop()
             return
@@ -285,8 +317,13 @@ struct Serve: AsyncParsableCommand {
         api?.attach(jukebox: server)
         let listening = [noTcp ? nil : "\(bind):\(server.boundPort ?? port)", socket].compactMap { $0 }
         printError("serving MPD protocol \(MPDServer.protocolVersion) on \(listening.joined(separator: " and "))")
+        let dlnaServer = try await startDLNA {
+            try? await server.stop()
+            try? player.close()
+            await api?.stop()
+        }
 
-        await termination.wait()
+        await stopped.value
         try? await server.stop()
         try? player.close()
         await dlnaServer?.stop()

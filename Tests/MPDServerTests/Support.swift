@@ -61,8 +61,9 @@ final class ServeProcess: @unchecked Sendable {
     var process: SpawnedProcess { child.process }
     var port: Int { child.port }
 
-    init(library: String, extra: [String] = []) throws {
-        child = try ServeChild(mlib: Paths.mlib, arguments: ["serve", "--library", library, "--port", "0", "--sink", "null"] + extra)
+    init(library: String, extra: [String] = [], environment: [String: String] = [:]) throws {
+        child = try ServeChild(mlib: Paths.mlib, arguments: ["serve", "--library", library, "--port", "0", "--sink", "null"] + extra,
+                               environment: environment)
     }
 
     @discardableResult

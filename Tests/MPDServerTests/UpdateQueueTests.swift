@@ -32,7 +32,7 @@ struct UpdateQueueTests {
         try queuesUpdates(library, release: { withExtendedLifetime(held) { held = nil } }, fillQueue: false)
     }
 
-    /// With the scan lock held: `update Album1` (job 1, waiting for the lock), `update Other` (job 2,
+    /// With the scan lock held: `update Album1` (job 2, waiting for the lock), `update Other` (job 3,
     /// queued); `fillQueue` then asks for 31 more (the queue holds 32) and a 34th, refused as mpd refuses
     /// it. After `release`, both directories' new files are in the library and no update runs.
     private func queuesUpdates(_ library: TestLibrary, release: () -> Void, fillQueue: Bool) throws {
@@ -46,14 +46,16 @@ struct UpdateQueueTests {
         let server = try ServeProcess(library: library.library)
         defer { server.stop() }
         let client = try RawClient(port: server.port)
-        #expect(try client.command("update Album1") == ["updating_db: 1", "OK"])
-        #expect(try client.command("update Other") == ["updating_db: 2", "OK"])
+        // The server's loading of the library at start-up was job 1 (issue 44: `status` shows it while the
+        // view builds, as mpd's update at start-up): the first `update` is job 2.
+        #expect(try client.command("update Album1") == ["updating_db: 2", "OK"])
+        #expect(try client.command("update Other") == ["updating_db: 3", "OK"])
         if fillQueue {
-            for job in 3...33 { #expect(try client.command("update Other") == ["updating_db: \(job)", "OK"]) }
+            for job in 4...34 { #expect(try client.command("update Other") == ["updating_db: \(job)", "OK"]) }
             #expect(try client.command("update") == ["ACK [54@0] {update} Update queue is full"])
         }
-        #expect(try client.command("status").contains("updating_db: 1"), "the running job is the first")
-        #expect(try server.mpc(["status"]).out.contains("Updating DB (#1)"))
+        #expect(try client.command("status").contains("updating_db: 2"), "the running job is the first")
+        #expect(try server.mpc(["status"]).out.contains("Updating DB (#2)"))
         release()
 
         var status = "", added = false

@@ -14,9 +14,6 @@ struct SharedViewTests {
         defer { library.remove() }
         let server = try BothServeProcess(library: library, environment: ["MLIB_VIEW_LOG": "1"])
         defer { server.stop() }
-        // One view built at start-up, for both (each server built its own before).
-        let builds = server.startLines.filter { $0.hasPrefix("mlib: view built:") }
-        #expect(builds.count == 1, "views built at start-up: \(server.startLines)")
 
         // An MPD client's update: the API answers with the new song as soon as `update` is over.
         try addSong(titled: "Zephyrine Overture", at: "New/zephyrine.flac", in: library)
@@ -46,8 +43,11 @@ struct SharedViewTests {
         #expect(try await songs(server, "search3", "query=Quillwort").count == 1)
 
         #expect(server.stop() == 0, "both stop cleanly on SIGTERM")
+        // One view built, at start-up, for both (each server built its own before); none later. (Its line
+        // may come after the "serving" lines: the servers listen while it is built, issue 44.)
         let rest = String(decoding: server.process.standardError!.readDataToEndOfFile(), as: UTF8.self)
-        #expect(!rest.contains("mlib: view built:"), "no other view built later: \(rest)")
+        let whole = server.startLines + rest.split(separator: "\n").map(String.init)
+        #expect(whole.filter { $0.hasPrefix("mlib: view built:") }.count == 1, "views built: \(whole)")
     }
 
     /// A one-second FLAC tagged with `title`, at `relativePath` under the library's music folder.
