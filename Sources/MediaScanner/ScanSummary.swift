@@ -20,7 +20,8 @@ public struct ScanSummary: Sendable, Codable, Hashable {
     public var excluded = 0
     public var unchanged = 0
     /// Paths met in this scan that are another path of a file met before (hard links): each is an item of
-    /// its own, counted here because tag writes refuse such files and one edit shows under every path.
+    /// its own, counted here because one edit shows under every path and a tag write that must rewrite
+    /// the file refuses it.
     public var hardLinked = 0
     /// Unchanged files read again because an older mlib read them (`MediaProbe.readerVersion`): updated in
     /// place, keeping their ids and user data.
