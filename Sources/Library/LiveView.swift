@@ -197,16 +197,8 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             // The connection is closed with the build: later looks are short, and read on `buildStore`.
             built = try Self.buildFirstSnapshot(feed: feed, store: ownConnection() ?? buildStore, schema: schema)
         } catch {
-            let text = Self.oneLine(error)
-            let isNew = lock.withLock { () -> Bool in
-                defer { state.lastError = text }
-                return state.lastError != text
-            }
-            if isNew { Self.log("cannot read the library (retrying): \(text)") }
-            let (seconds, attoseconds) = Self.retryInterval.components
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
-                [weak self] in self?.buildFirst()
-            }
+            noteFailure(error)
+            queue.asyncAfter(deadline: Self.retryDeadline()) { [weak self] in self?.buildFirst() }
             return
         }
         current.withLock { $0 = built }
@@ -347,15 +339,26 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             }
             return changed
         } catch {
-            let text = Self.oneLine(error)
-            let isNew = lock.withLock { () -> Bool in
-                defer { state.lastError = text }
-                return state.lastError != text
-            }
-            if isNew { Self.log("cannot read the library (retrying): \(text)") }
+            noteFailure(error)
             retrySoon()
             return false
         }
+    }
+
+    /// Keeps a failure in `lastError` for the fronts and says it on standard error once (not at every retry).
+    private func noteFailure(_ error: any Error) {
+        let text = Self.oneLine(error)
+        let isNew = lock.withLock { () -> Bool in
+            defer { state.lastError = text }
+            return state.lastError != text
+        }
+        if isNew { Self.log("cannot read the library (retrying): \(text)") }
+    }
+
+    /// When the next try after a failure runs: `retryInterval` from now.
+    private static func retryDeadline() -> DispatchTime {
+        let (seconds, attoseconds) = retryInterval.components
+        return .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 
     /// After a failed look, when the timer is only a fallback: another look in `retryInterval` (and so on
@@ -368,9 +371,7 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
             return true
         }
         guard schedule else { return }
-        let (seconds, attoseconds) = Self.retryInterval.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        queue.asyncAfter(deadline: Self.retryDeadline()) { [weak self] in
             guard let self else { return }
             self.lock.withLock { self.state.retryQueued = false }
             _ = self.refreshOnQueue(force: false, probing: nil)
