@@ -11,22 +11,12 @@ import Testing
 /// `TreeChildren.made`, not timed; sorted pages still make every child (they must be sorted first).
 @Suite(.serialized) struct BrowseWorkTests {
     @Test func aPageMakesItsOwnObjectsOnly() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: music.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ChildProcess.repo.appendingPathComponent("Fixtures/mp3-id3v24.mp3"), to: music.appendingPathComponent("sub/deeper.mp3"))
-        for n in 1...40 {
-            try FileManager.default.copyItem(at: ChildProcess.repo.appendingPathComponent("Fixtures/mp3-id3v24.mp3"),
-                                            to: music.appendingPathComponent("track-\(n).mp3"))
-        }
-        let locator = base.appendingPathComponent("library.sqlite").path
-        let scan = try ChildProcess.run(ChildProcess.mlib.path, ["scan", "-q", music.path, "--library", locator],
-                                        environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path])
-        try #require(scan.status == 0, "\(scan.stderr)")
-        let library = try Library.open(LibraryLocator(locator))
+        let scratch = try ScratchLibrary("mlib-dlna")
+        defer { scratch.remove() }
+        try scratch.copyFixture("mp3-id3v24.mp3", as: "sub/deeper.mp3")
+        for n in 1...40 { try scratch.copyFixture("mp3-id3v24.mp3", as: "track-\(n).mp3") }
+        try scratch.scan(["-q"])
+        let library = try Library.open(LibraryLocator(scratch.sqliteFile.path))
         let view = try LiveView(store: library.store, schema: .dlna)
         let tree = MediaTree(view.snapshot, base: 0, updateID: 1)
         let nodes = TreeNodes(tree: tree, playlists: { [] }, playlistItems: { _ in [] })

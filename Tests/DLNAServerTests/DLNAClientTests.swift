@@ -44,24 +44,14 @@ struct DLNAClientTests {
 
     @Test(arguments: Store.available)
     func aControlPointInAnotherNamespaceBrowsesStreamsSearchesAndHearsChanges(_ store: Store) async throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let fixtures = ChildProcess.repo.appendingPathComponent("Fixtures")
-        for (i, name) in Self.fixtures.enumerated() {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name),
-                                            to: music.appendingPathComponent(i % 3 == 0 ? "sub/\(name)" : name))
-        }
-        let locator = try store.newLocator(sqlitePath: base.appendingPathComponent("library.sqlite").path)
-        let environment = ["MLIB_LIBRARY": locator, "HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        func mlib(_ arguments: [String]) throws -> String {
-            let run = try ChildProcess.run(ChildProcess.mlib.path, arguments, environment: environment)
-            guard run.status == 0 else { throw TestFailure("mlib \(arguments.joined(separator: " ")): \(run.stderr)") }
-            return run.out
-        }
-        _ = try mlib(["scan", music.path])
+        var scratch = try ScratchLibrary("mlib-dlna")
+        defer { scratch.remove() }
+        let base = scratch.base
+        for (i, name) in Self.fixtures.enumerated() { try scratch.copyFixture(name, as: i % 3 == 0 ? "sub/\(name)" : name) }
+        scratch.environment["MLIB_LIBRARY"] = try store.newLocator(sqlitePath: scratch.sqliteFile.path)
+        let environment = scratch.environment
+        func mlib(_ arguments: [String]) throws -> String { try scratch.mlib(arguments).out }
+        try scratch.scan()
         // A static playlist and a smart one (evaluated when listed).
         _ = try mlib(["playlist", "create", "Road"])
         _ = try mlib(["playlist", "add", "Road", "genre:rock", "--sort", "title"])
@@ -83,8 +73,8 @@ struct DLNAClientTests {
         // Once the client has walked the tree and subscribed, a file is added and scanned.
         let subscribed = Poll.until(timeout: 120) { FileManager.default.fileExists(atPath: marker) || !client.isRunning }
         if subscribed && client.isRunning {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("m4a-alac.m4a"), to: music.appendingPathComponent("sub/added.m4a"))
-            _ = try mlib(["scan", music.path])
+            try scratch.copyFixture("m4a-alac.m4a", as: "sub/added.m4a")
+            try scratch.scan()
         }
         let (out, err, timedOut) = client.readToEnd(killingAfter: 90)
         #expect(!timedOut && client.terminationStatus == 0, "\(String(decoding: err, as: UTF8.self))")

@@ -26,15 +26,12 @@ struct DLNAContainmentTests {
         """
 
     @Test func onlyItsSubnetItsAddressAndItsItems() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ChildProcess.repo.appendingPathComponent("Fixtures/mp3-id3v24.mp3"), to: music.appendingPathComponent("a.mp3"))
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment).status == 0)
+        let scratch = try ScratchLibrary("mlib-dlna")
+        defer { scratch.remove() }
+        let base = scratch.base, music = scratch.media
+        try scratch.copyFixture("mp3-id3v24.mp3", as: "a.mp3")
+        try scratch.scan()
+        let environment = scratch.environment
         let lab = try DLNALab()
         defer { lab.close() }
         // A second subnet on the same link: its searches reach the server's socket, which must not answer them.
@@ -98,20 +95,16 @@ struct DLNAContainmentTests {
     /// symlink after the scan (to a file outside the roots) is neither decoded into a still nor sent, and the
     /// DIDL-Lite stops offering a sidecar that would not be sent.
     @Test func stillsAndSubtitlesOnlyFromFilesWithinTheRoots() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let videos = base.appendingPathComponent("videos"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let fixture = ChildProcess.repo.appendingPathComponent("Fixtures/video-h264-aac.mp4")
-        try FileManager.default.copyItem(at: fixture, to: videos.appendingPathComponent("v.mp4"))
+        let scratch = try ScratchLibrary("mlib-dlna", media: "videos")
+        defer { scratch.remove() }
+        let base = scratch.base, videos = scratch.media
+        let fixture = try scratch.copyFixture("video-h264-aac.mp4", as: "v.mp4")
         try Data("1\n00:00:00,000 --> 00:00:01,000\nwithin the roots\n".utf8).write(to: videos.appendingPathComponent("v.srt"))
         // What the symlinks will point at: outside the roots, each with a marker no answer may hold.
         try FileManager.default.copyItem(at: fixture, to: base.appendingPathComponent("outside.mp4"))
         try Data("1\n00:00:00,000 --> 00:00:01,000\nOUTSIDE-THE-ROOTS\n".utf8).write(to: base.appendingPathComponent("outside.srt"))
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", videos.path], environment: environment).status == 0)
+        try scratch.scan()
+        let environment = scratch.environment
         let lab = try DLNALab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)

@@ -17,14 +17,12 @@ struct DLNAFuzzTests {
     }
 
     @Test func hostileRequestsOnEveryRoute() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let scratch = try ScratchLibrary("mlib-dlna")
+        defer { scratch.remove() }
+        let base = scratch.base, music = scratch.media
         let fixtures = ChildProcess.repo.appendingPathComponent("Fixtures")
         for name in ["mp3-id3v24.mp3", "mp3-notags.mp3", "flac-vorbis-cover.flac", "m4a-aac-cover.m4a", "video-h264-aac.mp4"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: music.appendingPathComponent("sub/" + name))
+            try scratch.copyFixture(name, as: "sub/" + name)
         }
         try Data("1\n00:00:00,000 --> 00:00:01,000\nwithin\n".utf8).write(to: music.appendingPathComponent("sub/video-h264-aac.srt"))
         // Outside the roots: an mp3 and a text file, each holding the marker; a symlink in the roots to each
@@ -37,10 +35,8 @@ struct DLNAFuzzTests {
         try Data(marker.utf8).write(to: secret)
         try FileManager.default.createSymbolicLink(at: music.appendingPathComponent("link.mp3"), withDestinationURL: base.appendingPathComponent("outside.mp3"))
         try FileManager.default.createSymbolicLink(at: music.appendingPathComponent("sub/mp3-notags.srt"), withDestinationURL: secret)
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        let scan = try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment)
-        #expect(scan.status == 0, "\(scan.stderr)")
+        try scratch.scan()
+        let environment = scratch.environment
         let lab = try DLNALab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)

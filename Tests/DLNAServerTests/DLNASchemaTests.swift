@@ -42,15 +42,10 @@ struct DLNASchemaTests {
 
     @Test
     func everyDescriptionAndDIDLLiteAnswerValidates() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-xsd-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home"), dump = base.appendingPathComponent("dump")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let fixtures = ChildProcess.repo.appendingPathComponent("Fixtures")
-        for name in DLNAClientTests.fixtures {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: music.appendingPathComponent("sub/\(name)"))
-        }
+        let scratch = try ScratchLibrary("mlib-dlna-xsd")
+        defer { scratch.remove() }
+        let base = scratch.base, music = scratch.media, dump = base.appendingPathComponent("dump")
+        for name in DLNAClientTests.fixtures { try scratch.copyFixture(name, as: "sub/\(name)") }
         // A sidecar .srt beside the video: its res and Samsung's sec:CaptionInfoEx are in the answers validated.
         try "1\n00:00:00,000 --> 00:00:01,000\nA caption\n".write(to: music.appendingPathComponent("sub/video-h264-aac.srt"), atomically: true, encoding: .utf8)
         // Control characters in tags: XML 1.0 allows none of these, escaped or not.
@@ -58,10 +53,8 @@ struct DLNASchemaTests {
                                                    "-metadata", "artist=Ctl\u{02} Band", "-metadata", "album=Odd \"Tags\"",
                                                    music.appendingPathComponent("control.mp3").path])
         #expect(make.status == 0, "\(make.stderr)")
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        let scan = try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment)
-        #expect(scan.status == 0, "\(scan.stderr)")
+        try scratch.scan()
+        let environment = scratch.environment
         let titles = try ChildProcess.run(ChildProcess.mlib.path, ["ls", "-f", "$title"], environment: environment).out
         #expect(titles.contains("Bell\u{01}s & <Whistles>"), "the control character reached the library: \(titles)")
         _ = try ChildProcess.run(ChildProcess.mlib.path, ["playlist", "smart", "Mp3s", #"path ENDSWITH ".mp3""#], environment: environment)

@@ -15,26 +15,19 @@ import Testing
 struct DLNASecondClientTests {
     @Test
     func gssdpFindsTheServerAndVLCPlaysWhatItsBrowseAnswerOffers() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna2-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let scratch = try ScratchLibrary("mlib-dlna2")
+        defer { scratch.remove() }
+        let base = scratch.base, music = scratch.media
         // VLC refuses to run as root: it runs as nobody, with a home of its own it can write.
         let vlcHome = base.appendingPathComponent("vlc-home")
         try FileManager.default.createDirectory(at: vlcHome, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: vlcHome.path)
-        let fixtures = ChildProcess.repo.appendingPathComponent("Fixtures")
-        for name in ["video-h264-aac.mp4", "flac-vorbis-cover.flac"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: music.appendingPathComponent(name))
-        }
+        for name in ["video-h264-aac.mp4", "flac-vorbis-cover.flac"] { try scratch.copyFixture(name) }
         // Sidecar subtitles beside the video, as a Samsung TV finds them (a res, sec:CaptionInfoEx, CaptionInfo.sec).
         let captions = "1\n00:00:00,000 --> 00:00:00,900\nHello from the sidecar\n"
         try captions.write(to: music.appendingPathComponent("video-h264-aac.srt"), atomically: true, encoding: .utf8)
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        let scan = try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment)
-        #expect(scan.status == 0, "\(scan.stderr)")
+        try scratch.scan()
+        let environment = scratch.environment
 
         let lab = try DLNALab()
         defer { lab.close() }

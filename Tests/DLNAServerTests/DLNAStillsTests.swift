@@ -57,11 +57,9 @@ struct DLNAStillsTests {
     }
 
     @Test func aBrowseIsAnsweredWhileStillsAreBeingMade() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-\(UUID().uuidString)")
-        let videos = base.appendingPathComponent("videos"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let scratch = try ScratchLibrary("mlib-dlna", media: "videos")
+        defer { scratch.remove() }
+        let base = scratch.base, videos = scratch.media
         // 720p with one key frame in 10 s: the still (a tenth of the way in) decodes 25 frames first, so each
         // takes a while; eight copies are eight items, eight stills.
         let film = base.appendingPathComponent("film.mp4")
@@ -69,9 +67,8 @@ struct DLNAStillsTests {
                                                    "-preset", "ultrafast", "-g", "250", "-pix_fmt", "yuv420p", film.path])
         #expect(make.status == 0, "\(make.stderr)")
         for n in 1...8 { try FileManager.default.copyItem(at: film, to: videos.appendingPathComponent("film-\(n).mp4")) }
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", videos.path], environment: environment).status == 0)
+        try scratch.scan()
+        let environment = scratch.environment
         let lab = try DLNALab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)

@@ -12,16 +12,13 @@ struct DLNATranscodeTests {
     static let seconds = 120.0
 
     @Test func aFLACIsOfferedAndStreamedAsLPCMAndMP3WithinTheTranscodeLimit() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mlib-dlna-transcode-\(UUID().uuidString)")
-        let music = base.appendingPathComponent("music"), home = base.appendingPathComponent("home")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let scratch = try ScratchLibrary("mlib-dlna-transcode")
+        defer { scratch.remove() }
+        let base = scratch.base, music = scratch.media
         _ = try ReadingRoundThreeFiles.ffmpeg(music, "hires.flac", seconds: Self.seconds, ["-ar", "96000", "-ac", "2", "-metadata", "title=Hires"])
-        try FileManager.default.copyItem(at: ChildProcess.repo.appendingPathComponent("Fixtures/mp3-id3v24.mp3"), to: music.appendingPathComponent("a.mp3"))
-        let environment = ["MLIB_LIBRARY": base.appendingPathComponent("library.sqlite").path, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
-        #expect(try ChildProcess.run(ChildProcess.mlib.path, ["scan", music.path], environment: environment).status == 0)
+        try scratch.copyFixture("mp3-id3v24.mp3", as: "a.mp3")
+        try scratch.scan()
+        let environment = scratch.environment
         let lab = try DLNALab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment, ["--dlna-transcodes", "1"])
