@@ -24,19 +24,8 @@ def mpd_titles():
     return [line for line in mpc("playlist", "-f", "%title%").splitlines() if line]
 
 
-def gain_as_volume(document):
-    """OpenSubsonic's OpenAPI description names the gain `volume`, typed an integer from 0 to 1; its own docs
-    (responses/jukeboxstatus), the Subsonic 1.16.1 XSD and the clients (DSub's JukeboxStatusParser, py-sonic)
-    say `gain`, a float, which is what the server sends. Only the validated copy gets a `volume`."""
-    copy = json.loads(json.dumps(document))
-    for key in ("jukeboxStatus", "jukeboxPlaylist"):
-        if key in copy["subsonic-response"]:
-            copy["subsonic-response"][key]["volume"] = round(copy["subsonic-response"][key]["gain"])
-    return copy
-
-
 def jukebox(action, **params):
-    answer = call("jukeboxControl", action=action, as_validated=gain_as_volume, **params)
+    answer = call("jukeboxControl", action=action, **params)
     return answer["jukeboxPlaylist" if action == "get" else "jukeboxStatus"]
 
 
