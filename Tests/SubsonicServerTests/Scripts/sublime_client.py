@@ -47,7 +47,7 @@ def encode(values):
     return urllib.parse.urlencode(pairs)
 
 
-def get_json(endpoint, empty_ok=None, **extra):
+def get_json(endpoint, **extra):
     """`_get_json`: the answer validated, an error recorded (Sublime raises ServerError), the version kept."""
     global version
     with urllib.request.urlopen(url(endpoint) + "?" + encode({**params(), **extra}), timeout=20) as r:
@@ -57,12 +57,10 @@ def get_json(endpoint, empty_ok=None, **extra):
         errors[endpoint] = inside.get("error", {}).get("code")
         return None
     version = inside["version"]
-    # getPlayQueue with no queue saved answers an empty "ok" (Sublime reads `.play_queue` as None).
-    if not (empty_ok and empty_ok not in inside):
-        problem = validator.problem(endpoint, document)
-        if problem:
-            print(f"FAILED: {problem}", file=sys.stderr)
-            sys.exit(1)
+    problem = validator.problem(endpoint, document)
+    if problem:
+        print(f"FAILED: {problem}", file=sys.stderr)
+        sys.exit(1)
     return inside
 
 
@@ -122,7 +120,7 @@ while pending:
         else:
             folder_songs += 1
 summary["folderSongs"] = folder_songs
-get_json("getPlayQueue", empty_ok="playQueue")
+get_json("getPlayQueue")
 get_json("search3", query="Café")
 if songs:
     first = songs[0]
@@ -138,7 +136,7 @@ if songs:
     get_json("setRating", id=first["id"], rating=0)
     ids = [s["id"] for s in songs[:4]]
     get_bytes("savePlayQueue", id=ids, current=ids[2], position=75500)
-    queue = (get_json("getPlayQueue", empty_ok="playQueue") or {}).get("playQueue", {})
+    queue = (get_json("getPlayQueue") or {}).get("playQueue", {})
     summary["queue"] = {"count": len(queue.get("entry", [])), "currentMatches": queue.get("current") == ids[2], "position": queue.get("position")}
     # The playlist editor.
     made = (get_json("createPlaylist", name="Sublime", songId=ids[:2]) or {}).get("playlist", {})
