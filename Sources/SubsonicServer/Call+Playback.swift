@@ -6,17 +6,18 @@ import MediaModel
 // `reportPlayback` timeline (`playbackReport`), where the server decides what counts as a play.
 extension Call {
     /// `getNowPlaying`: what every user's clients play, by their last `scrobble submission=false` or
-    /// `reportPlayback`, with the position the server works out from the last report.
+    /// `reportPlayback`, with the position the server works out from the last report; and the server's own
+    /// player while it plays (`serverPlayerName`).
     func nowPlaying() async throws -> Node {
         let catalog = server.catalog, marks = try await marks()
         let now = Date()
         var node = Node("nowPlaying")
-        node.add(list: "entry", server.nowPlaying.playing(at: now).compactMap { entry in
+        var entries = server.nowPlaying.playing(at: now).compactMap { entry -> Node? in
             guard let item = catalog.itemByID[entry.item] else { return nil }
             var song = songNode(item, catalog, marks, name: "entry")
             song.set("username", entry.user)
             song.set("minutesAgo", Int(now.timeIntervalSince(entry.reported) / 60))
-            song.set("playerId", Int(Catalog.hash(entry.user + "\u{1F}" + entry.client).prefix(7), radix: 16) ?? 0)
+            song.set("playerId", Self.playerID(entry.user, entry.client))
             song.set("playerName", entry.client)
             if let state = entry.state {
                 song.set("state", state.rawValue)
@@ -24,8 +25,36 @@ extension Call {
                 song.set("playbackRate", entry.rate)
             }
             return song
-        })
+        }
+        if let playing = try await serverPlayerSong(catalog, marks) { entries.append(playing) }
+        node.add(list: "entry", entries)
         return node
+    }
+
+    /// What `getNowPlaying` calls the MPD side's player, which MPD clients and `jukeboxControl` drive.
+    static let serverPlayerName = "mlib serve"
+
+    private static func playerID(_ user: String, _ client: String) -> Int {
+        Int(Catalog.hash(user + "\u{1F}" + client).prefix(7), radix: 16) ?? 0
+    }
+
+    /// The server's player's song while it plays (nil when paused, stopped or absent: `--no-mpd`), as the
+    /// library owner's (whose plays it records for MPD clients).
+    private func serverPlayerSong(_ catalog: Catalog, _ marks: Marks) async throws -> Node? {
+        guard let jukebox = server.jukebox.withLock({ $0 }),
+              let state = try? await jukebox.jukebox(.status, user: nil), state.playing,
+              state.entries.indices.contains(state.currentIndex),
+              let item = catalog.itemByID[state.entries[state.currentIndex]] else { return nil }
+        let owner = try await server.offLoop { [users = server.users] in try users.list().first(where: \.isOwner)?.name } ?? ""
+        var song = songNode(item, catalog, marks, name: "entry")
+        song.set("username", owner)
+        song.set("minutesAgo", 0)
+        song.set("playerId", Self.playerID(owner, Self.serverPlayerName))
+        song.set("playerName", Self.serverPlayerName)
+        song.set("state", NowPlayingBoard.State.playing.rawValue)
+        song.set("positionMs", Int((state.position * 1000).rounded()))
+        song.set("playbackRate", 1.0)
+        return song
     }
 
     /// `reportPlayback`: the client's timeline of one song (`starting`, `playing` every few seconds,

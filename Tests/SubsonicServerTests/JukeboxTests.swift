@@ -44,6 +44,8 @@ struct JukeboxTests {
         var roles: [String: Bool]
         var hostileCodes: [Int]
         var aliveAfter: Bool
+        var nowPlayingWhilePlaying: [[String?]]
+        var nowPlayingWhilePaused: [[String?]]
     }
 
     @Test(arguments: Store.available)
@@ -75,6 +77,9 @@ struct JukeboxTests {
         #expect(s.setGain.gain == 0.5 && s.mpdVolume.contains("50%"), "\(s.setGain) \(s.mpdVolume)")
         #expect(s.skip.currentIndex == 1 && s.skip.playing && s.skip.position >= 5, "\(s.skip)")
         #expect(s.mpdCurrent == "Long C")
+        // getNowPlaying lists the server's own player while it plays, and not while it is paused.
+        #expect(s.nowPlayingWhilePlaying == [["Long C", "mlib serve", "playing"]], "\(s.nowPlayingWhilePlaying)")
+        #expect(s.nowPlayingWhilePaused == [], "\(s.nowPlayingWhilePaused)")
         #expect(!s.stop.playing && s.stop.currentIndex == 1 && s.mpdState == "[paused]", "\(s.stop) \(s.mpdState)")
         #expect(s.start.playing && s.start.currentIndex == 1 && s.start.position >= 5, "\(s.start)")
         #expect(s.status.playing)

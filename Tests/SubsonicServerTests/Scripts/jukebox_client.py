@@ -47,8 +47,18 @@ summary["setGain"] = jukebox("setGain", gain=0.5)
 summary["mpdVolume"] = next((line for line in mpc("volume").splitlines() if line.startswith("volume:")), "")
 summary["skip"] = jukebox("skip", index=1, offset=5)
 summary["mpdCurrent"] = mpc("current", "-f", "%title%").strip()
+
+
+def now_playing():
+    """getNowPlaying's entries as (title, player, state): the server's own player is one while it plays."""
+    entries = call("getNowPlaying").get("nowPlaying", {}).get("entry", [])
+    return [[e["title"], e.get("playerName"), e.get("state")] for e in entries]
+
+
+summary["nowPlayingWhilePlaying"] = now_playing()
 summary["stop"] = jukebox("stop")
 summary["mpdState"] = mpc("status").splitlines()[1].split()[0] if len(mpc("status").splitlines()) > 1 else "stopped"
+summary["nowPlayingWhilePaused"] = now_playing()
 summary["start"] = jukebox("start")
 summary["status"] = jukebox("status")
 # The same calls through py-sonic, a client library.
