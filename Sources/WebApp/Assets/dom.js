@@ -1,0 +1,63 @@
+// Building the page's elements. Text from the library is only ever set with `textContent` (a title
+// "<script>…" shows as those characters): `h` turns every string child into a text node, and nothing in the
+// app assigns innerHTML.
+
+/** h('button', {class: 'x', onclick: f, 'aria-label': 'Play'}, 'text', child…) → an element. */
+export function h(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+    else if (name === 'class') element.className = value;
+    else if (name in element && typeof value !== 'string') element[name] = value;
+    else element.setAttribute(name, value === true ? '' : value);
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces everything in `element` with `children`. */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+/** "3:07" (or "1:02:03") from seconds. */
+export function clock(seconds) {
+  if (!Number.isFinite(seconds) || seconds < 0) seconds = 0;
+  const s = Math.floor(seconds % 60), m = Math.floor(seconds / 60) % 60, hours = Math.floor(seconds / 3600);
+  return (hours ? `${hours}:${String(m).padStart(2, '0')}` : `${m}`) + `:${String(s).padStart(2, '0')}`;
+}
+
+const status = () => document.getElementById('status');
+
+/** Says `message` in the status line (an aria-live region: screen readers read it out). */
+export function announce(message, isError = false) {
+  const line = status();
+  line.textContent = message;
+  line.classList.toggle('error', isError);
+  clearTimeout(announce.timer);
+  if (message) announce.timer = setTimeout(() => { if (line.textContent === message) line.textContent = ''; }, 6000);
+}
+
+/** A cover image for `coverArt` (lazy; a plain square when there is none or it fails). */
+export function cover(coverArt, size, alt = '') {
+  const image = h('img', { class: 'cover', alt, width: size, height: size, loading: 'lazy', decoding: 'async' });
+  if (coverArt) image.src = `/rest/getCoverArt?id=${encodeURIComponent(coverArt)}&size=${size * 2}`;
+  image.addEventListener('error', () => image.removeAttribute('src'), { once: true });
+  return image;
+}
+
+/** Calls `f` `ms` after the last of a burst of calls. */
+export function debounce(f, ms) {
+  let timer;
+  return (...args) => { clearTimeout(timer); timer = setTimeout(() => f(...args), ms); };
+}
