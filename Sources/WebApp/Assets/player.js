@@ -6,20 +6,23 @@
 import { rest, streamURL, APIError } from './api.js';
 import { announce } from './dom.js';
 
-// What no browser plays from the original file (decided by the song's suffix; an MP4 with a bit depth is
-// lossless, ALAC: AAC has none).
+// What no browser plays from the original file, when the server does not say the codec (decided by the
+// song's suffix; an MP4 with a bit depth is lossless, ALAC: AAC has none).
 const UNPLAYABLE = new Set(['aif', 'aiff', 'aifc', 'wv', 'ape', 'wma', 'dsf', 'dff', 'mpc', 'tta', 'tak', 'shn', 'alac',
                             'caf', 'ac3', 'dts', 'mka', 'ra', 'rm', 'au', 'snd', 'm4b']);
 const MP4 = new Set(['m4a', 'mp4', 'm4v', 'mov']);
+// What every current browser decodes, by the index's codec name (when the server says it).
+const PLAYABLE_CODECS = new Set(['mp3', 'aac', 'flac', 'vorbis', 'opus', 'pcm_s16le', 'pcm_s24le', 'pcm_u8', 'pcm_f32le']);
 
 /** A song as the page keeps it, from a Subsonic child or an /api/query item. */
 export function song(s) {
   return { id: String(s.id), title: s.title ?? '', artist: s.artist ?? '', album: s.album ?? '', albumId: s.albumId,
            artistId: s.artistId, coverArt: s.coverArt ?? s.albumId, suffix: (s.suffix || '').toLowerCase(),
-           contentType: s.contentType, bitDepth: s.bitDepth, duration: s.duration || 0, track: s.track };
+           contentType: s.contentType, codec: s.codec, bitDepth: s.bitDepth, duration: s.duration || 0, track: s.track };
 }
 
 export function needsTranscoding(s, audio) {
+  if (s.codec) return !PLAYABLE_CODECS.has(s.codec.toLowerCase());
   if (UNPLAYABLE.has(s.suffix)) return true;
   if (MP4.has(s.suffix) && (s.bitDepth > 0 || /alac/i.test(s.codec || ''))) return true;
   if (s.contentType && audio && audio.canPlayType(s.contentType) === '') return true;
@@ -268,7 +271,7 @@ class Player {
   async setRemote(on) {
     if (on === this.remote) return;
     if (on) {
-      const queue = this.queue, index = this.index, position = Math.floor(this.time()), wasPlaying = this.playing;
+      const queue = this.queue, index = this.index, position = Math.floor(this.time());
       if (this.audio) this.audio.pause();
       this.remote = true;
       this.playing = false;
@@ -276,7 +279,7 @@ class Player {
       if (queue.length) {
         await this.jukebox('set', { id: queue.map(s => s.id) });
         await this.jukebox('skip', { index: Math.max(0, index), offset: index >= 0 ? position : 0 });
-        if (wasPlaying || index >= 0) await this.jukebox('start');
+        await this.jukebox('start');   // the music moves to the server's speakers
       } else {
         await this.refreshRemote();
       }
