@@ -1,6 +1,6 @@
 // The app shell: sign-in, the router (location.hash: #/albums, #/album/ID, #/search/QUERY …), the player bar.
 import { login, logout, resume, onSignedOut, session } from './api.js';
-import { h, fill, clock, announce } from './dom.js';
+import { h, fill, clock, announce, PLACEHOLDER } from './dom.js';
 import { player } from './player.js';
 import * as views from './views.js';
 import { queue, nowPlaying } from './queue.js';
@@ -87,11 +87,11 @@ function drawPlayer() {
   $('now-title').textContent = s ? s.title : 'Nothing playing';
   $('now-artist').textContent = s ? s.artist : '';
   const art = $('now-cover');
-  if (s?.coverArt) art.src = `/rest/getCoverArt?id=${encodeURIComponent(s.coverArt)}&size=96`;
-  else art.removeAttribute('src');
+  art.onerror = () => { art.onerror = null; art.src = PLACEHOLDER; };
+  art.src = s?.coverArt ? `/rest/getCoverArt?id=${encodeURIComponent(s.coverArt)}&size=96` : PLACEHOLDER;
   art.alt = s ? `Cover of ${s.album}` : '';
   const play = $('play');
-  play.textContent = player.playing ? '⏸' : '▶';
+  play.classList.toggle('playing', player.playing);
   play.setAttribute('aria-label', player.playing ? 'Pause' : 'Play');
   $('prev').disabled = !s;
   $('next').disabled = !s || (player.index + 1 >= player.queue.length && player.repeat !== 'all');

@@ -45,14 +45,19 @@ export function announce(message, isError = false) {
   line.textContent = message;
   line.classList.toggle('error', isError);
   clearTimeout(announce.timer);
-  if (message) announce.timer = setTimeout(() => { if (line.textContent === message) line.textContent = ''; }, 6000);
+  if (message) announce.timer = setTimeout(() => { if (line.textContent === message) line.textContent = ''; }, 4000);
 }
+
+// A note on a plain square, for a song or album whose cover does not load.
+export const PLACEHOLDER = 'data:image/svg+xml,' + encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48" fill="#8884"/>' +
+  '<path d="M20 32a4 4 0 1 1-2-3.5V16l14-3v15a4 4 0 1 1-2-3.5V17.5l-10 2.2z" fill="#8888"/></svg>');
 
 /** A cover image for `coverArt` (lazy; a plain square when there is none or it fails). */
 export function cover(coverArt, size, alt = '') {
   const image = h('img', { class: 'cover', alt, width: size, height: size, loading: 'lazy', decoding: 'async' });
   if (coverArt) image.src = `/rest/getCoverArt?id=${encodeURIComponent(coverArt)}&size=${size * 2}`;
-  image.addEventListener('error', () => image.removeAttribute('src'), { once: true });
+  image.addEventListener('error', () => { image.src = PLACEHOLDER; }, { once: true });
   return image;
 }
 
