@@ -57,7 +57,8 @@ async function route() {
 
 function showLogin(message = '') {
   if (leave) { leave(); leave = null; }
-  player.setRemote(false).catch(() => {});
+  player.unfollow();
+  player.remote = false;
   player.stop();
   player.queue = [];
   $('remote-toggle').checked = false;
@@ -73,6 +74,7 @@ function showShell() {
   $('shell').hidden = false;
   $('who').textContent = session.user;
   $('remote-toggle').disabled = !session.admin;
+  player.follow();
   $('remote-toggle').parentElement.title = session.admin ? 'Play on the server’s own player (the one MPD clients drive)' : 'The server’s player is for admins';
   route();
 }
@@ -151,6 +153,13 @@ function wire() {
   $('prev').addEventListener('click', () => player.previous());
   $('seek').addEventListener('change', event => player.seek(Number(event.target.value)));
   window.addEventListener('hashchange', route);
+  // The library changed (a scan): pages that are cheap to redraw and hold no scroll position are redrawn.
+  let libraryVersion = null;
+  window.addEventListener('library', event => {
+    const version = event.detail?.version;
+    if (libraryVersion !== null && version !== libraryVersion && /^#\/(genres|playlists|status)/.test(location.hash)) route();
+    libraryVersion = version;
+  });
   document.addEventListener('keydown', event => {
     // Space plays and pauses when no control has the focus; "/" goes to the search box.
     const typing = /^(INPUT|TEXTAREA|SELECT|BUTTON|A)$/.test(document.activeElement?.tagName);

@@ -275,7 +275,7 @@ class Player {
       if (this.audio) this.audio.pause();
       this.remote = true;
       this.playing = false;
-      this.follow();
+      if (!this.events) this.follow();
       if (queue.length) {
         await this.jukebox('set', { id: queue.map(s => s.id) });
         await this.jukebox('skip', { index: Math.max(0, index), offset: index >= 0 ? position : 0 });
@@ -285,8 +285,6 @@ class Player {
       }
       announce('Playing on the server');
     } else {
-      this.events?.close();
-      this.events = null;
       const index = this.index, position = this.time();
       this.remote = false;
       this.playing = false;
@@ -297,13 +295,20 @@ class Player {
     this.changed();
   }
 
+  /** Listens to /api/events while signed in: the server's player (followed in remote mode) and library changes
+   * (passed on as a `library` event on `window`). */
   follow() {
     this.events?.close();
     this.events = new EventSource('/api/events');
     this.events.addEventListener('player', event => {
       try { this.applyRemote(JSON.parse(event.data)); } catch { /* a malformed event: wait for the next */ }
     });
+    this.events.addEventListener('library', event => {
+      try { window.dispatchEvent(new CustomEvent('library', { detail: JSON.parse(event.data) })); } catch { /* as above */ }
+    });
   }
+
+  unfollow() { this.events?.close(); this.events = null; }
 
   async refreshRemote() {
     const answer = await this.jukebox('get');

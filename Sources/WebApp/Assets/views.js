@@ -68,7 +68,7 @@ export async function albums(main) {
   let count = 0;
   try { count = (await api('status')).albums || 0; } catch { /* the list finds its end */ }
   const list = new VirtualList({
-    scroller: scroller(), rowHeight: 236, minColumnWidth: 170, count: count || 500, pageSize: 120, label: 'Albums',
+    scroller: scroller(), rowHeight: 236, minColumnWidth: 170, count: count || 120, pageSize: 120, label: 'Albums', growable: true,
     load: async (offset, size) => (await rest('getAlbumList2', { type: 'alphabeticalByName', size, offset })).albumList2.album || [],
     render: albumCard
   });

@@ -8,10 +8,11 @@ export class VirtualList {
   /**
    * scroller: the element that scrolls (the page's <main>); rowHeight: px; minColumnWidth: px for a grid
    * (0: one column); count: how many items (setCount when known later); load(offset, limit) → items;
-   * render(item, index) → element; label: what the list is, for screen readers.
+   * render(item, index) → element; label: what the list is, for screen readers; growable: the count is a
+   * guess (a full last page makes room for another).
    */
-  constructor({ scroller, rowHeight, minColumnWidth = 0, count = 0, pageSize = 120, load, render, label }) {
-    Object.assign(this, { scroller, rowHeight, minColumnWidth, count, pageSize, load, render });
+  constructor({ scroller, rowHeight, minColumnWidth = 0, count = 0, pageSize = 120, load, render, label, growable = false }) {
+    Object.assign(this, { scroller, rowHeight, minColumnWidth, count, pageSize, load, render, growable });
     this.pages = new Map();     // page number → items, or a promise while it loads
     this.shown = new Map();     // index → element in the DOM
     this.columns = 1;
@@ -53,8 +54,11 @@ export class VirtualList {
     if (this.pages.has(number)) return;
     const loading = Promise.resolve(this.load(number * this.pageSize, this.pageSize)).then(items => {
       this.pages.set(number, items || []);
-      // A shorter page than asked is the end (the count was a guess or has changed).
-      if ((items || []).length < this.pageSize) this.setCount(Math.min(this.count, number * this.pageSize + (items || []).length));
+      // A shorter page than asked is the end; a full last page means there is more (the count was a guess or
+      // has changed since).
+      const got = (items || []).length, end = number * this.pageSize + got;
+      if (got < this.pageSize) this.setCount(Math.min(this.count, end));
+      else if (end >= this.count && this.growable) this.setCount(end + this.pageSize);
       for (const [index, element] of this.shown) {
         if (Math.floor(index / this.pageSize) === number) { this.shown.delete(index); element.remove(); }
       }
