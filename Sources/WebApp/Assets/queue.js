@@ -42,8 +42,8 @@ export function queue(main) {
   async function moveBy(i, step, which) {
     await player.move(i, i + step);
     // Keyboard users keep their place: focus follows the moved song.
-    list.elementAt(i + step)?.querySelector(`.${which}:not([disabled])`)?.focus()
-      || list.elementAt(i + step)?.querySelector('.remove')?.focus();
+    const row = list.elementAt(i + step);
+    (row?.querySelector(`.${which}:not([disabled])`) || row?.querySelector('.remove'))?.focus();
   }
   const empty = h('p', { class: 'muted' }, 'The queue is empty: add songs from an album, a playlist or a search.');
   const redraw = () => {

@@ -52,7 +52,10 @@ export class VirtualList {
 
   fetchPage(number) {
     if (this.pages.has(number)) return;
-    const loading = Promise.resolve(this.load(number * this.pageSize, this.pageSize)).then(items => {
+    const loaded = this.load(number * this.pageSize, this.pageSize);
+    // Items already in memory (an album, the queue) are drawn at once: no placeholder, no second pass.
+    if (Array.isArray(loaded)) { this.pages.set(number, loaded); return; }
+    const loading = Promise.resolve(loaded).then(items => {
       this.pages.set(number, items || []);
       // A shorter page than asked is the end; a full last page means there is more (the count was a guess or
       // has changed since).
@@ -89,8 +92,8 @@ export class VirtualList {
     }
     for (let index = first; index < last; index++) {
       if (this.shown.has(index)) continue;
+      if (this.item(index) === undefined) this.fetchPage(Math.floor(index / this.pageSize));
       const item = this.item(index);
-      if (item === undefined) this.fetchPage(Math.floor(index / this.pageSize));
       const element = item === undefined ? h('div', { class: 'placeholder', 'aria-busy': 'true' }) : this.render(item, index);
       element.setAttribute('role', 'listitem');
       element.setAttribute('aria-setsize', this.count);

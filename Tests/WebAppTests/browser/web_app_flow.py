@@ -29,10 +29,12 @@ out = {"errors": {}, "pageErrors": [], "consoleErrors": [], "streams": []}
 
 def step(name):
     def run(f):
+        started = time.monotonic()
         try:
             f()
         except Exception as error:  # recorded for the Swift test; the walk goes on
             out["errors"][name] = f"{type(error).__name__}: {error}\n{traceback.format_exc()[-1500:]}"
+        print(f"{name}: {time.monotonic() - started:.1f} s{' (failed)' if name in out['errors'] else ''}", file=sys.stderr, flush=True)
         return f
     return run
 
@@ -75,6 +77,7 @@ with sync_playwright() as p:
                                 args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
+    page.set_default_timeout(10000)   # one step that fails does not hold the walk for long
     page.on("pageerror", lambda error: out["pageErrors"].append(str(error)))
     page.on("console", lambda message: out["consoleErrors"].append(message.text) if message.type == "error" else None)
     page.on("response", lambda response: out["streams"].append(
@@ -87,10 +90,12 @@ with sync_playwright() as p:
         page.goto(BASE + "/")
         page.wait_for_selector("#login-form", state="visible")
         out["loginFormMs"] = round((time.monotonic() - started) * 1000)
-        out["beforeLogin"] = page.evaluate("""async () => ({
-            query: (await fetch('/api/query?q=')).status,
-            session: (await fetch('/api/session')).status,
-            album: (await (await fetch('/rest/getAlbumList2?type=newest&f=json')).json())['subsonic-response'].status })""")
+        # Nothing without a session: mlib's API says 401, the Subsonic API its own "failed" (or 401).
+        out["beforeLogin"] = page.evaluate("""async () => {
+            const rest = await fetch('/rest/getAlbumList2?type=newest&f=json');
+            const body = rest.status === 200 ? (await rest.json())['subsonic-response'] : null;
+            return { query: (await fetch('/api/query?q=')).status, session: (await fetch('/api/session')).status,
+                     album: body ? body.status : `http ${rest.status}` } }""")
         page.screenshot(path=f"{EVIDENCE}/login-1280.png")
         page.fill("#login-user", USER)
         page.fill("#login-password", "wrong password")
