@@ -65,6 +65,7 @@ function showLogin(message = '') {
   $('shell').hidden = true;
   $('login').hidden = false;
   $('login-error').textContent = message;
+  announce('');
   $('login-password').value = '';
   $('login-user').focus();
 }

@@ -64,7 +64,7 @@ export function nowPlaying(main) {
   const title = h('h1', { tabindex: '-1' }), artist = h('p'), album = h('p', { class: 'muted' });
   const lyrics = h('div', { class: 'lyrics', 'aria-label': 'Lyrics', role: 'region' });
   fill(main, h('div', { class: 'now-page' }, art, h('div', { class: 'now-text' }, title, artist, album, lyrics)));
-  let shownID = null, lines = [], synced = false, currentLine = -1;
+  let shownID, lines = [], synced = false, currentLine = -1;   // shownID undefined: nothing drawn yet
   const draw = async () => {
     const s = player.current;
     if ((s?.id ?? null) === shownID) return;
