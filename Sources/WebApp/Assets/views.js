@@ -29,11 +29,26 @@ function songRow(s, { play, number, showAlbum = true }) {
 }
 
 /** A virtualised list of songs already in memory (an album, a playlist). */
-function songList(main, songs, label, { numbers = false, showAlbum = true } = {}) {
+function songList(main, songs, label, { numbers = false, showAlbum = true, editable = null } = {}) {
+  let dragged = -1;
   const list = new VirtualList({
     scroller: scroller(), rowHeight: 52, count: songs.length, pageSize: 500, label,
     load: (offset, limit) => songs.slice(offset, offset + limit),
-    render: (s, i) => songRow(s, { play: () => player.playNow(songs, i), number: numbers ? (s.track || i + 1) : undefined, showAlbum })
+    render: (s, i) => {
+      const row = songRow(s, { play: () => player.playNow(songs, i), number: numbers ? (s.track || i + 1) : undefined, showAlbum });
+      if (!editable) return row;
+      row.append(h('button', { class: 'icon remove', 'aria-label': `Remove ${s.title} from the playlist`,
+                               onclick: () => editable.remove(i).catch(error => announce(error.message, true)) }, '✕'));
+      row.draggable = true;
+      row.addEventListener('dragstart', event => { dragged = i; event.dataTransfer.setData('text/plain', String(i)); });
+      row.addEventListener('dragover', event => event.preventDefault());
+      row.addEventListener('drop', event => {
+        event.preventDefault();
+        if (dragged >= 0 && dragged !== i) editable.move(dragged, i).catch(error => announce(error.message, true));
+        dragged = -1;
+      });
+      return row;
+    }
   });
   main.append(list.element);
   list.update();
@@ -165,7 +180,22 @@ export async function playlist(main, id) {
     h('button', { class: 'primary', onclick: () => player.playNow(songs) }, 'Play'),
     h('button', { onclick: () => player.add(songs) }, 'Add to queue')),
     p.comment ? h('p', { class: 'muted' }, p.comment) : null);
-  const list = songList(main, songs, `Songs of ${p.name}`);
+  const list = songList(main, songs, `Songs of ${p.name}`, { editable: p.readonly ? null : {
+    // A static playlist the user may change: remove a song, or drag one to another place (the whole list is
+    // sent again: createPlaylist with playlistId replaces its songs).
+    remove: async i => {
+      await rest('updatePlaylist', { playlistId: id, songIndexToRemove: i });
+      announce(`Removed “${songs[i].title}” from ${p.name}`);
+      songs.splice(i, 1);
+      list.refresh(songs.length);
+    },
+    move: async (from, to) => {
+      const [moved] = songs.splice(from, 1);
+      songs.splice(to, 0, moved);
+      await rest('createPlaylist', { playlistId: id, songId: songs.map(x => x.id) });
+      list.refresh(songs.length);
+    }
+  } });
   return () => list.destroy();
 }
 
