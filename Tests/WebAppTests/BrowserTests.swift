@@ -145,7 +145,7 @@ struct BrowserTests {
                 "\(String(describing: s.mpcAfterPageNext)) \(String(describing: s.pageAfterPageNext))")
 
         #expect(s.afterLogout == ["session": 401, "query": 401], "\(String(describing: s.afterLogout))")
-        for page in ["login", "albums", "album", "artists", "songs", "genres", "search", "playlists", "smart-playlist", "queue",
+        for page in ["login", "albums", "album", "artists", "songs", "genres", "folders", "search", "playlists", "smart-playlist", "queue",
                      "now-playing", "status"] {
             for width in [375, 1280] {
                 #expect(FileManager.default.fileExists(atPath: Self.evidence.appendingPathComponent("\(page)-\(width).png").path), "\(page)-\(width).png")

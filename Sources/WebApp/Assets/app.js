@@ -15,6 +15,7 @@ const routes = {
   artist: (main, id) => views.artist(main, id),
   songs: main => views.songs(main),
   genres: main => views.genres(main),
+  folders: (main, id) => views.folders(main, id),
   search: (main, q) => views.search(main, q),
   playlists: main => views.playlists(main),
   playlist: (main, id) => views.playlist(main, id),

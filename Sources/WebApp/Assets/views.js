@@ -217,3 +217,26 @@ export async function status(main) {
   const timer = setInterval(() => show().catch(() => {}), 3000);
   return () => clearInterval(timer);
 }
+
+/** Folders: the library's top folders (getIndexes), then each folder's subfolders and songs (getMusicDirectory). */
+export async function folders(main, id) {
+  if (!id) {
+    const indexes = (await rest('getIndexes')).indexes;
+    const top = (indexes.index || []).flatMap(index => index.artist || []);
+    const songs = (indexes.child || []).map(song);
+    fill(main, heading('Folders'), h('ul', { class: 'lines' }, top.map(folder =>
+      h('li', { class: 'line' }, h('a', { href: `#/folders/${encodeURIComponent(folder.id)}` }, folder.name)))));
+    if (songs.length) { const list = songList(main, songs, 'Songs in the top folder'); return () => list.destroy(); }
+    return;
+  }
+  const directory = (await rest('getMusicDirectory', { id })).directory;
+  const children = directory.child || [];
+  const songs = children.filter(child => !child.isDir).map(song);
+  fill(main, heading(directory.name,
+    directory.parent ? h('a', { class: 'button', href: `#/folders/${encodeURIComponent(directory.parent)}` }, 'Up') : h('a', { class: 'button', href: '#/folders' }, 'Up'),
+    songs.length ? h('button', { class: 'primary', onclick: () => player.playNow(songs) }, 'Play') : null),
+    h('ul', { class: 'lines' }, children.filter(child => child.isDir).map(folder =>
+      h('li', { class: 'line' }, h('a', { href: `#/folders/${encodeURIComponent(folder.id)}` }, folder.title ?? folder.name ?? '')))));
+  const list = songList(main, songs, `Songs in ${directory.name}`);
+  return () => list.destroy();
+}

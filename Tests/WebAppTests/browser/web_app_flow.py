@@ -243,7 +243,7 @@ with sync_playwright() as p:
 
     @step("screenshots")
     def _():
-        routes = [("albums", "#/albums"), ("artists", "#/artists"), ("songs", "#/songs"), ("genres", "#/genres"),
+        routes = [("albums", "#/albums"), ("artists", "#/artists"), ("songs", "#/songs"), ("genres", "#/genres"), ("folders", "#/folders"),
                   ("playlists", "#/playlists"), ("status", "#/status"), ("queue", "#/queue"), ("now-playing", "#/now"),
                   ("smart-playlist", "#/smart"), ("search", "#/search/" + 'artist:"Web Artist"')]
         go(page, "#/albums")
