@@ -235,7 +235,12 @@ with sync_playwright() as p:
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and mpc("current", "-f", "%title%") == expected:
             time.sleep(0.05)
-        out["mpcAfterPageNext"] = mpc("current", "-f", "%title%")
+        out["mpcAfterPageNext"] = after = mpc("current", "-f", "%title%")
+        # The page shows it once the server's event comes back (it draws the server's state, not its wish).
+        try:
+            page.wait_for_function("title => document.getElementById('now-title').textContent === title", arg=after, timeout=2000)
+        except Exception:
+            pass
         out["pageAfterPageNext"] = page.text_content("#now-title")
         page.screenshot(path=f"{EVIDENCE}/server-player-1280.png")
         page.click("#play")   # pause the server's player
@@ -254,6 +259,7 @@ with sync_playwright() as p:
             for name, route in routes:
                 go(page, route)
                 page.wait_for_timeout(300)   # covers
+                page.evaluate("() => { document.getElementById('status').textContent = '' }")   # no passing toast
                 page.screenshot(path=f"{EVIDENCE}/{name}-{width}.png")
             if width == 375:
                 page.click("#menu-button")
