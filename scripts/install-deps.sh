@@ -10,6 +10,7 @@ PACKAGES=(
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev   # FFmpeg: demux, decode, resample, scale (cover art)
   libtag1-dev                                                      # TagLib 1.13
   libsqlite3-dev                                                   # SQLite (GRDB links the system library)
+  zlib1g-dev curl                                                  # the web app's gzipped files (CZlib); curl: WebAppTests' HTTP client
   libmimalloc-dev                                                  # mimalloc: mlib's allocator (Package.swift, the mlib target)
   libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`
   libebur128-dev libchromaprint-dev                                # `mlib analyze`: EBU R128 loudness, fingerprints
