@@ -132,7 +132,7 @@ export async function artist(main, id) {
 
 export async function songs(main) {
   fill(main, heading('Songs'));
-  const { list, total } = await queryList(main, '', 'Songs', 'artist');
+  const { list, total } = await queryList(main, '', 'Songs');   // the API's order: artist, album, title, path
   main.querySelector('.page-head').append(h('span', { class: 'muted' }, `${total}`));
   return () => list.destroy();
 }
