@@ -56,8 +56,11 @@ export const PLACEHOLDER = 'data:image/svg+xml,' + encodeURIComponent(
 /** A cover image for `coverArt` (lazy; a plain square when there is none or it fails). */
 export function cover(coverArt, size, alt = '') {
   const image = h('img', { class: 'cover', alt, width: size, height: size, loading: 'lazy', decoding: 'async' });
-  if (coverArt) image.src = `/rest/getCoverArt?id=${encodeURIComponent(coverArt)}&size=${size * 2}`;
   image.addEventListener('error', () => { image.src = PLACEHOLDER; }, { once: true });
+  if (!coverArt) { image.src = PLACEHOLDER; return image; }
+  // The address is set once the image has stayed on the page a moment: a grid flung past thousands of albums
+  // asks for (and decodes) none of the covers that only flashed by.
+  setTimeout(() => { if (image.isConnected) image.src = `/rest/getCoverArt?id=${encodeURIComponent(coverArt)}&size=${size * 2}`; }, 120);
   return image;
 }
 
