@@ -21,6 +21,7 @@ pid=
 trap '[[ -n $pid ]] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 library=$out/web-$n.sqlite
+key=$out/web-$n.key   # the users' key file stays with the library it was made for (a reused library needs it)
 big=$out/web-big-album
 if [[ ! -f $library ]]; then
   "$FILLER" "$library" "$n" >&2
@@ -28,13 +29,13 @@ if [[ ! -f $library ]]; then
   mkdir -p "$big"
   for i in $(seq -w 1 2000); do cp Fixtures/flac-vorbis-cover.flac "$big/$i.flac"; done
   "$MLIB" scan --library "$library" -q "$big" >&2
+  "$MLIB" user add bench --admin --password bench --library "$library" --key-file "$key" >/dev/null 2>&1
 fi
-"$MLIB" user add bench --admin --password bench --library "$library" --key-file "$work/key" >/dev/null
 items=$("$MLIB" ls --library "$library" -f '$persistentID' | wc -l)
 echo "web-bench: $items items ($n synthetic + a 2,000-track album); $MLIB; load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 
 start() {   # start [extra…]: mlib serve --http on port 0; sets pid and port
-  "$MLIB" serve --library "$library" --http 127.0.0.1:0 --no-mpd --key-file "$work/key" "$@" 2>"$work/err" &
+  "$MLIB" serve --library "$library" --http 127.0.0.1:0 --no-mpd --key-file "$key" "$@" 2>"$work/err" &
   pid=$!
   for _ in $(seq 6000); do grep -q "serving" "$work/err" 2>/dev/null && break; sleep 0.01; done
   port=$(grep -o '127.0.0.1:[0-9]*' "$work/err" | head -1 | cut -d: -f2)
