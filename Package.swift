@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TagWriting", targets: ["TagWriting"]),
         .library(name: "SubsonicServer", targets: ["SubsonicServer"]),
         .library(name: "DLNAServer", targets: ["DLNAServer"]),
+        .library(name: "WebApp", targets: ["WebApp"]),
     ],
     // `Library.open` reaches a PostgreSQL library only with this trait (on by default). A Swift program that
     // wants the façade without postgres-nio depends on mlib with `traits: []`.
@@ -45,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // The OpenSubsonic API server (`mlib serve --http`): HTTP/1.1 over swift-nio, as the MPD server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's header types, named by the web app (its own headers: X-CSRF-Token…). Already built for it.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         // MD5 for Subsonic's token auth and AES-GCM for the stored passwords. Already built for postgres-nio
         // (which resolves 4.x); 3.12.3 is the lowest this code needs.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -128,6 +131,18 @@ let package = Package(
                                                        .product(name: "NIOPosix", package: "swift-nio"),
                                                        .product(name: "Logging", package: "swift-log"),
                                                        .product(name: "Crypto", package: "swift-crypto")]),
+        // `mlib serve --http`'s web app (issue 45): the page and its files compiled into the binary (EmbedAssets),
+        // sessions, and a JSON API beside the Subsonic one; the API server hands it every path outside /rest/.
+        .target(name: "WebApp", dependencies: ["CZlib", "Library", "MediaIndex", "MediaModel", "Playback", "SubsonicServer",
+                                               .product(name: "Hummingbird", package: "hummingbird"),
+                                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                                               .product(name: "NIOCore", package: "swift-nio")],
+                exclude: ["Assets"], plugins: ["EmbedAssets"]),
+        // zlib (Debian: zlib1g-dev), for the web app's gzipped files.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // Turns a target's Assets/ folder into a Swift source (base64 literals): files in the binary, no bundle.
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
+        .executableTarget(name: "embed-assets", path: "Plugins/EmbedAssetsTool"),
         // `mlib serve --dlna`: a UPnP/DLNA MediaServer (SSDP, ContentDirectory, ConnectionManager, HTTP streaming)
         // over a Library and its in-memory view, for TVs, receivers and VLC (swift-nio, as the MPD server).
         .target(name: "DLNAServer", dependencies: ["Library", "MediaDecode", "MediaIndex", "MediaModel",
@@ -137,7 +152,7 @@ let package = Package(
                                                    .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(name: "mlib", dependencies: [
             "EarlySignals", "MediaModel", "MediaProbe", "MediaIndex", "MediaScanner", "MediaWatch", "Playlists", "Playback",
-            "MPDServer", "SubsonicServer", "DLNAServer", "Library", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
+            "MPDServer", "SubsonicServer", "WebApp", "DLNAServer", "Library", "TagWriting", .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"])),
             "AudioAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
@@ -193,6 +208,8 @@ let package = Package(
                                                                 "MediaModel", "PostgresTestServer"],
                     // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
                     exclude: ["Fixtures", "Scripts"]),
+        // The web app's server side through `mlib serve --http`: sessions, CSRF, the throttle, the JSON API, events.
+        .testTarget(name: "WebAppTests", dependencies: ["mlib", "TestSupport", "PostgresTestServer"], exclude: ["browser", "Evidence"]),
         // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
         // search grammar's unit tests.
         .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "Library", "MediaIndex", "mlib", "MediaModel",

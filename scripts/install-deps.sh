@@ -10,6 +10,7 @@ PACKAGES=(
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev   # FFmpeg: demux, decode, resample, scale (cover art)
   libtag1-dev                                                      # TagLib 1.13
   libsqlite3-dev                                                   # SQLite (GRDB links the system library)
+  zlib1g-dev curl                                                  # the web app's gzipped files (CZlib); curl: WebAppTests' HTTP client
   libmimalloc-dev                                                  # mimalloc: mlib's allocator (Package.swift, the mlib target)
   libpulse-dev                                                     # PulseAudio/PipeWire sink for `mlib play`
   libebur128-dev libchromaprint-dev                                # `mlib analyze`: EBU R128 loudness, fingerprints
@@ -31,6 +32,7 @@ PACKAGES=(
   libgupnp-av-1.0-3                                                # the UPnP AV schemas (/usr/share/gupnp-av): DLNASchemaTests validates DIDL-Lite
   zsh fish                                                         # shell completion tests: the generated scripts run and parse
   strace                                                           # StartupCostTests: the system calls every command starts with
+  chromium fonts-dejavu-core                                       # the web app's browser tests (WebAppTests): Playwright drives Debian's chromium; text in its screenshots
 )
 # Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q
@@ -41,7 +43,9 @@ $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 # is not the one the tests' `python3` imports.
 # (--break-system-packages: Debian 12's pip refuses system-wide installs without it; a pyenv python ignores it.)
 PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0
-              python-dotenv==1.2.2)
+              python-dotenv==1.2.2 playwright==1.65.2)
+# (playwright: the web app's browser tests drive /usr/bin/chromium through executable_path; no `playwright install`,
+# no browser download.)
 python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null \
   || $SUDO python3 -m pip install -q --break-system-packages "${PIP_PACKAGES[@]}"
 # subsonic-connector 0.3.12 pins py-sonic 1.1.2, which would replace the 1.2.0 the other tests drive (pip refuses the

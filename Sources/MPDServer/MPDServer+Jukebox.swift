@@ -12,6 +12,12 @@ extension MPDServer: Jukebox {
         if case .add(let ids) = command { items = try await core.jukeboxItems(ids) }
         return try await core.loop.submit { [items] in try core.jukebox(command, items: items, user: user) }.get()
     }
+
+    /// The changes MPD's `idle player`, `idle playlist` and `idle mixer` hear (`ServerCore.emit`).
+    public func observeChanges(_ handler: @escaping @Sendable () -> Void) {
+        let core = self.core
+        core.loop.execute { core.changeObservers.append(handler) }
+    }
 }
 
 extension ServerCore {

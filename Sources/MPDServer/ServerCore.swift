@@ -75,6 +75,8 @@ final class ServerCore: @unchecked Sendable {
     private(set) var databaseUpdated: Date
 
     private var sessions: [ObjectIdentifier: ClientSession] = [:]
+    /// Told of every change of the queue, the player or the volume (`MPDServer.observeChanges`: the web app).
+    var changeObservers: [@Sendable () -> Void] = []
 
     /// The stored playlists as `lsinfo ""` last read them, for a second at most: clients send `lsinfo ""`
     /// on every visit to the top, and the store call off the loop made it 3.7x mpd's time. Dropped at
@@ -279,6 +281,9 @@ final class ServerCore: @unchecked Sendable {
         guard !subsystems.isEmpty else { return }
         if !subsystems.isDisjoint(with: [.stored_playlist, .database]) { recentPlaylists = nil }
         for session in sessions.values { session.changed(subsystems) }
+        if !changeObservers.isEmpty, !subsystems.isDisjoint(with: [.player, .playlist, .mixer, .options]) {
+            for observer in changeObservers { observer() }
+        }
     }
 
     /// Ends a command that may have edited the queue: raises its version once and wakes `playlist` idlers.

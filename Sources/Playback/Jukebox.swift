@@ -6,6 +6,16 @@ public protocol Jukebox: AnyObject, Sendable {
     /// Carries out `command` for `user` (whose plays the player records; nil: the library's owner) and
     /// answers the queue and the player as they are afterwards.
     func jukebox(_ command: JukeboxCommand, user: String?) async throws -> JukeboxState
+
+    /// Calls `handler` (on any thread) after each change of the queue or the player, whoever made it (an
+    /// MPD client, a jukebox call, the end of a song): the web app's live view of the player listens here
+    /// rather than polling.
+    func observeChanges(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension Jukebox {
+    /// A player that reports no changes (its clients ask `status` when they need it).
+    public func observeChanges(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// What a jukebox client asks (Subsonic's `jukeboxControl` actions). Item ids are the library's.

@@ -246,22 +246,7 @@ extension Call {
     /// Admins only, as in Navidrome: a scan is the whole machine's disk and CPU.
     func startScan() throws -> Node {
         guard user.isAdmin else { throw SubsonicError.notAuthorized("scans (admins only)") }
-        let start = server.state.withLock { state -> Bool in
-            guard !state.scanning else { return false }
-            state.scanning = true
-            state.scanCount = 0
-            return true
-        }
-        if start {
-            let server = self.server
-            Task.detached {
-                var options = Library.ScanOptions()
-                options.progress = { progress in server.state.withLock { $0.scanCount = progress.filesSeen } }
-                _ = try? await server.library.scan([], options: options)
-                await server.view.refreshed()
-                server.state.withLock { $0.scanning = false }
-            }
-        }
+        server.startScan()
         return scanStatus()
     }
 

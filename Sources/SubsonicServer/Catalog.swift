@@ -24,6 +24,8 @@ extension ViewSchema {
         .init("rating", multiValued: false) { $0.userRating.map { String($0) } },
         .init("lastPlayed", multiValued: false) { $0[.lastPlayedDate]?.real.map { String(Int64($0)) } },
         .init("video", multiValued: false) { $0.mediaType.rawValue & 0xff00 != 0 ? "1" : nil },
+        // The web app picks Opus for what a browser cannot play: ALAC and AAC share the .m4a suffix.
+        .init("codec", multiValued: false) { $0[.audioCodec]?.text },
     ], properties: [])
 }
 
@@ -36,7 +38,7 @@ final class Catalog: Sendable {
     enum Slot {
         static let title = 0, artist = 1, albumArtist = 2, album = 3, genre = 4, year = 5, track = 6, disc = 7
         static let bitRate = 8, size = 9, sampleRate = 10, channels = 11, bitDepth = 12, added = 13
-        static let playCount = 14, rating = 15, lastPlayed = 16, video = 17
+        static let playCount = 14, rating = 15, lastPlayed = 16, video = 17, codec = 18
     }
 
     struct Album: Sendable {

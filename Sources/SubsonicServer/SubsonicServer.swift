@@ -55,9 +55,9 @@ public final class SubsonicServer: Sendable {
     public static let serverVersion = "0.1.0"
 
     public let configuration: SubsonicServerConfiguration
-    let library: Library
-    let view: LiveView
-    let users: Users
+    package let library: Library
+    package let view: LiveView
+    package let users: Users
     let storeThread = NIOThreadPool(numberOfThreads: 1)
     let transcoding: TranscodeSlots
     let connections: ConnectionRegistry
@@ -66,7 +66,9 @@ public final class SubsonicServer: Sendable {
     let chat = ChatBoard()
     let state = Mutex(State())
     /// The player `jukeboxControl` drives (`attach(jukebox:)`): the MPD server's, when `mlib serve` runs both.
-    let jukebox = Mutex<(any Jukebox)?>(nil)
+    package let jukebox = Mutex<(any Jukebox)?>(nil)
+    /// The web app served beside the API (`attach(web:)`); nil: `/` is 404 and `/rest/` reads no cookie.
+    let web = Mutex<(any WebFront)?>(nil)
     private let running = Mutex<(task: Task<Void, any Error>?, port: Int?)>((nil, nil))
     /// This server's watching of the view (a shared view goes on for the other front when this one stops).
     private let watching = Mutex<LiveView.Watch?>(nil)
@@ -161,6 +163,10 @@ public final class SubsonicServer: Sendable {
     /// Lets admins drive `jukebox` through `jukeboxControl` (without one, the call answers error 0: no player).
     public func attach(jukebox player: any Jukebox) { jukebox.withLock { $0 = player } }
 
+    /// Serves `front` at every path outside `/rest/` and `/share/`, and lets `/rest/` calls authenticate by
+    /// its sessions (`WebFront`).
+    public func attach(web front: any WebFront) { web.withLock { $0 = front } }
+
     public func stop() async {
         if let watch = watching.withLock({ $0 }) { view.stop(watch) }
         let task = running.withLock { $0.task }
@@ -171,7 +177,7 @@ public final class SubsonicServer: Sendable {
     }
 
     /// Runs blocking store work on the store thread.
-    func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await storeThread.runIfActive(work)
     }
 
@@ -191,7 +197,7 @@ public final class SubsonicServer: Sendable {
 
     /// Returns once the library is loaded (the view's first snapshot and its catalog): a request that needs
     /// the library awaits it in its handler, never blocking an event loop.
-    func libraryReady() async {
+    package func libraryReady() async {
         if state.withLock({ $0.catalog != nil }) { return }
         await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
@@ -216,7 +222,7 @@ public final class SubsonicServer: Sendable {
 
 /// Hummingbird's entry: `/rest/<method>` and `/rest/<method>.view`, GET or form POST.
 struct Responder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = APIRequestContext
     let server: SubsonicServer
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -226,7 +232,10 @@ struct Responder: HTTPResponder {
             await server.libraryReady()
             return await server.sharePage(path: path, request: request)
         }
-        guard path.hasPrefix("/rest/") else { return Response(status: .notFound) }
+        guard path.hasPrefix("/rest/") else {
+            let web = server.web.withLock { $0 }
+            return await web?.respond(to: request, context: context) ?? Response(status: .notFound)
+        }
         var method = String(path.dropFirst(6))
         if method.hasSuffix(".view") { method.removeLast(5) }
         var form: String?
@@ -240,7 +249,7 @@ struct Responder: HTTPResponder {
         let parameters = Parameters(query: request.uri.query, form: form)
         let json = parameters["f"] == "json"
         do {
-            let user = try await server.offLoop { [users = server.users] in try users.authenticate(parameters) }
+            let user = try await authenticate(parameters, method: method, request: request)
             // While the library loads, what needs it waits here (an await: the event loop goes on serving).
             if !Call.answeredBeforeLibrary.contains(method) { await server.libraryReady() }
             let call = Call(server: server, parameters: parameters, user: user, request: request, context: context)
@@ -251,6 +260,11 @@ struct Responder: HTTPResponder {
                 if request.method == .head { return Response(status: response.status, headers: response.headers) }
                 return response
             }
+        } catch let refusal as WebRefusal {
+            // Subsonic answers its errors with 200; a refused session is the web app's (403, as its own calls).
+            var response = Self.envelope([], error: .notAuthorized(refusal.reason), json: json)
+            response.status = .forbidden
+            return response
         } catch let error as SubsonicError {
             return Self.envelope([], error: error, json: json)
         } catch let error as IndexError {
@@ -260,6 +274,19 @@ struct Responder: HTTPResponder {
         } catch {
             return Self.envelope([], error: .generic("\(error)"), json: json)
         }
+    }
+
+    /// The call's user: by its parameters (Subsonic's `u`/`p`/`t`/`s` or `apiKey`), or, with none of those,
+    /// by the web app's session cookie (WEBAPP-CONTRACT.md: the page calls the API as its logged-in user).
+    private func authenticate(_ parameters: Parameters, method: String, request: Request) async throws -> UserAccount {
+        if parameters["u"] == nil, parameters["apiKey"] == nil, let web = server.web.withLock({ $0 }) {
+            switch await web.sessionUser(of: request, changesState: !Call.onlyReads(method, parameters)) {
+            case .none: break
+            case .user(let user): return user
+            case .refused(let reason): throw WebRefusal(reason: reason)
+            }
+        }
+        return try await server.offLoop { [users = server.users] in try users.authenticate(parameters) }
     }
 
     static func envelope(_ nodes: [Node], error: SubsonicError?, json: Bool) -> Response {
@@ -305,7 +332,7 @@ struct Call {
     let parameters: Parameters
     let user: UserAccount
     let request: Request
-    let context: BasicRequestContext
+    let context: APIRequestContext
 
     /// What is answered while the library still loads (`mlib serve` listens before its view is built):
     /// the server, the login and the users. Every other method waits for the library.

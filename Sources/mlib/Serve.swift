@@ -5,6 +5,7 @@ import MediaIndex
 import MPDServer
 import Playback
 import SubsonicServer
+import WebApp
 import DLNAServer
 import Synchronization
 
@@ -76,6 +77,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also serve the OpenSubsonic API on this port (0: any free port), on 127.0.0.1 unless an address is given.",
                                valueName: "[address:]port"))
     var http: String?
+
+    @Flag(help: "With --http: no web app (/, /app/ and /api/ answer 404, and /rest/ takes no session cookie).")
+    var noWeb = false
 
     @Flag(help: "Serve only the Subsonic API (with --http) or DLNA (with --dlna): no MPD port, no player.")
     var noMpd = false
@@ -188,6 +192,7 @@ struct Serve: AsyncParsableCommand {
         if random == .off { throw ValidationError("--random is songs or albums") }
         if http != nil && httpAddress == nil { throw ValidationError("--http takes [ADDRESS:]PORT, PORT 0–65535") }
         if noMpd && http == nil && !dlna { throw ValidationError("--no-mpd needs --http or --dlna") }
+        if noWeb && http == nil { throw ValidationError("--no-web needs --http") }
         if !(0...65535).contains(dlnaPort) { throw ValidationError("--dlna-port must be 0–65535") }
         if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil || dlnaTranscodes != nil) {
             throw ValidationError("--dlna-interface, --dlna-name and --dlna-transcodes need --dlna")
@@ -244,6 +249,7 @@ struct Serve: AsyncParsableCommand {
         let sharedView = try view(onLibrary, library)
         let localView = allHosts ? try view(localSchemas, mpdLibrary) : sharedView
         var api: SubsonicServer?
+        var web: WebApp?
         if let address = httpAddress {
             let configuration = apiConfiguration(address)
             let server: SubsonicServer
@@ -254,8 +260,15 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError.input("cannot listen on \(address.host):\(address.port): \(error)")
             }
             api = server
+            if !noWeb {
+                let front = WebApp(server: server)
+                server.attach(web: front)
+                web = front
+            }
             if let exposure = library.exposure { printError("warning: \(exposure)") }
-            printError("serving the Subsonic API \(SubsonicServer.apiVersion) on http://\(address.host):\(server.boundPort ?? address.port)/rest")
+            // One line, the port after its last colon (the tests and scripts read it there).
+            let url = "http://\(address.host):\(server.boundPort ?? address.port)"
+            printError("serving the Subsonic API \(SubsonicServer.apiVersion) on \(url)/rest" + (noWeb ? "" : " and the web app on \(url)/"))
         }
         // DLNA answers from the view without waiting for it: it starts (and announces itself) once the view
         // it shares is in.
@@ -282,10 +295,10 @@ struct Serve: AsyncParsableCommand {
             return server
         }
         if noMpd {
-            let dlnaServer = try await startDLNA { await api?.stop() }
+            let dlnaServer = try await startDLNA { web?.stop(); await api?.stop() }
             await stopped.value
             await dlnaServer?.stop()
-            await api?.stop()
+            web?.stop(); await api?.stop()
             return
         }
         let spec = SinkSpec(sink)!
@@ -320,13 +333,13 @@ struct Serve: AsyncParsableCommand {
         let dlnaServer = try await startDLNA {
             try? await server.stop()
             try? player.close()
-            await api?.stop()
+            web?.stop(); await api?.stop()
         }
 
         await stopped.value
         try? await server.stop()
         try? player.close()
         await dlnaServer?.stop()
-        await api?.stop()
+        web?.stop(); await api?.stop()
     }
 }
