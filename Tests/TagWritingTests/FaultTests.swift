@@ -146,16 +146,16 @@ import TestSupport
 
     /// An entry is created under its final name and sealed (issue 50: no rename, one journal commit fewer
     /// per group). A crash before its fsync returned can leave it cut short or with blocks of zeros; nothing
-    /// was written under it, so the next mlib command removes it and restores nothing (an entry that said
-    /// "write zeros back" would have damaged the file). An empty entry of a live writer (created, not yet
+    /// was written under it, so the next mlib command removes it and restores nothing (applied, such an
+    /// entry would write its wrong "old bytes" over the file). An empty entry of a live writer (created, not yet
     /// locked) is left to it.
     @Test func anEntryCutShortIsRemovedAndRestoresNothing() throws {
         let path = try paddedFLAC("torn")
         let before = try bytes(path)
         try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
-        // A complete entry whose old bytes are zeros over the file's first bytes, then cut or zeroed.
+        // A complete entry whose "old bytes" (0xAA) would damage the file's first bytes, then cut or zeroed.
         let entry = try TagJournal(directory: dir.appendingPathComponent("scratch").path)
-            .recordUndo(path: MediaPath(path), file: try FileIdentity.of(path: MediaPath(path)), ranges: [(0, [UInt8](repeating: 0, count: 64))])
+            .recordUndo(path: MediaPath(path), file: try FileIdentity.of(path: MediaPath(path)), ranges: [(0, [UInt8](repeating: 0xAA, count: 64))])
         let sealed = [UInt8](try bytes(entry.path))
         TagJournal(directory: dir.appendingPathComponent("scratch").path).finish(entry)
         let dead = "2147483646"
