@@ -10,7 +10,8 @@
 # dirtied, journal and fsyncs included; ext4 here counts a dirtied folio, up to 64 KiB, however few bytes
 # changed in it: a 12-byte title edit of 1,000 files counts ~64 MB for either tool).
 # Usage: Benchmarks/tag-bench.sh [N]   (default 1000). Env: MLIB (the binary; default the release build,
-# built when BUILD=1), SECONDS_EACH (default 20), BENCH_DIR (default bench-out/tag).
+# built when BUILD=1), SECONDS_EACH (default 20), BENCH_DIR (default bench-out/tag), MLIB_BASE (another mlib
+# binary, e.g. main's, timed the same way in the same run right after MLIB: an A/B on the same machine load).
 # Targets (issue 29): >= 5x beets' edits/s where tags fit in place, never slower where files are rewritten.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +71,12 @@ for case in padded unpadded; do
   "$MLIB" scan --library "$OUT/mlib-$case.sqlite" "$OUT/mlib-$case" >/dev/null
   sync   # the scan's own writes flushed now, not by the edit's first journal commit (ext4 data=ordered)
   results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "mlib $case" "$MLIB" tag --library "$OUT/mlib-$case.sqlite" --all --yes "${edit[@]}")")
+  if [ -n "${MLIB_BASE:-}" ]; then
+    corpus "$OUT/base-$case" "$kind"
+    "$MLIB_BASE" scan --library "$OUT/base-$case.sqlite" "$OUT/base-$case" >/dev/null
+    sync
+    results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "base $case" "$MLIB_BASE" tag --library "$OUT/base-$case.sqlite" --all --yes "${edit[@]}")")
+  fi
 
   # beets: its library of the same corpus (imported as is: no autotagging, no copying), then modify -y.
   corpus "$OUT/beets-$case" "$kind"
@@ -122,4 +129,5 @@ python3 Benchmarks/write-result.py tag-bench "MLIB=$MLIB SECONDS_EACH=$SECS Benc
   peer:mutagen_padded="$(ratio "${rate[mlib_padded]}" "${rate[mutagen_padded]}")" \
   peer:mutagen_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[mutagen_unpadded]}")" \
   peer:beets_padded="$(ratio "${rate[mlib_padded]}" "${rate[beets_padded]}")" \
-  peer:beets_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[beets_unpadded]}")"
+  peer:beets_unpadded="$(ratio "${rate[mlib_unpadded]}" "${rate[beets_unpadded]}")" \
+  ${MLIB_BASE:+base_padded_edits_per_s="${rate[base_padded]}" base_unpadded_edits_per_s="${rate[base_unpadded]}"}

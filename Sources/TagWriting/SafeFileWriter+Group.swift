@@ -6,8 +6,8 @@ extension SafeFileWriter {
     /// instead of once per file (per file they were four: ~10 ms each on this machine's disk, 1,000 files
     /// took 10 s, nearly all of it waiting):
     /// - in place: the old bytes of every file of the group go to one undo entry, fsynced before any file is
-    ///   touched; then the new bytes are written, every file is fdatasynced (from several threads: the
-    ///   kernel joins the flushes), and only then does the entry go. A crash in between leaves the entry:
+    ///   touched; then the new bytes are written, every file is fdatasynced (the writeback of all started
+    ///   at once, then each synced in turn: `FileIO.syncAll`), and only then does the entry go. A crash in between leaves the entry:
     ///   the next mlib command writes every file of the group back to its old bytes.
     /// - rewritten: one pending entry naming the group's directories and the token in the copies' names is
     ///   fsynced before any copy exists; each copy gets its new bytes, mode, owner and access time as
@@ -55,6 +55,9 @@ extension SafeFileWriter {
 
         /// `paths`: every file the group may write (their directories go in the pending entry).
         init(writer: SafeFileWriter, paths: [MediaPath]) {
+            // A file-size limit fails the write instead of killing mlib halfway (once a group: it was a
+            // system call a file).
+            signal(SIGXFSZ, SIG_IGN)
             self.writer = writer
             directories = Array(Set(paths.map(\.directory))).sorted()
         }
@@ -69,7 +72,6 @@ extension SafeFileWriter {
         /// in-place write; makes the copy of a rewrite. Nothing is overwritten before `commit`. With `check`,
         /// the file is read now (`WriteCheck.Snapshot`) and the written bytes are compared with it in `commit`.
         func add(_ index: Int, _ rendering: TagFile.Rendering, to path: MediaPath, original: FileIdentity, check: WriteCheck? = nil) {
-            signal(SIGXFSZ, SIG_IGN)           // a file-size limit fails the write instead of killing mlib halfway
             do {
                 guard original.isWritable else { throw TagWriteError.readOnly(path.string) }
                 switch rendering {
@@ -157,6 +159,7 @@ extension SafeFileWriter {
                 for file in files { outcomes[file.index] = .failure(failure) }
                 return
             }
+            KillPoint.reached(.undoRecorded)
             var written: [InPlace] = []
             var undoFailed = false
             for file in files {
@@ -184,7 +187,9 @@ extension SafeFileWriter {
                     outcomes[file.index] = .success((.inPlace, bytes))
                 }
             }
+            KillPoint.reached(.inPlaceWritten)
             let synced = FileIO.syncAll(written.map(\.fd), dataOnly: true)
+            KillPoint.reached(.inPlaceSynced)
             if let code = synced.compactMap({ $0 }).first {
                 // Not durable: every file of the group goes back to its old bytes now (or, failing that, at
                 // the next command, from the entry, which then stays).
@@ -214,6 +219,7 @@ extension SafeFileWriter {
             }
             guard !copies.isEmpty else { return }
             let synced = FileIO.syncAll(copies.map(\.fd), dataOnly: false)
+            KillPoint.reached(.copiesSynced)
             var renamedIn: Set<MediaPath> = []
             for (copy, code) in zip(copies, synced) {
                 if let code {
@@ -237,10 +243,33 @@ extension SafeFileWriter {
                     outcomes[copy.index] = .success((.rewritten, copy.size))
                 }
             }
+            KillPoint.reached(.renamed)
             // The renames made durable before the entry that would remove unrenamed copies goes.
             let directoryFDs = renamedIn.map { $0.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }.filter { $0 >= 0 }
             _ = FileIO.syncAll(directoryFDs, dataOnly: false)
             for fd in directoryFDs { close(fd) }
+        }
+    }
+
+    /// Tests only: `MLIB_TEST_TAG_KILL_AT=POINT` makes mlib kill itself (SIGKILL) when a group's commit
+    /// reaches POINT, between the grouped steps, so the fault tests can show the journal completing a
+    /// group cut at each of them (`FaultTests.killBetweenTheGroupedSteps`). Read once.
+    enum KillPoint: String {
+        /// The group's undo entry is durable; no file written yet.
+        case undoRecorded = "undo-recorded"
+        /// Every in-place file written and its writeback started; none synced.
+        case inPlaceWritten = "in-place-written"
+        /// Every in-place file synced; the check not run and the entry still there.
+        case inPlaceSynced = "in-place-synced"
+        /// Every copy synced; none renamed.
+        case copiesSynced = "copies-synced"
+        /// Every copy renamed; the directories not synced and the pending entry still there.
+        case renamed
+
+        private static let chosen: KillPoint? = getenv("MLIB_TEST_TAG_KILL_AT").flatMap { KillPoint(rawValue: String(cString: $0)) }
+
+        static func reached(_ point: KillPoint) {
+            if chosen == point { raise(SIGKILL) }
         }
     }
 

@@ -4,7 +4,7 @@ import MediaModel
 import MediaProbe
 
 /// The check that a tag write changed what was asked and nothing else (issue 46): the file is read as
-/// `mlib info` reads it (`MediaProbe`) before the write and the new bytes after (the copy before its rename,
+/// `mlib info` reads it (`MediaProbe`; an MP3 or FLAC whose frames are compared, as the index reads it) before the write and the new bytes after (the copy before its rename,
 /// or the file right after an in-place write, while its old bytes are still at hand), and every difference
 /// outside the fields asked is a reason to keep the old file:
 /// - every key of the reader's tag map (`MediaItem.tags`: the union of the file's tags, ID3v1 values behind
@@ -169,7 +169,13 @@ struct WriteCheck: Sendable {
                 payload = AudioPayload.leadingBytes(of: file)
                 self.coded = coded(file)
                 if self.coded == nil { packets = AudioPacketDigest.of(path) }
-                result = try MediaProbe.probe(file, detail: .streams)
+                // Where the frames are compared, the streams are read as the index reads them (`.library`:
+                // TagLib and mlib's own header readers, no FFmpeg): FFmpeg's view of an MP3's or FLAC's
+                // stream comes from bytes inside the compared ranges (the frame headers, STREAMINFO), and
+                // the check opened FFmpeg twice a file for it (issue 50: tag writes at mutagen's rate). The tags, properties,
+                // pictures, chapters and tag types compared are the same either way (MediaProbe holds the
+                // two details' items equal); before and after are read alike (`after` keeps `coded`).
+                result = try MediaProbe.probe(file, detail: self.coded == nil ? .streams : .library)
             } catch {
                 failure = error.reason
             }

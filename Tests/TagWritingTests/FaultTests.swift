@@ -144,6 +144,40 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dead))
     }
 
+    /// An entry is created under its final name and sealed (issue 50: no rename, one journal commit fewer
+    /// per group). A crash before its fsync returned can leave it cut short or with blocks of zeros; nothing
+    /// was written under it, so the next mlib command removes it and restores nothing (applied, such an
+    /// entry would write its wrong "old bytes" over the file). An empty entry of a live writer (created, not yet
+    /// locked) is left to it.
+    @Test func anEntryCutShortIsRemovedAndRestoresNothing() throws {
+        let path = try paddedFLAC("torn")
+        let before = try bytes(path)
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+        // A complete entry whose "old bytes" (0xAA) would damage the file's first bytes, then cut or zeroed.
+        let entry = try TagJournal(directory: dir.appendingPathComponent("scratch").path)
+            .recordUndo(path: MediaPath(path), file: try FileIdentity.of(path: MediaPath(path)), ranges: [(0, [UInt8](repeating: 0xAA, count: 64))])
+        let sealed = [UInt8](try bytes(entry.path))
+        TagJournal(directory: dir.appendingPathComponent("scratch").path).finish(entry)
+        let dead = "2147483646"
+        try Data(sealed.dropLast(7)).write(to: URL(fileURLWithPath: journal + "/\(dead)-1.undo"))
+        try Data(sealed.prefix(sealed.count - 64) + [UInt8](repeating: 0, count: 64)).write(to: URL(fileURLWithPath: journal + "/\(dead)-2.undo"))
+        try Data([UInt8](repeating: 0, count: sealed.count)).write(to: URL(fileURLWithPath: journal + "/\(dead)-3.undo"))
+        try Data().write(to: URL(fileURLWithPath: journal + "/\(dead)-4.pending"))
+        let live = journal + "/\(getpid())-5.undo"
+        try Data().write(to: URL(fileURLWithPath: live))
+
+        let next = try mlib(["fields"])
+        #expect(!next.stderr.contains("undone"), "\(next.stderr)")
+        #expect(try bytes(path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal) == ["\(getpid())-5.undo"])
+        // The same entry whole is applied: the seal is what told them apart.
+        try Data(sealed).write(to: URL(fileURLWithPath: journal + "/\(dead)-6.undo"))
+        unlink(live)
+        let applied = try mlib(["fields"])
+        #expect(applied.stderr.contains("an interrupted mlib tag was undone"), "\(applied.stderr)")
+        #expect(try bytes(path) != before)
+    }
+
     /// A crash while the rewritten copy is being made: the next mlib command removes the copy.
     @Test func crashDuringRewriteRemovesTheCopy() throws {
         let path = try TagFixtures.make(Self.mp3, in: dir, name: "crash")
@@ -210,6 +244,58 @@ import TestSupport
         #expect(try bytes(path) == before)
         #expect(FileManager.default.fileExists(atPath: entry.path))
         TagJournal(directory: journal).finish(entry)
+    }
+
+    /// kill -9 between the grouped steps of one group's commit (issue 50: the writeback of every file is
+    /// started at once, then each file synced in turn), at each step made exact by `MLIB_TEST_TAG_KILL_AT`:
+    /// 10 padded FLACs written in place and 10 MP3s rewritten, one group. After the next mlib command every
+    /// file is wholly old or wholly new as the step implies (the in-place files old until their entry goes,
+    /// the rewritten ones new once renamed), no hidden copy and no journal entry is left, and a scan gives
+    /// the library each file's own title.
+    @Test(arguments: [("undo-recorded", false, false), ("in-place-written", false, false), ("in-place-synced", false, false),
+                      ("copies-synced", true, false), ("renamed", true, true)])
+    func killBetweenTheGroupedSteps(_ point: String, _ inPlaceNew: Bool, _ rewrittenNew: Bool) throws {
+        let originals = dir.appendingPathComponent("originals-\(point)")
+        try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
+        let padded = try paddedFLAC("padded-\(point)"), plain = try TagFixtures.make(Self.mp3, in: dir, name: "plain-\(point)", seconds: 2)
+        var names: [String] = []
+        for i in 0..<20 {
+            let name = i % 2 == 0 ? "\(i).flac" : "\(i).mp3"
+            try FileManager.default.copyItem(atPath: i % 2 == 0 ? padded : plain, toPath: originals.appendingPathComponent(name).path)
+            names.append(name)
+        }
+        let edit = ["title=Newer Title", "lyrics=" + Self.long]
+        let reference = try ScannedCopy.make(of: originals, as: "reference-\(point)", in: dir, environment: environment)
+        let full = try mlib(["tag", "--library", reference.library, "--all", "--yes"] + edit)
+        try #require(full.status == 0, "\(full.stderr)")
+        try #require(full.out.contains("10 in place, 10 rewritten"), "\(full.out)")
+
+        let trial = try ScannedCopy.make(of: originals, as: "trial-\(point)", in: dir, environment: environment)
+        var killed = environment
+        killed["MLIB_TEST_TAG_KILL_AT"] = point
+        let child = try SpawnedProcess(ChildProcess.mlib.path, ["tag", "--library", trial.library, "--all", "--yes"] + edit, environment: killed)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal && child.terminationStatus == SIGKILL,
+                "\(point): \(child.terminationReason) \(child.terminationStatus): the step was not reached")
+
+        let scan = try mlib(["scan", "--library", trial.library, trial.music.path])
+        #expect(scan.status == 0, "\(point): \(scan.stderr)")
+        for name in names {
+            let now = try bytes(trial.music.appendingPathComponent(name).path)
+            let expectNew = name.hasSuffix(".flac") ? inPlaceNew : rewrittenNew
+            let want = try bytes((expectNew ? reference.music : originals).appendingPathComponent(name).path)
+            #expect(now == want, "\(point): \(name) is not wholly \(expectNew ? "new" : "old")")
+        }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: trial.music.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "\(point): left \(hidden)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? [] == [], "\(point): journal left")
+        let listed = try mlib(["ls", "--library", trial.library, "-f", "$path\t$title"])
+        for line in listed.out.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            let expectNew = parts[0].hasSuffix(".flac") ? inPlaceNew : rewrittenNew
+            #expect(parts[1] == (expectNew ? "Newer Title" : "Old"), "\(point): \(parts[0]) listed as \(parts[1])")
+        }
     }
 
     /// kill -9 at random moments of a 20-file edit through a library (half in place, half rewritten):
