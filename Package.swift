@@ -72,6 +72,9 @@ let package = Package(
         // Set-up before `main`: SIGINT/SIGTERM recorded for `mlib scan` and `mlib watch`; two malloc arenas.
         .target(name: "EarlySignals"),
         .target(name: "CByteSearch"),
+        // statx(2)'s birth time (Swift's Glibc leaves statx out): `MoveEvidenceRules`' same-file rule tells a
+        // renamed file from a new file on the deleted one's reused inode by it.
+        .target(name: "CFileBirth"),
         .target(name: "MediaModel"),
         // The one decode layer: FFmpeg demux + decode + swresample to the caller's sample type, rate and channels,
         // and FFmpeg's loading, log level and error text for every module that calls it (player, analyzer, prober).
@@ -101,7 +104,7 @@ let package = Package(
                                                       .product(name: "NIOTLS", package: "swift-nio"),
                                                       .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                       .product(name: "Logging", package: "swift-log")]),
-        .target(name: "MediaScanner", dependencies: ["MediaProbe", "MediaIndex", "MediaModel"]),
+        .target(name: "MediaScanner", dependencies: ["CFileBirth", "MediaProbe", "MediaIndex", "MediaModel"]),
         // `mlib watch`: inotify events turned into scans of the changed directories (`Library.scan`).
         .target(name: "MediaWatch", dependencies: ["Library", "MediaScanner", "MediaIndex", "MediaModel"]),
         .target(name: "Playlists", dependencies: ["MediaModel"]),

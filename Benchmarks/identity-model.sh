@@ -14,19 +14,33 @@
 # pinned regression run (releasesAndCopiesBeforeARetag: the fixed seed's first 80 operations) is left out here.
 # The kill -9 of a scan lands inside the scan on a busy machine and often after its end on an idle one;
 # MLIB_MODEL_KILL_AFTER_MS=5000 (passed through) lets every such scan finish, whatever the load.
+# As root, the run is its own private mount namespace (unshare): the model's mounts (tmpfs disks, bind-mounted
+# roots) go with it, also when it is stopped part-way (they used to outlive it under /tmp/mlib-scan-*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ -z ${MLIB_MODEL_OWN_MOUNTS:-} && $(id -u) == 0 ]] && command -v unshare >/dev/null; then
+  exec env MLIB_MODEL_OWN_MOUNTS=1 unshare --mount --propagation private bash "$0" "$@"
+fi
 seeds=${1:-100}; operations=${2:-300}; first=${FIRST_SEED:-1}
 swift build --build-tests >&2
 failed=0
+declare -A kindFailed=([sqlite]=0 [postgres]=0 [watch]=0)
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for seed in $(seq "$first" $((first + seeds - 1))); do
   if ! report=$(MLIB_MODEL_RELEASES=1 MLIB_MODEL_SEED=$seed MLIB_MODEL_OPERATIONS=$operations MLIB_MODEL_WATCH_OPERATIONS=$operations swift test --skip-build \
       --filter 'IdentityModelTests/(threeHundredRandomOperations|mlibWatch)' 2>&1); then
     failed=$((failed + 1))
-    echo "seed $seed FAILED:"; grep -v '^↳ ///' <<<"$report" | grep -E -A40 'seed [0-9]+ \(MLIB_MODEL_SEED|watch, seed' | head -45 || true
+    kinds=""
+    # Which model failed: the in-process one per store ("sqlite, seed N (MLIB_MODEL_SEED…"), the watch one.
+    for kind in sqlite postgres watch; do
+      if grep -qE "(^|[^a-z])$kind, seed $seed[ ,(]" <<<"$report"; then kindFailed[$kind]=$((kindFailed[$kind] + 1)); kinds+=" $kind"; fi
+    done
+    echo "seed $seed FAILED (${kinds# }):"; grep -v '^↳ ///' <<<"$report" | grep -E -A40 'seed [0-9]+ \(MLIB_MODEL_SEED|watch, seed' | head -45 || true
   fi
+  echo "seed $seed done at $(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
-echo "$((seeds - failed)) passed, $failed failed"
+echo "$((seeds - failed)) passed, $failed failed (seeds failing in process on SQLite: ${kindFailed[sqlite]}, on PostgreSQL: ${kindFailed[postgres]}; under mlib watch: ${kindFailed[watch]})"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/write-result.py identity-model "Benchmarks/identity-model.sh $seeds $operations (FIRST_SEED=$first)" \
   "random workflows on real files against a model (in process and under mlib watch), $operations operations per seed" \
   seeds="$seeds" operations="$operations" passed="$((seeds - failed))" failed="$failed"

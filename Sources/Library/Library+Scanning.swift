@@ -32,6 +32,9 @@ extension Library {
         /// Said once before the scan when it will read again files an older mlib read (unchanged but read
         /// again, with ids and user data kept): the count.
         public var onRereading: @Sendable (Int) -> Void = { _ in }
+        /// Said with the items the scan leaves as possible moves (their old paths), before it removes or
+        /// hides them (`MediaScanner.onPossibleMoves`): a scan killed after that has told the user.
+        public var onPossibleMoves: (@Sendable ([MediaPath]) -> Void)?
 
         public init() {}
     }
@@ -118,6 +121,7 @@ extension Library {
                                    shouldStop: options.shouldStop, progress: options.progress)
         scanner.excludes = options.excludes
         scanner.weakEvidenceAcrossScans = options.weakEvidenceAcrossScans
+        scanner.onPossibleMoves = options.onPossibleMoves
         // Said once, before the scan: these files are read although they did not change.
         let olderReads = try scanner.filesReadByAnOlderReader(in: plan.directories)
         if olderReads > 0 { options.onRereading(olderReads) }

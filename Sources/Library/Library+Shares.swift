@@ -89,6 +89,7 @@ extension Library {
                                    shouldStop: options.shouldStop, progress: options.progress)
         scanner.excludes = options.excludes
         scanner.weakEvidenceAcrossScans = options.weakEvidenceAcrossScans
+        scanner.onPossibleMoves = options.onPossibleMoves
         let summary = try await scanner.scan(directories)
         let interrupted = summary.interrupted || options.shouldStop()
         // Playlist files in a share are mirrored by the hosts that mount it where its rows are stored: the

@@ -94,7 +94,7 @@ package enum ItemRow {
     /// `scanRowValues` gives them. User data is never here.
     package static let scanColumnNames: [String] = fileColumnNames
         + ["scan_mtime", "scan_inode", "scan_device", "fingerprint", "head_hash", "tail_hash", "scan_failed", "missing_gen",
-           "reader_version", "payload_hash"]
+           "reader_version", "payload_hash", "scan_birth"]
 
     /// What the `<name>_folded` column of a searchable property holds: the text folded (`TextFolding`), a
     /// multi-valued one value by value, so that the SQL that splits it finds each value folded as Swift folds
@@ -107,18 +107,18 @@ package enum ItemRow {
     /// The stored type of each of `scanColumnNames` (PostgreSQL's batch writer binds a typed array per column).
     package static let scanColumnTypes: [SQLColumnType] = [.bytes, .text, .bytes, .text]
         + fileDerived.map { SQLColumnType($0.spec.type) } + searchable.map { _ in .text }
-        + Array(repeating: .integer, count: 10)
+        + Array(repeating: .integer, count: 11)
 
     /// One read file's values for `scanColumnNames`.
     package static func scanRowValues(_ item: MediaItem, _ stamp: FileStamp, _ fingerprint: Int64, _ device: Int64?,
-                                      _ ends: EndHashes?, _ reader: Int?) -> [SQLValue] {
+                                      _ ends: EndHashes?, _ reader: Int?, birth: Int64? = nil) -> [SQLValue] {
         var values: [SQLValue] = [.bytes(item.path.bytes), .text(item.path.string), .bytes(item.path.directory.bytes),
                                   tagsJSON(item.tags).map(SQLValue.text) ?? .null]
         for p in fileDerived { values.append(columnValue(item[p], as: p.spec.type)) }
         for p in searchable { values.append(item[p]?.text.map { .text(folded($0, of: p)) } ?? .null) }
         values += [.integer(stamp.mtimeNanoseconds), .integer(stamp.inode), device.sqlValue, .integer(fingerprint),
                    ends.map { .integer($0.head) } ?? .null, ends.map { .integer($0.tail) } ?? .null, .integer(0), .null,
-                   reader.sqlValue, (ends?.payload).map(SQLValue.integer) ?? .null]
+                   reader.sqlValue, (ends?.payload).map(SQLValue.integer) ?? .null, birth.sqlValue]
         return values
     }
 }

@@ -68,14 +68,14 @@ public struct MountedShareStore: ScanStore {
     /// A change as the share's rows hold it.
     private func storing(_ change: ScanChange) -> ScanChange {
         switch change {
-        case let .add(item, stamp, fingerprint, device, ends, reader, hidden):
+        case let .add(item, stamp, fingerprint, device, ends, reader, hidden, birth):
             var item = item
             item.path = stored(item.path)
-            return .add(item, stamp, fingerprint: fingerprint, device: device, ends: ends, reader: reader, hidden: hidden)
-        case let .update(id, item, stamp, fingerprint, device, ends, reader):
+            return .add(item, stamp, fingerprint: fingerprint, device: device, ends: ends, reader: reader, hidden: hidden, birth: birth)
+        case let .update(id, item, stamp, fingerprint, device, ends, reader, birth):
             var item = item
             item.path = stored(item.path)
-            return .update(id: id, item, stamp, fingerprint: fingerprint, device: device, ends: ends, reader: reader)
+            return .update(id: id, item, stamp, fingerprint: fingerprint, device: device, ends: ends, reader: reader, birth: birth)
         case let .move(id, to):
             return .move(id: id, to: stored(to))
         case let .fail(path, stamp, code, message, reader):

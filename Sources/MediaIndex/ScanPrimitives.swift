@@ -92,8 +92,8 @@ public struct VanishedItem: Sendable, Hashable {
 /// A row that a vanished item may have become, and the evidence for it.
 public struct MoveCandidate: Sendable, Hashable {
     public enum Evidence: Int, Sendable, Comparable, CaseIterable {
-        /// The same inode and device, container, audio stream and duration, and the same first or last 16 KiB
-        /// (not zeros): the file itself, retagged in place
+        /// The same inode and device, birth time (where both are known), container, audio stream and duration,
+        /// and the same first or last 16 KiB (not zeros): the file itself, retagged in place
         /// and renamed (its mtime changed, so the walk could not claim it). Before `content`: a copy of the
         /// file made before the retag has its old bytes, but it is the copy.
         case sameFile = 0
@@ -124,14 +124,19 @@ public struct MoveCandidate: Sendable, Hashable {
     /// not an exact copy of the vanished item): another release of the same recording. The evidence then
     /// says nothing about which of the two the row is, so it pairs nothing (issue 47; `Moves.pairs`).
     public var matchesAPresentItem: Bool
+    /// For `.sameFile`: the row's or the item's birth time is not known (a row read before schema v24, a
+    /// file system without one), so the inode may be a deleted file's number reused by a new file, which
+    /// the birth time would have told (`Moves`: such a claim yields to another vanished item's weaker one).
+    public var birthUnknown: Bool
     package init(vanishedID: Int64, rowID: Int64, rowPath: MediaPath, rowGeneration: Int64, evidence: Evidence,
-                 matchesAPresentItem: Bool = false) {
+                 matchesAPresentItem: Bool = false, birthUnknown: Bool = false) {
         self.vanishedID = vanishedID
         self.rowID = rowID
         self.rowPath = rowPath
         self.rowGeneration = rowGeneration
         self.evidence = evidence
         self.matchesAPresentItem = matchesAPresentItem
+        self.birthUnknown = birthUnknown
     }
 }
 
@@ -158,12 +163,14 @@ public enum ScanChange: Sendable {
     /// shows it (`ScanStore.hideItems(_:showingRowsOf:)`), in the transaction that hides the items that
     /// vanished: a file moved by a rescan is then never listed twice, by its item and by its new row, also
     /// when the scan is killed before its pairing (issue 24 case 5).
+    /// `birth`: the file's birth time (nanoseconds; nil where the file system does not give it), which tells
+    /// the file renamed from a new file on its reused inode (`MoveEvidenceRules`' `.sameFile`).
     case add(MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil, reader: Int? = nil,
-             hidden: Bool = false)
+             hidden: Bool = false, birth: Int64? = nil)
     /// A known file that changed (possibly at a new path: a rename seen by its inode), or one an older reader
     /// read: file-derived columns are rewritten, user data is not.
     case update(id: Int64, MediaItem, FileStamp, fingerprint: Int64, device: Int64? = nil, ends: EndHashes? = nil,
-                reader: Int? = nil)
+                reader: Int? = nil, birth: Int64? = nil)
     /// A known file renamed and otherwise unchanged (same size, mtime and inode): only its path changes.
     case move(id: Int64, to: MediaPath)
     /// A file that could not be read. If it is indexed, its row keeps its metadata and is flagged.

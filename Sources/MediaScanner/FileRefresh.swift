@@ -44,7 +44,7 @@ extension MediaScanner {
             switch outcome {
             case .read(let job, let item, let fingerprint, let ends, let lyrics):
                 pending.append(.update(id: job.existingID!, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device,
-                                       ends: ends, reader: MediaProbe.readerVersion))
+                                       ends: ends, reader: MediaProbe.readerVersion, birth: job.file.birth))
                 pending.append(.lyrics(job.file.path, id: job.existingID, lyrics))
                 summary.updated += 1
             case .failed(let job, let code, let message):

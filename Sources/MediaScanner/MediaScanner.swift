@@ -30,6 +30,11 @@ public struct MediaScanner: Sendable {
     /// still there when that row was added, so two recordings of the same audio stay two items when one
     /// is deleted.
     public var weakEvidenceAcrossScans = true
+    /// Called with the items the scan leaves unpaired as possible moves (`ScanSummary.ambiguousMoves`, by
+    /// their old paths), before it removes or hides them: a scan killed after that commit has said so (issue
+    /// 47, seed 3 on PostgreSQL: a kill between the removal and the end of the scan left nobody told). A scan
+    /// killed before the commit has removed nothing; the next scan says it again.
+    public var onPossibleMoves: (@Sendable ([MediaPath]) -> Void)?
     /// From how many media files under the scanned directories a first scan of an empty SQLite library
     /// drops its secondary and full-text indexes and builds them once at its end (`ScanStore.deferIndexes`);
     /// `Int.max`: never. Default `ScanRun.deferIndexesFrom`, or `MLIB_DEFER_INDEXES_FROM` when set (for
@@ -169,7 +174,7 @@ public struct MediaScanner: Sendable {
             let everyRootWalked = rootStates.allSatisfy { walkedRoots.contains($0.path) }
                 && run.summary.missingRoots.isEmpty && run.summary.unreadableDirectories.isEmpty && run.emptyTargets.isEmpty
             let outcome = try run.moves.resolve(in: index, generation: run.generation, everyRootWalked: everyRootWalked,
-                                                weakEvidenceAcrossScans: weakEvidenceAcrossScans,
+                                                weakEvidenceAcrossScans: weakEvidenceAcrossScans, beforeRemoving: onPossibleMoves,
                                                 batchSize: batchSize, shouldStop: shouldStop)
             run.summary.moved += outcome.moved
             run.summary.added -= outcome.movedRowsAddedNow

@@ -14,9 +14,11 @@ import MediaModel
 ///    changes; no new row is made, so nothing can attach to one. This tells byte-identical copies apart.
 /// At the end, for items that vanished, among the rows added since the item's root was last walked
 /// completely (ties go to the same file name, then the same folder name, then the oldest row):
-/// 2. **The same file, retagged**: the same inode and device, the same container, audio stream and
-///    duration, and one unchanged end that is not zeros: retagged in place and renamed. Before the content,
-///    so that a backup copy of the old bytes does not take the item.
+/// 2. **The same file, retagged**: the same inode and device, the same birth time where both are known
+///    (`FileBirth`: a new file on a deleted file's reused inode has its own), the same container, audio
+///    stream and duration, and one unchanged end that is not zeros: retagged in place and renamed. Before
+///    the content, so that a backup copy of the old bytes does not take the item. Without a birth time to
+///    compare, it yields to another vanished item's same audio on that row: neither (`withoutReusedInodeDoubts`).
 /// 3. **The content** (size and fingerprint): the same bytes at both ends are the item copied and then
 ///    deleted (another disk, another root, a sync tool).
 /// 4. **The same audio**: one end of the file unchanged (tags sit at the other), the same container and
@@ -63,6 +65,12 @@ final class Moves {
     /// new: a copy before a retag or a move beside another release's copy (`preferringRetaggedOriginals`).
     /// Paired with nothing; named as possible moves.
     private var undecided: Set<Int64> = []
+    /// Rows several vanished items claimed by evidence weaker than the content (the same audio of two
+    /// releases, both gone), or the same file and another item's weaker evidence while the birth time could
+    /// not tell them apart (`withoutReusedInodeDoubts`): only the content pairs them now. A weaker kind asked
+    /// later must not pick one of those items by what only it has (seed 12: the same audio payload "in the
+    /// same folder" gave the deleted release's item the other release's retagged file, written there).
+    private var contestedRows: Set<Int64> = []
     /// The rows weak evidence paired with an item it then left unpaired (`ambiguous`, `undecided`): recorded
     /// for those still unpaired at the end (`ScanStore.recordUndecidedMoves`).
     private var doubtful: [(row: Int64, item: Int64)] = []
@@ -173,6 +181,11 @@ final class Moves {
                 if candidate.evidence > .content { doubtful.append((candidate.rowID, candidate.vanishedID)) }
                 continue
             }
+            if candidate.evidence > .content && contestedRows.contains(candidate.rowID) {
+                if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                doubtful.append((candidate.rowID, candidate.vanishedID))
+                continue
+            }
             // The row's audio (or recording, or tags) is also an item's that is still there: it may as well be
             // a copy of that one (another release of the recording) as this item moved. The same inode does
             // not settle it (a deleted file's inode number goes to the next new file), unless the row is in
@@ -186,6 +199,7 @@ final class Moves {
             }
             if candidate.evidence > .content && (rowsPerItem[candidate.vanishedID] ?? 0) + (itemsPerRow[candidate.rowID] ?? 0) > 2 {
                 if let item = vanished[candidate.vanishedID] { ambiguous[item.id] = item.path }
+                if (itemsPerRow[candidate.rowID] ?? 0) > 1 { contestedRows.insert(candidate.rowID) }
                 doubtful.append((candidate.rowID, candidate.vanishedID))
                 continue
             }
@@ -243,12 +257,40 @@ final class Moves {
         return (kept + replaced.values.sorted { $0.vanishedID < $1.vanishedID }, undecided)
     }
 
+    /// The same-file candidates, less those whose birth time could not be compared (`MoveCandidate.birthUnknown`:
+    /// a row or an item read before schema v24, a file system without birth times) and whose row another
+    /// vanished item claims by weaker evidence (`MoveEvidenceRules.doubtOnAReusedInode`): the row may be this
+    /// item renamed, or a new file on its freed inode number that is the other item (issue 47, seed 12: the
+    /// other release of the deleted file's recording, retagged by a tagger writing a new file in its folder).
+    /// Neither is paired: both are possible moves, the rows recorded as doubtful for them.
+    private func withoutReusedInodeDoubts(_ candidates: [MoveCandidate], in index: any ScanStore) throws -> [MoveCandidate] {
+        let unproven = candidates.filter(\.birthUnknown)
+        let rows = Set(unproven.map(\.rowID))
+        var weaker: [MoveCandidate] = []
+        for kind in MoveEvidenceRules.doubtOnAReusedInode {
+            weaker += try index.moveCandidates(for: Array(vanished.values), seeking: Set(vanished.keys), evidence: kind)
+                .filter { rows.contains($0.rowID) }
+        }
+        var doubted: Set<Int64> = []                                    // rows
+        for claim in unproven {
+            let others = weaker.filter { $0.rowID == claim.rowID && $0.vanishedID != claim.vanishedID }
+            guard !others.isEmpty else { continue }
+            doubted.insert(claim.rowID)
+            for candidate in [claim] + others {
+                ambiguous[candidate.vanishedID] = vanished[candidate.vanishedID]?.path
+                doubtful.append((candidate.rowID, candidate.vanishedID))
+            }
+        }
+        contestedRows.formUnion(doubted)
+        return candidates.filter { !doubted.contains($0.rowID) }
+    }
+
     /// Ends the scan's identity work: folds the moved rows into their items, then removes what is left, in
     /// batches of `batchSize` (each one transaction, so a reader never sees half a fold), stopping between
     /// batches when asked. Returns how many were folded, how many of those rows this scan had added, and how
     /// many items were removed.
     func resolve(in index: any ScanStore, generation: Int64?, everyRootWalked: Bool, weakEvidenceAcrossScans: Bool,
-                 batchSize: Int, shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
+                 beforeRemoving: (([MediaPath]) -> Void)? = nil, batchSize: Int, shouldStop: () -> Bool) throws -> (moved: Int, movedRowsAddedNow: Int, removed: Int, stopped: Bool) {
         guard !vanished.isEmpty else { return (0, 0, 0, false) }
         var moved = 0, addedNow = 0, removed = 0
         // Hidden first, in one transaction: until its fold, a moved file's item and the row the scan added
@@ -271,6 +313,9 @@ final class Moves {
             // Weaker evidence may pair with a row an earlier scan added only when that scan could not have
             // seen the item still there (see `MediaScanner.weakEvidenceAcrossScans`).
             if evidence > .content && !weakEvidenceAcrossScans { candidates.removeAll { $0.rowGeneration != generation } }
+            if evidence == .sameFile, candidates.contains(where: \.birthUnknown) {
+                candidates = try withoutReusedInodeDoubts(candidates, in: index)
+            }
             // Also in a scan that added no file (no generation of its own): a row an earlier scan added since the
             // item was hidden is as much a claim (watch model, seed 18: the watcher left an item on neither file,
             // then a scan of every root that added nothing gave it to the copy by its content).
@@ -299,6 +344,9 @@ final class Moves {
         }
         // What weak evidence left in doubt stays so (`ScanStore.recordUndecidedMoves`), before any removal below.
         try index.recordUndecidedMoves(doubtful.filter { vanished[$0.item] != nil })
+        // Said before the removals commit (`MediaScanner.onPossibleMoves`): after them, a kill would leave
+        // the user untold of an item that went with its ratings and plays.
+        if let beforeRemoving, !unpairedAmbiguous.isEmpty { beforeRemoving(unpairedAmbiguous) }
         // Hidden ones were counted as removed by the scan that hid them.
         let gone = vanished.values.filter { !pairOnly.contains($0.id) }.sorted { $0.id < $1.id }
         for start in stride(from: 0, to: gone.count, by: batchSize) {

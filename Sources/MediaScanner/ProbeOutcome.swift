@@ -23,6 +23,7 @@ enum ProbeOutcome: Sendable {
     case failed(ProbeJob, code: String, message: String)
 
     init(_ job: ProbeJob) {
+        var job = job
         let path = job.file.path, stamp = job.file.stamp
         if let problem = job.file.problem {
             // The walk could not stat it: a link to nothing, or a loop of links (which is not "dangling").
@@ -35,6 +36,7 @@ enum ProbeOutcome: Sendable {
             let file = try MediaFile(path, statted: FileFacts(size: stamp.size, modificationTime: Double(stamp.mtimeNanoseconds) / 1e9,
                                                               device: UInt64(bitPattern: job.file.device), inode: UInt64(bitPattern: stamp.inode)))
             let probe = try MediaProbe.probe(file, detail: .library)
+            job.file.birth = FileBirth.of(path, inode: stamp.inode)
             var item = probe.item
             // The walk's stat is what the next scan compares with: store exactly that.
             item.path = path

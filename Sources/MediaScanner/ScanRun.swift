@@ -218,7 +218,7 @@ final class ScanRun {
             let reader = MediaProbe.readerVersion
             if let id = job.existingID {
                 pending.append(.update(id: id, item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends,
-                                       reader: reader))
+                                       reader: reader, birth: job.file.birth))
                 pending.append(.lyrics(job.file.path, id: id, lyrics))
                 if job.isReread { summary.reread += 1 } else { summary.updated += 1 }
             } else {
@@ -226,7 +226,7 @@ final class ScanRun {
                 // Hidden until the pairing shows it (`MediaScanner.scan`), unless nothing can have moved: a
                 // rescan's new row may be an item that is still listed at its old path.
                 pending.append(.add(item, job.file.stamp, fingerprint: fingerprint, device: job.file.device, ends: ends, reader: reader,
-                                    hidden: !libraryWasEmpty))
+                                    hidden: !libraryWasEmpty, birth: job.file.birth))
                 if !lyrics.isEmpty { pending.append(.lyrics(job.file.path, id: nil, lyrics)) }
                 summary.added += 1
             }

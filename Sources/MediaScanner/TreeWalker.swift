@@ -12,6 +12,9 @@ struct DirectoryListing {
         var problem: String?
         /// The file system it is on (`st_dev`): a rename is recognised by its inode on the same one.
         var device: Int64 = 0
+        /// The file's birth time in nanoseconds (statx), set when it is read (`ProbeOutcome`), not by the walk:
+        /// only a row written needs it (`FileBirth`). Nil where the file system does not give it.
+        var birth: Int64? = nil
     }
     var path: MediaPath
     var files: [File]

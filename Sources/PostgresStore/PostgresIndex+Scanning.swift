@@ -19,7 +19,7 @@ extension PostgresIndex {
             for change in changes {
                 do { try applyBatch([change], generation: generation) } catch let rejected as PostgresSession.Rejected {
                     switch change {
-                    case .add(let item, let stamp, _, _, _, let reader, _), .update(_, let item, let stamp, _, _, _, let reader):
+                    case .add(let item, let stamp, _, _, _, let reader, _, _), .update(_, let item, let stamp, _, _, _, let reader, _):
                         // A path the server cannot index either cannot be recorded: it is read again by the next scan.
                         do {
                             try applyBatch([.fail(item.path, stamp, code: "database", message: "refused by PostgreSQL: " + rejected.reason,

@@ -350,6 +350,12 @@ enum PostgresSchema {
             CREATE INDEX share_link_items_item ON share_link_items(item_id);
             ALTER TABLE play_queues ADD COLUMN current_index bigint;
             """),
+        // Issue 47, as SQLite's "v24": each read file's birth time (statx, nanoseconds), for the same-file
+        // rule (`MoveEvidenceRules`' `.sameFile`). NULL for rows read before and where the file system gives
+        // none. Additive only.
+        Step(name: "pg v21: file birth times", sql: """
+            ALTER TABLE items ADD COLUMN scan_birth bigint;
+            """),
     ]
 
     /// How many characters of a folded column "pg v5" indexes (`left(f, 256)`). A comparison finds its rows

@@ -449,6 +449,14 @@ enum Schema {
                 ALTER TABLE play_queues ADD COLUMN current_index INTEGER;
                 """)
         }
+        migrator.registerMigration("v24: file birth times") { db in
+            // Issue 47, seed 12 of the model: each read file's birth time (statx, nanoseconds), so that the
+            // same-file rule (`MoveEvidenceRules`' `.sameFile`) tells a file renamed and retagged in place
+            // from a new file that the file system put on a deleted file's inode number. NULL for rows read
+            // before (until their file is read again) and where the file system gives none: the rule then
+            // holds as before. Additive only.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN scan_birth INTEGER")
+        }
         return migrator
     }
 

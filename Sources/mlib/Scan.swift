@@ -121,11 +121,13 @@ struct Scan: AsyncParsableCommand {
         options.excludes = exclude
         options.shouldStop = { stop.isSet }
         options.onRereading = { if !quiet { printError(Self.rereadingLine($0)) } }
+        // Said before the scan removes them, not after the scan: a scan killed after the removal has said it.
+        options.onPossibleMoves = { $0.forEach { printError(Self.possibleMoveLine($0)) } }
         let result = try await library.scan(targets, options: options)
         display?.clear()
         let playlists = ScanPlaylists.report(result.playlists)
 
-        Self.reportProblems(result.summary)
+        Self.reportProblems(result.summary, possibleMovesSaid: true)
         if result.interrupted { printError("interrupted; what was scanned so far is saved, run the scan again to finish") }
 
         if json {
@@ -143,13 +145,16 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// Missing roots, unreadable directories and files that failed, one line each on standard error.
-    static func reportProblems(_ summary: ScanSummary) {
+    static func reportProblems(_ summary: ScanSummary, possibleMovesSaid: Bool = false) {
         for root in summary.missingRoots { printError("\(root.path): root \(root.reason)") }
         for dir in summary.unreadableDirectories { printError("\(dir.path): cannot read directory (\(dir.reason)); nothing below it removed") }
         for failure in summary.failures { printError("\(failure.path): \(failure.message)") }
-        for path in summary.ambiguousMoves {
-            printError("\(path): gone; a possible move: its audio or tags are on more than one file, so none took its ratings and plays (no guess)")
-        }
+        for path in summary.ambiguousMoves where !possibleMovesSaid { printError(possibleMoveLine(path)) }
+    }
+
+    /// An item a scan left on no file: its evidence was not unique (`ScanSummary.ambiguousMoves`).
+    static func possibleMoveLine(_ path: MediaPath) -> String {
+        "\(path): gone; a possible move: its audio or tags are on more than one file, so none took its ratings and plays (no guess)"
     }
 
     static func text(_ s: ScanSummary) -> String {

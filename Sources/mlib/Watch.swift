@@ -84,6 +84,7 @@ struct Watch: AsyncParsableCommand {
         scanOptions.shouldStop = { stop.isSet }
         scanOptions.onWait = { printError("waiting for another scan of \(locator) to finish…") }
         scanOptions.onRereading = { printError(Scan.rereadingLine($0)) }
+        scanOptions.onPossibleMoves = { $0.forEach { printError(Scan.possibleMoveLine($0)) } }
         // New roots are added under the scan lock, released before the watcher takes it for each scan.
         let targets = try library.addRoots(for: try RawArguments.paths(directories).map(Scan.existingDirectory), options: scanOptions).directories
         var options = WatchOptions()
@@ -98,7 +99,7 @@ struct Watch: AsyncParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         watcher.onScan = { scan in
             let playlists = ScanPlaylists.report(scan.playlists)
-            Scan.reportProblems(scan.summary)
+            Scan.reportProblems(scan.summary, possibleMovesSaid: true)
             if json {
                 let line = WatchLine(time: Date(), reason: scan.reason.rawValue, directories: scan.directories, summary: scan.summary)
                 if let data = try? encoder.encode(line) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }

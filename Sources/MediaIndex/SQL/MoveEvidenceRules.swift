@@ -36,7 +36,21 @@ package enum MoveEvidenceRules {
         /// systems hand a deleted file's inode number to the next new file (a retagged copy of the other
         /// release, in the issue's reproduction on ext4).
         package var presentItemMatch: String? = nil
+        /// The rule's `match` requires the row's birth time (`scan_birth`, statx) to be the item's when both
+        /// are known: an inode number is reused by file systems for the next new file, a birth time is not
+        /// (issue 47, seed 12 of the model). Where either is unknown the candidate says so
+        /// (`MoveCandidate.birthUnknown`) and `Moves` lets it yield to another vanished item's weaker claim.
+        package var comparesBirth: Bool = false
     }
+
+    /// The same file by its birth time, or not known to be another: the row's and the item's birth times
+    /// (nanoseconds) are equal, or one of them is unknown.
+    private static let sameBirth = "(i.scan_birth IS NULL OR o.scan_birth IS NULL OR i.scan_birth = o.scan_birth)"
+
+    /// The kinds of evidence that may claim a row the same file also claims, when the birth time cannot
+    /// tell a renamed file from a new one on a reused inode: another vanished item with one of these on
+    /// that row leaves both unpaired (possible moves; `Moves.resolve`).
+    package static let doubtOnAReusedInode: [MoveCandidate.Evidence] = [.audio, .payload]
 
     /// The order in which `Moves` asks for the kinds of evidence: strongest first, each asked only for the
     /// items the stronger ones left unpaired.
@@ -80,15 +94,19 @@ package enum MoveEvidenceRules {
     package static func rule(_ evidence: MoveCandidate.Evidence) -> Rule {
         switch evidence {
         case .sameFile:
-            // The same inode and device, the same audio stream and duration, and one unchanged 16 KiB end that
-            // is not zeros: the file itself, retagged and renamed. The inode and an end alone are not enough:
-            // file systems hand a deleted file's inode number to the next new file, and two tracks that end in
-            // silence have equal tails (issue 24: a new WAV album took the deleted one's ratings).
+            // The same inode and device, the same birth time (when both are known), the same audio stream and
+            // duration, and one unchanged 16 KiB end that is not zeros: the file itself, retagged and renamed.
+            // The inode and an end alone are not enough: file systems hand a deleted file's inode number to the
+            // next new file, and two tracks that end in silence have equal tails (issue 24: a new WAV album took
+            // the deleted one's ratings), and two releases of one recording share their ends (issue 47, seed 12:
+            // a retagged copy of the other release, written where the deleted one was, got its inode). The
+            // birth time is the file's own: a new file on a reused inode has a later one.
             Rule(readsOldRow: true,
-                 match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameAudioStream) AND \(informativeEndMatches)",
+                 match: "i.scan_inode = o.scan_inode AND i.scan_device IS NOT DISTINCT FROM o.scan_device AND \(sameBirth) AND \(sameAudioStream) AND \(informativeEndMatches)",
                  requires: #"o.scan_inode IS NOT NULL AND o.head_hash IS NOT NULL AND o."playbackDuration" IS NOT NULL"#,
                  recentRowsOnly: false, refusesRowsWithAnExactTwin: false, yieldsToExactContent: true,
-                 yieldsToPresentItems: true, presentItemMatch: "\(informativeEndMatches) AND \(sameAudioStream)")
+                 yieldsToPresentItems: true, presentItemMatch: "\(informativeEndMatches) AND \(sameAudioStream)",
+                 comparesBirth: true)
         case .content:
             // The same size and fingerprint (through the `items_identity` index): the same bytes.
             Rule(readsOldRow: false, match: #"i."fileSize" = v.size AND i.fingerprint = v.fingerprint"#,

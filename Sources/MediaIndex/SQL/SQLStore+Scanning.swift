@@ -151,14 +151,14 @@ extension SQLStore {
         var addedGeneration = generation
         for change in changes {
             switch change {
-            case .add(let item, let stamp, let fingerprint, let device, let ends, let reader, let hidden):
+            case .add(let item, let stamp, let fingerprint, let device, let ends, let reader, let hidden, let birth):
                 let generation = try addedGeneration ?? Self.bumpGeneration(x)
                 addedGeneration = generation
-                var row = ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader)
+                var row = ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader, birth: birth)
                 if hidden { row[Self.missingGenerationColumn] = .integer(-generation) }
                 try stage(nil, row, generation)
-            case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader):
-                try stage(id, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader), 0)
+            case .update(let id, let item, let stamp, let fingerprint, let device, let ends, let reader, let birth):
+                try stage(id, ItemRow.scanRowValues(item, stamp, fingerprint, device, ends, reader, birth: birth), 0)
             case .move(let id, let path):
                 try applyMove(x, id: id, to: path)
             case .fail(let path, let stamp, let code, let message, let reader):
@@ -244,15 +244,17 @@ extension SQLStore {
                 AND (\(notTheSought) OR (p.item_id = v.id AND p.generation <= v.win)))
               THEN 1 ELSE 0 END
             """ : ", 0"
+        let birthUnknown: SQLStatement = rule.comparesBirth ? ", CASE WHEN i.scan_birth IS NULL OR o.scan_birth IS NULL THEN 1 ELSE 0 END" : ", 0"
         return try read { x in
             try x.rows("""
                 WITH v AS MATERIALIZED (\(syntax.integerRows(rows, columns: ["id", "size", "fingerprint", "win", "seeking"])))
-                SELECT v.id, i.id, i.path, i.added_gen\(present) FROM v\(oldRow)
+                SELECT v.id, i.id, i.path, i.added_gen\(present)\(birthUnknown) FROM v\(oldRow)
                 JOIN items i ON \(recent)i.added_gen > v.win AND \(raw: rule.match)
                 WHERE v.seeking = 1 AND \(raw: rule.requires) AND \(mine("i.host")) AND i.id NOT IN (SELECT id FROM v)\(noTwin)\(notACopy)
                 """).map { row in
                 MoveCandidate(vanishedID: row.int64(0) ?? 0, rowID: row.int64(1) ?? 0, rowPath: row.path(2) ?? MediaPath(bytes: []),
-                              rowGeneration: row.int64(3) ?? 0, evidence: evidence, matchesAPresentItem: (row.int64(4) ?? 0) != 0)
+                              rowGeneration: row.int64(3) ?? 0, evidence: evidence, matchesAPresentItem: (row.int64(4) ?? 0) != 0,
+                              birthUnknown: (row.int64(5) ?? 0) != 0)
             }
         }
     }
