@@ -49,6 +49,14 @@ def settled(page):
     page.wait_for_function("() => !document.getElementById('main').hasAttribute('aria-busy')", timeout=15000)
 
 
+def follow(page, selector, route):
+    """Clicks a link and waits for its route to be drawn: the hash changes on the click, but the router sets
+    aria-busy only when the hashchange event runs, so settled() alone could read the page left behind."""
+    page.click(selector)
+    page.wait_for_function("prefix => location.hash.startsWith(prefix)", arg=route, timeout=15000)
+    settled(page)
+
+
 def go(page, route):
     page.evaluate("route => { location.hash = route }", route)
     page.wait_for_timeout(50)
@@ -131,8 +139,7 @@ with sync_playwright() as p:
         go(page, "#/search/" + "hostile")
         page.wait_for_selector("main .song .title")
         out["hostileTitles"] = page.eval_on_selector_all("main .song .title", "els => els.map(e => e.textContent)")
-        page.click("main .song a")   # its album
-        settled(page)
+        follow(page, "main .song a", "#/album/")   # its album
         out["hostileAlbumHeading"] = page.text_content("main h1")
         out["xss"] = page.evaluate("() => window.__xss ?? null")
         out["injectedElements"] = page.evaluate("() => document.querySelectorAll('main script, main img[src=x], main b').length")
@@ -140,8 +147,7 @@ with sync_playwright() as p:
     @step("album")
     def _():
         go(page, "#/albums")
-        page.click("main .album-card:has-text('Web Album')")
-        settled(page)
+        follow(page, "main .album-card:has-text('Web Album')", "#/album/")
         out["albumHeading"] = page.text_content("main h1")
         out["albumTracks"] = page.eval_on_selector_all("main .song .title", "els => els.map(e => e.textContent)")
         page.screenshot(path=f"{EVIDENCE}/album-1280.png")
