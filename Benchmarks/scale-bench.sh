@@ -4,14 +4,16 @@
 # album, 5 albums an artist, guest artists and two-genre albums; no media files), on SQLite, and on PostgreSQL
 # with PG=1 (a private server, as postgres-bench.sh starts it). Per size and store, in one run:
 #   start to first answer (first_ping_s: MPD `ping` and the API's `ping` both answering, before the view is
-#   built) and to the full view (first_answer_s, its name from when the two came together: MPD `stats` and
-#   the API's getScanStatus, which wait for the view and the catalog), RSS after start, a rating set by
+#   built) and to the full view (first_answer_s, its name from when the two came together: MPD `stats`, which
+#   waits for the view, and the API's getScanStatus saying `scanning: false`, once the catalog is in), RSS after start, a rating set by
 #   one client seen by another (p95) and the server CPU it costs, a full Subsonic sync (search3 "" in pages
 #   of 500) and RSS after it, search3 of a word (p95), MPD `list artist`, `find`, `search any`, `listallinfo`
-#   and RSS after it, whole-process `mlib ls artist:X` (median of 5);
+#   and RSS after it, whole-process `mlib ls artist:X` (median of 5); then, the server stopped, `mlib scan`
+#   of a folder of 1,000 real files (make-corpus.sh, a new root) added to the N items, and its unchanged rescan;
 # then each figure's cost exponent between the first two sizes (log(t2/t1)/log(N2/N1): 0 flat, 1 linear).
 # Env: MLIB (default .build/release/mlib), FILLER (default: synthetic-library beside MLIB), BENCH_DIR (default
-# bench-out: libraries are kept there as scale-N.sqlite and reused), PG=1.
+# bench-out: libraries are kept there as scale-N.sqlite and reused), PG=1, TOOLS (make-corpus.sh's folder,
+# default ../shared/tools: from a worktree, TOOLS=/work/shared/tools).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${MLIB:-.build/release/mlib}
@@ -36,6 +38,11 @@ if [[ ${PG:-0} == 1 ]]; then
   as_server "$pgbin/pg_ctl" -D "$pg/data" -l "$pg/log" -w -o "-k $pg -c listen_addresses=''" start >/dev/null
   stores+=(postgres)
 fi
+
+# The 1,000 files added to each library (made once, kept in BENCH_DIR): TOOLS' make-corpus.sh.
+adds=$out/add-1000
+tools=${TOOLS:-$PWD/../shared/tools}
+[[ -d $adds ]] || "$tools/make-corpus.sh" "$adds" 1000 >&2
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB"
 declare -A fig
@@ -69,7 +76,10 @@ for n in "${sizes[@]}"; do
 import socket
 s = socket.create_connection(('127.0.0.1', $mpd_port)); s.recv(64); s.sendall(b'stats\n'); got = b''
 while not got.endswith(b'OK\n'): got += s.recv(65536)"
-    curl -fs "http://127.0.0.1:$http_port/rest/getScanStatus?u=bench&p=bench&v=1.16.1&c=b&f=json" >/dev/null
+    # getScanStatus answers at once while the library loads (scanning: true): polled until it is loaded.
+    until curl -fs "http://127.0.0.1:$http_port/rest/getScanStatus?u=bench&p=bench&v=1.16.1&c=b&f=json" | grep -q '"scanning":false'; do
+      sleep 0.02
+    done
     fig["$key first_answer_s"]=$(since "$t0")
     while read -r name value; do fig["$key $name"]=$value; done \
       < <(python3 Benchmarks/scale-bench.py "$mpd_port" "$http_port" "$pid" bench bench)
@@ -80,11 +90,21 @@ while not got.endswith(b'OK\n'): got += s.recv(65536)"
     fig["$key catalog_derived_s"]=$(grep -m1 -o 'view catalog derived: [0-9]* items in [0-9.]* ms' "$work/err" | awk '{ printf "%.1f", $(NF-1) / 1000 }')
     fig["$key view_log"]=$(grep -E 'mlib: view (built|patched|refreshed|rebuilt|catalog)' "$work/err" | sed -e 's/^mlib: view //' -e 's/ in [0-9.]* ms//' | sort | uniq -c | awk '{ $1 = $1 "x"; print }' | paste -sd, -)
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+    # 1,000 real files added beside the N synthetic rows (a root of their own: the synthetic rows have no
+    # files, so a rescan of every root would remove them), then that root rescanned unchanged; the root
+    # is forgotten after, so that the library holds N items again for the next run. Exit 1: the corpus'
+    # planted damaged files.
+    "$MLIB" root forget --library "$locator" "$adds" >/dev/null 2>&1 || true
+    t0=$(now); "$MLIB" scan -q --library "$locator" "$adds" 2>/dev/null || (( $? == 1 )); fig["$key add_1000_scan_s"]=$(since "$t0")
+    t0=$(now); "$MLIB" scan -q --library "$locator" "$adds" 2>/dev/null || (( $? == 1 )); fig["$key rescan_added_root_s"]=$(since "$t0")
+    fig["$key items_after_add"]=$("$MLIB" ls --library "$locator" --count 2>/dev/null || echo "?")
+    "$MLIB" root forget --library "$locator" "$adds" >/dev/null
   done
 done
 
 names=(first_ping_s first_answer_s view_built_s catalog_derived_s rss_start_mb rating_visible_p95_ms rating_cpu_ms sync_s sync_songs rss_sync_mb search_p95_ms
-       mpd_list_artist_ms mpd_find_ms mpd_search_any_ms mpd_listallinfo_s mpd_listallinfo_mb rss_listallinfo_mb ls_artist_ms)
+       mpd_list_artist_ms mpd_find_ms mpd_search_any_ms mpd_listallinfo_s mpd_listallinfo_mb rss_listallinfo_mb ls_artist_ms
+       add_1000_scan_s rescan_added_root_s items_after_add)
 for store in "${stores[@]}"; do
   printf '\n%-24s' "$store"; for n in "${sizes[@]}"; do printf '%14s' "$n"; done
   (( ${#sizes[@]} >= 2 )) && printf '%10s' "exponent"; echo

@@ -134,7 +134,7 @@ public final class LiveView: @unchecked Sendable {   // `state` is guarded by `l
         guard let delay = testBuildDelay else { return try LibrarySnapshot.build(from: store, schema: schema, version: version) }
         var delayed = false
         return try LibrarySnapshot(schema: schema, version: version, roots: version.roots) { body in
-            try store.forEachItem(MediaQuery()) { item in
+            try LibrarySnapshot.forEachItem(of: store, readBy: schema) { item in
                 if !delayed {
                     delayed = true
                     usleep(useconds_t(delay * 1_000))

@@ -9,9 +9,9 @@ import MediaModel
 public final class Radio: Sendable {
     /// What `Recommendations` reads of each item, and nothing else.
     static let schema = ViewSchema(slots: [
-        .init("albumArtist", multiValued: false) { $0.albumArtist ?? $0.artist },
-        .init("genre", multiValued: true) { $0.genre },
-        .init("year", multiValued: false) { $0[.year]?.integer.map { String($0) } },
+        .init("albumArtist", multiValued: false, reading: [.albumArtist, .artist]) { $0.albumArtist ?? $0.artist },
+        .init("genre", multiValued: true, reading: [.genre]) { $0.genre },
+        .init("year", multiValued: false, reading: [.year]) { $0[.year]?.integer.map { String($0) } },
     ], properties: [])
 
     public let library: Library

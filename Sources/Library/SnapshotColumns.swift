@@ -22,6 +22,12 @@ struct SnapshotColumns {
     /// not built yet (a refresh builds a table from the values when an appended item first needs it).
     private var numbers: [[String: UInt32]?]
     private var pNumbers: [[MediaValue: UInt32]?]
+    /// Per slot and per filter property, the last value appended and its number: items come in runs that
+    /// share an artist, an album, a genre, a year, a format (a store's rows in path order), and a compare
+    /// with the last value costs less than hashing it into the table (69 slots a million times in
+    /// `mlib serve`'s view at a million songs).
+    private var lastValues: [(String, UInt32)?]
+    private var lastPValues: [(MediaValue, UInt32)?]
 
     init(schema: ViewSchema) {
         self.schema = schema
@@ -30,6 +36,8 @@ struct SnapshotColumns {
         numbers = [[String: UInt32]?](repeating: [:], count: schema.slots.count)
         pValues = [[MediaValue]](repeating: [.integer(0)], count: schema.properties.count)
         pNumbers = [[MediaValue: UInt32]?](repeating: [:], count: schema.properties.count)
+        lastValues = Array(repeating: nil, count: schema.slots.count)
+        lastPValues = Array(repeating: nil, count: schema.properties.count)
     }
 
     /// `snapshot`'s items, less those whose id is in `leaving`, with its value tables (values no item
@@ -61,6 +69,8 @@ struct SnapshotColumns {
         }
         numbers = [[String: UInt32]?](repeating: nil, count: slotCount)
         pNumbers = [[MediaValue: UInt32]?](repeating: nil, count: propertyCount)
+        lastValues = Array(repeating: nil, count: slotCount)
+        lastPValues = Array(repeating: nil, count: propertyCount)
         for s in 0..<slotCount where values[s].count > 2 * (snapshot.distinctValues[s] + snapshot.distinctParts[s]) + 1_024 {
             compactSlot(s)
         }
@@ -110,8 +120,14 @@ struct SnapshotColumns {
         modified.append(item[.modificationDate]?.real ?? .nan)
         for (s, slot) in schema.slots.enumerated() {
             guard let v = slot.value(item) else { cells.append(0); continue }
+            // The last value again: its number, and its parts (split when it first came).
+            if let (last, n) = lastValues[s], last == v {
+                cells.append(n)
+                continue
+            }
             let n = intern(v, s)
             cells.append(n)
+            lastValues[s] = (v, n)
             if slot.multiValued, v.utf8.contains(UInt8(ascii: ";")), parts[s][n] == nil {
                 let split = MediaProperty.splitValues(v).filter { !$0.isEmpty }
                 if split != [v] { parts[s][n] = split.map { intern($0, s) } }
@@ -119,12 +135,21 @@ struct SnapshotColumns {
         }
         for (p, property) in schema.properties.enumerated() {
             guard let v = item[property] else { pCells.append(0); continue }
+            if let (last, n) = lastPValues[p], last == v {
+                pCells.append(n)
+                continue
+            }
             if pNumbers[p] == nil { pNumbers[p] = Self.numbering(pValues[p]) }
-            if let known = pNumbers[p]![v] { pCells.append(known); continue }
-            let n = UInt32(pValues[p].count)
-            pValues[p].append(v)
-            pNumbers[p]![v] = n
+            let n: UInt32
+            if let known = pNumbers[p]![v] {
+                n = known
+            } else {
+                n = UInt32(pValues[p].count)
+                pValues[p].append(v)
+                pNumbers[p]![v] = n
+            }
             pCells.append(n)
+            lastPValues[p] = (v, n)
         }
     }
 
@@ -132,5 +157,7 @@ struct SnapshotColumns {
     mutating func dropInterningTables() {
         numbers = []
         pNumbers = []
+        lastValues = []
+        lastPValues = []
     }
 }

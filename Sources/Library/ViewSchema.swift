@@ -11,11 +11,37 @@ public struct ViewSchema: Sendable {
         public var value: @Sendable (MediaItem) -> String?
         /// Whether a value holds several, joined with "; " (as the index stores multi-valued tags).
         public var multiValued: Bool
+        /// What `value` reads of an item, or nil when it does not say (then a build reads whole items).
+        public var reads: Reads?
 
+        /// A slot whose `value` reads only `reading` (and the raw tag map with `tags`): a view of such slots
+        /// is built from those columns alone (`ViewSchema.projection`), not from whole items (issue 44: at
+        /// a million items, decoding every column of every row was most of the build).
+        public init(_ name: String, multiValued: Bool, reading: [MediaProperty], tags: Bool = false,
+                    value: @escaping @Sendable (MediaItem) -> String?) {
+            self.name = name
+            self.value = value
+            self.multiValued = multiValued
+            reads = Reads(properties: reading, tags: tags)
+        }
+
+        /// A slot that may read anything of an item: a view with one is built from whole items.
         public init(_ name: String, multiValued: Bool, value: @escaping @Sendable (MediaItem) -> String?) {
             self.name = name
             self.value = value
             self.multiValued = multiValued
+            reads = nil
+        }
+    }
+
+    /// What of an item a slot (or a whole build) reads: properties, and whether the raw tag map.
+    public struct Reads: Sendable, Equatable {
+        public var properties: [MediaProperty]
+        public var tags: Bool
+
+        public init(properties: [MediaProperty], tags: Bool = false) {
+            self.properties = properties
+            self.tags = tags
         }
     }
 
@@ -29,4 +55,28 @@ public struct ViewSchema: Sendable {
     }
 
     public func slotIndex(named name: String) -> Int? { slots.firstIndex { $0.name == name } }
+
+    /// What a build of this schema's view reads of each item — every slot's reads, the filter properties,
+    /// and the columns every view keeps (duration, modification time; id and path always come) — or nil
+    /// when a slot does not say what it reads (then the build reads whole items).
+    public var projection: Reads? {
+        var properties: [MediaProperty] = [.playbackDuration, .modificationDate]
+        var tags = false
+        func add(_ property: MediaProperty) { if !properties.contains(property) { properties.append(property) } }
+        for slot in slots {
+            guard let reads = slot.reads else { return nil }
+            reads.properties.forEach(add)
+            tags = tags || reads.tags
+        }
+        self.properties.forEach(add)
+        return Reads(properties: properties, tags: tags)
+    }
+
+    /// This schema with every slot reading whole items (`projection` nil): the same view, built the slow
+    /// way — what the tests compare a projected build with.
+    public var readingWholeItems: ViewSchema {
+        var copy = self
+        for i in copy.slots.indices { copy.slots[i].reads = nil }
+        return copy
+    }
 }

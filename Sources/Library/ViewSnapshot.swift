@@ -362,7 +362,15 @@ public final class LibrarySnapshot: Sendable {
     /// Reads every item of `store` (streamed) into a new snapshot.
     public static func build(from store: any LibraryStore, schema: ViewSchema, version: ViewVersion?) throws -> LibrarySnapshot {
         try LibrarySnapshot(schema: schema, version: version, roots: version?.roots ?? store.roots()) { body in
-            try store.forEachItem(MediaQuery()) { body($0) }
+            try forEachItem(of: store, readBy: schema) { body($0) }
         }
+    }
+
+    /// Streams every item of `store` holding what `schema`'s view reads (`ViewSchema.projection`: only
+    /// those columns are read and decoded, the raw tag map only when a slot reads it), or whole items when
+    /// a slot does not say what it reads.
+    static func forEachItem(of store: any LibraryStore, readBy schema: ViewSchema, _ body: (MediaItem) throws -> Void) throws {
+        guard let projection = schema.projection else { return try store.forEachItem(MediaQuery(), body) }
+        try store.forEachItem(MediaQuery(), reading: projection.properties, tags: projection.tags, body)
     }
 }

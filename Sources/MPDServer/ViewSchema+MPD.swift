@@ -6,15 +6,22 @@ extension ViewSchema {
     /// order (slot 1 + the tag's index in `MPDTag.all`), printed as `SongWriter` prints them; and every
     /// property `FilterCompiler` compares.
     static let mpd = ViewSchema(
-        slots: [ViewSchema.Slot("Format", multiValued: false) { SongWriter.audioFormat($0) }]
+        slots: [ViewSchema.Slot("Format", multiValued: false, reading: [.sampleRate, .channels, .bitDepth]) { SongWriter.audioFormat($0) }]
             + MPDTag.all.map { tag in
-                ViewSchema.Slot(tag.name, multiValued: tag.rawKey != nil || tag.property?.spec.type == .text) { tag.value(in: $0) }
+                ViewSchema.Slot(tag.name, multiValued: tag.rawKey != nil || tag.property?.spec.type == .text,
+                                reading: tag.reads.properties, tags: tag.reads.tags) { tag.value(in: $0) }
             },
         // The stream's rate, depth and channels too: `AudioFormat` filters compare them.
         properties: MPDTag.all.compactMap(\.property) + [.sampleRate, .bitDepth, .channels])
 }
 
 extension MPDTag {
+    /// What `value(in:)` reads: its property (a date falls back to the year), else the raw tag map.
+    var reads: ViewSchema.Reads {
+        guard let property else { return ViewSchema.Reads(properties: [], tags: true) }
+        return ViewSchema.Reads(properties: property == .releaseDate ? [.releaseDate, .year] : [property])
+    }
+
     /// The tag's slot in `ViewSchema.mpd`.
     var slot: Int { Self.slots[name]! }
 

@@ -38,7 +38,9 @@ public protocol LibraryReader: Sendable {
     /// absent, its tag map empty): a listing that prints a few fields reads only their columns rather than
     /// decoding every column of every row (issue 50: `mlib ls --paths` decoded ~100 columns per item).
     /// A query part evaluated in Swift may read any property: then whole items are read, as `forEachItem`.
-    func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws
+    /// With `tags`, each item holds its raw tag map too (what a reader of raw tags needs, e.g. MPD's
+    /// `Performer` or `Work` in the view, issue 44), else the map is empty.
+    func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], tags: Bool, _ body: (MediaItem) throws -> Void) throws
 
     /// How many items `items(query)` would return (`limit` and `offset` applied), counted by the database
     /// when it can answer the query alone. Throws as `items(_:)`.
@@ -75,8 +77,13 @@ public protocol LibraryReader: Sendable {
 
 extension LibraryReader {
     /// Whole items: a store that cannot read fewer columns still answers.
-    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws {
+    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], tags: Bool, _ body: (MediaItem) throws -> Void) throws {
         try forEachItem(query, body)
+    }
+
+    /// `forEachItem(query, reading: properties, tags: false, body)`: the tag map left empty.
+    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws {
+        try forEachItem(query, reading: properties, tags: false, body)
     }
 }
 

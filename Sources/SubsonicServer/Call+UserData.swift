@@ -256,8 +256,15 @@ extension Call {
         if let error = server.view.lastError { throw SubsonicError.generic("the library cannot be read: \(error)") }
     }
 
+    /// Scanning while a scan runs, and while the library still loads (no catalog yet: the count is 0).
     func scanStatus() -> Node {
-        let (scanning, count) = server.state.withLock { ($0.scanning, $0.scanCount) }
+        let (scanning, count, loaded) = server.state.withLock { ($0.scanning, $0.scanCount, $0.catalog != nil) }
+        guard loaded else {
+            var node = Node("scanStatus")
+            node.set("scanning", true)
+            node.set("count", 0)
+            return node
+        }
         var node = Node("scanStatus")
         node.set("scanning", scanning)
         node.set("count", scanning ? count : server.view.snapshot.count)

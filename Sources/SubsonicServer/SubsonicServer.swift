@@ -335,10 +335,11 @@ struct Call {
     let context: APIRequestContext
 
     /// What is answered while the library still loads (`mlib serve` listens before its view is built):
-    /// the server, the login and the users. Every other method waits for the library.
+    /// the server, the login, the users and the scan status (scanning, as MPD's status says it updates).
+    /// Every other method waits for the library.
     static let answeredBeforeLibrary: Set<String> = [
         "ping", "getLicense", "getOpenSubsonicExtensions", "tokenInfo", "getUser", "getUsers", "createUser",
-        "updateUser", "deleteUser", "changePassword", "getPodcasts", "getNewestPodcasts",
+        "updateUser", "deleteUser", "changePassword", "getPodcasts", "getNewestPodcasts", "getScanStatus",
     ]
 
     func run(_ method: String) async throws -> Reply {

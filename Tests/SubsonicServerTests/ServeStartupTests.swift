@@ -4,10 +4,10 @@ import TestSupport
 import Testing
 
 /// Issue 44: `mlib serve --http` beside the MPD port listens before the view both share is built (and the
-/// API's catalog derived from it). While it builds, the API answers `ping` and the license at once, and a
-/// `getArtists` asked meanwhile waits in its handler (never on an event loop) and comes whole once the view
-/// is in; MPD's `status` says the database is updating. The build is made slow by the test-only
-/// `MLIB_TEST_VIEW_BUILD_DELAY_MS` (LiveView), which production never sets.
+/// API's catalog derived from it). While it builds, the API answers `ping`, the license and the scan status
+/// (scanning) at once, and a `getArtists` asked meanwhile waits in its handler (never on an event loop) and
+/// comes whole once the view is in; MPD's `status` says the database is updating. The build is made slow by
+/// the test-only `MLIB_TEST_VIEW_BUILD_DELAY_MS` (LiveView), which production never sets.
 @Suite(.serialized, .enabled(if: ChildProcess.exists("ffmpeg") && ChildProcess.exists("mpc"), "ffmpeg or mpc missing (scripts/install-deps.sh)"))
 struct ServeStartupTests {
     static let delay = 5.0
@@ -36,6 +36,12 @@ struct ServeStartupTests {
         let pinged = Date().timeIntervalSince(asked)
         #expect(pinged < 1.5, "ping and getLicense took \(pinged) s while the view builds")
         #expect(try server.mpc(["status"]).out.contains("Updating DB"), "MPD's status while the view builds")
+        // A phone asking whether the server scans is told at once that it does (as MPD says it updates),
+        // rather than waiting for the library.
+        let statusAsked = Date()
+        let loading = try await json("getScanStatus")["scanStatus"] as? [String: Any]
+        #expect(Date().timeIntervalSince(statusAsked) < 1.5, "getScanStatus waited while the view builds")
+        #expect(loading?["scanning"] as? Bool == true, "getScanStatus while the view builds: \(String(describing: loading))")
 
         let answer = try await artists
         let loaded = Date().timeIntervalSince(launched)
@@ -47,5 +53,7 @@ struct ServeStartupTests {
         let again = ((try await json("getArtists"))["artists"] as? [String: Any])?["index"] as? [[String: Any]] ?? []
         #expect(names == again.flatMap { ($0["artist"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } })
         #expect(!(try server.mpc(["status"]).out.contains("Updating DB")))
+        let afterLoad = try await json("getScanStatus")["scanStatus"] as? [String: Any]
+        #expect(afterLoad?["scanning"] as? Bool == false && (afterLoad?["count"] as? Int ?? 0) > 0, "\(String(describing: afterLoad))")
     }
 }

@@ -49,16 +49,18 @@ extension SQLStore {
     }
 
     /// Streams `query`'s items holding only `properties` (and id and path): `LibraryReader`'s projection.
-    /// With `rating` comes `tagRating` (an item's rating is the user's, else the file's).
-    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], _ body: (MediaItem) throws -> Void) throws {
+    /// With `rating` comes `tagRating` (an item's rating is the user's, else the file's); with `tags`, the
+    /// tag map (its JSON column, decoded).
+    public func forEachItem(_ query: MediaQuery, reading properties: [MediaProperty], tags: Bool, _ body: (MediaItem) throws -> Void) throws {
         let (matching, residual, order) = try compile(query)
         guard residual == nil, let order else { return try forEachItem(query, body) }
         var wanted = Set(properties)
         if wanted.contains(.rating) { wanted.insert(.tagRating) }
         let read = ItemRow.stored.filter(wanted.contains)
-        let columns = localized((["id", "path"] + read.map(\.rawValue)).map { "items." + ItemRow.quoted($0) }.joined(separator: ", "))
+        let names = ["id", "path"] + (tags ? ["tags"] : []) + read.map(\.rawValue)
+        let columns = localized(names.map { "items." + ItemRow.quoted($0) }.joined(separator: ", "))
         let select = compiler.orderedSelect(columns, matching, order: order, limit: query.limit, offset: query.offset)
-        try streamRows(select) { try body(ItemRow.item($0.values, withTags: false, properties: read)) }
+        try streamRows(select) { try body(ItemRow.item($0.values, withTags: tags, properties: read)) }
     }
 
     /// Runs `body` on each row outside the connection's own error mapping: an error `body` throws leaves as
