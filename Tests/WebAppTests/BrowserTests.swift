@@ -17,13 +17,16 @@ let browserMissing: String? = {
 /// the ALAC one is asked for as Opus), queue five songs and reorder them by keyboard and by drag and drop,
 /// make a smart playlist from a rule and see its matches, switch to the server's player and see `mpc current`
 /// change, `mpc next` and the page following within 1 s, sign out. Library text holding HTML shows as text.
-/// Screenshots of every page at 375 px and 1280 px, light and dark, are kept in `Evidence/`.
+/// Screenshots of every page at 375 px and 1280 px, light and dark, are kept in `.build/evidence/WebAppTests`
+/// (a run leaves the checkout clean); `MLIB_EVIDENCE_DIR=Tests/WebAppTests/Evidence` renews the reviewed set
+/// kept in the repository, which README shows.
 @Suite(.serialized, .enabled(if: browserMissing == nil, Comment(rawValue: browserMissing ?? "")))
 struct BrowserTests {
     static let user = "alice", password = "pass wörd"
     static let repo = ChildProcess.repo
     static let script = repo.appendingPathComponent("Tests/WebAppTests/browser/web_app_flow.py")
-    static let evidence = repo.appendingPathComponent("Tests/WebAppTests/Evidence")
+    static let evidence = ProcessInfo.processInfo.environment["MLIB_EVIDENCE_DIR"].map { URL(fileURLWithPath: $0, relativeTo: repo) }
+        ?? repo.appendingPathComponent(".build/evidence/WebAppTests")
     static let hostileTitle = "hostile <script>window.__xss=2</script>"
     static let hostileAlbum = "<img src=x onerror=\"window.__xss=1\"><b>bold</b>"
 
