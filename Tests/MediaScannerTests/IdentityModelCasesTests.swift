@@ -428,7 +428,14 @@ import Testing
             try FileManager.default.removeItem(atPath: live)
         }
         try FileManager.default.removeItem(atPath: world.two)
-        try #require(after.st_ino == before.st_ino, "the file system did not reuse One's inode: the case is not exercised")
+        // Whether ext4 hands out the freed inode depends on what else makes files meanwhile (a busy machine's
+        // other tests did, once in a CI run): then the case cannot be set up, which is said, not failed.
+        guard after.st_ino == before.st_ino else {
+            withKnownIssue("the file system did not reuse One's inode: the case is not exercised", isIntermittent: true) {
+                Issue.record("One's inode \(before.st_ino) was not reused (the new file got \(after.st_ino))")
+            }
+            return
+        }
         let summary = try await world.box.scan()
 
         let item = try #require(try world.index.item(path: MediaPath(live)))
