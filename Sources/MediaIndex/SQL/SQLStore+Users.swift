@@ -9,12 +9,16 @@ extension SQLStore: UserAccountStore {
         try cachedUsers() ?? readUsers()
     }
 
+    // A text with a NUL names no one: SQLite reads a bound text up to its first NUL (`bob\0` would be bob,
+    // a fresh name for the login throttle each time) and PostgreSQL refuses it.
     public func user(named name: String) throws -> UserAccount? {
+        guard !name.contains("\0") else { return nil }
         if let users = try cachedUsers() { return users.first { $0.name == name } }
         return try read { x in try x.row(Self.userSelect + " WHERE name = \(name)").map(Self.account) }
     }
 
     public func user(apiKey: String) throws -> UserAccount? {
+        guard !apiKey.contains("\0") else { return nil }
         if let users = try cachedUsers() { return users.first { $0.apiKey == apiKey } }
         return try read { x in try x.row(Self.userSelect + " WHERE api_key = \(apiKey)").map(Self.account) }
     }
@@ -27,6 +31,9 @@ extension SQLStore: UserAccountStore {
 
     public func addUser(_ user: UserAccount) throws {
         guard !user.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw invalid("a user name cannot be empty") }
+        guard !user.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw invalid("a user name cannot hold control characters")
+        }
         try write { x in
             if try x.row("SELECT 1 FROM users WHERE name = \(user.name)") != nil { throw invalid("user \"\(user.name)\" exists") }
             try x.execute("""
