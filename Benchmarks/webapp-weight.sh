@@ -4,7 +4,8 @@
 # --http --no-mpd --no-web` against the same with the web app, on one library of ITEMS synthetic items
 # (default 100,000; synthetic-library beside MLIB), each measured after the same API reads, the web one also
 # after a login, the page and every file fetched gzipped, ten /api/query pages, /api/status and an open
-# /api/events stream. LIBRARY=PATH reuses a library (no filling).
+# /api/events stream. LIBRARY=PATH reuses a library (no filling), with KEY=PATH its users' key file when it
+# has user bench already (web-bench.sh's bench-out/web-N.sqlite and web-N.key).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
@@ -31,11 +32,12 @@ if [[ -z ${LIBRARY:-} ]]; then
   [[ -x "$FILLER" ]] || { echo "no $FILLER (swift build --product synthetic-library)" >&2; exit 2; }
   "$FILLER" "$library" "$ITEMS" >/dev/null
 fi
-"$MLIB" user add bench --admin --password bench --library "$library" --key-file "$work/key" >/dev/null 2>&1
+key=${KEY:-$work/key}
+"$MLIB" user add bench --admin --password bench --library "$library" --key-file "$key" >/dev/null 2>&1 || [[ -n ${KEY:-} ]]
 echo "== resident memory: $ITEMS items; load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB"
 
 serve() {  # serve EXTRA… : starts the server, sets pid and port
-  "$MLIB" serve --library "$library" --key-file "$work/key" --http 127.0.0.1:0 --no-mpd "$@" 2>"$work/err" &
+  "$MLIB" serve --library "$library" --key-file "$key" --http 127.0.0.1:0 --no-mpd "$@" 2>"$work/err" &
   pid=$!
   for _ in $(seq 200); do grep -q "serving the Subsonic API" "$work/err" 2>/dev/null && break; sleep 0.05; done
   port=$(grep "serving the Subsonic API" "$work/err" | head -1 | sed -E 's/.*127\.0\.0\.1:([0-9]+).*/\1/')

@@ -132,10 +132,15 @@ struct DIDLWriter {
         }
     }
 
-    /// H+:MM:SS.FFF (ContentDirectory:1, `res@duration`).
+    /// H+:MM:SS.FFF (ContentDirectory:1, `res@duration`). Written digit by digit: through `String(format:)`
+    /// (Foundation's varargs formatter) it was a seventh of a Browse's CPU, two or three times an item.
     static func duration(_ seconds: Double) -> String {
         let milliseconds = Int((seconds * 1000).rounded())
         let s = milliseconds / 1000
-        return String(format: "%d:%02d:%02d.%03d", s / 3600, s / 60 % 60, s % 60, milliseconds % 1000)
+        func padded(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        return "\(s / 3600):\(padded(s / 60 % 60, 2)):\(padded(s % 60, 2)).\(padded(milliseconds % 1000, 3))"
     }
 }

@@ -210,7 +210,7 @@ public final class DLNAServer: Sendable {
             case DeviceDescription.connectionManager.name: out = try ConnectionManager.call(call)
             default: out = try MediaReceiverRegistrar.call(call)
             }
-            return .xml(SOAPCall.response(service: service.type, action: call.action, out))
+            return .xml(bytes: SOAPCall.responseBytes(service: service.type, action: call.action, out))
         } catch let error as UPnPError {
             return .xml(SOAPCall.fault(error), status: .internalServerError)
         } catch {

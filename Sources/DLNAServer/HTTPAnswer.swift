@@ -19,8 +19,10 @@ enum HTTPAnswer {
         .bytes(status, [("Content-Type", type)], Array(text.utf8))
     }
 
-    static func xml(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPAnswer {
-        .bytes(status, [("Content-Type", "text/xml; charset=\"utf-8\"")], Array(text.utf8))
+    static func xml(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPAnswer { xml(bytes: Array(text.utf8), status: status) }
+
+    static func xml(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> HTTPAnswer {
+        .bytes(status, [("Content-Type", "text/xml; charset=\"utf-8\"")], bytes)
     }
 }
 

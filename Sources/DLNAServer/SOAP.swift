@@ -1,4 +1,5 @@
 import Foundation
+import Library
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -22,8 +23,21 @@ struct SOAPCall: Sendable {
 
     /// An action's response with its out arguments, in order.
     static func response(service: String, action: String, _ arguments: [(String, String)]) -> String {
-        let body = arguments.map { (name: String, value: String) -> String in "<\(name)>\(XML.escape(value))</\(name)>" }.joined()
-        return envelope("<u:\(action)Response xmlns:u=\"\(service)\">\(body)</u:\(action)Response>")
+        String(decoding: responseBytes(service: service, action: action, arguments), as: UTF8.self)
+    }
+
+    /// `response` as the bytes sent: a Browse's `Result` (a whole DIDL-Lite page) escaped straight into them.
+    static func responseBytes(service: String, action: String, _ arguments: [(String, String)]) -> [UInt8] {
+        var out = Array(envelopeStart.utf8)
+        out += "<u:\(action)Response xmlns:u=\"\(service)\">".utf8
+        for (name, value) in arguments {
+            out += "<\(name)>".utf8
+            XMLText.escape(value, into: &out)
+            out += "</\(name)>".utf8
+        }
+        out += "</u:\(action)Response>".utf8
+        out += envelopeEnd.utf8
+        return out
     }
 
     static func fault(_ error: UPnPError) -> String {
@@ -32,10 +46,11 @@ struct SOAPCall: Sendable {
                  + "<errorDescription>\(XML.escape(error.text))</errorDescription></UPnPError></detail></s:Fault>")
     }
 
-    private static func envelope(_ body: String) -> String {
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" "
-            + "s:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\"><s:Body>\(body)</s:Body></s:Envelope>"
-    }
+    private static let envelopeStart = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+        + "s:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\"><s:Body>"
+    private static let envelopeEnd = "</s:Body></s:Envelope>"
+
+    private static func envelope(_ body: String) -> String { envelopeStart + body + envelopeEnd }
 
     /// Depth 1: Envelope, 2: Body, 3: the action, 4: its arguments.
     private final class EnvelopeReader: NSObject, XMLParserDelegate {

@@ -34,6 +34,26 @@ public enum XMLText {
         }
     }
 
+    /// `escape(_:into:)` onto bytes, in one pass: whole runs that need nothing copied at once, no string made
+    /// (so no UTF-8 validation of the result). A SOAP answer escapes a whole DIDL-Lite page, all markup, this
+    /// way: through a string, the escape and the validation were a third of a Browse's CPU.
+    public static func escape(_ text: String, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
+            var i = 0, run = 0
+            while i < bytes.count {
+                guard needsWork(bytes[i]) else { i += 1; continue }
+                if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+                let (written, read) = replacement(bytes, at: i)
+                out.append(contentsOf: written)
+                i += read
+                run = i
+            }
+            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
+        }
+    }
+
     /// What the byte at `i` becomes (as bytes), and how many bytes it stands for: itself; an entity; nothing
     /// for a control character; nothing for U+FFFE and U+FFFF (EF BF BE, EF BF BF), 3 bytes.
     @inline(__always) private static func replacement(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UnsafeBufferPointer<UInt8>, Int) {

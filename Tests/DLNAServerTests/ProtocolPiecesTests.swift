@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Library
 import Testing
 
 /// The small protocol pieces the end-to-end test does not reach on every branch: Range headers, SSDP
@@ -58,6 +59,8 @@ import Testing
     @Test func durations() {
         #expect(DIDLWriter.duration(0.5) == "0:00:00.500")
         #expect(DIDLWriter.duration(3725.25) == "1:02:05.250")
+        #expect(DIDLWriter.duration(59.9996) == "0:01:00.000")
+        #expect(DIDLWriter.duration(360_000.007) == "100:00:00.007")
     }
 
     @Test func profiles() {
@@ -117,5 +120,15 @@ import Testing
         #expect(wellFormed(answer), "\(answer)")
         #expect(XML.escape(title) == "Bells &amp; &lt;Whistles&gt;&#9;")
         #expect(XML.escape("plain") == "plain")
+    }
+
+    /// The bytes a SOAP answer escapes its `Result` into are the text's escape, whatever the text.
+    @Test func escapingOntoBytesEqualsEscapingText() {
+        for text in ["", "plain", "&", "<<>>", "Bell\u{01}s & <Whistles>\t\u{FFFE}\u{FFFF}end", "Björk – Jóga 🎵 \"'\r\n",
+                     "\u{EF}\u{BF}", "tail&", String(repeating: "<a href=\"x\">&amp;</a>", count: 500)] {
+            var bytes: [UInt8] = Array("pre".utf8)
+            XMLText.escape(text, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "pre" + XML.escape(text), "\(text.prefix(40).debugDescription)")
+        }
     }
 }
