@@ -36,6 +36,8 @@ for seed in $(seq "$first" $((first + seeds - 1))); do
       if grep -qE "(^|[^a-z])$kind, seed $seed[ ,(]" <<<"$report"; then kindFailed[$kind]=$((kindFailed[$kind] + 1)); kinds+=" $kind"; fi
     done
     echo "seed $seed FAILED (${kinds# }):"; grep -v '^↳ ///' <<<"$report" | grep -E -A40 'seed [0-9]+ \(MLIB_MODEL_SEED|watch, seed' | head -45 || true
+    # No model's failure line: the run failed some other way (a crash, a server that did not start): its end.
+    [[ -z $kinds ]] && { tail -40 <<<"$report"; mkdir -p bench-out; printf '%s\n' "$report" >"bench-out/identity-model-seed-$seed.log"; }
   fi
   echo "seed $seed done at $(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done

@@ -4,7 +4,7 @@ import MediaDecode
 /// resolution, and the `protocolInfo`'s fourth field (DLNA Guidelines 7.4.1.3: PN, OP, FLAGS).
 /// Profiles are named only where the file surely is one (a renderer refuses a wrong PN more readily than a
 /// missing one: gerbera#1426); the rest are served by MIME type alone.
-struct MediaProfile: Sendable, Equatable {
+struct MediaProfile: Sendable, Hashable {
     var mimeType: String
     var profile: String?
     /// A stream made by the transcoder: no byte seek (its bytes do not exist before they are made), and
