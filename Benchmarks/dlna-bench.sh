@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # dlna-bench.sh [MLIB] [FOLDER ...] — `mlib serve --dlna` beside Debian's minidlna (ReadyMedia) on the same folder,
-# timed by the same client in the same run (Benchmarks/dlna-bench.py, async-upnp-client): the scan, the whole tree
+# timed by the same clients in the same run — async-upnp-client (Benchmarks/dlna-bench.py, Home Assistant's library)
+# and a lean client that parses next to nothing (Benchmarks/dlna-walk.py: the walk and Search, the servers' own
+# time; async-upnp-client's parsing outweighs either server's answering) — the scan, the whole tree
 # walked with BrowseDirectChildren in pages of PAGE (50), Search from the root (median of 11), the first byte of a
 # stream (median of 11, a new connection each), a video's JPEG_TN thumbnail the first time and cached, and each
 # server's resident memory after the walk. The servers run one after the other in a network namespace of their own,
@@ -53,6 +55,17 @@ client() { # LOCATION OUT PID
         --search 'upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"' \
         --search 'dc:title = "Burning Machine"' > "$2"
 }
+lean() { # DESCRIPTION_URL OUT PID: the lean client (dlna-walk.py) on the ContentDirectory the description names
+    local control
+    control=$(ip netns exec "$C" python3 -c '
+import re, sys, urllib.parse, urllib.request
+url = sys.argv[1]; text = urllib.request.urlopen(url).read().decode()
+at = text.find("ContentDirectory:1")
+print(urllib.parse.urljoin(url, re.search(r"<controlURL>([^<]*)", text[at:]).group(1)))' "$1")
+    ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control "$control" --page "$PAGE" --server-pid "$3" \
+        --search 'dc:title contains "neon"' \
+        --search 'upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"' > "$2"
+}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $MLIB; minidlnad $(minidlnad -V 2>&1 | head -1)"
 
 for folder in "${folders[@]}"; do
@@ -70,10 +83,12 @@ for folder in "${folders[@]}"; do
     pid=$!
     wait_for http://10.44.0.1:8200/description.xml; mlib_start=$(since "$t0")
     client http://10.44.0.1:8200/description.xml "$work/mlib-$name.json" "$pid"
+    lean http://10.44.0.1:8200/description.xml "$work/mlib-lean-$name.json" "$pid"
     mlib_rss=$(rss "$pid"); mlib_hwm=$(hwm "$pid")
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
     echo "mlib:     scan ${mlib_scan} s, start ${mlib_start} s, RSS after the walk ${mlib_rss} MB (peak ${mlib_hwm})"
     cat "$work/mlib-$name.json"; echo
+    cat "$work/mlib-lean-$name.json"; echo
 
     # minidlna: its own config, database and port; -R: a full scan; -S: stay in the foreground.
     db="$work/minidlna-$name"; mkdir -p "$db"
@@ -95,10 +110,12 @@ CONF
     minidlna_scan=$(since "$t0")
     wait_for http://10.44.0.1:8201/rootDesc.xml
     client http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-$name.json" "$pid"
+    lean http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-lean-$name.json" "$pid"
     minidlna_rss=$(rss "$pid"); minidlna_hwm=$(hwm "$pid")
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
     echo "minidlna: scan ${minidlna_scan} s, RSS after the walk ${minidlna_rss} MB (peak ${minidlna_hwm})"
     cat "$work/minidlna-$name.json"; echo
+    cat "$work/minidlna-lean-$name.json"; echo
 
     m="$work/mlib-$name.json" d="$work/minidlna-$name.json"
     ratio() { python3 -c "print(round($1 / $2, 2))"; }
@@ -106,6 +123,10 @@ CONF
     calls_ratio=$(ratio "$(field "$d" 'walk_s/browse_calls')" "$(field "$m" 'walk_s/browse_calls')")
     echo "server CPU during the walk: mlib $(field "$m" walk_server_cpu_s) s, minidlna $(field "$d" walk_server_cpu_s) s; the client's: $(field "$m" walk_client_cpu_s) s and $(field "$d" walk_client_cpu_s) s"
     echo "answers during the walk: mlib $(field "$m" walk_answer_bytes) bytes ($(field "$m" walk_bytes_per_item) a listed item, $(field "$m" walk_res_per_item) res an item), $(field "$m" walk_http_s) s waiting for them; minidlna $(field "$d" walk_answer_bytes) bytes ($(field "$d" walk_bytes_per_item), $(field "$d" walk_res_per_item) res), $(field "$d" walk_http_s) s"
+    ml="$work/mlib-lean-$name.json" dl="$work/minidlna-lean-$name.json"
+    lean_ratio=$(ratio "$(field "$ml" walk_s)" "$(field "$dl" walk_s)")
+    lq1='dc:title contains "neon"' lq2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
+    echo "lean client (dlna-walk.py): walk mlib $(field "$ml" walk_s) s, minidlna $(field "$dl" walk_s) s: ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
     if [[ -n "${RESULT:-}" ]]; then
         search() { field "$1" "search['$2'].get('median_ms', 'none')"; }
@@ -113,6 +134,10 @@ CONF
         q1='dc:title contains "neon"' q2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
         python3 Benchmarks/write-result.py "dlna-bench-$name${SUFFIX:-}" "Benchmarks/dlna-bench.sh $MLIB $folder" \
           "$folder ($files files); pages of $PAGE" \
+          mlib_lean_walk_s="$(field "$ml" walk_s)" minidlna_lean_walk_s="$(field "$dl" walk_s)" \
+          mlib_lean_walk_server_cpu_s="$(field "$ml" walk_server_cpu_s)" minidlna_lean_walk_server_cpu_s="$(field "$dl" walk_server_cpu_s)" \
+          mlib_lean_search_title_ms="$(field "$ml" "search['$lq1']['median_ms']")" minidlna_lean_search_title_ms="$(field "$dl" "search['$lq1']['median_ms']")" \
+          mlib_lean_search_artist_ms="$(field "$ml" "search['$lq2']['median_ms']")" minidlna_lean_search_artist_ms="$(field "$dl" "search['$lq2']['median_ms']")" \
           mlib_walk_s="$(field "$m" walk_s)" mlib_browse_calls="$(field "$m" browse_calls)" mlib_containers="$(field "$m" containers)" \
           mlib_item_listings="$(field "$m" item_listings)" mlib_walk_server_cpu_s="$(field "$m" walk_server_cpu_s)" \
           minidlna_walk_s="$(field "$d" walk_s)" minidlna_browse_calls="$(field "$d" browse_calls)" minidlna_containers="$(field "$d" containers)" \
@@ -126,7 +151,7 @@ CONF
           mlib_thumbnail_cached_ms="$(field "$m" "d.get('thumbnail_cached_ms', 'none')")" \
           minidlna_thumbnails="$(field "$d" thumbnails)" \
           mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
-          peer:minidlna_walk="$walk_ratio" peer:minidlna_walk_server_cpu="$(ratio "$(field "$d" walk_server_cpu_s)" "$(field "$m" walk_server_cpu_s)")" peer:minidlna_per_browse_call="$calls_ratio" \
+          peer:minidlna_lean_walk="$(ratio "$(field "$dl" walk_s)" "$(field "$ml" walk_s)")" peer:minidlna_walk="$walk_ratio" peer:minidlna_walk_server_cpu="$(ratio "$(field "$d" walk_server_cpu_s)" "$(field "$m" walk_server_cpu_s)")" peer:minidlna_per_browse_call="$calls_ratio" \
           peer:minidlna_search_title="$(ratio "$(search "$d" "$q1")" "$(search "$m" "$q1")" 2>/dev/null || echo none)" \
           peer:minidlna_first_byte="$(ratio "$(field "$d" first_byte_ms)" "$(field "$m" first_byte_ms)")" \
           peer:minidlna_rss="$(ratio "$minidlna_rss" "$mlib_rss")" peer:minidlna_scan="$(ratio "$minidlna_scan" "$mlib_scan")"

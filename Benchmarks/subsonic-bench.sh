@@ -57,7 +57,8 @@ ms() { sed -n "s/^$1: \([0-9.]*\) ms.*/\1/p" "$work/out" | head -1; }
 p95() { sed -n "s/^$1 p95: \([0-9.]*\) ms.*/\1/p" "$work/out" | head -1; }
 python3 Benchmarks/write-result.py subsonic-bench "${MUSIC:+MUSIC=$MUSIC }Benchmarks/subsonic-bench.sh $MLIB" \
   "${MUSIC:-Fixtures} ($items items)$([[ -n ${LIBRARY:-} ]] && echo ", its library reused (no transcoding figures)" || echo " and a 5-minute FLAC")" startup_s="$startup" \
-  full_sync_s="$(sed -n 's/^full sync[^:]*: \([0-9.]*\) s.*/\1/p' "$work/out")" getArtists_ms="$(ms getArtists)" \
+  full_sync_s="$(sed -n 's/^full sync[^:]*: \([0-9.]*\) s.*/\1/p' "$work/out")" \
+  full_sync_waiting_s="$(sed -n 's/^full sync.*; \([0-9.]*\) s of it waiting.*/\1/p' "$work/out")" getArtists_ms="$(ms getArtists)" \
   getAlbumList2_500_ms="$(ms 'getAlbumList2 alphabeticalByName size=500')" getAlbum_ms="$(ms getAlbum)" \
   search3_ms="$(ms 'search3 "love" (20 of each)')" rss_after_sync_mb="$after" \
   getAlbumList2_p95_ms="$(p95 'getAlbumList2 newest size=50')" getArtists_p95_ms="$(p95 getArtists)" getAlbum_p95_ms="$(p95 getAlbum)" \
