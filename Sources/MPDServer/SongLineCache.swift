@@ -9,19 +9,26 @@ import Library
 /// writes a song (no whole build at once: that would hold the loop ~120 ms) and kept in 1 MiB pages,
 /// indexed by 8 bytes per song: about the size of one `listallinfo` answer (28 MB at 100,040 songs),
 /// held while the view is the current one. Used on the core's loop only.
+///
+/// At most `pageBudget` pages (128 MiB): past it, blocks are made each time and not kept. At 1,000,000
+/// songs the blocks were 253 MB, and the server's RSS with every cache warm 1,056 MB (issue 44: < 1 GB);
+/// up to ~460,000 songs they all fit.
 final class SongLineCache: @unchecked Sendable {
     let view: LibrarySnapshot
     private let writer: SongWriter
     private var pages: [[UInt8]] = []
     /// Per item: its block's page (24 bits), offset (20) and length (20); 0 while not made.
     private var entries: [UInt64]
+    private let pageBudget: Int
     static let pageSize = 1 << 20
+    static let defaultPageBudget = 128
 
-    init(view: LibrarySnapshot) {
+    init(view: LibrarySnapshot, pageBudget: Int = SongLineCache.defaultPageBudget) {
         self.view = view
         // The URIs from the view's own roots: the block is a function of the view alone.
         writer = SongWriter(uris: LibraryURIs(roots: view.roots))
         entries = Array(repeating: 0, count: view.count)
+        self.pageBudget = pageBudget
     }
 
     /// The blocks of `previous` for `view`, patched from `previous.view` (`lineage`): every block kept but
@@ -31,6 +38,7 @@ final class SongLineCache: @unchecked Sendable {
         precondition(lineage.follows(previous.view), "the blocks of another view")
         self.view = view
         writer = previous.writer
+        pageBudget = previous.pageBudget
         pages = previous.pages
         entries = previous.entries
         for item in lineage.items { entries[Int(item)] = 0 }
@@ -57,6 +65,7 @@ final class SongLineCache: @unchecked Sendable {
         // A block that fits no page (a song with megabytes of tags) is made each time.
         guard !block.isEmpty, block.count < Self.pageSize else { return }
         if pages.isEmpty || pages[pages.count - 1].count + block.count > Self.pageSize {
+            guard pages.count < pageBudget else { return }   // the budget is spent: this block is made each time
             var page: [UInt8] = []
             page.reserveCapacity(Self.pageSize)
             pages.append(page)

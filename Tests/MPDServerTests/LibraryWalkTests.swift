@@ -63,6 +63,12 @@ struct LibraryWalkTests {
         #expect(walk(SongWriter(uris: uris), lines: lines, slice: .zero) == written)
         #expect(written.contains("Title: "))
 
+        // Past its budget the cache keeps no more blocks and writes the same lines.
+        let none = SongLineCache(view: view, pageBudget: 0)
+        #expect(walk(SongWriter(uris: uris), lines: none) == written)
+        #expect(walk(SongWriter(uris: uris), lines: none) == written)
+        #expect(none.keptCount == 0 && lines.keptCount == view.count, "\(none.keptCount) and \(lines.keptCount) of \(view.count) kept")
+
         let titlesOff = SongWriter(uris: uris, enabledTags: Set(MPDTag.all.map(\.name)).subtracting(["Title"]))
         let masked = walk(titlesOff, lines: lines)
         #expect(masked == walk(titlesOff, lines: nil))
