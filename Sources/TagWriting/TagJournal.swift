@@ -324,7 +324,15 @@ public struct TagJournal: Sendable {
     /// Paths as hex of their bytes: any byte, newlines and names that are not UTF-8 included, survives
     /// the line-based header.
     static func hex(_ path: MediaPath) -> String {
-        path.bytes.map { String(format: "%02x", $0) }.joined()
+        // Digit by digit: String(format:) per byte was 6% of a 1,000-file `mlib tag`'s profile.
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(path.bytes.count * 2)
+        for byte in path.bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func unhex(_ s: String) -> MediaPath? {

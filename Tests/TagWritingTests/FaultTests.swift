@@ -368,3 +368,16 @@ import TestSupport
         print("kill -9 at \(moments) moments of a \(count)-file edit (\(String(format: "%.0f", duration * 1000)) ms): \(kills.summary)")
     }
 }
+
+/// The journal's paths as hex: any byte (a name that is not UTF-8, a newline) back as it was.
+@Suite struct JournalPathTests {
+    @Test func pathsGoToHexAndBack() {
+        for bytes: [UInt8] in [[], Array("/music/a.flac".utf8), [0x2F, 0xFF, 0x0A, 0x00, 0x80, 0xC3, 0xA9], Array(0...255)] {
+            let path = MediaPath(bytes: bytes)
+            let hex = TagJournal.hex(path)
+            #expect(hex.utf8.count == bytes.count * 2 && hex == hex.lowercased())
+            #expect(TagJournal.unhex(hex)?.bytes == bytes)
+        }
+        #expect(TagJournal.hex(MediaPath(bytes: [0x00, 0x0F, 0xA0, 0xFF])) == "000fa0ff")
+    }
+}
