@@ -51,6 +51,20 @@ start
 echo "RSS at start, with the web app: $(rss $pid) MB"
 album=$(curl -s "http://127.0.0.1:$port/rest/search3?query=Test%20Pressing&albumCount=1&songCount=0&artistCount=0&u=bench&p=bench&c=b&v=1.16.1&f=json" \
   | python3 -c "import json,sys; print(json.load(sys.stdin)['subsonic-response']['searchResult3']['album'][0]['id'])")
-python3 Benchmarks/web-bench.py "http://127.0.0.1:$port" bench bench "$album"
-echo "RSS after the browser's session: $(rss $pid) MB (target: the web app adds < 20 MB)"
+python3 Benchmarks/web-bench.py "http://127.0.0.1:$port" bench bench "$album" | tee "$work/out"
+after=$(rss $pid)
+echo "RSS after the browser's session: $after MB (what the web app adds: Benchmarks/webapp-weight.sh, target < 20 MB)"
 stop
+# The figures of Benchmarks/results/web-bench.json, from web-bench.py's lines.
+grab() { sed -n "s/$1/\1/p" "$work/out" | head -1; }
+python3 Benchmarks/write-result.py web-bench "Benchmarks/web-bench.sh $n" \
+  "$items items ($n synthetic + a 2,000-track album); Playwright driving Debian's chromium headless" \
+  first_page_median_ms="$(grab '^first page interactive.*: median \([0-9.]*\) ms.*')" \
+  first_page_worst_ms="$(grab '^first page interactive.*worst \([0-9.]*\) ms.*')" \
+  javascript_kb="$(grab '^JavaScript: \([0-9.]*\) KB.*')" \
+  grid_longest_task_ms="$(grab '^albums grid.*longest task \([0-9.]*\) ms.*')" \
+  grid_tasks_over_50ms="$(grab '^albums grid.*ms, \([0-9]*\) tasks > 50 ms.*')" \
+  album_open_ms="$(grab '^album of.*drawn median \([0-9.]*\) ms.*')" \
+  album_add_to_queue_ms="$(grab '^album of.*Add to the queue \([0-9.]*\) ms.*')" \
+  queue_move_ms="$(grab '^queue of.*Move down \([0-9.]*\) ms.*')" queue_remove_ms="$(grab '^queue of.*Remove \([0-9.]*\) ms.*')" \
+  queue_play_ms="$(grab '^queue of.*Play \([0-9.]*\) ms.*')" rss_after_session_mb="$after"

@@ -276,6 +276,12 @@ public protocol RootStore: Sendable {
     /// structure, what mlib derives from rows), else one line per problem. Reads the whole database: for
     /// tests (after a killed scan, a migration), not for a hot path.
     func integrityCheck() throws -> String
+
+    /// Runs now the checks the store makes before its first write, once a process (SQLite: `PRAGMA
+    /// quick_check` and each index's entries against its table: every page read, ~3 s at 1,000,000 items),
+    /// so that a server's first client write (a rating) does not wait for them; throws what that first
+    /// write would throw, and the write still refuses a damaged library. PostgreSQL: nothing to check.
+    func prepareForWrites() throws
 }
 
 /// What the rest of mlib needs from a library for queries, user data and playlists.

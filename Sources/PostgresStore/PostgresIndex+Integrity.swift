@@ -7,6 +7,9 @@ import MediaIndex
 // database, its B-tree check of mlib's indexes (mlib does not install it: that needs a superuser).
 extension PostgresIndex {
     /// "ok", or each broken rule with how many rows break it and one example, separated by "; ".
+    /// Nothing to check before writes: the server keeps its own pages whole.
+    public func prepareForWrites() throws {}
+
     public func integrityCheck() throws -> String {
         var problems = try derivedColumnProblems()
         let indexes = try read { x in

@@ -167,6 +167,11 @@ public final class SQLiteIndex: SQLStore, @unchecked Sendable {
         }
     }
 
+    public func prepareForWrites() throws {
+        EventLoopCheck.assertOffEventLoop()
+        try writeGate.checkBeforeFirstWrite(database, path: path)
+    }
+
     /// Runs `PRAGMA integrity_check`, then FTS5's check of the full-text index's own structure (SQLite 3.40
     /// does not compare it with the items; tests do that by searching), then what mlib derives
     /// (`derivedColumnProblems`, as on PostgreSQL); "ok" when all pass.

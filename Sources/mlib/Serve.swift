@@ -248,6 +248,15 @@ struct Serve: AsyncParsableCommand {
             + (allHosts || !dlna ? [] : [DLNAServer.viewSchema])
         let sharedView = try view(onLibrary, library)
         let localView = allHosts ? try view(localSchemas, mpdLibrary) : sharedView
+        // The store's checks before a first write, once the view is in (both read the whole file): at
+        // 1,000,000 items they made a client's first rating after a start wait 3 s. A damaged library is
+        // still refused at that write.
+        for (over, shown) in [(library, sharedView)] + (mpdLibrary === library ? [] : [(mpdLibrary, localView)]) {
+            Task.detached(priority: .background) {
+                await shown?.ready()
+                try? over.store.prepareForWrites()
+            }
+        }
         var api: SubsonicServer?
         var web: WebApp?
         if let address = httpAddress {
