@@ -23,16 +23,33 @@ def rss_mb():
                 return int(line.split()[1]) / 1024
 
 
+_threads = {}   # tid -> the last CPU ns seen of it
+_gone = 0       # CPU ns of threads that exited (or whose tid came back for a new thread)
+
+
 def cpu_s():
-    """The server's CPU time, summed over its threads' schedstat (nanoseconds: /proc/PID/stat counts 10 ms ticks)."""
-    total = 0
+    """The server's CPU time, summed over its threads' schedstat (nanoseconds: /proc/PID/stat counts 10 ms ticks).
+    A thread that exits takes its time out of /proc (an idle worker thread ends after a few seconds): each
+    thread's last figure is kept, so sample often (`sleep_sampling`) for a window's CPU to be whole."""
+    global _gone
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
+                ns = int(f.read().split()[0])
         except OSError:
-            pass
-    return total / 1e9
+            continue
+        if ns < _threads.get(task, 0):
+            _gone += _threads[task]   # a new thread under an old tid
+        _threads[task] = ns
+    return (_gone + sum(_threads.values())) / 1e9
+
+
+def sleep_sampling(seconds):
+    """time.sleep, reading the server's threads every 50 ms meanwhile (`cpu_s`)."""
+    end = time.perf_counter() + seconds
+    while (left := end - time.perf_counter()) > 0:
+        cpu_s()
+        time.sleep(min(0.05, left))
 
 
 def call(method, **params):
@@ -82,13 +99,13 @@ rng = random.Random(44)
 
 # A rating's cost to the server: CPU over the second after setRating (the view looks every 0.5 s), less
 # what an idle second costs.
-idle0 = cpu_s(); time.sleep(2.0); idle = (cpu_s() - idle0) / 2
+idle0 = cpu_s(); sleep_sampling(2.0); idle = (cpu_s() - idle0) / 2
 costs = []
 for i in range(10):
     song = rng.choice(songs)
     before = cpu_s()
     call("setRating", id=song["id"], rating=i % 5 + 1)
-    time.sleep(1.0)
+    sleep_sampling(1.0)
     costs.append(cpu_s() - before - idle)
 say("rating_cpu_ms", median(costs) * 1000)
 

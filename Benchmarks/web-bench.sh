@@ -39,8 +39,8 @@ start() {   # start [extra…]: mlib serve --http on port 0; sets pid and port
   pid=$!
   for _ in $(seq 6000); do grep -q "serving" "$work/err" 2>/dev/null && break; sleep 0.01; done
   port=$(grep -o '127.0.0.1:[0-9]*' "$work/err" | head -1 | cut -d: -f2)
-  # The view and catalog are built once the API answers a catalog call.
-  curl -s "http://127.0.0.1:$port/rest/getScanStatus?u=bench&p=bench&c=b&v=1.16.1&f=json" >/dev/null
+  # The view and catalog are built once the API answers a catalog call (getScanStatus answers while they build).
+  curl -s "http://127.0.0.1:$port/rest/getArtists?u=bench&p=bench&c=b&v=1.16.1&f=json" >/dev/null
 }
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 
