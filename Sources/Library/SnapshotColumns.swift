@@ -71,8 +71,9 @@ struct SnapshotColumns {
         pNumbers = [[MediaValue: UInt32]?](repeating: nil, count: propertyCount)
         lastValues = Array(repeating: nil, count: slotCount)
         lastPValues = Array(repeating: nil, count: propertyCount)
-        for s in 0..<slotCount where values[s].count > 2 * (snapshot.distinctValues[s] + snapshot.distinctParts[s]) + 1_024 {
-            compactSlot(s)
+        for s in 0..<slotCount where values[s].count > 1_024 {
+            let distinct = snapshot.distinct(slot: s)
+            if values[s].count > 2 * (distinct.values + distinct.parts) + 1_024 { compactSlot(s) }
         }
     }
 

@@ -128,10 +128,8 @@ struct SnapshotPatch {
             }
             if differs { items.insert(row) }
         }
-        for s in changedSlots.indices where changedSlots[s] {
-            (distinctValues[s], distinctParts[s]) = LibrarySnapshot.distinctCounts(slot: s, cells: slotCells, values: slotValues[s].count,
-                                                                        parts: slotParts[s])
-        }
+        // Counted when asked (`LibrarySnapshot.distinct(slot:)`), not here: a pass over every item's cell.
+        for s in changedSlots.indices where changedSlots[s] { (distinctValues[s], distinctParts[s]) = (-1, -1) }
         if durationsChanged {
             totalDuration = durations.reduce(0, +)
             totalRoundedDuration = durations.reduce(0) { $0 + $1.rounded() }
