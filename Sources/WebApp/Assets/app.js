@@ -52,7 +52,8 @@ async function route() {
   } catch (error) {
     if (ticket === routing && error.status !== 401) fill(main, h('p', { class: 'error', role: 'alert' }, `Could not load this page: ${error.message}`));
   } finally {
-    if (ticket === routing) main.removeAttribute('aria-busy');
+    // data-drawn: the route <main> shows, for scripts that must not read the page being left behind.
+    if (ticket === routing) { main.removeAttribute('aria-busy'); main.dataset.drawn = location.hash; }
   }
 }
 

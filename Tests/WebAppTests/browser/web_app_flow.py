@@ -45,13 +45,16 @@ def mpc(*arguments):
 
 
 def settled(page):
-    """The page has drawn the route: <main> is no longer busy."""
-    page.wait_for_function("() => !document.getElementById('main').hasAttribute('aria-busy')", timeout=15000)
+    """The page has drawn the route the address names: <main> is not busy and says it shows this hash
+    (data-drawn). Not busy alone was not enough: the hash changes at once on a click or an assignment, but the
+    router sets aria-busy only when the hashchange event runs, so a check in between read the page left
+    behind (the fresh-clone CI run read the albums grid's heading for an album's)."""
+    page.wait_for_function("""() => { const main = document.getElementById('main');
+        return !main.hasAttribute('aria-busy') && main.dataset.drawn === location.hash; }""", timeout=15000)
 
 
 def follow(page, selector, route):
-    """Clicks a link and waits for its route to be drawn: the hash changes on the click, but the router sets
-    aria-busy only when the hashchange event runs, so settled() alone could read the page left behind."""
+    """Clicks a link and waits for its route to be drawn."""
     page.click(selector)
     page.wait_for_function("prefix => location.hash.startsWith(prefix)", arg=route, timeout=15000)
     settled(page)
