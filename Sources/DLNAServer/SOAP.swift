@@ -21,12 +21,8 @@ struct SOAPCall: Sendable {
         return SOAPCall(action: action, arguments: reader.arguments)
     }
 
-    /// An action's response with its out arguments, in order.
-    static func response(service: String, action: String, _ arguments: [(String, String)]) -> String {
-        String(decoding: responseBytes(service: service, action: action, arguments), as: UTF8.self)
-    }
-
-    /// `response` as the bytes sent: a Browse's `Result` (a whole DIDL-Lite page) escaped straight into them.
+    /// An action's response with its out arguments, in order, as the bytes sent: a Browse's `Result` (a whole
+    /// DIDL-Lite page) escaped straight into them.
     static func responseBytes(service: String, action: String, _ arguments: [(String, String)]) -> [UInt8] {
         var out = Array(envelopeStart.utf8)
         out += "<u:\(action)Response xmlns:u=\"\(service)\">".utf8

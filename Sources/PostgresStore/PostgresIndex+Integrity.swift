@@ -6,10 +6,10 @@ import MediaIndex
 // (`derivedColumnProblems`, shared with SQLite) and, where the `amcheck` extension is installed in the
 // database, its B-tree check of mlib's indexes (mlib does not install it: that needs a superuser).
 extension PostgresIndex {
-    /// "ok", or each broken rule with how many rows break it and one example, separated by "; ".
     /// Nothing to check before writes: the server keeps its own pages whole.
     public func prepareForWrites() throws {}
 
+    /// "ok", or each broken rule with how many rows break it and one example, separated by "; ".
     public func integrityCheck() throws -> String {
         var problems = try derivedColumnProblems()
         let indexes = try read { x in

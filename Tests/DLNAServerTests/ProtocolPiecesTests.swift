@@ -116,7 +116,8 @@ import Testing
         let didl = DIDLWriter.header + "<item id=\"1\" parentID=\"0\" restricted=\"1\"><dc:title>\(XML.escape(title))</dc:title>"
             + "<upnp:class>object.item.audioItem</upnp:class></item></DIDL-Lite>"
         #expect(wellFormed(didl), "\(didl)")
-        let answer = SOAPCall.response(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse", [("Result", didl)])
+        let answer = String(decoding: SOAPCall.responseBytes(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse",
+                                                             [("Result", didl)]), as: UTF8.self)
         #expect(wellFormed(answer), "\(answer)")
         #expect(XML.escape(title) == "Bells &amp; &lt;Whistles&gt;&#9;")
         #expect(XML.escape("plain") == "plain")
