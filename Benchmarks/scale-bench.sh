@@ -13,7 +13,8 @@
 # then each figure's cost exponent between the first two sizes (log(t2/t1)/log(N2/N1): 0 flat, 1 linear).
 # Env: MLIB (default .build/release/mlib), FILLER (default: synthetic-library beside MLIB), BENCH_DIR (default
 # bench-out: libraries are kept there as scale-N.sqlite and reused), PG=1, TOOLS (make-corpus.sh's folder,
-# default ../shared/tools: from a worktree, TOOLS=/work/shared/tools).
+# default ../shared/tools: from a worktree, TOOLS=/work/shared/tools), RESULT=1: the last size's figures of each
+# store and the exponents written to Benchmarks/results/scale-bench.json (README's large-library sentence).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${MLIB:-.build/release/mlib}
@@ -118,3 +119,25 @@ for store in "${stores[@]}"; do
   done
   for n in "${sizes[@]}"; do echo "view log at $n: ${fig["$store $n view_log"]:-}"; done
 done
+
+# Benchmarks/results/scale-bench.json: each store's figures at the largest size, and the exponents between
+# the first two sizes of those that should not grow with the library (a rating's cost and visibility).
+if [[ -n ${RESULT:-} ]]; then
+  last=${sizes[-1]}
+  args=()
+  for store in "${stores[@]}"; do
+    for name in first_ping_s first_answer_s view_built_s catalog_derived_s rss_start_mb rss_listallinfo_mb rating_visible_p95_ms \
+                rating_cpu_ms sync_s search_p95_ms mpd_list_artist_ms mpd_find_ms mpd_search_any_ms mpd_listallinfo_s ls_artist_ms \
+                add_1000_scan_s rescan_added_root_s; do
+      args+=("${store}_$name=${fig["$store $last $name"]:-?}")
+    done
+    if (( ${#sizes[@]} >= 2 )); then
+      for name in rating_cpu_ms rating_visible_p95_ms; do
+        a=${fig["$store ${sizes[0]} $name"]:-0}; b=${fig["$store ${sizes[1]} $name"]:-0}
+        args+=("${store}_${name}_exponent=$(python3 -c "import math,sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{math.log(b/a)/math.log($((sizes[1]))/$((sizes[0]))):.2f}' if a>0 and b>0 else '?')" "$a" "$b")")
+      done
+    fi
+  done
+  python3 Benchmarks/write-result.py scale-bench "PG=${PG:-0} Benchmarks/scale-bench.sh ${sizes[*]}" \
+    "synthetic rows through the store (SyntheticItems), ${sizes[*]} items; figures at $last (${stores[*]})" "${args[@]}"
+fi

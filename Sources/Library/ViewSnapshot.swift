@@ -382,9 +382,11 @@ public final class LibrarySnapshot: Sendable {
 
     /// Streams every item of `store` holding what `schema`'s view reads (`ViewSchema.projection`: only
     /// those columns are read and decoded, the raw tag map only when a slot reads it), or whole items when
-    /// a slot does not say what it reads.
+    /// a slot does not say what it reads. In id order, the store's cheapest: the snapshot sorts by path
+    /// itself, and the default title order cost PostgreSQL a sort and a join per row at 1,000,000 items.
     static func forEachItem(of store: any LibraryStore, readBy schema: ViewSchema, _ body: (MediaItem) throws -> Void) throws {
-        guard let projection = schema.projection else { return try store.forEachItem(MediaQuery(), body) }
-        try store.forEachItem(MediaQuery(), reading: projection.properties, tags: projection.tags, body)
+        let all = MediaQuery(sort: [SortDescriptor(.persistentID)])
+        guard let projection = schema.projection else { return try store.forEachItem(all, body) }
+        try store.forEachItem(all, reading: projection.properties, tags: projection.tags, body)
     }
 }

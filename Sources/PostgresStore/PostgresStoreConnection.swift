@@ -47,11 +47,20 @@ struct PostgresStoreConnection: SQLConnection {
         /// Sends one statement and waits for its whole answer (counted for the tests). A connection already
         /// lost fails at once: a statement sent over it would never be answered.
         func send(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> PostgresQueryResult {
+            try answer(to: start(sql, binds), sql)
+        }
+
+        /// Sends one statement and returns at once: its answer is waited for with `answer(to:)`. The
+        /// connection queues statements, so the next can be sent before this one's answer is read.
+        func start(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> EventLoopFuture<PostgresQueryResult> {
             guard !connection.isClosed else { throw PostgresSession.ConnectionLost() }
+            return connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger)
+        }
+
+        func answer(to future: EventLoopFuture<PostgresQueryResult>, _ sql: @autoclosure () -> String) throws -> PostgresQueryResult {
             let connection = connection
-            let result = try PostgresSession.traced(sql) {
-                try PostgresSession.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSession.logger),
-                                           within: deadline, onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
+            let result = try PostgresSession.traced(sql()) {
+                try PostgresSession.answer(future, within: deadline, onTimeout: { let _: EventLoopFuture<Void> = connection.close() })
             }
             counts.withLockedValue { $0.statements += 1; $0.rows += result.rows.count }
             return result
@@ -87,10 +96,14 @@ struct PostgresStoreConnection: SQLConnection {
             if !inTransaction { try execute("BEGIN READ ONLY") }
             do {
                 try execute("DECLARE mlib_rows NO SCROLL CURSOR FOR " + sql)
-                while true {
-                    let batch = try rows("FETCH \(raw: String(Self.rowsPerFetch)) FROM mlib_rows")
-                    for row in batch { try body(row) }
-                    if batch.count < Self.rowsPerFetch { break }
+                // The next rows are asked for before these are handed over: the server reads them while
+                // `body` works (a million-item view build waited for each batch in turn).
+                let fetch = "FETCH \(Self.rowsPerFetch) FROM mlib_rows"
+                var next: EventLoopFuture<PostgresQueryResult>? = try start(fetch)
+                while let asked = next {
+                    let batch = try answer(to: asked, fetch).rows
+                    next = batch.count < Self.rowsPerFetch ? nil : try start(fetch)
+                    for row in batch { try body(Self.row(row)) }
                 }
                 try execute("CLOSE mlib_rows")
                 if !inTransaction { try execute("COMMIT") }
