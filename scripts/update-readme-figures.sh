@@ -65,6 +65,10 @@ Speed, measured on 2 shared cores (`Benchmarks/`; these figures are copied from 
 `mlib info` reads {info-bench.figures.files_per_s} files a second in one process ({info-bench.figures.cpu_us_per_file} µs of CPU
 per file, load {info-bench.load}; in the same run mutagen {info-bench.figures.mutagen_files_per_s}/s in one python process, ffprobe
 {info-bench.figures.ffprobe_files_per_s}/s run once per file).
+At 1,000,000 items (`Benchmarks/scale-bench.sh`, synthetic rows, load {scale-bench.load}) `mlib serve` answers its first request
+{scale-bench.figures.sqlite_first_ping_s} s after it starts and holds the whole view after {scale-bench.figures.sqlite_first_answer_s} s ({scale-bench.figures.postgres_first_answer_s} s on PostgreSQL), in {scale-bench.figures.sqlite_rss_listallinfo_mb} MB
+with every cache warm; a rating set by one client is seen by another within {scale-bench.figures.sqlite_rating_visible_p95_ms} ms (p95) for {scale-bench.figures.sqlite_rating_cpu_ms} ms of the server's CPU;
+a Subsonic client syncs every song in {scale-bench.figures.sqlite_sync_s} s; `mlib ls artist:X` is a {scale-bench.figures.sqlite_ls_artist_ms} ms process, and adding 1,000 files takes {scale-bench.figures.sqlite_add_1000_scan_s} s.
 """
 
 
