@@ -1,8 +1,5 @@
 import Foundation
 import Library
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// A SOAP action call (UPnP Device Architecture 1.0, 3.2): the action element in the envelope's body and
 /// its arguments, each a child element with text; and the answers, including UPnP's error faults.
@@ -12,13 +9,7 @@ struct SOAPCall: Sendable {
 
     /// Parses an envelope; nil when it is not one (the caller answers 401 "Invalid Action").
     static func parse(_ body: [UInt8]) -> SOAPCall? {
-        let reader = EnvelopeReader()
-        let parser = XMLParser(data: Data(body))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        guard parser.parse(), let action = reader.action else { return nil }
-        return SOAPCall(action: action, arguments: reader.arguments)
+        SOAPEnvelopeReader.read(body).map { SOAPCall(action: $0.action, arguments: $0.arguments) }
     }
 
     /// An action's response with its out arguments, in order, as the bytes sent: a Browse's `Result` (a whole
@@ -47,30 +38,6 @@ struct SOAPCall: Sendable {
     private static let envelopeEnd = "</s:Body></s:Envelope>"
 
     private static func envelope(_ body: String) -> String { envelopeStart + body + envelopeEnd }
-
-    /// Depth 1: Envelope, 2: Body, 3: the action, 4: its arguments.
-    private final class EnvelopeReader: NSObject, XMLParserDelegate {
-        var depth = 0
-        var action: String?
-        var arguments: [String: String] = [:]
-        var current: String?
-        var text = ""
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-            depth += 1
-            if depth == 3, action == nil { action = name }
-            if depth == 4 { current = name; text = "" }
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if depth == 4 { text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if depth == 4, let current { arguments[current] = text }
-            depth -= 1
-        }
-    }
 }
 
 /// UPnP's action errors (Device Architecture 3.2.2; ContentDirectory:1 2.4.x).
