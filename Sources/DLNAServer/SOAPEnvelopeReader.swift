@@ -91,13 +91,13 @@ struct SOAPEnvelopeReader {
     // MARK: Pieces
 
     private func starts(with marker: StaticString) -> Bool {
-        let count = marker.utf8CodeUnitsCount
+        let count = marker.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         return marker.withUTF8Buffer { bytes[index..<index + count].elementsEqual($0) }
     }
 
     private func find(_ marker: StaticString) -> Int? {
-        let count = marker.utf8CodeUnitsCount
+        let count = marker.utf8CodeUnitCount
         var i = index
         while i + count <= bytes.count {
             if marker.withUTF8Buffer({ bytes[i..<i + count].elementsEqual($0) }) { return i }
@@ -108,7 +108,7 @@ struct SOAPEnvelopeReader {
 
     private mutating func skip(past marker: StaticString) -> Bool {
         guard let end = find(marker) else { return false }
-        index = end + marker.utf8CodeUnitsCount
+        index = end + marker.utf8CodeUnitCount
         return true
     }
 
