@@ -40,7 +40,7 @@ struct ContentDirectory {
         case "BrowseMetadata":
             guard start == 0 else { throw UPnPError.invalidArguments("StartingIndex must be 0 with BrowseMetadata") }
             guard let object = try nodes.object(id) else { throw UPnPError.noSuchObject }
-            return result([object], total: 1)
+            return try result([object], total: 1)
         case "BrowseDirectChildren":
             guard let children = try nodes.children(of: id) else {
                 throw try nodes.object(id) == nil ? UPnPError.noSuchObject : UPnPError.invalidArguments("\(id) is not a container")
@@ -48,10 +48,10 @@ struct ContentDirectory {
             let criteria = arguments["SortCriteria"] ?? ""
             // Unsorted (what most control points ask): only the page is made.
             guard try !Self.sortKeys(criteria).isEmpty else {
-                return result(children.objects(Self.window(start: start, count: count, total: children.count)), total: children.count)
+                return try result(children.objects(Self.window(start: start, count: count, total: children.count)), total: children.count)
             }
             let sorted = try sort(children.all, criteria)
-            return result(page(sorted, start: start, count: count), total: sorted.count)
+            return try result(page(sorted, start: start, count: count), total: sorted.count)
         default:
             throw UPnPError.invalidArguments("BrowseFlag must be BrowseMetadata or BrowseDirectChildren")
         }
@@ -67,8 +67,8 @@ struct ContentDirectory {
         return from..<(count == 0 ? total : min(total, from + count))
     }
 
-    private func result(_ objects: some Collection<TreeObject>, total: Int) -> [(String, String)] {
-        [("Result", writer.document(objects)), ("NumberReturned", String(objects.count)),
+    private func result(_ objects: some Collection<TreeObject>, total: Int) throws -> [(String, String)] {
+        [("Result", try writer.document(objects)), ("NumberReturned", String(objects.count)),
          ("TotalMatches", String(total)), ("UpdateID", String(tree.updateID))]
     }
 
@@ -96,7 +96,7 @@ struct ContentDirectory {
             }
         }
         let sorted = try sort(objects, arguments["SortCriteria"] ?? "")
-        return result(page(sorted, start: start, count: count), total: sorted.count)
+        return try result(page(sorted, start: start, count: count), total: sorted.count)
     }
 
     private func title(of object: TreeObject) -> String {

@@ -9,7 +9,9 @@ struct DIDLWriter {
     let tree: MediaTree
     /// `http://address:port` as the client reached this server (so every URL works from where it asked).
     let baseURL: String
-    let covers: CoverLookup
+    /// Where folder covers are looked up; nil for an answer made on the event loop (`DLNAServer.answerOnLoop`),
+    /// which reads no disk: a cover not known yet, or a video's subtitles, throw `NeedsDisk` instead.
+    let covers: CoverLookup?
     /// What the asking renderer plays (its `User-Agent`): which audio items get transcoded `res`, and where.
     var renderer: RendererProfile = .standard
     /// Each profile's `protocolInfo`, escaped, made once a page: a page's items share a few profiles, and
@@ -31,10 +33,10 @@ struct DIDLWriter {
         + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\" "
         + "xmlns:sec=\"http://www.sec.co.kr/\">"
 
-    func document(_ objects: some Sequence<TreeObject>) -> String {
+    func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> String {
         var out = Self.header
         out.reserveCapacity(objects.underestimatedCount * 1_024)
-        for object in objects { write(object, to: &out) }
+        for object in objects { try write(object, to: &out) }
         return out + "</DIDL-Lite>"
     }
 
@@ -58,7 +60,7 @@ struct DIDLWriter {
                         resolution: tree.value(item, MediaTree.Slot.resolution), isVideo: tree.value(item, MediaTree.Slot.video) != nil)
     }
 
-    private func write(_ object: TreeObject, to out: inout String) {
+    private func write(_ object: TreeObject, to out: inout String) throws(NeedsDisk) {
         switch object {
         case .container(let c):
             out += "<container id=\"\(XML.escape(c.id))\" parentID=\"\(XML.escape(c.parentID))\" restricted=\"1\" searchable=\"1\" childCount=\"\(c.childCount)\">"
@@ -68,7 +70,7 @@ struct DIDLWriter {
                 element("dc:creator", artist, to: &out)
             }
             out += "<upnp:class>\(c.upnpClass)</upnp:class>"
-            if let art = c.artItem, tree.hasArt(art, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(art)))</upnp:albumArtURI>" }
+            if let art = c.artItem, try tree.hasArt(art, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(art)))</upnp:albumArtURI>" }
             out += "</container>"
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
@@ -85,12 +87,13 @@ struct DIDLWriter {
             }
             element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo && tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
+            if !isVideo, try tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
             // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
             // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
             if isVideo { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(thumbnailURL(item)))</upnp:albumArtURI>" }
             // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
             // namespaces' elements.
+            if isVideo && covers == nil { throw NeedsDisk() }
             let hasSubtitles = isVideo && Subtitles.sidecar(of: tree.view.paths[Int(item)].string) != nil
             if hasSubtitles { out += "<sec:CaptionInfoEx sec:type=\"srt\">\(XML.escape(subtitleURL(item)))</sec:CaptionInfoEx>" }
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"

@@ -3,9 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// One HTTP connection: reads a request (its body bounded), has the server answer it off the event loop,
-/// writes the answer (a file by sendfile), and closes a connection idle past the read timeout between
-/// requests, or one whose client stops reading an answer for the write timeout.
+/// One HTTP connection: reads a request (its body bounded), has the server answer it off the event loop (a
+/// small Browse from memory on it: `DLNAServer.answerOnLoop`), writes the answer (a file by sendfile), and
+/// closes a connection idle past the read timeout between requests, or one whose client stops reading an
+/// answer for the write timeout.
 final class HTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -42,6 +43,10 @@ final class HTTPHandler: ChannelInboundHandler {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let server = self.server
             let answer = { (request: HTTPRequest) in
+                if let ready = server.answerOnLoop(request) {
+                    let (handler, context) = bound.value
+                    return handler.deliver(ready, version: head.version, keepAlive: keepAlive, context: context)
+                }
                 server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(request) }.whenComplete { result in
                     let (handler, context) = bound.value
                     handler.deliver((try? result.get()) ?? .text(.serviceUnavailable, "stopping\n"), version: head.version,

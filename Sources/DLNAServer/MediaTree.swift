@@ -156,10 +156,13 @@ final class MediaTree: Sendable {
 
     /// Whether an item has art to offer: an embedded picture, or its folder's cover (`CoverLookup`, as the
     /// API's getCoverArt finds them).
-    func hasArt(_ item: Int32, covers: CoverLookup) -> Bool {
+    /// Without `covers`, only what is known without reading the disk: `NeedsDisk` when the folder's cover
+    /// was not looked up yet.
+    func hasArt(_ item: Int32, covers: CoverLookup?) throws(NeedsDisk) -> Bool {
         if value(item, Slot.art) != nil { return true }
         let folder = view.paths[Int(item)].directory
         if let known = folderCovers.withLock({ $0[folder] }) { return known }
+        guard let covers else { throw NeedsDisk() }
         let found = covers.folderCover(in: folder, roots: view.roots) != nil
         folderCovers.withLock { $0[folder] = found }
         return found
