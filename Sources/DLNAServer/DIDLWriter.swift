@@ -40,9 +40,24 @@ struct DIDLWriter {
         return out + "</DIDL-Lite>"
     }
 
+    /// Pieces appended one by one, the value escaped straight onto `out`: an interpolated string made a
+    /// temporary string per element (a page's DIDL-Lite is most of a Browse's CPU).
     private func element(_ name: String, _ value: String?, to out: inout String) {
         guard let value, !value.isEmpty else { return }
-        out += "<\(name)>\(XML.escape(value))</\(name)>"
+        out += "<"
+        out += name
+        out += ">"
+        XMLText.escape(value, into: &out)
+        out += "</"
+        out += name
+        out += ">"
+    }
+
+    /// `open`, `text` escaped onto `out`, `close` (a URL between its tags, an attribute's value).
+    private func link(_ open: String, _ url: String, _ close: String, to out: inout String) {
+        out += open
+        XMLText.escape(url, into: &out)
+        out += close
     }
 
     func artURL(_ item: Int32) -> String { "\(baseURL)/art/\(tree.view.ids[Int(item)]).jpg" }
@@ -63,18 +78,24 @@ struct DIDLWriter {
     private func write(_ object: TreeObject, to out: inout String) throws(NeedsDisk) {
         switch object {
         case .container(let c):
-            out += "<container id=\"\(XML.escape(c.id))\" parentID=\"\(XML.escape(c.parentID))\" restricted=\"1\" searchable=\"1\" childCount=\"\(c.childCount)\">"
+            link("<container id=\"", c.id, "\" parentID=\"", to: &out)
+            XMLText.escape(c.parentID, into: &out)
+            out += "\" restricted=\"1\" searchable=\"1\" childCount=\""
+            out += String(c.childCount)
+            out += "\">"
             element("dc:title", c.title, to: &out)
             if let artist = c.artist {
                 element("upnp:artist", artist, to: &out)
                 element("dc:creator", artist, to: &out)
             }
             out += "<upnp:class>\(c.upnpClass)</upnp:class>"
-            if let art = c.artItem, try tree.hasArt(art, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(art)))</upnp:albumArtURI>" }
+            if let art = c.artItem, try tree.hasArt(art, covers: covers) { link(Self.artOpen, artURL(art), Self.artClose, to: &out) }
             out += "</container>"
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
-            out += "<item id=\"\(XML.escape(id))\" parentID=\"\(XML.escape(parentID))\" restricted=\"1\">"
+            link("<item id=\"", id, "\" parentID=\"", to: &out)
+            XMLText.escape(parentID, into: &out)
+            out += "\" restricted=\"1\">"
             element("dc:title", tree.title(item), to: &out)
             let artist = tree.value(item, MediaTree.Slot.artist)
             element("dc:creator", artist, to: &out)
@@ -87,10 +108,10 @@ struct DIDLWriter {
             }
             element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
             element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo, try tree.hasArt(item, covers: covers) { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(artURL(item)))</upnp:albumArtURI>" }
+            if !isVideo, try tree.hasArt(item, covers: covers) { link(Self.artOpen, artURL(item), Self.artClose, to: &out) }
             // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
             // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
-            if isVideo { out += "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">\(XML.escape(thumbnailURL(item)))</upnp:albumArtURI>" }
+            if isVideo { link(Self.artOpen, thumbnailURL(item), Self.artClose, to: &out) }
             // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
             // namespaces' elements.
             if isVideo && covers == nil { throw NeedsDisk() }
@@ -109,7 +130,7 @@ struct DIDLWriter {
             if let channels = tree.value(item, MediaTree.Slot.channels) { out += " nrAudioChannels=\"\(channels)\"" }
             if let depth = tree.value(item, MediaTree.Slot.bitDepth) { out += " bitsPerSample=\"\(depth)\"" }
             if let resolution = tree.value(item, MediaTree.Slot.resolution) { out += " resolution=\"\(resolution)\"" }
-            out += ">\(XML.escape(streamURL(item)))</res>"
+            link(">", streamURL(item), "</res>", to: &out)
             if placement == .after { writeTranscodes(item, to: &out) }
             if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
             if hasSubtitles { out += "<res protocolInfo=\"http-get:*:\(Subtitles.mimeType):*\">\(XML.escape(subtitleURL(item)))</res>" }
@@ -126,10 +147,12 @@ struct DIDLWriter {
     func transcodeShape(_ item: Int32, _ format: TranscodeFormat) -> (rate: Int, channels: Int) {
         let source = tree.value(item, MediaTree.Slot.sampleRate).flatMap { Int($0) } ?? 44_100
         let channels = min(2, max(1, tree.value(item, MediaTree.Slot.channels).flatMap { Int($0) } ?? 2))
-        // LAME's rates (MPEG-1, 2 and 2.5); the transcoder picks 44.1 kHz for any other.
-        let mp3Rates: Set = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
-        return (format == .lpcm ? Transcoder.lpcmRate(source: source) : mp3Rates.contains(source) ? source : 44_100, channels)
+        return (format == .lpcm ? Transcoder.lpcmRate(source: source) : Self.mp3Rates.contains(source) ? source : 44_100, channels)
     }
+
+    /// LAME's rates (MPEG-1, 2 and 2.5); the transcoder picks 44.1 kHz for any other.
+    private static let mp3Rates: Set = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
+    private static let artOpen = "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">", artClose = "</upnp:albumArtURI>"
 
     func transcodeURL(_ item: Int32, _ format: TranscodeFormat) -> String {
         "\(baseURL)/transcode/\(tree.view.ids[Int(item)]).\(format.suffix)"
@@ -146,7 +169,7 @@ struct DIDLWriter {
             let bits = format == .lpcm ? shape.rate * shape.channels * 16 : DLNAServer.mp3BitRate
             out += " bitrate=\"\(bits / 8)\" sampleFrequency=\"\(shape.rate)\" nrAudioChannels=\"\(shape.channels)\""
             if format == .lpcm { out += " bitsPerSample=\"16\"" }
-            out += ">\(XML.escape(transcodeURL(item, format)))</res>"
+            link(">", transcodeURL(item, format), "</res>", to: &out)
         }
     }
 
