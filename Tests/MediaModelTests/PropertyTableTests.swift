@@ -36,5 +36,10 @@ struct PropertyTableTests {
         #expect(p.directory == MediaPath("/music"))
         #expect(p.hasPrefix(directory: MediaPath("/music")))
         #expect(!p.hasPrefix(directory: MediaPath("/mus")))
+        // A directory is not under itself; a root written with its slash holds what is under it.
+        #expect(!MediaPath("/music").hasPrefix(directory: MediaPath("/music")))
+        #expect(p.hasPrefix(directory: MediaPath("/music/")) && p.hasPrefix(directory: MediaPath("/")))
+        #expect(!MediaPath("/musical/x").hasPrefix(directory: MediaPath("/music")))
+        #expect(MediaPath.reversibleText(p.bytes.dropFirst(7)) == "caf\u{EFE9}.mp3")
     }
 }
