@@ -10,7 +10,8 @@
 # machine's network). minidlna runs from a config of its own (its db, log and port in a temporary directory), never
 # the system service. Default FOLDER: /work/corpora/c2k; 20,000 files: two copies of make-corpus 10,000
 # (e.g. `cp -al /work/corpora/c100k/copy-{0,1} /tmp/c20k/`). RESULT=1 writes Benchmarks/results/dlna-bench-NAME.json
-# (NAME: the folder's base name). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
+# (NAME: the folder's base name). The walk's floor in the same run: the lean client against dlna-floor.c (a
+# server answering at once; built with cc). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
 # (scripts/install-deps.sh), ip(8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,6 +128,27 @@ CONF
     lean_ratio=$(ratio "$(field "$ml" walk_s)" "$(field "$dl" walk_s)")
     lq1='dc:title contains "neon"' lq2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
     echo "lean client (dlna-walk.py): walk mlib $(field "$ml" walk_s) s, minidlna $(field "$dl" walk_s) s: ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
+    # The walk's floor: the lean client's calls (as many as mlib's walk makes) against dlna-floor.c, a server
+    # that answers each at once with as many bytes as mlib's answers had on average: what the client and the
+    # network cost alone. No server's walk takes less.
+    floor_s=none
+    if cc -O2 -o "$work/dlna-floor" Benchmarks/dlna-floor.c 2>/dev/null; then
+        python3 - "$(field "$m" 'walk_answer_bytes // browse_calls')" > "$work/floor-body.xml" <<'PYTHON'
+import sys
+item = "&lt;item id=&quot;1$all$i1&quot; parentID=&quot;1$all&quot; restricted=&quot;1&quot;&gt;&lt;/item&gt;"
+head = ('<?xml version="1.0" encoding="utf-8"?>\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
+        '<u:BrowseResponse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><Result>')
+tail = '</Result><NumberReturned>12</NumberReturned><TotalMatches>12</TotalMatches><UpdateID>1</UpdateID></u:BrowseResponse></s:Body></s:Envelope>'
+body = head + item * 12 + tail
+sys.stdout.write(body.replace("<Result>", "<Result>" + " " * max(0, int(sys.argv[1]) - len(body)), 1))
+PYTHON
+        ip netns exec "$S" "$work/dlna-floor" "$work/floor-body.xml" 8202 & floor_pid=$!
+        sleep 0.3
+        floor_s=$(ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8202/ctl --page "$PAGE" \
+            --repeat "$(field "$ml" browse_calls)" | python3 -c "import json,sys; print(json.load(sys.stdin)['walk_s'])")
+        kill "$floor_pid"; wait "$floor_pid" 2>/dev/null || true
+        echo "the walk's floor (the lean client's $(field "$ml" browse_calls) calls answered at once by dlna-floor.c, $(field "$m" 'walk_answer_bytes // browse_calls') bytes each): ${floor_s} s = $(ratio "$floor_s" "$(field "$dl" walk_s)")x minidlna's walk; mlib's walk is $(ratio "$(field "$ml" walk_s)" "$floor_s")x the floor"
+    fi
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
     if [[ -n "${RESULT:-}" ]]; then
         search() { field "$1" "search['$2'].get('median_ms', 'none')"; }
@@ -150,7 +172,7 @@ CONF
           mlib_thumbnail_first_ms="$(field "$m" "d.get('thumbnail_first_ms', 'none')")" \
           mlib_thumbnail_cached_ms="$(field "$m" "d.get('thumbnail_cached_ms', 'none')")" \
           minidlna_thumbnails="$(field "$d" thumbnails)" \
-          mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
+          lean_walk_floor_s="$floor_s" mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
           peer:minidlna_lean_walk="$(ratio "$(field "$dl" walk_s)" "$(field "$ml" walk_s)")" peer:minidlna_walk="$walk_ratio" peer:minidlna_walk_server_cpu="$(ratio "$(field "$d" walk_server_cpu_s)" "$(field "$m" walk_server_cpu_s)")" peer:minidlna_per_browse_call="$calls_ratio" \
           peer:minidlna_search_title="$(ratio "$(search "$d" "$q1")" "$(search "$m" "$q1")" 2>/dev/null || echo none)" \
           peer:minidlna_first_byte="$(ratio "$(field "$d" first_byte_ms)" "$(field "$m" first_byte_ms)")" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""dlna-walk.py --control URL [--page N] [--search CRITERIA ...] [--server-pid PID]
+"""dlna-walk.py --control URL [--page N] [--search CRITERIA ...] [--server-pid PID] [--repeat N]
 
 A lean ContentDirectory client, the second one of dlna-bench.sh: the whole tree walked breadth first with
 BrowseDirectChildren in pages of --page over one kept-alive connection, reading from each answer only the
@@ -7,7 +7,8 @@ counts and the containers' ids (regular expressions over the SOAP bytes, no XML 
 from the root (50 results asked; median of 11). async-upnp-client (dlna-bench.py) spends more of a walk
 parsing than either server spends answering, so its walk times the client; this one times the servers.
 Prints one JSON object: walk_s, walk_http_s (waiting for answers), browse_calls, containers, item_listings,
-walk_server_cpu_s, search {criteria: {median_ms, matches}}."""
+walk_server_cpu_s, search {criteria: {median_ms, matches}}. With --repeat N: N calls of one Browse, the same
+parsing of each answer (dlna-bench.sh's floor, against dlna-floor.c)."""
 import argparse, html, http.client, json, os, re, statistics, time, urllib.parse
 
 ENVELOPE = ('<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" '
@@ -51,8 +52,18 @@ def main():
     parser.add_argument("--page", type=int, default=50)
     parser.add_argument("--search", action="append", default=[])
     parser.add_argument("--server-pid", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=0,
+                        help="instead of the walk: this many Browse calls of the root's first page (the floor's timing)")
     options = parser.parse_args()
     client = Client(options.control)
+    if options.repeat:
+        started = time.monotonic()
+        for _ in range(options.repeat):
+            data = client.call("Browse", ObjectID="0", BrowseFlag="BrowseDirectChildren", Filter="*", StartingIndex=0,
+                               RequestedCount=options.page, SortCriteria="")
+            int(RETURNED.search(data).group(1)), int(TOTAL.search(data).group(1)), CONTAINER.findall(data), ITEM.findall(data)
+        print(json.dumps({"repeat": options.repeat, "walk_s": round(time.monotonic() - started, 3), "answer_bytes": len(data)}))
+        return
     result = {"browse_calls": 0, "containers": 0, "item_listings": 0}
     waited, cpu_before, started = 0.0, cpu(options.server_pid), time.monotonic()
     queue = ["0"]
