@@ -15,11 +15,11 @@ struct ContentDirectory {
 
     static let sortCapabilities = "dc:title,dc:creator,dc:date,upnp:artist,upnp:album,upnp:originalTrackNumber,upnp:genre"
 
-    func call(_ call: SOAPCall) throws -> [(String, String)] {
+    func call(_ call: SOAPCall) throws -> [(String, SOAPValue)] {
         switch call.action {
-        case "GetSearchCapabilities": return [("SearchCaps", SearchCompiler.capabilities)]
-        case "GetSortCapabilities": return [("SortCaps", Self.sortCapabilities)]
-        case "GetSystemUpdateID": return [("Id", String(tree.updateID))]
+        case "GetSearchCapabilities": return [("SearchCaps", .text(SearchCompiler.capabilities))]
+        case "GetSortCapabilities": return [("SortCaps", .text(Self.sortCapabilities))]
+        case "GetSystemUpdateID": return [("Id", .text(String(tree.updateID)))]
         case "Browse": return try browse(call.arguments)
         case "Search": return try searching(call.arguments)
         default: throw UPnPError.invalidAction
@@ -33,7 +33,7 @@ struct ContentDirectory {
         return Int(n)
     }
 
-    private func browse(_ arguments: [String: String]) throws -> [(String, String)] {
+    private func browse(_ arguments: [String: String]) throws -> [(String, SOAPValue)] {
         guard let id = arguments["ObjectID"] else { throw UPnPError.invalidArguments("ObjectID is missing") }
         let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
         switch arguments["BrowseFlag"] {
@@ -67,14 +67,14 @@ struct ContentDirectory {
         return from..<(count == 0 ? total : min(total, from + count))
     }
 
-    private func result(_ objects: some Collection<TreeObject>, total: Int) throws -> [(String, String)] {
-        [("Result", try writer.document(objects)), ("NumberReturned", String(objects.count)),
-         ("TotalMatches", String(total)), ("UpdateID", String(tree.updateID))]
+    private func result(_ objects: some Collection<TreeObject>, total: Int) throws -> [(String, SOAPValue)] {
+        [("Result", .escaped(try writer.document(objects))), ("NumberReturned", .text(String(objects.count))),
+         ("TotalMatches", .text(String(total))), ("UpdateID", .text(String(tree.updateID)))]
     }
 
     /// Items found under `ContainerID` (every item of the library for `0`) matching the criteria, listed
     /// in that container's All Tracks / All Videos (so their ids browse back to an object).
-    private func searching(_ arguments: [String: String]) throws -> [(String, String)] {
+    private func searching(_ arguments: [String: String]) throws -> [(String, SOAPValue)] {
         guard let container = arguments["ContainerID"], try nodes.object(container) != nil else { throw UPnPError.noSuchContainer }
         let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
         let compiled: SearchCompiler.Compiled

@@ -14,49 +14,52 @@ struct DIDLWriter {
     let covers: CoverLookup?
     /// What the asking renderer plays (its `User-Agent`): which audio items get transcoded `res`, and where.
     var renderer: RendererProfile = .standard
-    /// Each profile's `protocolInfo`, escaped, made once a page: a page's items share a few profiles, and
-    /// making the text (DLNA's flags, an LPCM rate) for every `res` was a tenth of a Browse's CPU.
+    /// Each profile's `protocolInfo`, escaped (twice: `DIDLOutput`), made once a page: a page's items share a
+    /// few profiles, and making the text (DLNA's flags, an LPCM rate) for every `res` was a tenth of a Browse's CPU.
     private let protocolInfos = ProtocolInfos()
 
     private final class ProtocolInfos {
-        var escaped: [MediaProfile: String] = [:]
+        var escaped: [MediaProfile: [UInt8]] = [:]
     }
 
-    private func protocolInfo(_ profile: MediaProfile) -> String {
+    private func protocolInfo(_ profile: MediaProfile) -> [UInt8] {
         if let known = protocolInfos.escaped[profile] { return known }
-        let text = XML.escape(profile.protocolInfo)
-        protocolInfos.escaped[profile] = text
-        return text
+        var bytes: [UInt8] = []
+        XMLText.escapeTwice(profile.protocolInfo, into: &bytes)
+        protocolInfos.escaped[profile] = bytes
+        return bytes
     }
 
     static let header = "<DIDL-Lite xmlns=\"urn:schemas-upnp-org:metadata-1-0/DIDL-Lite/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
         + "xmlns:upnp=\"urn:schemas-upnp-org:metadata-1-0/upnp/\" xmlns:dlna=\"urn:schemas-dlna-org:metadata-1-0/\" "
         + "xmlns:sec=\"http://www.sec.co.kr/\">"
 
-    func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> String {
-        var out = Self.header
-        out.reserveCapacity(objects.underestimatedCount * 1_024)
+    /// The page as the text of a SOAP `Result` (escaped: `DIDLOutput`).
+    func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> [UInt8] {
+        var out = DIDLOutput(capacity: objects.underestimatedCount * 1_400 + 512)
+        out += Self.header
         for object in objects { try write(object, to: &out) }
-        return out + "</DIDL-Lite>"
+        out += "</DIDL-Lite>"
+        return out.bytes
     }
 
     /// Pieces appended one by one, the value escaped straight onto `out`: an interpolated string made a
     /// temporary string per element (a page's DIDL-Lite is most of a Browse's CPU).
-    private func element(_ name: String, _ value: String?, to out: inout String) {
+    private func element(_ name: String, _ value: String?, to out: inout DIDLOutput) {
         guard let value, !value.isEmpty else { return }
         out += "<"
         out += name
         out += ">"
-        XMLText.escape(value, into: &out)
+        out.text(value)
         out += "</"
         out += name
         out += ">"
     }
 
     /// `open`, `text` escaped onto `out`, `close` (a URL between its tags, an attribute's value).
-    private func link(_ open: String, _ url: String, _ close: String, to out: inout String) {
+    private func link(_ open: String, _ url: String, _ close: String, to out: inout DIDLOutput) {
         out += open
-        XMLText.escape(url, into: &out)
+        out.text(url)
         out += close
     }
 
@@ -75,11 +78,11 @@ struct DIDLWriter {
                         resolution: tree.value(item, MediaTree.Slot.resolution), isVideo: tree.value(item, MediaTree.Slot.video) != nil)
     }
 
-    private func write(_ object: TreeObject, to out: inout String) throws(NeedsDisk) {
+    private func write(_ object: TreeObject, to out: inout DIDLOutput) throws(NeedsDisk) {
         switch object {
         case .container(let c):
             link("<container id=\"", c.id, "\" parentID=\"", to: &out)
-            XMLText.escape(c.parentID, into: &out)
+            out.text(c.parentID)
             out += "\" restricted=\"1\" searchable=\"1\" childCount=\""
             out += String(c.childCount)
             out += "\">"
@@ -94,7 +97,7 @@ struct DIDLWriter {
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
             link("<item id=\"", id, "\" parentID=\"", to: &out)
-            XMLText.escape(parentID, into: &out)
+            out.text(parentID)
             out += "\" restricted=\"1\">"
             element("dc:title", tree.title(item), to: &out)
             let artist = tree.value(item, MediaTree.Slot.artist)
@@ -120,7 +123,9 @@ struct DIDLWriter {
             out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
             let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
             if placement == .before { writeTranscodes(item, to: &out) }
-            out += "<res protocolInfo=\"\(protocolInfo(profile(item)))\""
+            out += "<res protocolInfo=\""
+            out.append(escaped: protocolInfo(profile(item)))
+            out += "\""
             let duration = tree.view.durations[Int(item)]
             writeDuration(duration, to: &out)
             if let size = tree.value(item, MediaTree.Slot.size) { out += " size=\"\(size)\"" }
@@ -138,7 +143,7 @@ struct DIDLWriter {
         }
     }
 
-    private func writeDuration(_ duration: Double, to out: inout String) {
+    private func writeDuration(_ duration: Double, to out: inout DIDLOutput) {
         if duration.isFinite, duration > 0 { out += " duration=\"\(Self.duration(duration))\"" }
     }
 
@@ -160,11 +165,13 @@ struct DIDLWriter {
 
     /// One `res` per transcode the renderer is offered: no size (it is not known before the end), the
     /// duration, and the output's bit rate, rate and channels.
-    private func writeTranscodes(_ item: Int32, to out: inout String) {
+    private func writeTranscodes(_ item: Int32, to out: inout DIDLOutput) {
         for format in renderer.alternatives {
             let shape = transcodeShape(item, format)
             let profile = MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels)
-            out += "<res protocolInfo=\"\(protocolInfo(profile))\""
+            out += "<res protocolInfo=\""
+            out.append(escaped: protocolInfo(profile))
+            out += "\""
             writeDuration(tree.view.durations[Int(item)], to: &out)
             let bits = format == .lpcm ? shape.rate * shape.channels * 16 : DLNAServer.mp3BitRate
             out += " bitrate=\"\(bits / 8)\" sampleFrequency=\"\(shape.rate)\" nrAudioChannels=\"\(shape.channels)\""

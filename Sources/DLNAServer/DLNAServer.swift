@@ -224,7 +224,7 @@ public final class DLNAServer: Sendable {
     private func control(_ service: DeviceDescription.Service, _ call: SOAPCall, _ request: HTTPRequest, tree: MediaTree, base: String,
                          onLoop: Bool) throws(NeedsDisk) -> HTTPAnswer {
         do {
-            let out: [(String, String)]
+            let out: [(String, SOAPValue)]
             switch service.name {
             case DeviceDescription.contentDirectory.name:
                 let library = self.library
@@ -238,8 +238,8 @@ public final class DLNAServer: Sendable {
                     try library.store.itemIDs(MediaQuery(filter: predicate))
                 }
                 out = try directory.call(call)
-            case DeviceDescription.connectionManager.name: out = try ConnectionManager.call(call)
-            default: out = try MediaReceiverRegistrar.call(call)
+            case DeviceDescription.connectionManager.name: out = try ConnectionManager.call(call).map { ($0, .text($1)) }
+            default: out = try MediaReceiverRegistrar.call(call).map { ($0, .text($1)) }
             }
             return .xml(bytes: SOAPCall.responseBytes(service: service.type, action: call.action, out))
         } catch let error as NeedsDisk {

@@ -13,13 +13,16 @@ struct SOAPCall: Sendable {
     }
 
     /// An action's response with its out arguments, in order, as the bytes sent: a Browse's `Result` (a whole
-    /// DIDL-Lite page) escaped straight into them.
-    static func responseBytes(service: String, action: String, _ arguments: [(String, String)]) -> [UInt8] {
+    /// DIDL-Lite page) comes already escaped (`DIDLOutput`).
+    static func responseBytes(service: String, action: String, _ arguments: [(String, SOAPValue)]) -> [UInt8] {
         var out = Array(envelopeStart.utf8)
         out += "<u:\(action)Response xmlns:u=\"\(service)\">".utf8
         for (name, value) in arguments {
             out += "<\(name)>".utf8
-            XMLText.escape(value, into: &out)
+            switch value {
+            case .text(let text): XMLText.escape(text, into: &out)
+            case .escaped(let bytes): out += bytes
+            }
             out += "</\(name)>".utf8
         }
         out += "</u:\(action)Response>".utf8

@@ -54,6 +54,28 @@ public enum XMLText {
         }
     }
 
+    /// `text` escaped, then escaped again, onto bytes in one pass: a value inside an XML document that is
+    /// itself the text of another (DIDL-Lite inside a SOAP `Result`). Only `&` needs the second level: the
+    /// first level's output holds no other character that does.
+    public static func escapeTwice(_ text: String, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
+            var i = 0, run = 0
+            while i < bytes.count {
+                guard needsWork(bytes[i]) else { i += 1; continue }
+                if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+                let (written, read) = replacement(bytes, at: i)
+                for byte in written {
+                    if byte == UInt8(ascii: "&") { out.append(contentsOf: entities.amp) } else { out.append(byte) }
+                }
+                i += read
+                run = i
+            }
+            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
+        }
+    }
+
     /// What the byte at `i` becomes (as bytes), and how many bytes it stands for: itself; an entity; nothing
     /// for a control character; nothing for U+FFFE and U+FFFF (EF BF BE, EF BF BF), 3 bytes.
     @inline(__always) private static func replacement(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UnsafeBufferPointer<UInt8>, Int) {

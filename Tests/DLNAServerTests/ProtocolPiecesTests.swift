@@ -117,19 +117,36 @@ import Testing
             + "<upnp:class>object.item.audioItem</upnp:class></item></DIDL-Lite>"
         #expect(wellFormed(didl), "\(didl)")
         let answer = String(decoding: SOAPCall.responseBytes(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse",
-                                                             [("Result", didl)]), as: UTF8.self)
+                                                             [("Result", .text(didl))]), as: UTF8.self)
         #expect(wellFormed(answer), "\(answer)")
         #expect(XML.escape(title) == "Bells &amp; &lt;Whistles&gt;&#9;")
         #expect(XML.escape("plain") == "plain")
     }
 
+    static let awkwardTexts = ["", "plain", "&", "<<>>", "Bell\u{01}s & <Whistles>\t\u{FFFE}\u{FFFF}end", "Björk – Jóga 🎵 \"'\r\n",
+                               "\u{EF}\u{BF}", "tail&", "&#10;&amp;", String(repeating: "<a href=\"x\">&amp;</a>", count: 500)]
+
     /// The bytes a SOAP answer escapes its `Result` into are the text's escape, whatever the text.
     @Test func escapingOntoBytesEqualsEscapingText() {
-        for text in ["", "plain", "&", "<<>>", "Bell\u{01}s & <Whistles>\t\u{FFFE}\u{FFFF}end", "Björk – Jóga 🎵 \"'\r\n",
-                     "\u{EF}\u{BF}", "tail&", String(repeating: "<a href=\"x\">&amp;</a>", count: 500)] {
+        for text in Self.awkwardTexts {
             var bytes: [UInt8] = Array("pre".utf8)
             XMLText.escape(text, into: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == "pre" + XML.escape(text), "\(text.prefix(40).debugDescription)")
+        }
+    }
+
+    /// A page written in the answer's form (`DIDLOutput`) is the page written as text and then escaped: a value
+    /// escaped twice in one pass is its escape escaped.
+    @Test func aPageWrittenEscapedEqualsThePageEscaped() {
+        for text in Self.awkwardTexts {
+            var twice: [UInt8] = []
+            XMLText.escapeTwice(text, into: &twice)
+            #expect(String(decoding: twice, as: UTF8.self) == XML.escape(XML.escape(text)), "\(text.prefix(40).debugDescription)")
+            var out = DIDLOutput(capacity: 0)
+            out += "<dc:title a=\"1\">"
+            out.text(text)
+            out += "</dc:title>"
+            #expect(String(decoding: out.bytes, as: UTF8.self) == XML.escape("<dc:title a=\"1\">" + XML.escape(text) + "</dc:title>"))
         }
     }
 }

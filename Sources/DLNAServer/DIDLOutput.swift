@@ -1,0 +1,26 @@
+import Library
+
+/// A DIDL-Lite page written straight in the form a SOAP answer carries it, the text of its `Result`
+/// argument: what `+=` appends is DIDL-Lite (markup, and values already escaped for it), escaped once more;
+/// `text` appends a value escaped for DIDL-Lite and again for SOAP, in one pass. Made as a string and then
+/// escaped into the answer, a page cost a third of a small Browse's CPU in the two steps.
+struct DIDLOutput {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    static func += (out: inout DIDLOutput, fragment: String) { XMLText.escape(fragment, into: &out.bytes) }
+
+    /// A value (a title, an id, a URL): escaped for DIDL-Lite, then for SOAP.
+    mutating func text(_ value: String) { XMLText.escapeTwice(value, into: &bytes) }
+
+    /// Bytes already in the answer's form (`DIDLWriter`'s memo of each profile's `protocolInfo`).
+    mutating func append(escaped: [UInt8]) { bytes += escaped }
+}
+
+/// An out argument of a SOAP answer: text, escaped as it is written, or bytes already escaped (a Browse's
+/// `Result`, `DIDLOutput`).
+enum SOAPValue: Sendable, Equatable {
+    case text(String)
+    case escaped([UInt8])
+}
