@@ -37,27 +37,14 @@ public enum XMLText {
     /// `escape(_:into:)` onto bytes, in one pass: whole runs that need nothing copied at once, no string made
     /// (so no UTF-8 validation of the result). A SOAP answer escapes a whole DIDL-Lite page, all markup, this
     /// way: through a string, the escape and the validation were a third of a Browse's CPU.
-    public static func escape(_ text: String, into out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
-            var i = 0, run = 0
-            while i < bytes.count {
-                guard needsWork(bytes[i]) else { i += 1; continue }
-                if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
-                let (written, read) = replacement(bytes, at: i)
-                out.append(contentsOf: written)
-                i += read
-                run = i
-            }
-            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
-        }
-    }
+    public static func escape(_ text: String, into out: inout [UInt8]) { escape(text, into: &out, twice: false) }
 
     /// `text` escaped, then escaped again, onto bytes in one pass: a value inside an XML document that is
     /// itself the text of another (DIDL-Lite inside a SOAP `Result`). Only `&` needs the second level: the
     /// first level's output holds no other character that does.
-    public static func escapeTwice(_ text: String, into out: inout [UInt8]) {
+    public static func escapeTwice(_ text: String, into out: inout [UInt8]) { escape(text, into: &out, twice: true) }
+
+    @inline(__always) private static func escape(_ text: String, into out: inout [UInt8], twice: Bool) {
         var text = text
         text.withUTF8 { bytes in
             out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
@@ -66,8 +53,12 @@ public enum XMLText {
                 guard needsWork(bytes[i]) else { i += 1; continue }
                 if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
                 let (written, read) = replacement(bytes, at: i)
-                for byte in written {
-                    if byte == UInt8(ascii: "&") { out.append(contentsOf: entities.amp) } else { out.append(byte) }
+                if twice {
+                    for byte in written {
+                        if byte == UInt8(ascii: "&") { out.append(contentsOf: entities.amp) } else { out.append(byte) }
+                    }
+                } else {
+                    out.append(contentsOf: written)
                 }
                 i += read
                 run = i
