@@ -129,7 +129,8 @@ if [[ -n ${RESULT:-} ]]; then
     for name in first_ping_s first_answer_s view_built_s catalog_derived_s rss_start_mb rss_listallinfo_mb rating_visible_p95_ms \
                 rating_cpu_ms sync_s search_p95_ms mpd_list_artist_ms mpd_find_ms mpd_search_any_ms mpd_listallinfo_s ls_artist_ms \
                 add_1000_scan_s rescan_added_root_s; do
-      args+=("${store}_$name=${fig["$store $last $name"]:-?}")
+      # Three significant figures: the run's spread is wider than that.
+      args+=("${store}_$name=$(python3 -c "import sys; v = sys.argv[1]; r = float('%.3g' % float(v)) if v.replace('.', '', 1).isdigit() else v; print(int(r) if isinstance(r, float) and r == int(r) else r)" "${fig["$store $last $name"]:-?}")")
     done
     if (( ${#sizes[@]} >= 2 )); then
       for name in rating_cpu_ms rating_visible_p95_ms; do
