@@ -70,18 +70,31 @@ enum PaddingRefit {
             // Most of the file (the audio) is the same: whole chunks compared at memcmp's speed first.
             let same = old.withUnsafeBytes { o in content.withUnsafeBytes { n in memcmp(o.baseAddress!, n.baseAddress! + at, count) == 0 } }
             if same { at += count; continue }
-            var i = 0
-            while i < count {
-                guard old[i] != content[at + i] else { i += 1; continue }
-                var j = i
-                while j < count && old[j] != content[at + j] { j += 1 }
-                let bytes = Array(content[(at + i)..<(at + j)])
-                if let last = out.last, last.offset + Int64(last.bytes.count) == Int64(at + i) {
+            // A chunk that differs (a tag's): its equal stretches skipped eight bytes at a time, through
+            // pointers — compared byte by byte with bounds checks, this loop was 12% of a padded `mlib tag`.
+            var runs: [Range<Int>] = []
+            old.withUnsafeBytes { o in
+                content.withUnsafeBytes { whole in
+                    let n = UnsafeRawBufferPointer(rebasing: whole[at..<(at + count)])
+                    var i = 0
+                    while i < count {
+                        while i + 8 <= count, o.loadUnaligned(fromByteOffset: i, as: UInt64.self) == n.loadUnaligned(fromByteOffset: i, as: UInt64.self) { i += 8 }
+                        while i < count, o[i] == n[i] { i += 1 }
+                        guard i < count else { break }
+                        var j = i
+                        while j < count, o[j] != n[j] { j += 1 }
+                        runs.append(i..<j)
+                        i = j
+                    }
+                }
+            }
+            for run in runs {
+                let bytes = Array(content[(at + run.lowerBound)..<(at + run.upperBound)])
+                if let last = out.last, last.offset + Int64(last.bytes.count) == Int64(at + run.lowerBound) {
                     out[out.count - 1].bytes += bytes
                 } else {
-                    out.append((Int64(at + i), bytes))
+                    out.append((Int64(at + run.lowerBound), bytes))
                 }
-                i = j
             }
             at += count
         }
