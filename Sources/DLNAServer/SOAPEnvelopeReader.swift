@@ -159,7 +159,7 @@ struct SOAPEnvelopeReader {
 
     /// Appends `run` with its references replaced; false at an unknown entity, a malformed reference or a
     /// character XML 1.0 does not allow (written or referenced).
-    private static func decode(_ run: ArraySlice<UInt8>, into out: inout [UInt8]) -> Bool {
+    static func decode(_ run: ArraySlice<UInt8>, into out: inout [UInt8]) -> Bool {
         var i = run.startIndex
         while i < run.endIndex {
             let b = run[i]
