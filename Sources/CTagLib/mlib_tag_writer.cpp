@@ -44,29 +44,31 @@ using namespace TagLib;
 
 namespace {
 
-// The file as TagLib sees it while it saves: the caller's descriptor underneath (only ever read), the
-// pages TagLib wrote on top. As long as TagLib only overwrites bytes, the edit stays a set of pages; the
-// first write that changes the length (insert, remove, truncate, a write past the end) copies the whole
-// file into memory and goes on there.
+// The file as TagLib sees it while it saves: the caller's descriptor underneath (only ever read), TagLib's
+// writes on top, as a piece table — the new content is a list of pieces, each either a stretch of the file
+// (read when asked) or bytes TagLib wrote. An insert, a removal or a truncation only splices the list, so
+// no edit reads the file's audio: a tag that shrank at the start is a new piece followed by the rest of the
+// file, shifted (`split`). The whole new content is made only when the caller asks for it (`content`).
 class OverlayStream : public IOStream {
 public:
-    OverlayStream(int fd, long length, const char *name) : name_(name ? name : ""), fd_(fd), length_(length) {}
+    OverlayStream(int fd, long length, const char *name) : name_(name ? name : ""), fd_(fd), fileLength_(length), length_(length) {
+        if (length > 0) pieces_.push_back(Piece{0, length, {}});
+    }
 
     FileName name() const override { return name_.c_str(); }
     bool readOnly() const override { return false; }
     bool isOpen() const override { return fd_ >= 0; }
     long tell() const override { return position_; }
-    long length() override { return whole_ ? static_cast<long>(content_.size()) : length_; }
+    long length() override { return length_; }
 
     void seek(long offset, Position from = Beginning) override {
-        long base = from == Beginning ? 0 : from == Current ? position_ : length();
+        long base = from == Beginning ? 0 : from == Current ? position_ : length_;
         if (base + offset >= 0) position_ = base + offset;
     }
 
     ByteVector readBlock(unsigned long count) override {
-        long end = length();
-        if (count == 0 || position_ >= end) return ByteVector();
-        count = std::min<unsigned long>(count, static_cast<unsigned long>(end - position_));
+        if (count == 0 || position_ >= length_) return ByteVector();
+        count = std::min<unsigned long>(count, static_cast<unsigned long>(length_ - position_));
         ByteVector out(static_cast<unsigned int>(count), 0);
         read(out.data(), position_, count);
         position_ += static_cast<long>(count);
@@ -75,77 +77,111 @@ public:
 
     void writeBlock(const ByteVector &data) override {
         if (data.isEmpty()) return;
-        if (!whole_ && position_ + static_cast<long>(data.size()) > length_) materialize();
-        if (whole_) {
-            size_t end = static_cast<size_t>(position_) + data.size();
-            if (content_.size() < end) content_.resize(end, 0);
-            std::memcpy(content_.data() + position_, data.data(), data.size());
-        } else {
-            size_t done = 0;
-            while (done < data.size()) {
-                long at = position_ + static_cast<long>(done);
-                std::vector<char> &page = pageAt(at / kPage);
-                size_t inPage = static_cast<size_t>(at % kPage);
-                size_t n = std::min(data.size() - done, page.size() - inPage);
-                std::memcpy(page.data() + inPage, data.data() + done, n);
-                done += n;
-            }
-        }
+        long over = std::max(0L, std::min(static_cast<long>(data.size()), length_ - position_));
+        splice(position_, over, data.data(), data.size());
         position_ += static_cast<long>(data.size());
     }
 
     void insert(const ByteVector &data, unsigned long start, unsigned long replace) override {
-        if (data.size() == replace) {            // an overwrite, as FileStream treats it
-            seek(static_cast<long>(start));
-            writeBlock(data);
-            return;
-        }
-        materialize();
-        size_t at = std::min<size_t>(start, content_.size());
-        size_t gone = std::min<size_t>(replace, content_.size() - at);
-        content_.erase(content_.begin() + at, content_.begin() + at + gone);
-        content_.insert(content_.begin() + at, data.data(), data.data() + data.size());
-        position_ = static_cast<long>(at + data.size());
+        long at = std::min(static_cast<long>(start), length_);
+        long gone = std::min(static_cast<long>(replace), length_ - at);
+        splice(at, gone, data.data(), data.size());
+        position_ = at + static_cast<long>(data.size());
     }
 
     void removeBlock(unsigned long start, unsigned long count) override {
-        if (count == 0) return;
-        materialize();
-        size_t at = std::min<size_t>(start, content_.size());
-        size_t gone = std::min<size_t>(count, content_.size() - at);
-        content_.erase(content_.begin() + at, content_.begin() + at + gone);
+        long at = std::min(static_cast<long>(start), length_);
+        splice(at, std::min(static_cast<long>(count), length_ - at), nullptr, 0);
     }
 
     void truncate(long newLength) override {
-        if (!whole_ && newLength == length_) return;
-        materialize();
-        content_.resize(static_cast<size_t>(std::max(0L, newLength)), 0);
+        newLength = std::max(0L, newLength);
+        if (newLength < length_) splice(newLength, length_ - newLength, nullptr, 0);
+        else if (newLength > length_) splice(length_, 0, nullptr, 0, newLength - length_);
     }
 
-    bool changesLength() const { return whole_; }
-    const std::vector<char> &content() const { return content_; }
+    // Whether the new file is not the old one with some bytes overwritten: another length, or the file's
+    // bytes moved.
+    bool changesLength() const {
+        if (length_ != fileLength_) return true;
+        long at = 0;
+        for (const Piece &p : pieces_) {
+            if (p.isFile() && p.origin != at) return true;
+            at += p.length;
+        }
+        return false;
+    }
 
-    // The byte ranges that differ from the file, from the pages written (bytes written with their old value
-    // are no change), adjacent ranges joined.
-    std::vector<std::pair<long, std::vector<char>>> patches() const {
+    // The whole new content (made on the first call). Empty with `failed()` when the file could not be read.
+    const std::vector<char> &content() {
+        if (!contentMade_) {
+            content_.assign(static_cast<size_t>(length_), 0);
+            read(content_.data(), 0, content_.size());
+            contentMade_ = true;
+        }
+        return content_;
+    }
+
+    // When the new content is new bytes (the head) followed by the file's own bytes from `replaced` on,
+    // shifted and perhaps overwritten here and there: the head's length, and `late` the overwritten ranges
+    // (`patchesOf` in the file's offsets, after `replaced`). -1 when no stretch of the file ends it so.
+    long split(long &replaced) const {
+        long delta = length_ - fileLength_;
+        std::vector<long> starts;
+        long at = 0;
+        for (const Piece &p : pieces_) { starts.push_back(at); at += p.length; }
+        long first = -1;                 // the first of the file's pieces from which all sit at origin + delta
+        for (long i = static_cast<long>(pieces_.size()) - 1; i >= 0; i--) {
+            const Piece &p = pieces_[static_cast<size_t>(i)];
+            if (!p.isFile()) continue;
+            if (starts[static_cast<size_t>(i)] - p.origin != delta) break;
+            first = i;
+        }
+        if (first < 0) return -1;
+        replaced = pieces_[static_cast<size_t>(first)].origin;
+        return starts[static_cast<size_t>(first)];
+    }
+
+    // The byte ranges of the file from `from` on that differ once the new content's bytes from
+    // `from + delta` are laid over them (delta: new length − old), by pages of 4 KiB, each page's equal
+    // ends trimmed (bytes written with their old value are no change), adjacent ranges joined.
+    std::vector<std::pair<long, std::vector<char>>> patchesOf(long from) {
+        long delta = length_ - fileLength_;
         std::vector<std::pair<long, std::vector<char>>> out;
-        std::vector<char> old;
-        for (const auto &entry : pages_) {
-            long start = entry.first * kPage;
-            const std::vector<char> &page = entry.second;
-            old.assign(page.size(), 0);
-            readBase(old.data(), start, page.size());
-            size_t first = 0, last = page.size();
-            while (first < last && page[first] == old[first]) first++;
-            while (last > first && page[last - 1] == old[last - 1]) last--;
-            if (first == last) continue;
-            long at = start + static_cast<long>(first);
-            if (!out.empty() && out.back().first + static_cast<long>(out.back().second.size()) == at) {
-                out.back().second.insert(out.back().second.end(), page.begin() + first, page.begin() + last);
-            } else {
-                out.emplace_back(at, std::vector<char>(page.begin() + first, page.begin() + last));
+        std::vector<char> old, now;
+        long at = 0, lastPage = -1;
+        for (const Piece &p : pieces_) {
+            long start = at - delta, end = at + p.length - delta;      // in the file's offsets
+            at += p.length;
+            if (p.isFile() || end <= from) continue;
+            start = std::max(start, from);
+            for (long page = std::max(start / kPage, lastPage + 1); page * kPage < end; page++) {
+                lastPage = page;
+                long s = std::max(page * kPage, from), e = std::min((page + 1) * kPage, fileLength_);
+                if (e <= s) continue;
+                size_t n = static_cast<size_t>(e - s);
+                old.assign(n, 0);
+                now.assign(n, 0);
+                readBase(old.data(), s, n);
+                read(now.data(), s + delta, n);
+                size_t first = 0, last = n;
+                while (first < last && now[first] == old[first]) first++;
+                while (last > first && now[last - 1] == old[last - 1]) last--;
+                if (first == last) continue;
+                long where = s + static_cast<long>(first);
+                if (!out.empty() && out.back().first + static_cast<long>(out.back().second.size()) == where) {
+                    out.back().second.insert(out.back().second.end(), now.begin() + first, now.begin() + last);
+                } else {
+                    out.emplace_back(where, std::vector<char>(now.begin() + first, now.begin() + last));
+                }
             }
         }
+        return out;
+    }
+
+    std::vector<char> head(long count) {
+        std::vector<char> out(static_cast<size_t>(count), 0);
+        read(out.data(), 0, out.size());
         return out;
     }
 
@@ -154,71 +190,104 @@ public:
 private:
     static constexpr long kPage = 4096;
 
-    std::vector<char> &pageAt(long index) {
-        auto found = pages_.find(index);
-        if (found != pages_.end()) return found->second;
-        long start = index * kPage;
-        std::vector<char> page(static_cast<size_t>(std::min(kPage, length_ - start)), 0);
-        readBase(page.data(), start, page.size());
-        return pages_.emplace(index, std::move(page)).first->second;
+    // A stretch of the new content: the file's bytes from `origin`, or (origin -1) `bytes`.
+    struct Piece {
+        long origin;
+        long length;
+        std::vector<char> bytes;
+        bool isFile() const { return origin >= 0; }
+    };
+
+    // Replaces the new content's [at, at + count) with `size` bytes of `data` (or `zeros` zero bytes).
+    void splice(long at, long count, const char *data, size_t size, long zeros = 0) {
+        if (at > length_) {                      // a write past the end: the gap reads as zeros
+            splice(length_, 0, nullptr, 0, at - length_);
+        }
+        std::vector<Piece> out;
+        out.reserve(pieces_.size() + 2);
+        Piece fresh{-1, 0, {}};
+        if (data && size) fresh.bytes.assign(data, data + size);
+        else fresh.bytes.assign(static_cast<size_t>(zeros), 0);
+        fresh.length = static_cast<long>(fresh.bytes.size());
+        const long added = fresh.length;
+        bool placed = false;
+        long pos = 0;
+        auto place = [&] {
+            if (!placed && fresh.length > 0) add(out, std::move(fresh));
+            placed = true;
+        };
+        for (Piece &p : pieces_) {
+            long start = pos, end = pos + p.length;
+            pos = end;
+            if (end <= at) { add(out, std::move(p)); continue; }
+            if (start < at) add(out, cut(p, 0, at - start));
+            place();
+            if (end > at + count) add(out, cut(p, std::max(0L, at + count - start), end - start));
+        }
+        place();
+        pieces_ = std::move(out);
+        length_ += added - count;
+        if (contentMade_) { content_.clear(); contentMade_ = false; }
     }
 
-    void read(char *into, long at, size_t count) {
-        if (whole_) {
-            std::memcpy(into, content_.data() + at, count);
-            return;
-        }
-        size_t done = 0;
-        while (done < count) {
-            long here = at + static_cast<long>(done);
-            long index = here / kPage;
-            size_t inPage = static_cast<size_t>(here % kPage);
-            size_t n = std::min<size_t>(count - done, static_cast<size_t>(kPage) - inPage);
-            auto found = pages_.find(index);
-            if (found != pages_.end()) {
-                std::memcpy(into + done, found->second.data() + inPage, n);
-            } else {
-                // Unwritten pages in one pread as far as the next written one (a cover is one large read).
-                long until = at + static_cast<long>(count);
-                auto next = pages_.upper_bound(index);
-                if (next != pages_.end()) until = std::min(until, next->first * kPage);
-                n = static_cast<size_t>(until - here);
-                readBase(into + done, here, n);
+    static Piece cut(const Piece &p, long from, long to) {
+        Piece out{p.isFile() ? p.origin + from : -1, to - from, {}};
+        if (!p.isFile()) out.bytes.assign(p.bytes.begin() + from, p.bytes.begin() + to);
+        return out;
+    }
+
+    // Appends `p`, joined to the last piece when they continue each other (so repeated small writes stay
+    // one piece).
+    static void add(std::vector<Piece> &out, Piece &&p) {
+        if (p.length == 0) return;
+        if (!out.empty()) {
+            Piece &last = out.back();
+            if (last.isFile() && p.isFile() && last.origin + last.length == p.origin) { last.length += p.length; return; }
+            if (!last.isFile() && !p.isFile()) {
+                last.bytes.insert(last.bytes.end(), p.bytes.begin(), p.bytes.end());
+                last.length += p.length;
+                return;
             }
-            done += n;
+        }
+        out.push_back(std::move(p));
+    }
+
+    // The new content's [at, at + count), which must lie within it; the file's stretches in one pread each.
+    void read(char *into, long at, size_t count) {
+        long pos = 0, end = at + static_cast<long>(count);
+        for (const Piece &p : pieces_) {
+            long start = pos;
+            pos += p.length;
+            if (pos <= at) continue;
+            if (start >= end) break;
+            long s = std::max(start, at), e = std::min(pos, end);
+            if (p.isFile()) readBase(into + (s - at), p.origin + (s - start), static_cast<size_t>(e - s));
+            else std::memcpy(into + (s - at), p.bytes.data() + (s - start), static_cast<size_t>(e - s));
         }
     }
 
-    void readBase(char *into, long at, size_t count) const {
+    void readBase(char *into, long at, size_t count) {
         size_t done = 0;
         while (done < count) {
             ssize_t n = ::pread(fd_, into + done, count - done, at + static_cast<long>(done));
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {                            // the file shrank or failed under us: never write this edit
                 std::memset(into + done, 0, count - done);
-                const_cast<OverlayStream *>(this)->failed_ = true;
+                failed_ = true;
                 return;
             }
             done += static_cast<size_t>(n);
         }
     }
 
-    void materialize() {
-        if (whole_) return;
-        std::vector<char> all(static_cast<size_t>(length_), 0);
-        read(all.data(), 0, all.size());
-        content_ = std::move(all);
-        pages_.clear();
-        whole_ = true;
-    }
-
     std::string name_;
     int fd_;
+    long fileLength_;
     long length_;
     long position_ = 0;
-    std::map<long, std::vector<char>> pages_;
-    bool whole_ = false;
+    std::vector<Piece> pieces_;
     std::vector<char> content_;
+    bool contentMade_ = false;
     bool failed_ = false;
 };
 
@@ -235,6 +304,10 @@ struct mlib_tw_file {
     std::vector<std::pair<std::string, std::string>> properties;
     PropertyMap pending;
     std::vector<std::string> unsupported;
+    // After a save that changed the file's length: the new head and the file's length it replaces
+    // (OverlayStream::split), the patches then those of the rest; headReplaces -1 when there is no head.
+    std::vector<char> head;
+    long headReplaces = -1;
     std::vector<std::pair<long, std::vector<char>>> patches;
     bool saved = false;
     std::string ratingValue;      // mlib_tw_rating_value's answer, kept for the caller's pointer
@@ -1023,16 +1096,38 @@ int mlib_tw_save(mlib_tw_file *file) {
     } catch (...) {
         ok = false;
     }
+    file->head.clear();
+    file->headReplaces = -1;
+    file->patches.clear();
+    if (ok && !file->stream->changesLength()) {
+        file->patches = file->stream->patchesOf(0);
+    } else if (ok) {
+        long replaced = 0;
+        long count = file->stream->split(replaced);
+        if (count >= 0) {
+            file->head = file->stream->head(count);
+            file->headReplaces = replaced;
+            file->patches = file->stream->patchesOf(replaced);
+        }
+    }
     if (file->stream->failed()) ok = false;
     file->saved = ok;
-    if (ok && !file->stream->changesLength()) file->patches = file->stream->patches();
     return ok ? 1 : 0;
 }
 
 int mlib_tw_changes_length(const mlib_tw_file *file) { return file->stream->changesLength() ? 1 : 0; }
-long long mlib_tw_content_size(const mlib_tw_file *file) { return static_cast<long long>(file->stream->content().size()); }
-const unsigned char *mlib_tw_content_data(const mlib_tw_file *file) {
+long long mlib_tw_content_size(mlib_tw_file *file) {
+    long long count = static_cast<long long>(file->stream->content().size());
+    return file->stream->failed() ? -1 : count;
+}
+const unsigned char *mlib_tw_content_data(mlib_tw_file *file) {
     return reinterpret_cast<const unsigned char *>(file->stream->content().data());
+}
+
+long long mlib_tw_head_replaces(const mlib_tw_file *file) { return file->headReplaces; }
+long long mlib_tw_head_size(const mlib_tw_file *file) { return static_cast<long long>(file->head.size()); }
+const unsigned char *mlib_tw_head_data(const mlib_tw_file *file) {
+    return reinterpret_cast<const unsigned char *>(file->head.data());
 }
 
 int mlib_tw_patch_count(mlib_tw_file *file) { return static_cast<int>(file->patches.size()); }

@@ -16,6 +16,7 @@ final class TagFile {
     private let handle: OpaquePointer
     private let fd: Int32
     private let size: Int64
+    private let path: String
     /// TagLib's class for the file ("mpeg", "flac", "ogg", "mp4"…), from its name.
     let format: String
 
@@ -30,6 +31,7 @@ final class TagFile {
         self.format = format
         self.fd = fd
         self.size = size
+        self.path = path
     }
 
     deinit { mlib_tw_close(handle) }
@@ -121,7 +123,18 @@ final class TagFile {
         let original: MP4FlagAtoms.Reader = { [fd] in FileIO.read(fd, count: $1, at: $0) }
         let kept = format == "mp4" ? MP4FlagAtoms.toKeep(size: size, read: original) : []
         if mlib_tw_changes_length(handle) == 1 {
+            // A tag at the start that shrank (TagLib gives up padding): grown back to the length it had, the
+            // edit is in place, and only the tag's bytes were read and compared, not the audio's.
+            let replaces = mlib_tw_head_replaces(handle)
+            if replaces >= 0, kept.isEmpty, format == "mpeg" || format == "flac" {
+                let head = Array(UnsafeBufferPointer(start: mlib_tw_head_data(handle), count: Int(mlib_tw_head_size(handle))))
+                if let fitted = PaddingRefit.refit(head, originalSize: replaces, format: format),
+                   let patches = PaddingRefit.patches(fitted, against: fd) {
+                    return .patches(patches + self.patches())
+                }
+            }
             let count = Int(mlib_tw_content_size(handle))
+            guard count >= 0 else { throw TagWriteError.changedMeanwhile(path) }
             let data = mlib_tw_content_data(handle)
             var content = count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count))
             if format == "ogg" { OggFLACCommentFlag.restore(&content) { FileIO.read(fd, count: $1, at: $0) } }
@@ -133,10 +146,7 @@ final class TagFile {
             }
             return .content(content)
         }
-        var patches = (0..<mlib_tw_patch_count(handle)).map { i in
-            let length = mlib_tw_patch_length(handle, i)
-            return (offset: mlib_tw_patch_offset(handle, i), bytes: Array(UnsafeBufferPointer(start: mlib_tw_patch_data(handle, i), count: length)))
-        }
+        var patches = self.patches()
         if !kept.isEmpty { MP4FlagAtoms.restore(&patches, size: size, read: original, kept) }
         if format == "ogg", !patches.isEmpty, OggFLACCommentFlag.applies(original: { FileIO.read(self.fd, count: $1, at: $0) }),
            var content = FileIO.read(fd, count: Int(size), at: 0) {
@@ -148,5 +158,13 @@ final class TagFile {
             return .content(content)
         }
         return .patches(patches)
+    }
+
+    /// The patches `mlib_tw_save` left (in the file's offsets).
+    private func patches() -> [(offset: Int64, bytes: [UInt8])] {
+        (0..<mlib_tw_patch_count(handle)).map { i in
+            let length = mlib_tw_patch_length(handle, i)
+            return (offset: mlib_tw_patch_offset(handle, i), bytes: Array(UnsafeBufferPointer(start: mlib_tw_patch_data(handle, i), count: length)))
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import TagWriting
+import MediaModel
 
 /// Every writable format: set, append, remove, Unicode, multi-valued, a picture, read back by mutagen, with
 /// the decoded audio and the frames mlib does not know unchanged, no tag type added.
@@ -100,5 +101,52 @@ import TestSupport
         #expect(tags["title"] as? [String] == ["Padded Title"])
         #expect(tags["artist"] as? [String] == ["Someone"])
         #expect(try TagFixtures.audioMD5(path) == audio)
+    }
+
+    /// The same padded edit reads the tag, not the audio: TagLib's shrunken tag is grown back from the tag's
+    /// bytes alone (`OverlayStream::split`), and an ID3v1 tag at the end, changed too, is a patch of its own.
+    /// Bytes read counted by the kernel for this thread (`prepare` renders on the caller's thread); before,
+    /// the whole new file was made and compared with the old (twice the file's size read).
+    @Test(arguments: ["flac", "mp3-id3v2.4", "mp3-id3v2.3"])
+    func aPaddedEditReadsTheTagNotTheAudio(_ name: String) throws {
+        let format = TagFixtures.formats.first { $0.name == name }!
+        let path = try TagFixtures.make(format, in: dir, seconds: 20)
+        let v1 = format.fileExtension == "mp3"
+        try TagFixtures.python("""
+            import mutagen
+            f = mutagen.File(p)
+            kw = {'v2_version': f.tags.version[1], 'v1': 2} if p.endswith('.mp3') else {}
+            f.save(padding=lambda info: 16384, **kw)
+            """, path)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let before = try Self.bytesReadByThisThread()
+        let (report, rendering) = writer.prepare(MediaPath(path), TagEdit(changes: Self.changes(["title=Padded Title"])), render: true)
+        let read = try Self.bytesReadByThisThread() - before
+        #expect(report.error == nil)
+        guard case .patches(let patches)? = rendering?.rendering else {
+            Issue.record("not an edit in place: \(String(describing: rendering?.rendering))")
+            return
+        }
+        #expect(read < 128 << 10, "read \(read) bytes of a \(size)-byte file")
+        // Where the title is: the ID3v2 tag or the Vorbis comment at the start, and ID3v1's at the end.
+        #expect(patches.contains { $0.offset < 20_000 })
+        #expect(patches.contains { $0.offset >= Int64(size - 128) } == v1)
+        let audio = try TagFixtures.audioMD5(path)
+        #expect(writer.edit(path, TagEdit(changes: Self.changes(["title=Padded Title"])), write: true).outcome == .inPlace)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        #expect(try TagFixtures.audioMD5(path) == audio)
+        let tags = try TagFixtures.mutagen(path)
+        #expect(tags["title"] as? [String] == ["Padded Title"])
+        if v1 {
+            let last = try Data(contentsOf: URL(fileURLWithPath: path)).suffix(128)
+            #expect(last.starts(with: Data("TAGPadded Title".utf8)))
+        }
+    }
+
+    /// `rchar` of /proc/thread-self/io: what this thread's read calls returned (the page cache included).
+    static func bytesReadByThisThread() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
     }
 }

@@ -3,7 +3,8 @@
 // Tag writing through TagLib 1.13's C++ API, without TagLib ever touching the file.
 //
 // TagLib edits a file in place through its IOStream. Here it edits an overlay instead: reads come from
-// the caller's read-only descriptor, writes land in copied pages held in memory. After `mlib_tw_save` the
+// the caller's read-only descriptor, writes are kept in memory (a piece table: inserts and removals splice it,
+// the file's bytes are read only when asked for). After `mlib_tw_save` the
 // caller knows, before one byte of the file changed, what the edit is:
 // - the same length: a list of patches (offset, new bytes), which the caller can journal and apply in place;
 // - another length (the tag outgrew its padding, TagLib inserted or removed bytes): the whole new content,
@@ -59,10 +60,20 @@ int mlib_tw_set_rating(mlib_tw_file *file, int stars);
 // none, no ID3v2 beside a WAV's RIFF INFO), keeping an MP3's ID3v2 version (2.3 stays 2.3). 1 on success.
 int mlib_tw_save(mlib_tw_file *file);
 
-// After mlib_tw_save: 1 when the new file has another length (use the content), 0 when it is patches.
+// After mlib_tw_save: 1 when the new file has another length or moved bytes (use the content), 0 when it is
+// patches.
 int mlib_tw_changes_length(const mlib_tw_file *file);
-long long mlib_tw_content_size(const mlib_tw_file *file);
-const unsigned char *mlib_tw_content_data(const mlib_tw_file *file);
+// The whole new content, made on the first call (the file read then); size -1 when the file could not be read.
+long long mlib_tw_content_size(mlib_tw_file *file);
+const unsigned char *mlib_tw_content_data(mlib_tw_file *file);
+// When the length changed: if the new content is a head of new bytes followed by the file's own bytes from
+// offset `mlib_tw_head_replaces` on (shifted; overwritten only where the patches say, in the file's offsets),
+// the head (typically a tag at the start that grew or shrank); mlib_tw_head_replaces is -1 otherwise. A
+// caller that makes the head `head_replaces` bytes long again (padding) has an edit in place: the head's
+// differences and the patches. Nothing of the file past the head is read to know it.
+long long mlib_tw_head_replaces(const mlib_tw_file *file);
+long long mlib_tw_head_size(const mlib_tw_file *file);
+const unsigned char *mlib_tw_head_data(const mlib_tw_file *file);
 // Patches: the byte ranges whose content differs, in order, not overlapping.
 int mlib_tw_patch_count(mlib_tw_file *file);
 long long mlib_tw_patch_offset(const mlib_tw_file *file, int index);
