@@ -11,8 +11,10 @@ extension Library {
     public func writeTags(_ jobs: [(file: MediaPath, edit: TagEdit)], writer: TagWriter = TagWriter(),
                           options: ScanOptions = ScanOptions(), shouldStop: () -> Bool = { false }) async throws -> [TagFileReport] {
         let reports = writer.edit(jobs, shouldStop: shouldStop)
-        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }.map(\.file)
-        if !written.isEmpty { try await refresh(files: written, options: options) }
+        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
+        // Each file as the write's check read it after the write, so the refresh does not read it again.
+        let probed = Dictionary(written.compactMap { report in report.probed.map { (report.file, $0) } }, uniquingKeysWith: { a, _ in a })
+        if !written.isEmpty { try await refresh(files: written.map(\.file), probed: probed, options: options) }
         return reports
     }
 }

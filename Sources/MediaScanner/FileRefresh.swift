@@ -10,9 +10,11 @@ extension MediaScanner {
     /// it), with the stamp, fingerprint and end hashes the next scan compares, so it finds nothing to do.
     /// No directory is walked and no other file is read: a scan of the directories holding 1,000 retagged
     /// files listed, diffed and wrote their whole directories.
+    /// `probed`: files read moments ago as a scan reads them (a tag write's check): used instead of reading
+    /// them again while their stamp is the one they were read with.
     /// Returns the summary (updated, failed) and the files it could not refresh this way — not indexed at
     /// that path, hidden, or no longer a regular file — which the caller leaves to a scan.
-    public func refresh(files: [MediaPath]) async throws -> (summary: ScanSummary, notRefreshed: [MediaPath]) {
+    public func refresh(files: [MediaPath], probed: [MediaPath: ProbedFile] = [:]) async throws -> (summary: ScanSummary, notRefreshed: [MediaPath]) {
         var summary = ScanSummary()
         var notRefreshed: [MediaPath] = []
         var jobs: [ProbeJob] = []
@@ -27,7 +29,12 @@ extension MediaScanner {
                 continue
             }
             let file = DirectoryListing.File(path: path, stamp: FileStamp(st), problem: nil, device: Int64(st.st_dev))
-            jobs.append(ProbeJob(file: file, existingID: known.id))
+            var job = ProbeJob(file: file, existingID: known.id)
+            if let read = probed[path], read.stillDescribes(size: file.stamp.size, mtimeNanoseconds: file.stamp.mtimeNanoseconds,
+                                                            inode: file.stamp.inode) {
+                job.probed = read.result
+            }
+            jobs.append(job)
         }
         // Probed `width` slices at once, as a scan does (C handles stay inside their task).
         let slices = stride(from: 0, to: jobs.count, by: max(1, (jobs.count + width - 1) / width)).map {

@@ -15,6 +15,8 @@ struct ProbeJob: Sendable {
     var isReread = false
     /// Its lyrics sidecars as the folder listing showed them; nil: not listed (`refresh`), looked up by name.
     var sidecars: [SidecarStamp]? = nil
+    /// The file as read moments ago with the stamp it still has (`refresh(files:probed:)`): not read again.
+    var probed: ProbeResult? = nil
 }
 
 /// What reading one file gave. Built inside a child task: the probe's C handles never leave it.
@@ -35,7 +37,8 @@ enum ProbeOutcome: Sendable {
             // One open for the probe and the fingerprint, and no stat: the walk's is the file's.
             let file = try MediaFile(path, statted: FileFacts(size: stamp.size, modificationTime: Double(stamp.mtimeNanoseconds) / 1e9,
                                                               device: UInt64(bitPattern: job.file.device), inode: UInt64(bitPattern: stamp.inode)))
-            let probe = try MediaProbe.probe(file, detail: .library)
+            let probe: ProbeResult
+            if let probed = job.probed { probe = probed } else { probe = try MediaProbe.probe(file, detail: .library) }
             job.file.birth = FileBirth.of(path, inode: stamp.inode)
             var item = probe.item
             // The walk's stat is what the next scan compares with: store exactly that.

@@ -1,5 +1,6 @@
 import Glibc
 import MediaModel
+import MediaProbe
 
 extension SafeFileWriter {
     /// Writes many files with the guarantees of `write(_:to:original:)`, paying the fsyncs once per group
@@ -49,6 +50,8 @@ extension SafeFileWriter {
         private var copies: [Copy] = []
         /// Per index added, what became of it once known (failures are known at `add`).
         private var outcomes: [Int: Result<(Method, Int), TagWriteError>] = [:]
+        /// Per index written in place, the file as the check read it after the write (`Snapshot.probed`).
+        private(set) var probed: [Int: ProbedFile] = [:]
         /// Called with each in-place file once its journal entry is durable, before its last check and its
         /// write: what tests use to change a file in that window (another program's edit).
         var beforeInPlaceWrite: (@Sendable (MediaPath) -> Void)?
@@ -202,8 +205,12 @@ extension SafeFileWriter {
                 // goes back to them now (or, failing that, at the next command, from the entry).
                 for file in written {
                     guard let checked = file.check else { continue }
-                    let differences = checked.check.differences(checked.before, .after(file.path, checked.before))
-                    guard !differences.isEmpty else { continue }
+                    let after = WriteCheck.Snapshot.after(file.path, checked.before)
+                    let differences = checked.check.differences(checked.before, after)
+                    guard !differences.isEmpty else {
+                        probed[file.index] = after.probed
+                        continue
+                    }
                     if !SafeFileWriter.restore(file.ranges, fd: file.fd) { undoFailed = true }
                     outcomes[file.index] = .failure(.wouldDamage(file.path.string, differences))
                 }

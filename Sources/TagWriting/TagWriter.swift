@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import MediaModel
+import MediaProbe
 
 /// What an edit of one file changes (or changed).
 public struct TagFileReport: Sendable {
@@ -25,6 +26,10 @@ public struct TagFileReport: Sendable {
     public var outcome: Outcome = .unchanged
     public var bytesWritten = 0
     public var error: String?
+    /// The file as the write's check read it right after writing it in place, as a scan reads it: what
+    /// `Library.writeTags` hands the index refresh so that the file is not read a third time. Nil when
+    /// the check read it otherwise or not at all.
+    public var probed: ProbedFile?
 
     public var changesSomething: Bool { !changes.isEmpty || picturesBefore != picturesAfter }
 
@@ -254,7 +259,9 @@ private final class HandedGroup: @unchecked Sendable {
 
     /// Commits the group; its reports with the outcomes.
     func commit() -> [TagFileReport] {
-        for (i, outcome) in group.commit() {
+        let outcomes = group.commit()
+        for (i, probed) in group.probed { reports[i].probed = probed }
+        for (i, outcome) in outcomes {
             switch outcome {
             case .success(let (method, bytes)):
                 reports[i].outcome = method == .inPlace ? .inPlace : method == .rewritten ? .rewritten : .unchanged

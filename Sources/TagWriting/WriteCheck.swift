@@ -123,6 +123,15 @@ struct WriteCheck: Sendable {
         var packets: AudioPacketDigest?
         /// Read instead of the packets for an MP3 or FLAC (`CodedAudio`), where that proves the same.
         var coded: CodedAudio?
+        /// What the file system said when the file was opened.
+        var facts: FileFacts?
+
+        /// The file as a scan reads it, when `result` was read so (`.library`, where the frames are
+        /// compared): what an index refresh after the write can use instead of reading the file again.
+        var probed: ProbedFile? {
+            guard coded != nil, let result, let facts else { return nil }
+            return ProbedFile(facts: facts, result: result)
+        }
 
         /// Reads `path` as `mlib info` does (`.streams`: FFmpeg's view of the streams too) and how its audio
         /// reaches a decoder, before a write. An MP3 or FLAC whose audio is self-delimiting frames found right
@@ -166,6 +175,7 @@ struct WriteCheck: Sendable {
         private init(_ path: MediaPath, coded: (MediaFile) -> CodedAudio?) {
             do {
                 let file = try MediaFile(path)
+                facts = file.facts
                 payload = AudioPayload.leadingBytes(of: file)
                 self.coded = coded(file)
                 if self.coded == nil { packets = AudioPacketDigest.of(path) }
