@@ -50,7 +50,7 @@ extension SafeFileWriter {
         private var copies: [Copy] = []
         /// Per index added, what became of it once known (failures are known at `add`).
         private var outcomes: [Int: Result<(Method, Int), TagWriteError>] = [:]
-        /// Per index written in place, the file as the check read it after the write (`Snapshot.probed`).
+        /// Per index written, the file as the check read it after the write (`Snapshot.probed`).
         private(set) var probed: [Int: ProbedFile] = [:]
         /// Called with each in-place file once its journal entry is durable, before its last check and its
         /// write: what tests use to change a file in that window (another program's edit).
@@ -229,12 +229,13 @@ extension SafeFileWriter {
             KillPoint.reached(.copiesSynced)
             var renamedIn: Set<MediaPath> = []
             for (copy, code) in zip(copies, synced) {
+                // The check reads the synced copy as the file it will become.
+                let after = code == nil ? copy.check.map { WriteCheck.Snapshot.after(copy: copy.copy, of: copy.path, $0.before) } : nil
                 if let code {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))
-                } else if let checked = copy.check,
-                          case let differences = checked.check.differences(checked.before, .after(copy: copy.copy, of: copy.path, checked.before)),
-                          !differences.isEmpty {
+                } else if let checked = copy.check, let after,
+                          case let differences = checked.check.differences(checked.before, after), !differences.isEmpty {
                     // The check: the copy changed more than asked; the file stays as it is.
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(.wouldDamage(copy.path.string, differences))
@@ -248,6 +249,9 @@ extension SafeFileWriter {
                 } else {
                     renamedIn.insert(copy.path.directory)
                     outcomes[copy.index] = .success((.rewritten, copy.size))
+                    // The copy as the check read it (under the file's extension) is the file now: the same
+                    // inode, size and time, which the refresh checks before using it.
+                    probed[copy.index] = after?.probed
                 }
             }
             KillPoint.reached(.renamed)

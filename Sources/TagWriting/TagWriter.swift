@@ -26,7 +26,8 @@ public struct TagFileReport: Sendable {
     public var outcome: Outcome = .unchanged
     public var bytesWritten = 0
     public var error: String?
-    /// The file as the write's check read it right after writing it in place, as a scan reads it: what
+    /// The file as the write's check read it right after writing it (in place, or the copy renamed over
+    /// it), as a scan reads it: what
     /// `Library.writeTags` hands the index refresh so that the file is not read a third time. Nil when
     /// the check read it otherwise or not at all.
     public var probed: ProbedFile?

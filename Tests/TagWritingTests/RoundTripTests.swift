@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import TagWriting
 import MediaModel
+import MediaProbe
 
 /// Every writable format: set, append, remove, Unicode, multi-valued, a picture, read back by mutagen, with
 /// the decoded audio and the frames mlib does not know unchanged, no tag type added.
@@ -141,6 +142,31 @@ import MediaModel
             let last = try Data(contentsOf: URL(fileURLWithPath: path)).suffix(128)
             #expect(last.starts(with: Data("TAGPadded Title".utf8)))
         }
+    }
+
+    /// A write hands its check's read of the written file to the index refresh (`TagFileReport.probed`), in
+    /// place and rewritten: that read is the file as it is now (its inode, size and time; the new title),
+    /// equal to reading it again.
+    @Test(arguments: ["flac", "mp3-id3v2.4"], [false, true])
+    func theCheckReadIsTheWrittenFile(_ name: String, rewritten: Bool) throws {
+        let format = TagFixtures.formats.first { $0.name == name }!
+        let path = try TagFixtures.make(format, in: dir)
+        // Lyrics too long for the padding ffmpeg leaves: the file is rewritten.
+        let edit = rewritten ? ["title=Checked", "lyrics=" + String(repeating: "la ", count: 20_000)] : ["title=Checked"]
+        let report = writer.edit(path, TagEdit(changes: Self.changes(edit)), write: true)
+        #expect(report.outcome == (rewritten ? .rewritten : .inPlace))
+        let probed = try #require(report.probed)
+        var st = stat()
+        #expect(stat(path, &st) == 0)
+        #expect(probed.stillDescribes(size: Int64(st.st_size), mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                                      inode: Int64(st.st_ino)))
+        #expect(probed.result.item[.title] == .text("Checked"))
+        var again = try MediaProbe.probe(MediaPath(path), detail: .library)
+        var handed = probed.result
+        again.item.path = handed.item.path      // the copy was read under another name
+        handed.item[.modificationDate] = again.item[.modificationDate]
+        #expect(handed.item == again.item)
+        #expect(handed.lyrics == again.lyrics)
     }
 
     /// `rchar` of /proc/thread-self/io: what this thread's read calls returned (the page cache included).
