@@ -37,30 +37,53 @@ struct DIDLWriter {
     /// The page as the text of a SOAP `Result` (escaped: `DIDLOutput`).
     func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> [UInt8] {
         var out = DIDLOutput(capacity: objects.underestimatedCount * 1_400 + 512)
-        out += Self.header
+        out += M.header
         for object in objects { try write(object, to: &out) }
-        out += "</DIDL-Lite>"
+        out += M.end
         return out.bytes
     }
 
-    /// Pieces appended one by one, the value escaped straight onto `out`: an interpolated string made a
-    /// temporary string per element (a page's DIDL-Lite is most of a Browse's CPU).
-    private func element(_ name: String, _ value: String?, to out: inout DIDLOutput) {
-        guard let value, !value.isEmpty else { return }
-        out += "<"
-        out += name
-        out += ">"
-        out.text(value)
-        out += "</"
-        out += name
-        out += ">"
+    /// An element's two tags, in the answer's form (`DIDLOutput.Markup`).
+    struct Element {
+        let open: Markup, close: Markup
+        init(_ name: String) {
+            open = Markup("<\(name)>")
+            close = Markup("</\(name)>")
+        }
     }
 
-    /// `open`, `text` escaped onto `out`, `close` (a URL between its tags, an attribute's value).
-    private func link(_ open: String, _ url: String, _ close: String, to out: inout DIDLOutput) {
-        out += open
-        out.text(url)
-        out += close
+    typealias Markup = DIDLOutput.Markup
+
+    /// The page's fixed markup, made once (`DIDLOutput.Markup`).
+    private enum M {
+        static let header = Markup(DIDLWriter.header), end = Markup("</DIDL-Lite>")
+        static let title = Element("dc:title"), creator = Element("dc:creator"), artist = Element("upnp:artist")
+        static let album = Element("upnp:album"), genre = Element("upnp:genre"), track = Element("upnp:originalTrackNumber")
+        static let date = Element("dc:date"), upnpClass = Element("upnp:class")
+        static let art = Element("upnp:albumArtURI dlna:profileID=\"JPEG_TN\""), artClose = Markup("</upnp:albumArtURI>")
+        static let containerID = Markup("<container id=\""), itemID = Markup("<item id=\""), parentID = Markup("\" parentID=\"")
+        static let childCount = Markup("\" restricted=\"1\" searchable=\"1\" childCount=\""), tagEnd = Markup("\">")
+        static let itemRest = Markup("\" restricted=\"1\">")
+        static let containerEnd = Markup("</container>"), itemEnd = Markup("</item>")
+        static let musicTrack = Markup("<upnp:class>object.item.audioItem.musicTrack</upnp:class>")
+        static let videoItem = Markup("<upnp:class>object.item.videoItem</upnp:class>")
+        static let res = Markup("<res protocolInfo=\""), quote = Markup("\""), resText = Markup(">"), resEnd = Markup("</res>")
+        static let duration = Markup(" duration=\""), size = Markup(" size=\""), bitRate = Markup(" bitrate=\"")
+        static let sampleRate = Markup(" sampleFrequency=\""), channels = Markup(" nrAudioChannels=\"")
+        static let bitDepth = Markup(" bitsPerSample=\""), resolution = Markup(" resolution=\"")
+        static let sixteenBits = Markup(" bitsPerSample=\"16\"")
+    }
+
+    /// `element`'s tags around `value` escaped onto `out`; nothing for no value.
+    private func element(_ element: Element, _ value: String?, to out: inout DIDLOutput) {
+        guard let value, !value.isEmpty else { return }
+        out.wrap(element.open, value, element.close)
+    }
+
+    /// ` name="value"` for a value there is.
+    private func attribute(_ name: Markup, _ value: String?, to out: inout DIDLOutput) {
+        guard let value else { return }
+        out.wrap(name, value, M.quote)
     }
 
     func artURL(_ item: Int32) -> String { "\(baseURL)/art/\(tree.view.ids[Int(item)]).jpg" }
@@ -81,70 +104,68 @@ struct DIDLWriter {
     private func write(_ object: TreeObject, to out: inout DIDLOutput) throws(NeedsDisk) {
         switch object {
         case .container(let c):
-            link("<container id=\"", c.id, "\" parentID=\"", to: &out)
+            out.wrap(M.containerID, c.id, M.parentID)
             out.text(c.parentID)
-            out += "\" restricted=\"1\" searchable=\"1\" childCount=\""
-            out += String(c.childCount)
-            out += "\">"
-            element("dc:title", c.title, to: &out)
+            out.wrap(M.childCount, String(c.childCount), M.tagEnd)
+            element(M.title, c.title, to: &out)
             if let artist = c.artist {
-                element("upnp:artist", artist, to: &out)
-                element("dc:creator", artist, to: &out)
+                element(M.artist, artist, to: &out)
+                element(M.creator, artist, to: &out)
             }
-            out += "<upnp:class>\(c.upnpClass)</upnp:class>"
-            if let art = c.artItem, try tree.hasArt(art, covers: covers) { link(Self.artOpen, artURL(art), Self.artClose, to: &out) }
-            out += "</container>"
+            element(M.upnpClass, c.upnpClass, to: &out)
+            if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art.open, artURL(art), M.artClose) }
+            out += M.containerEnd
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
-            link("<item id=\"", id, "\" parentID=\"", to: &out)
+            out.wrap(M.itemID, id, M.parentID)
             out.text(parentID)
-            out += "\" restricted=\"1\">"
-            element("dc:title", tree.title(item), to: &out)
+            out += M.itemRest
+            element(M.title, tree.title(item), to: &out)
             let artist = tree.value(item, MediaTree.Slot.artist)
-            element("dc:creator", artist, to: &out)
-            element("upnp:artist", artist, to: &out)
-            element("upnp:album", tree.value(item, MediaTree.Slot.album), to: &out)
+            element(M.creator, artist, to: &out)
+            element(M.artist, artist, to: &out)
+            element(M.album, tree.value(item, MediaTree.Slot.album), to: &out)
             let genreSlot = tree.base + MediaTree.Slot.genre
             let genre = tree.view.cell(item, slot: genreSlot)
             if genre != 0 {
-                for part in tree.view.parts(genre, slot: genreSlot) { element("upnp:genre", tree.view.string(part, slot: genreSlot), to: &out) }
+                for part in tree.view.parts(genre, slot: genreSlot) { element(M.genre, tree.view.string(part, slot: genreSlot), to: &out) }
             }
-            element("upnp:originalTrackNumber", tree.value(item, MediaTree.Slot.track), to: &out)
-            element("dc:date", tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo, try tree.hasArt(item, covers: covers) { link(Self.artOpen, artURL(item), Self.artClose, to: &out) }
+            element(M.track, tree.value(item, MediaTree.Slot.track), to: &out)
+            element(M.date, tree.value(item, MediaTree.Slot.date), to: &out)
+            if !isVideo, try tree.hasArt(item, covers: covers) { out.wrap(M.art.open, artURL(item), M.artClose) }
             // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
             // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
-            if isVideo { link(Self.artOpen, thumbnailURL(item), Self.artClose, to: &out) }
+            if isVideo { out.wrap(M.art.open, thumbnailURL(item), M.artClose) }
             // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
             // namespaces' elements.
             if isVideo && covers == nil { throw NeedsDisk() }
             let hasSubtitles = isVideo && Subtitles.sidecar(of: tree.view.paths[Int(item)].string) != nil
             if hasSubtitles { out += "<sec:CaptionInfoEx sec:type=\"srt\">\(XML.escape(subtitleURL(item)))</sec:CaptionInfoEx>" }
-            out += "<upnp:class>\(isVideo ? "object.item.videoItem" : "object.item.audioItem.musicTrack")</upnp:class>"
+            out += isVideo ? M.videoItem : M.musicTrack
             let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
             if placement == .before { writeTranscodes(item, to: &out) }
-            out += "<res protocolInfo=\""
+            out += M.res
             out.append(escaped: protocolInfo(profile(item)))
-            out += "\""
+            out += M.quote
             let duration = tree.view.durations[Int(item)]
             writeDuration(duration, to: &out)
-            if let size = tree.value(item, MediaTree.Slot.size) { out += " size=\"\(size)\"" }
+            attribute(M.size, tree.value(item, MediaTree.Slot.size), to: &out)
             // DIDL's bitrate is in bytes per second.
-            if let bits = tree.value(item, MediaTree.Slot.bitRate).flatMap({ Int($0) }) { out += " bitrate=\"\(bits / 8)\"" }
-            if let rate = tree.value(item, MediaTree.Slot.sampleRate) { out += " sampleFrequency=\"\(rate)\"" }
-            if let channels = tree.value(item, MediaTree.Slot.channels) { out += " nrAudioChannels=\"\(channels)\"" }
-            if let depth = tree.value(item, MediaTree.Slot.bitDepth) { out += " bitsPerSample=\"\(depth)\"" }
-            if let resolution = tree.value(item, MediaTree.Slot.resolution) { out += " resolution=\"\(resolution)\"" }
-            link(">", streamURL(item), "</res>", to: &out)
+            attribute(M.bitRate, tree.value(item, MediaTree.Slot.bitRate).flatMap { Int($0) }.map { String($0 / 8) }, to: &out)
+            attribute(M.sampleRate, tree.value(item, MediaTree.Slot.sampleRate), to: &out)
+            attribute(M.channels, tree.value(item, MediaTree.Slot.channels), to: &out)
+            attribute(M.bitDepth, tree.value(item, MediaTree.Slot.bitDepth), to: &out)
+            attribute(M.resolution, tree.value(item, MediaTree.Slot.resolution), to: &out)
+            out.wrap(M.resText, streamURL(item), M.resEnd)
             if placement == .after { writeTranscodes(item, to: &out) }
             if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
             if hasSubtitles { out += "<res protocolInfo=\"http-get:*:\(Subtitles.mimeType):*\">\(XML.escape(subtitleURL(item)))</res>" }
-            out += "</item>"
+            out += M.itemEnd
         }
     }
 
     private func writeDuration(_ duration: Double, to out: inout DIDLOutput) {
-        if duration.isFinite, duration > 0 { out += " duration=\"\(Self.duration(duration))\"" }
+        if duration.isFinite, duration > 0 { out.wrap(M.duration, Self.duration(duration), M.quote) }
     }
 
     /// What the transcoder makes of an audio item: its rate and channels (LPCM at 44.1 or 48 kHz; MP3 keeps
@@ -157,7 +178,6 @@ struct DIDLWriter {
 
     /// LAME's rates (MPEG-1, 2 and 2.5); the transcoder picks 44.1 kHz for any other.
     private static let mp3Rates: Set = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000]
-    private static let artOpen = "<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">", artClose = "</upnp:albumArtURI>"
 
     func transcodeURL(_ item: Int32, _ format: TranscodeFormat) -> String {
         "\(baseURL)/transcode/\(tree.view.ids[Int(item)]).\(format.suffix)"
@@ -169,14 +189,16 @@ struct DIDLWriter {
         for format in renderer.alternatives {
             let shape = transcodeShape(item, format)
             let profile = MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels)
-            out += "<res protocolInfo=\""
+            out += M.res
             out.append(escaped: protocolInfo(profile))
-            out += "\""
+            out += M.quote
             writeDuration(tree.view.durations[Int(item)], to: &out)
             let bits = format == .lpcm ? shape.rate * shape.channels * 16 : DLNAServer.mp3BitRate
-            out += " bitrate=\"\(bits / 8)\" sampleFrequency=\"\(shape.rate)\" nrAudioChannels=\"\(shape.channels)\""
-            if format == .lpcm { out += " bitsPerSample=\"16\"" }
-            link(">", transcodeURL(item, format), "</res>", to: &out)
+            attribute(M.bitRate, String(bits / 8), to: &out)
+            attribute(M.sampleRate, String(shape.rate), to: &out)
+            attribute(M.channels, String(shape.channels), to: &out)
+            if format == .lpcm { out += M.sixteenBits }
+            out.wrap(M.resText, transcodeURL(item, format), M.resEnd)
         }
     }
 
