@@ -36,6 +36,16 @@ extension MediaScanner {
             }
             jobs.append(job)
         }
+        // Lyrics sidecars: each folder listed once, as a scan lists it (so the next scan finds the sidecars
+        // recorded, a `song.Lrc` too), instead of six names stat'ed a file (6,000 failed stats for 1,000 files).
+        if !LyricsReader.isAblated {
+            for (directory, indices) in Dictionary(grouping: jobs.indices, by: { jobs[$0].file.path.directory }) {
+                guard let found = LyricsSidecars.lookUp(indices.map { jobs[$0].file }, in: directory) else { continue }
+                for i in indices {
+                    jobs[i].sidecars = LyricsSidecars.stem(jobs[i].file.path.lastComponent.bytes).flatMap { found[$0] } ?? []
+                }
+            }
+        }
         // Probed `width` slices at once, as a scan does (C handles stay inside their task).
         let slices = stride(from: 0, to: jobs.count, by: max(1, (jobs.count + width - 1) / width)).map {
             Array(jobs[$0..<min(jobs.count, $0 + max(1, (jobs.count + width - 1) / width))])

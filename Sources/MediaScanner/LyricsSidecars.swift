@@ -43,8 +43,8 @@ enum LyricsSidecars {
         return found
     }
 
-    /// The sidecars of a media file that is not in a listing (`MediaScanner.refresh`): the names
-    /// `LyricsReader` looks for, stat'ed.
+    /// The sidecars of a media file that is not in a listing (`MediaScanner.refresh` when its folder cannot
+    /// be listed): the names `LyricsReader` looks for, stat'ed.
     static func lookUp(_ path: MediaPath) -> [SidecarStamp] {
         guard let stem = stem(path.lastComponent.bytes) else { return [] }
         var found: [SidecarStamp] = []
@@ -58,6 +58,26 @@ enum LyricsSidecars {
             }
         }
         return found
+    }
+
+    /// The sidecars of media files of the folder `directory` (`MediaScanner.refresh`): the folder's names read
+    /// once and the sidecar-named ones stat'ed, as a scan does, by stem; nil when the folder cannot be listed.
+    static func lookUp(_ files: [DirectoryListing.File], in directory: MediaPath) -> [[UInt8]: [SidecarStamp]]? {
+        let fd = directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        guard let dir = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
+        defer { closedir(dir) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+            }
+            if isSidecarName(name) { names.append(name) }
+        }
+        return found(names, files: files, directory: dir)
     }
 
     /// Whether the sidecars a listing shows differ from those the index recorded (added, changed, removed).

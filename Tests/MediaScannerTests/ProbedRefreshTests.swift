@@ -35,4 +35,28 @@ struct ProbedRefreshTests {
         let rescan = try await box.scan()
         #expect(rescan.unchanged == 2 && rescan.updated == 0 && rescan.reread == 0, "\(rescan)")
     }
+
+    /// A refresh of most of a folder lists the folder for lyrics sidecars once, as a scan does: the sidecars
+    /// it records are the ones the next scan sees (a `.Lrc` too, which six names stat'ed a file missed), so
+    /// that scan reads nothing again.
+    @Test(arguments: Store.available) func aFolderRefreshedWholeFindsItsSidecarsAsAScanDoes(_ store: Store) async throws {
+        let box = try Sandbox(store: store)
+        let files = try (0..<10).map { try box.put($0 % 2 == 0 ? "a.mp3" : "b.flac", at: "album/\($0).\($0 % 2 == 0 ? "mp3" : "flac")") }
+        try await box.scan()
+        let album = box.music.appendingPathComponent("album")
+        try Data("[00:01.00]one\n".utf8).write(to: album.appendingPathComponent("1.Lrc"))
+        try Data("plain words\n".utf8).write(to: album.appendingPathComponent("2.TXT"))
+        let index = try box.store()
+        let (summary, _) = try await MediaScanner(index: index).refresh(files: files)
+        #expect(summary.updated == 10, "\(summary)")
+        func texts(_ name: String) throws -> [String] {
+            let id = try #require(try index.item(path: MediaPath(album.appendingPathComponent(name).path))).persistentID
+            return try index.lyrics(ofItem: id).map { "\($0.source):\($0.text)" }
+        }
+        #expect(try texts("1.flac") == ["lrc:one"])
+        #expect(try texts("2.mp3") == ["txt:plain words\n"])
+        #expect(try texts("3.flac").isEmpty)
+        let rescan = try await box.scan()
+        #expect(rescan.unchanged == 10 && rescan.reread == 0 && rescan.updated == 0, "\(rescan)")
+    }
 }
