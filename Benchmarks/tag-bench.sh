@@ -9,7 +9,8 @@
 # per second, and the bytes the edit wrote to the disk (the process's ru_oublock, which counts what it
 # dirtied, journal and fsyncs included; ext4 here counts a dirtied folio, up to 64 KiB, however few bytes
 # changed in it: a 12-byte title edit of 1,000 files counts ~64 MB for either tool).
-# Usage: Benchmarks/tag-bench.sh [N]   (default 1000). Env: MLIB (the binary; default the release build,
+# Usage: Benchmarks/tag-bench.sh [N]   (default 1000). Env: ROUNDS (default 5: each tool and case timed that many
+# times, alternated, the median kept), MLIB (the binary; default the release build,
 # built when BUILD=1), SECONDS_EACH (default 20), BENCH_DIR (default bench-out/tag), MLIB_BASE (another mlib
 # binary, e.g. main's, timed the same way in the same run right after MLIB: an A/B on the same machine load).
 # Targets (issue 29): >= 5x beets' edits/s where tags fit in place, never slower where files are rewritten.
@@ -17,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000}
 SECS=${SECONDS_EACH:-20}
+ROUNDS=${ROUNDS:-5}
 OUT=${BENCH_DIR:-bench-out/tag}
 if [ "${BUILD:-0}" = 1 ]; then swift build -c release --product mlib >/dev/null; fi
 MLIB=${MLIB:-.build/release/mlib}
@@ -56,23 +58,26 @@ wall = time.time() - start
 err = p.stderr.read().decode(errors="replace")
 if status != 0:
     print(f"{label}: exit status {status >> 8}: {err[-500:]}", file=sys.stderr)
-print(f"{label}\t{wall:.2f}\t{usage.ru_oublock * 512}")
+print(f"{label}\t{wall:.3f}\t{usage.ru_oublock * 512}")
 PY
 }
 
 LYRICS=$(python3 -c "print('la ' * 700)")
 results=()
+for round in $(seq "$ROUNDS"); do
 for case in padded unpadded; do
   kind=plain; [ "$case" = padded ] && kind=padded
   if [ "$case" = padded ]; then edit=("title=New Title"); else edit=("lyrics=$LYRICS"); fi
 
   # mlib: a library of the corpus, then the edit through it (the items re-read in the same command).
   corpus "$OUT/mlib-$case" "$kind"
+  rm -f "$OUT/mlib-$case.sqlite"*
   "$MLIB" scan --library "$OUT/mlib-$case.sqlite" "$OUT/mlib-$case" >/dev/null
   sync   # the scan's own writes flushed now, not by the edit's first journal commit (ext4 data=ordered)
   results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "mlib $case" "$MLIB" tag --library "$OUT/mlib-$case.sqlite" --all --yes "${edit[@]}")")
   if [ -n "${MLIB_BASE:-}" ]; then
     corpus "$OUT/base-$case" "$kind"
+    rm -f "$OUT/base-$case.sqlite"*
     "$MLIB_BASE" scan --library "$OUT/base-$case.sqlite" "$OUT/base-$case" >/dev/null
     sync
     results+=("$(MLIB_TAG_JOURNAL=$OUT/journal measure "base $case" "$MLIB_BASE" tag --library "$OUT/base-$case.sqlite" --all --yes "${edit[@]}")")
@@ -83,6 +88,7 @@ for case in padded unpadded; do
   mkdir -p "$OUT/beets-$case-config"
   printf 'directory: %s\nlibrary: %s\nimport:\n  copy: no\n  write: no\n  autotag: no\n  duplicate_action: keep\nplugins: []\n' \
     "$OUT/beets-$case" "$OUT/beets-$case.db" > "$OUT/beets-$case-config/config.yaml"
+  rm -f "$OUT/beets-$case.db"
   BEETSDIR=$OUT/beets-$case-config beet import -q -A -C -W -s "$OUT/beets-$case" >/dev/null 2>&1 || true
   sync
   results+=("$(BEETSDIR=$OUT/beets-$case-config measure "beets $case" beet modify -w -y "${edit[@]}")")
@@ -106,8 +112,19 @@ for path in sys.argv[2:]:
         f.save()
 ' "${edit[@]}" "$OUT/mutagen-$case"/*)")
 done
+done
+# One line per tool and case: the median of the rounds (the tools alternate within a round, so a slower
+# moment of the machine falls on all of them; one round's ratio moved by ±15% between runs).
+mapfile -t results < <(printf '%s\n' "${results[@]}" | python3 -c '
+import collections, statistics, sys
+rows = collections.OrderedDict()
+for line in sys.stdin:
+    label, wall, written = line.rstrip("\n").split("\t")
+    rows.setdefault(label, []).append((float(wall), int(written)))
+for label, runs in rows.items():
+    print(f"{label}\t{statistics.median(w for w, _ in runs):.3f}\t{int(statistics.median(b for _, b in runs))}")')
 
-echo "N=$N, $SECS s each; $(BEETSDIR=$OUT/beets-padded-config beet version 2>/dev/null | grep -m1 "^beets version"); $("$MLIB" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "N=$N, $SECS s each, median of $ROUNDS rounds; $(BEETSDIR=$OUT/beets-padded-config beet version 2>/dev/null | grep -m1 "^beets version"); $("$MLIB" --version 2>/dev/null | head -1); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-16s %8s %10s %14s\n' tool-case seconds edits/s bytes-written
 for r in "${results[@]}"; do
   IFS=$'\t' read -r label wall bytes <<<"$r"
@@ -121,8 +138,8 @@ for r in "${results[@]}"; do
   rate[${label// /_}]=$(python3 -c "print(round($N / max($wall, 0.001)))")
 done
 ratio() { python3 -c "print(round($1 / max($2, 1), 2))"; }
-python3 Benchmarks/write-result.py tag-bench "MLIB=$MLIB SECONDS_EACH=$SECS Benchmarks/tag-bench.sh $N" \
-  "$N files ($((N / 2)) FLAC, $((N - N / 2)) MP3), $SECS s each" \
+python3 Benchmarks/write-result.py tag-bench "MLIB=$MLIB SECONDS_EACH=$SECS ROUNDS=$ROUNDS Benchmarks/tag-bench.sh $N" \
+  "$N files ($((N / 2)) FLAC, $((N - N / 2)) MP3), $SECS s each; median of $ROUNDS rounds" \
   padded_edits_per_s="${rate[mlib_padded]}" unpadded_edits_per_s="${rate[mlib_unpadded]}" \
   beets_padded_edits_per_s="${rate[beets_padded]}" beets_unpadded_edits_per_s="${rate[beets_unpadded]}" \
   mutagen_padded_edits_per_s="${rate[mutagen_padded]}" mutagen_unpadded_edits_per_s="${rate[mutagen_unpadded]}" \
