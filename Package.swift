@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel",
                                                               "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel", "TestSupport"]),
-        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
+        .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "MediaProbe", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
         // What every test target shares: one child-process runner (posix_spawn, not Foundation's Process, so the
         // suites can run in parallel), waiting by polling to a deadline, the kill-at-a-random-moment harness.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
