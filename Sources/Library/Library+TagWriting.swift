@@ -8,13 +8,25 @@ extension Library {
     /// write-then-refresh of `mlib tag` and `mlib analyze --write`. The reports in the order of `jobs`.
     /// `shouldStop` (asked between groups of files) ends the writing early: the files not begun are
     /// `notWritten`, those written are refreshed all the same.
+    /// Written and refreshed `round` files at a time, so that the check's reads handed to the refresh
+    /// (`TagFileReport.probed`, a few KB a file, cleared in the reports returned) stay bounded.
     public func writeTags(_ jobs: [(file: MediaPath, edit: TagEdit)], writer: TagWriter = TagWriter(),
-                          options: ScanOptions = ScanOptions(), shouldStop: () -> Bool = { false }) async throws -> [TagFileReport] {
-        let reports = writer.edit(jobs, shouldStop: shouldStop)
-        let written = reports.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
-        // Each file as the write's check read it after the write, so the refresh does not read it again.
-        let probed = Dictionary(written.compactMap { report in report.probed.map { (report.file, $0) } }, uniquingKeysWith: { a, _ in a })
-        if !written.isEmpty { try await refresh(files: written.map(\.file), probed: probed, options: options) }
+                          options: ScanOptions = ScanOptions(), round: Int = Library.tagWriteRound,
+                          shouldStop: () -> Bool = { false }) async throws -> [TagFileReport] {
+        var reports: [TagFileReport] = []
+        reports.reserveCapacity(jobs.count)
+        for start in stride(from: 0, to: jobs.count, by: max(1, round)) {
+            var done = writer.edit(Array(jobs[start..<min(jobs.count, start + max(1, round))]), shouldStop: shouldStop)
+            let written = done.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
+            // Each file as the write's check read it after the write, so the refresh does not read it again.
+            let probed = Dictionary(written.compactMap { report in report.probed.map { (report.file, $0) } }, uniquingKeysWith: { a, _ in a })
+            if !written.isEmpty { try await refresh(files: written.map(\.file), probed: probed, options: options) }
+            for i in done.indices { done[i].probed = nil }
+            reports += done
+        }
         return reports
     }
+
+    /// How many files `writeTags` writes before refreshing them, by default.
+    public static let tagWriteRound = 4_096
 }

@@ -28,8 +28,8 @@ public struct TagFileReport: Sendable {
     public var error: String?
     /// The file as the write's check read it right after writing it (in place, or the copy renamed over
     /// it), as a scan reads it: what
-    /// `Library.writeTags` hands the index refresh so that the file is not read a third time. Nil when
-    /// the check read it otherwise or not at all.
+    /// `Library.writeTags` hands the index refresh so that the file is not read a third time (and then
+    /// clears). Nil when the check read it otherwise or not at all.
     public var probed: ProbedFile?
 
     public var changesSomething: Bool { !changes.isEmpty || picturesBefore != picturesAfter }
