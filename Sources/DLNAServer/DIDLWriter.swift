@@ -60,7 +60,7 @@ struct DIDLWriter {
         static let title = Element("dc:title"), creator = Element("dc:creator"), artist = Element("upnp:artist")
         static let album = Element("upnp:album"), genre = Element("upnp:genre"), track = Element("upnp:originalTrackNumber")
         static let date = Element("dc:date"), upnpClass = Element("upnp:class")
-        static let art = Element("upnp:albumArtURI dlna:profileID=\"JPEG_TN\""), artClose = Markup("</upnp:albumArtURI>")
+        static let art = Markup("<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">"), artClose = Markup("</upnp:albumArtURI>")
         static let containerID = Markup("<container id=\""), itemID = Markup("<item id=\""), parentID = Markup("\" parentID=\"")
         static let childCount = Markup("\" restricted=\"1\" searchable=\"1\" childCount=\""), tagEnd = Markup("\">")
         static let itemRest = Markup("\" restricted=\"1\">")
@@ -113,7 +113,7 @@ struct DIDLWriter {
                 element(M.creator, artist, to: &out)
             }
             element(M.upnpClass, c.upnpClass, to: &out)
-            if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art.open, artURL(art), M.artClose) }
+            if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art, artURL(art), M.artClose) }
             out += M.containerEnd
         case .item(let id, let parentID, let item):
             let isVideo = tree.value(item, MediaTree.Slot.video) != nil
@@ -132,10 +132,10 @@ struct DIDLWriter {
             }
             element(M.track, tree.value(item, MediaTree.Slot.track), to: &out)
             element(M.date, tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo, try tree.hasArt(item, covers: covers) { out.wrap(M.art.open, artURL(item), M.artClose) }
+            if !isVideo, try tree.hasArt(item, covers: covers) { out.wrap(M.art, artURL(item), M.artClose) }
             // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
             // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
-            if isVideo { out.wrap(M.art.open, thumbnailURL(item), M.artClose) }
+            if isVideo { out.wrap(M.art, thumbnailURL(item), M.artClose) }
             // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
             // namespaces' elements.
             if isVideo && covers == nil { throw NeedsDisk() }
