@@ -54,8 +54,20 @@ public final class MediaFile {
             let from = Int(offset - tailOffset)
             return from < tail.count ? Array(tail[from..<min(tail.count, from + Int(count))]) : []
         }
-        return read(Int(count), at: offset)
+        if let recent, offset >= recent.offset, end <= recent.offset + Int64(recent.bytes.count) {
+            let from = Int(offset - recent.offset)
+            return Array(recent.bytes[from..<from + Int(count)])
+        }
+        let bytes = read(Int(count), at: offset)
+        if bytes.count >= Self.keptRead { recent = (offset, bytes) }
+        return bytes
     }
+
+    /// The last read of at least `keptRead` bytes outside the two windows, kept: an MP3 whose tag ends past
+    /// the head has the 64 KiB after its tag read by the sniffer (is there a frame for TagLib?) and again by
+    /// the MPEG reader (which frame starts the stream?), in every scan and twice in every tag write's check.
+    private var recent: (offset: Int64, bytes: [UInt8])?
+    static let keptRead = 4096
 
     private func read(_ count: Int, at offset: Int64) -> [UInt8] {
         // No more than the size stat gave (which every reader goes by): a file shorter than the window

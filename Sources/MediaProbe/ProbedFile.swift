@@ -4,10 +4,14 @@
 public struct ProbedFile: Sendable {
     public var facts: FileFacts
     public var result: ProbeResult
+    /// The file's content identity from the same read, when the reader made it: the refresh then does not
+    /// open the file at all (it read the head and tail windows again for these hashes alone).
+    public var identity: ContentIdentity?
 
-    public init(facts: FileFacts, result: ProbeResult) {
+    public init(facts: FileFacts, result: ProbeResult, identity: ContentIdentity? = nil) {
         self.facts = facts
         self.result = result
+        self.identity = identity
     }
 
     /// Whether the file looks as it did when read: the same inode, size and modification time (within a

@@ -33,6 +33,7 @@ extension MediaScanner {
             if let read = probed[path], read.stillDescribes(size: file.stamp.size, mtimeNanoseconds: file.stamp.mtimeNanoseconds,
                                                             inode: file.stamp.inode) {
                 job.probed = read.result
+                job.identity = read.identity
             }
             jobs.append(job)
         }

@@ -127,12 +127,14 @@ struct WriteCheck: Sendable {
         var coded: CodedAudio?
         /// What the file system said when the file was opened.
         var facts: FileFacts?
+        /// The file's content identity, read after a write (`after`) where `probed` is made: the refresh's.
+        var identity: ContentIdentity?
 
         /// The file as a scan reads it, when `result` was read so (`.library`, where the frames are
         /// compared): what an index refresh after the write can use instead of reading the file again.
         var probed: ProbedFile? {
             guard coded != nil, let result, let facts else { return nil }
-            return ProbedFile(facts: facts, result: result)
+            return ProbedFile(facts: facts, result: result, identity: identity)
         }
 
         /// Reads `path` as `mlib info` does (`.streams`: FFmpeg's view of the streams too) and how its audio
@@ -156,7 +158,7 @@ struct WriteCheck: Sendable {
         /// The written file read as `before` was: its coded audio the same way where `before` has it, else its
         /// packets.
         static func after(_ path: MediaPath, _ before: Snapshot) -> Snapshot {
-            Snapshot(path) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
+            Snapshot(path, identified: true) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
         }
 
         /// The rewrite's copy (`.NAME.mlib-tag-TOKEN`) read as the file it will become, `original`: the
@@ -174,13 +176,15 @@ struct WriteCheck: Sendable {
             return after(link, before)
         }
 
-        private init(_ path: MediaPath, coded: (MediaFile) -> CodedAudio?) {
+        /// `identified`: the content identity is made too where the read is one a refresh can use.
+        private init(_ path: MediaPath, identified: Bool = false, coded: (MediaFile) -> CodedAudio?) {
             do {
                 let file = try MediaFile(path)
                 facts = file.facts
                 payload = AudioPayload.leadingBytes(of: file)
                 self.coded = coded(file)
                 if self.coded == nil { packets = AudioPacketDigest.of(path) }
+                if identified, self.coded != nil { identity = ContentIdentity(file, leadingBytes: payload) }
                 // Where the frames are compared, the streams are read as the index reads them (`.library`:
                 // TagLib and mlib's own header readers, no FFmpeg): FFmpeg's view of an MP3's or FLAC's
                 // stream comes from bytes inside the compared ranges (the frame headers, STREAMINFO), and

@@ -15,13 +15,15 @@ struct ProbedRefreshTests {
         let changed = try box.put("b.flac", at: "changed.flac")
         try await box.scan()
         let index = try box.store()
-        // Each file read now as a scan reads it, then its read altered where only this test can see it:
-        // the refresh shows which it used.
+        // Each file read now as a scan reads it, then its read and its identity altered where only this test
+        // can see them: the refresh shows which it used.
         func probed(_ path: MediaPath) throws -> ProbedFile {
             let file = try MediaFile(path)
             var result = try MediaProbe.probe(file, detail: .library)
             result.item[.title] = .text("From The Check")
-            return ProbedFile(facts: file.facts, result: result)
+            var identity = ContentIdentity(file)
+            identity.fingerprint = 4242
+            return ProbedFile(facts: file.facts, result: result, identity: identity)
         }
         let reads = [kept: try probed(kept), changed: try probed(changed)]
         try Templates.retag(changed, title: "Changed Since")      // a new inode, size and time: the read is stale
@@ -31,6 +33,10 @@ struct ProbedRefreshTests {
         #expect(summary.updated == 2 && notRefreshed.isEmpty, "\(summary)")
         #expect(try index.item(path: kept)?[.title] == .text("From The Check"))
         #expect(try index.item(path: changed)?[.title] == .text("Changed Since"))
+        // The handed identity is stored with the handed read (the file not opened for it); a stale one is not.
+        let stored = try index.directoryState(kept.directory).items
+        #expect(stored[kept]?.fingerprint == 4242)
+        #expect(stored[changed]?.fingerprint == Fingerprint.of(changed))
         // Either way the stamp is the file's now: a scan finds nothing to read.
         let rescan = try await box.scan()
         #expect(rescan.unchanged == 2 && rescan.updated == 0 && rescan.reread == 0, "\(rescan)")
