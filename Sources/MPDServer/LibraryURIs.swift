@@ -83,7 +83,11 @@ extension LibrarySnapshot.Directory {
     /// for a name that is not UTF-8 or holds U+EF80…U+EFFF, its bytes by `MediaPath.reversibleText`, the
     /// rule `LibraryURIs.path(of:)` reverses (so `lsinfo` of the name it listed finds the directory).
     /// (`unicodeScalars.contains`: the string `contains` is Foundation's search, ~10% of a `lsinfo`.)
+    /// Both signs start with a byte of at least 0xEE in UTF-8 (U+EF80… is EE BE/BF …, U+FFFD is EF BF BD), which
+    /// most names (ASCII, Latin, Greek, Cyrillic, CJK below U+E000) never hold: one pass over the bytes, and
+    /// the scalars decoded only for a name that has one (two passes were ~2% of a `lsinfo DIR`).
     var uriName: String {
-        name.utf8.contains(0xEE) || name.unicodeScalars.contains("\u{FFFD}") ? path.lastComponent.reversibleText : name
+        guard name.utf8.contains(where: { $0 >= 0xEE }) else { return name }
+        return name.utf8.contains(0xEE) || name.unicodeScalars.contains("\u{FFFD}") ? path.lastComponent.reversibleText : name
     }
 }

@@ -147,23 +147,35 @@ enum MPDFormat {
     static func appendTimestamp(_ seconds: Double, to bytes: inout [UInt8]) {
         // Within the years 1–9999 (`StoredBounds`): time_t(_:) of 1e297 or NaN traps, and 4 digits of year.
         let bounded = seconds.isFinite ? min(max(seconds, StoredBounds.timestamps.lowerBound), StoredBounds.timestamps.upperBound) : 0
-        var t = time_t(bounded.rounded(.down))
-        var parts = tm()
-        gmtime_r(&t, &parts)
+        let (year, month, day, second) = civil(Int(bounded.rounded(.down)))
         let zero = UInt8(ascii: "0")
-        func two(_ value: Int32) -> (UInt8, UInt8) {
+        func two(_ value: Int) -> (UInt8, UInt8) {
             let v = UInt8(truncatingIfNeeded: value)
             return (zero + v / 10 % 10, zero + v % 10)
         }
-        let year = Int(parts.tm_year) + 1900
-        let (mo0, mo1) = two(parts.tm_mon + 1), (d0, d1) = two(parts.tm_mday)
-        let (h0, h1) = two(parts.tm_hour), (mi0, mi1) = two(parts.tm_min), (s0, s1) = two(parts.tm_sec)
+        let (mo0, mo1) = two(month), (d0, d1) = two(day)
+        let (h0, h1) = two(second / 3600), (mi0, mi1) = two(second / 60 % 60), (s0, s1) = two(second % 60)
         let text: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                    UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (zero + UInt8(year / 1000 % 10), zero + UInt8(year / 100 % 10), zero + UInt8(year / 10 % 10),
              zero + UInt8(year % 10), UInt8(ascii: "-"), mo0, mo1, UInt8(ascii: "-"), d0, d1, UInt8(ascii: "T"),
              h0, h1, UInt8(ascii: ":"), mi0, mi1, UInt8(ascii: ":"), s0, s1, UInt8(ascii: "Z"))
         withUnsafeBytes(of: text) { bytes.append(contentsOf: $0) }
+    }
+
+    /// The proleptic Gregorian date (as gmtime's) of `seconds` since 1970 in UTC, and the seconds into that day:
+    /// by arithmetic (Howard Hinnant's `civil_from_days`), as gmtime_r took the time zone lock and a table
+    /// walk for every timestamp an answer writes (~2% of a `lsinfo DIR`).
+    static func civil(_ seconds: Int) -> (year: Int, month: Int, day: Int, second: Int) {
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let z = days + 719_468                                   // days since 0000-03-01
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)   // from March 1
+        let m = (5 * dayOfYear + 2) / 153
+        let month = m < 10 ? m + 3 : m - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * m + 2) / 5 + 1, seconds - days * 86400)
     }
 
     static func date(fromTimestamp text: String) -> Date? {

@@ -87,4 +87,21 @@ struct ProtocolTests {
         stamped.timestamp("Last-Modified", seconds: 1_714_564_800)
         #expect(String(decoding: stamped.bytes, as: UTF8.self) == "Last-Modified: 2024-05-01T12:00:00Z\n")
     }
+
+    /// Dates by arithmetic are gmtime_r's: the bounds of the stored range (years 1 and 9999), the epoch and
+    /// the seconds around it, leap days of 1900 (none), 2000 and 2400, and a spread of others.
+    @Test func timestampsAreGmtimes() {
+        func gmtime(_ seconds: Int) -> String {
+            var t = time_t(seconds), parts = tm()
+            gmtime_r(&t, &parts)
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        }
+        var seconds = [-62_135_596_800, 253_402_300_799, 0, -1, 1, 86_399, 86_400, -86_400, -86_401,
+                       -2_203_891_200, -2_203_977_600, 951_782_400, 951_868_799, 13_574_563_200, 13_574_649_599]
+        var generator = SystemRandomNumberGenerator()
+        seconds += (0..<20_000).map { _ in Int.random(in: -62_135_596_800...253_402_300_799, using: &generator) }
+        let wrong = seconds.filter { MPDFormat.timestamp(Date(timeIntervalSince1970: Double($0))) != gmtime($0) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0): \(MPDFormat.timestamp(Date(timeIntervalSince1970: Double($0)))) ≠ \(gmtime($0))" })")
+    }
 }

@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// `isSafeRelative` in one pass says what splitting into components says (MPD's `uri_safe_local`): every
+    /// string of up to seven of "a", "." and "/".
+    @Test func aSafeRelativePathIsOneWithoutEmptyDotOrDotDotComponents() {
+        var strings: [[UInt8]] = [[]]
+        var last: [[UInt8]] = [[]]
+        for _ in 0..<7 {
+            last = last.flatMap { s in [UInt8(ascii: "a"), UInt8(ascii: "."), UInt8(ascii: "/")].map { s + [$0] } }
+            strings += last
+        }
+        for s in strings {
+            let components = s.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            let safe = !s.isEmpty && !components.contains { $0.isEmpty || $0.elementsEqual([46]) || $0.elementsEqual([46, 46]) }
+            #expect(RootContainment.isSafeRelative(s) == safe, "\(String(decoding: s, as: UTF8.self))")
+            #expect(RootContainment.isSafeRelative(String(decoding: s, as: UTF8.self).utf8) == safe)
+        }
+    }
+
     /// `root/../outside` is refused by the scanner and by the plan (it becomes no new root), whichever
     /// front asks: nothing outside the root is indexed.
     @Test(arguments: Store.available) func aDotDotPathIsNotScanned(_ store: Store) async throws {
