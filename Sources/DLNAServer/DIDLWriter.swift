@@ -38,7 +38,8 @@ struct DIDLWriter {
     func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> [UInt8] {
         var out = DIDLOutput(capacity: objects.underestimatedCount * 1_400 + 512)
         out += M.header
-        for object in objects { try write(object, to: &out) }
+        let bodies = tree.itemBodies.store(for: ItemBodies.Variant(baseURL: baseURL, renderer: renderer))
+        for object in objects { try write(object, to: &out, bodies: bodies) }
         out += M.end
         return out.bytes
     }
@@ -101,7 +102,7 @@ struct DIDLWriter {
                         resolution: tree.value(item, MediaTree.Slot.resolution), isVideo: tree.value(item, MediaTree.Slot.video) != nil)
     }
 
-    private func write(_ object: TreeObject, to out: inout DIDLOutput) throws(NeedsDisk) {
+    private func write(_ object: TreeObject, to out: inout DIDLOutput, bodies: ItemBodies.Store) throws(NeedsDisk) {
         switch object {
         case .container(let c):
             out.wrap(M.containerID, c.id, M.parentID)
@@ -116,52 +117,64 @@ struct DIDLWriter {
             if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art, artURL(art), M.artClose) }
             out += M.containerEnd
         case .item(let id, let parentID, let item):
-            let isVideo = tree.value(item, MediaTree.Slot.video) != nil
             out.wrap(M.itemID, id, M.parentID)
             out.text(parentID)
             out += M.itemRest
-            element(M.title, tree.title(item), to: &out)
-            let artist = tree.value(item, MediaTree.Slot.artist)
-            element(M.creator, artist, to: &out)
-            element(M.artist, artist, to: &out)
-            element(M.album, tree.value(item, MediaTree.Slot.album), to: &out)
-            let genreSlot = tree.base + MediaTree.Slot.genre
-            let genre = tree.view.cell(item, slot: genreSlot)
-            if genre != 0 {
-                for part in tree.view.parts(genre, slot: genreSlot) { element(M.genre, tree.view.string(part, slot: genreSlot), to: &out) }
+            if let body = bodies.body(item) {
+                out.append(escaped: body)
+            } else {
+                let start = out.bytes.count
+                let isVideo = try writeBody(item, to: &out)
+                if !isVideo { bodies.keep(out.bytes[start...], for: item) }
             }
-            element(M.track, tree.value(item, MediaTree.Slot.track), to: &out)
-            element(M.date, tree.value(item, MediaTree.Slot.date), to: &out)
-            if !isVideo, try tree.hasArt(item, covers: covers) { out.wrap(M.art, artURL(item), M.artClose) }
-            // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
-            // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
-            if isVideo { out.wrap(M.art, thumbnailURL(item), M.artClose) }
-            // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
-            // namespaces' elements.
-            if isVideo && covers == nil { throw NeedsDisk() }
-            let hasSubtitles = isVideo && Subtitles.sidecar(of: tree.view.paths[Int(item)].string) != nil
-            if hasSubtitles { out += "<sec:CaptionInfoEx sec:type=\"srt\">\(XML.escape(subtitleURL(item)))</sec:CaptionInfoEx>" }
-            out += isVideo ? M.videoItem : M.musicTrack
-            let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
-            if placement == .before { writeTranscodes(item, to: &out) }
-            out += M.res
-            out.append(escaped: protocolInfo(profile(item)))
-            out += M.quote
-            let duration = tree.view.durations[Int(item)]
-            writeDuration(duration, to: &out)
-            attribute(M.size, tree.value(item, MediaTree.Slot.size), to: &out)
-            // DIDL's bitrate is in bytes per second.
-            attribute(M.bitRate, tree.value(item, MediaTree.Slot.bitRate).flatMap { Int($0) }.map { String($0 / 8) }, to: &out)
-            attribute(M.sampleRate, tree.value(item, MediaTree.Slot.sampleRate), to: &out)
-            attribute(M.channels, tree.value(item, MediaTree.Slot.channels), to: &out)
-            attribute(M.bitDepth, tree.value(item, MediaTree.Slot.bitDepth), to: &out)
-            attribute(M.resolution, tree.value(item, MediaTree.Slot.resolution), to: &out)
-            out.wrap(M.resText, streamURL(item), M.resEnd)
-            if placement == .after { writeTranscodes(item, to: &out) }
-            if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
-            if hasSubtitles { out += "<res protocolInfo=\"http-get:*:\(Subtitles.mimeType):*\">\(XML.escape(subtitleURL(item)))</res>" }
             out += M.itemEnd
         }
+    }
+
+    /// An item's elements; whether it is a video.
+    private func writeBody(_ item: Int32, to out: inout DIDLOutput) throws(NeedsDisk) -> Bool {
+        let isVideo = tree.value(item, MediaTree.Slot.video) != nil
+        element(M.title, tree.title(item), to: &out)
+        let artist = tree.value(item, MediaTree.Slot.artist)
+        element(M.creator, artist, to: &out)
+        element(M.artist, artist, to: &out)
+        element(M.album, tree.value(item, MediaTree.Slot.album), to: &out)
+        let genreSlot = tree.base + MediaTree.Slot.genre
+        let genre = tree.view.cell(item, slot: genreSlot)
+        if genre != 0 {
+            for part in tree.view.parts(genre, slot: genreSlot) { element(M.genre, tree.view.string(part, slot: genreSlot), to: &out) }
+        }
+        element(M.track, tree.value(item, MediaTree.Slot.track), to: &out)
+        element(M.date, tree.value(item, MediaTree.Slot.date), to: &out)
+        if !isVideo, try tree.hasArt(item, covers: covers) { out.wrap(M.art, artURL(item), M.artClose) }
+        // A video's still is made from a frame when first asked for (`/thumb/`): offered for every video,
+        // as albumArtURI (what most TVs show) and as a JPEG_TN `res` (what the DLNA guidelines name).
+        if isVideo { out.wrap(M.art, thumbnailURL(item), M.artClose) }
+        // Samsung's caption element is a property: before upnp:class, where the DIDL-Lite schema allows other
+        // namespaces' elements.
+        if isVideo && covers == nil { throw NeedsDisk() }
+        let hasSubtitles = isVideo && Subtitles.sidecar(of: tree.view.paths[Int(item)].string) != nil
+        if hasSubtitles { out += "<sec:CaptionInfoEx sec:type=\"srt\">\(XML.escape(subtitleURL(item)))</sec:CaptionInfoEx>" }
+        out += isVideo ? M.videoItem : M.musicTrack
+        let placement = isVideo ? .none : renderer.placement(codec: tree.value(item, MediaTree.Slot.audioCodec))
+        if placement == .before { writeTranscodes(item, to: &out) }
+        out += M.res
+        out.append(escaped: protocolInfo(profile(item)))
+        out += M.quote
+        let duration = tree.view.durations[Int(item)]
+        writeDuration(duration, to: &out)
+        attribute(M.size, tree.value(item, MediaTree.Slot.size), to: &out)
+        // DIDL's bitrate is in bytes per second.
+        attribute(M.bitRate, tree.value(item, MediaTree.Slot.bitRate).flatMap { Int($0) }.map { String($0 / 8) }, to: &out)
+        attribute(M.sampleRate, tree.value(item, MediaTree.Slot.sampleRate), to: &out)
+        attribute(M.channels, tree.value(item, MediaTree.Slot.channels), to: &out)
+        attribute(M.bitDepth, tree.value(item, MediaTree.Slot.bitDepth), to: &out)
+        attribute(M.resolution, tree.value(item, MediaTree.Slot.resolution), to: &out)
+        out.wrap(M.resText, streamURL(item), M.resEnd)
+        if placement == .after { writeTranscodes(item, to: &out) }
+        if isVideo { out += "<res protocolInfo=\"\(XML.escape(MediaProfile.Thumbnail.protocolInfo))\">\(XML.escape(thumbnailURL(item)))</res>" }
+        if hasSubtitles { out += "<res protocolInfo=\"http-get:*:\(Subtitles.mimeType):*\">\(XML.escape(subtitleURL(item)))</res>" }
+        return isVideo
     }
 
     private func writeDuration(_ duration: Double, to out: inout DIDLOutput) {

@@ -52,6 +52,8 @@ final class MediaTree: Sendable {
     let parentDirectory: [Int32]
     /// Whether a folder has a cover file, looked up once per folder and tree (the tree is new after a scan).
     private let folderCovers = Mutex<[MediaPath: Bool]>([:])
+    /// Audio items' DIDL-Lite bodies as written for this tree (`DIDLWriter`).
+    let itemBodies = ItemBodies()
     /// Prefix sums of the video flag over path order: videos under a directory are a difference.
     let videoPrefix: [Int32]
 

@@ -13,7 +13,7 @@ import MediaDecode
 ///   SamsungAllShare.conf quotes): FLAC only from the 2012 models (MediaBrowser pull request 1030), so FLAC
 ///   keeps its own `res` first but gets the transcodes too; the rest of the lossless and Ogg codecs get
 ///   the transcodes first (MP3, AAC, WMA and PCM as for the PS3: again our cautious choice).
-struct RendererProfile: Sendable, Equatable {
+struct RendererProfile: Sendable, Hashable {
     var name: String
     /// Matched case-sensitively anywhere in the `User-Agent`; empty for the default.
     var userAgentContains: String

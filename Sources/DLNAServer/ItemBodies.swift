@@ -1,0 +1,50 @@
+import Synchronization
+
+/// Each audio item's DIDL-Lite body (its elements between `<item …>` and `</item>`), in the answer's form,
+/// kept per tree (a new tree after every scan: nothing kept goes stale) for each base URL and renderer the
+/// bodies were written for. A client's walk lists every track in five to seven containers (its artist's
+/// album, the album, its genre, its year, all tracks, its folder…) under the same body; writing it afresh
+/// each time was most of a Browse's DIDL work (issue 43). Only the ids differ, and they are written outside.
+/// Videos are not kept: their bodies name sidecar subtitles, which are looked up on disk at each answer.
+/// Bounded: at most `budget` bytes for each of at most `variantLimit` variants; past the budget, bodies are
+/// written as before and not kept.
+final class ItemBodies: Sendable {
+    /// What a body depends on besides the item and the tree: every URL in it starts with `baseURL`, and the
+    /// renderer decides the transcoded `res` elements and their place.
+    struct Variant: Hashable, Sendable {
+        let baseURL: String
+        let renderer: RendererProfile
+    }
+
+    static let budget = 8 << 20
+    static let variantLimit = 4
+
+    private let variants = Mutex<[Variant: Store]>([:])
+
+    /// The bodies of one variant (looked up once a page).
+    func store(for variant: Variant) -> Store {
+        variants.withLock { variants in
+            if let store = variants[variant] { return store }
+            if variants.count >= Self.variantLimit { variants.removeAll() }
+            let store = Store()
+            variants[variant] = store
+            return store
+        }
+    }
+
+    final class Store: Sendable {
+        private let state = Mutex<(bodies: [Int32: [UInt8]], bytes: Int)>(([:], 0))
+
+        func body(_ item: Int32) -> [UInt8]? { state.withLock { $0.bodies[item] } }
+
+        func keep(_ body: ArraySlice<UInt8>, for item: Int32) {
+            state.withLock { state in
+                guard state.bodies[item] == nil, state.bytes + body.count <= ItemBodies.budget else { return }
+                state.bodies[item] = Array(body)
+                state.bytes += body.count
+            }
+        }
+
+        var count: Int { state.withLock { $0.bodies.count } }
+    }
+}
