@@ -3,7 +3,8 @@
 median of several runs, for two servers over the same folder: prints one line per command with both.
 
 Usage: mpd-browse.py MPD_PORT MLIB_PORT
-Env FIGURES=FILE: also appends each command's figures there as KEY=VALUE lines (for write-result.py)."""
+Env FIGURES=FILE: also appends each command's figures there as KEY=VALUE lines (for write-result.py);
+MPD_PID, MLIB_PID: the servers' pids, for their CPU per command of the short commands."""
 import os
 import re
 import socket
@@ -28,25 +29,79 @@ class Client:
             lines.append(line)
 
 
-def timed(client, command, runs):
+def round_trips(client, command, runs):
     times = []
     for _ in range(runs):
-        start = time.monotonic()
+        start = time.perf_counter()
         lines, end = client.command(command)
-        times.append(time.monotonic() - start)
+        times.append(time.perf_counter() - start)
+    return times, lines, end
+
+
+def timed(client, command, runs):
+    times, lines, end = round_trips(client, command, runs)
     return statistics.median(times) * 1000, len(lines), end
 
 
-def record(command, mpd_ms, mlib_ms, suffix=""):
+def cpu_seconds(pid):
+    """The CPU time of process `pid`'s threads so far, to the nanosecond (/proc/PID/task/*/schedstat; /proc/PID/stat
+    counts 10 ms ticks: ±5 µs a command over 2,000), or None without a pid."""
+    if not pid:
+        return None
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return total / 1e9
+
+
+def pin(pids, server_cpu, client_cpu):
+    """Every thread of each server on `server_cpu`, this client on `client_cpu` (None: all CPUs again). A round
+    trip of a tenth of a millisecond is mostly the wake-ups between the two processes, and those differ by
+    2–3× between the client and the server sharing a core or not: left to the scheduler, one run measured mpd
+    at 0.105 ms and mlib at 0.047, the next mpd at 0.032 and mlib at 0.100, on the same build."""
+    every = set(range(os.cpu_count() or 1))
+    for pid in pids:
+        if not pid:
+            continue
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                os.sched_setaffinity(int(tid), every if server_cpu is None else {server_cpu})
+            except OSError:
+                pass  # a thread that ended meanwhile
+    os.sched_setaffinity(0, every if client_cpu is None else {client_cpu})
+
+
+def timed_alternately(clients, pids, command, runs, blocks=10):
+    """The round trips of a short command, the servers taking turns in `blocks` blocks (a drift of the
+    machine's speed over the run falls on both alike), and each server's CPU per command over them."""
+    times = [[] for _ in clients]
+    cpu = [0.0 for _ in clients]
+    for _ in range(blocks):
+        for i, client in enumerate(clients):
+            before = cpu_seconds(pids[i])
+            t, lines, end = round_trips(client, command, runs // blocks)
+            after = cpu_seconds(pids[i])
+            times[i] += t
+            if before is not None:
+                cpu[i] += after - before
+    counts = [len(t) for t in times]
+    return ([statistics.median(t) * 1000 for t in times], [c / n * 1e6 if pids[i] else None for i, (c, n) in enumerate(zip(cpu, counts))],
+            len(lines), end)
+
+
+def record(command, mpd_ms, mlib_ms, suffix="", unit="_ms"):
     """Appends `COMMAND_ms=MLIB` and `peer:COMMAND=MPD/MLIB` (> 1: mlib faster) to $FIGURES, if set; the key is
-    the command's words without its arguments' values (lsinfo DIR, find artist X)."""
+    the command's words without its arguments' values (lsinfo DIR, find artist X), then `suffix`."""
     path = os.environ.get("FIGURES")
     if not path:
         return
     words = re.sub(r'"[^"]+"', "DIR" if command.startswith("lsinfo") else "X", command)
     key = re.sub(r"[^A-Za-z0-9]+", "_", words.replace('""', "root")).strip("_") + suffix
     with open(path, "a") as f:
-        f.write(f"{key}_ms={mlib_ms:.3g}\n")
+        f.write(f"{key}{unit}={mlib_ms:.3g}\n")
         if mlib_ms > 0:
             f.write(f"peer:{key}={mpd_ms / mlib_ms:.2f}\n")
 
@@ -63,12 +118,33 @@ def main():
                 (f'find artist "{artist}"', 10), ("list album group albumartist", 5), ("count group artist", 20),
                 ("stats", 2000), ("listall", 9), ("listallinfo", 5)]
     print(f"{'command':40s} {'mpd ms':>10s} {'mlib ms':>10s} {'ratio':>7s}  lines")
+    pids = [int(os.environ.get("MPD_PID", "0")), int(os.environ.get("MLIB_PID", "0"))]
     for command, runs in commands:
-        a, na, _ = timed(mpd, command, runs)
-        b, nb, end = timed(mlib, command, runs)
+        cpu = None
+        if runs >= 1000 and (os.cpu_count() or 1) >= 2:
+            # A round trip this short times the two processes' wake-ups: the servers alternate, with their CPU,
+            # each on the second CPU and the client on the first; then all three on one CPU (the work alone).
+            na = len(mpd.command(command)[0])
+            pin(pids, 1, 0)
+            (a, b), cpu, nb, end = timed_alternately([mpd, mlib], pids, command, runs)
+            pin(pids, 1, 1)
+            (sa, sb), scpu, _, _ = timed_alternately([mpd, mlib], pids, command, runs)
+            pin(pids, None, None)
+            record(command, sa, sb, suffix="_one_cpu")
+            if scpu[0] is not None:
+                record(command, scpu[0], scpu[1], suffix="_one_cpu_cpu_us", unit="")
+                print(f"{command[:40]:40s} {sa:10.3f} {sb:10.3f} {sb / sa if sa else float('nan'):7.2f}x  (on one CPU; "
+                      f"server CPU a command: mpd {scpu[0]:.1f} µs, mlib {scpu[1]:.1f} µs)")
+        else:
+            a, na, _ = timed(mpd, command, runs)
+            b, nb, end = timed(mlib, command, runs)
         note = "" if na == nb else f"  (line counts differ: mpd {na}, mlib {nb})"
-        print(f"{command[:40]:40s} {a:10.2f} {b:10.2f} {b / a if a else float('nan'):7.1f}x  {nb}{note}")
+        if cpu and cpu[0] is not None:
+            note += f"  (server CPU a command: mpd {cpu[0]:.1f} µs, mlib {cpu[1]:.1f} µs)"
+        print(f"{command[:40]:40s} {a:10.3f} {b:10.3f} {b / a if a else float('nan'):7.2f}x  {nb}{note}")
         record(command, a, b)
+        if cpu and cpu[0] is not None:
+            record(command, cpu[0], cpu[1], suffix="_cpu_us", unit="")
 
 
 if __name__ == "__main__":
