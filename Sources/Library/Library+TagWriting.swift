@@ -15,8 +15,9 @@ extension Library {
                           shouldStop: () -> Bool = { false }) async throws -> [TagFileReport] {
         var reports: [TagFileReport] = []
         reports.reserveCapacity(jobs.count)
-        for start in stride(from: 0, to: jobs.count, by: max(1, round)) {
-            var done = writer.edit(Array(jobs[start..<min(jobs.count, start + max(1, round))]), shouldStop: shouldStop)
+        let round = max(1, round)
+        for start in stride(from: 0, to: jobs.count, by: round) {
+            var done = writer.edit(Array(jobs[start..<min(jobs.count, start + round)]), shouldStop: shouldStop)
             let written = done.filter { $0.outcome == .inPlace || $0.outcome == .rewritten }
             // Each file as the write's check read it after the write, so the refresh does not read it again.
             let probed = Dictionary(written.compactMap { report in report.probed.map { (report.file, $0) } }, uniquingKeysWith: { a, _ in a })

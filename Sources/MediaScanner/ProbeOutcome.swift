@@ -36,20 +36,23 @@ enum ProbeOutcome: Sendable {
             return
         }
         do {
-            // One open for the probe and the fingerprint, and no stat: the walk's is the file's. None where a
-            // reader handed both over.
-            let file = job.probed != nil && job.identity != nil ? nil
-                : try MediaFile(path, statted: FileFacts(size: stamp.size, modificationTime: Double(stamp.mtimeNanoseconds) / 1e9,
-                                                         device: UInt64(bitPattern: job.file.device), inode: UInt64(bitPattern: stamp.inode)))
-            let probe: ProbeResult
-            if let probed = job.probed { probe = probed } else { probe = try MediaProbe.probe(file!, detail: .library) }
+            let probe: ProbeResult, content: ContentIdentity
+            if let probed = job.probed, let handed = job.identity {
+                (probe, content) = (probed, handed)               // both read moments ago: the file is not opened
+            } else {
+                // One open for the probe and the fingerprint, and no stat: the walk's is the file's.
+                let file = try MediaFile(path, statted: FileFacts(size: stamp.size, modificationTime: Double(stamp.mtimeNanoseconds) / 1e9,
+                                                                  device: UInt64(bitPattern: job.file.device), inode: UInt64(bitPattern: stamp.inode)))
+                if let probed = job.probed { probe = probed } else { probe = try MediaProbe.probe(file, detail: .library) }
+                content = ContentIdentity(file)                   // both ends hashed once
+            }
             job.file.birth = FileBirth.of(path, inode: stamp.inode)
             var item = probe.item
             // The walk's stat is what the next scan compares with: store exactly that.
             item.path = path
             item[.fileSize] = .integer(stamp.size)
             item[.modificationDate] = .real(Double(stamp.mtimeNanoseconds) / 1e9)
-            let identity = Fingerprint.identity(job.identity ?? ContentIdentity(file!))      // both from one hash of each end
+            let identity = Fingerprint.identity(content)
             let lyrics = LyricsReader.isAblated ? []
                 : LyricsSidecars.read(probe, path: path, sidecars: job.sidecars ?? LyricsSidecars.lookUp(path), into: &item)
             self = .read(job, item, fingerprint: identity.fingerprint, ends: identity.ends, lyrics: lyrics)
