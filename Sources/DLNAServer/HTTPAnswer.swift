@@ -38,5 +38,6 @@ struct HTTPRequest: Sendable {
     /// For a GET of `/transcode/…`: the transcoding slot taken for it (nil: none was free).
     var transcodeSlot: TranscodeSlots.Slot?
 
-    var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
+    /// The URI up to its query.
+    var path: String { uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri }
 }

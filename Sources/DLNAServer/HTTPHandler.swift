@@ -16,6 +16,9 @@ final class HTTPHandler: ChannelInboundHandler {
     private var body: [UInt8] = []
     private var tooLarge = false
     private var busy = false
+    /// The connection's two ends, asked of the socket once (a context's addresses are a system call each,
+    /// and the local one a formatted string too).
+    private var addresses: (local: String, remote: SocketAddress?)?
 
     init(server: DLNAServer) { self.server = server }
 
@@ -37,8 +40,10 @@ final class HTTPHandler: ChannelInboundHandler {
                 write(.text(.payloadTooLarge, "request too large\n"), version: head.version, keepAlive: false, context: context)
                 return
             }
+            let ends = addresses ?? (context.channel.localAddress?.ipAddress ?? "127.0.0.1", context.channel.remoteAddress)
+            addresses = ends
             var request = HTTPRequest(method: head.method, uri: head.uri, headers: head.headers, body: body,
-                                      local: context.localAddress?.ipAddress ?? "127.0.0.1", remote: context.remoteAddress)
+                                      local: ends.local, remote: ends.remote)
             body = []
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let server = self.server

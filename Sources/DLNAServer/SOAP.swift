@@ -15,7 +15,13 @@ struct SOAPCall: Sendable {
     /// An action's response with its out arguments, in order, as the bytes sent: a Browse's `Result` (a whole
     /// DIDL-Lite page) comes already escaped (`DIDLOutput`).
     static func responseBytes(service: String, action: String, _ arguments: [(String, SOAPValue)]) -> [UInt8] {
-        var out = Array(envelopeStart.utf8)
+        var out: [UInt8] = []
+        // Room for a Browse's whole page at once (it is most of the answer), not grown by doubling.
+        out.reserveCapacity(arguments.reduce(512) { room, argument in
+            if case .escaped(let bytes) = argument.1 { return room + bytes.count }
+            return room + 32
+        })
+        out += envelopeStart.utf8
         out += "<u:\(action)Response xmlns:u=\"\(service)\">".utf8
         for (name, value) in arguments {
             out += "<\(name)>".utf8

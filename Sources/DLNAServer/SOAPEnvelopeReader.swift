@@ -22,9 +22,9 @@ struct SOAPEnvelopeReader {
 
     private mutating func envelope() -> (action: String, arguments: [String: String])? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        var open: [ArraySlice<UInt8>] = []       // the qualified names of the elements open, outermost first
+        var open: [Range<Int>] = []              // the qualified names of the elements open, outermost first
         var action: String?
-        var arguments: [String: String] = [:]
+        var arguments: [String: String] = .init(minimumCapacity: 8)   // a Browse has six
         var argument: String?                    // the argument element open at depth 4
         var text: [UInt8] = []
         var rootClosed = false
@@ -43,25 +43,30 @@ struct SOAPEnvelopeReader {
                 }
                 continue
             }
-            if starts(with: "<?") {
+            // The byte after `<` tells markup from a tag: most are tags, tested first.
+            let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+            if next == UInt8(ascii: "?") {
                 guard skip(past: "?>") else { return nil }
-            } else if starts(with: "<!--") {
-                guard skip(past: "-->") else { return nil }
-            } else if starts(with: "<![CDATA[") {
-                index += 9
-                guard !open.isEmpty, let end = find("]]>") else { return nil }
-                if open.count == 4 { text += bytes[index..<end] }
-                index = end + 3
-            } else if starts(with: "<!") {
-                return nil                       // a DOCTYPE: its entities are never read
-            } else if starts(with: "</") {
+            } else if next == UInt8(ascii: "!") {
+                if starts(with: "<!--") {
+                    guard skip(past: "-->") else { return nil }
+                } else if starts(with: "<![CDATA[") {
+                    index += 9
+                    guard !open.isEmpty, let end = find("]]>") else { return nil }
+                    if open.count == 4 { text += bytes[index..<end] }
+                    index = end + 3
+                } else {
+                    return nil                   // a DOCTYPE: its entities are never read
+                }
+            } else if next == UInt8(ascii: "/") {
                 index += 2
                 let name = self.name()
                 skipSpace()
-                guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: ">"), let top = open.last, top.elementsEqual(name) else { return nil }
+                guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: ">"), let top = open.last,
+                      bytes[top].elementsEqual(bytes[name]) else { return nil }
                 index += 1
                 if open.count == 4, let argument {
-                    guard let value = String(validating: text, as: UTF8.self) else { return nil }
+                    guard let value = Self.utf8(text[...]) else { return nil }
                     arguments[argument] = value
                 }
                 open.removeLast()
@@ -71,14 +76,19 @@ struct SOAPEnvelopeReader {
                 let name = self.name()
                 guard !name.isEmpty, !rootClosed, let empty = skipAttributes() else { return nil }
                 open.append(name)
-                guard let local = String(validating: Self.localName(name), as: UTF8.self) else { return nil }
-                if open.count == 3, action == nil { action = local }
-                if open.count == 4 {
-                    argument = local
-                    text = []
+                // Only the action's and its arguments' names are kept; every name must be UTF-8.
+                if open.count != 3 && open.count != 4 {
+                    guard Self.utf8(bytes[name]) != nil else { return nil }
+                } else {
+                    guard let local = Self.utf8(bytes[localName(name)]) else { return nil }
+                    if open.count == 3, action == nil { action = local }
+                    if open.count == 4 {
+                        argument = local
+                        text.removeAll(keepingCapacity: true)
+                        if empty { arguments[local] = "" }
+                    }
                 }
                 if empty {
-                    if open.count == 4 { arguments[local] = "" }
                     open.removeLast()
                     if open.isEmpty { rootClosed = true }
                 }
@@ -116,15 +126,15 @@ struct SOAPEnvelopeReader {
         while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
     }
 
-    /// A name: up to a space, `/`, `>`, `=` or `<`.
-    private mutating func name() -> ArraySlice<UInt8> {
+    /// A name's range: up to a space, `/`, `>`, `=` or `<`.
+    private mutating func name() -> Range<Int> {
         let start = index
         while index < bytes.count {
             let b = bytes[index]
             if Self.isSpace(b) || b == UInt8(ascii: "/") || b == UInt8(ascii: ">") || b == UInt8(ascii: "=") || b == UInt8(ascii: "<") { break }
             index += 1
         }
-        return bytes[start..<index]
+        return start..<index
     }
 
     /// Skips a start tag's attributes to its end: true when it was an empty element (`/>`), nil when the
@@ -148,13 +158,21 @@ struct SOAPEnvelopeReader {
         }
     }
 
+    /// UTF-8 bytes as a String, nil when they are not UTF-8: ASCII (what envelopes are) without the generic
+    /// validation, a tenth of a Browse's parsing.
+    private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
+    }
+
     private static func isSpace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
     }
 
-    private static func localName(_ qualified: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        guard let colon = qualified.lastIndex(of: UInt8(ascii: ":")) else { return qualified }
-        return qualified[(colon + 1)...]
+    private func localName(_ qualified: Range<Int>) -> Range<Int> {
+        guard let colon = bytes[qualified].lastIndex(of: UInt8(ascii: ":")) else { return qualified }
+        return (colon + 1)..<qualified.upperBound
     }
 
     /// Appends `run` with its references replaced; false at an unknown entity, a malformed reference or a

@@ -37,10 +37,13 @@ public final class CoverLookup: Sendable {
         cache = Mutex(Cache(limit: cacheBytes))
     }
 
-    /// The cover file in `directory` (the first of `names` that opens within `roots`), or nil.
+    /// The cover file in `directory` (the first of `names` that opens within `roots`), or nil. The folder is
+    /// listed once and only the names it has are opened: trying all 32 was 32 failed opens for a folder
+    /// without a cover (a TV's first walk of 2,000 files: 4,300 opens, 25 ms).
     public func folderCover(in directory: MediaPath, roots: [MediaPath]) -> Picture? {
         let containment = FileContainment(roots: roots)
-        for name in Self.names {
+        let listed = directory.entryNames().map(Set.init)
+        for name in Self.names where listed?.contains(Array(name.utf8)) ?? true {
             guard let file = try? containment.open(directory.appending(MediaPath(name)), maximumSize: maximumSize), file.size > 0 else { continue }
             let key = Cache.Key(path: file.realPath, modified: Self.stamp(file), size: file.size, embedded: false)
             if let hit = cache.withLock({ $0[key] }) { return hit }

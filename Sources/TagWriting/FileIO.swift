@@ -80,18 +80,5 @@ enum FileIO {
         return fds.map { (dataOnly ? fdatasync($0) : fsync($0)) == 0 ? nil : errno }
     }
 
-    /// The names in a directory as bytes (a name that is not UTF-8 intact), without "." and ".."; nil
-    /// when it cannot be read.
-    static func names(in directory: MediaPath) -> [[UInt8]]? {
-        guard let dir = directory.withCString({ opendir($0) }) else { return nil }
-        defer { closedir(dir) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
-        }
-        return names
-    }
-
     static func isFull(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
 }

@@ -225,7 +225,7 @@ public struct TagJournal: Sendable {
             } else if name.hasSuffix(".pending"), let group = Self.parseGroupPending(bytes) {
                 let suffix = Array(Self.copySuffix(group.token).utf8)
                 for directory in group.directories {
-                    guard let names = FileIO.names(in: directory) else { continue }
+                    guard let names = directory.entryNames() else { continue }
                     var removed = false
                     for name in names where name.first == UInt8(ascii: ".") && name.reversed().starts(with: suffix.reversed()) {
                         let copy = directory.appending(MediaPath(bytes: name))

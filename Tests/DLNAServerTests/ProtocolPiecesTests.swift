@@ -33,6 +33,21 @@ import Testing
         #expect(r("bytes=0-99999999999999999999") == nil)
     }
 
+    /// StartingIndex and RequestedCount are ui4: digits, with XML's white space (a pretty-printed envelope's
+    /// line breaks too) around them; anything else is UPnP error 402.
+    @Test func unsignedArguments() {
+        func n(_ text: String) -> Int? { try? ContentDirectory.number(["N": text], "N") }
+        #expect(n("0") == 0)
+        #expect(n(" 50 ") == 50)
+        #expect(n("\n\t  7\r\n") == 7)
+        #expect(n("4294967295") == 4_294_967_295)
+        #expect(n("+1") == 1)   // xs:unsignedInt allows the sign
+        for bad in ["", " ", "\n", "-1", "5x", "x5", "1 2", "4294967296", "\u{FF15}", "\u{A0}5", "0x10"] {
+            #expect(n(bad) == nil, "\(bad.debugDescription) is no ui4")
+        }
+        #expect(throws: UPnPError.self) { try ContentDirectory.number([:], "N") }
+    }
+
     @Test func searchTargetsAndVersions() {
         let search = "M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: \"ssdp:discover\"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n"
         #expect(SSDPMessages.searchTarget(of: search) == "ssdp:all")

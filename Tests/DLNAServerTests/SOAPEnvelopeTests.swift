@@ -75,6 +75,23 @@ import Testing
         #expect(SOAPCall.parse(bytes) == nil, "bad UTF-8 in an argument")
     }
 
+    /// An element's name that is not UTF-8 is refused at any depth: the action's and its arguments' (kept as
+    /// Strings) and the others' (only matched with their end tags). `#` stands for the name's bytes.
+    @Test func refusesANameThatIsNotUTF8() {
+        let shapes = [
+            "<s:E#><s:Body>" + Self.browse + "</u:Browse></s:Body></s:E#>",            // the envelope
+            Self.envelope(Self.browse + "<Obj#>0</Obj#></u:Browse>"),                   // an argument
+            Self.envelope(Self.browse + "<ObjectID><x#/>0</ObjectID></u:Browse>"),      // inside an argument
+        ]
+        func fill(_ shape: String, _ name: [UInt8]) -> [UInt8] {
+            Array(shape.utf8).split(separator: UInt8(ascii: "#"), omittingEmptySubsequences: false).joined(separator: name).map { $0 }
+        }
+        for shape in shapes {
+            #expect(SOAPCall.parse(fill(shape, [0xC3, 0xA9])) != nil, "\(shape) with é")
+            #expect(SOAPCall.parse(fill(shape, [0xC3, 0x28])) == nil, "\(shape) with a byte that is not UTF-8")
+        }
+    }
+
     /// What the server used before: XMLParser with namespaces, the depth-3 element and its children's text.
     private final class Oracle: NSObject, XMLParserDelegate {
         var depth = 0, action: String?, arguments: [String: String] = [:], current: String?, text = ""

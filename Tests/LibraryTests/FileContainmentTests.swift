@@ -72,4 +72,27 @@ struct FileContainmentTests {
         #expect(found.bytes == Array("png".utf8) && found.mimeType == "image/png")
         #expect(covers.folderCover(in: path("a"), roots: roots) == found, "from the cache")
     }
+
+    /// The folder is listed once and the names it has are tried in `CoverLookup.names`' order: the earliest
+    /// present wins, a spelling not among the names is no cover, other names (not UTF-8 either) change nothing.
+    @Test func theFirstCoverNameAFolderHasWins() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        let roots = [MediaPath(root.path)]
+        let folder = root.appendingPathComponent("a")
+        try Data("shout".utf8).write(to: folder.appendingPathComponent("COVER.JPG"))
+        try MediaPath(folder.path).appending(MediaPath(bytes: [0x63, 0xFF, 0x2E, 0x6A, 0x70, 0x67])).withCString { path in
+            let fd = open(path, O_CREAT | O_WRONLY, 0o644)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        #expect(CoverLookup().folderCover(in: path("a"), roots: roots) == nil, "COVER.JPG is not one of the names")
+        try Data("front".utf8).write(to: folder.appendingPathComponent("front.jpg"))
+        try Data("Cover".utf8).write(to: folder.appendingPathComponent("Cover.webp"))
+        let found = try #require(CoverLookup().folderCover(in: path("a"), roots: roots))
+        #expect(found.bytes == Array("Cover".utf8) && found.mimeType == "image/webp", "Cover.* comes before front.*")
+        try Data().write(to: folder.appendingPathComponent("cover.jpg"))
+        #expect(CoverLookup().folderCover(in: path("a"), roots: roots)?.bytes == Array("Cover".utf8), "an empty cover.jpg is passed over")
+        #expect(CoverLookup().folderCover(in: path("nowhere"), roots: roots) == nil)
+        #expect(MediaPath(folder.path).entryNames()?.count == 7)   // song.flac, inner and the five above
+    }
 }
