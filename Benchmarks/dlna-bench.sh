@@ -5,12 +5,13 @@
 # time; async-upnp-client's parsing outweighs either server's answering) — the scan, the whole tree
 # walked with BrowseDirectChildren in pages of PAGE (50), Search from the root (median of 11), the first byte of a
 # stream (median of 11, a new connection each), a video's JPEG_TN thumbnail the first time and cached, and each
-# server's resident memory after the walk. The servers run one after the other in a network namespace of their own,
-# the client in a second one, joined by a veth pair (as DLNAClientTests does; root needed; nothing touches the
+# server's resident memory after the walks. The servers run in a network namespace of their own (mlib scanned and
+# walked by async-upnp-client first, minidlna next, then LEAN_ROUNDS (5) rounds of one lean walk on each and one on
+# the floor, alternated, the medians kept), the client in a second one, joined by a veth pair (as DLNAClientTests does; root needed; nothing touches the
 # machine's network). minidlna runs from a config of its own (its db, log and port in a temporary directory), never
 # the system service. Default FOLDER: /work/corpora/c2k; 20,000 files: two copies of make-corpus 10,000
 # (e.g. `cp -al /work/corpora/c100k/copy-{0,1} /tmp/c20k/`). RESULT=1 writes Benchmarks/results/dlna-bench-NAME.json
-# (NAME: the folder's base name). The walk's floor in the same run: the lean client against dlna-floor.c (a
+# (NAME: the folder's base name). The walk's floor in the same rounds: the lean client against dlna-floor.c (a
 # server answering at once; built with cc). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
 # (scripts/install-deps.sh), ip(8).
 set -euo pipefail
@@ -84,12 +85,8 @@ for folder in "${folders[@]}"; do
     pid=$!
     wait_for http://10.44.0.1:8200/description.xml; mlib_start=$(since "$t0")
     client http://10.44.0.1:8200/description.xml "$work/mlib-$name.json" "$pid"
-    lean http://10.44.0.1:8200/description.xml "$work/mlib-lean-$name.json" "$pid"
-    mlib_rss=$(rss "$pid"); mlib_hwm=$(hwm "$pid")
-    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
-    echo "mlib:     scan ${mlib_scan} s, start ${mlib_start} s, RSS after the walk ${mlib_rss} MB (peak ${mlib_hwm})"
+    mlib_pid=$pid; pid=""   # kept serving: the lean walks alternate the two servers (below)
     cat "$work/mlib-$name.json"; echo
-    cat "$work/mlib-lean-$name.json"; echo
 
     # minidlna: its own config, database and port; -R: a full scan; -S: stay in the foreground.
     db="$work/minidlna-$name"; mkdir -p "$db"
@@ -111,27 +108,16 @@ CONF
     minidlna_scan=$(since "$t0")
     wait_for http://10.44.0.1:8201/rootDesc.xml
     client http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-$name.json" "$pid"
-    lean http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-lean-$name.json" "$pid"
-    minidlna_rss=$(rss "$pid"); minidlna_hwm=$(hwm "$pid")
-    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
-    echo "minidlna: scan ${minidlna_scan} s, RSS after the walk ${minidlna_rss} MB (peak ${minidlna_hwm})"
+    minidlna_pid=$pid
     cat "$work/minidlna-$name.json"; echo
-    cat "$work/minidlna-lean-$name.json"; echo
-
     m="$work/mlib-$name.json" d="$work/minidlna-$name.json"
     ratio() { python3 -c "print(round($1 / $2, 2))"; }
-    walk_ratio=$(ratio "$(field "$d" walk_s)" "$(field "$m" walk_s)")
-    calls_ratio=$(ratio "$(field "$d" 'walk_s/browse_calls')" "$(field "$m" 'walk_s/browse_calls')")
-    echo "server CPU during the walk: mlib $(field "$m" walk_server_cpu_s) s, minidlna $(field "$d" walk_server_cpu_s) s; the client's: $(field "$m" walk_client_cpu_s) s and $(field "$d" walk_client_cpu_s) s"
-    echo "answers during the walk: mlib $(field "$m" walk_answer_bytes) bytes ($(field "$m" walk_bytes_per_item) a listed item, $(field "$m" walk_res_per_item) res an item), $(field "$m" walk_http_s) s waiting for them; minidlna $(field "$d" walk_answer_bytes) bytes ($(field "$d" walk_bytes_per_item), $(field "$d" walk_res_per_item) res), $(field "$d" walk_http_s) s"
-    ml="$work/mlib-lean-$name.json" dl="$work/minidlna-lean-$name.json"
-    lean_ratio=$(ratio "$(field "$ml" walk_s)" "$(field "$dl" walk_s)")
-    lq1='dc:title contains "neon"' lq2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
-    echo "lean client (dlna-walk.py): walk mlib $(field "$ml" walk_s) s, minidlna $(field "$dl" walk_s) s: ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
-    # The walk's floor: the lean client's calls (as many as mlib's walk makes) against dlna-floor.c, a server
-    # that answers each at once with as many bytes as mlib's answers had on average: what the client and the
-    # network cost alone. No server's walk takes less.
-    floor_s=none
+
+    # The lean walks: LEAN_ROUNDS (5) rounds of one walk on each server and one on the floor (dlna-floor.c, a
+    # server that answers each call at once with as many bytes as mlib's answers had on average: what the
+    # client and the network cost alone; no server's walk takes less), alternated, the median of each kept.
+    # One walk of each, one after the other, moved by a fifth between runs (minidlna 0.52-0.70 s).
+    floor_pid=""
     if cc -O2 -o "$work/dlna-floor" Benchmarks/dlna-floor.c 2>/dev/null; then
         python3 - "$(field "$m" 'walk_answer_bytes // browse_calls')" > "$work/floor-body.xml" <<'PYTHON'
 import sys
@@ -144,9 +130,56 @@ sys.stdout.write(body.replace("<Result>", "<Result>" + " " * max(0, int(sys.argv
 PYTHON
         ip netns exec "$S" "$work/dlna-floor" "$work/floor-body.xml" 8202 & floor_pid=$!
         sleep 0.3
-        floor_s=$(ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8202/ctl --page "$PAGE" \
-            --repeat "$(field "$ml" browse_calls)" | python3 -c "import json,sys; print(json.load(sys.stdin)['walk_s'])")
+    fi
+    rounds=${LEAN_ROUNDS:-5}
+    for round in $(seq "$rounds"); do
+        lean http://10.44.0.1:8200/description.xml "$work/mlib-lean-$name-$round.json" "$mlib_pid"
+        lean http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-lean-$name-$round.json" "$minidlna_pid"
+        if [[ -n $floor_pid ]]; then
+            ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8202/ctl --page "$PAGE" \
+                --repeat "$(field "$work/mlib-lean-$name-$round.json" browse_calls)" > "$work/floor-$name-$round.json"
+        fi
+    done
+    median() { # OUT FILE...: the first file with each number the median of the files' (searches included)
+        python3 - "$@" <<'PYTHON'
+import json, statistics, sys
+runs = [json.load(open(f)) for f in sys.argv[2:]]
+def merge(values):
+    if all(isinstance(v, dict) for v in values):
+        return {k: merge([v[k] for v in values]) for k in values[0]}
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return statistics.median(values)
+    return values[0]
+out = merge(runs)
+out["walks_s"] = [r["walk_s"] for r in runs]
+json.dump(out, open(sys.argv[1], "w"))
+PYTHON
+    }
+    median "$work/mlib-lean-$name.json" "$work"/mlib-lean-"$name"-*.json
+    median "$work/minidlna-lean-$name.json" "$work"/minidlna-lean-"$name"-*.json
+    floor_s=none
+    if [[ -n $floor_pid ]]; then
+        median "$work/floor-$name.json" "$work"/floor-"$name"-*.json
+        floor_s=$(field "$work/floor-$name.json" walk_s)
         kill "$floor_pid"; wait "$floor_pid" 2>/dev/null || true
+    fi
+    mlib_rss=$(rss "$mlib_pid"); mlib_hwm=$(hwm "$mlib_pid")
+    minidlna_rss=$(rss "$minidlna_pid"); minidlna_hwm=$(hwm "$minidlna_pid")
+    for p in "$mlib_pid" "$minidlna_pid"; do kill "$p"; wait "$p" 2>/dev/null || true; done
+    pid=""
+    echo "mlib:     scan ${mlib_scan} s, start ${mlib_start} s, RSS after the walks ${mlib_rss} MB (peak ${mlib_hwm})"
+    cat "$work/mlib-lean-$name.json"; echo
+    echo "minidlna: scan ${minidlna_scan} s, RSS after the walks ${minidlna_rss} MB (peak ${minidlna_hwm})"
+    cat "$work/minidlna-lean-$name.json"; echo
+    walk_ratio=$(ratio "$(field "$d" walk_s)" "$(field "$m" walk_s)")
+    calls_ratio=$(ratio "$(field "$d" 'walk_s/browse_calls')" "$(field "$m" 'walk_s/browse_calls')")
+    echo "server CPU during the walk: mlib $(field "$m" walk_server_cpu_s) s, minidlna $(field "$d" walk_server_cpu_s) s; the client's: $(field "$m" walk_client_cpu_s) s and $(field "$d" walk_client_cpu_s) s"
+    echo "answers during the walk: mlib $(field "$m" walk_answer_bytes) bytes ($(field "$m" walk_bytes_per_item) a listed item, $(field "$m" walk_res_per_item) res an item), $(field "$m" walk_http_s) s waiting for them; minidlna $(field "$d" walk_answer_bytes) bytes ($(field "$d" walk_bytes_per_item), $(field "$d" walk_res_per_item) res), $(field "$d" walk_http_s) s"
+    ml="$work/mlib-lean-$name.json" dl="$work/minidlna-lean-$name.json"
+    lean_ratio=$(ratio "$(field "$ml" walk_s)" "$(field "$dl" walk_s)")
+    lq1='dc:title contains "neon"' lq2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
+    echo "lean client (dlna-walk.py, median of $rounds alternated walks): walk mlib $(field "$ml" walk_s) s $(field "$ml" walks_s), minidlna $(field "$dl" walk_s) s $(field "$dl" walks_s): ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
+    if [[ $floor_s != none ]]; then
         echo "the walk's floor (the lean client's $(field "$ml" browse_calls) calls answered at once by dlna-floor.c, $(field "$m" 'walk_answer_bytes // browse_calls') bytes each): ${floor_s} s = $(ratio "$floor_s" "$(field "$dl" walk_s)")x minidlna's walk; mlib's walk is $(ratio "$(field "$ml" walk_s)" "$floor_s")x the floor"
     fi
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
