@@ -15,6 +15,8 @@
 # synthetic-library beside it (ls-bench). Env: N (default 10000: the scan's and MPD's corpus, make-corpus),
 # ROUNDS (tag-bench, default 5), RUNS (scan-bench, default 3). Needs what each benchmark needs (mpd, mpc,
 # loudgain, beets, mutagen, sqlite3, a C++ compiler for the TagLib loop: scripts/install-deps.sh).
+# SUMMARY_ONLY=1: no benchmark run, only the table and floor-bench.json from the results there (LOADS="scan=L ..."
+# gives the steps' loads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=$(realpath "${1:-.build/release/mlib}")
@@ -24,6 +26,7 @@ loads=()
 step() { loads+=("$1=$(cut -d' ' -f1 /proc/loadavg)"); echo "== $1 (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2; }
 export BENCH_NOTE=${BENCH_NOTE:-"floor-bench.sh: one run of issue 50's benchmarks, $MLIB"}
 
+if [[ -z ${SUMMARY_ONLY:-} ]]; then   # SUMMARY_ONLY=1: only the table and floor-bench.json, from the results there
 step scan
 MLIB=$MLIB BUILD=0 BEETS=0 RUNS=${RUNS:-3} Benchmarks/scan-bench.sh "$N"
 step ls
@@ -34,8 +37,9 @@ step mpd
 MUSIC=$(realpath "${BENCH_DIR:-bench-out}/corpus-$N") Benchmarks/mpd-browse.sh "$MLIB"
 step tag
 MLIB=$MLIB ROUNDS=${ROUNDS:-5} Benchmarks/tag-bench.sh 1000
+fi
 
-python3 - "$N" "${loads[@]}" <<'PYTHON'
+python3 - "$N" ${LOADS:-"${loads[@]}"} <<'PYTHON'
 import json, subprocess, sys
 n, loads = sys.argv[1], dict(item.split("=") for item in sys.argv[2:])
 def result(name):
@@ -51,7 +55,8 @@ for size in ("10000", "100000"):
              (f"ls_json_{size}", f"ls --json at {size} / sqlite3 -json", ls[f"json_{size}_cpu_s"], ls[f"sqlite3_json_{size}_cpu_s"], "at most", 1)]
 rows += [("true_peak", "analyze --true-peak per core (x real time) / loudgain's", analysis["true_peak_per_core"],
           analysis["true_peak_per_core"] / json.load(open("Benchmarks/results/analysis-bench.json"))["peers"]["loudgain_true_peak"], "at least", 3),
-         ("mpd_lsinfo", "MPD lsinfo DIR p50 (ms) / mpd's", mpd["lsinfo_DIR_ms"], mpd["lsinfo_DIR_ms"] / json.load(open("Benchmarks/results/mpd-browse.json"))["peers"]["lsinfo_DIR"], "at most", 1),
+         # mpd-browse's peer ratio is mpd's time over mlib's (> 1: mlib faster).
+         ("mpd_lsinfo", "MPD lsinfo DIR p50 (ms) / mpd's", mpd["lsinfo_DIR_ms"], mpd["lsinfo_DIR_ms"] * json.load(open("Benchmarks/results/mpd-browse.json"))["peers"]["lsinfo_DIR"], "at most", 1),
          ("tag_padded", "mlib tag edits/s, tags that fit / mutagen's", tag["padded_edits_per_s"], tag["mutagen_padded_edits_per_s"], "at least", 1),
          ("tag_rewritten", "mlib tag edits/s, files rewritten / mutagen's", tag["unpadded_edits_per_s"], tag["mutagen_unpadded_edits_per_s"], "at least", 1)]
 figures, peers = [], []
