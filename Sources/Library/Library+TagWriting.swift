@@ -13,6 +13,8 @@ extension Library {
     public func writeTags(_ jobs: [(file: MediaPath, edit: TagEdit)], writer: TagWriter = TagWriter(),
                           options: ScanOptions = ScanOptions(), round: Int = Library.tagWriteRound,
                           shouldStop: () -> Bool = { false }) async throws -> [TagFileReport] {
+        var writer = writer
+        writer.readsForRefresh = true
         var reports: [TagFileReport] = []
         reports.reserveCapacity(jobs.count)
         let round = max(1, round)

@@ -205,7 +205,7 @@ extension SafeFileWriter {
                 // goes back to them now (or, failing that, at the next command, from the entry).
                 for file in written {
                     guard let checked = file.check else { continue }
-                    let after = WriteCheck.Snapshot.after(file.path, checked.before)
+                    let after = WriteCheck.Snapshot.after(file.path, checked.before, identified: writer.readsForRefresh)
                     let differences = checked.check.differences(checked.before, after)
                     guard !differences.isEmpty else {
                         probed[file.index] = after.probed
@@ -230,7 +230,7 @@ extension SafeFileWriter {
             var renamedIn: Set<MediaPath> = []
             for (copy, code) in zip(copies, synced) {
                 // The check reads the synced copy as the file it will become.
-                let after = code == nil ? copy.check.map { WriteCheck.Snapshot.after(copy: copy.copy, of: copy.path, $0.before) } : nil
+                let after = code == nil ? copy.check.map { WriteCheck.Snapshot.after(copy: copy.copy, of: copy.path, $0.before, identified: writer.readsForRefresh) } : nil
                 if let code {
                     _ = copy.copy.withCString(unlink)
                     outcomes[copy.index] = .failure(FileIO.isFull(code) ? .diskFull(copy.path.string) : .system("fsync", copy.copy.string, code))

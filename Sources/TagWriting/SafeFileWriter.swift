@@ -13,6 +13,8 @@ import MediaModel
 /// Files are written in groups (`Group`), each group's fsyncs paid once.
 struct SafeFileWriter {
     let journal: TagJournal
+    /// The check's read after a write makes the content identity too (`TagWriter.readsForRefresh`).
+    var readsForRefresh = false
 
     enum Method: String, Sendable { case unchanged, inPlace = "in place", rewritten }
 

@@ -74,6 +74,11 @@ public struct TagWriter: Sendable {
     /// pictures and rating asked, and not the audio. Off by default; `mlib tag --force` turns it on, for a
     /// difference the user has read and accepts (a damaged file whose length the rewrite corrects).
     public let force: Bool
+    /// Whether an index refresh follows the writes (`Library.writeTags`): then the check's read after each
+    /// write also makes the file's content identity (`TagFileReport.probed`), which the refresh stores
+    /// instead of reading the file again. Off for files written alone (`mlib tag --files`): hashing the
+    /// head and tail windows for nobody.
+    public var readsForRefresh = false
     /// Tests only: called with each file written in place once its journal entry is durable, right
     /// before the writer's last check of the file and its write (`SafeFileWriter.Group`).
     var beforeInPlaceWrite: (@Sendable (MediaPath) -> Void)?
@@ -132,7 +137,7 @@ public struct TagWriter: Sendable {
                 }, at: start)
                 continue
             }
-            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal), paths: slice.map(\.file))
+            let group = SafeFileWriter.Group(writer: SafeFileWriter(journal: journal, readsForRefresh: readsForRefresh), paths: slice.map(\.file))
             group.beforeInPlaceWrite = beforeInPlaceWrite
             var reports: [TagFileReport] = []
             for (i, job) in slice.enumerated() {

@@ -156,9 +156,9 @@ struct WriteCheck: Sendable {
         }
 
         /// The written file read as `before` was: its coded audio the same way where `before` has it, else its
-        /// packets.
-        static func after(_ path: MediaPath, _ before: Snapshot) -> Snapshot {
-            Snapshot(path, identified: true) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
+        /// packets. `identified`: its content identity made too, for an index refresh (`TagWriter.readsForRefresh`).
+        static func after(_ path: MediaPath, _ before: Snapshot, identified: Bool = true) -> Snapshot {
+            Snapshot(path, identified: identified) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
         }
 
         /// The rewrite's copy (`.NAME.mlib-tag-TOKEN`) read as the file it will become, `original`: the
@@ -167,13 +167,13 @@ struct WriteCheck: Sendable {
         /// through a symbolic link in `$TMPDIR` named with the original's extension, removed right after.
         /// Read under the copy's own name, an MP3 with junk before its audio lost its tag types and its
         /// length, and the write was refused (issue 46).
-        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot) -> Snapshot {
+        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot, identified: Bool = true) -> Snapshot {
             let ext = original.fileExtension
             guard !ext.isEmpty, copy.fileExtension != ext, let link = SymbolicName.make(to: copy, extension: ext) else {
-                return after(copy, before)
+                return after(copy, before, identified: identified)
             }
             defer { _ = link.withCString(unlink) }
-            return after(link, before)
+            return after(link, before, identified: identified)
         }
 
         /// `identified`: the content identity is made too where the read is one a refresh can use.

@@ -153,6 +153,8 @@ import MediaProbe
         let path = try TagFixtures.make(format, in: dir)
         // Lyrics too long for the padding ffmpeg leaves: the file is rewritten.
         let edit = rewritten ? ["title=Checked", "lyrics=" + String(repeating: "la ", count: 20_000)] : ["title=Checked"]
+        var writer = self.writer
+        writer.readsForRefresh = true           // as `Library.writeTags` writes
         let report = writer.edit(path, TagEdit(changes: Self.changes(edit)), write: true)
         #expect(report.outcome == (rewritten ? .rewritten : .inPlace))
         let probed = try #require(report.probed)
@@ -169,5 +171,9 @@ import MediaProbe
         #expect(handed.lyrics == again.lyrics)
         // The content identity the refresh stores, from the same read: so the refresh need not open the file.
         #expect(probed.identity == ContentIdentity(try MediaFile(MediaPath(path))))
+        // Files written alone (`mlib tag --files`): no refresh follows, so no identity is made for it.
+        let alone = self.writer.edit(path, TagEdit(changes: Self.changes(["title=Alone"])), write: true)
+        #expect(alone.outcome == .inPlace || alone.outcome == .rewritten)
+        #expect(alone.probed != nil && alone.probed?.identity == nil)
     }
 }
