@@ -65,6 +65,11 @@ Speed, measured on 2 shared cores (`Benchmarks/`; these figures are copied from 
 `mlib info` reads {info-bench.figures.files_per_s} files a second in one process ({info-bench.figures.cpu_us_per_file} µs of CPU
 per file, load {info-bench.load}; in the same run mutagen {info-bench.figures.mutagen_files_per_s}/s in one python process, ffprobe
 {info-bench.figures.ffprobe_files_per_s}/s run once per file).
+Against the floors, in one run of `Benchmarks/floor-bench.sh` ({floor-bench.date}): the scan's CPU is {floor-bench.figures.scan_cpu_ratio}× a loop that
+only reads the same files' tags with TagLib; `mlib ls --paths` at 100,000 items {floor-bench.figures.ls_paths_100000_ratio}× the CPU of `sqlite3`
+selecting the same column, `ls --json` {floor-bench.figures.ls_json_100000_ratio}× `sqlite3 -json`; `analyze --true-peak` {floor-bench.figures.true_peak_ratio}× loudgain's speed
+per core; an MPD `lsinfo` of a folder {floor-bench.figures.mpd_lsinfo_ratio}× mpd's time (p50); `mlib tag` {floor-bench.figures.tag_padded_ratio}× mutagen's files a second
+where the tags fit, {floor-bench.figures.tag_rewritten_ratio}× where every file is rewritten (mlib syncs each copy to disk; mutagen does not).
 At 1,000,000 items (`Benchmarks/scale-bench.sh`, synthetic rows, load {scale-bench.load}) `mlib serve` answers its first request
 {scale-bench.figures.sqlite_first_ping_s} s after it starts and holds the whole view after {scale-bench.figures.sqlite_first_answer_s} s ({scale-bench.figures.postgres_first_answer_s} s on PostgreSQL), in {scale-bench.figures.sqlite_rss_listallinfo_mb} MB
 with every cache warm; a rating set by one client is seen by another within {scale-bench.figures.sqlite_rating_visible_p95_ms} ms (p95) for {scale-bench.figures.sqlite_rating_cpu_ms} ms of the server's CPU;
