@@ -94,5 +94,9 @@ struct FileContainmentTests {
         #expect(CoverLookup().folderCover(in: path("a"), roots: roots)?.bytes == Array("Cover".utf8), "an empty cover.jpg is passed over")
         #expect(CoverLookup().folderCover(in: path("nowhere"), roots: roots) == nil)
         #expect(MediaPath(folder.path).entryNames()?.count == 7)   // song.flac, inner and the five above
+        // A folder of more names than are listed has every cover name tried instead: the same answer.
+        for i in 0..<CoverLookup.listedEntries { try Data().write(to: folder.appendingPathComponent("\(i).flac")) }
+        #expect(MediaPath(folder.path).entryNames(limit: CoverLookup.listedEntries) == nil)
+        #expect(CoverLookup().folderCover(in: path("a"), roots: roots)?.bytes == Array("Cover".utf8))
     }
 }
