@@ -121,7 +121,7 @@ CONF
     if cc -O2 -o "$work/dlna-floor" Benchmarks/dlna-floor.c 2>/dev/null; then
         python3 - "$(field "$m" 'walk_answer_bytes // browse_calls')" > "$work/floor-body.xml" <<'PYTHON'
 import sys
-item = "&lt;item id=&quot;1$all$i1&quot; parentID=&quot;1$all&quot; restricted=&quot;1&quot;&gt;&lt;/item&gt;"
+item = '&lt;item id="1$all$i1" parentID="1$all" restricted="1"&gt;&lt;/item&gt;'
 head = ('<?xml version="1.0" encoding="utf-8"?>\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
         '<u:BrowseResponse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><Result>')
 tail = '</Result><NumberReturned>12</NumberReturned><TotalMatches>12</TotalMatches><UpdateID>1</UpdateID></u:BrowseResponse></s:Body></s:Envelope>'

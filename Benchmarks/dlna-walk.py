@@ -14,7 +14,7 @@ import argparse, html, http.client, json, os, re, statistics, time, urllib.parse
 ENVELOPE = ('<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" '
             's:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body>'
             '<u:{action} xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1">{arguments}</u:{action}></s:Body></s:Envelope>')
-# The DIDL-Lite's markup as it is escaped in the SOAP answer: mlib escapes quotes too (&quot;), minidlna does not.
+# The DIDL-Lite's markup as it is escaped in the SOAP answer: quotes as they are (mlib since session 24, minidlna) or &quot;.
 CONTAINER = re.compile(rb'&lt;container id=(?:&quot;|")(.*?)(?:&quot;|")')
 ITEM = re.compile(rb"&lt;item ")
 RETURNED, TOTAL = re.compile(rb"<NumberReturned>(\d+)"), re.compile(rb"<TotalMatches>(\d+)")

@@ -9,7 +9,21 @@ struct DIDLOutput {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    static func += (out: inout DIDLOutput, fragment: String) { XMLText.escape(fragment, into: &out.bytes) }
+    static func += (out: inout DIDLOutput, fragment: String) { escapeMarkup(fragment, into: &out.bytes) }
+
+    /// DIDL-Lite (markup, and values escaped for it) as the text of a SOAP element: `&`, `<` and `>` escaped,
+    /// nothing else. Quotes need no escaping in an element's text (minidlna sends them as they are); as
+    /// `&quot;` they were a ninth of a page's bytes, which every renderer receives and parses.
+    static func escapeMarkup(_ markup: String, into bytes: inout [UInt8]) {
+        for byte in markup.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): bytes += "&amp;".utf8
+            case UInt8(ascii: "<"): bytes += "&lt;".utf8
+            case UInt8(ascii: ">"): bytes += "&gt;".utf8
+            default: bytes.append(byte)
+            }
+        }
+    }
 
     /// Fixed markup in the answer's form, made once for the process (`DIDLWriter`'s `static let`s): a page is
     /// mostly the same few dozen fragments, and escaping them byte by byte at every append was a tenth of a
@@ -18,7 +32,7 @@ struct DIDLOutput {
         let bytes: [UInt8]
         init(_ markup: String) {
             var bytes: [UInt8] = []
-            XMLText.escape(markup, into: &bytes)
+            DIDLOutput.escapeMarkup(markup, into: &bytes)
             self.bytes = bytes
         }
     }

@@ -165,7 +165,7 @@ final class MediaTree: Sendable {
         let folder = view.paths[Int(item)].directory
         if let known = folderCovers.withLock({ $0[folder] }) { return known }
         guard let covers else { throw NeedsDisk() }
-        let found = covers.folderCover(in: folder, roots: view.roots) != nil
+        let found = covers.hasFolderCover(in: folder, roots: view.roots)
         folderCovers.withLock { $0[folder] = found }
         return found
     }

@@ -42,14 +42,10 @@ public final class CoverLookup: Sendable {
         cache = Mutex(Cache(limit: cacheBytes))
     }
 
-    /// The cover file in `directory` (the first of `names` that opens within `roots`), or nil. The folder is
-    /// listed once and only the names it has are opened: trying all 32 was 32 failed opens for a folder
-    /// without a cover (a TV's first walk of 2,000 files: 4,300 opens, 25 ms). A folder of more than
-    /// `listedEntries` has every name tried instead, as one that cannot be listed.
+    /// The cover file in `directory` (the first of `names` that opens within `roots`), or nil.
     public func folderCover(in directory: MediaPath, roots: [MediaPath]) -> Picture? {
         let containment = FileContainment(roots: roots)
-        let listed = directory.entryNames(limit: Self.listedEntries).map(Set.init)
-        for name in Self.names where listed?.contains(Array(name.utf8)) ?? true {
+        for name in Self.candidates(in: directory) {
             guard let file = try? containment.open(directory.appending(MediaPath(name)), maximumSize: maximumSize), file.size > 0 else { continue }
             let key = Cache.Key(path: file.realPath, modified: Self.stamp(file), size: file.size, embedded: false)
             if let hit = cache.withLock({ $0[key] }) { return hit }
@@ -59,6 +55,25 @@ public final class CoverLookup: Sendable {
             return picture
         }
         return nil
+    }
+
+    /// Whether `directory` has a cover file `folderCover` would send (within `roots`, not empty, not past
+    /// `maximumSize`), without reading it: a TV's first walk asks this of every album's folder, and reading
+    /// each cover whole to answer it read every cover of the library.
+    public func hasFolderCover(in directory: MediaPath, roots: [MediaPath]) -> Bool {
+        let containment = FileContainment(roots: roots)
+        return Self.candidates(in: directory).contains { name in
+            ((try? containment.open(directory.appending(MediaPath(name)), maximumSize: maximumSize))?.size ?? 0) > 0
+        }
+    }
+
+    /// The cover names `directory` holds, in `names`' order. The folder is listed once and only the names it
+    /// has are opened: trying all 32 was 32 failed opens for a folder without a cover (a TV's first walk of
+    /// 2,000 files: 4,300 opens, 25 ms). Every name when the folder cannot be listed or holds more than
+    /// `listedEntries`.
+    static func candidates(in directory: MediaPath) -> [String] {
+        guard let listed = directory.entryNames(limit: listedEntries).map(Set.init) else { return names }
+        return names.filter { listed.contains(Array($0.utf8)) }
     }
 
     /// The picture embedded in `song` (read through the contained descriptor), or nil.

@@ -150,8 +150,9 @@ import Testing
         }
     }
 
-    /// A page written in the answer's form (`DIDLOutput`) is the page written as text and then escaped: a value
-    /// escaped twice in one pass is its escape escaped.
+    /// A page written in the answer's form (`DIDLOutput`) is the page written as text and then escaped as an
+    /// element's text (`&`, `<` and `>`; quotes as they are, as minidlna sends them): a value escaped twice in
+    /// one pass is its escape escaped, and an XML parser reading the answer's element gets the page back.
     @Test func aPageWrittenEscapedEqualsThePageEscaped() {
         for text in Self.awkwardTexts {
             var twice: [UInt8] = []
@@ -161,7 +162,22 @@ import Testing
             out += "<dc:title a=\"1\">"
             out.text(text)
             out += "</dc:title>"
-            #expect(String(decoding: out.bytes, as: UTF8.self) == XML.escape("<dc:title a=\"1\">" + XML.escape(text) + "</dc:title>"))
+            let page = "<dc:title a=\"1\">" + XML.escape(text) + "</dc:title>"
+            let asText = page.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+            #expect(String(decoding: out.bytes, as: UTF8.self) == asText)
+            #expect(Self.elementText(Array("<Result>".utf8) + out.bytes + Array("</Result>".utf8)) == page, "\(text.prefix(40).debugDescription)")
         }
+    }
+
+    /// The text of a document's root element, as Foundation's XMLParser reads it.
+    private static func elementText(_ document: [UInt8]) -> String? {
+        final class Text: NSObject, XMLParserDelegate {
+            var text = ""
+            func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+        }
+        let parser = XMLParser(data: Data(document)), delegate = Text()
+        parser.delegate = delegate
+        return parser.parse() ? delegate.text : nil
     }
 }

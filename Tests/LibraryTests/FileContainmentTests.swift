@@ -2,6 +2,7 @@ import Foundation
 @testable import Library
 import MediaModel
 import Testing
+import TestSupport
 
 /// `FileContainment`: the open-time rule every front serves files by (issue 37), and `CoverLookup` over it.
 struct FileContainmentTests {
@@ -67,10 +68,22 @@ struct FileContainmentTests {
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a/cover.jpg").path,
                                                    withDestinationPath: outside.appendingPathComponent("secret").path)
         #expect(covers.folderCover(in: path("a"), roots: roots) == nil, "a cover.jpg linked out of the roots")
+        #expect(!covers.hasFolderCover(in: path("a"), roots: roots), "nor told of")
         try Data("png".utf8).write(to: root.appendingPathComponent("a/Folder.png"))
         let found = try #require(covers.folderCover(in: path("a"), roots: roots))
         #expect(found.bytes == Array("png".utf8) && found.mimeType == "image/png")
         #expect(covers.folderCover(in: path("a"), roots: roots) == found, "from the cache")
+    }
+
+    /// Whether a folder has a cover is answered without reading it (a TV's first walk asks it of every album).
+    @Test func aCoverIsToldOfWithoutBeingRead() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try Data(repeating: 0xFF, count: 1 << 20).write(to: root.appendingPathComponent("a/cover.jpg"))
+        let before = try bytesReadByThisThread()
+        #expect(CoverLookup().hasFolderCover(in: path("a"), roots: [MediaPath(root.path)]))
+        #expect(try bytesReadByThisThread() - before < 64 << 10)
+        #expect(CoverLookup().folderCover(in: path("a"), roots: [MediaPath(root.path)])?.bytes.count == 1 << 20)
+        #expect(try bytesReadByThisThread() - before >= 1 << 20, "the measure sees a read")
     }
 
     /// The folder is listed once and the names it has are tried in `CoverLookup.names`' order: the earliest
@@ -86,12 +99,15 @@ struct FileContainmentTests {
             close(fd)
         }
         #expect(CoverLookup().folderCover(in: path("a"), roots: roots) == nil, "COVER.JPG is not one of the names")
+        #expect(!CoverLookup().hasFolderCover(in: path("a"), roots: roots))
         try Data("front".utf8).write(to: folder.appendingPathComponent("front.jpg"))
         try Data("Cover".utf8).write(to: folder.appendingPathComponent("Cover.webp"))
         let found = try #require(CoverLookup().folderCover(in: path("a"), roots: roots))
         #expect(found.bytes == Array("Cover".utf8) && found.mimeType == "image/webp", "Cover.* comes before front.*")
         try Data().write(to: folder.appendingPathComponent("cover.jpg"))
         #expect(CoverLookup().folderCover(in: path("a"), roots: roots)?.bytes == Array("Cover".utf8), "an empty cover.jpg is passed over")
+        #expect(CoverLookup().hasFolderCover(in: path("a"), roots: roots))
+        #expect(CoverLookup(maximumSize: 4).hasFolderCover(in: path("a"), roots: roots) == false, "past the size cap: none sent, none told")
         #expect(CoverLookup().folderCover(in: path("nowhere"), roots: roots) == nil)
         #expect(MediaPath(folder.path).entryNames()?.count == 7)   // song.flac, inner and the five above
         // A folder of more names than are listed has every cover name tried instead: the same answer.
