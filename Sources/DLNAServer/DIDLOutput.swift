@@ -13,7 +13,7 @@ struct DIDLOutput {
 
     /// DIDL-Lite (markup, and values escaped for it) as the text of a SOAP element: `&`, `<` and `>` escaped,
     /// nothing else. Quotes need no escaping in an element's text (minidlna sends them as they are); as
-    /// `&quot;` they were a ninth of a page's bytes, which every renderer receives and parses.
+    /// `&quot;` they were an eighth of a page's bytes, which every renderer receives and parses.
     static func escapeMarkup(_ markup: String, into bytes: inout [UInt8]) {
         for byte in markup.utf8 {
             switch byte {
