@@ -10,7 +10,7 @@
 #   tag-bench.sh 1000      `mlib tag` edits/s against mutagen's, tags that fit and not        ≥ 1×
 # Each writes its own Benchmarks/results/*.json as it always does; this script then writes
 # Benchmarks/results/floor-bench.json (every figure above with its floor, the ratio, met or not, and the load
-# at each step) and prints the table. The machine must be otherwise quiet: the run takes 15-25 minutes.
+# at each step) and prints the table. The machine must be otherwise quiet: the run took 14 minutes here.
 # MLIB: a release build (default .build/release/mlib; README's static build is the one to measure), with
 # synthetic-library beside it (ls-bench). Env: N (default 10000: the scan's and MPD's corpus, make-corpus),
 # ROUNDS (tag-bench, default 5), RUNS (scan-bench, default 3). Needs what each benchmark needs (mpd, mpc,
