@@ -36,9 +36,9 @@ struct ContentDirectory {
     }
 
     private static func unsigned(_ text: String) -> UInt32? {
-        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         let utf8 = text.utf8
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return nil }
+        guard let first = utf8.firstIndex(where: { !SOAPEnvelopeReader.isSpace($0) }),
+              let last = utf8.lastIndex(where: { !SOAPEnvelopeReader.isSpace($0) }) else { return nil }
         return UInt32(Substring(text[first...last]))
     }
 

@@ -166,7 +166,8 @@ struct SOAPEnvelopeReader {
         }
     }
 
-    private static func isSpace(_ b: UInt8) -> Bool {
+    /// XML's white space: space, tab, line feed, carriage return.
+    static func isSpace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
     }
 

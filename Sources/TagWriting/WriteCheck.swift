@@ -157,7 +157,7 @@ struct WriteCheck: Sendable {
 
         /// The written file read as `before` was: its coded audio the same way where `before` has it, else its
         /// packets. `identified`: its content identity made too, for an index refresh (`TagWriter.readsForRefresh`).
-        static func after(_ path: MediaPath, _ before: Snapshot, identified: Bool = true) -> Snapshot {
+        static func after(_ path: MediaPath, _ before: Snapshot, identified: Bool = false) -> Snapshot {
             Snapshot(path, identified: identified) { file in before.coded.map { CodedAudio(file, hashed: $0.hash != nil) } }
         }
 
@@ -167,7 +167,7 @@ struct WriteCheck: Sendable {
         /// through a symbolic link in `$TMPDIR` named with the original's extension, removed right after.
         /// Read under the copy's own name, an MP3 with junk before its audio lost its tag types and its
         /// length, and the write was refused (issue 46).
-        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot, identified: Bool = true) -> Snapshot {
+        static func after(copy: MediaPath, of original: MediaPath, _ before: Snapshot, identified: Bool = false) -> Snapshot {
             let ext = original.fileExtension
             guard !ext.isEmpty, copy.fileExtension != ext, let link = SymbolicName.make(to: copy, extension: ext) else {
                 return after(copy, before, identified: identified)
