@@ -86,22 +86,28 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     /// characters, for which "; " followed by a combining mark is no separator (the space and the mark are
     /// one character).
     public static func splitValues(_ text: String) -> [String] {
-        let bytes = Array(text.utf8)
-        let separator = Array(valueSeparator.utf8)
-        var values: [String] = []
-        var start = 0, i = 0
-        while i + separator.count <= bytes.count {
-            if bytes[i..<i + separator.count].elementsEqual(separator) {
-                values.append(String(decoding: bytes[start..<i], as: UTF8.self))
-                i += separator.count
-                start = i
-            } else {
-                i += 1
+        var bytes = text
+        return bytes.withUTF8 { bytes in
+            var values: [String] = []
+            var start = 0, i = 0
+            while i + 1 < bytes.count {
+                if bytes[i] == separatorBytes.0 && bytes[i + 1] == separatorBytes.1 {
+                    values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                    i += 2
+                    start = i
+                } else {
+                    i += 1
+                }
             }
+            // One value (most texts): the text itself, not a copy of its bytes.
+            guard start > 0 else { return [text] }
+            values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return values
         }
-        values.append(String(decoding: bytes[start...], as: UTF8.self))
-        return values
     }
+    /// `valueSeparator`'s two bytes, compared in place: `splitValues` runs for every multi-valued property of
+    /// every item `ls --json` and the MPD and Subsonic servers write.
+    private static let separatorBytes: (UInt8, UInt8) = (UInt8(ascii: ";"), UInt8(ascii: " "))
 
     /// Read on every property access of every row; built once from `makeSpec`.
     public var spec: Spec { Self.specs[ordinal] }

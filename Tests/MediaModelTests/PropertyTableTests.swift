@@ -22,6 +22,19 @@ struct PropertyTableTests {
         #expect(item.setProperties.count == MediaProperty.allCases.count)
     }
 
+    /// Split at the separator's bytes: a lone `;` or space is no separator, empty values are kept (the callers
+    /// drop them), a combining mark after "; " starts the next value, and a text without one is one value.
+    @Test func multiValuedTextSplitsAtTheSeparatorsBytes() {
+        #expect(MediaProperty.valueSeparator.utf8.elementsEqual([UInt8(ascii: ";"), UInt8(ascii: " ")]))
+        #expect(MediaProperty.splitValues("Rock; Jazz") == ["Rock", "Jazz"])
+        #expect(MediaProperty.splitValues("Rock;Jazz; ") == ["Rock;Jazz", ""])
+        #expect(MediaProperty.splitValues("; ") == ["", ""])
+        #expect(MediaProperty.splitValues("") == [""])
+        #expect(MediaProperty.splitValues(";") == [";"])
+        #expect(MediaProperty.splitValues("Ab; \u{301}c; ; d") == ["Ab", "\u{301}c", "", "d"])
+        #expect(MediaProperty.splitValues("Björk; Sigur Rós") == ["Björk", "Sigur Rós"])
+    }
+
     @Test func namesResolve() {
         #expect(MediaProperty(name: "album") == .albumTitle)
         #expect(MediaProperty(name: "ALBUMARTIST") == .albumArtist)
