@@ -80,14 +80,11 @@ enum FileCommands {
     /// The directory is opened, and each entry looked at, by the path's bytes: its text spelling has U+FFFD
     /// where a name is not UTF-8, and names no file.
     static func entries(of directory: MediaPath) throws -> [Entry] {
-        guard let handle = directory.withCString({ opendir($0) }) else {
+        guard let names = directory.entryNames() else {
             throw MPDError(.system, "Failed to open \(directory.string): \(String(cString: strerror(errno)))")
         }
-        defer { closedir(handle) }
         var entries: [Entry] = []
-        while let entry = readdir(handle) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
-            guard bytes != Array(".".utf8), bytes != Array("..".utf8), !bytes.contains(UInt8(ascii: "\n")) else { continue }
+        for bytes in names where !bytes.contains(UInt8(ascii: "\n")) {
             let name = MediaPath.reversibleText(bytes)
             var info = stat()
             guard directory.appending(MediaPath(bytes: bytes)).withCString({ lstat($0, &info) }) == 0 else { continue }
