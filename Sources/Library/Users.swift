@@ -52,15 +52,19 @@ public struct Users: Sendable {
         }
     }
 
-    /// Adds an account; the first one of a library whose owner has no account becomes the owner.
+    /// Adds an account; the first one of a library whose owner has no account becomes the owner. `admin`
+    /// nil: an admin when it is the library's first account (`mlib user add` without `--admin` or
+    /// `--no-admin`: a household's first account could otherwise manage nothing, and no one could make it
+    /// an admin through the API).
     @discardableResult
-    public func add(name: String, password: String, admin: Bool = false, apiKey: Bool = true) throws -> UserAccount {
+    public func add(name: String, password: String, admin: Bool? = false, apiKey: Bool = true) throws -> UserAccount {
         guard !password.isEmpty else { throw UsersError.generic("a password cannot be empty") }
         // A taken name is the caller's mistake about the data (status 1 in the CLI), not a usage error.
         if try store.user(named: name) != nil { throw UsersError.generic("user \"\(name)\" exists") }
         let key = apiKey ? Self.newAPIKey() : nil
+        let isAdmin = try admin ?? store.users().isEmpty
         let account = UserAccount(name: name, password: try vault.seal(password), apiKey: key.map(Self.storedAPIKey),
-                                  isAdmin: admin, created: Date())
+                                  isAdmin: isAdmin, created: Date())
         try store.addUser(account)
         var added = try store.user(named: name) ?? account
         added.apiKey = key   // the clear key, for the caller to show once

@@ -85,6 +85,8 @@ public protocol UserAccountStore: Sendable {
     /// Returns whether there was such a user.
     @discardableResult func setPassword(of name: String, to password: String) throws -> Bool
     @discardableResult func setAPIKey(of name: String, to apiKey: String?) throws -> Bool
+    /// Makes `name` an admin or not; returns whether there was such a user.
+    @discardableResult func setAdmin(of name: String, to admin: Bool) throws -> Bool
 
     /// What `user` starred, newest first (then by key).
     func stars(of user: String) throws -> [UserStar]

@@ -33,14 +33,14 @@ extension Call {
         return []
     }
 
-    /// `updateUser`: the password only. A change of `adminRole` is refused (`mlib user` makes admins), never
+    /// `updateUser`: the password only. A change of `adminRole` is refused (`mlib user admin` makes admins), never
     /// ignored.
     func updateUser() async throws -> [Node] {
         guard user.isAdmin else { throw SubsonicError.notAuthorized("changing users") }
         let name = try parameters.required("username")
         guard let account = try await account(named: name) else { throw SubsonicError.notFound("User \(name)") }
         if let admin = try parameters["adminRole"].map({ _ in try parameters.bool("adminRole", account.isAdmin) }), admin != account.isAdmin {
-            throw SubsonicError.generic("adminRole cannot be changed through the API: use mlib user")
+            throw SubsonicError.generic("adminRole cannot be changed through the API: use mlib user admin")
         }
         if parameters["password"] != nil {
             let password = try clearPassword()

@@ -11,7 +11,9 @@ struct User: ParsableCommand {
         discussion: """
             Users live in the library (both stores). Each keeps their own ratings, plays, skips and last \
             played; the owner's are the items' own. The first user added to a library that has no owner \
-            account becomes the owner (see "Users and per-user values" in mlib(1)). Commands act as a user \
+            account becomes the owner (see "Users and per-user values" in mlib(1)); the first account of a \
+            library is an admin unless added with --no-admin, and `mlib user admin` gives or takes the rights \
+            later (the API does not change them). Commands act as a user \
             with --user NAME or MLIB_USER; the MPD server's clients with password NAME:SECRET. Their passwords are stored encrypted with a key kept in \
             a file of mode 0600 beside the library (LIBRARY.users-key; for PostgreSQL \
             ~/.config/mlib/DATABASE.users-key): Subsonic's token authentication needs the clear password on \
@@ -27,12 +29,13 @@ struct User: ParsableCommand {
             Examples:
               mlib user add alice
               echo 'secret' | mlib user add bob --admin
+              mlib user admin bob --revoke
               mlib user passwd alice
               mlib user key alice --reset
 
             \(ExitStatus.help(one: "no such user, or the name is taken"))
             """,
-        subcommands: [UserList.self, UserAdd.self, UserRemove.self, UserPasswd.self, UserKey.self],
+        subcommands: [UserList.self, UserAdd.self, UserRemove.self, UserPasswd.self, UserAdmin.self, UserKey.self],
         defaultSubcommand: UserList.self)
 
     /// The password from the option, a terminal prompt without echo, or a line of standard input.
@@ -86,13 +89,16 @@ struct UserAdd: ParsableCommand {
     @OptionGroup var key: KeyFileOption
     @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
     @Option(help: ArgumentHelp("The password (else read from standard input).", valueName: "password")) var password: String?
-    @Flag(help: "The user may see other users (getUser).") var admin = false
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "An admin (manages users, radio stations and everyone's shares, starts scans through the API and the web app).",
+        discussion: "Default: the library's first account is an admin, later ones are not."))
+    var admin: Bool?
 
     func run() throws {
         let users = try User.directory(libraryOptions, keyFile: key.keyFile, createKey: true)
         let secret = try User.password(password)
         let account = try User.reporting { try users.add(name: name, password: secret, admin: admin) }
-        print("added \(name)")
+        print("added \(name)" + (account.isAdmin ? " (admin)" : ""))
         // Shown this once: the library keeps only its hash.
         if let key = account.apiKey { print("apiKey=\(key)") }
     }
@@ -125,6 +131,25 @@ struct UserPasswd: ParsableCommand {
         let secret = try User.password(password)
         try User.reporting { try users.setPassword(name: name, to: secret) }
         print("changed the password of \(name)")
+    }
+}
+
+/// Admin rights given or taken after the account was made (the API refuses to change them: `updateUser`).
+struct UserAdmin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin", abstract: "Make a user an admin, or with --revoke an ordinary user again.",
+        discussion: "Their ratings, plays, playlists and API key stay as they are. " + ExitStatus.help(one: "no such user"))
+    @OptionGroup var libraryOptions: LibraryOptions
+    @Argument(help: ArgumentHelp("The user's name.", valueName: "name")) var name: String
+    @Flag(help: "Take the admin rights away instead.") var revoke = false
+
+    func run() throws {
+        let store = try libraryOptions.library().store
+        guard try store.setAdmin(of: name, to: !revoke) else { throw CLIError.input(UsersError.notFound("User \"\(name)\"").message) }
+        print(revoke ? "\(name) is no longer an admin" : "\(name) is an admin")
+        if revoke, try !store.users().contains(where: \.isAdmin) {
+            printError("warning: the library has no admin now: no one can manage users or radio stations or start a scan through the API (mlib user admin NAME)")
+        }
     }
 }
 

@@ -83,7 +83,8 @@ import Testing
         // The password from standard input (a line), as a script would give it.
         let add = try ChildProcess.run("/bin/sh", ["-c", "echo 'pass word' | '\(Paths.mlib.path)' user add bob --admin --library '\(library)'"])
         // The API key is printed once, and the library keeps only its hash.
-        #expect(add.status == 0 && add.out.hasPrefix("added bob\napiKey=") && add.out.count == "added bob\napiKey=".count + 65, "\(add.out) \(add.stderr)")
+        #expect(add.status == 0 && add.out.hasPrefix("added bob (admin)\napiKey=") && add.out.count == "added bob (admin)\napiKey=".count + 65,
+                "\(add.out) \(add.stderr)")
         let shown = String(add.out.split(separator: "=").last!.dropLast())
         let dump = try ChildProcess.run("sqlite3", [library, "SELECT * FROM users"])
         #expect(dump.status == 0 && !dump.out.contains(shown) && dump.out.contains("sha256:"), "no API key in clear in the library: \(dump.out)")
@@ -106,6 +107,48 @@ import Testing
                                             cwd: directory)
         #expect(relative.status == 0, "\(relative.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("fresh.sqlite.users-key").path))
+    }
+
+    /// A library's first account is an admin (a household's only account could otherwise manage nothing, and
+    /// the API refuses to change `adminRole`), later ones only when asked; `mlib user admin` gives and takes
+    /// the rights afterwards, on both stores, and says when no admin is left.
+    @Test(arguments: Store.available)
+    func theFirstAccountIsAnAdminAndTheRightsChangeLater(_ store: Store) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try store.newLocator(sqlitePath: directory.appendingPathComponent("library.sqlite").path)
+        let keyFile = directory.appendingPathComponent("users-key").path
+        #expect(try mlib(["scan", "--library", library, "-q", directory.path]).status == 0)
+        func add(_ name: String, _ flags: [String] = []) throws -> String {
+            try mlib(["user", "add", name, "--password", "pw", "--library", library, "--key-file", keyFile] + flags).out
+        }
+        func list() throws -> String { try mlib(["user", "list", "--library", library]).out }
+        #expect(try add("alice").hasPrefix("added alice (admin)\n"), "the first account is an admin")
+        #expect(try add("bob").hasPrefix("added bob\n"), "a later one is not")
+        #expect(try add("carol", ["--admin"]).hasPrefix("added carol (admin)\n"))
+        #expect(try list() == "alice (admin, owner)\nbob\ncarol (admin)\n")
+
+        let granted = try mlib(["user", "admin", "bob", "--library", library])
+        #expect(granted.status == 0 && granted.out == "bob is an admin\n", "\(granted)")
+        #expect(try list() == "alice (admin, owner)\nbob (admin)\ncarol (admin)\n")
+        for name in ["alice", "carol"] {
+            let revoked = try mlib(["user", "admin", name, "--revoke", "--library", library])
+            #expect(revoked.status == 0 && revoked.out == "\(name) is no longer an admin\n"
+                    && !revoked.stderr.contains("no admin"), "\(revoked)")
+        }
+        let last = try mlib(["user", "admin", "bob", "--revoke", "--library", library])
+        #expect(last.status == 0 && last.stderr.contains("warning: the library has no admin now"), "\(last)")
+        #expect(try list() == "alice (owner)\nbob\ncarol\n")
+        let nobody = try mlib(["user", "admin", "dave", "--library", library])
+        #expect(nobody.status == 1 && nobody.stderr.contains("User \"dave\" not found"), "\(nobody)")
+
+        // --no-admin keeps a first account ordinary.
+        let other = try store.newLocator(sqlitePath: directory.appendingPathComponent("other.sqlite").path)
+        #expect(try mlib(["scan", "--library", other, "-q", directory.path]).status == 0)
+        let plain = try mlib(["user", "add", "erin", "--no-admin", "--password", "pw", "--library", other,
+                              "--key-file", directory.appendingPathComponent("other-key").path])
+        #expect(plain.status == 0 && plain.out.hasPrefix("added erin\n"), "\(plain)")
+        #expect(try mlib(["user", "list", "--library", other]).out == "erin (owner)\n")
     }
 
     /// `--http` beside the MPD port: one process, one library, both protocols answer.

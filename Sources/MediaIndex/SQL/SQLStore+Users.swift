@@ -65,6 +65,11 @@ extension SQLStore: UserAccountStore {
         try write { x in try x.execute("UPDATE users SET api_key = \(apiKey) WHERE name = \(name)") > 0 }
     }
 
+    @discardableResult
+    public func setAdmin(of name: String, to admin: Bool) throws -> Bool {
+        try write { x in try x.execute("UPDATE users SET admin = \(admin) WHERE name = \(name)") > 0 }
+    }
+
     public func stars(of user: String) throws -> [UserStar] {
         try userCache.stars(of: user) { try readStars(of: user) } ?? readStars(of: user)
     }
