@@ -171,10 +171,11 @@ public final class DLNAServer: Sendable {
     /// call, a sorted or larger page (`largestPageOnLoop`; RequestedCount 0 asks for every child), or when the
     /// answer would read the disk or the store (`NeedsDisk`: a folder's cover not looked up yet, a video's
     /// subtitles, the playlists).
-    func answerOnLoop(_ request: HTTPRequest) -> HTTPAnswer? {
+    func answerOnLoop(_ request: inout HTTPRequest) -> HTTPAnswer? {
         guard request.method == .POST, request.path == DeviceDescription.contentDirectory.controlPath,
-              let call = SOAPCall.parse(request.body), Self.mayAnswerOnLoop(call)
-        else { return nil }
+              let call = SOAPCall.parse(request.body) else { return nil }
+        request.call = call
+        guard Self.mayAnswerOnLoop(call) else { return nil }
         return try? control(DeviceDescription.contentDirectory, call, request, tree: tree, base: base(of: request), onLoop: true)
     }
 
@@ -207,7 +208,9 @@ public final class DLNAServer: Sendable {
             return .text(.notFound, "not found\n")
         case (.POST, _):
             guard let service = DeviceDescription.services.first(where: { $0.controlPath == path }) else { return .text(.notFound, "not found\n") }
-            guard let call = SOAPCall.parse(request.body) else { return .xml(SOAPCall.fault(.invalidAction), status: .internalServerError) }
+            guard let call = request.call ?? SOAPCall.parse(request.body) else {
+                return .xml(SOAPCall.fault(.invalidAction), status: .internalServerError)
+            }
             // Off the event loop nothing needs the disk in vain: `NeedsDisk` is never thrown here.
             return (try? control(service, call, request, tree: tree, base: base, onLoop: false))
                 ?? .xml(SOAPCall.fault(.actionFailed), status: .internalServerError)

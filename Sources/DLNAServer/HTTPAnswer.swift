@@ -37,6 +37,9 @@ struct HTTPRequest: Sendable {
     var remote: SocketAddress?
     /// For a GET of `/transcode/…`: the transcoding slot taken for it (nil: none was free).
     var transcodeSlot: TranscodeSlots.Slot?
+    /// A ContentDirectory call, once read on the event loop (`DLNAServer.answerOnLoop`): one it leaves to
+    /// the pool (a Search, a sorted or large Browse) is not read again there.
+    var call: SOAPCall?
 
     /// The URI up to its query.
     var path: String { uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri }

@@ -48,11 +48,13 @@ final class HTTPHandler: ChannelInboundHandler {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let server = self.server
             let answer = { (request: HTTPRequest) in
-                if let ready = server.answerOnLoop(request) {
+                var request = request
+                if let ready = server.answerOnLoop(&request) {
                     let (handler, context) = bound.value
                     return handler.deliver(ready, version: head.version, keepAlive: keepAlive, context: context)
                 }
-                server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(request) }.whenComplete { result in
+                let read = request      // with its SOAP call, read once on the loop
+                server.pool.runIfActive(eventLoop: context.eventLoop) { server.answer(read) }.whenComplete { result in
                     let (handler, context) = bound.value
                     handler.deliver((try? result.get()) ?? .text(.serviceUnavailable, "stopping\n"), version: head.version,
                                     keepAlive: keepAlive, context: context)
