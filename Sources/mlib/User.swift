@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Library
 import MediaIndex
+import MediaModel
 
 /// `mlib user`: the library's accounts (`Library.users`: the API server's, MPD's `password user:secret`, `--user`).
 struct User: ParsableCommand {
@@ -71,9 +72,18 @@ struct UserList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the users.",
                                                     discussion: ExitStatus.help(one: nil))
     @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(help: "Print a JSON array of {name, admin, owner, created} (created: ISO 8601, UTC).") var json = false
 
     func run() throws {
         let store = try libraryOptions.library().store
+        if json {
+            let rows = try store.users().map { user in
+                JSONValue.object([("name", .string(user.name)), ("admin", .bool(user.isAdmin)), ("owner", .bool(user.isOwner)),
+                                  ("created", .string(user.created.formatted(.iso8601)))])
+            }
+            print(JSONValue.array(rows).serialized(pretty: true))
+            return
+        }
         // The owner is marked: theirs are the items' own values, and what mlib reads without --user.
         for user in try store.users() {
             let marks = [user.isAdmin ? "admin" : nil, user.isOwner ? "owner" : nil].compactMap { $0 }

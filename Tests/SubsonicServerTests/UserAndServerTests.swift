@@ -139,6 +139,11 @@ import Testing
         let last = try mlib(["user", "admin", "bob", "--revoke", "--library", library])
         #expect(last.status == 0 && last.stderr.contains("warning: the library has no admin now"), "\(last)")
         #expect(try list() == "alice (owner)\nbob\ncarol\n")
+        let listed = try mlib(["user", "list", "--json", "--library", library])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(rows.map { $0["name"] as? String } == ["alice", "bob", "carol"])
+        #expect(rows.map { $0["owner"] as? Bool } == [true, false, false] && rows.allSatisfy { $0["admin"] as? Bool == false })
+        #expect(rows.allSatisfy { ($0["created"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil }, "\(listed.out)")
         let nobody = try mlib(["user", "admin", "dave", "--library", library])
         #expect(nobody.status == 1 && nobody.stderr.contains("User \"dave\" not found"), "\(nobody)")
 
