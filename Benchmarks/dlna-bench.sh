@@ -11,8 +11,8 @@
 # machine's network). minidlna runs from a config of its own (its db, log and port in a temporary directory), never
 # the system service. Default FOLDER: /work/corpora/c2k; 20,000 files: two copies of make-corpus 10,000
 # (e.g. `cp -al /work/corpora/c100k/copy-{0,1} /tmp/c20k/`). RESULT=1 writes Benchmarks/results/dlna-bench-NAME.json
-# (NAME: the folder's base name). The walk's floor in the same rounds: the lean client against dlna-floor.c (a
-# server answering at once; built with cc). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
+# (NAME: the folder's base name). The walk's floor in the same rounds: the lean client against dlna-floor.c (mlib's
+# answers of a recorded walk replayed at once; built with cc). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
 # (scripts/install-deps.sh), ip(8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,22 +113,22 @@ CONF
     m="$work/mlib-$name.json" d="$work/minidlna-$name.json"
     ratio() { python3 -c "print(round($1 / $2, 2))"; }
 
-    # The lean walks: LEAN_ROUNDS (5) rounds of one walk on each server and one on the floor (dlna-floor.c, a
-    # server that answers each call at once with as many bytes as mlib's answers had on average: what the
-    # client and the network cost alone; no server's walk takes less), alternated, the median of each kept.
-    # One walk of each, one after the other, moved by a fifth between runs (minidlna 0.52-0.70 s).
+    # The lean walks: LEAN_ROUNDS (5) rounds of one walk on each server and one on the floor (dlna-floor.c: the
+    # answers of one recorded walk of mlib's, replayed at once in the same order, so that the client parses the
+    # same bytes and follows the same containers: what the client and the network cost alone; no server's walk
+    # takes less), alternated, the median of each kept. (The floor used to answer one made-up page, padded to
+    # mlib's mean size, to every call: the client then had no container to unescape and queue.) One walk of each,
+    # one after the other, moved by a fifth between runs (minidlna 0.52-0.70 s).
     floor_pid=""
     if cc -O2 -o "$work/dlna-floor" Benchmarks/dlna-floor.c 2>/dev/null; then
-        python3 - "$(field "$m" 'walk_answer_bytes // browse_calls')" > "$work/floor-body.xml" <<'PYTHON'
-import sys
-item = '&lt;item id="1$all$i1" parentID="1$all" restricted="1"&gt;&lt;/item&gt;'
-head = ('<?xml version="1.0" encoding="utf-8"?>\n<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
-        '<u:BrowseResponse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><Result>')
-tail = '</Result><NumberReturned>12</NumberReturned><TotalMatches>12</TotalMatches><UpdateID>1</UpdateID></u:BrowseResponse></s:Body></s:Envelope>'
-body = head + item * 12 + tail
-sys.stdout.write(body.replace("<Result>", "<Result>" + " " * max(0, int(sys.argv[1]) - len(body)), 1))
-PYTHON
-        ip netns exec "$S" "$work/dlna-floor" "$work/floor-body.xml" 8202 & floor_pid=$!
+        lean_control=$(ip netns exec "$C" python3 -c '
+import re, sys, urllib.parse, urllib.request
+url = sys.argv[1]; text = urllib.request.urlopen(url).read().decode()
+at = text.find("ContentDirectory:1")
+print(urllib.parse.urljoin(url, re.search(r"<controlURL>([^<]*)", text[at:]).group(1)))' http://10.44.0.1:8200/description.xml)
+        ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control "$lean_control" --page "$PAGE" \
+            --record "$work/floor-answers-$name" > /dev/null
+        ip netns exec "$S" "$work/dlna-floor" "$work/floor-answers-$name" 8202 & floor_pid=$!
         sleep 0.3
     fi
     rounds=${LEAN_ROUNDS:-5}
@@ -137,7 +137,7 @@ PYTHON
         lean http://10.44.0.1:8201/rootDesc.xml "$work/minidlna-lean-$name-$round.json" "$minidlna_pid"
         if [[ -n $floor_pid ]]; then
             ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8202/ctl --page "$PAGE" \
-                --repeat "$(field "$work/mlib-lean-$name-$round.json" browse_calls)" > "$work/floor-$name-$round.json"
+                > "$work/floor-$name-$round.json"
         fi
     done
     median() { # OUT FILE...: the first file with each number the median of the files' (searches included)
@@ -180,7 +180,7 @@ PYTHON
     lq1='dc:title contains "neon"' lq2='upnp:class derivedfrom "object.item.audioItem" and upnp:artist = "Björk"'
     echo "lean client (dlna-walk.py, median of $rounds alternated walks): walk mlib $(field "$ml" walk_s) s $(field "$ml" walks_s), minidlna $(field "$dl" walk_s) s $(field "$dl" walks_s): ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
     if [[ $floor_s != none ]]; then
-        echo "the walk's floor (the lean client's $(field "$ml" browse_calls) calls answered at once by dlna-floor.c, $(field "$m" 'walk_answer_bytes // browse_calls') bytes each): ${floor_s} s = $(ratio "$floor_s" "$(field "$dl" walk_s)")x minidlna's walk; mlib's walk is $(ratio "$(field "$ml" walk_s)" "$floor_s")x the floor"
+        echo "the walk's floor (the lean client's walk of mlib's recorded answers, $(field "$work/floor-$name.json" browse_calls) calls answered at once by dlna-floor.c): ${floor_s} s = $(ratio "$floor_s" "$(field "$dl" walk_s)")x minidlna's walk; mlib's walk is $(ratio "$(field "$ml" walk_s)" "$floor_s")x the floor, $(python3 -c "print(round(($(field "$ml" walk_s) - $floor_s) / $(field "$ml" browse_calls) * 1e6))") µs a call over it"
     fi
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
     if [[ -n "${RESULT:-}" ]]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""dlna-walk.py --control URL [--page N] [--search CRITERIA ...] [--server-pid PID] [--repeat N]
+"""dlna-walk.py --control URL [--page N] [--search CRITERIA ...] [--server-pid PID] [--record FILE]
 
 A lean ContentDirectory client, the second one of dlna-bench.sh: the whole tree walked breadth first with
 BrowseDirectChildren in pages of --page over one kept-alive connection, reading from each answer only the
@@ -7,9 +7,10 @@ counts and the containers' ids (regular expressions over the SOAP bytes, no XML 
 from the root (50 results asked; median of 11). async-upnp-client (dlna-bench.py) spends more of a walk
 parsing than either server spends answering, so its walk times the client; this one times the servers.
 Prints one JSON object: walk_s, walk_http_s (waiting for answers), browse_calls, containers, item_listings,
-walk_server_cpu_s, search {criteria: {median_ms, matches}}. With --repeat N: N calls of one Browse, the same
-parsing of each answer (dlna-bench.sh's floor, against dlna-floor.c)."""
-import argparse, html, http.client, json, os, re, statistics, time, urllib.parse
+walk_server_cpu_s, search {criteria: {median_ms, matches}}. With --record FILE: each Browse answer of the walk
+written to FILE (a 4-byte big-endian length, then the body), for dlna-floor.c to answer the same walk with the same
+bytes (dlna-bench.sh's floor)."""
+import argparse, html, http.client, json, os, re, statistics, struct, time, urllib.parse
 
 ENVELOPE = ('<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" '
             's:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body>'
@@ -52,18 +53,10 @@ def main():
     parser.add_argument("--page", type=int, default=50)
     parser.add_argument("--search", action="append", default=[])
     parser.add_argument("--server-pid", type=int, default=0)
-    parser.add_argument("--repeat", type=int, default=0,
-                        help="instead of the walk: this many Browse calls of the root's first page (the floor's timing)")
+    parser.add_argument("--record", help="write each Browse answer of the walk to this file (dlna-floor.c replays them)")
     options = parser.parse_args()
     client = Client(options.control)
-    if options.repeat:
-        started = time.monotonic()
-        for _ in range(options.repeat):
-            data = client.call("Browse", ObjectID="0", BrowseFlag="BrowseDirectChildren", Filter="*", StartingIndex=0,
-                               RequestedCount=options.page, SortCriteria="")
-            int(RETURNED.search(data).group(1)), int(TOTAL.search(data).group(1)), CONTAINER.findall(data), ITEM.findall(data)
-        print(json.dumps({"repeat": options.repeat, "walk_s": round(time.monotonic() - started, 3), "answer_bytes": len(data)}))
-        return
+    record = open(options.record, "wb") if options.record else None
     result = {"browse_calls": 0, "containers": 0, "item_listings": 0}
     waited, cpu_before, started = 0.0, cpu(options.server_pid), time.monotonic()
     queue = ["0"]
@@ -74,6 +67,8 @@ def main():
             data = client.call("Browse", ObjectID=container, BrowseFlag="BrowseDirectChildren", Filter="*",
                                StartingIndex=start, RequestedCount=options.page, SortCriteria="")
             waited += time.monotonic() - asked
+            if record:
+                record.write(struct.pack(">I", len(data)) + data)
             result["browse_calls"] += 1
             returned, total = int(RETURNED.search(data).group(1)), int(TOTAL.search(data).group(1))
             for found in CONTAINER.findall(data):
@@ -85,6 +80,8 @@ def main():
             if returned == 0 or start >= total:
                 break
     result["walk_s"] = round(time.monotonic() - started, 3)
+    if record:
+        record.close()
     result["walk_http_s"] = round(waited, 3)
     result["walk_server_cpu_s"] = round(cpu(options.server_pid) - cpu_before, 2)
     result["search"] = {}
