@@ -86,8 +86,8 @@ public enum MediaProperty: String, CaseIterable, Sendable, Codable, Comparable {
     /// characters, for which "; " followed by a combining mark is no separator (the space and the mark are
     /// one character).
     public static func splitValues(_ text: String) -> [String] {
-        var bytes = text
-        return bytes.withUTF8 { bytes in
+        var contiguous = text      // withUTF8 may make the text contiguous first: on a copy, not on `text`
+        return contiguous.withUTF8 { bytes in
             var values: [String] = []
             var start = 0, i = 0
             while i + 1 < bytes.count {
