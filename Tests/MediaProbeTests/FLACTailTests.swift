@@ -34,6 +34,36 @@ struct FLACTailTests {
         #expect(try MediaProbe.probe(MediaPath(dir.appendingPathComponent("cut-0.5.flac").path)).isPartial)
     }
 
+    /// A sync code with a matching CRC-8 inside compressed audio is not a frame header unless every field it
+    /// shares with STREAMINFO agrees: a whole 5 s FLAC was once read as 0.0018 s long and truncated (CI,
+    /// EveryKindScanTests: a header of "variable" blocking with sample number 80 in ffmpeg's fixed stream).
+    @Test func aHeaderThatDisagreesWithStreamInfoIsNoFrame() {
+        let stream = FLACTail.StreamInfo(minimumBlockSize: 4096, blockSize: 4096, sampleRate: 44_100, channels: 2, bitsPerSample: 16)
+        func header(_ bytes: [UInt8]) -> [UInt8] { bytes + [FLACTail.crc8(bytes[...])] }
+        // Fixed blocking, 4096, 44.1 kHz, stereo, 16 bit, frame 3: samples 12,288 to 16,384.
+        let real = header([0xFF, 0xF8, 0xC9, 0x18, 0x03])
+        #expect(FLACTail.sampleRange(real, at: 0, stream: stream)?.first == 12_288)
+        #expect(FLACTail.sampleRange(real, at: 0, stream: stream)?.end == 16_384)
+        // The same with rate and size "from STREAMINFO", and left/side stereo: still a frame.
+        #expect(FLACTail.sampleRange(header([0xFF, 0xF8, 0xC0, 0x80, 0x03]), at: 0, stream: stream) != nil)
+        let refused: [(String, [UInt8])] = [
+            ("variable blocking in a fixed stream", [0xFF, 0xF9, 0xC9, 0x18, 0x50]),
+            ("48 kHz", [0xFF, 0xF8, 0xCA, 0x18, 0x03]),
+            ("mono", [0xFF, 0xF8, 0xC9, 0x08, 0x03]),
+            ("24 bit", [0xFF, 0xF8, 0xC9, 0x1C, 0x03]),
+            ("a block of 8192", [0xFF, 0xF8, 0xD9, 0x18, 0x03]),
+            ("an explicit rate of 48,000 Hz", [0xFF, 0xF8, 0xCD, 0x18, 0x03, 0xBB, 0x80]),
+        ]
+        for (why, bytes) in refused {
+            #expect(FLACTail.sampleRange(header(bytes), at: 0, stream: stream) == nil, "\(why)")
+        }
+        // A variable-blocksize stream takes the sample number as it is.
+        let variable = FLACTail.StreamInfo(minimumBlockSize: 1152, blockSize: 4608, sampleRate: 44_100, channels: 2, bitsPerSample: 16)
+        #expect(FLACTail.sampleRange(header([0xFF, 0xF9, 0xC9, 0x18, 0x50]), at: 0, stream: variable)?.first == 80)
+        // An explicit rate that matches is a frame.
+        #expect(FLACTail.sampleRange(header([0xFF, 0xF8, 0xCD, 0x18, 0x03, 0xAC, 0x44]), at: 0, stream: stream) != nil)
+    }
+
     @Test func crc8MatchesTheFLACReference() {
         // A FLAC frame header (fixed block size 4096, 44.1 kHz, stereo, 16 bit, frame 0) and its CRC-8.
         let header: [UInt8] = [0xFF, 0xF8, 0xC9, 0x18, 0x00]
