@@ -35,5 +35,8 @@ extension MediaProbe {
     ///   whose ID3v2 tag is padding alone no longer shows FFmpeg's stream tags (ENCODER "Lavf"), and an MP3
     ///   with junk before its frames is read whatever its tag's padding (FFmpeg's re-reads no longer spend
     ///   the read budget).
-    public static let readerVersion = 6
+    /// - 7: a FLAC's last frame header must agree with STREAMINFO (blocking strategy, rate, channels, sample
+    ///   size, block size) as well as its CRC-8: a false sync code inside a whole file's last frame made it
+    ///   partial, its duration cut to a few samples.
+    public static let readerVersion = 7
 }
