@@ -16,14 +16,13 @@ enum FLACTail {
     static func audioPresent(_ file: MediaFile) -> (samples: Int64, declared: Int64)? {
         let head = file.head                                                 // "fLaC" + STREAMINFO
         guard head.count >= 42, head.starts(with: Array("fLaC".utf8)), head[4] & 0x7F == 0 else { return nil }
-        let minimum = Int(head[8]) << 8 | Int(head[9]), blockSize = Int(head[10]) << 8 | Int(head[11])
+        let stream = StreamInfo(head)
         // A block size the format forbids (under 16, or the minimum above the maximum) is a damaged
         // STREAMINFO, not a truncated file: FFmpeg refuses it, the audio decodes (mutagen reads it whole).
-        guard blockSize >= 16, minimum <= blockSize else { return nil }
+        guard stream.blockSize >= 16, stream.minimumBlockSize <= stream.blockSize else { return nil }
         let total = Int64(head[21] & 0x0F) << 32 | Int64(head[22]) << 24 | Int64(head[23]) << 16
             | Int64(head[24]) << 8 | Int64(head[25])
-        guard total > 0, blockSize > 0 else { return nil }                  // unknown length: nothing to compare
-        let stream = StreamInfo(head)
+        guard total > 0 else { return nil }                                 // unknown length: nothing to compare
         let tail = file.tail
         let window = tail.count
         guard window >= 2, Int64(window) == min(file.facts.size, Int64(MediaFile.window)) else { return (0, total) }
@@ -42,25 +41,11 @@ enum FLACTail {
     struct StreamInfo {
         let minimumBlockSize: Int, blockSize: Int, sampleRate: Int, channels: Int, bitsPerSample: Int
 
-        /// From a head that starts "fLaC" + STREAMINFO's block header (42 bytes at least).
-        init(_ head: [UInt8]) {
-            minimumBlockSize = Int(head[8]) << 8 | Int(head[9])
-            blockSize = Int(head[10]) << 8 | Int(head[11])
-            sampleRate = Int(head[18]) << 12 | Int(head[19]) << 4 | Int(head[20]) >> 4
-            channels = Int(head[20] >> 1 & 7) + 1
-            bitsPerSample = (Int(head[20] & 1) << 4 | Int(head[21] >> 4)) + 1
-        }
-
-        init(minimumBlockSize: Int, blockSize: Int, sampleRate: Int, channels: Int, bitsPerSample: Int) {
-            self.minimumBlockSize = minimumBlockSize
-            self.blockSize = blockSize
-            self.sampleRate = sampleRate
-            self.channels = channels
-            self.bitsPerSample = bitsPerSample
-        }
-
         /// Equal minimum and maximum block sizes make a fixed-blocksize stream (the FLAC format's words).
         var isFixed: Bool { minimumBlockSize == blockSize }
+
+        /// Whether a header's rate is this stream's (any, when STREAMINFO's rate is 0).
+        func hasRate(_ rate: Int) -> Bool { sampleRate == 0 || rate == sampleRate }
     }
 
     /// The sample rates of rate codes 1–11.
@@ -84,7 +69,7 @@ enum FLACTail {
         guard blockCode != 0, rateCode != 15, channelCode <= 10, sizeCode != 3, b[p + 1] & 1 == 0 else { return nil }
         let variable = b[i + 1] & 1 == 1
         guard !(variable && stream.isFixed),
-              rateCode == 0 || rateCode >= 12 || stream.sampleRate == 0 || rates[rateCode] == stream.sampleRate,
+              rateCode == 0 || rateCode >= 12 || stream.hasRate(rates[rateCode]),
               channelCode < 8 ? channelCode + 1 == stream.channels : stream.channels == 2,
               sizeCode == 0 || sampleSizes[sizeCode] == stream.bitsPerSample
         else { return nil }
@@ -111,9 +96,9 @@ enum FLACTail {
         }
         guard blockSize <= stream.blockSize else { return nil }
         switch rateCode {
-        case 12: guard p < b.count, Int(b[p]) * 1000 == stream.sampleRate || stream.sampleRate == 0 else { return nil }; p += 1
-        case 13: guard p + 1 < b.count, Int(b[p]) << 8 | Int(b[p + 1]) == stream.sampleRate || stream.sampleRate == 0 else { return nil }; p += 2
-        case 14: guard p + 1 < b.count, (Int(b[p]) << 8 | Int(b[p + 1])) * 10 == stream.sampleRate || stream.sampleRate == 0 else { return nil }; p += 2
+        case 12: guard p < b.count, stream.hasRate(Int(b[p]) * 1000) else { return nil }; p += 1
+        case 13: guard p + 1 < b.count, stream.hasRate(Int(b[p]) << 8 | Int(b[p + 1])) else { return nil }; p += 2
+        case 14: guard p + 1 < b.count, stream.hasRate((Int(b[p]) << 8 | Int(b[p + 1])) * 10) else { return nil }; p += 2
         default: break
         }
         guard p < b.count, crc8(b[i..<p]) == b[p] else { return nil }
@@ -129,5 +114,15 @@ enum FLACTail {
             for _ in 0..<8 { crc = crc & 0x80 != 0 ? (crc << 1) ^ 0x07 : crc << 1 }
         }
         return crc
+    }
+}
+
+extension FLACTail.StreamInfo {
+    /// From a head that starts "fLaC" + STREAMINFO's block header (42 bytes at least). (In an extension: the
+    /// memberwise initializer stays, for tests.)
+    init(_ head: [UInt8]) {
+        self.init(minimumBlockSize: Int(head[8]) << 8 | Int(head[9]), blockSize: Int(head[10]) << 8 | Int(head[11]),
+                  sampleRate: Int(head[18]) << 12 | Int(head[19]) << 4 | Int(head[20]) >> 4,
+                  channels: Int(head[20] >> 1 & 7) + 1, bitsPerSample: (Int(head[20] & 1) << 4 | Int(head[21] >> 4)) + 1)
     }
 }
