@@ -219,7 +219,8 @@ let package = Package(
         // search grammar's unit tests.
         .testTarget(name: "DLNAServerTests", dependencies: ["DLNAServer", "Library", "MediaIndex", "mlib", "MediaModel",
                                                             "PostgresTestServer", "TestSupport",
-                                                            .product(name: "Crypto", package: "swift-crypto")], exclude: ["Scripts"]),
+                                                            .product(name: "Crypto", package: "swift-crypto"),
+                                                            .product(name: "NIOCore", package: "swift-nio")], exclude: ["Scripts"]),
         // Issue 38's household: network namespaces made by the tests, a PostgreSQL server in one, hosts with
         // their own names, homes and views of one path in others, running the built mlib (root only; skipped
         // visibly elsewhere).

@@ -49,6 +49,19 @@ struct DIDLOutput {
     /// A value (a title, an id, a URL): escaped for DIDL-Lite, then for SOAP.
     mutating func text(_ value: String) { XMLText.escapeTwice(value, into: &bytes) }
 
+    /// An object id: as it is when every byte is one ids are made of (`ObjectID.isPlain`), else escaped
+    /// (`text`). Two for every object of a page; the escaping pass over them was 6% of a Browse's instructions.
+    mutating func id(_ value: String) {
+        var value = value
+        // On the contiguous bytes: `allSatisfy` over a `UTF8View` cost more than the escaping it saves.
+        let plain = value.withUTF8 { utf8 in
+            for byte in utf8 where !ObjectID.isPlain(byte) { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !plain { text(value) }
+    }
+
     /// Bytes already in the answer's form (`DIDLWriter`'s memo of each profile's `protocolInfo`).
     mutating func append(escaped: [UInt8]) { bytes += escaped }
 }

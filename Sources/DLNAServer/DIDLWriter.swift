@@ -105,8 +105,10 @@ struct DIDLWriter {
     private func write(_ object: TreeObject, to out: inout DIDLOutput, bodies: ItemBodies.Store) throws(NeedsDisk) {
         switch object {
         case .container(let c):
-            out.wrap(M.containerID, c.id, M.parentID)
-            out.text(c.parentID)
+            out += M.containerID
+            out.id(c.id)
+            out += M.parentID
+            out.id(c.parentID)
             out.wrap(M.childCount, String(c.childCount), M.tagEnd)
             element(M.title, c.title, to: &out)
             if let artist = c.artist {
@@ -117,8 +119,10 @@ struct DIDLWriter {
             if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art, artURL(art), M.artClose) }
             out += M.containerEnd
         case .item(let id, let parentID, let item):
-            out.wrap(M.itemID, id, M.parentID)
-            out.text(parentID)
+            out += M.itemID
+            out.id(id)
+            out += M.parentID
+            out.id(parentID)
             out += M.itemRest
             if let body = bodies.body(item) {
                 out.append(escaped: body)

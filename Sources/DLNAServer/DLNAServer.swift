@@ -197,7 +197,7 @@ public final class DLNAServer: Sendable {
             return .xml(DeviceDescription.device(uuid: uuid, friendlyName: friendlyName))
         case (.GET, _) where path.hasPrefix("/icons/"):
             guard let icon = DeviceIcons.all.first(where: { $0.path == path }) else { return .text(.notFound, "no such icon\n") }
-            return .bytes(.ok, [("Content-Type", "image/png")], icon.png)
+            return .bytes(.ok, [("Content-Type", "image/png")], ByteBuffer(bytes: icon.png))
         case (.GET, _), (.HEAD, _):
             if let service = DeviceDescription.services.first(where: { $0.scpdPath == path }) { return .xml(DeviceDescription.scpd(service)) }
             if path.hasPrefix("/media/") { return media(request, tree: tree, base: base) }
@@ -244,7 +244,7 @@ public final class DLNAServer: Sendable {
             case DeviceDescription.connectionManager.name: out = try ConnectionManager.call(call).map { ($0, .text($1)) }
             default: out = try MediaReceiverRegistrar.call(call).map { ($0, .text($1)) }
             }
-            return .xml(bytes: SOAPCall.responseBytes(service: service.type, action: call.action, out))
+            return .xml(bytes: SOAPCall.response(service: service.type, action: call.action, out))
         } catch let error as NeedsDisk {
             throw error
         } catch let error as UPnPError {
@@ -292,7 +292,7 @@ public final class DLNAServer: Sendable {
         var headers = [("Content-Type", MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels).mimeType),
                        ("transferMode.dlna.org", "Streaming"), ("Cache-Control", "no-cache"),
                        ("contentFeatures.dlna.org", MediaProfile.transcode(format, sampleRate: shape.rate, channels: shape.channels).contentFeatures)]
-        if request.method == .HEAD { return .bytes(.ok, headers, []) }
+        if request.method == .HEAD { return .empty(.ok, headers) }
         // Taken by the connection's handler before the request came here (`HTTPHandler.acquire`).
         guard let slot = request.transcodeSlot else { return Self.allSlotsBusy }
         do {
@@ -314,7 +314,7 @@ public final class DLNAServer: Sendable {
     }
 
     static let allSlotsBusy = HTTPAnswer.bytes(.serviceUnavailable, [("Retry-After", "5"), ("Content-Type", "text/plain; charset=utf-8")],
-                                               Array("every transcoding slot is busy\n".utf8))
+                                               ByteBuffer(string: "every transcoding slot is busy\n"))
 
     /// `/art/<item id>.jpg`: the embedded picture or the folder's cover, as the API's getCoverArt finds it.
     private func art(_ path: String, tree: MediaTree) -> HTTPAnswer {
@@ -322,7 +322,7 @@ public final class DLNAServer: Sendable {
               let picture = library.covers.cover(of: tree.view.paths[Int(item)], roots: tree.view.roots)
         else { return .text(.notFound, "no art\n") }
         return .bytes(.ok, [("Content-Type", picture.mimeType), ("contentFeatures.dlna.org", "DLNA.ORG_PN=JPEG_TN;DLNA.ORG_OP=00;DLNA.ORG_CI=0;DLNA.ORG_FLAGS=00D00000000000000000000000000000"),
-                            ("transferMode.dlna.org", "Interactive")], picture.bytes)
+                            ("transferMode.dlna.org", "Interactive")], ByteBuffer(bytes: picture.bytes))
     }
 
     /// `/thumb/<item id>.jpg`: a video's still (JPEG_TN), made from a frame on the first request (on `stills`'
@@ -342,7 +342,7 @@ public final class DLNAServer: Sendable {
 
     private static func still(_ jpeg: [UInt8]) -> HTTPAnswer {
         .bytes(.ok, [("Content-Type", "image/jpeg"), ("contentFeatures.dlna.org", MediaProfile.Thumbnail.contentFeatures),
-                     ("transferMode.dlna.org", "Interactive")], jpeg)
+                     ("transferMode.dlna.org", "Interactive")], ByteBuffer(bytes: jpeg))
     }
 
     private func itemIn(_ path: String, prefix: String, tree: MediaTree) -> (Int64, Int32)? {

@@ -31,7 +31,7 @@ final class Eventing: Sendable {
         let sid = headers.first(name: "SID")
         if request.method == .UNSUBSCRIBE {
             guard let sid, subscriptions.withLock({ $0.removeValue(forKey: sid) }) != nil else { return .text(.preconditionFailed, "no such subscription\n") }
-            return .bytes(.ok, [], [])
+            return .empty(.ok, [])
         }
         let timeout = min(Self.maximumTimeout, headers.first(name: "TIMEOUT").flatMap { t in
             t.lowercased().hasPrefix("second-") ? Int(t.dropFirst(7)) : nil } ?? Self.maximumTimeout)
@@ -42,7 +42,7 @@ final class Eventing: Sendable {
                 s[sid]!.expires = Date().addingTimeInterval(Double(timeout))
                 return true
             }
-            return renewed ? .bytes(.ok, [("SID", sid), ("TIMEOUT", "Second-\(timeout)")], []) : .text(.preconditionFailed, "no such subscription\n")
+            return renewed ? .empty(.ok, [("SID", sid), ("TIMEOUT", "Second-\(timeout)")]) : .text(.preconditionFailed, "no such subscription\n")
         }
         guard headers.first(name: "NT") == "upnp:event", let callbackText = headers.first(name: "CALLBACK"),
               let callback = Self.callback(callbackText), let peer = request.remote?.ipAddress, callback.host == peer
@@ -59,7 +59,7 @@ final class Eventing: Sendable {
         // The initial event follows the answer (the subscriber must know its SID first).
         let body = Self.propertySet(Self.initialValues(service, updateID: updateID.withLock { $0 }))
         group.next().scheduleTask(in: .milliseconds(100)) { [weak self] in self?.send(sid: newSID, body: body) }
-        return .bytes(.ok, [("SID", newSID), ("TIMEOUT", "Second-\(timeout)")], [])
+        return .empty(.ok, [("SID", newSID), ("TIMEOUT", "Second-\(timeout)")])
     }
 
     /// The view changed: every ContentDirectory subscriber hears the new update ids.

@@ -5,7 +5,8 @@ import NIOPosix
 
 /// What the server answers one HTTP request with: bytes, or a run of a file (sent by sendfile).
 enum HTTPAnswer {
-    case bytes(HTTPResponseStatus, [(String, String)], [UInt8])
+    /// Bytes in the buffer they are sent from (a SOAP answer is written into it: no copy of the page).
+    case bytes(HTTPResponseStatus, [(String, String)], ByteBuffer)
     /// The file's handle (closed once sent), the byte range, and whether only the head goes (HEAD).
     case file(HTTPResponseStatus, [(String, String)], NIOFileHandle, Range<Int>, headOnly: Bool)
     /// A transcode, sent chunked as it is made (each chunk made on one of the slots' threads), its slot given
@@ -16,14 +17,17 @@ enum HTTPAnswer {
     case later(NIOThreadPool, @Sendable () -> HTTPAnswer)
 
     static func text(_ status: HTTPResponseStatus, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPAnswer {
-        .bytes(status, [("Content-Type", type)], Array(text.utf8))
+        .bytes(status, [("Content-Type", type)], ByteBuffer(string: text))
     }
 
-    static func xml(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPAnswer { xml(bytes: Array(text.utf8), status: status) }
+    static func xml(_ text: String, status: HTTPResponseStatus = .ok) -> HTTPAnswer { xml(bytes: ByteBuffer(string: text), status: status) }
 
-    static func xml(bytes: [UInt8], status: HTTPResponseStatus = .ok) -> HTTPAnswer {
+    static func xml(bytes: ByteBuffer, status: HTTPResponseStatus = .ok) -> HTTPAnswer {
         .bytes(status, [("Content-Type", "text/xml; charset=\"utf-8\"")], bytes)
     }
+
+    /// A header-only answer.
+    static func empty(_ status: HTTPResponseStatus, _ headers: [(String, String)]) -> HTTPAnswer { .bytes(status, headers, ByteBuffer()) }
 }
 
 /// One request as read: its head and (bounded) body.
@@ -41,6 +45,6 @@ struct HTTPRequest: Sendable {
     /// the pool (a Search, a sorted or large Browse) is not read again there.
     var call: SOAPCall?
 
-    /// The URI up to its query.
-    var path: String { uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri }
+    /// The URI up to its query (found by its byte: by Character, the search was 4% of a Browse's instructions).
+    var path: String { uri.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(uri[..<$0]) } ?? uri }
 }

@@ -28,9 +28,9 @@ final class HTTPHandler: ChannelInboundHandler {
             head = h
             body = []
             tooLarge = false
-        case .body(var buffer):
+        case .body(let buffer):
             if body.count + buffer.readableBytes > server.configuration.maximumRequestBytes { tooLarge = true; body = [] }
-            if !tooLarge, let bytes = buffer.readBytes(length: buffer.readableBytes) { body += bytes }
+            if !tooLarge { body.append(contentsOf: buffer.readableBytesView) }
         case .end:
             guard let head else { return }
             self.head = nil
@@ -99,9 +99,9 @@ final class HTTPHandler: ChannelInboundHandler {
         switch answer {
         case .bytes(let status, let list, let bytes):
             headers.add(contentsOf: list)
-            headers.replaceOrAdd(name: "Content-Length", value: String(bytes.count))
+            headers.replaceOrAdd(name: "Content-Length", value: String(bytes.readableBytes))
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
-            if !bytes.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil) }
+            if bytes.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
         case .transcode(let list, let session, let threads):
             headers.add(contentsOf: list)
             // No length: HTTP/1.1 sends it chunked; HTTP/1.0 ends it by closing.

@@ -14,6 +14,15 @@ final class ItemBodies: Sendable {
     struct Variant: Hashable, Sendable {
         let baseURL: String
         let renderer: RendererProfile
+
+        // A renderer by its name (unique in the table): hashing the whole profile, its codec sets, was a
+        // twentieth of a small Browse's time on the event loop.
+        static func == (a: Variant, b: Variant) -> Bool { a.baseURL == b.baseURL && a.renderer.name == b.renderer.name }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(baseURL)
+            hasher.combine(renderer.name)
+        }
     }
 
     static let budget = 8 << 20

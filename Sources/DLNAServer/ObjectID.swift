@@ -22,5 +22,28 @@ enum ObjectID {
     }
 
     static func child(_ parent: String, _ part: String) -> String { parent + "$" + part }
-    static func item(in container: String, id: Int64) -> String { container + "$i\(id)" }
+    /// Made for every item of every page: written into a string of its length at once (appending the parts
+    /// was 6% of a Browse's instructions).
+    static func item(in container: String, id: Int64) -> String {
+        let digits = String(id)
+        return String(unsafeUninitializedCapacity: container.utf8.count + 2 + digits.utf8.count) { buffer in
+            var at = buffer.initialize(fromContentsOf: container.utf8)
+            at = buffer[at...].initialize(fromContentsOf: [UInt8(ascii: "$"), UInt8(ascii: "i")])
+            return buffer[at...].initialize(fromContentsOf: digits.utf8)
+        }
+    }
+
+    /// `id`'s `$`-separated parts, split on its bytes (`$` is ASCII; splitting by Character was a twentieth
+    /// of a Browse's instructions).
+    static func parts(_ id: String, omittingEmpty: Bool = false) -> [String] {
+        id.utf8.split(separator: UInt8(ascii: "$"), omittingEmptySubsequences: omittingEmpty).map { String(Substring($0)) }
+    }
+
+    /// Whether `byte` may stand in an id as it is in XML (ids are fixed names, digits and hex hashes joined
+    /// by `$`): such an id is written without the escaping pass (`DIDLOutput.id`).
+    @inline(__always) static func isPlain(_ byte: UInt8) -> Bool {
+        // A digit, a letter of either case (`| 0x20` lowers it), or `$`, by arithmetic: range patterns cost
+        // a score of instructions a byte.
+        byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "$")
+    }
 }

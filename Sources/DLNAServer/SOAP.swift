@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import NIOCore
 
 /// A SOAP action call (UPnP Device Architecture 1.0, 3.2): the action element in the envelope's body and
 /// its arguments, each a child element with text; and the answers, including UPnP's error faults.
@@ -12,27 +13,35 @@ struct SOAPCall: Sendable {
         SOAPEnvelopeReader.read(body).map { SOAPCall(action: $0.action, arguments: $0.arguments) }
     }
 
-    /// An action's response with its out arguments, in order, as the bytes sent: a Browse's `Result` (a whole
-    /// DIDL-Lite page) comes already escaped (`DIDLOutput`).
-    static func responseBytes(service: String, action: String, _ arguments: [(String, SOAPValue)]) -> [UInt8] {
-        var out: [UInt8] = []
+    /// An action's response with its out arguments, in order, in the buffer it is sent from: a Browse's
+    /// `Result` (a whole DIDL-Lite page) comes already escaped (`DIDLOutput`) and is copied once, into it.
+    static func response(service: String, action: String, _ arguments: [(String, SOAPValue)]) -> ByteBuffer {
         // Room for a Browse's whole page at once (it is most of the answer), not grown by doubling.
+        var out = ByteBuffer()
         out.reserveCapacity(arguments.reduce(512) { room, argument in
             if case .escaped(let bytes) = argument.1 { return room + bytes.count }
             return room + 32
         })
-        out += envelopeStart.utf8
-        out += "<u:\(action)Response xmlns:u=\"\(service)\">".utf8
+        // The markup around the page gathered as bytes and written in two runs: interpolated strings, or a
+        // buffer write for each piece, cost more than copying the page.
+        var markup: [UInt8] = []
+        markup.reserveCapacity(512)
+        markup += envelopeStart.utf8
+        markup += "<u:".utf8; markup += action.utf8; markup += "Response xmlns:u=\"".utf8; markup += service.utf8; markup += "\">".utf8
         for (name, value) in arguments {
-            out += "<\(name)>".utf8
+            markup += "<".utf8; markup += name.utf8; markup += ">".utf8
             switch value {
-            case .text(let text): XMLText.escape(text, into: &out)
-            case .escaped(let bytes): out += bytes
+            case .text(let value): XMLText.escape(value, into: &markup)
+            case .escaped(let bytes):
+                out.writeBytes(markup)
+                markup.removeAll(keepingCapacity: true)
+                out.writeBytes(bytes)
             }
-            out += "</\(name)>".utf8
+            markup += "</".utf8; markup += name.utf8; markup += ">".utf8
         }
-        out += "</u:\(action)Response>".utf8
-        out += envelopeEnd.utf8
+        markup += "</u:".utf8; markup += action.utf8; markup += "Response>".utf8
+        markup += envelopeEnd.utf8
+        out.writeBytes(markup)
         return out
     }
 

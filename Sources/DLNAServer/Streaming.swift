@@ -56,7 +56,7 @@ enum Streaming {
             return .file(.partialContent, headers, handle, bytes, headOnly: headOnly)
         case .failure:
             try? handle.close()
-            return .bytes(.rangeNotSatisfiable, [("Content-Range", "bytes */\(size)")], [])
+            return .empty(.rangeNotSatisfiable, [("Content-Range", "bytes */\(size)")])
         }
     }
 }

@@ -49,7 +49,7 @@ struct TreeNodes {
         }
         if id == ObjectID.root { return container("0", "-1", "root", 3) }
         // Folders are flat by key under `3` and `2$folders`: their parent is the folder above on disk.
-        let parts = id.split(separator: "$").map(String.init)
+        let parts = ObjectID.parts(id, omittingEmpty: true)
         if parts.count == 2, parts[0] == ObjectID.folders, let d = tree.directoryByKey[parts[1]] {
             let parent = tree.parentDirectory[Int(d)]
             return folder(d, parent: parent < 0 ? ObjectID.folders : ObjectID.child(ObjectID.folders, tree.directoryKey(parent)))
@@ -67,7 +67,7 @@ struct TreeNodes {
     /// The children of container `id` in their default order (made as a page needs them), or nil when
     /// `id` is no container.
     func children(of id: String) throws -> TreeChildren? {
-        let parts = id.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
+        let parts = ObjectID.parts(id)
         switch parts.first {
         case ObjectID.root? where parts.count == 1:
             return TreeChildren([container(ObjectID.music, id, "Music", 8), container(ObjectID.video, id, "Video", 3),

@@ -4,6 +4,7 @@ import Foundation
 import FoundationXML
 #endif
 import Library
+import NIOCore
 import Testing
 
 /// The small protocol pieces the end-to-end test does not reach on every branch: Range headers, SSDP
@@ -69,6 +70,28 @@ import Testing
         #expect(ObjectID.item("1$albums$0123456789abcdef") == nil)
         #expect(ObjectID.item("0") == nil)
         #expect(ObjectID.hash("Björk").count == 16 && ObjectID.hash("Björk") == ObjectID.hash("Björk") && ObjectID.hash("a") != ObjectID.hash("b"))
+        #expect(ObjectID.item(in: "1$albums$0123456789abcdef", id: 42) == "1$albums$0123456789abcdef$i42")
+        #expect(ObjectID.item(in: "1$all", id: Int64.max) == "1$all$i\(Int64.max)")
+        #expect(ObjectID.item(in: "1$all", id: -7) == "1$all$i-7")
+    }
+
+    /// Ids split on their bytes as they did by Character, empty parts kept or left out, non-ASCII whole.
+    @Test func objectIDPartsSplitOnTheDollarSign() {
+        for id in ["0", "1$all", "1$albums$0123456789abcdef$i42", "$", "1$$x$", "", "é$ü̈$ß", "1$all$i42$"] {
+            #expect(ObjectID.parts(id) == id.split(separator: "$", omittingEmptySubsequences: false).map(String.init), "\(id)")
+            #expect(ObjectID.parts(id, omittingEmpty: true) == id.split(separator: "$").map(String.init), "\(id)")
+        }
+    }
+
+    /// An id made of what ids are made of goes into a page as it is; any other (a client's, echoed back) is
+    /// escaped as every value is.
+    @Test func anIDIsEscapedOnlyWhenItHasToBe() {
+        for id in ["1$albums$0123456789abcdef$i42", "3$ABCdef", "1&2", "a<b>$\"c\"", "é$1", "1 2", "x-y_z.w"] {
+            var fast = DIDLOutput(capacity: 0), slow = DIDLOutput(capacity: 0)
+            fast.id(id)
+            slow.text(id)
+            #expect(fast.bytes == slow.bytes, "\(id)")
+        }
     }
 
     @Test func durations() {
@@ -131,8 +154,8 @@ import Testing
         let didl = DIDLWriter.header + "<item id=\"1\" parentID=\"0\" restricted=\"1\"><dc:title>\(XML.escape(title))</dc:title>"
             + "<upnp:class>object.item.audioItem</upnp:class></item></DIDL-Lite>"
         #expect(wellFormed(didl), "\(didl)")
-        let answer = String(decoding: SOAPCall.responseBytes(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse",
-                                                             [("Result", .text(didl))]), as: UTF8.self)
+        let answer = String(buffer: SOAPCall.response(service: "urn:schemas-upnp-org:service:ContentDirectory:1", action: "Browse",
+                                                      [("Result", .text(didl))]))
         #expect(wellFormed(answer), "\(answer)")
         #expect(XML.escape(title) == "Bells &amp; &lt;Whistles&gt;&#9;")
         #expect(XML.escape("plain") == "plain")
