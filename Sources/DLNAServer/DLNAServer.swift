@@ -137,7 +137,7 @@ public final class DLNAServer: Sendable {
                 guard admitted else { return channel.close() }
                 channel.closeFuture.whenComplete { [weak self] _ in self?.state.withLock { $0.connections -= 1 } }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.readTimeout, writeTimeout: .seconds(30)))
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: limits.readTimeout))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(HTTPHandler(server: self))
                 }

@@ -17,6 +17,9 @@ public struct DLNAServerConfiguration: Sendable {
     public var maximumConnections: Int = 64
     /// A request's head and body must arrive within this, and an idle kept-alive connection is closed after it.
     public var readTimeout: TimeAmount = .seconds(10)
+    /// An answer the client takes nothing of for this long is dropped with its connection; one it keeps
+    /// reading, however slowly (a TV at a stream's pace), is not.
+    public var writeTimeout: TimeAmount = .seconds(30)
     /// Most bytes of a request body (a SOAP envelope is a few hundred).
     public var maximumRequestBytes: Int = 64 << 10
     /// How often the view is looked at for changes (SystemUpdateID moves with each new snapshot).

@@ -4,9 +4,9 @@ import NIOHTTP1
 import NIOPosix
 
 /// One HTTP connection: reads a request (its body bounded), has the server answer it off the event loop (a
-/// small Browse from memory on it: `DLNAServer.answerOnLoop`), writes the answer (a file by sendfile), and
-/// closes a connection idle past the read timeout between requests, or one whose client stops reading an
-/// answer for the write timeout.
+/// small Browse from memory on it: `DLNAServer.answerOnLoop`), writes the answer (a file by sendfile, in
+/// pieces), and closes a connection idle past the read timeout between requests, or one whose client takes
+/// nothing of an answer for the write timeout (`watchWrites`).
 final class HTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -16,6 +16,14 @@ final class HTTPHandler: ChannelInboundHandler {
     private var body: [UInt8] = []
     private var tooLarge = false
     private var busy = false
+    /// When the client last took a piece of the answer being written (`progressed`), and the task that
+    /// closes the connection once it has taken nothing for the write timeout.
+    private var lastProgress = NIODeadline.now()
+    private var writeWatch: Scheduled<Void>?
+    /// A file goes out in pieces of this many bytes, each once the client has taken the one before: the write
+    /// timeout then counts from the client's last progress. One region for the whole file completed only at
+    /// its end, so a TV reading a long stream at its pace was cut off after the timeout (issue 43).
+    static let fileChunk = 128 << 10
     /// The connection's two ends, asked of the socket once (a context's addresses are a system call each,
     /// and the local one a formatted string too).
     private var addresses: (local: String, remote: SocketAddress?)?
@@ -95,13 +103,13 @@ final class HTTPHandler: ChannelInboundHandler {
 
     private func write(_ answer: HTTPAnswer, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders([("Server", SSDPMessages.server), ("Connection", keepAlive ? "keep-alive" : "close")])
-        var fileHandle: NIOFileHandle?
         switch answer {
         case .bytes(let status, let list, let bytes):
             headers.add(contentsOf: list)
             headers.replaceOrAdd(name: "Content-Length", value: String(bytes.readableBytes))
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
             if bytes.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
+            end(keepAlive: keepAlive, context: context)
         case .transcode(let list, let session, let threads):
             headers.add(contentsOf: list)
             // No length: HTTP/1.1 sends it chunked; HTTP/1.0 ends it by closing.
@@ -109,31 +117,91 @@ final class HTTPHandler: ChannelInboundHandler {
             if chunked { headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked") } else { headers.replaceOrAdd(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
             pump(session, threads: threads, keepAlive: keepAlive && chunked, context: context)
-            return
         case .later:
             preconditionFailure("a later answer is made before it is written (deliver)")
         case .file(let status, let list, let handle, let range, let headOnly):
-            fileHandle = handle
             headers.add(contentsOf: list)
             headers.replaceOrAdd(name: "Content-Length", value: String(range.count))
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
-            if !headOnly && !range.isEmpty {
-                let region = FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound)
-                context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+            if headOnly || range.isEmpty {
+                end(keepAlive: keepAlive, closing: handle, context: context)
+            } else {
+                send(UncheckedHandle(handle: handle), from: range.lowerBound, to: range.upperBound, keepAlive: keepAlive, context: context)
             }
         }
+    }
+
+    /// The file's bytes `offset..<end`, a piece (`fileChunk`) at a time, then the answer's end.
+    private func send(_ file: UncheckedHandle, from offset: Int, to end: Int, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard let handle = file.handle else { return }
+        let upper = min(end, offset + Self.fileChunk)
+        progressed(context)
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        let handle = UncheckedHandle(handle: fileHandle)
+        let piece = FileRegion(fileHandle: handle, readerIndex: offset, endIndex: upper)
+        context.writeAndFlush(wrapOutboundOut(.body(.fileRegion(piece)))).whenComplete { result in
+            let (handler, context) = bound.value
+            guard case .success = result, context.channel.isActive else {
+                try? file.handle?.close()
+                handler.stopWatchingWrites()
+                context.close(promise: nil)
+                return
+            }
+            // The next piece from the event loop, not from inside this completion: a client taking every
+            // piece at once would otherwise nest a call for each piece of the file.
+            context.eventLoop.execute {
+                let (handler, context) = bound.value
+                if upper < end {
+                    handler.send(file, from: upper, to: end, keepAlive: keepAlive, context: context)
+                } else {
+                    handler.end(keepAlive: keepAlive, closing: file.handle, context: context)
+                }
+            }
+        }
+    }
+
+    /// Writes the answer's end; once it is out, closes the file (if any) and frees the connection for the next
+    /// request, or closes it. An end the client does not take at once is watched (`progressed`).
+    private func end(keepAlive: Bool, closing handle: NIOFileHandle? = nil, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let handle = UncheckedHandle(handle: handle)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             try? handle.handle?.close()
             let (handler, context) = bound.value
             handler.busy = false
+            handler.stopWatchingWrites()
             if !keepAlive { context.close(promise: nil) }
+        }
+        // Written at once (a Browse's answer, nearly always): no timer was needed.
+        if busy { progressed(context) }
+    }
+
+    /// Notes that the client has taken what was written so far (or that a new piece starts to wait on it),
+    /// and watches the answer until it ends: the connection is closed once the client has taken nothing for
+    /// the write timeout. One timer an answer, moved along rather than made again at each piece.
+    private func progressed(_ context: ChannelHandlerContext) {
+        lastProgress = .now()
+        if writeWatch == nil { watchWrites(in: server.configuration.writeTimeout, context: context) }
+    }
+
+    private func watchWrites(in delay: TimeAmount, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        writeWatch = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = bound.value
+            handler.writeWatch = nil
+            guard handler.busy else { return }
+            let waited = NIODeadline.now() - handler.lastProgress, timeout = handler.server.configuration.writeTimeout
+            if waited >= timeout { context.close(promise: nil) } else { handler.watchWrites(in: timeout - waited, context: context) }
         }
     }
 
+    private func stopWatchingWrites() {
+        writeWatch?.cancel()
+        writeWatch = nil
+    }
+
     /// Sends a transcode chunk by chunk: each made on a transcoding thread, written, and the next made only
-    /// once it is flushed (so a slow reader slows the encoder, and a stalled one trips the write timeout).
+    /// once it is flushed (so a slow reader slows the encoder, and a stalled one trips the write timeout,
+    /// counted while a chunk waits on the client, not while the next is made).
     /// The slot is given back before the end goes out, so the renderer's next request finds it free.
     private func pump(_ session: TranscodeSession, threads: NIOThreadPool, keepAlive: Bool, context: ChannelHandlerContext) {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
@@ -144,22 +212,21 @@ final class HTTPHandler: ChannelInboundHandler {
                 guard context.channel.isActive else { return session.close() }
                 guard !bytes.isEmpty else { return handler.pump(session, threads: threads, keepAlive: keepAlive, context: context) }
                 let buffer = context.channel.allocator.buffer(bytes: bytes)
+                handler.progressed(context)
                 context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { written in
                     let (handler, context) = bound.value
-                    if case .failure = written { session.close(); context.close(promise: nil); return }
+                    if case .failure = written { session.close(); handler.stopWatchingWrites(); context.close(promise: nil); return }
+                    handler.progressed(context)
                     handler.pump(session, threads: threads, keepAlive: keepAlive, context: context)
                 }
             case .success(nil):
                 session.close()
-                context.writeAndFlush(handler.wrapOutboundOut(.end(nil))).whenComplete { _ in
-                    let (handler, context) = bound.value
-                    handler.busy = false
-                    if !keepAlive { context.close(promise: nil) }
-                }
+                handler.end(keepAlive: keepAlive, context: context)
             case .failure:
                 // A file that stops decoding midway: the stream cannot say so any more; it ends without its
                 // last chunk, which a client sees as a broken transfer.
                 session.close()
+                handler.stopWatchingWrites()
                 context.close(promise: nil)
             }
         }
@@ -170,8 +237,8 @@ final class HTTPHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent {
-            // Between requests a read timeout ends the connection; during an answer, a client not reading it.
-            if (idle == .read && !busy) || (idle == .write && busy) { context.close(promise: nil) }
+            // Between requests a read timeout ends the connection (during an answer, the write watch does).
+            if idle == .read && !busy { context.close(promise: nil) }
             return
         }
         context.fireUserInboundEventTriggered(event)

@@ -100,6 +100,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("DLNA: transcoded streams (LPCM, MP3) at once; one more is answered 503 (default: the number of cores, at least 2).", valueName: "n"))
     var dlnaTranscodes: Int?
 
+    @Option(help: ArgumentHelp("DLNA: drop an answer the client has taken nothing of for this many seconds (a TV reading a stream at its pace keeps it).", valueName: "seconds"))
+    var dlnaWriteTimeout: Int?
+
     @Option(help: ArgumentHelp("The users' key file, for the API and MPD's password user:secret (default: beside the library; see mlib user).", valueName: "path"))
     var keyFile: String?
 
@@ -194,10 +197,11 @@ struct Serve: AsyncParsableCommand {
         if noMpd && http == nil && !dlna { throw ValidationError("--no-mpd needs --http or --dlna") }
         if noWeb && http == nil { throw ValidationError("--no-web needs --http") }
         if !(0...65535).contains(dlnaPort) { throw ValidationError("--dlna-port must be 0–65535") }
-        if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil || dlnaTranscodes != nil) {
-            throw ValidationError("--dlna-interface, --dlna-name and --dlna-transcodes need --dlna")
+        if !dlna && (!dlnaInterface.isEmpty || dlnaName != nil || dlnaTranscodes != nil || dlnaWriteTimeout != nil) {
+            throw ValidationError("--dlna-interface, --dlna-name, --dlna-transcodes and --dlna-write-timeout need --dlna")
         }
         if let dlnaTranscodes, dlnaTranscodes < 1 { throw ValidationError("--dlna-transcodes must be at least 1") }
+        if let dlnaWriteTimeout, dlnaWriteTimeout < 1 { throw ValidationError("--dlna-write-timeout must be at least 1 (seconds)") }
         if maxOutputBuffer < 1 { throw ValidationError("--max-output-buffer must be at least 1 (KiB)") }
         if connectionTimeout < 1 { throw ValidationError("--connection-timeout must be at least 1 (seconds)") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
@@ -290,6 +294,7 @@ struct Serve: AsyncParsableCommand {
             configuration.interfaces = dlnaInterface
             configuration.friendlyName = dlnaName
             if let dlnaTranscodes { configuration.maximumTranscodes = dlnaTranscodes }
+            if let dlnaWriteTimeout { configuration.writeTimeout = .seconds(Int64(dlnaWriteTimeout)) }
             configuration.uuidFile = library.locator.map(DLNAServer.defaultUUIDFile(for:))
             let server: DLNAServer
             do { server = try DLNAServer(library: mpdLibrary, configuration: configuration, view: localView) }

@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A TV streams a file at the pace it plays it: the server's write timeout (`--dlna-write-timeout`) is for a
+/// client that takes nothing, not for an answer that takes longer than the timeout to send. With a timeout of
+/// one second, a client in the other namespace with a small receive buffer reads a 10.6 MB WAV at about
+/// 2.6 MB/s (four seconds, most of them with the server's socket buffer full) and gets every byte; a client
+/// that asks for it and then reads nothing has its connection closed long before the file could have been sent.
+@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+struct DLNASlowReaderTests {
+    /// Reads `path` over HTTP from HOST:PORT, 64 KiB every PAUSE seconds after waiting WAIT seconds, into
+    /// OUT (the body); prints the body's bytes and the seconds from the first read to the end.
+    static let reader = """
+        import socket, sys, time
+        host, port, path, wait, pause, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        s.connect((host, port))
+        s.sendall(f"GET {path} HTTP/1.1\\r\\nHost: {host}\\r\\nConnection: close\\r\\n\\r\\n".encode())
+        time.sleep(wait)
+        s.settimeout(20)
+        data, started = bytearray(), time.monotonic()
+        while True:
+            chunk = s.recv(65536)
+            if not chunk: break
+            data += chunk
+            time.sleep(pause)
+        body = data[data.find(b"\\r\\n\\r\\n") + 4:]
+        open(out, "wb").write(body)
+        print(len(body), round(time.monotonic() - started, 2))
+        """
+
+    @Test func aStreamReadAtItsPaceOutlastsTheWriteTimeoutAndAStalledOneDoesNot() throws {
+        let scratch = try ScratchLibrary("mlib-dlna-slow")
+        defer { scratch.remove() }
+        // A minute of 44.1 kHz stereo 16-bit: 10.6 MB, more than the two socket buffers hold.
+        let wav = try ReadingRoundThreeFiles.ffmpeg(scratch.media, "long.wav", seconds: 60, ["-ac", "2", "-metadata", "title=Long"])
+        try scratch.scan()
+        let lab = try DLNALab()
+        defer { lab.close() }
+        let server = try lab.serveDLNA(environment: scratch.environment, ["--dlna-write-timeout", "1"])
+        defer { _ = server.stop() }
+        func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
+            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
+        }
+        let base = "http://\(lab.serverAddress):\(server.port)"
+        let browse = """
+            <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>\
+            <u:Browse xmlns:u="urn:schemas-upnp-org:service:ContentDirectory:1"><ObjectID>1$all</ObjectID><BrowseFlag>BrowseDirectChildren</BrowseFlag>\
+            <Filter>*</Filter><StartingIndex>0</StartingIndex><RequestedCount>10</RequestedCount><SortCriteria></SortCriteria>\
+            </u:Browse></s:Body></s:Envelope>
+            """
+        let answer = try clientRun(["curl", "-s", "-H", "Content-Type: text/xml",
+                                    "-H", "SOAPACTION: \"urn:schemas-upnp-org:service:ContentDirectory:1#Browse\"",
+                                    "--data-binary", browse, base + "/ContentDirectory/control"]).out
+        let link = try #require(answer.components(separatedBy: "&gt;http://").dropFirst().first?.components(separatedBy: "&lt;").first,
+                                "no res URL in \(answer.prefix(600))").replacingOccurrences(of: "&amp;", with: "&")
+        let url = "http://" + link
+        #expect(url.hasSuffix(".wav"), "\(url)")
+
+        let path = try #require(URL(string: url)).path
+        let original = try Data(contentsOf: wav)
+        func read(wait: Double, pause: Double, into name: String) throws -> (bytes: Data, seconds: Double) {
+            let out = scratch.base.appendingPathComponent(name)
+            let run = try clientRun(["python3", "-c", Self.reader, lab.serverAddress, String(server.port), path, String(wait), String(pause), out.path])
+            let fields = run.out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            #expect(run.status == 0 && fields.count == 2, "\(run.out) \(run.stderr)")
+            return ((try? Data(contentsOf: out)) ?? Data(), fields.last ?? -1)
+        }
+
+        // At its pace: 64 KiB every 25 ms, four times the write timeout.
+        let paced = try read(wait: 0, pause: 0.025, into: "paced.wav")
+        #expect(paced.bytes.count == original.count && paced.bytes == original,
+                "\(paced.bytes.count) of \(original.count) bytes in \(paced.seconds) s")
+        #expect(paced.seconds > 2, "the read was not slow: \(paced.seconds) s")
+
+        // Stalled: nothing read for five seconds, then what the buffers held, at once, and the end.
+        let stalled = try read(wait: 5, pause: 0, into: "stalled.wav")
+        #expect(stalled.bytes.count < original.count, "a stalled client was sent every byte")
+        #expect(stalled.seconds < 2, "the connection was still open: \(stalled.seconds) s to its end")
+        #expect(server.stop() == 0)
+    }
+}
