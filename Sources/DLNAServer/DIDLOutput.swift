@@ -49,6 +49,33 @@ struct DIDLOutput {
     /// A value (a title, an id, a URL): escaped for DIDL-Lite, then for SOAP.
     mutating func text(_ value: String) { XMLText.escapeTwice(value, into: &bytes) }
 
+    /// A number's decimal digits (an item's id in its object id), written without making a string.
+    mutating func number(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = 20
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
+    }
+
+    /// The last container id written as an item's parent, in the answer's form: a page of items is listed in
+    /// one container, whose id each item writes twice (in its own id and as its parent).
+    private var parent: (id: String, bytes: [UInt8])?
+
+    /// An item's parent's id (`id`, remembered for the next item).
+    mutating func parentID(_ id: String) {
+        if let parent, parent.id == id { bytes += parent.bytes; return }
+        let start = bytes.count
+        self.id(id)
+        parent = (id, Array(bytes[start...]))
+    }
+
     /// An object id: as it is when every byte is one ids are made of (`ObjectID.isPlain`), else escaped
     /// (`text`). Two for every object of a page; the escaping pass over them was 6% of a Browse's instructions.
     mutating func id(_ value: String) {

@@ -64,7 +64,7 @@ struct DIDLWriter {
         static let art = Markup("<upnp:albumArtURI dlna:profileID=\"JPEG_TN\">"), artClose = Markup("</upnp:albumArtURI>")
         static let containerID = Markup("<container id=\""), itemID = Markup("<item id=\""), parentID = Markup("\" parentID=\"")
         static let childCount = Markup("\" restricted=\"1\" searchable=\"1\" childCount=\""), tagEnd = Markup("\">")
-        static let itemRest = Markup("\" restricted=\"1\">")
+        static let itemRest = Markup("\" restricted=\"1\">"), itemMark = Markup("$i")
         static let containerEnd = Markup("</container>"), itemEnd = Markup("</item>")
         static let musicTrack = Markup("<upnp:class>object.item.audioItem.musicTrack</upnp:class>")
         static let videoItem = Markup("<upnp:class>object.item.videoItem</upnp:class>")
@@ -118,11 +118,14 @@ struct DIDLWriter {
             element(M.upnpClass, c.upnpClass, to: &out)
             if let art = c.artItem, try tree.hasArt(art, covers: covers) { out.wrap(M.art, artURL(art), M.artClose) }
             out += M.containerEnd
-        case .item(let id, let parentID, let item):
+        case .item(let parentID, let persistentID, let item):
+            // The id from its parts (`ObjectID.item`): the container's id, `$i`, the item's.
             out += M.itemID
-            out.id(id)
+            out.parentID(parentID)
+            out += M.itemMark
+            out.number(persistentID)
             out += M.parentID
-            out.id(parentID)
+            out.parentID(parentID)
             out += M.itemRest
             if let body = bodies.body(item) {
                 out.append(escaped: body)

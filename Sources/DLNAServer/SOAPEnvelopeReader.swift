@@ -78,7 +78,7 @@ struct SOAPEnvelopeReader {
                 open.append(name)
                 // Only the action's and its arguments' names are kept; every name must be UTF-8.
                 if open.count != 3 && open.count != 4 {
-                    guard Self.utf8(bytes[name]) != nil else { return nil }
+                    guard Self.isUTF8(bytes[name]) else { return nil }
                 } else {
                     guard let local = Self.utf8(bytes[localName(name)]) else { return nil }
                     if open.count == 3, action == nil { action = local }
@@ -164,6 +164,11 @@ struct SOAPEnvelopeReader {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
         }
+    }
+
+    /// Whether `bytes` are UTF-8, without making the string when they are ASCII.
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in buffer.allSatisfy { $0 < 0x80 } || String(validating: buffer, as: UTF8.self) != nil }
     }
 
     /// XML's white space: space, tab, line feed, carriage return.

@@ -29,7 +29,7 @@ struct TreeChildren {
             return switch self {
             case .objects(let objects): objects[n]
             case .items(let items, let container, let ids):
-                .item(id: ObjectID.item(in: container, id: ids[Int(items[n])]), parentID: container, item: items[n])
+                .item(parentID: container, persistentID: ids[Int(items[n])], item: items[n])
             case .made(_, let make): make(n)
             }
         }

@@ -6,7 +6,9 @@ import MediaModel
 /// One object of the ContentDirectory: a container (with its child count) or an item listed in a container.
 enum TreeObject: Sendable {
     case container(Container)
-    case item(id: String, parentID: String, item: Int32)
+    /// An item of the view (`item`) listed in container `parentID`: its id is `parentID$i<persistentID>`
+    /// (`ObjectID.item`), made only when asked for: a page writes it straight from its parts.
+    case item(parentID: String, persistentID: Int64, item: Int32)
 
     struct Container: Sendable {
         var id: String
@@ -22,7 +24,7 @@ enum TreeObject: Sendable {
     var id: String {
         switch self {
         case .container(let c): c.id
-        case .item(let id, _, _): id
+        case .item(let parentID, let persistentID, _): ObjectID.item(in: parentID, id: persistentID)
         }
     }
 }
@@ -45,7 +47,7 @@ struct TreeNodes {
             // Only the item's own spelling of its id (`i42`, not `i042`), and only where it is listed.
             guard let item = tree.itemByID[itemID], id == ObjectID.item(in: containerID, id: itemID),
                   try children(of: containerID)?.lists(item: item) == true else { return nil }
-            return .item(id: id, parentID: containerID, item: item)
+            return .item(parentID: containerID, persistentID: itemID, item: item)
         }
         if id == ObjectID.root { return container("0", "-1", "root", 3) }
         // Folders are flat by key under `3` and `2$folders`: their parent is the folder above on disk.

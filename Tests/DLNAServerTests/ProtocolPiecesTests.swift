@@ -83,6 +83,15 @@ import Testing
         }
     }
 
+    /// An item's id in its object id, written as digits without a string, is its description.
+    @Test func numbersAreWrittenAsTheirDigits() {
+        for value: Int64 in [0, 7, 42, -7, 1_000_000, Int64.max, Int64.min] {
+            var out = DIDLOutput(capacity: 0)
+            out.number(value)
+            #expect(String(decoding: out.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
     /// An id made of what ids are made of goes into a page as it is; any other (a client's, echoed back) is
     /// escaped as every value is.
     @Test func anIDIsEscapedOnlyWhenItHasToBe() {
