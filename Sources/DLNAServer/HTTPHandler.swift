@@ -20,6 +20,8 @@ final class HTTPHandler: ChannelInboundHandler {
     /// closes the connection once it has taken nothing for the write timeout.
     private var lastProgress = NIODeadline.now()
     private var writeWatch: Scheduled<Void>?
+    /// The bytes the client had acknowledged at the watch's last look (`ClientProgress`).
+    private var acknowledged: UInt64?
     /// A file goes out in pieces of this many bytes, each once the client has taken the one before: the write
     /// timeout then counts from the client's last progress. One region for the whole file completed only at
     /// its end, so a TV reading a long stream at its pace was cut off after the timeout (issue 43). Small
@@ -182,7 +184,10 @@ final class HTTPHandler: ChannelInboundHandler {
     /// the write timeout. One timer an answer, moved along rather than made again at each piece.
     private func progressed(_ context: ChannelHandlerContext) {
         lastProgress = .now()
-        if writeWatch == nil { watchWrites(in: server.configuration.writeTimeout, context: context) }
+        guard writeWatch == nil else { return }
+        watchWrites(in: server.configuration.writeTimeout, context: context)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        ClientProgress.acknowledged(on: context.channel) { bound.value.acknowledged = $0 }
     }
 
     private func watchWrites(in delay: TimeAmount, context: ChannelHandlerContext) {
@@ -191,8 +196,16 @@ final class HTTPHandler: ChannelInboundHandler {
             let (handler, context) = bound.value
             handler.writeWatch = nil
             guard handler.busy else { return }
-            let waited = NIODeadline.now() - handler.lastProgress, timeout = handler.server.configuration.writeTimeout
-            if waited >= timeout { context.close(promise: nil) } else { handler.watchWrites(in: timeout - waited, context: context) }
+            // A piece completes only when the kernel takes more of the file, which it signals once a third
+            // of the socket's send buffer is free: a client reading slowly from a large buffer makes progress
+            // the kernel has seen and the handler has not. Its acknowledged bytes say so.
+            ClientProgress.acknowledged(on: context.channel) { acknowledged in
+                let (handler, context) = bound.value
+                if let acknowledged, let before = handler.acknowledged, acknowledged > before { handler.lastProgress = .now() }
+                handler.acknowledged = acknowledged
+                let waited = NIODeadline.now() - handler.lastProgress, timeout = handler.server.configuration.writeTimeout
+                if waited >= timeout { context.close(promise: nil) } else { handler.watchWrites(in: timeout - waited, context: context) }
+            }
         }
     }
 

@@ -64,6 +64,13 @@ final class DLNALab: @unchecked Sendable {
                        environment: environment)
     }
 
+    /// Caps TCP's send buffer in `namespace` at `bytes` (its own `tcp_wmem`): a server's writes then wait on a
+    /// slow client after a few hundred KiB instead of the megabytes the kernel would otherwise take for it.
+    func limitSendBuffer(in namespace: String, to bytes: Int) throws {
+        let set = try ChildProcess.run(Self.ip, exec(in: namespace, ["sh", "-c", "echo '4096 16384 \(bytes)' > /proc/sys/net/ipv4/tcp_wmem"]))
+        guard set.status == 0 else { throw TestFailure("cannot set tcp_wmem in \(namespace): \(set.stderr)") }
+    }
+
     /// Kills what still runs in the namespaces and deletes them (the veth pair goes with them).
     func close() {
         for namespace in [server, client] {

@@ -7,13 +7,17 @@ import Testing
 /// one second, a client in the other namespace with a small receive buffer reads a 10.6 MB WAV at about
 /// 2.6 MB/s (four seconds, most of them with the server's socket buffer full) and gets every byte; a client
 /// that asks for it and then reads nothing has its connection closed long before the file could have been sent.
+/// And with the server's send buffer capped at 256 KiB, a client reading 16 KiB every 0.2 s (80 KB/s) keeps its
+/// stream for seven seconds and more: the kernel lets the server write again only once a third of that buffer is free
+/// (over a second at that pace), and the watch asks the kernel what the client acknowledged meanwhile.
 @Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
 struct DLNASlowReaderTests {
-    /// Reads `path` over HTTP from HOST:PORT, 64 KiB every PAUSE seconds after waiting WAIT seconds, into
-    /// OUT (the body); prints the body's bytes and the seconds from the first read to the end.
+    /// Reads `path` over HTTP from HOST:PORT, 64 KiB (16 KiB with a LIMIT) every PAUSE seconds after waiting
+    /// WAIT seconds, up to LIMIT bytes, into OUT (the body); prints the body's bytes and the seconds from the
+    /// first read to the end.
     static let reader = """
         import socket, sys, time
-        host, port, path, wait, pause, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+        host, port, path, wait, pause, out, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6], int(sys.argv[7])
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
         s.connect((host, port))
@@ -21,8 +25,8 @@ struct DLNASlowReaderTests {
         time.sleep(wait)
         s.settimeout(20)
         data, started = bytearray(), time.monotonic()
-        while True:
-            chunk = s.recv(65536)
+        while len(data) < limit:
+            chunk = s.recv(16384 if limit < 1 << 60 else 65536)
             if not chunk: break
             data += chunk
             time.sleep(pause)
@@ -61,9 +65,10 @@ struct DLNASlowReaderTests {
 
         let path = try #require(URL(string: url)).path
         let original = try Data(contentsOf: wav)
-        func read(wait: Double, pause: Double, into name: String) throws -> (bytes: Data, seconds: Double) {
+        func read(wait: Double, pause: Double, limit: Int = 1 << 62, into name: String) throws -> (bytes: Data, seconds: Double) {
             let out = scratch.base.appendingPathComponent(name)
-            let run = try clientRun(["python3", "-c", Self.reader, lab.serverAddress, String(server.port), path, String(wait), String(pause), out.path])
+            let run = try clientRun(["python3", "-c", Self.reader, lab.serverAddress, String(server.port), path, String(wait), String(pause), out.path,
+                                     String(limit)])
             let fields = run.out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             #expect(run.status == 0 && fields.count == 2, "\(run.out) \(run.stderr)")
             return ((try? Data(contentsOf: out)) ?? Data(), fields.last ?? -1)
@@ -79,6 +84,12 @@ struct DLNASlowReaderTests {
         let stalled = try read(wait: 5, pause: 0, into: "stalled.wav")
         #expect(stalled.bytes.count < original.count, "a stalled client was sent every byte")
         #expect(stalled.seconds < 2, "the connection was still open: \(stalled.seconds) s to its end")
+
+        // Slowly, from a server whose send buffer is small: 16 KiB every 0.2 s for seven seconds (without asking
+        // the kernel, the watch dropped it at 419 KB).
+        try lab.limitSendBuffer(in: lab.server, to: 256 << 10)
+        let slow = try read(wait: 0, pause: 0.2, limit: 600_000, into: "slow.wav")
+        #expect(slow.bytes.count >= 580_000, "a slow reader was dropped after \(slow.bytes.count) bytes, \(slow.seconds) s")
         #expect(server.stop() == 0)
     }
 }
