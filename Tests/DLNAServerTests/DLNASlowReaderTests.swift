@@ -7,9 +7,10 @@ import Testing
 /// one second, a client in the other namespace with a small receive buffer reads a 10.6 MB WAV at about
 /// 2.6 MB/s (four seconds, most of them with the server's socket buffer full) and gets every byte; a client
 /// that asks for it and then reads nothing has its connection closed long before the file could have been sent.
-/// And with the server's send buffer capped at 256 KiB, a client reading 16 KiB every 0.2 s (80 KB/s) keeps its
-/// stream for seven seconds and more: the kernel lets the server write again only once a third of that buffer is free
-/// (over a second at that pace), and the watch asks the kernel what the client acknowledged meanwhile.
+/// And with the server's send buffer capped at 1 MiB, a client reading 16 KiB every 64 ms (250 KB/s) keeps its
+/// stream for eight seconds: the kernel lets the server write again only once a third of that buffer is free
+/// (1.4 s at that pace, longer than the timeout), and the watch asks the kernel what the client acknowledged
+/// meanwhile (the client's window opens every 64 KiB or so: a quarter of a second).
 @Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
 struct DLNASlowReaderTests {
     /// Reads `path` over HTTP from HOST:PORT, 64 KiB (16 KiB with a LIMIT) every PAUSE seconds after waiting
@@ -85,11 +86,10 @@ struct DLNASlowReaderTests {
         #expect(stalled.bytes.count < original.count, "a stalled client was sent every byte")
         #expect(stalled.seconds < 2, "the connection was still open: \(stalled.seconds) s to its end")
 
-        // Slowly, from a server whose send buffer is small: 16 KiB every 0.2 s for seven seconds (without asking
-        // the kernel, the watch dropped it at 419 KB).
-        try lab.limitSendBuffer(in: lab.server, to: 256 << 10)
-        let slow = try read(wait: 0, pause: 0.2, limit: 600_000, into: "slow.wav")
-        #expect(slow.bytes.count >= 580_000, "a slow reader was dropped after \(slow.bytes.count) bytes, \(slow.seconds) s")
+        // Slowly, from a server whose send buffer is capped: 16 KiB every 64 ms for eight seconds.
+        try lab.limitSendBuffer(in: lab.server, to: 1 << 20)
+        let slow = try read(wait: 0, pause: 0.064, limit: 2_000_000, into: "slow.wav")
+        #expect(slow.bytes.count >= 1_990_000, "a slow reader was dropped after \(slow.bytes.count) bytes, \(slow.seconds) s")
         #expect(server.stop() == 0)
     }
 }
