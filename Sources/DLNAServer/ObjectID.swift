@@ -22,16 +22,9 @@ enum ObjectID {
     }
 
     static func child(_ parent: String, _ part: String) -> String { parent + "$" + part }
-    /// Made for every item of every page: written into a string of its length at once (appending the parts
-    /// was 6% of a Browse's instructions).
-    static func item(in container: String, id: Int64) -> String {
-        let digits = String(id)
-        return String(unsafeUninitializedCapacity: container.utf8.count + 2 + digits.utf8.count) { buffer in
-            var at = buffer.initialize(fromContentsOf: container.utf8)
-            at = buffer[at...].initialize(fromContentsOf: [UInt8(ascii: "$"), UInt8(ascii: "i")])
-            return buffer[at...].initialize(fromContentsOf: digits.utf8)
-        }
-    }
+    /// An item's id in a container. Pages write it from its parts (`DIDLOutput.number`); this is for an id
+    /// looked up or compared.
+    static func item(in container: String, id: Int64) -> String { container + "$i\(id)" }
 
     /// `id`'s `$`-separated parts, split on its bytes (`$` is ASCII; splitting by Character was a twentieth
     /// of a Browse's instructions).
