@@ -118,7 +118,9 @@ let package = Package(
                                                 .product(name: "Crypto", package: "swift-crypto"),
                                                 // mlib import-userdata reads other programs' SQLite files (MPD stickers, beets, Navidrome).
                                                 .product(name: "GRDB", package: "GRDB.swift"),
-                                                // TranscodeSlots: the transcoding threads every streaming front shares the shape of.
+                                                // TranscodeSlots: the transcoding threads every streaming front shares the shape of;
+                                                // ClientProgress: what a streaming front's client has acknowledged.
+                                                .product(name: "NIOCore", package: "swift-nio"),
                                                 .product(name: "NIOPosix", package: "swift-nio"),
                                                 .target(name: "PostgresStore", condition: .when(traits: ["PostgreSQL"]))]),
         // `mlib serve`: the MPD protocol over a MusicPlayer and a Library (swift-nio for the sockets).

@@ -1,4 +1,5 @@
 import HummingbirdCore
+import Library
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -73,8 +74,9 @@ final class ConnectionRegistry: Sendable {
 /// One connection's guard, in the HTTP pipeline after the decoder: registers it (`ConnectionRegistry`)
 /// and closes it when a client is too slow — its request's head not complete within `headerTimeout` of
 /// the connection opening (slowloris: a header byte every few seconds), its body not within
-/// `headerTimeout` of its head, a kept-alive connection idle past `idleTimeout`, or an answer that the
-/// client has not read for `writeTimeout` (a stalled stream, which would keep a transcoding slot).
+/// `headerTimeout` of its head, a kept-alive connection idle past `idleTimeout`, or an answer of which the
+/// client has taken nothing for `writeTimeout` (a stalled stream, which would keep a transcoding slot; one
+/// played at its pace keeps going: `closeUnlessAcknowledged`).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -90,6 +92,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var inFlight = 0
     private var readDeadline: Scheduled<Void>?
     private var writeDeadline: Scheduled<Void>?
+    /// What the client had acknowledged when the write deadline was set (`closeUnlessAcknowledged`).
+    private var acknowledgedAtWatch: UInt64?
 
     init(registry: ConnectionRegistry, headerTimeout: TimeAmount, idleTimeout: TimeAmount, writeTimeout: TimeAmount) {
         self.registry = registry
@@ -146,12 +150,39 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             writeDeadline?.cancel()
             writeDeadline = nil
         } else if writeDeadline == nil {
-            writeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: writeTimeout) { [weak self] in
-                self?.writeDeadline = nil
-                context.close(promise: nil)
-            }
+            closeUnlessAcknowledged(context)
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection if its client acknowledges nothing within the write timeout. The channel turns
+    /// writable again only once the kernel takes more, which it allows once a third of the socket's send
+    /// buffer is free: a client playing a stream at its pace from a buffer of megabytes (Linux grows it to
+    /// 4 MiB) takes tens of seconds for that, reading all along. What the kernel says the client
+    /// acknowledged (`ClientProgress`) tells it from a client that reads nothing.
+    private func closeUnlessAcknowledged(_ context: ChannelHandlerContext, since before: UInt64? = nil) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        acknowledgedAtWatch = before
+        writeDeadline = context.eventLoop.scheduleTask(in: writeTimeout) {
+            guard bound.value.0.writeDeadline != nil else { return }
+            ClientProgress.acknowledged(on: context.channel) { now in
+                let (handler, context) = bound.value
+                guard handler.writeDeadline != nil else { return }   // writable again meanwhile
+                if let now, let before = handler.acknowledgedAtWatch, now > before {
+                    handler.closeUnlessAcknowledged(context, since: now)
+                } else {
+                    handler.writeDeadline = nil
+                    context.close(promise: nil)
+                }
+            }
+        }
+        // After the deadline is set: the kernel's answer can come at once, and is dropped when no watch waits.
+        if before == nil {
+            ClientProgress.acknowledged(on: context.channel) { now in
+                let handler = bound.value.0
+                if handler.writeDeadline != nil { handler.acknowledgedAtWatch = now }
+            }
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

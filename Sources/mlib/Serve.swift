@@ -151,7 +151,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("API: close a kept-alive connection idle for this many seconds.", valueName: "seconds"))
     var httpIdleTimeout: Int = 30
 
-    @Option(help: ArgumentHelp("API: drop an answer the client has not read for this many seconds (its transcoding slot freed).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("API: drop an answer the client has taken nothing of for this many seconds (its transcoding slot freed; a player reading a stream at its pace keeps it).", valueName: "seconds"))
     var httpWriteTimeout: Int = 15
 
     @Option(help: ArgumentHelp("API: connections at once in all; one more closes the oldest idle one, or is refused when none is idle.", valueName: "n"))

@@ -10,7 +10,7 @@ import Testing
 /// there, and — subscribed — sees SystemUpdateID change after a file is added and scanned. Counts are held
 /// to `mlib ls` over the same library. On both stores.
 @Suite(.serialized,
-       .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")),
+       .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")),
        .enabled(if: (try? ChildProcess.run("python3", ["-c", "import async_upnp_client"]).status) == 0,
                 "async-upnp-client missing (scripts/install-deps.sh)"))
 struct DLNAClientTests {
@@ -60,14 +60,14 @@ struct DLNAClientTests {
         _ = try mlib(["playlist", "smart", "Mp3s", #"path ENDSWITH ".mp3""#])
         let roadCount = try mlib(["ls", "--count", "genre:rock"]).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment, ["--dlna-name", "Living room test"])
         defer { server.stop() }
 
         let marker = base.appendingPathComponent("subscribed").path
         let script = ChildProcess.repo.appendingPathComponent("Tests/DLNAServerTests/Scripts/dlna_client.py").path
-        let client = try SpawnedProcess(DLNALab.ip, lab.exec(in: lab.client, ["python3", script, "--source", lab.clientAddress, "--page", "3",
+        let client = try SpawnedProcess(VethLab.ip, lab.exec(in: lab.client, ["python3", script, "--source", lab.clientAddress, "--page", "3",
                                                                              "--search", Self.search, "--events", marker]),
                                         stdout: .pipe, stderr: .pipe)
         // Once the client has walked the tree and subscribed, a file is added and scanned.

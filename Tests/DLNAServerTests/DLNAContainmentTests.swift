@@ -6,7 +6,7 @@ import Testing
 /// What the DLNA server does not do: answer SSDP searches from outside the subnets of the interfaces it was
 /// given, listen beyond their addresses, hand out a file by a path in the request, or take malformed
 /// calls without UPnP's error codes.
-@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")))
 struct DLNAContainmentTests {
     /// Sends one M-SEARCH from `source` and prints the number of answers within a second.
     static let search = """
@@ -32,24 +32,24 @@ struct DLNAContainmentTests {
         try scratch.copyFixture("mp3-id3v24.mp3", as: "a.mp3")
         try scratch.scan()
         let environment = scratch.environment
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         // A second subnet on the same link: its searches reach the server's socket, which must not answer them.
         let outsider = "10.99.\(lab.serverAddress.split(separator: ".")[2]).2"
-        try DLNALab.command(["-n", lab.client, "addr", "add", outsider + "/24", "dev", "eth0"])
+        try VethLab.command(["-n", lab.client, "addr", "add", outsider + "/24", "dev", "eth0"])
         // …and a route back to it, so an answer would arrive were one sent (without it the test could not fail).
-        try DLNALab.command(["-n", lab.server, "route", "add", outsider.split(separator: ".").dropLast().joined(separator: ".") + ".0/24", "dev", "eth0"])
+        try VethLab.command(["-n", lab.server, "route", "add", outsider.split(separator: ".").dropLast().joined(separator: ".") + ".0/24", "dev", "eth0"])
         let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
-            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
+            try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, arguments))
         }
         #expect(try clientRun(["python3", "-c", Self.search, lab.clientAddress]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "6")
         #expect(try clientRun(["python3", "-c", Self.search, outsider]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
 
         // HTTP listens on eth0's address only, not on the server's loopback.
         let url = "http://\(lab.serverAddress):\(server.port)"
-        let local = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.server, ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+        let local = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.server, ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                                                                                "http://127.0.0.1:\(server.port)/description.xml"]))
         #expect(local.out == "000")
         func status(_ arguments: [String]) throws -> String {
@@ -105,13 +105,13 @@ struct DLNAContainmentTests {
         try Data("1\n00:00:00,000 --> 00:00:01,000\nOUTSIDE-THE-ROOTS\n".utf8).write(to: base.appendingPathComponent("outside.srt"))
         try scratch.scan()
         let environment = scratch.environment
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let url = "http://\(lab.serverAddress):\(server.port)"
         func curl(_ arguments: [String]) throws -> String {
-            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-s"] + arguments)).out
+            try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["curl", "-s"] + arguments)).out
         }
         func status(_ path: String) throws -> String { try curl(["-o", "/dev/null", "-w", "%{http_code}", url + path]) }
         func allVideos() throws -> String {

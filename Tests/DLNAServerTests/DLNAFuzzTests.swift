@@ -8,7 +8,7 @@ import Testing
 /// edge cases, unknown object ids, hostile ids on `/media/`, `/transcode/`, `/thumb/`, `/subtitle/` and
 /// `/art/`, and malformed HTTP. No crash, no 5xx for malformed input (UPnP's own faults aside), and no answer
 /// holds the marker written into files outside the roots — two of them reached by symlinks inside.
-@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")))
 struct DLNAFuzzTests {
     struct Summary: Decodable {
         var requests: Int
@@ -37,12 +37,12 @@ struct DLNAFuzzTests {
         try FileManager.default.createSymbolicLink(at: music.appendingPathComponent("sub/mp3-notags.srt"), withDestinationURL: secret)
         try scratch.scan()
         let environment = scratch.environment
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let script = ChildProcess.repo.appendingPathComponent("Tests/DLNAServerTests/Scripts/fuzz_dlna.py").path
-        let run = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["python3", script, "dlna", "http://\(lab.serverAddress):\(server.port)",
+        let run = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["python3", script, "dlna", "http://\(lab.serverAddress):\(server.port)",
                                                                              marker, secret.absoluteString]))
         guard let summary = try? JSONDecoder().decode(Summary.self, from: run.stdout) else {
             Issue.record("the fuzzer stopped: \(run.stderr.suffix(3000)) \(run.out.suffix(2000))")

@@ -14,7 +14,7 @@ import Testing
 private let upnpSchemas = "/usr/share/gupnp-av"
 
 @Suite(.serialized,
-       .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")),
+       .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")),
        .enabled(if: FileManager.default.isReadableFile(atPath: upnpSchemas + "/didl-lite-v2.xsd")
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint"),
                 "the UPnP schemas (libgupnp-av-1.0-3, /usr/share/gupnp-av) or xmllint missing (scripts/install-deps.sh)"))
@@ -59,12 +59,12 @@ struct DLNASchemaTests {
         #expect(titles.contains("Bell\u{01}s & <Whistles>"), "the control character reached the library: \(titles)")
         _ = try ChildProcess.run(ChildProcess.mlib.path, ["playlist", "smart", "Mp3s", #"path ENDSWITH ".mp3""#], environment: environment)
 
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
         let script = ChildProcess.repo.appendingPathComponent("Tests/DLNAServerTests/Scripts/dlna_dump.py").path
-        let dumped = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, [
+        let dumped = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, [
             "python3", script, "http://\(lab.serverAddress):\(server.port)/description.xml", dump.path,
             DLNAClientTests.search, #"dc:title contains "Bell""#, #"upnp:artist contains "Ctl""#]))
         #expect(dumped.status == 0, "\(dumped.stderr)")

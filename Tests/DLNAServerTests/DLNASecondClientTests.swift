@@ -9,7 +9,7 @@ import Testing
 /// (`upnp://`) is not used: its libupnp sends no Browse from inside a network namespace here (no connection is
 /// made, against minidlna as against mlib), so it would test the namespace, not the server.
 @Suite(.serialized,
-       .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")),
+       .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")),
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cvlc") && FileManager.default.isExecutableFile(atPath: "/usr/bin/gssdp-discover"),
                 "VLC (vlc-bin, vlc-plugin-base) or gupnp-tools missing (scripts/install-deps.sh)"))
 struct DLNASecondClientTests {
@@ -29,14 +29,14 @@ struct DLNASecondClientTests {
         try scratch.scan()
         let environment = scratch.environment
 
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment, ["--dlna-name", "Second client"])
         defer { server.stop() }
         let location = "http://\(lab.serverAddress):\(server.port)/description.xml"
 
         // GSSDP: an M-SEARCH for the MediaServer type from the client's namespace is answered with our location.
-        let discover = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["gssdp-discover", "-i", "eth0", "-t",
+        let discover = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["gssdp-discover", "-i", "eth0", "-t",
                                                                                  "urn:schemas-upnp-org:device:MediaServer:1", "-n", "3"]))
         #expect(discover.out.contains("resource available") && discover.out.contains("Location: \(location)"), "\(discover.out)\(discover.stderr)")
 
@@ -48,7 +48,7 @@ struct DLNASecondClientTests {
                 <ObjectID>\(id)</ObjectID><BrowseFlag>BrowseDirectChildren</BrowseFlag><Filter>*</Filter><StartingIndex>0</StartingIndex>\
                 <RequestedCount>10</RequestedCount><SortCriteria></SortCriteria></u:Browse></s:Body></s:Envelope>
                 """
-            let answer = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, [
+            let answer = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, [
                 "curl", "-sf", "-H", #"Content-Type: text/xml; charset="utf-8""#,
                 "-H", #"SOAPACTION: "urn:schemas-upnp-org:service:ContentDirectory:1#Browse""#, "--data", body,
                 "http://\(lab.serverAddress):\(server.port)/ContentDirectory/control"]))
@@ -58,14 +58,14 @@ struct DLNASecondClientTests {
         }
         let video = try #require(try browse("2$all").first { $0.contains("/media/") })
         let subtitle = try #require(try browse("2$all").first { $0.hasSuffix(".srt") })
-        let head = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-sf", "-o", "/dev/null", "-D", "-", "-H", "getCaptionInfo.sec: 1", video]))
+        let head = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["curl", "-sf", "-o", "/dev/null", "-D", "-", "-H", "getCaptionInfo.sec: 1", video]))
         #expect(head.out.lowercased().contains("captioninfo.sec: \(subtitle.lowercased())"), "\(head.out)")
-        let fetched = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-sf", subtitle]))
+        let fetched = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["curl", "-sf", subtitle]))
         #expect(fetched.status == 0 && fetched.out == captions, "\(fetched.out)")
         let track = try #require(try browse("1$all").first { $0.contains("/media/") })
 
         for (url, demuxer, decoder) in [(video, "mp4", "codec (h264) started"), (track, "flacsys", "using audio decoder module \"flac\"")] {
-            let vlc = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, [
+            let vlc = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, [
                 "env", "HOME=\(vlcHome.path)", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                 "cvlc", "-I", "dummy", "-A", "dummy", "--vout", "dummy", "--no-media-library", "--play-and-exit", "-vv", url]))
             let log = vlc.out + vlc.stderr

@@ -11,7 +11,7 @@ import Testing
 /// stream for eight seconds: the kernel lets the server write again only once a third of that buffer is free
 /// (1.4 s at that pace, longer than the timeout), and the watch asks the kernel what the client acknowledged
 /// meanwhile (the client's window opens every 64 KiB or so: a quarter of a second).
-@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")))
 struct DLNASlowReaderTests {
     /// Reads `path` over HTTP from HOST:PORT, 64 KiB (16 KiB with a LIMIT) every PAUSE seconds after waiting
     /// WAIT seconds, up to LIMIT bytes, into OUT (the body); prints the body's bytes and the seconds from the
@@ -42,12 +42,12 @@ struct DLNASlowReaderTests {
         // A minute of 44.1 kHz stereo 16-bit: 10.6 MB, more than the two socket buffers hold.
         let wav = try ReadingRoundThreeFiles.ffmpeg(scratch.media, "long.wav", seconds: 60, ["-ac", "2", "-metadata", "title=Long"])
         try scratch.scan()
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: scratch.environment, ["--dlna-write-timeout", "1"])
         defer { _ = server.stop() }
         func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
-            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
+            try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, arguments))
         }
         let base = "http://\(lab.serverAddress):\(server.port)"
         let browse = """

@@ -6,7 +6,7 @@ import Testing
 /// milliseconds each), a Browse is answered. Held by a count, not a time: eight stills are asked for at
 /// once, the Browse is sent when the first still has come back, and fewer than all eight may come back
 /// before it (answered on one thread, the Browse waited behind the seven still queued).
-@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")),
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")),
        .enabled(if: ChildProcess.exists("ffmpeg"), "ffmpeg missing (scripts/install-deps.sh)"))
 struct DLNAStillsTests {
     /// Asks for every video's still at once; when the first comes back, Browses `0`; prints how many stills
@@ -69,11 +69,11 @@ struct DLNAStillsTests {
         for n in 1...8 { try FileManager.default.copyItem(at: film, to: videos.appendingPathComponent("film-\(n).mp4")) }
         try scratch.scan()
         let environment = scratch.environment
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment)
         defer { server.stop() }
-        let run = try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, ["python3", "-c", Self.client, lab.serverAddress, String(server.port)]))
+        let run = try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, ["python3", "-c", Self.client, lab.serverAddress, String(server.port)]))
         let report = try JSONDecoder().decode(Report.self, from: run.stdout)
         print("stills: \(report)")
         #expect(report.videos == 8)

@@ -7,7 +7,7 @@ import Testing
 /// gets none. curl in the other namespace fetches both transcodes, chunked, with DLNA.ORG_OP=00 and CI=1, and
 /// ffprobe reads each at the file's length (±0.1 s). With `--dlna-transcodes 1`, a second transcode while
 /// a slow client holds the first gets 503 with Retry-After, and the slot comes back once that client goes.
-@Suite(.serialized, .enabled(if: DLNALab.unavailableReason == nil, Comment(rawValue: DLNALab.unavailableReason ?? "")))
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")))
 struct DLNATranscodeTests {
     static let seconds = 120.0
 
@@ -19,12 +19,12 @@ struct DLNATranscodeTests {
         try scratch.copyFixture("mp3-id3v24.mp3", as: "a.mp3")
         try scratch.scan()
         let environment = scratch.environment
-        let lab = try DLNALab()
+        let lab = try VethLab()
         defer { lab.close() }
         let server = try lab.serveDLNA(environment: environment, ["--dlna-transcodes", "1"])
         defer { server.stop() }
         func clientRun(_ arguments: [String]) throws -> ChildProcess.Output {
-            try ChildProcess.run(DLNALab.ip, lab.exec(in: lab.client, arguments))
+            try ChildProcess.run(VethLab.ip, lab.exec(in: lab.client, arguments))
         }
         let url = "http://\(lab.serverAddress):\(server.port)"
 
@@ -101,7 +101,7 @@ struct DLNATranscodeTests {
         #expect(bitRate.trimmingCharacters(in: .whitespacesAndNewlines) == "320000")
 
         // The limit: a slow client (16 KB/s against LPCM's 192 KB/s) holds the one slot…
-        let slow = try SpawnedProcess(DLNALab.ip, lab.exec(in: lab.client, ["curl", "-s", "--limit-rate", "16k", "-o", "/dev/null", flac[1].url]),
+        let slow = try SpawnedProcess(VethLab.ip, lab.exec(in: lab.client, ["curl", "-s", "--limit-rate", "16k", "-o", "/dev/null", flac[1].url]),
                                       stdout: .pipe, stderr: .pipe)
         Thread.sleep(forTimeInterval: 1)
         #expect(slow.isRunning)

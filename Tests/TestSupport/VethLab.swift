@@ -2,38 +2,38 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
 
-/// Two network namespaces joined by a veth pair (`eth0` in each; the server's 10.43.n.1/24, the control
-/// point's 10.43.n.2/24), made by the test and deleted after it: SSDP's multicast runs there, and nothing
+/// Two network namespaces joined by a veth pair (`eth0` in each; the server's 10.43.n.1/24, the client's
+/// 10.43.n.2/24), made by the test and deleted after it: a server and its client over a real link, where
+/// SSDP's multicast runs and the link's own TCP settings can be changed (`limitSendBuffer`), and nothing
 /// touches the machine's own network. NetworkHostsTests' `NetworkLab` is built around a PostgreSQL server on
 /// a bridge; this needs only the pair, so it is its own small type (the same `ip netns` commands).
-final class DLNALab: @unchecked Sendable {
-    static let ip = "/usr/sbin/ip"
+public final class VethLab: @unchecked Sendable {
+    public static let ip = "/usr/sbin/ip"
 
     /// Why a lab cannot be made here, or nil (suites show it as the skip's reason).
-    static let unavailableReason: String? = {
+    public static let unavailableReason: String? = {
         if geteuid() != 0 { return "network namespaces need root (CI runs as root)" }
         guard FileManager.default.isExecutableFile(atPath: ip) else { return "\(ip) is missing" }
-        let probe = "mlibdlna\(getpid())probe"
+        let probe = "mlibveth\(getpid())probe"
         guard (try? command(["netns", "add", probe])) != nil else { return "ip netns add failed: no network namespaces here" }
         _ = try? command(["netns", "del", probe])
         return nil
     }()
 
-    let server: String
-    let client: String
-    let serverAddress: String
-    let clientAddress: String
+    public let server: String
+    public let client: String
+    public let serverAddress: String
+    public let clientAddress: String
 
     private static let counter = NSLock()
     nonisolated(unsafe) private static var made = 0
 
-    init() throws {
+    public init() throws {
         if let reason = Self.unavailableReason { throw TestFailure(reason) }
         let n: Int = { Self.counter.lock(); defer { Self.counter.unlock() }; Self.made += 1; return Self.made }()
-        server = "mlibdlna\(getpid())x\(n)s"
-        client = "mlibdlna\(getpid())x\(n)c"
+        server = "mlibveth\(getpid())x\(n)s"
+        client = "mlibveth\(getpid())x\(n)c"
         serverAddress = "10.43.\(n).1"
         clientAddress = "10.43.\(n).2"
         do {
@@ -54,25 +54,33 @@ final class DLNALab: @unchecked Sendable {
     deinit { close() }
 
     /// `ip netns exec NAMESPACE` and the command, for a child process.
-    func exec(in namespace: String, _ arguments: [String]) -> [String] { ["netns", "exec", namespace] + arguments }
+    public func exec(in namespace: String, _ arguments: [String]) -> [String] { ["netns", "exec", namespace] + arguments }
+
+    /// `mlib` with `arguments` in the server's namespace, its port read as `ServeChild` reads it.
+    public func serve(environment: [String: String] = [:], _ arguments: [String]) throws -> ServeChild {
+        try ServeChild(mlib: URL(fileURLWithPath: Self.ip), arguments: exec(in: server, [ChildProcess.mlib.path] + arguments),
+                       environment: environment)
+    }
 
     /// `mlib serve --dlna` (no MPD port) on the server namespace's eth0, any port, with `options` added.
-    func serveDLNA(environment: [String: String], _ options: [String] = []) throws -> ServeChild {
-        try ServeChild(mlib: URL(fileURLWithPath: Self.ip),
-                       arguments: exec(in: server, [ChildProcess.mlib.path, "serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0",
-                                                    "--dlna-port", "0"] + options),
-                       environment: environment)
+    public func serveDLNA(environment: [String: String], _ options: [String] = []) throws -> ServeChild {
+        try serve(environment: environment, ["serve", "--no-mpd", "--dlna", "--dlna-interface", "eth0", "--dlna-port", "0"] + options)
+    }
+
+    /// Runs `arguments` in the client's namespace.
+    public func runClient(_ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run(Self.ip, exec(in: client, arguments))
     }
 
     /// Caps TCP's send buffer in `namespace` at `bytes` (its own `tcp_wmem`): a server's writes then wait on a
     /// slow client after a few hundred KiB instead of the megabytes the kernel would otherwise take for it.
-    func limitSendBuffer(in namespace: String, to bytes: Int) throws {
+    public func limitSendBuffer(in namespace: String, to bytes: Int) throws {
         let set = try ChildProcess.run(Self.ip, exec(in: namespace, ["sh", "-c", "echo '4096 16384 \(bytes)' > /proc/sys/net/ipv4/tcp_wmem"]))
         guard set.status == 0 else { throw TestFailure("cannot set tcp_wmem in \(namespace): \(set.stderr)") }
     }
 
     /// Kills what still runs in the namespaces and deletes them (the veth pair goes with them).
-    func close() {
+    public func close() {
         for namespace in [server, client] {
             let pids = ((try? Self.command(["netns", "pids", namespace])) ?? "").split(separator: "\n").compactMap { pid_t($0) }
             for pid in pids { kill(pid, SIGKILL) }
@@ -81,7 +89,7 @@ final class DLNALab: @unchecked Sendable {
     }
 
     @discardableResult
-    static func command(_ arguments: [String]) throws -> String {
+    public static func command(_ arguments: [String]) throws -> String {
         let result = try ChildProcess.run(ip, arguments)
         guard result.status == 0 else { throw TestFailure("ip \(arguments.joined(separator: " ")): status \(result.status): \(result.stderr)") }
         return result.out
