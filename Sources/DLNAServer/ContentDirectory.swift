@@ -30,7 +30,7 @@ struct ContentDirectory {
     /// bytes, digit by digit: Foundation's trimming bridged each argument to an NSString, a twentieth of a
     /// small Browse's time, and trimming the string's view and parsing a Substring still cost a thousand
     /// instructions an argument.
-    static func number(_ arguments: [String: String], _ name: String) throws -> Int {
+    static func number(_ arguments: SOAPArguments, _ name: String) throws -> Int {
         guard let text = arguments[name], let n = Self.unsigned(text) else {
             throw UPnPError.invalidArguments("\(name) must be a non-negative integer")
         }
@@ -56,7 +56,7 @@ struct ContentDirectory {
         }
     }
 
-    private func browse(_ arguments: [String: String]) throws -> [(String, SOAPValue)] {
+    private func browse(_ arguments: SOAPArguments) throws -> [(String, SOAPValue)] {
         guard let id = arguments["ObjectID"] else { throw UPnPError.invalidArguments("ObjectID is missing") }
         let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
         switch arguments["BrowseFlag"] {
@@ -97,7 +97,7 @@ struct ContentDirectory {
 
     /// Items found under `ContainerID` (every item of the library for `0`) matching the criteria, listed
     /// in that container's All Tracks / All Videos (so their ids browse back to an object).
-    private func searching(_ arguments: [String: String]) throws -> [(String, SOAPValue)] {
+    private func searching(_ arguments: SOAPArguments) throws -> [(String, SOAPValue)] {
         guard let container = arguments["ContainerID"], try nodes.object(container) != nil else { throw UPnPError.noSuchContainer }
         let start = try Self.number(arguments, "StartingIndex"), count = try Self.number(arguments, "RequestedCount")
         let compiled: SearchCompiler.Compiled

@@ -27,13 +27,16 @@ struct DIDLOutput {
 
     /// Fixed markup in the answer's form, made once for the process (`DIDLWriter`'s `static let`s): a page is
     /// mostly the same few dozen fragments, and escaping them byte by byte at every append was a tenth of a
-    /// Browse's CPU (issue 43).
-    struct Markup: Sendable {
-        let bytes: [UInt8]
+    /// Browse's CPU (issue 43). Held in memory never freed rather than an array: appending an array retained
+    /// and released it, a hundred pairs of atomic operations a Browse.
+    struct Markup: @unchecked Sendable {   // immutable bytes that live as long as the process
+        let bytes: UnsafeBufferPointer<UInt8>
         init(_ markup: String) {
             var bytes: [UInt8] = []
             DIDLOutput.escapeMarkup(markup, into: &bytes)
-            self.bytes = bytes
+            let kept = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            _ = kept.initialize(from: bytes)
+            self.bytes = UnsafeBufferPointer(kept)
         }
     }
 

@@ -39,7 +39,11 @@ struct DIDLWriter {
         var out = DIDLOutput(capacity: objects.underestimatedCount * 1_400 + 512)
         out += M.header
         let bodies = tree.itemBodies.store(for: ItemBodies.Variant(baseURL: baseURL, renderer: renderer))
-        for object in objects { try write(object, to: &out, bodies: bodies) }
+        var kept = bodies.bodies(of: objects).makeIterator()
+        for object in objects {
+            let body: [UInt8]? = if case .item = object { kept.next() ?? nil } else { nil }
+            try write(object, to: &out, bodies: bodies, kept: body)
+        }
         out += M.end
         return out.bytes
     }
@@ -102,7 +106,8 @@ struct DIDLWriter {
                         resolution: tree.value(item, MediaTree.Slot.resolution), isVideo: tree.value(item, MediaTree.Slot.video) != nil)
     }
 
-    private func write(_ object: TreeObject, to out: inout DIDLOutput, bodies: ItemBodies.Store) throws(NeedsDisk) {
+    /// `object`'s element; `kept`: an item's body kept already (`ItemBodies`).
+    private func write(_ object: TreeObject, to out: inout DIDLOutput, bodies: ItemBodies.Store, kept: [UInt8]?) throws(NeedsDisk) {
         switch object {
         case .container(let c):
             out += M.containerID
@@ -127,7 +132,7 @@ struct DIDLWriter {
             out += M.parentID
             out.parentID(parentID)
             out += M.itemRest
-            if let body = bodies.body(item) {
+            if let body = kept {
                 out.append(escaped: body)
             } else {
                 let start = out.bytes.count

@@ -6,7 +6,7 @@ import NIOCore
 /// its arguments, each a child element with text; and the answers, including UPnP's error faults.
 struct SOAPCall: Sendable {
     var action: String
-    var arguments: [String: String]
+    var arguments: SOAPArguments
 
     /// Parses an envelope; nil when it is not one (the caller answers 401 "Invalid Action").
     static func parse(_ body: [UInt8]) -> SOAPCall? {
