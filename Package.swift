@@ -182,7 +182,9 @@ let package = Package(
                           path: "Benchmarks/UserPlayBench"),
 
         .testTarget(name: "MediaModelTests", dependencies: ["MediaModel", "TestSupport"]),
-        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaDecode", "MediaModel", "TestSupport"]),
+        // fixture-reads.json: FixtureReadSnapshotTests' frozen reads, opened by path.
+        .testTarget(name: "MediaProbeTests", dependencies: ["MediaProbe", "MediaDecode", "MediaModel", "TestSupport"],
+                    exclude: ["fixture-reads.json"]),
         // A real PostgreSQL server for the tests of both stores (initdb + pg_ctl in a temporary directory).
         .target(name: "PostgresTestServer", dependencies: ["MediaIndex", "SQLiteStore", "Library", "TestSupport"],
                 path: "Tests/PostgresTestServer"),
@@ -213,8 +215,9 @@ let package = Package(
                                                          "mlib", "library-example", "PostgresTestServer", "TestSupport"]),
         .testTarget(name: "SubsonicServerTests", dependencies: ["SubsonicServer", "mlib", "TestSupport", "Library", "MediaIndex",
                                                                 "MediaModel", "PostgresTestServer"],
-                    // The OpenSubsonic OpenAPI description the tests validate answers against, and the Python client (read by path).
-                    exclude: ["Fixtures", "Scripts"]),
+                    // The OpenSubsonic OpenAPI description the tests validate answers against, the Python client and
+                    // GUIClientTests' screenshot (read or written by path).
+                    exclude: ["Fixtures", "Scripts", "Evidence"]),
         // The web app's server side through `mlib serve --http`: sessions, CSRF, the throttle, the JSON API, events.
         .testTarget(name: "WebAppTests", dependencies: ["mlib", "TestSupport", "PostgresTestServer"], exclude: ["browser", "Evidence"]),
         // The DLNA server with a real control point (async-upnp-client) in a second network namespace, and the
