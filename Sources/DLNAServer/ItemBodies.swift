@@ -29,13 +29,17 @@ final class ItemBodies: Sendable {
     static let variantLimit = 4
 
     private let variants = Mutex<[Variant: Store]>([:])
+    /// The view's item count: each store's array is made that long when it keeps its first body.
+    private let items: Int
+
+    init(items: Int) { self.items = items }
 
     /// The bodies of one variant (looked up once a page).
     func store(for variant: Variant) -> Store {
         variants.withLock { variants in
             if let store = variants[variant] { return store }
             if variants.count >= Self.variantLimit { variants.removeAll() }
-            let store = Store()
+            let store = Store(items: items)
             variants[variant] = store
             return store
         }
@@ -46,6 +50,9 @@ final class ItemBodies: Sendable {
     /// were a fortieth of a Browse's time on the event loop.
     final class Store: Sendable {
         private let state = Mutex<(bodies: [[UInt8]?], bytes: Int, count: Int)>(([], 0, 0))
+        private let items: Int
+
+        init(items: Int) { self.items = items }
 
         /// The bodies kept of the items among `objects`, in their order (nil where none is kept yet).
         func bodies(of objects: some Sequence<TreeObject>) -> [[UInt8]?] {
@@ -60,10 +67,9 @@ final class ItemBodies: Sendable {
         func keep(_ body: ArraySlice<UInt8>, for item: Int32) {
             let at = Int(item)
             state.withLock { state in
-                guard at >= state.bodies.count || state.bodies[at] == nil, state.bytes + body.count <= ItemBodies.budget else { return }
-                if at >= state.bodies.count {
-                    state.bodies += repeatElement(nil, count: max(at + 1, 2 * state.bodies.count) - state.bodies.count)
-                }
+                guard at < items, state.bytes + body.count <= ItemBodies.budget else { return }
+                if state.bodies.isEmpty { state.bodies = Array(repeating: nil, count: items) }
+                guard state.bodies[at] == nil else { return }
                 state.bodies[at] = Array(body)
                 state.bytes += body.count
                 state.count += 1

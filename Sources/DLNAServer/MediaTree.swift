@@ -53,7 +53,7 @@ final class MediaTree: Sendable {
     /// Whether a folder has a cover file, looked up once per folder and tree (the tree is new after a scan).
     private let folderCovers = Mutex<[MediaPath: Bool]>([:])
     /// Audio items' DIDL-Lite bodies as written for this tree (`DIDLWriter`).
-    let itemBodies = ItemBodies()
+    let itemBodies: ItemBodies
     /// Prefix sums of the video flag over path order: videos under a directory are a difference.
     let videoPrefix: [Int32]
 
@@ -61,6 +61,7 @@ final class MediaTree: Sendable {
         self.view = view
         self.base = base
         self.updateID = updateID
+        itemBodies = ItemBodies(items: view.count)
         func value(_ item: Int32, _ slot: Int) -> String? { view.value(item, slot: base + slot) }
         var itemByID: [Int64: Int32] = [:]
         itemByID.reserveCapacity(view.count)

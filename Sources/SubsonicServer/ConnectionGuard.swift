@@ -164,7 +164,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         acknowledgedAtWatch = before
         writeDeadline = context.eventLoop.scheduleTask(in: writeTimeout) {
-            guard bound.value.0.writeDeadline != nil else { return }
+            let (handler, context) = bound.value
+            guard handler.writeDeadline != nil else { return }
             ClientProgress.acknowledged(on: context.channel) { now in
                 let (handler, context) = bound.value
                 guard handler.writeDeadline != nil else { return }   // writable again meanwhile
