@@ -59,7 +59,7 @@ final class ItemBodies: Sendable {
             state.withLock { state in
                 objects.compactMap { object -> [UInt8]?? in
                     guard case .item(_, _, let item) = object else { return nil }
-                    return .some(Int(item) < state.bodies.count ? state.bodies[Int(item)] : nil)
+                    return .some(state.bodies.indices.contains(Int(item)) ? state.bodies[Int(item)] : nil)
                 }
             }
         }
@@ -67,7 +67,7 @@ final class ItemBodies: Sendable {
         func keep(_ body: ArraySlice<UInt8>, for item: Int32) {
             let at = Int(item)
             state.withLock { state in
-                guard at < items, state.bytes + body.count <= ItemBodies.budget else { return }
+                guard (0..<items).contains(at), state.bytes + body.count <= ItemBodies.budget else { return }
                 if state.bodies.isEmpty { state.bodies = Array(repeating: nil, count: items) }
                 guard state.bodies[at] == nil else { return }
                 state.bodies[at] = Array(body)
