@@ -13,29 +13,6 @@ import Testing
 /// meanwhile (the client's window opens every 64 KiB or so: a quarter of a second).
 @Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil, Comment(rawValue: VethLab.unavailableReason ?? "")))
 struct DLNASlowReaderTests {
-    /// Reads `path` over HTTP from HOST:PORT, 64 KiB (16 KiB with a LIMIT) every PAUSE seconds after waiting
-    /// WAIT seconds, up to LIMIT bytes, into OUT (the body); prints the body's bytes and the seconds from the
-    /// first read to the end.
-    static let reader = """
-        import socket, sys, time
-        host, port, path, wait, pause, out, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6], int(sys.argv[7])
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
-        s.connect((host, port))
-        s.sendall(f"GET {path} HTTP/1.1\\r\\nHost: {host}\\r\\nConnection: close\\r\\n\\r\\n".encode())
-        time.sleep(wait)
-        s.settimeout(20)
-        data, started = bytearray(), time.monotonic()
-        while len(data) < limit:
-            chunk = s.recv(16384 if limit < 1 << 60 else 65536)
-            if not chunk: break
-            data += chunk
-            time.sleep(pause)
-        body = data[data.find(b"\\r\\n\\r\\n") + 4:]
-        open(out, "wb").write(body)
-        print(len(body), round(time.monotonic() - started, 2))
-        """
-
     @Test func aStreamReadAtItsPaceOutlastsTheWriteTimeoutAndAStalledOneDoesNot() throws {
         let scratch = try ScratchLibrary("mlib-dlna-slow")
         defer { scratch.remove() }
@@ -66,13 +43,11 @@ struct DLNASlowReaderTests {
 
         let path = try #require(URL(string: url)).path
         let original = try Data(contentsOf: wav)
-        func read(wait: Double, pause: Double, limit: Int = 1 << 62, into name: String) throws -> (bytes: Data, seconds: Double) {
+        func read(wait: Double, pause: Double, chunk: Int = 64 << 10, limit: Int = 1 << 62, into name: String) throws -> (bytes: Data, seconds: Double) {
             let out = scratch.base.appendingPathComponent(name)
-            let run = try clientRun(["python3", "-c", Self.reader, lab.serverAddress, String(server.port), path, String(wait), String(pause), out.path,
-                                     String(limit)])
-            let fields = run.out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            #expect(run.status == 0 && fields.count == 2, "\(run.out) \(run.stderr)")
-            return ((try? Data(contentsOf: out)) ?? Data(), fields.last ?? -1)
+            let run = try PacedReader.read(in: lab, port: server.port, path: path, wait: wait, pause: pause, chunk: chunk, limit: limit, into: out)
+            #expect(run.ran, "\(run.diagnostics)")
+            return ((try? Data(contentsOf: out)) ?? Data(), run.seconds)
         }
 
         // At its pace: 64 KiB every 25 ms, four times the write timeout.
@@ -88,7 +63,7 @@ struct DLNASlowReaderTests {
 
         // Slowly, from a server whose send buffer is capped: 16 KiB every 64 ms for eight seconds.
         try lab.limitSendBuffer(in: lab.server, to: 1 << 20)
-        let slow = try read(wait: 0, pause: 0.064, limit: 2_000_000, into: "slow.wav")
+        let slow = try read(wait: 0, pause: 0.064, chunk: 16 << 10, limit: 2_000_000, into: "slow.wav")
         #expect(slow.bytes.count >= 1_990_000, "a slow reader was dropped after \(slow.bytes.count) bytes, \(slow.seconds) s")
         #expect(server.stop() == 0)
     }

@@ -11,37 +11,9 @@ import Testing
 /// guard asked the kernel what the client acknowledged); a client that asks for the file and reads nothing
 /// still has its connection closed. SQLite only: a server in the namespace cannot reach the test's PostgreSQL
 /// server, and the guard is below the store.
-@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil && pythonClientInstalled && ChildProcess.exists("ffmpeg"),
-                             Comment(rawValue: VethLab.unavailableReason ?? "python3 with py-sonic or ffmpeg missing (scripts/install-deps.sh)")))
+@Suite(.serialized, .enabled(if: VethLab.unavailableReason == nil && ChildProcess.exists("ffmpeg") && ChildProcess.exists("curl"),
+                             Comment(rawValue: VethLab.unavailableReason ?? "ffmpeg or curl missing (scripts/install-deps.sh)")))
 struct SlowStreamTests {
-    /// Finds the long WAV song ("Long") by search3, then downloads it over a raw socket after waiting WAIT seconds, 16 KiB
-    /// every PAUSE seconds, up to LIMIT bytes of answer; prints the body's bytes and the seconds from the
-    /// first read to the end.
-    static let reader = """
-        import hashlib, json, socket, sys, time, urllib.parse, urllib.request
-        host, port, user, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-        wait, pause, limit = float(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
-        salt = "c0ffee"
-        token = hashlib.md5((password + salt).encode()).hexdigest()
-        def query(**more):
-            return urllib.parse.urlencode({"u": user, "t": token, "s": salt, "v": "1.16.1", "c": "mlib-test", "f": "json", **more})
-        found = json.load(urllib.request.urlopen(f"http://{host}:{port}/rest/search3?" + query(query="", songCount=500, albumCount=0, artistCount=0)))
-        song = next(s for s in found["subsonic-response"]["searchResult3"]["song"] if s.get("title") == "Long")
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
-        s.connect((host, port))
-        s.sendall(f"GET /rest/download?{query(id=song['id'])} HTTP/1.1\\r\\nHost: {host}\\r\\nConnection: close\\r\\n\\r\\n".encode())
-        time.sleep(wait)
-        s.settimeout(20)
-        data, started = bytearray(), time.monotonic()
-        while len(data) < limit:
-            chunk = s.recv(16384)
-            if not chunk: break
-            data += chunk
-            time.sleep(pause)
-        print(len(data) - (data.find(b"\\r\\n\\r\\n") + 4), round(time.monotonic() - started, 2))
-        """
-
     @Test func aDownloadReadAtItsPaceOutlastsTheWriteTimeoutAndAStalledOneDoesNot() throws {
         let library = try TestLibrary()
         defer { library.remove() }
@@ -60,12 +32,17 @@ struct SlowStreamTests {
         let server = try lab.serve(["serve", "--library", library.library, "--http", "\(lab.serverAddress):0", "--no-mpd",
                                     "--key-file", library.keyFile, "--http-write-timeout", "1"])
         defer { _ = server.stop() }
+        // The long song's id, as a client finds it (search3), and its download's path.
+        let base = "http://\(lab.serverAddress):\(server.port)/rest"
+        let search = try lab.runClient(["curl", "-sS", "\(base)/search3?\(BothServeProcess.auth)&f=json&query=&songCount=500&albumCount=0&artistCount=0"])
+        let found = try JSONSerialization.jsonObject(with: Data(search.out.utf8)) as? [String: Any]
+        let songs = ((found?["subsonic-response"] as? [String: Any])?["searchResult3"] as? [String: Any])?["song"] as? [[String: Any]] ?? []
+        let id = try #require(songs.first { $0["title"] as? String == "Long" }?["id"] as? String, "no song Long in \(search.out.prefix(600))")
+        let path = "/rest/download?\(BothServeProcess.auth)&id=\(id)"
         func read(wait: Double, pause: Double, limit: Int) throws -> (bytes: Int, seconds: Double) {
-            let run = try lab.runClient(["python3", "-c", Self.reader, lab.serverAddress, String(server.port), TestLibrary.user,
-                                         TestLibrary.password, String(wait), String(pause), String(limit)])
-            let fields = run.out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            #expect(run.status == 0 && fields.count == 2, "\(run.out) \(run.stderr)")
-            return (Int(fields.first ?? -1), fields.last ?? -1)
+            let run = try PacedReader.read(in: lab, port: server.port, path: path, wait: wait, pause: pause, chunk: 16 << 10, limit: limit)
+            #expect(run.ran, "\(run.diagnostics)")
+            return (run.bytes, run.seconds)
         }
 
         // Slowly: 16 KiB every 64 ms for eight seconds.
