@@ -67,6 +67,21 @@ import Testing
         #expect(SOAPCall.parse(Array(body.utf8)) == nil)
     }
 
+    /// The reader walks the body through an unsafe buffer (no bounds checks in a release build): every prefix
+    /// of an envelope using each construct it reads (a BOM, a comment, a processing instruction, attributes in
+    /// both quotes, an empty element, CDATA, entities and character references) is refused without reading
+    /// past its end. A debug build (the tests') traps on any index out of the buffer.
+    @Test func refusesEveryPrefixWithoutReadingPastIt() throws {
+        let inner = Self.browse + #"<!-- c --><?pi x?><ObjectID a='1' b="2">1$all&amp;&#x41;&#66;<![CDATA[<x>]]></ObjectID>"#
+            + "<Filter/><StartingIndex> 0 </StartingIndex></u:Browse>"
+        let whole = [0xEF, 0xBB, 0xBF] + Array(Self.envelope(inner).utf8)
+        let call = try #require(SOAPCall.parse(whole))
+        #expect(call.arguments["ObjectID"] == "1$all&AB<x>" && call.arguments["Filter"] == "")
+        for end in 0..<whole.count {
+            #expect(SOAPCall.parse(Array(whole[..<end])) == nil, "a prefix of \(end) bytes was read as an envelope")
+        }
+    }
+
     /// A DOCTYPE is refused outright: XMLParser reads one (and its internal entities), the reader never does.
     @Test func refusesADoctype() {
         let body = #"<?xml version="1.0"?><!DOCTYPE s [<!ENTITY x "0">]>"# + Self.envelope(Self.browse + "<ObjectID>&x;</ObjectID></u:Browse>", declaration: "")
