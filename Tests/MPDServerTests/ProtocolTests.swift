@@ -51,6 +51,18 @@ struct ProtocolTests {
         #expect(two.path(of: "elsewhere/y.mp3") == nil)
     }
 
+    /// Slashes at either end are dropped, any number of them; a URI without one is handed back as it is
+    /// (the fast path `lsinfo` takes), and the top is "" however it is written.
+    @Test func urisAreNormalizedAtBothEnds() {
+        for (uri, normalized) in [("A/b", "A/b"), ("/A/b", "A/b"), ("A/b/", "A/b"), ("//A/b//", "A/b"), ("/", ""), ("//", ""),
+                                  ("", ""), ("é", "é"), ("/é/", "é"), ("a", "a"), ("a/", "a"), ("/a", "a")] {
+            #expect(LibraryURIs.normalized(uri) == normalized, "\(uri)")
+        }
+        let one = LibraryURIs(roots: [MediaPath("/srv/music")])
+        #expect(one.path(of: "/A/b.flac/") == MediaPath("/srv/music/A/b.flac"))
+        #expect(one.path(of: "/") == MediaPath("/srv/music"))
+    }
+
     /// The version rises once per changing command; `plchanges` sees what moved.
     @Test func queueVersions() {
         var q = QueueIDs()
