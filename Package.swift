@@ -177,6 +177,12 @@ let package = Package(
         .target(name: "BenchmarkSupport", dependencies: ["MediaIndex", "MediaModel"], path: "Benchmarks/BenchmarkSupport"),
         .executableTarget(name: "synthetic-library", dependencies: ["BenchmarkSupport", "Library", "MediaIndex", "MediaModel"],
                           path: "Benchmarks/SyntheticLibrary"),
+        // Servers that only answer, on swift-nio as mlib's are: the framework's own cost a request
+        // (Benchmarks/nio-floor.sh, beside mpd, minidlna and the C floor).
+        .executableTarget(name: "nio-floor", dependencies: [.product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOPosix", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio")],
+                          path: "Benchmarks/NIOFloor"),
         // Recording a play for a user who is not the owner, and for the owner, in-process (issue 40: < 1 ms).
         .executableTarget(name: "user-play-bench", dependencies: ["BenchmarkSupport", "Library", "MediaIndex", "MediaModel"],
                           path: "Benchmarks/UserPlayBench"),

@@ -12,7 +12,8 @@
 # the system service. Default FOLDER: /work/corpora/c2k; 20,000 files: two copies of make-corpus 10,000
 # (e.g. `cp -al /work/corpora/c100k/copy-{0,1} /tmp/c20k/`). RESULT=1 writes Benchmarks/results/dlna-bench-NAME.json
 # (NAME: the folder's base name). The walk's floor in the same rounds: the lean client against dlna-floor.c (mlib's
-# answers of a recorded walk replayed at once; built with cc). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
+# answers of a recorded walk replayed at once; built with cc), and, where NIO_FLOOR (default .build/release/nio-floor) is built, the same
+# answers through swift-nio's HTTP server (what the framework alone costs a call). Needs: minidlna (`apt-get install minidlna`), python3 with async-upnp-client
 # (scripts/install-deps.sh), ip(8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ shift || true
 folders=("$@")
 [[ ${#folders[@]} -gt 0 ]] || folders=(/work/corpora/c2k)
 PAGE=${PAGE:-50}
+NIO_FLOOR=${NIO_FLOOR:-.build/release/nio-floor}   # optional: the swift-nio floor (swift build -c release --product nio-floor)
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
 command -v minidlnad >/dev/null || { echo "minidlnad is missing: apt-get install -y --no-install-recommends minidlna" >&2; exit 2; }
 python3 -c 'import async_upnp_client' 2>/dev/null || { echo "async-upnp-client is missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -119,7 +121,7 @@ CONF
     # takes less), alternated, the median of each kept. (The floor used to answer one made-up page, padded to
     # mlib's mean size, to every call: the client then had no container to unescape and queue.) One walk of each,
     # one after the other, moved by a fifth between runs (minidlna 0.52-0.70 s).
-    floor_pid=""
+    floor_pid="" nio_floor_pid=""
     if cc -O2 -o "$work/dlna-floor" Benchmarks/dlna-floor.c 2>/dev/null; then
         lean_control=$(ip netns exec "$C" python3 -c '
 import re, sys, urllib.parse, urllib.request
@@ -129,6 +131,11 @@ print(urllib.parse.urljoin(url, re.search(r"<controlURL>([^<]*)", text[at:]).gro
         ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control "$lean_control" --page "$PAGE" \
             --record "$work/floor-answers-$name" > /dev/null
         ip netns exec "$S" "$work/dlna-floor" "$work/floor-answers-$name" 8202 & floor_pid=$!
+        # The same answers through swift-nio's HTTP server (NIO_FLOOR, Benchmarks/NIOFloor): what the framework
+        # mlib's server is built on costs a call, before mlib does anything.
+        if [[ -x "$NIO_FLOOR" ]]; then
+            ip netns exec "$S" "$NIO_FLOOR" http "$work/floor-answers-$name" 8203 & nio_floor_pid=$!
+        fi
         sleep 0.3
     fi
     rounds=${LEAN_ROUNDS:-5}
@@ -138,6 +145,10 @@ print(urllib.parse.urljoin(url, re.search(r"<controlURL>([^<]*)", text[at:]).gro
         if [[ -n $floor_pid ]]; then
             ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8202/ctl --page "$PAGE" \
                 > "$work/floor-$name-$round.json"
+        fi
+        if [[ -n $nio_floor_pid ]]; then
+            ip netns exec "$C" python3 Benchmarks/dlna-walk.py --control http://10.44.0.1:8203/ctl --page "$PAGE" \
+                --server-pid "$nio_floor_pid" > "$work/nio-floor-$name-$round.json"
         fi
     done
     median() { # OUT FILE...: the first file with each number the median of the files' (searches included)
@@ -163,6 +174,12 @@ PYTHON
         floor_s=$(field "$work/floor-$name.json" walk_s)
         kill "$floor_pid"; wait "$floor_pid" 2>/dev/null || true
     fi
+    nio_floor_s=none
+    if [[ -n $nio_floor_pid ]]; then
+        median "$work/nio-floor-$name.json" "$work"/nio-floor-"$name"-*.json
+        nio_floor_s=$(field "$work/nio-floor-$name.json" walk_s)
+        kill "$nio_floor_pid"; wait "$nio_floor_pid" 2>/dev/null || true
+    fi
     mlib_rss=$(rss "$mlib_pid"); mlib_hwm=$(hwm "$mlib_pid")
     minidlna_rss=$(rss "$minidlna_pid"); minidlna_hwm=$(hwm "$minidlna_pid")
     for p in "$mlib_pid" "$minidlna_pid"; do kill "$p"; wait "$p" 2>/dev/null || true; done
@@ -181,6 +198,9 @@ PYTHON
     echo "lean client (dlna-walk.py, median of $rounds alternated walks): walk mlib $(field "$ml" walk_s) s $(field "$ml" walks_s), minidlna $(field "$dl" walk_s) s $(field "$dl" walks_s): ${lean_ratio}x minidlna's time (target < 0.5); Search title mlib $(field "$ml" "search['$lq1']['median_ms']") ms, minidlna $(field "$dl" "search['$lq1']['median_ms']") ms; artist mlib $(field "$ml" "search['$lq2']['median_ms']") ms, minidlna $(field "$dl" "search['$lq2']['median_ms']") ms (target < 10 ms)"
     if [[ $floor_s != none ]]; then
         echo "the walk's floor (the lean client's walk of mlib's recorded answers, $(field "$work/floor-$name.json" browse_calls) calls answered at once by dlna-floor.c): ${floor_s} s = $(ratio "$floor_s" "$(field "$dl" walk_s)")x minidlna's walk; mlib's walk is $(ratio "$(field "$ml" walk_s)" "$floor_s")x the floor, $(python3 -c "print(round(($(field "$ml" walk_s) - $floor_s) / $(field "$ml" browse_calls) * 1e6))") µs a call over it"
+    fi
+    if [[ $nio_floor_s != none ]]; then
+        echo "the walk's swift-nio floor (the same answers through NIOHTTP1's server pipeline, nio-floor http): ${nio_floor_s} s = $(ratio "$nio_floor_s" "$(field "$dl" walk_s)")x minidlna's walk, server CPU $(python3 -c "print(round($(field "$work/nio-floor-$name.json" walk_server_cpu_s) / $(field "$ml" browse_calls) * 1e6))") µs a call (mlib's $(python3 -c "print(round($(field "$ml" walk_server_cpu_s) / $(field "$ml" browse_calls) * 1e6))")); mlib's walk is $(python3 -c "print(round(($(field "$ml" walk_s) - $nio_floor_s) / $(field "$ml" browse_calls) * 1e6))") µs a call over it"
     fi
     echo "walk: mlib $(field "$m" walk_s) s ($(field "$m" browse_calls) calls, $(field "$m" containers) containers), minidlna $(field "$d" walk_s) s ($(field "$d" browse_calls) calls, $(field "$d" containers) containers): ${walk_ratio}x, per call ${calls_ratio}x"
     if [[ -n "${RESULT:-}" ]]; then
@@ -205,7 +225,7 @@ PYTHON
           mlib_thumbnail_first_ms="$(field "$m" "d.get('thumbnail_first_ms', 'none')")" \
           mlib_thumbnail_cached_ms="$(field "$m" "d.get('thumbnail_cached_ms', 'none')")" \
           minidlna_thumbnails="$(field "$d" thumbnails)" \
-          lean_walk_floor_s="$floor_s" mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
+          lean_walk_floor_s="$floor_s" lean_walk_nio_floor_s="$nio_floor_s" mlib_rss_mb="$mlib_rss" minidlna_rss_mb="$minidlna_rss" mlib_scan_s="$mlib_scan" minidlna_scan_s="$minidlna_scan" \
           peer:minidlna_lean_walk="$(ratio "$(field "$dl" walk_s)" "$(field "$ml" walk_s)")" peer:minidlna_walk="$walk_ratio" peer:minidlna_walk_server_cpu="$(ratio "$(field "$d" walk_server_cpu_s)" "$(field "$m" walk_server_cpu_s)")" peer:minidlna_per_browse_call="$calls_ratio" \
           peer:minidlna_search_title="$(ratio "$(search "$d" "$q1")" "$(search "$m" "$q1")" 2>/dev/null || echo none)" \
           peer:minidlna_first_byte="$(ratio "$(field "$d" first_byte_ms)" "$(field "$m" first_byte_ms)")" \
