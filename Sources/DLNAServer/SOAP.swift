@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MediaModel
 import NIOCore
 
 /// A SOAP action call (UPnP Device Architecture 1.0, 3.2): the action element in the envelope's body and
@@ -26,10 +27,10 @@ struct SOAPCall: Sendable {
         // buffer write for each piece, cost more than copying the page.
         var markup: [UInt8] = []
         markup.reserveCapacity(512)
-        markup += envelopeStart.utf8
-        markup += "<u:".utf8; markup += action.utf8; markup += "Response xmlns:u=\"".utf8; markup += service.utf8; markup += "\">".utf8
+        markup.append(utf8: envelopeStart)
+        markup.append(utf8: "<u:"); markup.append(utf8: action); markup.append(utf8: "Response xmlns:u=\""); markup.append(utf8: service); markup.append(utf8: "\">")
         for (name, value) in arguments {
-            markup += "<".utf8; markup += name.utf8; markup += ">".utf8
+            markup.append(utf8: "<"); markup.append(utf8: name); markup.append(utf8: ">")
             switch value {
             case .text(let value): XMLText.escape(value, into: &markup)
             case .escaped(let bytes):
@@ -37,10 +38,10 @@ struct SOAPCall: Sendable {
                 markup.removeAll(keepingCapacity: true)
                 out.writeBytes(bytes)
             }
-            markup += "</".utf8; markup += name.utf8; markup += ">".utf8
+            markup.append(utf8: "</"); markup.append(utf8: name); markup.append(utf8: ">")
         }
-        markup += "</u:".utf8; markup += action.utf8; markup += "Response>".utf8
-        markup += envelopeEnd.utf8
+        markup.append(utf8: "</u:"); markup.append(utf8: action); markup.append(utf8: "Response>")
+        markup.append(utf8: envelopeEnd)
         out.writeBytes(markup)
         return out
     }

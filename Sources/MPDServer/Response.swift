@@ -37,30 +37,22 @@ struct Response {
         }
     }
 
-    /// A string's UTF-8 bytes appended as one copy of contiguous storage (a native string's, or a small
-    /// one's copied out): appending the `UTF8View` as a sequence cost ~250 instructions a call, a tenth
-    /// of a `lsinfo DIR` of five directories.
-    private mutating func append(utf8 text: String) {
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-        if done == nil { bytes.append(contentsOf: text.utf8) }
-    }
-
     mutating func field(_ key: String, _ value: String) {
         guard !overflowed else { return }
         defer { checkLimit() }
-        append(utf8: key)
+        bytes.append(utf8: key)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
         // A value cannot hold a line break: MPD's clients read line by line; and mpd writes a tab in a
         // tag as a space. The value is appended first and its bytes looked at in the array (a loop over
         // contiguous bytes): `contains(where:)` over the String's UTF-8 view was 10 % of a `listallinfo`.
         let start = bytes.count
-        append(utf8: value)
+        bytes.append(utf8: value)
         if bytes[start...].contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) {
             bytes.removeSubrange(start...)
             let clean = value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
                 .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\t", with: " ")
-            append(utf8: clean)
+            bytes.append(utf8: clean)
         }
         bytes.append(UInt8(ascii: "\n"))
     }
@@ -72,7 +64,7 @@ struct Response {
     mutating func timestamp(_ key: String, seconds: Double) {
         guard !overflowed else { return }
         defer { checkLimit() }
-        append(utf8: key)
+        bytes.append(utf8: key)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
         MPDFormat.appendTimestamp(seconds, to: &bytes)
@@ -83,13 +75,13 @@ struct Response {
     mutating func field(_ key: String, parent: String, name: String) {
         if parent.isEmpty { return field(key, name) }
         guard !overflowed else { return }
-        append(utf8: key)
+        bytes.append(utf8: key)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
         let start = bytes.count
-        append(utf8: parent)
+        bytes.append(utf8: parent)
         bytes.append(UInt8(ascii: "/"))
-        append(utf8: name)
+        bytes.append(utf8: name)
         if bytes[start...].contains(where: { $0 == 10 || $0 == 13 || $0 == 9 }) {
             // Rare: the one cleaning rule of `field(_:_:)`.
             bytes.removeSubrange((start - key.utf8.count - 2)...)
@@ -102,7 +94,7 @@ struct Response {
     mutating func line(_ text: String) {
         guard !overflowed else { return }
         defer { checkLimit() }
-        append(utf8: text)
+        bytes.append(utf8: text)
         bytes.append(UInt8(ascii: "\n"))
     }
 
