@@ -89,7 +89,11 @@ def send(method, query, body=None):
                 raise
 
 
-def check(method, query, body=None):
+def check(method, query, body=None, login=True):
+    """One request; a failure when the server errs (5xx, a dropped connection, JSON that does not parse) or,
+    with `login` (the credentials are not the value fuzzed), refuses the fuzzing user's login: a request
+    that changed that user's password (an admin's updateUser of itself did) would leave every later request
+    refused at login, counted as answered, and the rest of the run would fuzz nothing past authentication."""
     summary["requests"] += 1
     try:
         status, kind, data = send(method, query, body)
@@ -101,9 +105,14 @@ def check(method, query, body=None):
         summary["failures"].append({"method": method, "query": query[:300], "status": status})
     if "json" in kind:
         try:
-            return json.loads(data)
+            answer = json.loads(data)
         except ValueError as error:
             summary["failures"].append({"method": method, "query": query[:300], "error": f"invalid JSON: {error}"})
+            return None
+        error = (answer.get("subsonic-response") or {}).get("error") if isinstance(answer, dict) else None
+        if login and isinstance(error, dict) and error.get("code") == 40:
+            summary["failures"].append({"method": method, "query": query[:300], "error": "the fuzzing user's login was refused"})
+        return answer
     return None
 
 
@@ -175,7 +184,7 @@ if mode == "full":
             pairs = [(n, v) for n, v in auth if n != name] + [(name, value)]
             if name in ("t", "s"):
                 pairs = [(n, v) for n, v in pairs if n != "p"]
-            check("ping", q(pairs))
+            check("ping", q(pairs), login=False)
 
 print(json.dumps(summary))
 sys.exit(1 if summary["failures"] else 0)
