@@ -9,7 +9,9 @@
 # store it then checks that the server is still up, stops it, and that the library opens and both servers
 # serve it. Prints the request counts by HTTP status; writes the figures of every store through
 # Benchmarks/write-result.py to Benchmarks/results/subsonic-fuzz.json (NO_RESULT=1: not written). Exit
-# status 1 when a request failed (5xx, a dropped connection, unparsable JSON) or anything after it did.
+# status 1 when a request failed (5xx, a dropped connection, unparsable JSON, the fuzzing account's login refused)
+# or anything after it did. Two passes a store: as `fuzz` (not an admin), then as `root` (an admin, every
+# username-naming request aimed at `fuzz`).
 # RequestFuzzTests in `swift test` runs the quick share (one hostile value at a time) on both stores.
 # MLIB: the binary (default: a debug build). Child processes get HOME and XDG_CONFIG_HOME in the work folder.
 # SCHEMATHESIS=N: instead of the fuzzer, a bounded schemathesis run (4.x: `pip install schemathesis`; its
@@ -91,6 +93,9 @@ fuzz() {
   # --no-admin: the first account of a library is an admin unless told (since session 25), and an admin
   # fuzzing updateUser with its own name set its own password mid-run: the rest of the run was refused at login.
   echo fuzz-pass | "$MLIB" user add fuzz --no-admin --library "$library" --key-file "$dir/key" >/dev/null
+  # An admin too, for a second pass that reaches the admin's methods (createUser, updateUser, deleteUser… with
+  # hostile values), aimed at `fuzz`'s account.
+  echo root-pass | "$MLIB" user add root --admin --library "$library" --key-file "$dir/key" >/dev/null
   local port; port=$(free_port)
   "$MLIB" serve --library "$library" --key-file "$dir/key" --http "127.0.0.1:$port" --no-mpd 2>"$dir/err" &
   pid=$!
@@ -100,7 +105,16 @@ fuzz() {
     schemathesis_run "$port" "$dir" || ok=1
   else
   python3 Tests/SubsonicServerTests/Scripts/fuzz_requests.py "$port" fuzz fuzz-pass Sources/SubsonicServer/SubsonicServer.swift full \
-    > "$dir/summary.json" || ok=1
+    > "$dir/summary-user.json" || ok=1
+  python3 Tests/SubsonicServerTests/Scripts/fuzz_requests.py "$port" root root-pass Sources/SubsonicServer/SubsonicServer.swift full fuzz \
+    > "$dir/summary-admin.json" || ok=1
+  python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+status = {k: a["status"].get(k, 0) + b["status"].get(k, 0) for k in set(a["status"]) | set(b["status"])}
+print(json.dumps({"requests": a["requests"] + b["requests"], "methods": max(a["methods"], b["methods"]), "status": status,
+                  "failures": [dict(f, account="fuzz") for f in a["failures"]] + [dict(f, account="root (admin)") for f in b["failures"]]}))' \
+    "$dir/summary-user.json" "$dir/summary-admin.json" > "$dir/summary.json"
   fi
   local wall; wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
   echo "== $store"
@@ -121,7 +135,7 @@ print(d["requests"], d["methods"], d["status"].get("200", 0), other, len(d["fail
   "$MLIB" serve --library "$library" --key-file "$dir/key" --port "$mpd_port" --sink null --http "127.0.0.1:$port" 2>"$dir/err2" &
   pid=$!
   for _ in $(seq 100); do [[ $(grep -c "serving" "$dir/err2" 2>/dev/null) -ge 2 ]] && break; sleep 0.1; done
-  curl -sf "http://127.0.0.1:$port/rest/ping?u=fuzz&p=fuzz-pass&c=b&v=1.16.1&f=json" | grep -q '"ok"' || { echo "the API does not answer afterwards"; ok=1; }
+  curl -sf "http://127.0.0.1:$port/rest/ping?u=root&p=root-pass&c=b&v=1.16.1&f=json" | grep -q '"ok"' || { echo "the API does not answer afterwards"; ok=1; }
   mpc -h 127.0.0.1 -p "$mpd_port" listall >/dev/null || { echo "the MPD port does not answer afterwards"; ok=1; }
   kill -TERM "$pid"; wait "$pid" || true
   pid=
@@ -151,7 +165,7 @@ if [[ -z ${NO_RESULT:-} && -n ${SCHEMATHESIS:-} ]]; then
     "${figures[@]}"
 elif [[ -z ${NO_RESULT:-} ]]; then
   python3 Benchmarks/write-result.py subsonic-fuzz "${0#./} ${args[*]}" \
-    "the fixtures, $(printf '%s\n' "${stores[@]}" | paste -sd+ | sed 's/+/ and /g'); every method x every parameter with hostile values as a non-admin user; a debug build, not speed" \
+    "the fixtures, $(printf '%s\n' "${stores[@]}" | paste -sd+ | sed 's/+/ and /g'); every method x every parameter with hostile values as a non-admin user, then as an admin aimed at that user; a debug build, not speed" \
     "${figures[@]}"
 fi
 exit $status

@@ -5,11 +5,13 @@ user, each value put in place of one parameter of an otherwise valid request (re
 that the methods get past their first check). Checks: no 5xx, no dropped connection, every JSON answer
 parses. Loopback only; bounded (a fixed list of requests).
 
-  fuzz_requests.py PORT USER PASSWORD METHODS_FILE [quick|full]
+  fuzz_requests.py PORT USER PASSWORD METHODS_FILE [quick|full] [TARGET]
 
 METHODS_FILE: the server's SubsonicServer.swift (every `case "method"` of its dispatch is fuzzed).
 quick: one hostile value at a time. full: also pairs of hostile values, form POSTs, repeated parameters
-and hostile authentication parameters. Prints a JSON summary; exits 1 when a check failed.
+and hostile authentication parameters. TARGET (default USER): the account the valid `username` names (an
+admin fuzzing updateUser, deleteUser and changePassword aims them at another account, its own login kept).
+Prints a JSON summary; exits 1 when a check failed.
 """
 import http.client
 import json
@@ -18,6 +20,7 @@ import sys
 import urllib.parse
 
 port, user, password, methods_file = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+target = sys.argv[6] if len(sys.argv) > 6 else user
 mode = sys.argv[5] if len(sys.argv) > 5 else "quick"
 
 PARAMETERS = {
@@ -137,7 +140,7 @@ VALID = {"id": song, "albumId": album, "artistId": artist, "musicFolderId": "0",
          "offset": "0", "count": "5", "fromYear": "1990", "toYear": "2030", "genre": "Rock", "query": "a",
          "artistCount": "2", "artistOffset": "0", "albumCount": "2", "albumOffset": "0", "songCount": "2",
          "songOffset": "0", "maxBitRate": "64", "format": "mp3", "timeOffset": "0", "estimateContentLength": "false",
-         "time": "1700000000000", "submission": "true", "rating": "3", "username": user, "playlistId": playlist,
+         "time": "1700000000000", "submission": "true", "rating": "3", "username": target, "playlistId": playlist,
          "name": "fuzz", "songId": song, "comment": "c", "public": "false", "songIdToAdd": song, "songIndexToRemove": "0",
          "current": song, "position": "0", "ifModifiedSince": "0", "f": "json", "v": "1.16.1", "c": "fuzz",
          "artist": "a", "album": "a", "title": "a", "any": "a", "newerThan": "0", "includeNotPresent": "false",
