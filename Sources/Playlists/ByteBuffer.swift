@@ -7,10 +7,7 @@ public struct ByteBuffer: Sendable {
 
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    public mutating func append(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    public mutating func append(_ s: String) { bytes.append(utf8: s) }
     public mutating func append(_ b: UInt8) { bytes.append(b) }
     mutating func replaceByte(at index: Int, with b: UInt8) { bytes[index] = b }
     public mutating func append(_ b: [UInt8]) { bytes.append(contentsOf: b) }
