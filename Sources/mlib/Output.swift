@@ -6,7 +6,7 @@ struct StandardOutput {
     private var buffer: [UInt8] = []
 
     mutating func write(_ s: String) {
-        buffer += s.utf8
+        buffer.append(utf8: s)
         if buffer.count >= 1 << 16 { flush() }
     }
 
