@@ -3,8 +3,10 @@ import MediaIndex
 import MediaModel
 
 /// `mlib analyze`: every matching item decoded once (loudness and fingerprint from the same samples), files
-/// in parallel on all cores, each file's result written as soon as it is measured (a killed run keeps what
-/// finished), each album's gain written when its last track is measured. The next run measures only what
+/// in parallel on all cores, each album written when its last track is measured: its tracks' results and
+/// its gain in one transaction, so a killed run keeps every album it finished and leaves no track looking
+/// finished without its album's gain (an unfinished album's tracks are lost to the kill, but they would be
+/// decoded again anyway for the gain, whose loudness blocks are not stored). The next run measures only what
 /// is missing: items never measured (or by an older analyzer, or whose audio a scan found changed, which
 /// cleared them), and the tracks of an album whose gain is missing (the album's gain needs every track's
 /// loudness blocks, which are not stored: its tracks are decoded again, once its unmeasured tracks have
@@ -90,7 +92,8 @@ public struct AnalysisRun: Sendable {
         var albumOf: [Int64: Int] = [:]
         var waiting: [Int] = steps.map { $0.own.isEmpty ? $0.forGain.count : $0.own.count }
         var secondStepQueued: [Bool] = steps.map { $0.own.isEmpty }
-        var measured: [[(analysis: TrackAnalysis, meter: LoudnessMeter)]] = albums.map { _ in [] }
+        // Each album's results so far, written with its gain once it is complete (or without, once it failed).
+        var measured: [[(result: ItemAnalysis, meter: LoudnessMeter)]] = albums.map { _ in [] }
         var failedAlbums = Set<Int>()
         var decoded = 0
         for (index, album) in albums.enumerated() { for item in album.items { albumOf[item.persistentID] = index } }
@@ -115,13 +118,12 @@ public struct AnalysisRun: Sendable {
                 let albumIndex = albumOf[item.persistentID]!
                 switch result {
                 case .success(let (analysis, meter)):
-                    try store.storeAnalysis([ItemAnalysis(id: item.persistentID, loudness: analysis.loudness,
-                                                          loudnessRange: analysis.loudnessRange, trackGain: analysis.trackGain,
-                                                          trackPeak: analysis.peak, fingerprint: loudnessOnly ? nil : analysis.fingerprint,
-                                                          version: loudnessOnly ? nil : Self.version)])
+                    let result = ItemAnalysis(id: item.persistentID, loudness: analysis.loudness, loudnessRange: analysis.loudnessRange,
+                                              trackGain: analysis.trackGain, trackPeak: analysis.peak,
+                                              fingerprint: loudnessOnly ? nil : analysis.fingerprint, version: loudnessOnly ? nil : Self.version)
                     summary.analysed += 1
                     summary.audioSeconds += analysis.duration
-                    measured[albumIndex].append((analysis, meter))
+                    measured[albumIndex].append((result, meter))
                 case .failure(let error):
                     summary.failures.append(Failure(path: item.path.string, message: error.description))
                     failedAlbums.insert(albumIndex)
@@ -141,15 +143,17 @@ public struct AnalysisRun: Sendable {
                     }
                 }
                 if waiting[albumIndex] == 0 {
-                    // The album's last track: its gain over all its tracks' blocks, then its meters go.
+                    // The album's last track: its gain over all its tracks' blocks, written with their results,
+                    // then its meters go. A failed album's measured tracks are written without a gain.
+                    let tracks = measured[albumIndex]
+                    var album: AlbumGain?
                     if !failedAlbums.contains(albumIndex) {
-                        let tracks = measured[albumIndex]
                         let loudness = LoudnessMeter.integratedLoudness(of: tracks.map(\.meter))
-                        let gain = TrackAnalysis.gain(forLoudness: loudness)
-                        try store.storeAlbumGain(ids: albums[albumIndex].items.map(\.persistentID), gain: gain,
-                                                 peak: tracks.map(\.analysis.peak).max())
+                        album = AlbumGain(ids: albums[albumIndex].items.map(\.persistentID), gain: TrackAnalysis.gain(forLoudness: loudness),
+                                          peak: tracks.map(\.result.trackPeak).max())
                         summary.albums += 1
                     }
+                    try store.storeAnalysis(tracks.map(\.result), album: album)
                     measured[albumIndex] = []
                 }
                 while running < jobs, startNext() { running += 1 }

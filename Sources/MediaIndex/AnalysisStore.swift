@@ -26,15 +26,29 @@ public struct ItemAnalysis: Sendable, Hashable {
     }
 }
 
+/// An album's gain and peak (nil: none, e.g. silence), set on all of its items `ids`.
+public struct AlbumGain: Sendable, Hashable {
+    public var ids: [Int64]
+    public var gain: Double?
+    public var peak: Double?
+
+    public init(ids: [Int64], gain: Double?, peak: Double?) {
+        self.ids = ids
+        self.gain = gain
+        self.peak = peak
+    }
+}
+
 /// Where `mlib analyze` keeps what it measured (both stores, in shared `SQLStore` code). The values are
 /// columns of `items`, so queries and sorts reach them like any property; they survive rescans, retags
 /// and moves, and a trigger of the schema clears them when a scan finds the audio itself changed. Every
 /// requirement keeps the store contract (`LibraryStore`).
 public protocol AnalysisStore: Sendable {
-    /// Writes each item's track values and fingerprint, in one transaction (an item gone meanwhile is skipped).
-    func storeAnalysis(_ analyses: [ItemAnalysis]) throws
-    /// Sets the album gain and peak of the items `ids` (one album), or clears them with nil.
-    func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws
+    /// Writes each item's track values and fingerprint and, with `album`, the album's gain and peak on its
+    /// items, all in one transaction (an item gone meanwhile is skipped). One write for an album's tracks and
+    /// its gain: a run killed at any moment leaves each album measured whole or as it was, never a track
+    /// that looks finished (its `version` stored) without its album's gain.
+    func storeAnalysis(_ analyses: [ItemAnalysis], album: AlbumGain?) throws
     /// The stored fingerprints of the items `ids` that have one, by id (the others are absent). One read.
     func fingerprints(ids: [Int64]) throws -> [Int64: [UInt32]]
 }

@@ -18,8 +18,9 @@ struct Analyze: AsyncParsableCommand {
             computed only where a block could beat the peak so far) \
             and Chromaprint (the first 120 s, as fpcalc). Files are measured in parallel on all cores; each \
             album's gain is measured over all its tracks together (their gating blocks taken together, as \
-            libebur128's loudness of several inputs, not the mean of the tracks' gains). Results are stored as \
-            they come: an interrupted run keeps what finished, and the next run measures only what is missing \
+            libebur128's loudness of several inputs, not the mean of the tracks' gains). Each album is stored \
+            when its last track is measured, its tracks and gain in one write: an interrupted run keeps every \
+            album it finished, and the next run measures only what is missing \
             or whose audio a scan found changed (a retag or a move keeps the results). A progress line with an \
             ETA is shown when standard error is a terminal. The values are the properties loudness (LUFS), \
             loudnessRange (LU), trackGain and albumGain (dB, to -18 LUFS), trackPeak and albumPeak (linear), \

@@ -1,5 +1,6 @@
 import AudioAnalysis
 import Foundation
+import GRDB
 import Library
 import MediaIndex
 import MediaModel
@@ -145,6 +146,36 @@ struct IndexedAnalysisTests {
         for item in kept { #expect(item[.loudness] != nil && item[.albumGain] != nil) }
         let rest = try await AnalysisRun().run(library.store, query: MediaQuery())
         #expect(rest.upToDate == kept.count && rest.analysed == 8 - kept.count)
+    }
+
+    /// A run stopped between two writes never leaves a track that looks finished (its analyzer version
+    /// stored) without its album's gain, which would leave the next run's `upToDate` wrong and the track
+    /// played at the wrong level meanwhile. Here the database refuses the album-gain write, as a kill just
+    /// before it would stop it: a trigger, so the store and its SQL are the real ones.
+    @Test func anAlbumIsStoredWholeOrNotAtAll() async throws {
+        let fixtures = try AnalysisFixtures()
+        let music = fixtures.directory.appendingPathComponent("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        for (i, level) in [0.6, 1.2].enumerated() {
+            _ = try fixtures.music("music/\(i).flac", seconds: 4, seed: i, level: level, extra: ["-metadata", "album=A", "-metadata", "artist=X"])
+        }
+        _ = try fixtures.tone("music/single.flac", seconds: 3)
+        let path = fixtures.directory.appendingPathComponent("library.sqlite").path
+        let library = try Library.open(LibraryLocator(path), mode: .create)
+        _ = try await library.scan([MediaPath(music.path)])
+        let database = try DatabaseQueue(path: path)
+        try await database.write { db in
+            try db.execute(sql: #"CREATE TRIGGER stop BEFORE UPDATE OF "albumGain" ON items BEGIN SELECT RAISE(ABORT, 'stopped here'); END"#)
+        }
+
+        await #expect(throws: (any Error).self) { _ = try await AnalysisRun(jobs: 1).run(library.store, query: MediaQuery()) }
+        for item in try library.store.items(MediaQuery()) {
+            #expect(item[.analysisVersion] == nil || item[.albumGain] != nil, "\(item.path.lastComponent): measured, no album gain")
+        }
+        try await database.write { db in try db.execute(sql: "DROP TRIGGER stop") }
+        let rest = try await AnalysisRun().run(library.store, query: MediaQuery())
+        #expect(rest.analysed == 3 && rest.albums == 2 && rest.failures.isEmpty)
+        #expect(try library.store.items(MediaQuery()).allSatisfy { $0[.analysisVersion] != nil && $0[.albumGain] != nil })
     }
 
     /// Rewrites `path` with ffmpeg (`arguments` read the old file), as a tagger or an encoder would.

@@ -4,8 +4,8 @@ import MediaModel
 // cleared by the schema's trigger when a scan finds other audio (codec, rate, channels, depth, duration or
 // a bit rate more than 10% off). Not file-derived: the scan's writes never name these columns.
 extension SQLStore {
-    public func storeAnalysis(_ analyses: [ItemAnalysis]) throws {
-        guard !analyses.isEmpty else { return }
+    public func storeAnalysis(_ analyses: [ItemAnalysis], album: AlbumGain?) throws {
+        guard !analyses.isEmpty || !(album?.ids.isEmpty ?? true) else { return }
         try write { x in
             for a in analyses {
                 if let fingerprint = a.fingerprint, let version = a.version {
@@ -24,13 +24,9 @@ extension SQLStore {
                         """)
                 }
             }
-        }
-    }
-
-    public func storeAlbumGain(ids: [Int64], gain: Double?, peak: Double?) throws {
-        guard !ids.isEmpty else { return }
-        try write { x in
-            _ = try x.execute(#"UPDATE items SET "albumGain" = \#(gain), "albumPeak" = \#(peak) WHERE \#(syntax.isIn("id", .integers(ids)))"#)
+            if let album, !album.ids.isEmpty {
+                _ = try x.execute(#"UPDATE items SET "albumGain" = \#(album.gain), "albumPeak" = \#(album.peak) WHERE \#(syntax.isIn("id", .integers(album.ids)))"#)
+            }
         }
     }
 
