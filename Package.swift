@@ -206,8 +206,7 @@ let package = Package(
                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "MediaModel", "TestSupport"]),
         .testTarget(name: "AudioAnalysisTests", dependencies: ["AudioAnalysis", "CEBUR128", "MediaDecode", "MediaIndex", "MediaModel",
-                                                              "PostgresTestServer", "Library", "mlib", "TestSupport",
-                                                              .product(name: "GRDB", package: "GRDB.swift")]),
+                                                              "PostgresTestServer", "Library", "mlib", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaDecode", "MediaModel", "TestSupport"]),
         .testTarget(name: "TagWritingTests", dependencies: ["TagWriting", "MediaModel", "MediaProbe", "mlib", "TestSupport"], exclude: ["read_tags.py", "Fixtures"]),
         // What every test target shares: one child-process runner (posix_spawn, not Foundation's Process, so the

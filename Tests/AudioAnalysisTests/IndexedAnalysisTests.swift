@@ -1,6 +1,5 @@
 import AudioAnalysis
 import Foundation
-import GRDB
 import Library
 import MediaIndex
 import MediaModel
@@ -151,8 +150,9 @@ struct IndexedAnalysisTests {
     /// A run stopped between two writes never leaves a track that looks finished (its analyzer version
     /// stored) without its album's gain, which would leave the next run's `upToDate` wrong and the track
     /// played at the wrong level meanwhile. Here the database refuses the album-gain write, as a kill just
-    /// before it would stop it: a trigger, so the store and its SQL are the real ones.
-    @Test func anAlbumIsStoredWholeOrNotAtAll() async throws {
+    /// before it would stop it: a trigger, so the store and its SQL are the real ones, on both stores.
+    @Test(arguments: Store.available)
+    func anAlbumIsStoredWholeOrNotAtAll(store: Store) async throws {
         let fixtures = try AnalysisFixtures()
         let music = fixtures.directory.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
@@ -160,19 +160,24 @@ struct IndexedAnalysisTests {
             _ = try fixtures.music("music/\(i).flac", seconds: 4, seed: i, level: level, extra: ["-metadata", "album=A", "-metadata", "artist=X"])
         }
         _ = try fixtures.tone("music/single.flac", seconds: 3)
-        let path = fixtures.directory.appendingPathComponent("library.sqlite").path
-        let library = try Library.open(LibraryLocator(path), mode: .create)
+        let library = try Library.open(LibraryLocator(try Self.library(store, in: fixtures)), mode: .create)
         _ = try await library.scan([MediaPath(music.path)])
-        let database = try DatabaseQueue(path: path)
-        try await database.write { db in
-            try db.execute(sql: #"CREATE TRIGGER stop BEFORE UPDATE OF "albumGain" ON items BEGIN SELECT RAISE(ABORT, 'stopped here'); END"#)
+        let database = try #require(library.store as? SQLStore)
+        try database.write { x in
+            switch store {
+            case .sqlite:
+                try x.execute(#"CREATE TRIGGER stop BEFORE UPDATE OF "albumGain" ON items BEGIN SELECT RAISE(ABORT, 'stopped here'); END"#)
+            case .postgres:
+                try x.execute("CREATE FUNCTION stop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'stopped here'; END $$")
+                try x.execute(#"CREATE TRIGGER stop BEFORE UPDATE OF "albumGain" ON items FOR EACH ROW EXECUTE FUNCTION stop()"#)
+            }
         }
 
         await #expect(throws: (any Error).self) { _ = try await AnalysisRun(jobs: 1).run(library.store, query: MediaQuery()) }
         for item in try library.store.items(MediaQuery()) {
             #expect(item[.analysisVersion] == nil || item[.albumGain] != nil, "\(item.path.lastComponent): measured, no album gain")
         }
-        try await database.write { db in try db.execute(sql: "DROP TRIGGER stop") }
+        try database.write { x in try x.execute(store == .sqlite ? "DROP TRIGGER stop" : "DROP TRIGGER stop ON items") }
         let rest = try await AnalysisRun().run(library.store, query: MediaQuery())
         #expect(rest.analysed == 3 && rest.albums == 2 && rest.failures.isEmpty)
         #expect(try library.store.items(MediaQuery()).allSatisfy { $0[.analysisVersion] != nil && $0[.albumGain] != nil })
