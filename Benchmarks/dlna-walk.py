@@ -10,7 +10,9 @@ Prints one JSON object: walk_s, walk_http_s (waiting for answers), browse_calls,
 walk_server_cpu_s, search {criteria: {median_ms, matches}}. With --record FILE: each Browse answer of the walk
 written to FILE (a 4-byte big-endian length, then the body), for dlna-floor.c to answer the same walk with the same
 bytes (dlna-bench.sh's floor)."""
-import argparse, html, http.client, json, os, re, statistics, struct, time, urllib.parse
+import argparse, html, http.client, json, re, statistics, struct, time, urllib.parse
+
+from proc_cpu import cpu_seconds
 
 ENVELOPE = ('<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" '
             's:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body>'
@@ -19,14 +21,6 @@ ENVELOPE = ('<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://s
 CONTAINER = re.compile(rb'&lt;container id=(?:&quot;|")(.*?)(?:&quot;|")')
 ITEM = re.compile(rb"&lt;item ")
 RETURNED, TOTAL = re.compile(rb"<NumberReturned>(\d+)"), re.compile(rb"<TotalMatches>(\d+)")
-
-
-def cpu(pid):
-    if not pid:
-        return 0.0
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 class Client:
@@ -58,7 +52,7 @@ def main():
     client = Client(options.control)
     record = open(options.record, "wb") if options.record else None
     result = {"browse_calls": 0, "containers": 0, "item_listings": 0}
-    waited, cpu_before, started = 0.0, cpu(options.server_pid), time.monotonic()
+    waited, cpu_before, started = 0.0, cpu_seconds(options.server_pid) or 0.0, time.monotonic()
     queue = ["0"]
     while queue:
         container, start = queue.pop(0), 0
@@ -83,7 +77,7 @@ def main():
     if record:
         record.close()
     result["walk_http_s"] = round(waited, 3)
-    result["walk_server_cpu_s"] = round(cpu(options.server_pid) - cpu_before, 2)
+    result["walk_server_cpu_s"] = round((cpu_seconds(options.server_pid) or 0.0) - cpu_before, 4)
     result["search"] = {}
     for criteria in options.search:
         times, matches = [], None

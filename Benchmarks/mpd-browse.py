@@ -12,6 +12,8 @@ import statistics
 import sys
 import time
 
+from proc_cpu import cpu_seconds
+
 
 class Client:
     def __init__(self, port):
@@ -41,20 +43,6 @@ def round_trips(client, command, runs):
 def timed(client, command, runs):
     times, lines, end = round_trips(client, command, runs)
     return statistics.median(times) * 1000, len(lines), end
-
-
-def cpu_seconds(pid):
-    """The CPU time of process `pid`'s threads so far, to the nanosecond (/proc/PID/task/*/schedstat; /proc/PID/stat
-    counts 10 ms ticks: ±5 µs a command over 2,000), or None without a pid."""
-    if not pid:
-        return None
-    total = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            total += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
-        except OSError:
-            pass  # a thread that ended meanwhile
-    return total / 1e9
 
 
 def pin(pids, server_cpu, client_cpu):
