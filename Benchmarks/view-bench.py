@@ -5,11 +5,10 @@ several runs, one client): prints one line per command with both times and the r
 For the answers of tens of microseconds (`lsinfo DIR`, `stats`) one round trip mostly times the kernel's
 wake-ups of the two processes (16-76 us between runs on an idle machine), so these are also timed as N
 commands pipelined in one write, to the last OK (the server's own time per command, both servers alike),
-and, given the servers' PIDs, as the server's CPU per command over those N (/proc/PID/stat, user + system).
+and, given the servers' PIDs, as the server's CPU per command over those N (its threads' schedstat: proc_cpu.py).
 
 Usage: view-bench.py times MPD_PORT MLIB_PORT [MPD_PID MLIB_PID]
        view-bench.py now           (prints the monotonic time: CLOCK_MONOTONIC, shared by processes)"""
-import os
 import socket
 import sys
 import threading
@@ -18,19 +17,12 @@ import time
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from importlib import import_module
 
+from proc_cpu import cpu_seconds
+
 browse = import_module("mpd-browse")
 
 
 PIPELINED = 20000
-
-
-def cpu_seconds(pid):
-    """User + system CPU of a process so far (seconds), or None without a PID."""
-    if pid is None:
-        return None
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pipelined(port, command, count, pid=None):
