@@ -4,12 +4,65 @@ import Library
 /// argument: what `+=` appends is DIDL-Lite (markup, and values already escaped for it), escaped once more;
 /// `text` appends a value escaped for DIDL-Lite and again for SOAP, in one pass. Made as a string and then
 /// escaped into the answer, a page cost a third of a small Browse's CPU in the two steps.
-struct DIDLOutput {
-    private(set) var bytes: [UInt8] = []
+///
+/// The bytes go into memory of its own (a `DIDLPage`, handed over by `finish`), written through a pointer: a
+/// page is some seventy small appends a Browse (tags, ids, kept bodies), and each cost an array's append 90
+/// instructions (its capacity and uniqueness checked, generically), a buffer's more (issue 43, callgrind).
+/// Not copyable: two copies would write into one page's memory, which either may move as it grows.
+struct DIDLOutput: ~Copyable {
+    /// The page being written: owns the memory (freed with it, should the page never be finished).
+    private let page: DIDLPage
+    /// The page's memory and what is written of it, kept here (not read through the page) for each append.
+    private var start: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        start = .allocate(capacity: self.capacity)
+        page = DIDLPage(start)
+    }
 
-    static func += (out: inout DIDLOutput, fragment: String) { escapeMarkup(fragment, into: &out.bytes) }
+    /// The page as written (the output is not to be used again).
+    func finish() -> DIDLPage {
+        page.count = count
+        return page
+    }
+
+    /// The bytes written from `offset` on (an item's body, kept: `ItemBodies`).
+    func bytes(from offset: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: start + offset, count: count - offset)) }
+
+    /// Room for `more` bytes, the page's memory grown (doubled at least) when it has not.
+    @inline(__always) private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        capacity = max(capacity * 2, count + more)
+        start = page.grow(to: capacity, keeping: count)
+    }
+
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (start + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always) private mutating func append(byte: UInt8) {
+        reserve(1)
+        (start + count).initialize(to: byte)
+        count += 1
+    }
+
+    /// Bytes already in the answer's form (`DIDLWriter`'s memo of each profile's `protocolInfo`, a kept body).
+    mutating func append(escaped: [UInt8]) { escaped.withUnsafeBufferPointer { append($0) } }
+
+    /// A value escaped on its way in (`text`), reused.
+    private var scratch: [UInt8] = []
+
+    static func += (out: inout DIDLOutput, fragment: String) {
+        out.scratch.removeAll(keepingCapacity: true)
+        escapeMarkup(fragment, into: &out.scratch)
+        out.append(escaped: out.scratch)
+    }
 
     /// DIDL-Lite (markup, and values escaped for it) as the text of a SOAP element: `&`, `<` and `>` escaped,
     /// nothing else. Quotes need no escaping in an element's text (minidlna sends them as they are); as
@@ -40,7 +93,7 @@ struct DIDLOutput {
         }
     }
 
-    static func += (out: inout DIDLOutput, markup: Markup) { out.bytes.append(contentsOf: markup.bytes) }
+    static func += (out: inout DIDLOutput, markup: Markup) { out.append(markup.bytes) }
 
     /// `open`, `value` escaped (`text`), `close`: an element or an attribute.
     mutating func wrap(_ open: Markup, _ value: String, _ close: Markup) {
@@ -50,11 +103,15 @@ struct DIDLOutput {
     }
 
     /// A value (a title, an id, a URL): escaped for DIDL-Lite, then for SOAP.
-    mutating func text(_ value: String) { XMLText.escapeTwice(value, into: &bytes) }
+    mutating func text(_ value: String) {
+        scratch.removeAll(keepingCapacity: true)
+        XMLText.escapeTwice(value, into: &scratch)
+        append(escaped: scratch)
+    }
 
     /// A number's decimal digits (an item's id in its object id), written without making a string.
     mutating func number(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var at = 20
@@ -63,20 +120,25 @@ struct DIDLOutput {
                 digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+            append(UnsafeBufferPointer(rebasing: digits[at...]))
         }
     }
 
-    /// The last container id written as an item's parent, in the answer's form: a page of items is listed in
-    /// one container, whose id each item writes twice (in its own id and as its parent).
-    private var parent: (id: String, bytes: [UInt8])?
+    /// The last container id written as an item's parent, and where the page holds it in the answer's form: a
+    /// page of items is listed in one container, whose id each item writes twice (in its own id and as its parent).
+    private var parent: (id: String, at: Int, count: Int)?
 
     /// An item's parent's id (`id`, remembered for the next item).
     mutating func parentID(_ id: String) {
-        if let parent, parent.id == id { bytes += parent.bytes; return }
-        let start = bytes.count
+        if let parent, parent.id == id {
+            reserve(parent.count)   // first: growing moves the page
+            (start + count).initialize(from: start + parent.at, count: parent.count)
+            count += parent.count
+            return
+        }
+        let at = count
         self.id(id)
-        parent = (id, Array(bytes[start...]))
+        parent = (id, at, count - at)
     }
 
     /// An object id: as it is when every byte is one ids are made of (`ObjectID.isPlain`), else escaped
@@ -86,19 +148,40 @@ struct DIDLOutput {
         // On the contiguous bytes: `allSatisfy` over a `UTF8View` cost more than the escaping it saves.
         let plain = value.withUTF8 { utf8 in
             for byte in utf8 where !ObjectID.isPlain(byte) { return false }
-            bytes.append(contentsOf: utf8)
+            append(utf8)
             return true
         }
         if !plain { text(value) }
     }
-
-    /// Bytes already in the answer's form (`DIDLWriter`'s memo of each profile's `protocolInfo`).
-    mutating func append(escaped: [UInt8]) { bytes += escaped }
 }
 
-/// An out argument of a SOAP answer: text, escaped as it is written, or bytes already escaped (a Browse's
+/// A finished DIDL-Lite page (`DIDLOutput`), in the memory it was written into, until the SOAP answer copies it
+/// into the buffer it is sent from (`SOAPCall.response`). Not changed once finished.
+final class DIDLPage: @unchecked Sendable, Equatable {
+    private var start: UnsafeMutablePointer<UInt8>
+    fileprivate(set) var count = 0
+
+    fileprivate init(_ start: UnsafeMutablePointer<UInt8>) { self.start = start }
+
+    deinit { start.deallocate() }
+
+    /// The memory, `capacity` bytes now, its first `written` kept (`DIDLOutput.reserve`).
+    fileprivate func grow(to capacity: Int, keeping written: Int) -> UnsafeMutablePointer<UInt8> {
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.initialize(from: start, count: written)
+        start.deallocate()
+        start = grown
+        return grown
+    }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+    static func == (a: DIDLPage, b: DIDLPage) -> Bool { a.bytes.elementsEqual(b.bytes) }
+}
+
+/// An out argument of a SOAP answer: text, escaped as it is written, or a page already escaped (a Browse's
 /// `Result`, `DIDLOutput`).
 enum SOAPValue: Sendable, Equatable {
     case text(String)
-    case escaped([UInt8])
+    case escaped(DIDLPage)
 }

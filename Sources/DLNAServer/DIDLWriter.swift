@@ -35,7 +35,7 @@ struct DIDLWriter {
         + "xmlns:sec=\"http://www.sec.co.kr/\">"
 
     /// The page as the text of a SOAP `Result` (escaped: `DIDLOutput`).
-    func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> [UInt8] {
+    func document(_ objects: some Sequence<TreeObject>) throws(NeedsDisk) -> DIDLPage {
         var out = DIDLOutput(capacity: objects.underestimatedCount * 1_400 + 512)
         out += M.header
         let bodies = tree.itemBodies.store(for: ItemBodies.Variant(baseURL: baseURL, renderer: renderer))
@@ -45,7 +45,7 @@ struct DIDLWriter {
             try write(object, to: &out, bodies: bodies, kept: body)
         }
         out += M.end
-        return out.bytes
+        return out.finish()
     }
 
     /// An element's two tags, in the answer's form (`DIDLOutput.Markup`).
@@ -135,9 +135,9 @@ struct DIDLWriter {
             if let body = kept {
                 out.append(escaped: body)
             } else {
-                let start = out.bytes.count
+                let start = out.count
                 let isVideo = try writeBody(item, to: &out)
-                if !isVideo { bodies.keep(out.bytes[start...], for: item) }
+                if !isVideo { bodies.keep(out.bytes(from: start), for: item) }
             }
             out += M.itemEnd
         }

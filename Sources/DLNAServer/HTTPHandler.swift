@@ -106,11 +106,14 @@ final class HTTPHandler: ChannelInboundHandler {
     }
 
     private func write(_ answer: HTTPAnswer, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
-        var headers = HTTPHeaders([("Server", SSDPMessages.server), ("Connection", keepAlive ? "keep-alive" : "close")])
+        // `Connection` only where it says something: an HTTP/1.1 connection stays open unless it is closed (RFC
+        // 9112, 9.3), and each header is validated and encoded again for every answer, a Browse's most of all.
+        var headers = HTTPHeaders([("Server", SSDPMessages.server)])
+        if !keepAlive || (version.major, version.minor) < (1, 1) { headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close") }
         switch answer {
         case .bytes(let status, let list, let bytes):
             headers.add(contentsOf: list)
-            headers.replaceOrAdd(name: "Content-Length", value: String(bytes.readableBytes))
+            headers.add(name: "Content-Length", value: String(bytes.readableBytes))   // no answer's own list has one
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
             if bytes.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil) }
             end(keepAlive: keepAlive, context: context)

@@ -64,13 +64,16 @@ final class ItemBodies: Sendable {
             }
         }
 
-        func keep(_ body: ArraySlice<UInt8>, for item: Int32) {
+        /// Keeps `body` (made only when there is room for it) as `item`'s.
+        func keep(_ body: @autoclosure () -> [UInt8], for item: Int32) {
             let at = Int(item)
             state.withLock { state in
-                guard (0..<items).contains(at), state.bytes + body.count <= ItemBodies.budget else { return }
+                guard (0..<items).contains(at), state.bytes < ItemBodies.budget else { return }
                 if state.bodies.isEmpty { state.bodies = Array(repeating: nil, count: items) }
                 guard state.bodies[at] == nil else { return }
-                state.bodies[at] = Array(body)
+                let body = body()
+                guard state.bytes + body.count <= ItemBodies.budget else { return }
+                state.bodies[at] = body
                 state.bytes += body.count
                 state.count += 1
             }

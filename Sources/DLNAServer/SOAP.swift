@@ -20,7 +20,7 @@ struct SOAPCall: Sendable {
         // Room for a Browse's whole page at once (it is most of the answer), not grown by doubling.
         var out = ByteBuffer()
         out.reserveCapacity(arguments.reduce(512) { room, argument in
-            if case .escaped(let bytes) = argument.1 { return room + bytes.count }
+            if case .escaped(let page) = argument.1 { return room + page.count }
             return room + 32
         })
         // The markup around the page gathered as bytes and written in two runs: interpolated strings, or a
@@ -33,10 +33,10 @@ struct SOAPCall: Sendable {
             markup.append(utf8: "<"); markup.append(utf8: name); markup.append(utf8: ">")
             switch value {
             case .text(let value): XMLText.escape(value, into: &markup)
-            case .escaped(let bytes):
+            case .escaped(let page):
                 out.writeBytes(markup)
                 markup.removeAll(keepingCapacity: true)
-                out.writeBytes(bytes)
+                out.writeBytes(page.bytes)
             }
             markup.append(utf8: "</"); markup.append(utf8: name); markup.append(utf8: ">")
         }

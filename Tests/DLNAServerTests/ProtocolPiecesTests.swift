@@ -88,7 +88,7 @@ import Testing
         for value: Int64 in [0, 7, 42, -7, 1_000_000, Int64.max, Int64.min] {
             var out = DIDLOutput(capacity: 0)
             out.number(value)
-            #expect(String(decoding: out.bytes, as: UTF8.self) == String(value))
+            #expect(String(decoding: out.bytes(from: 0), as: UTF8.self) == String(value))
         }
     }
 
@@ -99,8 +99,27 @@ import Testing
             var fast = DIDLOutput(capacity: 0), slow = DIDLOutput(capacity: 0)
             fast.id(id)
             slow.text(id)
-            #expect(fast.bytes == slow.bytes, "\(id)")
+            #expect(fast.bytes(from: 0) == slow.bytes(from: 0), "\(id)")
         }
+    }
+
+    /// A page that outgrows the room it was made with (its memory moved again and again) keeps every byte, the
+    /// parent id each item repeats (copied from the page itself) included.
+    @Test func aPageOutgrowingItsRoomKeepsEveryByte() {
+        var out = DIDLOutput(capacity: 0)
+        var expected: [UInt8] = []
+        for n in 0..<500 {
+            let parent = "1$albums$\(n / 50)", filler = [UInt8](repeating: UInt8(ascii: "a"), count: n % 97)
+            out.parentID(parent)
+            out.number(Int64(n))
+            out += "<x>"
+            out.append(escaped: filler)
+            out.parentID(parent)
+            expected += Array(parent.utf8) + Array(String(n).utf8) + Array("&lt;x&gt;".utf8) + filler + Array(parent.utf8)
+        }
+        #expect(out.bytes(from: 0) == expected)
+        #expect(Array(out.finish().bytes) == expected)
+        #expect(out.bytes(from: expected.count - 3) == Array(expected.suffix(3)))
     }
 
     @Test func durations() {
@@ -197,8 +216,8 @@ import Testing
             let page = "<dc:title a=\"1\">" + XML.escape(text) + "</dc:title>"
             let asText = page.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;")
-            #expect(String(decoding: out.bytes, as: UTF8.self) == asText)
-            #expect(Self.elementText(Array("<Result>".utf8) + out.bytes + Array("</Result>".utf8)) == page, "\(text.prefix(40).debugDescription)")
+            #expect(String(decoding: out.bytes(from: 0), as: UTF8.self) == asText)
+            #expect(Self.elementText(Array("<Result>".utf8) + out.bytes(from: 0) + Array("</Result>".utf8)) == page, "\(text.prefix(40).debugDescription)")
         }
     }
 

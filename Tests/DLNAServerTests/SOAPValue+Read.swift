@@ -6,9 +6,9 @@ extension SOAPValue {
     var read: String {
         switch self {
         case .text(let text): return text
-        case .escaped(let bytes):
+        case .escaped(let page):
             var out: [UInt8] = []
-            guard bytes.withUnsafeBufferPointer({ SOAPEnvelopeReader.decode($0[...], into: &out) }) else { return "<not well-formed>" }
+            guard SOAPEnvelopeReader.decode(page.bytes[...], into: &out) else { return "<not well-formed>" }
             return String(decoding: out, as: UTF8.self)
         }
     }
