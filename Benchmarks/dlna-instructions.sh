@@ -6,7 +6,7 @@
 # minutes: on the 2-core machines here a server's CPU a call drifts by 20–40 % between runs, more than most
 # changes to the answering code, which this tells apart (the time still decides: dlna-bench.sh). Prints the
 # instructions a call of each, and of the parts of mlib's answer (reading the SOAP envelope, the page, the SOAP
-# answer, the HTTP write). Needs: valgrind, root (network namespaces, as dlna-bench.sh), NIO_FLOOR (default
+# answer, the HTTP write), and of the floor with NIOHTTP1's codec alone (`nio-floor http-bare`). Needs: valgrind, root (network namespaces, as dlna-bench.sh), NIO_FLOOR (default
 # .build/release/nio-floor: swift build -c release --product nio-floor). Default FOLDER: /work/corpora/c2k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,13 @@ PAGE=${PAGE:-50}
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install -y valgrind" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "network namespaces need root" >&2; exit 2; }
+# valgrind 3.19 dies of SIGSEGV inside the toolchain's shared libdispatch as `mlib serve` starts (session 31); the
+# README's build links Swift's runtime in and runs under it.
+if ldd "$MLIB" 2>/dev/null | grep -q 'libdispatch\.so'; then
+    echo "$MLIB links Swift's runtime as shared libraries, which valgrind cannot run: build it as the README does" \
+         "(swift build -c release --static-swift-stdlib --product mlib)" >&2
+    exit 2
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlna-instructions.XXXXXX")
 [[ -z "${KEEP:-}" ]] || echo "kept: $work"
@@ -64,6 +71,8 @@ record="$work/answers" counted mlib http://10.46.0.1:8204/ContentDirectory/contr
     "$work/mlib" serve --no-mpd --dlna --dlna-interface eth0 --dlna-port 8204 --dlna-name instructions
 if [[ -x "$NIO_FLOOR" ]]; then
     record="" counted floor http://10.46.0.1:8205/ctl "$work/nio-floor" http "$work/answers" 8205
+    # NIOHTTP1's codec alone: what its pipelining assistance, error handler and header validation cost a call.
+    record="" counted bare http://10.46.0.1:8206/ctl "$work/nio-floor" http-bare "$work/answers" 8206
 fi
 
 python3 - "$work" <<'PYTHON'
@@ -103,4 +112,8 @@ if floor:
     floor_total = floor.get("PROGRAM", 0)
     print(f"swift-nio floor (the same answers, nio-floor http): {round(floor_total / floor_calls):,} instructions a call; "
           f"mlib: {round(total / calls - floor_total / floor_calls):,} over it ({total / calls / (floor_total / floor_calls):.2f}x)")
+bare, bare_calls = profile("bare")
+if bare:
+    print(f"  NIOHTTP1's codec alone (nio-floor http-bare: no pipelining assistance, error handler, header validation): "
+          f"{round(bare.get('PROGRAM', 0) / bare_calls):,} instructions a call")
 PYTHON

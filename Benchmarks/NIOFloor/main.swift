@@ -5,6 +5,8 @@
 //   nio-floor http ANSWERS PORT   NIOHTTP1's server pipeline (as `mlib serve --dlna` configures it) answering
 //                                 the n-th request of a connection with the n-th answer of ANSWERS (the format
 //                                 of `dlna-walk.py --record`, which dlna-floor.c replays without NIO);
+//   nio-floor http-bare ANSWERS PORT  the same through NIOHTTP1's codec alone: no pipelining assistance, no
+//                                 protocol error handler, no outbound header validation (what those three cost);
 //   nio-floor lines ANSWER PORT   a line protocol (as `mlib serve`'s MPD port: one read, one flush a read)
 //                                 answering every line with the bytes of the file ANSWER; a greeting line first.
 //
@@ -84,18 +86,20 @@ final class LineHandler: ChannelInboundHandler {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let port = Int(arguments[3]) else { fail("usage: nio-floor http ANSWERS PORT | nio-floor lines ANSWER PORT") }
+guard arguments.count == 4, let port = Int(arguments[3]) else { fail("usage: nio-floor http|http-bare ANSWERS PORT | nio-floor lines ANSWER PORT") }
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let bootstrap: ServerBootstrap
 switch arguments[1] {
-case "http":
+case "http", "http-bare":
     let answers = recordedAnswers(arguments[2])
+    let bare = arguments[1] == "http-bare"
     bootstrap = ServerBootstrap(group: group)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
         .childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                    withPipeliningAssistance: !bare, withErrorHandling: !bare, withOutboundHeaderValidation: !bare)
                 try channel.pipeline.syncOperations.addHandler(ReplayHandler(answers: answers))
             }
         }
@@ -109,7 +113,7 @@ case "lines":
             channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(LineHandler(answer: answer)) }
         }
 default:
-    fail("usage: nio-floor http ANSWERS PORT | nio-floor lines ANSWER PORT")
+    fail("usage: nio-floor http|http-bare ANSWERS PORT | nio-floor lines ANSWER PORT")
 }
 let channel = try bootstrap.bind(host: "0.0.0.0", port: port).wait()
 try channel.closeFuture.wait()
