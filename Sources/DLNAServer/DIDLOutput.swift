@@ -23,8 +23,8 @@ struct DIDLOutput: ~Copyable {
         page = DIDLPage(start)
     }
 
-    /// The page as written (the output is not to be used again).
-    func finish() -> DIDLPage {
+    /// The page as written; the output ends here.
+    consuming func finish() -> DIDLPage {
         page.count = count
         return page
     }
@@ -174,9 +174,13 @@ final class DIDLPage: @unchecked Sendable, Equatable {
         return grown
     }
 
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+    /// The page's bytes, for `body` only: the page, and its memory, live until `body` returns (a pointer handed
+    /// out instead outlived a page no one held any more, which Swift may free after its last use).
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: start, count: count)) }
+    }
 
-    static func == (a: DIDLPage, b: DIDLPage) -> Bool { a.bytes.elementsEqual(b.bytes) }
+    static func == (a: DIDLPage, b: DIDLPage) -> Bool { a.withBytes { a in b.withBytes { a.elementsEqual($0) } } }
 }
 
 /// An out argument of a SOAP answer: text, escaped as it is written, or a page already escaped (a Browse's

@@ -36,7 +36,7 @@ struct SOAPCall: Sendable {
             case .escaped(let page):
                 out.writeBytes(markup)
                 markup.removeAll(keepingCapacity: true)
-                out.writeBytes(page.bytes)
+                page.withBytes { out.writeBytes($0) }
             }
             markup.append(utf8: "</"); markup.append(utf8: name); markup.append(utf8: ">")
         }

@@ -8,7 +8,7 @@ extension SOAPValue {
         case .text(let text): return text
         case .escaped(let page):
             var out: [UInt8] = []
-            guard SOAPEnvelopeReader.decode(page.bytes[...], into: &out) else { return "<not well-formed>" }
+            guard page.withBytes({ SOAPEnvelopeReader.decode($0[...], into: &out) }) else { return "<not well-formed>" }
             return String(decoding: out, as: UTF8.self)
         }
     }
