@@ -6,21 +6,22 @@
 # minutes: on the 2-core machines here a server's CPU a call drifts by 20–40 % between runs, more than most
 # changes to the answering code, which this tells apart (the time still decides: dlna-bench.sh). Prints the
 # instructions a call of each, and of the parts of mlib's answer (reading the SOAP envelope, the page, the SOAP
-# answer, the HTTP write), and of the floor with NIOHTTP1's codec alone (`nio-floor http-bare`). Needs: valgrind, root (network namespaces, as dlna-bench.sh), NIO_FLOOR (default
-# .build/release/nio-floor: swift build -c release --product nio-floor). Default FOLDER: /work/corpora/c2k.
+# answer, the HTTP write), and of the floor with NIOHTTP1's codec alone (`nio-floor http-bare`). Needs: valgrind,
+# root (network namespaces, as dlna-bench.sh), MLIB built as the README builds it (--static-swift-stdlib), NIO_FLOOR
+# (default .build/release/nio-floor: swift build -c release --product nio-floor). Default FOLDER: /work/corpora/c2k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIB=${1:-.build/release/mlib}
 FOLDER=${2:-/work/corpora/c2k}
 NIO_FLOOR=${NIO_FLOOR:-.build/release/nio-floor}
 PAGE=${PAGE:-50}
-[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
+[[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --static-swift-stdlib --product mlib)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install -y valgrind" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "network namespaces need root" >&2; exit 2; }
-# valgrind 3.19 dies of SIGSEGV inside the toolchain's shared libdispatch as `mlib serve` starts (session 31); the
-# README's build links Swift's runtime in and runs under it.
+# valgrind 3.19 died of SIGSEGV inside the toolchain's shared libdispatch as such an `mlib serve` started (session 31;
+# nio-floor, which links it too, runs); the README's build links Swift's runtime in and runs under it.
 if ldd "$MLIB" 2>/dev/null | grep -q 'libdispatch\.so'; then
-    echo "$MLIB links Swift's runtime as shared libraries, which valgrind cannot run: build it as the README does" \
+    echo "$MLIB links Swift's runtime as shared libraries; valgrind died inside their libdispatch under such an mlib: build it as the README does" \
          "(swift build -c release --static-swift-stdlib --product mlib)" >&2
     exit 2
 fi
