@@ -45,7 +45,7 @@ ip -n "$S" addr add 10.44.0.1/24 dev eth0; ip -n "$C" addr add 10.44.0.2/24 dev 
 for ns in "$S" "$C"; do ip -n "$ns" link set lo up; ip -n "$ns" link set eth0 up; done
 
 # CPU time the hypervisor gave other guests while this one wanted it (/proc/stat's steal, in seconds): on a
-# shared VM a walk's time moves with it (session 32: a run with 2 s of steal read 0.54x, the next, with 0.1 s, 0.44x).
+# shared VM a walk's time can move with it (session 32's host lent 2.2 s to others over one run, 0.03 s over another).
 steal() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f", $9 / hz }' /proc/stat; }
 rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
