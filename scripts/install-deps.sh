@@ -16,6 +16,7 @@ PACKAGES=(
   libebur128-dev libchromaprint-dev                                # `mlib analyze`: EBU R128 loudness, fingerprints
   libchromaprint-tools loudgain                                    # fpcalc and loudgain: references in the analysis tests
   ffmpeg                                                           # fixtures, ffprobe comparisons in tests
+  flac                                                             # the flac encoder: UndecodableMedia's fixtures (UndecodableCommandTests, DecodableScanTests)
   mediainfo                                                        # benchmark peer
   python3-mutagen                                                  # reference reader: Fixtures/make-odd-fixtures.sh, Benchmarks/reader-survey.sh
   g++                                                              # Benchmarks/reader-survey.sh builds a TagLib reference reader
@@ -34,7 +35,6 @@ PACKAGES=(
   strace                                                           # StartupCostTests: the system calls every command starts with
   chromium fonts-dejavu-core                                       # the web app's browser tests (WebAppTests): Playwright drives Debian's chromium; text in its screenshots
 )
-# Benchmark peers only (not needed to build or test): apt-get install beets
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 # mlib serve tests: real client libraries (py-sonic and py-opensonic for the OpenSubsonic API, python-mpd2 for MPD,
@@ -43,7 +43,9 @@ $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"
 # is not the one the tests' `python3` imports.
 # (--break-system-packages: Debian 12's pip refuses system-wide installs without it; a pyenv python ignores it.)
 PIP_PACKAGES=(py-sonic==1.2.0 py-opensonic==10.4.1 python-mpd2==3.1.1 openapi-schema-validator==0.9.0 mutagen==1.47.0 async-upnp-client==0.49.0
-              python-dotenv==1.2.2 playwright==1.65.2)
+              python-dotenv==1.2.2 playwright==1.65.2 beets==2.14.1)
+# (beets: a library written by beets itself for `mlib import-userdata beets` (UserDataImportTests) and the README's
+# examples for people coming from it (ComingFromExamplesTests); also the scan peer of Benchmarks/.)
 # (playwright: the web app's browser tests drive /usr/bin/chromium through executable_path; no `playwright install`,
 # no browser download.)
 python3 -m pip install -q "${PIP_PACKAGES[@]}" 2>/dev/null \
