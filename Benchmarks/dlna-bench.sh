@@ -17,6 +17,7 @@
 # (scripts/install-deps.sh), ip(8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/netns-pair.sh
 MLIB=${1:-.build/release/mlib}
 shift || true
 folders=("$@")
@@ -33,16 +34,11 @@ S=dlnabench$$s C=dlnabench$$c
 pid=""
 cleanup() {
     [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-    ip netns pids "$S" 2>/dev/null | xargs -r kill 2>/dev/null || true
-    ip netns del "$S" 2>/dev/null || true
-    ip netns del "$C" 2>/dev/null || true
+    netns_remove "$S" "$C"
     rm -rf "$work"
 }
 trap cleanup EXIT
-ip netns add "$S"; ip netns add "$C"
-ip link add name eth0 netns "$S" type veth peer name eth0 netns "$C"
-ip -n "$S" addr add 10.44.0.1/24 dev eth0; ip -n "$C" addr add 10.44.0.2/24 dev eth0
-for ns in "$S" "$C"; do ip -n "$ns" link set lo up; ip -n "$ns" link set eth0 up; done
+netns_pair "$S" "$C" 10.44.0
 
 # CPU time the hypervisor gave other guests while this one wanted it (/proc/stat's steal, in seconds): on a
 # shared VM a walk's time can move with it (session 32's host lent 2.2 s to others over one run, 0.03 s over another).

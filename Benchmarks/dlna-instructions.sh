@@ -11,6 +11,7 @@
 # (default .build/release/nio-floor: swift build -c release --product nio-floor). Default FOLDER: /work/corpora/c2k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/netns-pair.sh
 MLIB=${1:-.build/release/mlib}
 FOLDER=${2:-/work/corpora/c2k}
 NIO_FLOOR=${NIO_FLOOR:-.build/release/nio-floor}
@@ -30,17 +31,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dlna-instructions.XXXXXX")
 [[ -z "${KEEP:-}" ]] || echo "kept: $work"
 S=dlnains$$s C=dlnains$$c
 cleanup() {
-    ip netns pids "$S" 2>/dev/null | xargs -r kill 2>/dev/null || true
-    sleep 0.5
-    ip netns del "$S" 2>/dev/null || true
-    ip netns del "$C" 2>/dev/null || true
+    netns_remove "$S" "$C"
+    sleep 0.5   # the killed servers (callgrind writing its counts) end before their files go
     [[ -n "${KEEP:-}" ]] || rm -rf "$work"
 }
 trap cleanup EXIT
-ip netns add "$S"; ip netns add "$C"
-ip link add name eth0 netns "$S" type veth peer name eth0 netns "$C"
-ip -n "$S" addr add 10.46.0.1/24 dev eth0; ip -n "$C" addr add 10.46.0.2/24 dev eth0
-for ns in "$S" "$C"; do ip -n "$ns" link set lo up; ip -n "$ns" link set eth0 up; done
+netns_pair "$S" "$C" 10.46.0
 
 # valgrind's DWARF reader gives up on Swift binaries' debug information ("Possibly corrupted debuginfo file");
 # the symbol table, which names every function, is enough.

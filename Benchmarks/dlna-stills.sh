@@ -10,6 +10,7 @@
 # async-upnp-client (scripts/install-deps.sh), ip(8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/netns-pair.sh
 MLIB=${1:-.build/release/mlib}
 [[ -x "$MLIB" ]] || { echo "no mlib binary at $MLIB (swift build -c release --product mlib)" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "network namespaces need root" >&2; exit 2; }
@@ -20,8 +21,7 @@ S=dlnastills$$s C=dlnastills$$c
 pid=""
 cleanup() {
     [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-    ip netns del "$S" 2>/dev/null || true
-    ip netns del "$C" 2>/dev/null || true
+    netns_remove "$S" "$C"
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,10 +36,7 @@ for i in 1 2 3 4 5; do
     cp "$work/720.mkv" "$work/videos/Videos/Clip $i 720.mkv"
 done
 
-ip netns add "$S"; ip netns add "$C"
-ip link add name eth0 netns "$S" type veth peer name eth0 netns "$C"
-ip -n "$S" addr add 10.47.0.1/24 dev eth0; ip -n "$C" addr add 10.47.0.2/24 dev eth0
-for ns in "$S" "$C"; do ip -n "$ns" link set lo up; ip -n "$ns" link set eth0 up; done
+netns_pair "$S" "$C" 10.47.0
 
 export MLIB_LIBRARY="$work/library.sqlite" HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config"
 mkdir -p "$HOME"
